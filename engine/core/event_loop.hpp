@@ -1,0 +1,117 @@
+#pragma once
+// The single-threaded event loop that owns all mutable state (DESIGN.md rule 1).
+//
+// Ordering: events run in order of time, then of insertion (schedule call order). Time never
+// goes backwards: scheduling in the past is a programming error (asserted).
+//
+// Thread safety: every member except post() and stop() must be called from the loop's own
+// thread (or before run starts). post() and stop() may be called from any thread.
+//
+// Cost (n = pending timers):
+//   schedule_at / schedule_after   O(log n)   push on a binary heap, callback in a slot array
+//   cancel                         O(1)       the slot is freed; its heap entry is skipped later
+//   dispatch of the next event     O(log n)
+//   post                           O(1)       under a mutex; drained before the next event
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "engine/core/clock.hpp"
+#include "engine/core/time.hpp"
+
+namespace gantry {
+
+// Identifies a scheduled timer. 0 is never a valid id.
+using TimerId = uint64_t;
+
+class EventLoop {
+ public:
+  using Callback = std::function<void()>;
+
+  // The loop owns its clock.
+  explicit EventLoop(std::unique_ptr<Clock> clock);
+  // Convenience: a loop on a VirtualClock starting at `start`.
+  static EventLoop virtual_time(Time start);
+
+  EventLoop(const EventLoop&) = delete;
+  EventLoop& operator=(const EventLoop&) = delete;
+
+  Time now() const { return clock_->now(); }
+  const Clock& clock() const { return *clock_; }
+
+  // Runs `fn` at `t` (t >= now()). Returns an id for cancel().
+  TimerId schedule_at(Time t, Callback fn);
+  TimerId schedule_after(Duration d, Callback fn) { return schedule_at(now() + d, std::move(fn)); }
+
+  // Cancels a pending timer. Returns false if it already ran, was cancelled, or never existed.
+  bool cancel(TimerId id);
+
+  // Thread-safe: queues `fn` to run on the loop thread at the loop's current time, before the
+  // next timer, and wakes a loop sleeping on a wall clock.
+  void post(Callback fn);
+
+  // Thread-safe: makes run()/run_until() return after the event in progress.
+  void stop();
+
+  // Runs events with time <= horizon. A virtual clock then jumps to the horizon (if finite) and
+  // the call returns when nothing is left before it; a wall clock sleeps until the horizon,
+  // serving posts as they come. Returns early after stop().
+  void run_until(Time horizon);
+  // run_until(Time::max()): virtual loops return when idle, wall loops run until stop().
+  void run() { run_until(Time::max()); }
+  // Runs exactly the next due event (timer or post), if any. Returns false if there was none.
+  // For tests that step the loop by hand.
+  bool run_one();
+
+  // Timers scheduled and not yet run or cancelled.
+  size_t pending() const { return live_; }
+  // Events dispatched so far (timers and posts).
+  uint64_t dispatched() const { return dispatched_; }
+
+ private:
+  struct Entry {
+    int64_t time;
+    uint64_t seq;
+    uint32_t slot;
+    uint32_t generation;
+  };
+  struct Slot {
+    Callback fn;
+    uint32_t generation = 1;
+    bool armed = false;
+  };
+  struct Later {
+    bool operator()(const Entry& a, const Entry& b) const {
+      return a.time != b.time ? a.time > b.time : a.seq > b.seq;
+    }
+  };
+
+  // Drops cancelled entries from the top of the heap; true if a live entry remains.
+  bool settle_top();
+  void dispatch_top();
+  bool drain_posts();
+  // Sleeps on a wall clock until `t` or a post/stop. True if `t` was reached.
+  bool wait_wall(Time t);
+
+  std::unique_ptr<Clock> clock_;
+  std::vector<Entry> heap_;
+  std::vector<Slot> slots_;
+  std::vector<uint32_t> free_slots_;
+  uint64_t next_seq_ = 0;
+  size_t live_ = 0;
+  uint64_t dispatched_ = 0;
+
+  // Cross-thread state, guarded by mutex_; the atomic lets the hot path skip the lock.
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::vector<Callback> posted_;
+  std::atomic<bool> has_posted_{false};
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace gantry

@@ -1,0 +1,25 @@
+#pragma once
+// How a scheduler is set up: queue order, queueing strategy and placement plugin.
+// Parsed from a Scenario's `policy:` block (sim/scenario_loader) or from the command line.
+
+#include <string>
+
+namespace gantry {
+
+enum class QueueOrder {
+  kFifo,      // by submit time, then arrival order
+  kPriority,  // higher priority first; FIFO inside a priority
+};
+
+enum class Queueing {
+  kBestEffortFifo,  // a job that does not fit is skipped; later jobs may start (Kueue default)
+  kStrictFifo,      // the head of the queue blocks everything behind it
+};
+
+struct SchedulerConfig {
+  QueueOrder order = QueueOrder::kFifo;
+  Queueing queueing = Queueing::kBestEffortFifo;
+  std::string placement = "binpack";  // a name known to the placement plugin registry
+};
+
+}  // namespace gantry

@@ -1,0 +1,73 @@
+#pragma once
+// A Scenario as loaded from YAML (kind: Scenario): the cluster, the workload, the policy, the
+// horizon and the seed. Plain data; sim/scenario_loader fills it, sim/simulation runs it.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/cluster/job.hpp"
+#include "engine/cluster/topology.hpp"
+#include "engine/core/time.hpp"
+#include "engine/policy/scheduler_config.hpp"
+
+namespace gantry {
+
+// An inclusive range drawn uniformly (integers) or fixed when min == max.
+struct IntRange {
+  int64_t min = 0;
+  int64_t max = 0;
+};
+
+// One entry of a generator's job-size mix.
+struct JobClass {
+  double weight = 1;               // relative frequency
+  int gpus = 1;                    // total GPUs of the job
+  int gpus_per_pod = 1;            // the job has gpus / gpus_per_pod worker pods
+  Framework framework = Framework::kPyTorch;
+  IntRange steps{1000, 1000};
+  Duration step_compute_ref = Duration(200'000);  // per step on the reference GPU
+  int64_t gradient_bytes = 0;
+  int64_t input_bytes_per_step = 0;
+  int64_t cpu_milli_per_gpu = 8000;
+  int64_t memory_bytes_per_gpu = 64ll << 30;
+  int priority = 0;
+  std::string tenant = "default";
+  std::string gpu_type;            // empty: any
+};
+
+// Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting
+// at `start` (an offset from the scenario start), each drawn from `mix` by weight.
+struct PoissonGeneratorSpec {
+  std::string name;                // job names are "<name>-<index>"
+  int64_t count = 0;
+  Duration mean_interarrival = Duration(60'000'000);
+  Duration start;                  // offset from the scenario start
+  std::vector<JobClass> mix;
+};
+
+struct WorkloadSpec {
+  std::vector<JobSpec> jobs;       // explicit list; submit times are absolute
+  std::vector<PoissonGeneratorSpec> generators;
+};
+
+struct SimParameters {
+  // Time from bind to a pod reported running. Default 5 s: the Kubernetes SIG Scalability
+  // pod-startup SLO (p99 ≤ 5 s for stateless pods with pre-pulled images).
+  Duration pod_startup = Duration(5'000'000);
+};
+
+struct ScenarioSpec {
+  std::string name;
+  std::string file;                // where it was loaded from, for messages
+  uint64_t seed = 1;
+  Time start;                      // the instant the simulation starts
+  std::optional<Duration> horizon; // absent: run until every job has finished
+  Topology topology;
+  WorkloadSpec workload;
+  SchedulerConfig policy;
+  SimParameters sim;
+};
+
+}  // namespace gantry

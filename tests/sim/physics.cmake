@@ -1,0 +1,1 @@
+gantry_test(gantry_physics_tests SOURCES step_time_test.cpp DEPS gantry_sim_physics)

@@ -1,0 +1,1 @@
+gantry_test(gantry_workload_tests SOURCES workload_generator_test.cpp DEPS gantry_sim_workload)

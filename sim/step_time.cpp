@@ -65,7 +65,9 @@ StepTime step_time(const Topology& topo, const JobSpec& job,
   for (const auto& [node, mask] : gpu_nodes) {
     const NodeClass& nc = topo.class_of(node);
     assert(nc.gpu_type >= 0);
-    r_min = std::min(r_min, topo.gpus.at(nc.gpu_type).relative_compute);
+    // Release builds: a GPU pod on a node without a GPU type counts at the reference speed.
+    const double r = nc.gpu_type >= 0 ? topo.gpus.at(nc.gpu_type).relative_compute : 1.0;
+    r_min = std::min(r_min, r);
     st.ring_size += std::popcount(mask);
   }
   st.compute = Duration::from_seconds(job.work.step_compute_ref.seconds() / r_min);

@@ -1,17 +1,23 @@
 #include "engine/core/event_loop.hpp"
 
-#include <algorithm>
 #include <cassert>
 
 namespace gantry {
 
 EventLoop::EventLoop(std::unique_ptr<Clock> clock) : clock_(std::move(clock)) {}
 
-EventLoop EventLoop::virtual_time(Time start) {
-  return EventLoop(std::make_unique<VirtualClock>(start));
+std::unique_ptr<EventLoop> EventLoop::virtual_time(Time start) {
+  return std::make_unique<EventLoop>(std::make_unique<VirtualClock>(start));
 }
 
-TimerId EventLoop::schedule_at(Time t, Callback fn) {
+EventLoop::~EventLoop() {
+  while (!queue_.empty()) {
+    queue_.top_value().fn.release();
+    queue_.pop();
+  }
+}
+
+TimerId EventLoop::schedule_callback(Time t, InlineCallback fn) {
   assert(t >= now() && "time never goes backwards");
   if (t < now()) t = now();  // release builds: run late rather than out of order
   uint32_t slot;
@@ -19,29 +25,27 @@ TimerId EventLoop::schedule_at(Time t, Callback fn) {
     slot = free_slots_.back();
     free_slots_.pop_back();
   } else {
-    slot = static_cast<uint32_t>(slots_.size());
-    slots_.emplace_back();
+    slot = static_cast<uint32_t>(generations_.size());
+    generations_.push_back(1);
   }
-  Slot& s = slots_[slot];
-  s.fn = std::move(fn);
-  s.armed = true;
-  heap_.push_back(Entry{t.micros(), next_seq_++, slot, s.generation});
-  std::push_heap(heap_.begin(), heap_.end(), Later{});
+  const uint32_t generation = generations_[slot];
+  queue_.push(t.micros(), Entry{fn, slot, generation});
   ++live_;
-  return (static_cast<uint64_t>(s.generation) << 32) | slot;
+  return (static_cast<uint64_t>(generation) << 32) | slot;
+}
+
+void EventLoop::retire(uint32_t slot) {
+  ++generations_[slot];
+  free_slots_.push_back(slot);
+  --live_;
 }
 
 bool EventLoop::cancel(TimerId id) {
   const auto slot = static_cast<uint32_t>(id & 0xffffffffu);
   const auto generation = static_cast<uint32_t>(id >> 32);
-  if (slot >= slots_.size()) return false;
-  Slot& s = slots_[slot];
-  if (!s.armed || s.generation != generation) return false;
-  s.fn = nullptr;
-  s.armed = false;
-  ++s.generation;  // the heap entry now carries a stale generation and is skipped
-  free_slots_.push_back(slot);
-  --live_;
+  if (slot >= generations_.size() || generations_[slot] != generation) return false;
+  retire(slot);  // the queue entry now carries a stale generation and is skipped
+  ++stale_;
   return true;
 }
 
@@ -63,29 +67,28 @@ void EventLoop::stop() {
 }
 
 bool EventLoop::settle_top() {
-  while (!heap_.empty()) {
-    const Entry& top = heap_.front();
-    if (slots_[top.slot].generation == top.generation) return true;
-    std::pop_heap(heap_.begin(), heap_.end(), Later{});
-    heap_.pop_back();
+  // Without cancelled entries in the queue every entry is live; skipping the generation check
+  // then saves a cache miss per event when many timers are pending.
+  while (!queue_.empty()) {
+    if (stale_ == 0) return true;
+    Entry& top = queue_.top_value();
+    if (generations_[top.slot] == top.generation) return true;
+    top.fn.release();  // cancelled
+    queue_.pop();
+    --stale_;
   }
   return false;
 }
 
 void EventLoop::dispatch_top() {
-  std::pop_heap(heap_.begin(), heap_.end(), Later{});
-  const Entry e = heap_.back();
-  heap_.pop_back();
-  Slot& s = slots_[e.slot];
-  Callback fn = std::move(s.fn);
-  s.fn = nullptr;
-  s.armed = false;
-  ++s.generation;
-  free_slots_.push_back(e.slot);
-  --live_;
-  clock_->jump_to(Time::from_micros(e.time));
+  const Time t = Time::from_micros(queue_.top_key());
+  InlineCallback fn = queue_.top_value().fn;
+  retire(queue_.top_value().slot);
+  queue_.pop();
+  clock_->jump_to(t);
   ++dispatched_;
   fn();
+  fn.release();
 }
 
 bool EventLoop::drain_posts() {
@@ -122,9 +125,9 @@ void EventLoop::run_until(Time horizon) {
   while (!stop_.load(std::memory_order_acquire)) {
     drain_posts();
     if (stop_.load(std::memory_order_acquire)) break;
-    const bool due = settle_top() && heap_.front().time <= horizon.micros();
+    const bool due = settle_top() && queue_.top_key() <= horizon.micros();
     if (due) {
-      if (!is_virtual && !wait_wall(Time::from_micros(heap_.front().time))) continue;
+      if (!is_virtual && !wait_wall(Time::from_micros(queue_.top_key()))) continue;
       // The wait may have let posted work in; it runs first, at the current time.
       if (has_posted_.load(std::memory_order_acquire)) continue;
       dispatch_top();

@@ -48,8 +48,8 @@ bool parse_rfc3339(const std::string& text, Time& out) {
     in >> date::parse("%FT%T", tp);
   } else {
     ch::minutes offset{};
+    // For a sys_time target, date::parse applies the parsed offset itself.
     in >> date::parse("%FT%T%Ez", tp, offset);
-    if (!in.fail()) tp -= offset;
   }
   if (in.fail()) return false;
   in.peek();

@@ -1,0 +1,39 @@
+#include "engine/policy/binpack_plugin.hpp"
+
+#include <algorithm>
+
+namespace gantry {
+
+NodeScore BinpackPlugin::score(const PlacementContext& ctx, NodeId n) const {
+  const Resources& free = ctx.cluster.free(n);
+  NodeScore s;
+  s.keys[0] = -(free.gpus - ctx.pod.gpus);
+  s.keys[1] = -(free.cpu_milli - ctx.pod.cpu_milli);
+  return s;
+}
+
+std::optional<NodeId> BinpackPlugin::select(const PlacementContext& ctx) {
+  if (ctx.pod.gpus == 0) return PlacementPlugin::select(ctx);
+  int top = 0;
+  for (GpuTypeId t : ctx.gang.gpu_types()) top = std::max(top, ctx.cluster.max_gpus_per_node(t));
+  // Key 1 is the bucket: the first bucket (fewest free GPUs) with a feasible node decides;
+  // inside it, key 2 (least free CPU) then the lowest id.
+  for (int k = ctx.pod.gpus; k <= top; ++k) {
+    std::optional<NodeId> best;
+    int64_t best_cpu = 0;
+    for (GpuTypeId t : ctx.gang.gpu_types()) {
+      ctx.index.for_each_node(t, k, [&](NodeId n) {
+        if (!passes_common_filters(ctx, n)) return;
+        const int64_t cpu = ctx.cluster.free(n).cpu_milli;
+        if (!best || cpu < best_cpu || (cpu == best_cpu && n < *best)) {
+          best = n;
+          best_cpu = cpu;
+        }
+      });
+    }
+    if (best) return best;
+  }
+  return std::nullopt;
+}
+
+}  // namespace gantry

@@ -1,0 +1,71 @@
+#pragma once
+// GangState: the partial placement of the gang being scheduled, as placement plugins see it
+// while they choose a node for the next pod.
+//
+// A gang's pods are placed one at a time in pod order (role by role, replica by replica). The
+// state answers in O(1) how many pods of this gang already sit on a node or in a rack, which
+// is what topology-aware scoring asks for every candidate node.
+//
+// The scheduler reuses one GangState for every gang (begin() starts afresh in O(pods)), so
+// per-node and per-rack counters are stamped with a gang number instead of being cleared.
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/cluster/job.hpp"
+
+namespace gantry {
+
+class GangState {
+ public:
+  GangState() = default;
+
+  // Starts a new gang. `pods` are the requests in pod order. `gpu_types` are the GPU types its
+  // GPU pods may use: the job's requested type, or, for a job that accepts any type, every type
+  // that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
+  // pod's type (a training gang runs at the pace of its slowest GPU, so types are not mixed).
+  void begin(const Cluster& cluster, std::vector<Resources> pods, std::vector<GpuTypeId> gpu_types);
+  // Records that pod next() was placed on node n with `gpu_mask`; advances next().
+  void add(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
+
+  int pod_count() const { return static_cast<int>(pods_.size()); }
+  // Index of the pod being placed; pod_count() once the gang is complete.
+  int next() const { return static_cast<int>(placements_.size()); }
+  const Resources& pod(int i) const { return pods_[static_cast<size_t>(i)]; }
+  // Pods from next() on, contiguous, with exactly the same request as pod next() (the rest of
+  // its role, usually). 0 once the gang is complete.
+  int remaining_like_next() const;
+
+  // Where pods 0..next()-1 went.
+  const std::vector<PodPlacement>& placements() const { return placements_; }
+  // Distinct nodes used so far, in order of first use.
+  const std::vector<NodeId>& nodes() const { return nodes_; }
+  int pods_on(NodeId n) const {
+    const auto i = static_cast<size_t>(n);
+    return node_stamp_[i] == gang_ ? node_pods_[i] : 0;
+  }
+  int pods_in_rack(RackId r) const {
+    const auto i = static_cast<size_t>(r);
+    return i < rack_stamp_.size() && rack_stamp_[i] == gang_ ? rack_pods_[i] : 0;
+  }
+  // GPU types the next GPU pod may use.
+  const std::vector<GpuTypeId>& gpu_types() const { return gpu_types_; }
+  bool allows_type(GpuTypeId t) const;
+
+ private:
+  std::vector<Resources> pods_;
+  std::vector<int> same_run_;  // same_run_[i]: pods i.. with the same request as pod i, contiguous
+  std::vector<PodPlacement> placements_;
+  std::vector<NodeId> nodes_;
+  std::vector<GpuTypeId> gpu_types_;
+  bool type_pinned_ = false;
+
+  uint64_t gang_ = 0;  // bumped by begin(); counters stamped with an older value read as 0
+  std::vector<uint64_t> node_stamp_;
+  std::vector<int> node_pods_;
+  std::vector<uint64_t> rack_stamp_;
+  std::vector<int> rack_pods_;
+};
+
+}  // namespace gantry

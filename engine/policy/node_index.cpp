@@ -1,0 +1,49 @@
+#include "engine/policy/node_index.hpp"
+
+namespace gantry {
+
+void NodeIndex::set_bit(GpuTypeId t, int k, NodeId n, bool on) {
+  uint64_t& word = types_[static_cast<size_t>(t)][static_cast<size_t>(k)][static_cast<size_t>(n) / 64];
+  const uint64_t bit = 1ull << (static_cast<unsigned>(n) % 64);
+  if (on) {
+    word |= bit;
+  } else {
+    word &= ~bit;
+  }
+}
+
+void NodeIndex::sync(const Cluster& cluster) {
+  const auto nodes = static_cast<size_t>(cluster.node_count());
+  if (cluster_ != &cluster || cached_free_.size() != nodes) {
+    // First use, or a different cluster: lay out empty buckets; the loop below fills them.
+    cluster_ = &cluster;
+    const size_t words = (nodes + 63) / 64;
+    types_.assign(cluster.topology().gpus.size(), {});
+    for (size_t t = 0; t < types_.size(); ++t) {
+      const int per_node = cluster.max_gpus_per_node(static_cast<GpuTypeId>(t));
+      types_[t].assign(static_cast<size_t>(per_node) + 1, std::vector<uint64_t>(words, 0));
+    }
+    cached_free_.assign(nodes, -2);  // -2: not indexed yet
+  }
+  for (size_t i = 0; i < nodes; ++i) {
+    const auto n = static_cast<NodeId>(i);
+    // CPU-only nodes (-1) never enter a bucket; the rest only when their count moved.
+    if (cached_free_[i] == -1 || cached_free_[i] == cluster.free(n).gpus) continue;
+    note(cluster, n);
+  }
+}
+
+void NodeIndex::note(const Cluster& cluster, NodeId n) {
+  const auto i = static_cast<size_t>(n);
+  const GpuTypeId t = cluster.gpu_type_of(n);
+  if (t < 0 || cluster.node_class(n).capacity.gpus == 0) {
+    cached_free_[i] = -1;
+    return;
+  }
+  const int now = cluster.free(n).gpus;
+  if (cached_free_[i] >= 0) set_bit(t, cached_free_[i], n, false);
+  set_bit(t, now, n, true);
+  cached_free_[i] = now;
+}
+
+}  // namespace gantry

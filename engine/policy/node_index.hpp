@@ -1,0 +1,62 @@
+#pragma once
+// NodeIndex: the nodes of each GPU type bucketed by their number of free GPUs, so a placement
+// plugin visits only the nodes that can hold a pod's GPUs instead of every node in the cluster.
+//
+// The index is a cache of Cluster state owned by the scheduler. The scheduler calls sync() at
+// the start of a cycle that needs it (other parties, e.g. the world finishing a job, release
+// GPUs between cycles) and note() after each allocate()/release() it makes itself.
+//
+// Complexity (N nodes, W = ceil(N / 64) words per bucket, G = max GPUs per node):
+//   sync()            O(N)
+//   note()            O(1)
+//   for_each_node()   O(W + nodes visited), nodes visited in increasing id order
+//
+// Not thread-safe: lives on the event loop thread with the cluster (DESIGN.md rule 1).
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "engine/cluster/cluster.hpp"
+
+namespace gantry {
+
+class NodeIndex {
+ public:
+  NodeIndex() = default;
+
+  // Rebuilds the buckets of every node whose free GPU count differs from the cached one; binds
+  // the index to `cluster` (a different cluster, or a first call, rebuilds everything).
+  void sync(const Cluster& cluster);
+  // Records that node n now has cluster.free(n).gpus free GPUs. Call after every allocate() or
+  // release() made while the index is in use.
+  void note(const Cluster& cluster, NodeId n);
+
+  // Calls f(NodeId) for every node of GPU type t with exactly k free GPUs, in increasing id
+  // order. Nothing for CPU-only nodes (type -1) or k out of range.
+  template <typename F>
+  void for_each_node(GpuTypeId t, int k, F&& f) const {
+    if (t < 0 || static_cast<size_t>(t) >= types_.size()) return;
+    const auto& buckets = types_[static_cast<size_t>(t)];
+    if (k < 0 || static_cast<size_t>(k) >= buckets.size()) return;
+    const std::vector<uint64_t>& words = buckets[static_cast<size_t>(k)];
+    for (size_t w = 0; w < words.size(); ++w) {
+      uint64_t bits = words[w];
+      while (bits != 0) {
+        const int b = std::countr_zero(bits);
+        bits &= bits - 1;
+        f(static_cast<NodeId>(w * 64 + static_cast<size_t>(b)));
+      }
+    }
+  }
+
+ private:
+  void set_bit(GpuTypeId t, int k, NodeId n, bool on);
+
+  const Cluster* cluster_ = nullptr;
+  std::vector<int> cached_free_;  // per node: free GPUs as last recorded; -1 for CPU-only nodes
+  // types_[t][k] = bitset over node ids of the type-t nodes with exactly k free GPUs.
+  std::vector<std::vector<std::vector<uint64_t>>> types_;
+};
+
+}  // namespace gantry

@@ -1,0 +1,22 @@
+#include "engine/policy/placement_plugin.hpp"
+
+namespace gantry {
+
+bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
+  if (ctx.pod.gpus > 0 && !ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) return false;
+  return ctx.pod.fits_in(ctx.cluster.free(n));
+}
+
+bool PlacementPlugin::filter(const PlacementContext&, NodeId) const { return true; }
+
+void PlacementPlugin::pre_score(const PlacementContext&) {}
+
+uint64_t PlacementPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const {
+  return ctx.cluster.lowest_free_gpus(n, ctx.pod.gpus);
+}
+
+std::optional<NodeId> PlacementPlugin::select(const PlacementContext& ctx) {
+  return best_of(ctx, [&](auto&& visit) { for_each_candidate(ctx, visit); });
+}
+
+}  // namespace gantry

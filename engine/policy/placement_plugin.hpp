@@ -1,0 +1,108 @@
+#pragma once
+// PlacementPlugin: how the scheduler chooses a node, and GPUs inside it, for one pod of a gang.
+//
+// In the spirit of the Kubernetes scheduling framework, a plugin has extension points that the
+// scheduler calls for every pod, in pod order, while it places a gang:
+//
+//   filter     may this pod go on this node, given the gang's partial placement?
+//              (after the common filters every plugin shares: see passes_common_filters())
+//   pre_score  once per pod, before scoring: precompute what every node's score shares
+//   score      how good is this feasible node; higher is better, ties go to the lowest node id
+//   pick_gpus  which free GPUs of the chosen node the pod gets
+//
+// select() ties these together: the best-scoring node among the feasible ones. The default
+// runs filter and score over candidate_nodes(). A plugin may override select() with a faster
+// search (e.g. walking NodeIndex buckets in score order) but must return the node the default
+// would (tests compare both on many states).
+//
+// Plugins see only cluster state (engine/cluster) and the partial gang; they never allocate.
+// The scheduler allocates the chosen GPUs before asking about the next pod, so a plugin sees
+// the cluster with this gang's earlier pods already in it.
+
+#include <array>
+#include <compare>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/policy/gang_state.hpp"
+#include "engine/policy/node_index.hpp"
+
+namespace gantry {
+
+// A lexicographic score: keys[0] matters most. Higher is better. Unused keys stay 0.
+struct NodeScore {
+  std::array<int64_t, 6> keys{};
+  auto operator<=>(const NodeScore&) const = default;
+};
+
+// Everything a plugin may look at while placing one pod.
+struct PlacementContext {
+  const Cluster& cluster;
+  const NodeIndex& index;  // synced with `cluster`
+  const GangState& gang;   // gang.next() is the pod being placed
+  const Resources& pod;    // == gang.pod(gang.next())
+};
+
+// The filters every plugin shares: a GPU pod needs a node of one of gang.gpu_types(); any pod
+// needs its request to fit in cluster.free(n) (GPU-less pods may go on any node, with or
+// without GPUs, that has the CPU and memory).
+bool passes_common_filters(const PlacementContext& ctx, NodeId n);
+
+// Calls f(NodeId) for each node that could hold the pod's GPUs: for a GPU pod, the nodes of an
+// allowed type with at least pod.gpus free GPUs (from the NodeIndex, so full nodes cost
+// nothing); for a GPU-less pod, every node. Order is unspecified. CPU and memory are not
+// checked: callers still apply passes_common_filters().
+template <typename F>
+void for_each_candidate(const PlacementContext& ctx, F&& f) {
+  if (ctx.pod.gpus == 0) {
+    for (NodeId n = 0; n < ctx.cluster.node_count(); ++n) f(n);
+    return;
+  }
+  for (GpuTypeId t : ctx.gang.gpu_types())
+    for (int k = ctx.pod.gpus; k <= ctx.cluster.max_gpus_per_node(t); ++k)
+      ctx.index.for_each_node(t, k, f);
+}
+
+class PlacementPlugin {
+ public:
+  virtual ~PlacementPlugin() = default;
+
+  // The registry name ("binpack", ...).
+  virtual std::string_view name() const = 0;
+
+  // Plugin-specific filter, asked only for nodes that passed the common filters. Default: yes.
+  virtual bool filter(const PlacementContext& ctx, NodeId n) const;
+  // Called once per pod before score(). Default: nothing.
+  virtual void pre_score(const PlacementContext& ctx);
+  // Score of a feasible node; see NodeScore.
+  virtual NodeScore score(const PlacementContext& ctx, NodeId n) const = 0;
+  // The pod.gpus GPUs of node n (which passed the filters) the pod gets, as a mask with exactly
+  // pod.gpus bits, all free. Default: the lowest-numbered free GPUs.
+  virtual uint64_t pick_gpus(const PlacementContext& ctx, NodeId n) const;
+
+  // The best feasible node for the pod, or nullopt if none passes the filters.
+  virtual std::optional<NodeId> select(const PlacementContext& ctx);
+
+ protected:
+  // The default select(): filter + pre_score + score over the given candidates; highest score
+  // wins, ties to the lowest node id. Overrides use it on a narrowed candidate set.
+  template <typename ForEach>
+  std::optional<NodeId> best_of(const PlacementContext& ctx, ForEach&& for_each) {
+    pre_score(ctx);
+    std::optional<NodeId> best;
+    NodeScore best_score;
+    for_each([&](NodeId n) {
+      if (!passes_common_filters(ctx, n) || !filter(ctx, n)) return;
+      const NodeScore s = score(ctx, n);
+      if (!best || s > best_score || (s == best_score && n < *best)) {
+        best = n;
+        best_score = s;
+      }
+    });
+    return best;
+  }
+};
+
+}  // namespace gantry

@@ -1,0 +1,194 @@
+#include "engine/policy/scheduler.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <queue>
+#include <stdexcept>
+
+namespace gantry {
+
+namespace {
+
+std::unique_ptr<PlacementPlugin> make_or_throw(const std::string& name) {
+  auto plugin = make_placement_plugin(name);
+  if (plugin) return plugin;
+  std::string known;
+  for (const auto& n : placement_plugin_names()) {
+    if (!known.empty()) known += ", ";
+    known += n;
+  }
+  throw std::invalid_argument("unknown placement plugin '" + name + "'; known plugins: " + known);
+}
+
+// Can `pods` pods of `gpus` GPUs each fit on the type's nodes, counting GPUs only?
+// histogram[k] nodes have k free GPUs and each holds k / gpus such pods.
+bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
+  int64_t room = 0;
+  for (size_t k = static_cast<size_t>(gpus); k < histogram.size(); ++k) {
+    room += static_cast<int64_t>(histogram[k]) * static_cast<int64_t>(k / static_cast<size_t>(gpus));
+    if (room >= pods) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Scheduler::Scheduler(SchedulerConfig config)
+    : config_(std::move(config)), plugin_(make_or_throw(config_.placement)), queue_(config_.order) {}
+
+void Scheduler::enqueue(JobId id, const JobSpec& spec) {
+  queue_.push(id, spec);
+  if (group_state_.size() < queue_.groups().size()) group_state_.resize(queue_.groups().size());
+  if (shape_failed_cycle_.size() < queue_.full_shape_count())
+    shape_failed_cycle_.resize(queue_.full_shape_count(), 0);
+}
+
+void Scheduler::note_cluster(const Cluster& cluster) {
+  const size_t types = cluster.topology().gpus.size();
+  if (last_cluster_ != &cluster || last_histograms_.size() != types) {
+    last_cluster_ = &cluster;
+    last_histograms_.assign(types, {});
+    type_version_.resize(std::max(type_version_.size(), types), 0);
+    for (auto& v : type_version_) ++v;
+    ++any_version_;
+    for (size_t t = 0; t < types; ++t)
+      last_histograms_[t] = cluster.free_gpu_histogram(static_cast<GpuTypeId>(t));
+    return;
+  }
+  bool changed = false;
+  for (size_t t = 0; t < types; ++t) {
+    const auto& now = cluster.free_gpu_histogram(static_cast<GpuTypeId>(t));
+    if (now == last_histograms_[t]) continue;
+    ++type_version_[t];
+    changed = true;
+    last_histograms_[t] = now;
+  }
+  if (changed) ++any_version_;
+}
+
+bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
+  const GpuShape& shape = queue_.groups()[g].shape;
+  GroupState& st = group_state_[g];
+  if (st.resolved_for != &cluster) {
+    st.resolved_for = &cluster;
+    st.type = shape.gpu_type.empty() ? -1 : cluster.topology().gpus.find(shape.gpu_type);
+    if (!shape.gpu_type.empty() && st.type < 0) st.type = -2;
+    st.dead = false;
+  }
+  fitting_types_.clear();
+  if (shape.total_gpus == 0) return true;
+  if (st.type == -2) return false;
+  const uint64_t version = st.type >= 0 ? type_version_[static_cast<size_t>(st.type)] : any_version_;
+  if (st.dead && st.dead_version == version) return false;
+
+  const auto fits_type = [&](GpuTypeId t) {
+    if (cluster.free_gpus(t) < shape.total_gpus) return false;
+    const auto& histogram = cluster.free_gpu_histogram(t);
+    for (const auto& [gpus, pods] : shape.counts)
+      if (!histogram_holds(histogram, gpus, pods)) return false;
+    return true;
+  };
+  if (st.type >= 0) {
+    if (fits_type(st.type)) fitting_types_.push_back(st.type);
+  } else {
+    for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(cluster.topology().gpus.size()); ++t)
+      if (fits_type(t)) fitting_types_.push_back(t);
+  }
+  if (!fitting_types_.empty()) return true;
+  // Capacity only shrinks until the next cycle starts, so this verdict holds until the
+  // histogram differs from the one seen at the end of this cycle (note_cluster()).
+  st.dead = true;
+  st.dead_version = version;
+  return false;
+}
+
+bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types,
+                      BindAction& out) {
+  gang_.begin(cluster, queue_.full_shape(job.full_shape).pods, std::move(types));
+  while (gang_.next() < gang_.pod_count()) {
+    const Resources& pod = gang_.pod(gang_.next());
+    const PlacementContext ctx{cluster, index_, gang_, pod};
+    const std::optional<NodeId> node = plugin_->select(ctx);
+    if (!node) {
+      // Never leave a partial gang: give back what the earlier pods took.
+      for (int i = gang_.next(); i-- > 0;) {
+        const PodPlacement& p = gang_.placements()[static_cast<size_t>(i)];
+        cluster.release(p.node, gang_.pod(i), p.gpu_mask);
+        index_.note(cluster, p.node);
+      }
+      return false;
+    }
+    const uint64_t mask = plugin_->pick_gpus(ctx, *node);
+    assert(std::popcount(mask) == pod.gpus && "a plugin picked the wrong number of GPUs");
+    assert((cluster.free_gpu_mask(*node) & mask) == mask && "a plugin picked a busy GPU");
+    cluster.allocate(*node, pod, mask);
+    index_.note(cluster, *node);
+    gang_.add(cluster, *node, mask);
+  }
+  out.job = job.id;
+  out.pods = gang_.placements();
+  return true;
+}
+
+std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
+  ++cycle_;
+  note_cluster(cluster);
+  std::vector<BindAction> placed;
+  const bool strict = config_.queueing == Queueing::kStrictFifo;
+  bool index_synced = false;
+
+  // Merge the groups in queue order with a heap of their heads; each entry carries the job it
+  // stands for, so a group can resume after a job that stayed in the queue.
+  struct Head {
+    QueueKey key;
+    uint32_t group;
+    std::set<QueuedJob>::iterator job;
+    bool operator>(const Head& o) const { return key > o.key; }
+  };
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  auto& groups = queue_.groups();
+  for (uint32_t g = 0; g < groups.size(); ++g)
+    if (!groups[g].jobs.empty()) heads.push(Head{groups[g].jobs.begin()->key, g, groups[g].jobs.begin()});
+
+  while (!heads.empty()) {
+    const Head head = heads.top();
+    heads.pop();
+    const uint32_t g = head.group;
+    auto& jobs = groups[g].jobs;
+    if (!gpus_could_fit(cluster, g)) {
+      if (strict) break;
+      continue;  // the whole group is out for this cycle
+    }
+    auto it = head.job;
+    if (shape_failed_cycle_[it->full_shape] == cycle_) {
+      // Skip to this group's next job whose full shape has not failed yet; it may come after
+      // other groups' heads, so it goes back into the heap rather than being tried now.
+      while (it != jobs.end() && shape_failed_cycle_[it->full_shape] == cycle_) ++it;
+      if (it != jobs.end()) heads.push(Head{it->key, g, it});
+      continue;
+    }
+    if (!index_synced) {
+      index_.sync(cluster);
+      index_synced = true;
+    }
+    BindAction action;
+    if (place(cluster, *it, fitting_types_, action)) {
+      placed.push_back(std::move(action));
+      it = queue_.erase(g, it);
+    } else {
+      shape_failed_cycle_[it->full_shape] = cycle_;
+      if (strict) break;
+      ++it;
+    }
+    if (it != jobs.end()) heads.push(Head{it->key, g, it});
+  }
+  // Remember the histograms this cycle leaves behind, so the next cycle can tell whether
+  // anything was released in between. No version bump: what this cycle allocated only made
+  // the "cannot fit" verdicts more true.
+  for (size_t t = 0; t < last_histograms_.size(); ++t)
+    last_histograms_[t] = cluster.free_gpu_histogram(static_cast<GpuTypeId>(t));
+  return placed;
+}
+
+}  // namespace gantry

@@ -1,0 +1,103 @@
+#pragma once
+// Scheduler: gang admission and placement of training jobs, in the spirit of the Kubernetes
+// scheduling framework. It reads cluster state and returns actions; it never knows whether
+// the world is simulated or live (DESIGN.md rule 3), and it depends on engine/ only.
+//
+// A job is a gang: all of its pods are placed in one cycle or none is. For every pod, in pod
+// order, the configured PlacementPlugin (plugin_registry.hpp) filters and scores nodes and
+// picks GPUs; the scheduler then *assumes* the pod into the cluster with Cluster::allocate()
+// (like kube-scheduler's assume step), so later pods and later jobs of the same cycle see it.
+// If pod k of a gang finds no node, pods 0..k-1 are released again: no partial gang is ever
+// left allocated.
+//
+// Speed: a cycle does not look at every queued job. Jobs are grouped by shape (job_queue.hpp);
+// a group whose GPUs cannot fit by the cluster's free-GPU counters and histogram is skipped
+// whole, and stays skipped across cycles until that histogram changes; a full shape that
+// failed placement is skipped for the rest of the cycle. Because the capacity of the cluster
+// only shrinks inside a cycle, skipping never changes the outcome, with one caveat: placement
+// is greedy pod by pod, so a shape that failed is not retried later in the same cycle even in
+// the rare case where a smaller free state would have let the greedy choice succeed.
+//
+// Not thread-safe: runs on the event loop thread (DESIGN.md rule 1).
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/cluster/job.hpp"
+#include "engine/policy/gang_state.hpp"
+#include "engine/policy/job_queue.hpp"
+#include "engine/policy/node_index.hpp"
+#include "engine/policy/placement_plugin.hpp"
+#include "engine/policy/plugin_registry.hpp"
+#include "engine/policy/scheduler_config.hpp"
+
+namespace gantry {
+
+// Bind every pod of `job` where `pods` says. Pods are in the job's pod order: role by role,
+// replica by replica. The resources are already allocated in the cluster (assumed).
+struct BindAction {
+  JobId job = 0;
+  std::vector<PodPlacement> pods;
+};
+
+class Scheduler {
+ public:
+  // Throws std::invalid_argument naming the known plugins if config.placement is not a
+  // registered placement plugin.
+  explicit Scheduler(SchedulerConfig config);
+
+  const SchedulerConfig& config() const { return config_; }
+
+  // Adds a pending job. `spec` must outlive the job's stay in the queue (until run_cycle()
+  // returns it). Jobs are kept in queue order (job_queue.hpp); ids are the caller's and are
+  // not checked for uniqueness.
+  void enqueue(JobId id, const JobSpec& spec);
+  // Jobs waiting in the queue.
+  size_t queued() const { return queue_.size(); }
+
+  // One scheduling cycle: walks the queue in order and places each job's whole gang or
+  // nothing. Placed gangs are allocated in `cluster`, leave the queue and are returned in the
+  // order they were placed. A job that does not fit stays queued; under
+  // Queueing::kBestEffortFifo later jobs may still start, under kStrictFifo the cycle stops
+  // at the first job that does not fit. A job whose GPU type name is unknown to the cluster's
+  // catalog never fits (if it needs GPUs).
+  std::vector<BindAction> run_cycle(Cluster& cluster);
+
+ private:
+  bool gpus_could_fit(const Cluster& cluster, uint32_t g);
+  bool place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types, BindAction& out);
+  // Start of a cycle: bumps the version of every GPU type whose free-GPU histogram differs
+  // from the one the previous cycle left behind.
+  void note_cluster(const Cluster& cluster);
+
+  SchedulerConfig config_;
+  std::unique_ptr<PlacementPlugin> plugin_;
+  JobQueue queue_;
+
+  // Per GPU shape group (index as in queue_.groups()), grown on demand.
+  struct GroupState {
+    const Cluster* resolved_for = nullptr;
+    GpuTypeId type = -1;       // resolved requested type; -1 any; -2 unknown name
+    bool dead = false;         // GPUs could not fit at version dead_version
+    uint64_t dead_version = 0;
+  };
+  std::vector<GroupState> group_state_;
+  std::vector<GpuTypeId> fitting_types_;  // scratch: types that passed gpus_could_fit()
+
+  // Cross-cycle memory of the free-GPU histograms (see "Speed" above).
+  const Cluster* last_cluster_ = nullptr;
+  std::vector<std::vector<int>> last_histograms_;
+  std::vector<uint64_t> type_version_;  // bumped when type t's histogram changed between cycles
+  uint64_t any_version_ = 0;            // bumped when any histogram changed between cycles
+
+  uint64_t cycle_ = 0;
+  std::vector<uint64_t> shape_failed_cycle_;  // per full shape: last cycle it failed in
+
+  NodeIndex index_;
+  GangState gang_;
+};
+
+}  // namespace gantry

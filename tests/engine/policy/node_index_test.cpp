@@ -1,0 +1,48 @@
+#include "engine/policy/node_index.hpp"
+
+#include <gtest/gtest.h>
+
+#include "tests/engine/policy/test_cluster.hpp"
+
+namespace gantry {
+namespace {
+
+using testing::make_topology;
+using testing::NodeDef;
+using testing::occupy;
+
+std::vector<NodeId> bucket(const NodeIndex& index, GpuTypeId t, int k) {
+  std::vector<NodeId> out;
+  index.for_each_node(t, k, [&](NodeId n) { out.push_back(n); });
+  return out;
+}
+
+TEST(NodeIndex, BucketsNodesByFreeGpusPerType) {
+  // nodes 0, 1, 3: A100 x8; node 2: CPU only; node 4: H100 x8.
+  Cluster c(make_topology({NodeDef{}, NodeDef{}, NodeDef{.gpus = 0, .gpu_type = ""}, NodeDef{},
+                           NodeDef{.gpu_type = "H100-80G"}}));
+  const GpuTypeId a100 = c.topology().gpus.find("A100-80G");
+  const GpuTypeId h100 = c.topology().gpus.find("H100-80G");
+  occupy(c, 1, 3);
+  NodeIndex index;
+  index.sync(c);
+  EXPECT_EQ(bucket(index, a100, 8), (std::vector<NodeId>{0, 3}));
+  EXPECT_EQ(bucket(index, a100, 5), std::vector<NodeId>{1});
+  EXPECT_EQ(bucket(index, h100, 8), std::vector<NodeId>{4});
+  EXPECT_TRUE(bucket(index, a100, 0).empty());
+  EXPECT_TRUE(bucket(index, -1, 0).empty());
+
+  // Changes made behind the index's back show up after sync(); note() covers single nodes.
+  occupy(c, 3, 8);
+  c.release(1, Resources{1'000, testing::kGi, 3}, 0b111);
+  index.sync(c);
+  EXPECT_EQ(bucket(index, a100, 8), (std::vector<NodeId>{0, 1}));
+  EXPECT_EQ(bucket(index, a100, 0), std::vector<NodeId>{3});
+  occupy(c, 0, 1);
+  index.note(c, 0);
+  EXPECT_EQ(bucket(index, a100, 7), std::vector<NodeId>{0});
+  EXPECT_EQ(bucket(index, a100, 8), std::vector<NodeId>{1});
+}
+
+}  // namespace
+}  // namespace gantry

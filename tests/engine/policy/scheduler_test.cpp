@@ -1,0 +1,327 @@
+#include "engine/policy/scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <stdexcept>
+
+#include "tests/engine/policy/test_cluster.hpp"
+
+namespace gantry {
+namespace {
+
+using testing::allocated_gpus;
+using testing::gpu_pod;
+using testing::kGi;
+using testing::make_topology;
+using testing::NodeDef;
+using testing::occupy;
+using testing::uniform_cluster;
+using testing::worker_job;
+
+SchedulerConfig config(std::string placement, QueueOrder order = QueueOrder::kFifo,
+                       Queueing queueing = Queueing::kBestEffortFifo) {
+  SchedulerConfig c;
+  c.placement = std::move(placement);
+  c.order = order;
+  c.queueing = queueing;
+  return c;
+}
+
+std::vector<JobId> ids(const std::vector<BindAction>& actions) {
+  std::vector<JobId> out;
+  for (const auto& a : actions) out.push_back(a.job);
+  return out;
+}
+
+class EveryPlugin : public ::testing::TestWithParam<std::string> {};
+
+INSTANTIATE_TEST_SUITE_P(Plugins, EveryPlugin, ::testing::Values("binpack", "spread", "topology"));
+
+TEST_P(EveryPlugin, GangIsNeverPartial) {
+  // Room for two 8-GPU pods; the gang wants three. Pods 0 and 1 find nodes, pod 2 does not,
+  // so both must be released again.
+  Cluster cluster = uniform_cluster(2);
+  Scheduler s(config(GetParam()));
+  const JobSpec big = worker_job(3, 8);
+  s.enqueue(1, big);
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_EQ(allocated_gpus(cluster), 0);
+  EXPECT_EQ(cluster.free_gpu_mask(0), 0xFFu);
+  EXPECT_EQ(cluster.free_gpu_mask(1), 0xFFu);
+  EXPECT_EQ(cluster.free(0), cluster.node_class(0).capacity);
+  EXPECT_EQ(s.queued(), 1u);
+}
+
+TEST_P(EveryPlugin, LaterJobStillFitsAfterAGangIsRolledBack) {
+  Cluster cluster = uniform_cluster(2);
+  Scheduler s(config(GetParam()));
+  const JobSpec big = worker_job(3, 8);
+  const JobSpec fits = worker_job(2, 8);
+  s.enqueue(1, big);
+  s.enqueue(2, fits);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(ids(placed), std::vector<JobId>{2});
+  ASSERT_EQ(placed[0].pods.size(), 2u);
+  EXPECT_NE(placed[0].pods[0].node, placed[0].pods[1].node);
+  EXPECT_EQ(placed[0].pods[0].gpu_mask, 0xFFu);
+  EXPECT_EQ(allocated_gpus(cluster), 16);
+  EXPECT_EQ(s.queued(), 1u);
+}
+
+TEST_P(EveryPlugin, AssumedPodsAreSeenByLaterJobsOfTheSameCycle) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config(GetParam()));
+  const JobSpec a = worker_job(1, 6);
+  const JobSpec b = worker_job(1, 4);
+  const JobSpec c = worker_job(1, 2);
+  s.enqueue(1, a);
+  s.enqueue(2, b);
+  s.enqueue(3, c);
+  const auto placed = s.run_cycle(cluster);
+  EXPECT_EQ(ids(placed), (std::vector<JobId>{1, 3}));
+  EXPECT_EQ(cluster.free(0).gpus, 0);
+  ASSERT_EQ(placed.size(), 2u);
+  EXPECT_EQ(placed[0].pods[0].gpu_mask & placed[1].pods[0].gpu_mask, 0u);
+}
+
+TEST(Scheduler, PriorityOrderPlacesHigherPriorityFirst) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack", QueueOrder::kPriority));
+  const JobSpec low = worker_job(1, 8, /*submit_s=*/0, /*priority=*/0);
+  const JobSpec high = worker_job(1, 8, /*submit_s=*/10, /*priority=*/5);
+  s.enqueue(1, low);
+  s.enqueue(2, high);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  EXPECT_EQ(s.queued(), 1u);
+}
+
+TEST(Scheduler, FifoOrderIgnoresPriority) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack", QueueOrder::kFifo));
+  const JobSpec low = worker_job(1, 8, 0, 0);
+  const JobSpec high = worker_job(1, 8, 10, 5);
+  s.enqueue(1, low);
+  s.enqueue(2, high);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+}
+
+TEST(Scheduler, FifoInsideAPriorityBySubmitTimeThenEnqueueOrder) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack", QueueOrder::kPriority));
+  const JobSpec later = worker_job(1, 8, /*submit_s=*/5, 1);
+  const JobSpec earlier = worker_job(1, 8, /*submit_s=*/3, 1);
+  const JobSpec lower = worker_job(1, 8, /*submit_s=*/1, 0);
+  s.enqueue(1, later);
+  s.enqueue(2, earlier);
+  s.enqueue(3, lower);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  cluster.release(0, gpu_pod(8), 0xFF);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  cluster.release(0, gpu_pod(8), 0xFF);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{3});
+}
+
+TEST(Scheduler, EqualSubmitTimesKeepEnqueueOrder) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack"));
+  const JobSpec a = worker_job(1, 5, 7);
+  const JobSpec b = worker_job(1, 5, 7);
+  s.enqueue(9, a);
+  s.enqueue(4, b);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{9});
+}
+
+TEST(Scheduler, BestEffortFifoLetsLaterJobsStart) {
+  Cluster cluster = uniform_cluster(1);
+  occupy(cluster, 0, 4);
+  Scheduler s(config("binpack", QueueOrder::kFifo, Queueing::kBestEffortFifo));
+  const JobSpec head = worker_job(1, 8, 0);
+  const JobSpec small = worker_job(1, 2, 1);
+  s.enqueue(1, head);
+  s.enqueue(2, small);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  EXPECT_EQ(s.queued(), 1u);
+}
+
+TEST(Scheduler, StrictFifoStopsAtTheFirstJobThatDoesNotFit) {
+  Cluster cluster = uniform_cluster(1);
+  occupy(cluster, 0, 4);
+  Scheduler s(config("binpack", QueueOrder::kFifo, Queueing::kStrictFifo));
+  const JobSpec first = worker_job(1, 1, 0);
+  const JobSpec head = worker_job(1, 8, 1);
+  const JobSpec small = worker_job(1, 2, 2);
+  s.enqueue(1, first);
+  s.enqueue(2, head);
+  s.enqueue(3, small);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  EXPECT_EQ(s.queued(), 2u);
+  EXPECT_EQ(cluster.free(0).gpus, 3);
+  // Still blocked next cycle, even though nothing changed in between.
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+}
+
+TEST(Scheduler, JobPlacedOnceGpusAreReleasedBetweenCycles) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack"));
+  const JobSpec a = worker_job(1, 8, 0);
+  const JobSpec b = worker_job(1, 8, 1);
+  s.enqueue(1, a);
+  s.enqueue(2, b);
+  const auto first = s.run_cycle(cluster);
+  ASSERT_EQ(ids(first), std::vector<JobId>{1});
+  EXPECT_TRUE(s.run_cycle(cluster).empty());  // b's shape is remembered as not fitting...
+  cluster.release(0, gpu_pod(8), first[0].pods[0].gpu_mask);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});  // ...until GPUs come back
+}
+
+TEST(Scheduler, JobPlacedOnceCpuIsReleasedBetweenCycles) {
+  // GPUs are free all along; only CPU blocks the job, and freeing CPU does not change the
+  // free-GPU histogram. The scheduler must retry anyway.
+  Cluster cluster = uniform_cluster(1);
+  const Resources cpu_hog{90'000, kGi, 0};
+  cluster.allocate(0, cpu_hog, 0);
+  Scheduler s(config("binpack"));
+  const Resources more{3'000, kGi, 0};
+  cluster.allocate(0, more, 0);  // 3 of 96 cores left
+  const JobSpec job = worker_job(1, 2, 0);  // asks 4 cores
+  s.enqueue(1, job);
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  cluster.release(0, more, 0);
+  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+}
+
+TEST(Scheduler, ManyJobsOfOneShapeArePlacedInOrderUntilFull) {
+  Cluster cluster = uniform_cluster(2);
+  Scheduler s(config("binpack"));
+  std::vector<JobSpec> jobs;
+  for (int i = 0; i < 7; ++i) jobs.push_back(worker_job(1, 3, i));
+  for (int i = 0; i < 7; ++i) s.enqueue(i, jobs[static_cast<size_t>(i)]);
+  // Each node holds two 3-GPU pods (8 / 3 = 2): four jobs fit.
+  EXPECT_EQ(ids(s.run_cycle(cluster)), (std::vector<JobId>{0, 1, 2, 3}));
+  EXPECT_EQ(s.queued(), 3u);
+}
+
+TEST(Scheduler, PodsAreReturnedRoleByRoleReplicaByReplica) {
+  Cluster cluster = uniform_cluster(2);
+  Scheduler s(config("binpack"));
+  JobSpec job;
+  job.roles.push_back(RoleSpec{RoleKind::kMaster, 1, gpu_pod(1)});
+  job.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(4)});
+  s.enqueue(1, job);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(placed.size(), 1u);
+  ASSERT_EQ(placed[0].pods.size(), 3u);
+  // Binpack: master on node 0 (GPU 0), worker 0 best-fits node 0 (GPUs 1-4, 3 left), worker
+  // 1 needs 4: node 0 has 3, so node 1 (GPUs 0-3).
+  EXPECT_EQ(placed[0].pods[0].node, 0);
+  EXPECT_EQ(placed[0].pods[0].gpu_mask, 0x01u);
+  EXPECT_EQ(placed[0].pods[1].node, 0);
+  EXPECT_EQ(placed[0].pods[1].gpu_mask, 0x1Eu);
+  EXPECT_EQ(placed[0].pods[2].node, 1);
+  EXPECT_EQ(placed[0].pods[2].gpu_mask, 0x0Fu);
+}
+
+TEST(Scheduler, GpuTypeFilter) {
+  Cluster cluster(make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
+  Scheduler s(config("binpack"));
+  const JobSpec a100 = worker_job(1, 2, 0, 0, "A100-80G");
+  const JobSpec t4 = worker_job(1, 1, 1, 0, "T4");          // in the catalog, not in the cluster
+  const JobSpec b300 = worker_job(1, 1, 2, 0, "no-such");   // not even in the catalog
+  const JobSpec h100 = worker_job(1, 8, 3, 0, "h100-80g");  // names compare case-insensitively
+  s.enqueue(1, a100);
+  s.enqueue(2, t4);
+  s.enqueue(3, b300);
+  s.enqueue(4, h100);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(ids(placed), (std::vector<JobId>{1, 4}));
+  EXPECT_EQ(placed[0].pods[0].node, 1);
+  EXPECT_EQ(placed[1].pods[0].node, 0);
+  EXPECT_EQ(s.queued(), 2u);
+}
+
+TEST(Scheduler, AnyTypeGangDoesNotMixGpuTypes) {
+  Cluster cluster(make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
+  Scheduler s(config("binpack"));
+  const JobSpec mixed = worker_job(2, 8);      // 16 GPUs: only across both types
+  const JobSpec two = worker_job(2, 4, 1);     // fits one node of either type
+  s.enqueue(1, mixed);
+  s.enqueue(2, two);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(ids(placed), std::vector<JobId>{2});
+  EXPECT_EQ(placed[0].pods[0].node, placed[0].pods[1].node);
+  EXPECT_EQ(allocated_gpus(cluster), 8);
+}
+
+TEST(Scheduler, CpuOnlyPodsGoWhereCpuAndMemoryFit) {
+  // node 0 and 1: 8-GPU nodes; node 2: a CPU-only node.
+  Cluster cluster(make_topology({NodeDef{}, NodeDef{}, NodeDef{.gpus = 0, .gpu_type = ""}}));
+  Scheduler s(config("binpack"));
+  JobSpec tf;
+  tf.framework = Framework::kTensorFlow;
+  tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{8'000, 32 * kGi, 0}});
+  tf.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
+  s.enqueue(1, tf);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(placed.size(), 1u);
+  ASSERT_EQ(placed[0].pods.size(), 3u);
+  // Binpack puts the PS where the fewest GPUs stay free: the CPU-only node.
+  EXPECT_EQ(placed[0].pods[0].node, 2);
+  EXPECT_EQ(placed[0].pods[0].gpu_mask, 0u);
+  EXPECT_EQ(placed[0].pods[1].node, 0);
+  EXPECT_EQ(placed[0].pods[2].node, 1);
+  EXPECT_EQ(cluster.free(2).cpu_milli, 96'000 - 8'000);
+}
+
+TEST(Scheduler, CpuOnlyJobRunsOnAClusterWithNoFreeGpu) {
+  Cluster cluster = uniform_cluster(2);
+  occupy(cluster, 0, 8);
+  occupy(cluster, 1, 8);
+  Scheduler s(config("topology"));
+  JobSpec mpi;
+  mpi.framework = Framework::kMPI;
+  mpi.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{90'000, kGi, 0}});
+  JobSpec gpu = worker_job(1, 1, 1);
+  s.enqueue(1, gpu);
+  s.enqueue(2, mpi);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(ids(placed), std::vector<JobId>{2});
+  EXPECT_EQ(placed[0].pods[0].node, 0);  // 95 cores free on both nodes: lowest node id
+  EXPECT_EQ(placed[0].pods[0].gpu_mask, 0u);
+}
+
+TEST(Scheduler, CpuOnlyPodThatFitsNowhereBlocksItsGang) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("spread"));
+  JobSpec job;
+  job.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{200'000, kGi, 0}});
+  job.roles.push_back(RoleSpec{RoleKind::kWorker, 1, gpu_pod(1)});
+  s.enqueue(1, job);
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_EQ(allocated_gpus(cluster), 0);
+}
+
+TEST(Scheduler, UnknownPlacementPluginThrowsNamingTheKnownOnes) {
+  try {
+    Scheduler s(config("tetris"));
+    FAIL() << "expected std::invalid_argument";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("tetris"), std::string::npos) << what;
+    EXPECT_NE(what.find("binpack"), std::string::npos) << what;
+    EXPECT_NE(what.find("spread"), std::string::npos) << what;
+    EXPECT_NE(what.find("topology"), std::string::npos) << what;
+  }
+}
+
+TEST(Scheduler, EmptyQueueCycleDoesNothing) {
+  Cluster cluster = uniform_cluster(1);
+  Scheduler s(config("binpack"));
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_EQ(s.queued(), 0u);
+  EXPECT_EQ(allocated_gpus(cluster), 0);
+}
+
+}  // namespace
+}  // namespace gantry

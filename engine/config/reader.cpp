@@ -1,0 +1,295 @@
+#include "engine/config/reader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "engine/config/quote.hpp"
+#include "engine/config/units.hpp"
+
+namespace gantry {
+
+namespace {
+
+// yaml-cpp marks are 0-based and -1 when unknown; SourceLocation is 1-based with 0 unknown.
+SourceLocation to_location(const std::string& file, const YAML::Mark& mark) {
+  SourceLocation where{file, 0, 0};
+  if (mark.line >= 0) {
+    where.line = mark.line + 1;
+    where.column = mark.column >= 0 ? mark.column + 1 : 0;
+  }
+  return where;
+}
+
+// yaml-cpp reports "?" for plain scalars and untagged collections, "!" for quoted scalars.
+// Anything else was written by the user.
+bool has_user_tag(const YAML::Node& node) {
+  const std::string& tag = node.Tag();
+  return !tag.empty() && tag != "?" && tag != "!";
+}
+
+std::string join(const std::vector<std::string_view>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+template <typename T>
+T unwrap(const ConfigNode& node, Result<T> result) {
+  if (!result) node.fail(result.error());
+  return std::move(result).value();
+}
+
+}  // namespace
+
+ConfigNode::ConfigNode(YAML::Node node, std::shared_ptr<const std::string> file, std::string path,
+                       YAML::Mark fallback)
+    : node_(std::move(node)), file_(std::move(file)), path_(std::move(path)), fallback_(fallback) {}
+
+SourceLocation ConfigNode::location() const {
+  const YAML::Mark mark = node_.Mark();
+  if (mark.line < 0) return to_location(*file_, fallback_);
+  // An explicit `~` on the key's line has a good mark; an empty value is marked at whatever
+  // token follows, usually on a later line.
+  if (node_.IsNull() && fallback_.line >= 0 && mark.line != fallback_.line)
+    return to_location(*file_, fallback_);
+  return to_location(*file_, mark);
+}
+
+void ConfigNode::fail(const std::string& message) const {
+  throw InputError(location(), path_, message);
+}
+
+void ConfigNode::fail_expected(std::string_view what) const {
+  std::string got;
+  switch (node_.Type()) {
+    case YAML::NodeType::Map: got = "a map"; break;
+    case YAML::NodeType::Sequence: got = "a list"; break;
+    case YAML::NodeType::Scalar:
+      got = node_.Tag() == "!" ? "the string " + quote_for_message(node_.Scalar())
+                               : quote_for_message(node_.Scalar());
+      break;
+    case YAML::NodeType::Null:
+    case YAML::NodeType::Undefined: got = "nothing (null)"; break;
+  }
+  fail("expected " + std::string(what) + ", got " + got);
+}
+
+const std::string& ConfigNode::scalar(std::string_view what) const {
+  if (!node_.IsScalar()) fail_expected(what);
+  if (has_user_tag(node_))
+    fail("YAML tags such as " + quote_for_message(node_.Tag()) + " are not used in Gantry files");
+  return node_.Scalar();
+}
+
+const std::string& ConfigNode::plain_scalar(std::string_view what) const {
+  const std::string& text = scalar(what);
+  if (node_.Tag() == "!") fail_expected(what);
+  return text;
+}
+
+std::string ConfigNode::as_string() const { return scalar("a string"); }
+
+std::string ConfigNode::as_name() const {
+  const std::string& text = scalar("a name");
+  constexpr size_t kMaxName = 253;  // Kubernetes' limit for object names
+  if (text.empty()) fail("expected a name, got an empty string");
+  if (text.size() > kMaxName) fail("a name is at most 253 characters long");
+  for (char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) fail("expected a name, got " + quote_for_message(text) +
+                                    " (control characters are not allowed)");
+  }
+  if (text.front() == ' ' || text.back() == ' ')
+    fail("expected a name, got " + quote_for_message(text) + " (leading or trailing spaces)");
+  return text;
+}
+
+int64_t ConfigNode::as_int(int64_t min, int64_t max) const {
+  return unwrap(*this, parse_integer(plain_scalar(describe_integer(min, max)), min, max));
+}
+
+double ConfigNode::as_double(double min, double max) const {
+  return unwrap(*this, parse_number(plain_scalar(describe_number(min, max)), min, max));
+}
+
+bool ConfigNode::as_bool() const {
+  const std::string& text = plain_scalar("true or false");
+  if (text == "true") return true;
+  if (text == "false") return false;
+  fail_expected("true or false");
+}
+
+int64_t ConfigNode::as_bytes() const {
+  return unwrap(*this, parse_bytes(scalar("a size in bytes such as 80Gi, 512Mi or 1.5GB")));
+}
+
+double ConfigNode::as_bandwidth() const {
+  return unwrap(*this, parse_bandwidth(scalar("a bandwidth such as 400Gbps or 25GB/s")));
+}
+
+Duration ConfigNode::as_duration() const {
+  return unwrap(*this, parse_duration(scalar("a duration such as 90s, 1h30m or 500ms")));
+}
+
+int64_t ConfigNode::as_cpu_milli() const {
+  return unwrap(*this, parse_cpu_milli(scalar("a CPU amount such as 2, 0.5 or 500m")));
+}
+
+Time ConfigNode::as_time() const {
+  constexpr std::string_view kWhat = "an RFC 3339 time such as 2026-01-01T00:00:00Z";
+  Time t;
+  if (!parse_rfc3339(scalar(kWhat), t)) fail_expected(kWhat);
+  return t;
+}
+
+size_t ConfigNode::as_choice(const std::vector<std::string_view>& names) const {
+  const std::string what = "one of: " + join(names);
+  const std::string& text = scalar(what);
+  for (size_t i = 0; i < names.size(); ++i)
+    if (names[i] == text) return i;
+  fail("unknown value " + quote_for_message(text) + "; expected " + what);
+}
+
+std::vector<ConfigNode> ConfigNode::as_sequence() const {
+  if (!node_.IsSequence()) fail_expected("a list");
+  if (has_user_tag(node_))
+    fail("YAML tags such as " + quote_for_message(node_.Tag()) + " are not used in Gantry files");
+  std::vector<ConfigNode> items;
+  items.reserve(node_.size());
+  size_t index = 0;
+  for (const YAML::Node& item : node_) {
+    items.push_back(derive(item, item_path(index), node_.Mark()));
+    ++index;
+  }
+  return items;
+}
+
+std::vector<ConfigEntry> ConfigNode::as_entries() const {
+  if (!node_.IsMap()) fail_expected("a map");
+  if (has_user_tag(node_))
+    fail("YAML tags such as " + quote_for_message(node_.Tag()) + " are not used in Gantry files");
+  std::vector<ConfigEntry> entries;
+  std::map<std::string, int, std::less<>> key_lines;  // for duplicate-key messages
+  for (auto it = node_.begin(); it != node_.end(); ++it) {
+    // Copies: the iterator's pair is a temporary proxy, references into it would dangle.
+    const YAML::Node key = it->first;
+    const YAML::Node value_node = it->second;
+    // A key node's path is the path of the field it names.
+    const std::string name = key.IsScalar() ? key.Scalar() : std::string();
+    ConfigNode key_node = derive(key, child_path(name), node_.Mark());
+    if (!key.IsScalar() || key.Tag() != "?") {
+      key_node.path_ = path_;
+      key_node.fail("field names must be plain strings");
+    }
+    const auto [existing, inserted] = key_lines.try_emplace(name, key_node.location().line);
+    if (!inserted)
+      key_node.fail("duplicate field " + quote_for_message(name) + " (first given at line " +
+                    std::to_string(existing->second) + ")");
+    ConfigNode value = derive(value_node, child_path(name), key.Mark());
+    entries.push_back(ConfigEntry{name, std::move(key_node), std::move(value)});
+  }
+  return entries;
+}
+
+ConfigMap ConfigNode::as_map(std::initializer_list<std::string_view> allowed) const {
+  return ConfigMap(*this, allowed);
+}
+
+ConfigNode ConfigNode::derive(YAML::Node node, std::string path, YAML::Mark fallback) const {
+  return ConfigNode(std::move(node), file_, std::move(path), fallback);
+}
+
+std::string ConfigNode::child_path(std::string_view key) const {
+  return path_.empty() ? std::string(key) : path_ + "." + std::string(key);
+}
+
+std::string ConfigNode::item_path(size_t index) const {
+  return path_ + "[" + std::to_string(index) + "]";
+}
+
+ConfigMap::ConfigMap(const ConfigNode& node, std::initializer_list<std::string_view> allowed)
+    : node_(node), allowed_(allowed.begin(), allowed.end()) {
+  if (!node.is_map()) {
+    const std::vector<std::string_view> names(allowed.begin(), allowed.end());
+    node.fail_expected("a map with fields " + join(names));
+  }
+  for (ConfigEntry& entry : node.as_entries()) {
+    if (std::find(allowed_.begin(), allowed_.end(), entry.name) == allowed_.end()) {
+      const std::vector<std::string_view> names(allowed.begin(), allowed.end());
+      entry.key.fail("unknown field " + quote_for_message(entry.name) + "; expected one of: " +
+                     join(names));
+    }
+    entries_.try_emplace(entry.name, std::move(entry.value));
+  }
+}
+
+void ConfigMap::check_allowed(std::string_view key) const {
+  if (std::find(allowed_.begin(), allowed_.end(), key) == allowed_.end())
+    throw std::logic_error("ConfigMap: field '" + std::string(key) +
+                           "' is not in the allowed list of " + node_.path());
+}
+
+bool ConfigMap::has(std::string_view key) const {
+  check_allowed(key);
+  return entries_.find(key) != entries_.end();
+}
+
+ConfigNode ConfigMap::required(std::string_view key) const {
+  check_allowed(key);
+  const auto it = entries_.find(key);
+  if (it == entries_.end())
+    throw InputError(node_.location(), node_.child_path(key),
+                     "missing required field " + quote_for_message(key));
+  return it->second;
+}
+
+std::optional<ConfigNode> ConfigMap::optional(std::string_view key) const {
+  check_allowed(key);
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<ConfigNode> parse_yaml_documents(const std::string& text, const std::string& file) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    // e.msg is the bare message; e.what() repeats the position in yaml-cpp's own format.
+    throw InputError(to_location(file, e.mark), "", "YAML syntax error: " + e.msg);
+  }
+  const auto shared_file = std::make_shared<const std::string>(file);
+  std::vector<ConfigNode> out;
+  for (YAML::Node& doc : docs) {
+    if (doc.IsNull()) continue;
+    out.emplace_back(std::move(doc), shared_file, "", YAML::Mark());
+  }
+  return out;
+}
+
+ConfigNode parse_yaml_document(const std::string& text, const std::string& file) {
+  std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
+  if (docs.empty()) throw InputError(SourceLocation{file, 0, 0}, "", "the file holds no YAML document");
+  if (docs.size() > 1)
+    throw InputError(docs[1].location(), "",
+                     "expected a single YAML document, found another one here");
+  return std::move(docs.front());
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw FileError("cannot open '" + path + "': " + std::strerror(errno));
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) throw FileError("cannot read '" + path + "': " + std::strerror(errno));
+  return buffer.str();
+}
+
+}  // namespace gantry

@@ -1,0 +1,4 @@
+# Loading kind: Scenario files. Test files live in tests/data/scenarios/.
+gantry_test(gantry_scenario_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader_test.cpp
+  DEPS gantry_sim_scenario)

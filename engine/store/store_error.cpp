@@ -1,0 +1,30 @@
+#include "engine/store/store_error.hpp"
+
+#include <sqlite3.h>
+
+namespace gantry {
+
+namespace {
+std::string compose(const std::string& message, int code, const std::string& sql) {
+  std::string out = "sqlite: " + message + " [" + sqlite3_errstr(code) + " (" +
+                    std::to_string(code) + ")]";
+  if (!sql.empty()) {
+    out += " in: ";
+    if (sql.size() <= StoreError::kMaxSqlInMessage) {
+      out += sql;
+    } else {
+      out.append(sql, 0, StoreError::kMaxSqlInMessage);
+      out += "...";
+    }
+  }
+  return out;
+}
+}  // namespace
+
+StoreError::StoreError(std::string message, int code, std::string sql)
+    : GantryError(compose(message, code, sql)),
+      code_(code),
+      sql_(std::move(sql)),
+      detail_(std::move(message)) {}
+
+}  // namespace gantry

@@ -1,0 +1,38 @@
+#pragma once
+// StoreError: what every failure of the SQLite store throws.
+//
+// Why the store throws, unlike the rest of engine/ (core/status.hpp): the store is an I/O
+// boundary. Its failures (disk full, unwritable path, a locked database, a corrupt file, SQL
+// that does not prepare) are not part of the model and no caller inside the event loop can
+// repair them; they abort the run or the request and reach the user. They travel as a
+// GantryError so that tools/ and web/ turn them into messages and exit codes in the one place
+// they already do for the other boundaries (core/errors.hpp).
+
+#include <string>
+
+#include "engine/core/errors.hpp"
+
+namespace gantry {
+
+class StoreError : public GantryError {
+ public:
+  // `message` says what failed (SQLite's own message, and the path when a file is involved);
+  // `code` is the SQLite result code (extended when available); `sql` the statement text,
+  // kept whole here and truncated in what().
+  // what() is "sqlite: <message> [<code name> (<code>)] in: <sql, at most kMaxSqlInMessage
+  // characters>" and omits the "in:" part when `sql` is empty.
+  StoreError(std::string message, int code, std::string sql = {});
+
+  int code() const { return code_; }
+  const std::string& sql() const { return sql_; }
+  const std::string& detail() const { return detail_; }
+
+  static constexpr std::size_t kMaxSqlInMessage = 200;
+
+ private:
+  int code_;
+  std::string sql_;
+  std::string detail_;
+};
+
+}  // namespace gantry

@@ -1,0 +1,156 @@
+#include "sim/results_writer.hpp"
+
+#include <sqlite3.h>
+
+#include <cassert>
+#include <filesystem>
+#include <system_error>
+
+namespace gantry {
+
+namespace {
+
+// Migration steps of the results schema; append, never edit (Database::migrate).
+const std::vector<std::string>& schema_steps() {
+  static const std::vector<std::string> kSteps = {
+      R"sql(
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE jobs(
+  id INTEGER PRIMARY KEY, name TEXT, tenant TEXT, priority INTEGER, gpus INTEGER,
+  pods INTEGER, submit_us INTEGER, start_us INTEGER NULL, end_us INTEGER NULL,
+  wait_s REAL NULL, jct_s REAL NULL, nodes INTEGER NULL, placement TEXT NULL,
+  step_time_s REAL NULL, bottleneck TEXT NULL, state TEXT);
+CREATE TABLE cluster_series(time_us INTEGER, gpu_type TEXT, allocated INTEGER, busy INTEGER);
+CREATE TABLE events(seq INTEGER PRIMARY KEY, time_us INTEGER, kind TEXT, job_id INTEGER NULL,
+  detail TEXT);
+CREATE TABLE summary(metric TEXT PRIMARY KEY, value REAL);
+)sql",
+  };
+  return kSteps;
+}
+
+// Built once after the bulk load: cheaper than keeping the index up to date row by row.
+constexpr const char* kIndexes = "CREATE INDEX events_by_job ON events(job_id)";
+
+[[noreturn]] void refuse(const std::string& path, const std::string& why) {
+  throw StoreError("cannot create results database '" + path + "': " + why, SQLITE_CANTOPEN);
+}
+
+// Removes `file` if it exists. Directories and other non-files are refused, never removed.
+void remove_file(const std::string& path, const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(file, ec);
+  if (ec || status.type() == std::filesystem::file_type::not_found) return;  // nothing there
+  if (status.type() != std::filesystem::file_type::regular &&
+      status.type() != std::filesystem::file_type::symlink) {
+    refuse(path, "'" + file.string() + "' exists and is not a regular file");
+  }
+  if (!std::filesystem::remove(file, ec) && ec) {
+    refuse(path, "cannot remove the existing '" + file.string() + "': " + ec.message());
+  }
+}
+
+std::optional<double> seconds_between(Time from, const std::optional<Time>& to) {
+  if (!to) return std::nullopt;
+  return (*to - from).seconds();
+}
+
+}  // namespace
+
+ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
+  // A stale file would keep its old rows and pages; start from nothing so that identical
+  // runs give identical bytes. The sidecars of an old WAL or rollback journal would be
+  // replayed into the new file, so they go too.
+  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) remove_file(path, path + suffix);
+
+  OpenOptions options;
+  options.fast = true;
+  db_ = Database::open(path, options);
+  db_.migrate(schema_steps());
+
+  insert_meta_ = db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
+  insert_job_ = db_.prepare(
+      "INSERT INTO jobs(id, name, tenant, priority, gpus, pods, submit_us, start_us, end_us, "
+      "wait_s, jct_s, nodes, placement, step_time_s, bottleneck, state) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert_series_ = db_.prepare(
+      "INSERT INTO cluster_series(time_us, gpu_type, allocated, busy) VALUES (?, ?, ?, ?)");
+  insert_event_ = db_.prepare(
+      "INSERT INTO events(seq, time_us, kind, job_id, detail) VALUES (?, ?, ?, ?, ?)");
+  insert_summary_ = db_.prepare("INSERT OR REPLACE INTO summary(metric, value) VALUES (?, ?)");
+  begin_batch();
+}
+
+ResultsWriter::~ResultsWriter() = default;  // batch_ rolls back if finish() was not called
+
+void ResultsWriter::begin_batch() {
+  batch_.emplace(db_);
+  rows_in_batch_ = 0;
+}
+
+void ResultsWriter::row_written() {
+  if (++rows_in_batch_ < kBatchRows) return;
+  batch_->commit();
+  batch_.reset();
+  begin_batch();
+}
+
+void ResultsWriter::write_meta(const std::string& key, const std::string& value) {
+  assert(!finished_);
+  insert_meta_.bind_all(key, value).step();
+  insert_meta_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_job(const JobRecord& job) {
+  assert(!finished_);
+  const std::optional<double> wait_s = seconds_between(job.submit, job.start);
+  const std::optional<double> jct_s = seconds_between(job.submit, job.end);
+  insert_job_
+      .bind_all(job.id, job.name, job.tenant, job.priority, job.gpus, job.pods, job.submit,
+                job.start, job.end, wait_s, jct_s, job.nodes, job.placement, job.step_time_s,
+                job.bottleneck, job.state)
+      .step();
+  insert_job_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_series(const SeriesRecord& row) {
+  assert(!finished_);
+  insert_series_.bind_all(row.time, row.gpu_type, row.allocated, row.busy).step();
+  insert_series_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_event(const EventRecord& event) {
+  assert(!finished_);
+  insert_event_.bind_all(next_event_seq_, event.time, event.kind, event.job_id, event.detail)
+      .step();
+  insert_event_.reset();
+  ++next_event_seq_;
+  row_written();
+}
+
+void ResultsWriter::write_summary(const std::string& metric, double value) {
+  assert(!finished_);
+  insert_summary_.bind_all(metric, value).step();
+  insert_summary_.reset();
+  row_written();
+}
+
+void ResultsWriter::finish() {
+  assert(!finished_ && "ResultsWriter::finish() called twice");
+  batch_->commit();
+  batch_.reset();
+  db_.exec(kIndexes);
+  // Finalize every statement before closing: SQLite refuses to close under live statements.
+  insert_meta_ = Statement();
+  insert_job_ = Statement();
+  insert_series_ = Statement();
+  insert_event_ = Statement();
+  insert_summary_ = Statement();
+  db_.close();
+  finished_ = true;
+}
+
+}  // namespace gantry

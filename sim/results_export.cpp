@@ -1,0 +1,122 @@
+#include "sim/results_export.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "sim/results_writer.hpp"
+
+namespace gantry {
+
+namespace {
+
+std::string gpu_ranges(uint64_t mask) {
+  std::string out;
+  for (int i = 0; i < 64;) {
+    if (!(mask >> i & 1)) {
+      ++i;
+      continue;
+    }
+    int j = i;
+    while (j + 1 < 64 && (mask >> (j + 1) & 1)) ++j;
+    if (!out.empty()) out += ' ';
+    out += i == j ? fmt::format("{}", i) : fmt::format("{}-{}", i, j);
+    i = j + 1;
+  }
+  return out;
+}
+
+const char* queue_name(QueueOrder o) { return o == QueueOrder::kFifo ? "Fifo" : "Priority"; }
+const char* queueing_name(Queueing q) {
+  return q == Queueing::kStrictFifo ? "StrictFIFO" : "BestEffortFIFO";
+}
+
+}  // namespace
+
+std::string describe_placement(const Topology& topology, const std::vector<PodPlacement>& pods) {
+  // Merge the pods of each node, keeping the order in which nodes first appear.
+  std::vector<std::pair<NodeId, uint64_t>> nodes;
+  for (const PodPlacement& p : pods) {
+    auto it = std::find_if(nodes.begin(), nodes.end(),
+                           [&](const auto& n) { return n.first == p.node; });
+    if (it == nodes.end()) {
+      nodes.emplace_back(p.node, p.gpu_mask);
+    } else {
+      it->second |= p.gpu_mask;
+    }
+  }
+  std::string out;
+  for (const auto& [node, mask] : nodes) {
+    if (!out.empty()) out += ',';
+    out += topology.nodes[static_cast<size_t>(node)].name;
+    if (mask != 0) out += ":" + gpu_ranges(mask);
+  }
+  return out;
+}
+
+void write_results_database(const std::string& path, const ScenarioSpec& scenario,
+                            const SimulationRun& run, const RunSummary& summary) {
+  const Topology& topo = run.cluster->topology();
+  ResultsWriter w(path);
+  w.write_meta("scenario", scenario.name);
+  w.write_meta("seed", std::to_string(scenario.seed));
+  w.write_meta("placement", scenario.policy.placement);
+  w.write_meta("queue", queue_name(scenario.policy.order));
+  w.write_meta("queueing", queueing_name(scenario.policy.queueing));
+  w.write_meta("start", format_rfc3339(run.start));
+  w.write_meta("end", format_rfc3339(run.end));
+  w.write_meta("fingerprint", fmt::format("{:016x}", summary.fingerprint));
+
+  for (const JobLog& job : run.log.jobs) {
+    const JobSpec& spec = *job.spec;
+    JobRecord r;
+    r.id = job.id;
+    r.name = spec.name;
+    r.tenant = spec.tenant;
+    r.priority = spec.priority;
+    r.gpus = spec.total_gpus();
+    r.pods = spec.total_pods();
+    r.submit = spec.submit;
+    r.start = job.running;
+    r.end = job.finished;
+    if (!job.pods.empty()) {
+      std::vector<NodeId> distinct;
+      for (const PodPlacement& p : job.pods) distinct.push_back(p.node);
+      std::sort(distinct.begin(), distinct.end());
+      r.nodes = static_cast<int>(std::unique(distinct.begin(), distinct.end()) - distinct.begin());
+      r.placement = describe_placement(topo, job.pods);
+    }
+    if (job.running) {
+      r.step_time_s = job.step.total.seconds();
+      r.bottleneck = job.step.bottleneck;
+    }
+    r.state = to_string(job.state);
+    w.add_job(r);
+  }
+  for (const SeriesPoint& p : run.log.series)
+    w.add_series({p.time, topo.gpus.at(p.type).name, p.allocated, p.busy});
+  for (const SimEvent& e : run.log.events)
+    w.add_event({e.time, to_string(e.kind), e.job,
+                 e.kind == EventKind::kStageRunning ? fmt::format("stage {}", e.detail)
+                 : e.kind == EventKind::kBind       ? fmt::format("{} pods", e.detail)
+                                                    : std::string()});
+
+  w.write_summary("jobs_total", static_cast<double>(summary.jobs_total));
+  w.write_summary("jobs_finished", static_cast<double>(summary.jobs_finished));
+  w.write_summary("jobs_running_at_end", static_cast<double>(summary.jobs_running_at_end));
+  w.write_summary("jobs_queued_at_end", static_cast<double>(summary.jobs_queued_at_end));
+  const auto distribution = [&w](const std::string& name, const DistributionFigures& d) {
+    w.write_summary(name + "_mean", d.mean);
+    w.write_summary(name + "_p50", d.p50);
+    w.write_summary(name + "_p95", d.p95);
+    w.write_summary(name + "_p99", d.p99);
+    w.write_summary(name + "_max", d.max);
+  };
+  distribution("wait_s", summary.wait_s);
+  distribution("jct_s", summary.jct_s);
+  w.write_summary("gpu_allocation_ratio", summary.gpu_allocation_ratio);
+  w.write_summary("gpu_busy_ratio", summary.gpu_busy_ratio);
+  w.finish();
+}
+
+}  // namespace gantry

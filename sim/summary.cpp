@@ -1,0 +1,85 @@
+#include "sim/summary.hpp"
+
+#include "engine/metrics/distribution.hpp"
+#include "engine/metrics/time_weighted.hpp"
+
+namespace gantry {
+
+namespace {
+
+DistributionFigures figures(const Distribution& d) {
+  DistributionFigures f;
+  f.count = static_cast<int64_t>(d.count());
+  if (f.count == 0) return f;
+  f.mean = d.mean();
+  f.p50 = d.percentile(50);
+  f.p95 = d.percentile(95);
+  f.p99 = d.percentile(99);
+  f.max = d.max();
+  return f;
+}
+
+// Time-average of the sum over GPU types of a per-type series column.
+double average_over_types(const SimulationLog& log, size_t types, Time start, Time end,
+                          int32_t SeriesPoint::*column) {
+  if (end <= start) return 0;
+  std::vector<TimeWeighted> per_type(types, TimeWeighted(0.0));
+  for (const SeriesPoint& p : log.series)
+    per_type[static_cast<size_t>(p.type)].set(p.time, static_cast<double>(p.*column));
+  double sum = 0;
+  for (const TimeWeighted& tw : per_type) sum += tw.average(start, end);
+  return sum;
+}
+
+}  // namespace
+
+uint64_t trajectory_fingerprint(const SimulationLog& log) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  const auto mix = [&h](uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 0x100000001b3ull;
+    }
+  };
+  for (const SimEvent& e : log.events) {
+    mix(static_cast<uint64_t>(e.time.micros()));
+    mix(static_cast<uint64_t>(e.kind));
+    mix(static_cast<uint64_t>(e.job));
+    mix(static_cast<uint64_t>(e.detail));
+  }
+  return h;
+}
+
+RunSummary summarize(const SimulationRun& run) {
+  RunSummary s;
+  s.start = run.start;
+  s.end = run.end;
+  s.events = run.events_dispatched;
+  s.total_gpus = run.cluster->total_gpus();
+  Distribution wait, jct;
+  for (const JobLog& job : run.log.jobs) {
+    ++s.jobs_total;
+    switch (job.state) {
+      case JobState::kPending: ++s.jobs_queued_at_end; break;
+      case JobState::kStarting:
+      case JobState::kRunning: ++s.jobs_running_at_end; break;
+      case JobState::kFinished: ++s.jobs_finished; break;
+    }
+    if (job.running) wait.add((*job.running - job.spec->submit).seconds());
+    if (job.finished) jct.add((*job.finished - job.spec->submit).seconds());
+  }
+  s.wait_s = figures(wait);
+  s.jct_s = figures(jct);
+  const size_t types = run.cluster->topology().gpus.size();
+  if (s.total_gpus > 0) {
+    s.gpu_allocation_ratio =
+        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::allocated) /
+        s.total_gpus;
+    s.gpu_busy_ratio =
+        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy) / s.total_gpus;
+  }
+  s.fingerprint = trajectory_fingerprint(run.log);
+  return s;
+}
+
+}  // namespace gantry

@@ -1,0 +1,152 @@
+#include "sim/training_world.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <cstdint>
+
+namespace gantry {
+
+const char* to_string(EventKind kind) {
+  switch (kind) {
+    case EventKind::kSubmit: return "submit";
+    case EventKind::kBind: return "bind";
+    case EventKind::kStageRunning: return "stage-running";
+    case EventKind::kRunning: return "running";
+    case EventKind::kFinish: return "finish";
+  }
+  return "?";
+}
+
+TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& scheduler,
+                             SimParameters params, const std::vector<JobSpec>& jobs)
+    : loop_(loop), cluster_(cluster), scheduler_(scheduler), params_(params), jobs_(jobs) {
+  const size_t types = cluster_.topology().gpus.size();
+  allocated_.assign(types, 0);
+  busy_.assign(types, 0);
+  last_point_.assign(types, SIZE_MAX);
+  log_.jobs.resize(jobs_.size());
+  stages_.resize(jobs_.size());
+  for (size_t i = 0; i < jobs_.size(); ++i) {
+    log_.jobs[i].id = static_cast<JobId>(i);
+    log_.jobs[i].spec = &jobs_[i];
+    Stages stages{INT32_MAX, 0};
+    for (const RoleSpec& role : jobs_[i].roles) {
+      if (role.replicas <= 0) continue;
+      stages.first = std::min(stages.first, start_stage(role.kind));
+      stages.last = std::max(stages.last, start_stage(role.kind));
+    }
+    if (stages.first > stages.last) stages.first = stages.last;  // no pods at all
+    stages_[i] = stages;
+  }
+  // Each job logs about five events; reserving avoids regrowing a large vector.
+  log_.events.reserve(jobs_.size() * 5);
+}
+
+void TrainingWorld::start() {
+  if (!jobs_.empty()) loop_.schedule_at(jobs_.front().submit, [this] { arrive(0); });
+}
+
+void TrainingWorld::record(EventKind kind, JobId job, int32_t detail) {
+  log_.events.push_back(SimEvent{loop_.now(), kind, job, detail});
+}
+
+// Enqueues every job submitted now, then schedules the next distinct submit time: one pending
+// arrival event at a time keeps the loop's queue small for 10^5-job workloads.
+void TrainingWorld::arrive(size_t first) {
+  const Time now = loop_.now();
+  size_t i = first;
+  for (; i < jobs_.size() && jobs_[i].submit <= now; ++i) {
+    scheduler_.enqueue(static_cast<JobId>(i), jobs_[i]);
+    record(EventKind::kSubmit, static_cast<JobId>(i));
+  }
+  if (i < jobs_.size()) loop_.schedule_at(jobs_[i].submit, [this, i] { arrive(i); });
+  request_cycle();
+}
+
+void TrainingWorld::request_cycle() {
+  if (cycle_requested_) return;
+  cycle_requested_ = true;
+  loop_.schedule_after(Duration(0), [this] {
+    cycle_requested_ = false;
+    cycle();
+  });
+}
+
+void TrainingWorld::cycle() {
+  for (const BindAction& action : scheduler_.run_cycle(cluster_)) bind(action);
+}
+
+void TrainingWorld::bind(const BindAction& action) {
+  JobLog& job = log_.jobs[static_cast<size_t>(action.job)];
+  assert(job.state == JobState::kPending);
+  job.state = JobState::kStarting;
+  job.bound = loop_.now();
+  job.pods = action.pods;
+  record(EventKind::kBind, action.job, static_cast<int32_t>(action.pods.size()));
+  account(job, +1, 0);
+  // Stage 0 (master/chief/PS/launcher) pods start first; workers follow once they run. A job
+  // without stage-0 roles starts its workers at once.
+  const JobId id = action.job;
+  const int first = stages_[static_cast<size_t>(id)].first;
+  loop_.schedule_after(params_.pod_startup, [this, id, first] { stage_running(id, first); });
+}
+
+void TrainingWorld::stage_running(JobId id, int stage) {
+  record(EventKind::kStageRunning, id, stage);
+  if (stage >= stages_[static_cast<size_t>(id)].last) {
+    job_running(id);
+    return;
+  }
+  loop_.schedule_after(params_.pod_startup, [this, id, stage] { stage_running(id, stage + 1); });
+}
+
+void TrainingWorld::job_running(JobId id) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  job.state = JobState::kRunning;
+  job.running = loop_.now();
+  job.step = step_time(cluster_.topology(), *job.spec, job.pods);
+  record(EventKind::kRunning, id);
+  account(job, 0, +1);
+  loop_.schedule_after(job_run_time(job.step, job.spec->work.steps), [this, id] { finish(id); });
+}
+
+void TrainingWorld::finish(JobId id) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  job.state = JobState::kFinished;
+  job.finished = loop_.now();
+  record(EventKind::kFinish, id);
+  account(job, -1, -1);
+  size_t pod = 0;
+  for (const RoleSpec& role : job.spec->roles) {
+    for (int r = 0; r < role.replicas; ++r, ++pod) {
+      const PodPlacement& p = job.pods[pod];
+      cluster_.release(p.node, role.per_replica, p.gpu_mask);
+    }
+  }
+  ++finished_;
+  if (progress_) progress_(finished_, jobs_.size());
+  request_cycle();
+}
+
+void TrainingWorld::account(const JobLog& job, int allocated_sign, int busy_sign) {
+  for (const PodPlacement& p : job.pods) {
+    const int gpus = std::popcount(p.gpu_mask);
+    if (gpus == 0) continue;
+    const GpuTypeId type = cluster_.gpu_type_of(p.node);
+    allocated_[static_cast<size_t>(type)] += allocated_sign * gpus;
+    busy_[static_cast<size_t>(type)] += busy_sign * gpus;
+    // One point per (instant, type): later changes at the same instant overwrite it.
+    size_t& last = last_point_[static_cast<size_t>(type)];
+    const SeriesPoint point{loop_.now(), type, allocated_[static_cast<size_t>(type)],
+                            busy_[static_cast<size_t>(type)]};
+    if (last != SIZE_MAX && log_.series[last].time == loop_.now()) {
+      log_.series[last] = point;
+    } else {
+      last = log_.series.size();
+      log_.series.push_back(point);
+    }
+  }
+}
+
+}  // namespace gantry

@@ -1,0 +1,77 @@
+#pragma once
+// The simulated world for training jobs: it turns the scheduler's bind actions into pods that
+// start in stage order, runs each job at the speed the step-time model gives its placement, and
+// releases the resources when the job ends. It owns no policy: it asks the Scheduler for
+// decisions and reports what happened into a SimulationLog (DESIGN.md rule 3).
+//
+// Lifecycle of a job:
+//   submit ──► queued ──(scheduling cycle)──► bound ──(+podStartup per start stage)──►
+//   running ──(steps × step time)──► finished (resources released, a new cycle requested)
+//
+// Scheduling cycles are coalesced: all arrivals and finishes at one instant are handled first,
+// then one cycle runs at that same instant (it is scheduled after them, and the loop breaks
+// ties by insertion order).
+//
+// Not thread-safe: runs on the event loop thread.
+
+#include <functional>
+#include <vector>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/core/event_loop.hpp"
+#include "engine/policy/scheduler.hpp"
+#include "sim/scenario_spec.hpp"
+#include "sim/simulation_log.hpp"
+
+namespace gantry {
+
+class TrainingWorld {
+ public:
+  // `jobs` must be sorted by submit time and outlive the world; JobId = index in `jobs`.
+  TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& scheduler, SimParameters params,
+                const std::vector<JobSpec>& jobs);
+
+  // Schedules the first arrival. Call once, before running the loop.
+  void start();
+
+  // Called after every job finish with (finished jobs, total jobs).
+  void on_progress(std::function<void(size_t, size_t)> fn) { progress_ = std::move(fn); }
+
+  const SimulationLog& log() const { return log_; }
+  SimulationLog take_log() { return std::move(log_); }
+  size_t finished() const { return finished_; }
+
+ private:
+  void arrive(size_t first);
+  void request_cycle();
+  void cycle();
+  void bind(const BindAction& action);
+  void stage_running(JobId id, int stage);
+  void job_running(JobId id);
+  void finish(JobId id);
+  // Adds `allocated`/`busy` GPU deltas for each pod of the job and records the series.
+  void account(const JobLog& job, int allocated_sign, int busy_sign);
+  void record(EventKind kind, JobId job, int32_t detail = 0);
+
+  EventLoop& loop_;
+  Cluster& cluster_;
+  Scheduler& scheduler_;
+  SimParameters params_;
+  const std::vector<JobSpec>& jobs_;
+
+  SimulationLog log_;
+  std::vector<int32_t> allocated_;      // per GPU type
+  std::vector<int32_t> busy_;           // per GPU type
+  std::vector<size_t> last_point_;      // per GPU type: index in log_.series, or SIZE_MAX
+  // Per job: lowest and highest start stage among its roles with replicas.
+  struct Stages {
+    int first = 0;
+    int last = 0;
+  };
+  std::vector<Stages> stages_;
+  bool cycle_requested_ = false;
+  size_t finished_ = 0;
+  std::function<void(size_t, size_t)> progress_;
+};
+
+}  // namespace gantry

@@ -1,0 +1,34 @@
+// gantry: the command-line program. Each subcommand lives in its own file; every user-facing
+// error is turned into a message and an exit code here, in one place.
+//
+// Exit codes: 0 success, 1 internal error, 2 bad input (file, flag or value).
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <stdexcept>
+
+#include "engine/core/errors.hpp"
+#include "tools/gantry/simulate_command.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"Gantry: GPU cluster simulator and ML workflow orchestrator"};
+  app.require_subcommand(1);
+  gantry::cli::add_simulate_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const gantry::GantryError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "internal error: {}\n", e.what());
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,28 @@
+#include "tools/gantry/number_format.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "engine/core/time.hpp"
+
+namespace gantry::cli {
+
+std::string with_commas(int64_t n) {
+  std::string digits = std::to_string(n < 0 ? -n : n);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return n < 0 ? "-" + out : out;
+}
+
+std::string percent(double ratio) { return fmt::format("{:.1f} %", ratio * 100); }
+
+std::string seconds_human(double s) {
+  if (s == 0) return "0s";
+  return format_duration(Duration::from_seconds(s));
+}
+
+}  // namespace gantry::cli

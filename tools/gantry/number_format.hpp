@@ -1,0 +1,17 @@
+#pragma once
+// Number formats shared by the text reports: thousands separators, percentages and seconds
+// shown as human durations.
+
+#include <cstdint>
+#include <string>
+
+namespace gantry::cli {
+
+// 1234567 -> "1,234,567"
+std::string with_commas(int64_t n);
+// 0.7834 -> "78.3 %"
+std::string percent(double ratio);
+// 754.2 -> "12m34s"; sub-second values in ms.
+std::string seconds_human(double s);
+
+}  // namespace gantry::cli

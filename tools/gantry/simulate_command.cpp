@@ -1,0 +1,83 @@
+#include "tools/gantry/simulate_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "engine/core/errors.hpp"
+#include "engine/policy/scheduler.hpp"
+#include "sim/results_export.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/simulation.hpp"
+#include "sim/summary.hpp"
+#include "tools/gantry/json_report.hpp"
+#include "tools/gantry/progress_bar.hpp"
+#include "tools/gantry/text_report.hpp"
+
+namespace gantry::cli {
+
+namespace {
+
+struct SimulateOptions {
+  std::string scenario;
+  std::optional<uint64_t> seed;
+  std::string out_dir;
+  std::string format = "text";
+  std::string policy;
+  bool no_progress = false;
+};
+
+void check_policy_name(const std::string& name) {
+  const auto known = placement_plugin_names();
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  throw GantryError(fmt::format("--policy: unknown placement policy '{}'; known: {}", name,
+                                fmt::join(known, ", ")));
+}
+
+void run_simulate(const SimulateOptions& opt) {
+  ScenarioSpec scenario = load_scenario_file(opt.scenario);
+  if (opt.seed) scenario.seed = *opt.seed;
+  if (!opt.policy.empty()) scenario.policy.placement = opt.policy;
+  check_policy_name(scenario.policy.placement);
+
+  ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
+  SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); });
+  bar.finish();
+  const RunSummary summary = summarize(run);
+
+  const std::string dir = opt.out_dir.empty() ? "gantry-out/" + scenario.name : opt.out_dir;
+  std::filesystem::create_directories(dir);
+  const std::string db_path = (std::filesystem::path(dir) / "results.db").string();
+  write_results_database(db_path, scenario, run, summary);
+
+  if (opt.format == "json") {
+    std::cout << json_report(scenario, summary, db_path).dump(2) << "\n";
+  } else {
+    std::cout << text_report(scenario, summary, db_path);
+  }
+}
+
+}  // namespace
+
+void add_simulate_command(CLI::App& app) {
+  auto opt = std::make_shared<SimulateOptions>();
+  CLI::App* cmd = app.add_subcommand("simulate", "Run a scenario in virtual time and report");
+  cmd->add_option("scenario", opt->scenario, "Scenario YAML file (kind: Scenario)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--seed", opt->seed, "Override the scenario's seed");
+  cmd->add_option("--out", opt->out_dir,
+                  "Directory for results.db (default gantry-out/<scenario name>)");
+  cmd->add_option("--format", opt->format, "Report format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--policy", opt->policy,
+                  "Placement policy, overriding the scenario's (binpack, spread, topology)");
+  cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
+  cmd->callback([opt] { run_simulate(*opt); });
+}
+
+}  // namespace gantry::cli

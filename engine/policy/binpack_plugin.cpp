@@ -13,17 +13,17 @@ NodeScore BinpackPlugin::score(const PlacementContext& ctx, NodeId n) const {
 }
 
 std::optional<NodeId> BinpackPlugin::select(const PlacementContext& ctx) {
-  if (ctx.pod.gpus == 0) return PlacementPlugin::select(ctx);
+  index_types_for(ctx, types_);
   int top = 0;
-  for (GpuTypeId t : ctx.gang.gpu_types()) top = std::max(top, ctx.cluster.max_gpus_per_node(t));
+  for (GpuTypeId t : types_) top = std::max(top, t < 0 ? 0 : ctx.cluster.max_gpus_per_node(t));
   // Key 1 is the bucket: the first bucket (fewest free GPUs) with a feasible node decides;
   // inside it, key 2 (least free CPU) then the lowest id.
   for (int k = ctx.pod.gpus; k <= top; ++k) {
     std::optional<NodeId> best;
     int64_t best_cpu = 0;
-    for (GpuTypeId t : ctx.gang.gpu_types()) {
+    for (GpuTypeId t : types_) {
       ctx.index.for_each_node(t, k, [&](NodeId n) {
-        if (!passes_common_filters(ctx, n)) return;
+        if (!ctx.pod.fits_in(ctx.cluster.free(n))) return;  // the bucket implies the type
         const int64_t cpu = ctx.cluster.free(n).cpu_milli;
         if (!best || cpu < best_cpu || (cpu == best_cpu && n < *best)) {
           best = n;

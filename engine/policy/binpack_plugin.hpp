@@ -11,6 +11,8 @@
 // select() walks the NodeIndex buckets upward from pod.gpus free GPUs and stops at the first
 // bucket holding a feasible node, so a placement costs O(nodes in that bucket), not O(nodes).
 
+#include <vector>
+
 #include "engine/policy/placement_plugin.hpp"
 
 namespace gantry {
@@ -20,6 +22,9 @@ class BinpackPlugin final : public PlacementPlugin {
   std::string_view name() const override { return "binpack"; }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
   std::optional<NodeId> select(const PlacementContext& ctx) override;
+
+ private:
+  std::vector<GpuTypeId> types_;  // scratch for select()
 };
 
 }  // namespace gantry

@@ -11,11 +11,16 @@ void GangState::begin(const Cluster& cluster, std::vector<Resources> pods,
   pods_ = std::move(pods);
   gpu_types_ = std::move(gpu_types);
   type_pinned_ = false;
-  placements_.clear();
+  placements_.assign(pods_.size(), PodPlacement{});
+  placed_.clear();
   nodes_.clear();
+  order_.resize(pods_.size());
+  for (size_t i = 0; i < pods_.size(); ++i) order_[i] = static_cast<int>(i);
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](int a, int b) { return pod(a).gpus > pod(b).gpus; });
   same_run_.assign(pods_.size(), 1);
-  for (size_t i = pods_.size(); i-- > 1;)
-    if (pods_[i - 1] == pods_[i]) same_run_[i - 1] = same_run_[i] + 1;
+  for (size_t j = pods_.size(); j-- > 1;)
+    if (pod(order_[j - 1]) == pod(order_[j])) same_run_[j - 1] = same_run_[j] + 1;
   const auto node_count = static_cast<size_t>(cluster.node_count());
   if (node_stamp_.size() != node_count) {
     node_stamp_.assign(node_count, 0);
@@ -28,9 +33,9 @@ void GangState::begin(const Cluster& cluster, std::vector<Resources> pods,
   }
 }
 
-int GangState::remaining_like_next() const {
-  const auto i = placements_.size();
-  return i < same_run_.size() ? same_run_[i] : 0;
+int GangState::remaining_like_current() const {
+  const auto j = placed_.size();
+  return j < same_run_.size() ? same_run_[j] : 0;
 }
 
 bool GangState::allows_type(GpuTypeId t) const {
@@ -38,9 +43,11 @@ bool GangState::allows_type(GpuTypeId t) const {
 }
 
 void GangState::add(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
-  assert(next() < pod_count());
-  const Resources& request = pods_[placements_.size()];
-  placements_.push_back(PodPlacement{n, gpu_mask});
+  assert(!complete());
+  const int index = current();
+  const Resources& request = pod(index);
+  placements_[static_cast<size_t>(index)] = PodPlacement{n, gpu_mask};
+  placed_.push_back(index);
   const auto i = static_cast<size_t>(n);
   if (node_stamp_[i] != gang_) {
     node_stamp_[i] = gang_;

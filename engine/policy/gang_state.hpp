@@ -2,8 +2,11 @@
 // GangState: the partial placement of the gang being scheduled, as placement plugins see it
 // while they choose a node for the next pod.
 //
-// A gang's pods are placed one at a time in pod order (role by role, replica by replica). The
-// state answers in O(1) how many pods of this gang already sit on a node or in a rack, which
+// A gang's pods are placed one at a time in *placement order*: pods with more GPUs first, pod
+// order (role by role, replica by replica) among equals. GPU pods thus fix the gang's nodes and
+// racks before GPU-less pods (a TF parameter server, an MPI launcher, usually first in pod
+// order) are placed, and those then join the gang instead of dragging it to wherever they
+// landed. placements() is nonetheless kept in pod order. The state answers in O(1) how many pods of this gang already sit on a node or in a rack, which
 // is what topology-aware scoring asks for every candidate node.
 //
 // The scheduler reuses one GangState for every gang (begin() starts afresh in O(pods)), so
@@ -26,19 +29,24 @@ class GangState {
   // that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
   // pod's type (a training gang runs at the pace of its slowest GPU, so types are not mixed).
   void begin(const Cluster& cluster, std::vector<Resources> pods, std::vector<GpuTypeId> gpu_types);
-  // Records that pod next() was placed on node n with `gpu_mask`; advances next().
+  // Records that pod current() was placed on node n with `gpu_mask`; advances to the next pod.
   void add(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
 
   int pod_count() const { return static_cast<int>(pods_.size()); }
-  // Index of the pod being placed; pod_count() once the gang is complete.
-  int next() const { return static_cast<int>(placements_.size()); }
+  // Pods placed so far.
+  int placed_count() const { return static_cast<int>(placed_.size()); }
+  bool complete() const { return placed_.size() == pods_.size(); }
+  // Pod-order index of the pod being placed. Only valid while !complete().
+  int current() const { return order_[placed_.size()]; }
   const Resources& pod(int i) const { return pods_[static_cast<size_t>(i)]; }
-  // Pods from next() on, contiguous, with exactly the same request as pod next() (the rest of
-  // its role, usually). 0 once the gang is complete.
-  int remaining_like_next() const;
+  // The pod being placed and the pods after it in placement order with exactly the same
+  // request ("like pods": the rest of its role, usually). 0 once the gang is complete.
+  int remaining_like_current() const;
 
-  // Where pods 0..next()-1 went.
+  // Indexed by pod-order index; node -1 for pods not placed yet.
   const std::vector<PodPlacement>& placements() const { return placements_; }
+  // Pod-order indices of the placed pods, in the order they were placed.
+  const std::vector<int>& placed() const { return placed_; }
   // Distinct nodes used so far, in order of first use.
   const std::vector<NodeId>& nodes() const { return nodes_; }
   int pods_on(NodeId n) const {
@@ -55,8 +63,10 @@ class GangState {
 
  private:
   std::vector<Resources> pods_;
-  std::vector<int> same_run_;  // same_run_[i]: pods i.. with the same request as pod i, contiguous
+  std::vector<int> order_;     // placement order: pod-order indices
+  std::vector<int> same_run_;  // same_run_[j]: like pods from position j of order_ on
   std::vector<PodPlacement> placements_;
+  std::vector<int> placed_;
   std::vector<NodeId> nodes_;
   std::vector<GpuTypeId> gpu_types_;
   bool type_pinned_ = false;

@@ -45,13 +45,22 @@ Islands islands_of(const Cluster& cluster, NodeId n) {
   return is;
 }
 
-// Island indices by free GPUs, most first, ties to the lowest index.
+// Island indices by free GPUs, most first, ties to the lowest index. Insertion sort: nodes
+// have a handful of islands, and this runs for every candidate node, so no allocation.
 std::array<int, kMaxIslands> by_most_free(const Islands& is) {
   std::array<int, kMaxIslands> order{};
-  for (int i = 0; i < is.count; ++i) order[static_cast<size_t>(i)] = i;
-  std::stable_sort(order.begin(), order.begin() + is.count, [&](int a, int b) {
-    return std::popcount(is.free[static_cast<size_t>(a)]) > std::popcount(is.free[static_cast<size_t>(b)]);
-  });
+  std::array<int, kMaxIslands> count{};
+  for (int i = 0; i < is.count; ++i) {
+    const int c = std::popcount(is.free[static_cast<size_t>(i)]);
+    int j = i;
+    while (j > 0 && count[static_cast<size_t>(j - 1)] < c) {
+      order[static_cast<size_t>(j)] = order[static_cast<size_t>(j - 1)];
+      count[static_cast<size_t>(j)] = count[static_cast<size_t>(j - 1)];
+      --j;
+    }
+    order[static_cast<size_t>(j)] = i;
+    count[static_cast<size_t>(j)] = c;
+  }
   return order;
 }
 
@@ -75,6 +84,8 @@ int best_fit_island(const Islands& is, int gpus, uint64_t used) {
 int islands_needed(const Cluster& cluster, NodeId n, int gpus) {
   if (gpus <= 0) return 0;
   if (cluster.free(n).gpus < gpus) return cluster.node_class(n).capacity.gpus + 1;
+  const NodeClass& c = cluster.node_class(n);
+  if (c.island_size <= 0 || c.island_size >= c.capacity.gpus) return 1;
   const Islands is = islands_of(cluster, n);
   const auto order = by_most_free(is);
   int have = 0;

@@ -23,6 +23,7 @@ void NodeIndex::sync(const Cluster& cluster) {
       const int per_node = cluster.max_gpus_per_node(static_cast<GpuTypeId>(t));
       types_[t].assign(static_cast<size_t>(per_node) + 1, std::vector<uint64_t>(words, 0));
     }
+    cpu_only_.assign(words, 0);
     cached_free_.assign(nodes, -2);  // -2: not indexed yet
   }
   for (size_t i = 0; i < nodes; ++i) {
@@ -38,6 +39,7 @@ void NodeIndex::note(const Cluster& cluster, NodeId n) {
   const GpuTypeId t = cluster.gpu_type_of(n);
   if (t < 0 || cluster.node_class(n).capacity.gpus == 0) {
     cached_free_[i] = -1;
+    cpu_only_[i / 64] |= 1ull << (i % 64);
     return;
   }
   const int now = cluster.free(n).gpus;

@@ -33,13 +33,21 @@ class NodeIndex {
   void note(const Cluster& cluster, NodeId n);
 
   // Calls f(NodeId) for every node of GPU type t with exactly k free GPUs, in increasing id
-  // order. Nothing for CPU-only nodes (type -1) or k out of range.
+  // order. t = -1 stands for the nodes without GPUs, all in bucket k = 0. Nothing for k out
+  // of range.
   template <typename F>
   void for_each_node(GpuTypeId t, int k, F&& f) const {
-    if (t < 0 || static_cast<size_t>(t) >= types_.size()) return;
-    const auto& buckets = types_[static_cast<size_t>(t)];
-    if (k < 0 || static_cast<size_t>(k) >= buckets.size()) return;
-    const std::vector<uint64_t>& words = buckets[static_cast<size_t>(k)];
+    const std::vector<uint64_t>* bucket = nullptr;
+    if (t == -1) {
+      if (k != 0) return;
+      bucket = &cpu_only_;
+    } else {
+      if (t < 0 || static_cast<size_t>(t) >= types_.size()) return;
+      const auto& buckets = types_[static_cast<size_t>(t)];
+      if (k < 0 || static_cast<size_t>(k) >= buckets.size()) return;
+      bucket = &buckets[static_cast<size_t>(k)];
+    }
+    const std::vector<uint64_t>& words = *bucket;
     for (size_t w = 0; w < words.size(); ++w) {
       uint64_t bits = words[w];
       while (bits != 0) {
@@ -55,6 +63,7 @@ class NodeIndex {
 
   const Cluster* cluster_ = nullptr;
   std::vector<int> cached_free_;  // per node: free GPUs as last recorded; -1 for CPU-only nodes
+  std::vector<uint64_t> cpu_only_;  // bitset over node ids of the nodes without GPUs
   // types_[t][k] = bitset over node ids of the type-t nodes with exactly k free GPUs.
   std::vector<std::vector<std::vector<uint64_t>>> types_;
 };

@@ -7,6 +7,16 @@ bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
   return ctx.pod.fits_in(ctx.cluster.free(n));
 }
 
+void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out) {
+  out.clear();
+  if (ctx.pod.gpus > 0) {
+    out = ctx.gang.gpu_types();
+    return;
+  }
+  out.push_back(-1);
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(ctx.cluster.topology().gpus.size()); ++t) out.push_back(t);
+}
+
 bool PlacementPlugin::filter(const PlacementContext&, NodeId) const { return true; }
 
 void PlacementPlugin::pre_score(const PlacementContext&) {}

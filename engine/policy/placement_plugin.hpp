@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/policy/gang_state.hpp"
@@ -41,8 +42,8 @@ struct NodeScore {
 struct PlacementContext {
   const Cluster& cluster;
   const NodeIndex& index;  // synced with `cluster`
-  const GangState& gang;   // gang.next() is the pod being placed
-  const Resources& pod;    // == gang.pod(gang.next())
+  const GangState& gang;   // gang.current() is the pod being placed
+  const Resources& pod;    // == gang.pod(gang.current())
 };
 
 // The filters every plugin shares: a GPU pod needs a node of one of gang.gpu_types(); any pod
@@ -64,6 +65,11 @@ void for_each_candidate(const PlacementContext& ctx, F&& f) {
     for (int k = ctx.pod.gpus; k <= ctx.cluster.max_gpus_per_node(t); ++k)
       ctx.index.for_each_node(t, k, f);
 }
+
+// The NodeIndex types a pod may use, for plugins that walk the buckets themselves: the gang's
+// allowed GPU types for a GPU pod; every GPU type of the catalog plus -1 (nodes without GPUs)
+// for a GPU-less pod. Written into `out` (cleared first) to avoid an allocation per pod.
+void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out);
 
 class PlacementPlugin {
  public:

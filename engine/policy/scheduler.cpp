@@ -106,15 +106,15 @@ bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
 bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types,
                       BindAction& out) {
   gang_.begin(cluster, queue_.full_shape(job.full_shape).pods, std::move(types));
-  while (gang_.next() < gang_.pod_count()) {
-    const Resources& pod = gang_.pod(gang_.next());
+  while (!gang_.complete()) {
+    const Resources& pod = gang_.pod(gang_.current());
     const PlacementContext ctx{cluster, index_, gang_, pod};
     const std::optional<NodeId> node = plugin_->select(ctx);
     if (!node) {
       // Never leave a partial gang: give back what the earlier pods took.
-      for (int i = gang_.next(); i-- > 0;) {
-        const PodPlacement& p = gang_.placements()[static_cast<size_t>(i)];
-        cluster.release(p.node, gang_.pod(i), p.gpu_mask);
+      for (auto i = gang_.placed().rbegin(); i != gang_.placed().rend(); ++i) {
+        const PodPlacement& p = gang_.placements()[static_cast<size_t>(*i)];
+        cluster.release(p.node, gang_.pod(*i), p.gpu_mask);
         index_.note(cluster, p.node);
       }
       return false;

@@ -3,8 +3,8 @@
 // scheduling framework. It reads cluster state and returns actions; it never knows whether
 // the world is simulated or live (DESIGN.md rule 3), and it depends on engine/ only.
 //
-// A job is a gang: all of its pods are placed in one cycle or none is. For every pod, in pod
-// order, the configured PlacementPlugin (plugin_registry.hpp) filters and scores nodes and
+// A job is a gang: all of its pods are placed in one cycle or none is. For every pod, in
+// placement order (GPU pods first, see gang_state.hpp), the configured PlacementPlugin (plugin_registry.hpp) filters and scores nodes and
 // picks GPUs; the scheduler then *assumes* the pod into the cluster with Cluster::allocate()
 // (like kube-scheduler's assume step), so later pods and later jobs of the same cycle see it.
 // If pod k of a gang finds no node, pods 0..k-1 are released again: no partial gang is ever

@@ -11,16 +11,16 @@ NodeScore SpreadPlugin::score(const PlacementContext& ctx, NodeId n) const {
 }
 
 std::optional<NodeId> SpreadPlugin::select(const PlacementContext& ctx) {
-  if (ctx.pod.gpus == 0) return PlacementPlugin::select(ctx);
+  index_types_for(ctx, types_);
   int top = 0;
-  for (GpuTypeId t : ctx.gang.gpu_types()) top = std::max(top, ctx.cluster.max_gpus_per_node(t));
+  for (GpuTypeId t : types_) top = std::max(top, t < 0 ? 0 : ctx.cluster.max_gpus_per_node(t));
   for (int k = top; k >= ctx.pod.gpus; --k) {
     std::optional<NodeId> best;
-    for (GpuTypeId t : ctx.gang.gpu_types()) {
+    for (GpuTypeId t : types_) {
       // Buckets list nodes in increasing id order: the first feasible one is this type's best.
       bool found = false;
       ctx.index.for_each_node(t, k, [&](NodeId n) {
-        if (found || !passes_common_filters(ctx, n)) return;
+        if (found || !ctx.pod.fits_in(ctx.cluster.free(n))) return;  // the bucket implies the type
         found = true;
         if (!best || n < *best) best = n;
       });

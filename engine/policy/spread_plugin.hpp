@@ -10,6 +10,8 @@
 // select() walks the NodeIndex buckets downward from the largest free count and stops at the
 // first bucket holding a feasible node.
 
+#include <vector>
+
 #include "engine/policy/placement_plugin.hpp"
 
 namespace gantry {
@@ -19,6 +21,9 @@ class SpreadPlugin final : public PlacementPlugin {
   std::string_view name() const override { return "spread"; }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
   std::optional<NodeId> select(const PlacementContext& ctx) override;
+
+ private:
+  std::vector<GpuTypeId> types_;  // scratch for select()
 };
 
 }  // namespace gantry

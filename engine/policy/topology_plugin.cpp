@@ -11,7 +11,7 @@ namespace {
 // Like pods of the current pod that node n could hold, counting GPUs only.
 int64_t node_capacity(const PlacementContext& ctx, NodeId n) {
   if (ctx.pod.gpus == 0) return 0;
-  const int like = ctx.gang.remaining_like_next();
+  const int like = ctx.gang.remaining_like_current();
   return std::min(like, ctx.cluster.free(n).gpus / ctx.pod.gpus);
 }
 
@@ -26,8 +26,8 @@ void TopologyPlugin::index_racks(const Cluster& cluster) {
     if (r >= rack_nodes_.size()) rack_nodes_.resize(r + 1);
     rack_nodes_[r].push_back(n);
   }
-  rack_memo_epoch_.assign(rack_nodes_.size(), 0);
-  rack_memo_.assign(rack_nodes_.size(), 0);
+  rack_sum_.assign(rack_nodes_.size(), 0);
+  racks_epoch_ = 0;
 }
 
 void TopologyPlugin::pre_score(const PlacementContext& ctx) {
@@ -37,14 +37,16 @@ void TopologyPlugin::pre_score(const PlacementContext& ctx) {
 
 int64_t TopologyPlugin::rack_capacity(const PlacementContext& ctx, RackId r) const {
   if (ctx.pod.gpus == 0) return 0;
-  const auto i = static_cast<size_t>(r);
-  if (rack_memo_epoch_[i] == pod_epoch_) return rack_memo_[i];
-  int64_t sum = 0;
-  for (NodeId n : rack_nodes_[i])
-    if (ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) sum += ctx.cluster.free(n).gpus / ctx.pod.gpus;
-  rack_memo_epoch_[i] = pod_epoch_;
-  rack_memo_[i] = std::min<int64_t>(sum, ctx.gang.remaining_like_next());
-  return rack_memo_[i];
+  if (racks_epoch_ != pod_epoch_) {
+    // First rack asked about for this pod: one pass over the candidates fills every rack
+    // (nodes with fewer free GPUs than the pod add nothing, and are not candidates).
+    racks_epoch_ = pod_epoch_;
+    std::fill(rack_sum_.begin(), rack_sum_.end(), 0);
+    for_each_candidate(ctx, [&](NodeId n) {
+      rack_sum_[static_cast<size_t>(ctx.cluster.rack_of(n))] += ctx.cluster.free(n).gpus / ctx.pod.gpus;
+    });
+  }
+  return std::min<int64_t>(rack_sum_[static_cast<size_t>(r)], ctx.gang.remaining_like_current());
 }
 
 NodeScore TopologyPlugin::score(const PlacementContext& ctx, NodeId n) const {
@@ -66,13 +68,33 @@ uint64_t TopologyPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const 
 std::optional<NodeId> TopologyPlugin::select(const PlacementContext& ctx) {
   // A feasible node already in the gang beats every other node on key 1.
   const auto& gang_nodes = ctx.gang.nodes();
-  const bool any_gang_node_fits = std::any_of(gang_nodes.begin(), gang_nodes.end(), [&](NodeId n) {
-    return passes_common_filters(ctx, n) && filter(ctx, n);
-  });
-  if (any_gang_node_fits)
+  int fitting = 0;
+  NodeId only = -1;
+  for (NodeId n : gang_nodes) {
+    if (passes_common_filters(ctx, n) && filter(ctx, n)) {
+      ++fitting;
+      only = n;
+    }
+  }
+  if (fitting == 1) return only;
+  if (fitting > 1)
     return best_of(ctx, [&](auto&& visit) {
       for (NodeId n : gang_nodes) visit(n);
     });
+  if (ctx.pod.gpus == 0) {
+    // Only key 4 can differ among GPU-less pods off the gang's nodes: the lowest node id in a
+    // rack of the gang, else the lowest node id.
+    std::optional<NodeId> first;
+    for (NodeId n = 0; n < ctx.cluster.node_count(); ++n) {
+      if (!passes_common_filters(ctx, n) || !filter(ctx, n)) continue;
+      if (ctx.gang.pods_in_rack(ctx.cluster.rack_of(n)) > 0) return n;
+      if (!first) {
+        first = n;
+        if (gang_nodes.empty()) return first;  // no rack of the gang to look for
+      }
+    }
+    return first;
+  }
   return PlacementPlugin::select(ctx);
 }
 

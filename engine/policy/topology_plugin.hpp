@@ -22,6 +22,9 @@
 //
 // select() first looks only at nodes already holding the gang (key 1 dominates), and scans
 // the candidates from the NodeIndex only when none of them has room.
+//
+// Pods are placed in GangState's placement order (GPU pods first), so "already holds pods of
+// this gang" for a GPU-less pod means the nodes its GPU pods chose.
 
 #include <vector>
 
@@ -38,15 +41,15 @@ class TopologyPlugin final : public PlacementPlugin {
   std::optional<NodeId> select(const PlacementContext& ctx) override;
 
  private:
-  // Key 5 for rack r, computed on first use after each pre_score() and memoised.
+  // Key 5 for rack r; all racks are computed together on the first call after pre_score().
   int64_t rack_capacity(const PlacementContext& ctx, RackId r) const;
   void index_racks(const Cluster& cluster);
 
   const Cluster* racks_of_ = nullptr;        // the cluster rack_nodes_ describes
   std::vector<std::vector<NodeId>> rack_nodes_;
   uint64_t pod_epoch_ = 0;                   // bumped by pre_score()
-  mutable std::vector<uint64_t> rack_memo_epoch_;
-  mutable std::vector<int64_t> rack_memo_;
+  mutable uint64_t racks_epoch_ = 0;         // pod_epoch_ rack_sum_ was computed for
+  mutable std::vector<int64_t> rack_sum_;    // per rack: uncapped key 5
 };
 
 }  // namespace gantry

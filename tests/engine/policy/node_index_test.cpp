@@ -30,7 +30,8 @@ TEST(NodeIndex, BucketsNodesByFreeGpusPerType) {
   EXPECT_EQ(bucket(index, a100, 5), std::vector<NodeId>{1});
   EXPECT_EQ(bucket(index, h100, 8), std::vector<NodeId>{4});
   EXPECT_TRUE(bucket(index, a100, 0).empty());
-  EXPECT_TRUE(bucket(index, -1, 0).empty());
+  EXPECT_EQ(bucket(index, -1, 0), std::vector<NodeId>{2});  // -1: the nodes without GPUs
+  EXPECT_TRUE(bucket(index, -1, 1).empty());
 
   // Changes made behind the index's back show up after sync(); note() covers single nodes.
   occupy(c, 3, 8);

@@ -183,6 +183,20 @@ TEST(Topology, CpuOnlyPodFollowsTheGang) {
   EXPECT_EQ(nodes_of(place(c, "topology", job)), (std::vector<NodeId>{1, 1}));
 }
 
+TEST(Topology, LauncherFirstInPodOrderStillJoinsTheGang) {
+  // The launcher comes first in pod order, but GPU pods are placed first: the 2x8 workers pick
+  // rack 1 (which holds both), and the launcher follows them instead of taking node 0.
+  Cluster c(make_topology({NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1}, NodeDef{.rack = 1}}));
+  occupy(c, 1, 8);
+  JobSpec job;
+  job.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{2'000, kGi, 0}});
+  job.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
+  const auto pods = place(c, "topology", job);
+  EXPECT_EQ(nodes_of(pods), (std::vector<NodeId>{2, 2, 3}));
+  EXPECT_EQ(pods[0].gpu_mask, 0u);
+  EXPECT_EQ(pods[1].gpu_mask, 0xFFu);
+}
+
 // ---- select() agrees with the filter/score definition ------------------------------------
 
 // The node the framework's rule defines: common filters, plugin filter, highest score, lowest id.
@@ -247,12 +261,12 @@ TEST(PlacementPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
       index.sync(cluster);
       GangState gang;
       gang.begin(cluster, pods, types);
-      while (gang.next() < gang.pod_count()) {
-        const Resources& pod = gang.pod(gang.next());
+      while (!gang.complete()) {
+        const Resources& pod = gang.pod(gang.current());
         const PlacementContext ctx{cluster, index, gang, pod};
         const auto want = reference_select(*reference, ctx);
         const auto got = plugin->select(ctx);
-        ASSERT_EQ(got, want) << name << " round " << round << " pod " << gang.next();
+        ASSERT_EQ(got, want) << name << " round " << round << " pod " << gang.current();
         ++compared;
         if (!got) break;
         const uint64_t mask = plugin->pick_gpus(ctx, *got);

@@ -39,8 +39,26 @@ class EveryPlugin : public ::testing::TestWithParam<std::string> {};
 INSTANTIATE_TEST_SUITE_P(Plugins, EveryPlugin, ::testing::Values("binpack", "spread", "topology"));
 
 TEST_P(EveryPlugin, GangIsNeverPartial) {
-  // Room for two 8-GPU pods; the gang wants three. Pods 0 and 1 find nodes, pod 2 does not,
-  // so both must be released again.
+  // Three nodes with 8 free GPUs each, but node 2 has only 2 cores left. A gang of three 8-GPU
+  // pods (4 cores each) passes the GPU-count check; two pods find nodes 0 and 1, the third
+  // finds nothing, so the first two must be released again.
+  Cluster cluster = uniform_cluster(3);
+  const Resources hog{94'000, kGi, 0};
+  cluster.allocate(2, hog, 0);
+  Scheduler s(config(GetParam()));
+  const JobSpec big = worker_job(3, 8);
+  s.enqueue(1, big);
+  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_EQ(allocated_gpus(cluster), 0);
+  for (NodeId n = 0; n < 2; ++n) {
+    EXPECT_EQ(cluster.free_gpu_mask(n), 0xFFu);
+    EXPECT_EQ(cluster.free(n), cluster.node_class(n).capacity);
+  }
+  EXPECT_EQ(s.queued(), 1u);
+}
+
+TEST_P(EveryPlugin, GangTooBigForTheFreeGpusLeavesNothingAllocated) {
+  // Room for two 8-GPU pods; the gang wants three.
   Cluster cluster = uniform_cluster(2);
   Scheduler s(config(GetParam()));
   const JobSpec big = worker_job(3, 8);
@@ -213,14 +231,15 @@ TEST(Scheduler, PodsAreReturnedRoleByRoleReplicaByReplica) {
   const auto placed = s.run_cycle(cluster);
   ASSERT_EQ(placed.size(), 1u);
   ASSERT_EQ(placed[0].pods.size(), 3u);
-  // Binpack: master on node 0 (GPU 0), worker 0 best-fits node 0 (GPUs 1-4, 3 left), worker
-  // 1 needs 4: node 0 has 3, so node 1 (GPUs 0-3).
-  EXPECT_EQ(placed[0].pods[0].node, 0);
+  // GPU pods are placed first, the bigger ones before: worker 0 on node 0 (GPUs 0-3), worker 1
+  // best-fits the rest of node 0 (GPUs 4-7), then the 1-GPU master goes to node 1 (GPU 0).
+  // The result still lists the master first.
+  EXPECT_EQ(placed[0].pods[0].node, 1);
   EXPECT_EQ(placed[0].pods[0].gpu_mask, 0x01u);
   EXPECT_EQ(placed[0].pods[1].node, 0);
-  EXPECT_EQ(placed[0].pods[1].gpu_mask, 0x1Eu);
-  EXPECT_EQ(placed[0].pods[2].node, 1);
-  EXPECT_EQ(placed[0].pods[2].gpu_mask, 0x0Fu);
+  EXPECT_EQ(placed[0].pods[1].gpu_mask, 0x0Fu);
+  EXPECT_EQ(placed[0].pods[2].node, 0);
+  EXPECT_EQ(placed[0].pods[2].gpu_mask, 0xF0u);
 }
 
 TEST(Scheduler, GpuTypeFilter) {
@@ -260,18 +279,34 @@ TEST(Scheduler, CpuOnlyPodsGoWhereCpuAndMemoryFit) {
   Scheduler s(config("binpack"));
   JobSpec tf;
   tf.framework = Framework::kTensorFlow;
-  tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{8'000, 32 * kGi, 0}});
+  // 93 cores: more than a GPU node keeps once its worker (4 cores) runs there.
+  tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{93'000, 32 * kGi, 0}});
   tf.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
   s.enqueue(1, tf);
   const auto placed = s.run_cycle(cluster);
   ASSERT_EQ(placed.size(), 1u);
   ASSERT_EQ(placed[0].pods.size(), 3u);
-  // Binpack puts the PS where the fewest GPUs stay free: the CPU-only node.
+  // The workers take nodes 0 and 1; the PS fits only on the CPU-only node.
   EXPECT_EQ(placed[0].pods[0].node, 2);
   EXPECT_EQ(placed[0].pods[0].gpu_mask, 0u);
   EXPECT_EQ(placed[0].pods[1].node, 0);
   EXPECT_EQ(placed[0].pods[2].node, 1);
-  EXPECT_EQ(cluster.free(2).cpu_milli, 96'000 - 8'000);
+  EXPECT_EQ(cluster.free(2).cpu_milli, 96'000 - 93'000);
+}
+
+TEST(Scheduler, BinpackPutsAGpuLessPodWhereLeastIsLeftFree) {
+  // Same cluster; a small PS joins node 0, whose GPUs are taken and which has the least CPU
+  // left (92 cores against 96 on the CPU-only node).
+  Cluster cluster(make_topology({NodeDef{}, NodeDef{}, NodeDef{.gpus = 0, .gpu_type = ""}}));
+  Scheduler s(config("binpack"));
+  JobSpec tf;
+  tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{8'000, 32 * kGi, 0}});
+  tf.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
+  s.enqueue(1, tf);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(placed.size(), 1u);
+  EXPECT_EQ(placed[0].pods[0].node, 0);
+  EXPECT_EQ(cluster.free(0).cpu_milli, 96'000 - 4'000 - 8'000);
 }
 
 TEST(Scheduler, CpuOnlyJobRunsOnAClusterWithNoFreeGpu) {

@@ -50,6 +50,14 @@ void remove_file(const std::string& path, const std::filesystem::path& file) {
   }
 }
 
+// Rows are bound without copying their strings: the record outlives the step() that reads
+// them, and every parameter is rebound before the next step().
+BorrowedText borrow(const std::string& s) { return BorrowedText{s}; }
+std::optional<BorrowedText> borrow(const std::optional<std::string>& s) {
+  if (!s) return std::nullopt;
+  return BorrowedText{*s};
+}
+
 std::optional<double> seconds_between(Time from, const std::optional<Time>& to) {
   if (!to) return std::nullopt;
   return (*to - from).seconds();
@@ -97,7 +105,7 @@ void ResultsWriter::row_written() {
 
 void ResultsWriter::write_meta(const std::string& key, const std::string& value) {
   assert(!finished_);
-  insert_meta_.bind_all(key, value).step();
+  insert_meta_.bind_all(borrow(key), borrow(value)).step();
   insert_meta_.reset();
   row_written();
 }
@@ -107,9 +115,9 @@ void ResultsWriter::add_job(const JobRecord& job) {
   const std::optional<double> wait_s = seconds_between(job.submit, job.start);
   const std::optional<double> jct_s = seconds_between(job.submit, job.end);
   insert_job_
-      .bind_all(job.id, job.name, job.tenant, job.priority, job.gpus, job.pods, job.submit,
-                job.start, job.end, wait_s, jct_s, job.nodes, job.placement, job.step_time_s,
-                job.bottleneck, job.state)
+      .bind_all(job.id, borrow(job.name), borrow(job.tenant), job.priority, job.gpus, job.pods,
+                job.submit, job.start, job.end, wait_s, jct_s, job.nodes, borrow(job.placement),
+                job.step_time_s, borrow(job.bottleneck), borrow(job.state))
       .step();
   insert_job_.reset();
   row_written();
@@ -117,14 +125,16 @@ void ResultsWriter::add_job(const JobRecord& job) {
 
 void ResultsWriter::add_series(const SeriesRecord& row) {
   assert(!finished_);
-  insert_series_.bind_all(row.time, row.gpu_type, row.allocated, row.busy).step();
+  insert_series_.bind_all(row.time, borrow(row.gpu_type), row.allocated, row.busy).step();
   insert_series_.reset();
   row_written();
 }
 
 void ResultsWriter::add_event(const EventRecord& event) {
   assert(!finished_);
-  insert_event_.bind_all(next_event_seq_, event.time, event.kind, event.job_id, event.detail)
+  insert_event_
+      .bind_all(next_event_seq_, event.time, borrow(event.kind), event.job_id,
+                borrow(event.detail))
       .step();
   insert_event_.reset();
   ++next_event_seq_;
@@ -133,7 +143,7 @@ void ResultsWriter::add_event(const EventRecord& event) {
 
 void ResultsWriter::write_summary(const std::string& metric, double value) {
   assert(!finished_);
-  insert_summary_.bind_all(metric, value).step();
+  insert_summary_.bind_all(borrow(metric), value).step();
   insert_summary_.reset();
   row_written();
 }

@@ -42,7 +42,8 @@ struct OpenOptions {
   bool wal = false;
   // journal_mode=MEMORY, synchronous=OFF: no fsync, no journal file. A crash mid-write may
   // leave a corrupt file, which is fine for results that are recomputed by rerunning the
-  // simulation. MEMORY rather than OFF so that Transaction can still roll back.
+  // simulation. MEMORY rather than OFF so that Transaction can still roll back. Also a
+  // 64 MiB page cache and in-memory temporary tables, for bulk loads.
   // `wal` and `fast` are exclusive; setting both makes open() throw.
   bool fast = false;
   // How long a statement waits on a lock held by another connection before failing with

@@ -53,15 +53,23 @@ Statement& Statement::bind_double(int index, double value) {
 }
 
 Statement& Statement::bind_text(int index, std::string_view value) {
+  // SQLITE_TRANSIENT: SQLite copies the bytes, so the caller's string may go away before
+  // step(). The copy is cheap next to the insert itself.
+  return bind_text_with(index, value, /*copy=*/true);
+}
+
+Statement& Statement::bind_text(int index, BorrowedText value) {
+  return bind_text_with(index, value.text, /*copy=*/false);
+}
+
+Statement& Statement::bind_text_with(int index, std::string_view value, bool copy) {
   sqlite3_stmt* stmt = checked();
   if (value.size() > static_cast<std::size_t>(INT_MAX)) {
     throw StoreError("text of " + std::to_string(value.size()) + " bytes is too big to bind",
                      SQLITE_TOOBIG, sql_);
   }
-  // SQLITE_TRANSIENT: SQLite copies the bytes, so the caller's string may go away before
-  // step(). The copy is cheap next to the insert itself.
   check_bind(sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()),
-                               SQLITE_TRANSIENT),
+                               copy ? SQLITE_TRANSIENT : SQLITE_STATIC),
              index);
   return *this;
 }
@@ -87,7 +95,11 @@ Statement& Statement::reset() {
   sqlite3_stmt* stmt = checked();
   // The return value of sqlite3_reset repeats the last step()'s error, already thrown there.
   sqlite3_reset(stmt);
-  sqlite3_clear_bindings(stmt);
+  return *this;
+}
+
+Statement& Statement::clear_bindings() {
+  sqlite3_clear_bindings(checked());
   return *this;
 }
 

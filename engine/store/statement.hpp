@@ -3,8 +3,8 @@
 //
 // Made by Database::prepare(). Bind parameters by 1-based index (SQLite's convention), step
 // through the rows, read columns by 0-based index (also SQLite's convention), reset() to run
-// it again with new values. Reusing one prepared statement for many rows is what makes bulk
-// inserts fast: the SQL is parsed once.
+// it again (with the same or new values). Reusing one prepared statement for many rows is
+// what makes bulk inserts fast: the SQL is parsed once.
 //
 //   Statement insert = db.prepare("INSERT INTO t(a, b, c) VALUES (?, ?, ?)");
 //   for (const Row& r : rows) {
@@ -37,6 +37,13 @@ struct sqlite3_stmt;
 
 namespace gantry {
 
+// Text bound without a copy: SQLite reads the caller's bytes in place. They must stay valid
+// and unchanged until the last step() that uses this binding has returned. For hot insert
+// loops where the row outlives the step(); everywhere else bind the string itself (copied).
+struct BorrowedText {
+  std::string_view text;
+};
+
 class Statement {
  public:
   Statement() = default;  // empty
@@ -54,10 +61,12 @@ class Statement {
   Statement& bind_int64(int index, int64_t value);
   Statement& bind_double(int index, double value);  // NaN is stored as NULL (SQLite's rule)
   Statement& bind_text(int index, std::string_view value);  // copied by SQLite
+  Statement& bind_text(int index, BorrowedText value);       // not copied; see BorrowedText
   Statement& bind_null(int index);
 
   // Picks the binding by type: integers and bool -> int64, floating point -> double, strings
-  // -> text, Time -> int64 microseconds, nullptr and an empty std::optional -> NULL.
+  // -> text (copied), BorrowedText -> text (not copied), Time -> int64 microseconds, nullptr
+  // and an empty std::optional -> NULL.
   template <typename T>
   Statement& bind(int index, const T& value);
 
@@ -73,8 +82,11 @@ class Statement {
   // Runs to the next row: true when a row is available to read, false when done.
   // On failure throws StoreError; the statement is reset so it can be used again.
   bool step();
-  // Rewinds the statement so it runs again and clears every binding to NULL.
+  // Rewinds the statement so it runs again. Bindings stay as they were (SQLite's rule), so a
+  // statement can be rerun as is, or with only some parameters rebound.
   Statement& reset();
+  // Sets every parameter back to NULL.
+  Statement& clear_bindings();
 
   // --- Reading the current row. `column` is 0-based; valid only after step() returned true.
   // A NULL reads as 0, 0.0 or "" (SQLite's conversions); use column_is_null() to tell.
@@ -90,6 +102,7 @@ class Statement {
 
   sqlite3_stmt* checked() const;  // throws StoreError when empty
   void check_bind(int rc, int index) const;
+  Statement& bind_text_with(int index, std::string_view value, bool copy);
 
   sqlite3_stmt* stmt_ = nullptr;
   std::string sql_;
@@ -108,6 +121,8 @@ Statement& Statement::bind(int index, const T& value) {
     return value.has_value() ? bind(index, *value) : bind_null(index);
   } else if constexpr (std::is_same_v<T, std::nullptr_t> || std::is_same_v<T, std::nullopt_t>) {
     return bind_null(index);
+  } else if constexpr (std::is_same_v<T, BorrowedText>) {
+    return bind_text(index, value);
   } else if constexpr (std::is_same_v<T, Time>) {
     return bind_int64(index, value.micros());
   } else if constexpr (std::integral<T>) {

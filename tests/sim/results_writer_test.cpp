@@ -63,9 +63,9 @@ JobRecord never_started_job() {
 }
 
 // The same calls, in the same order, for the round-trip and the byte-identity tests.
-void write_sample(ResultsWriter& w, int extra_rows = 0) {
+void write_sample(ResultsWriter& w, int extra_rows = 0, const std::string& seed = "42") {
   w.write_meta("scenario", "two-jobs");
-  w.write_meta("seed", "42");
+  w.write_meta("seed", seed);
   w.add_job(finished_job());
   w.add_job(never_started_job());
   w.add_series({kT0 + seconds(90), "A100", 16, 16});
@@ -212,8 +212,7 @@ TEST_F(ResultsWriterTest, IdenticalInputsGiveIdenticalBytes) {
   const std::string c = path("c.db");
   {
     ResultsWriter w(c);
-    w.write_meta("seed", "43");
-    write_sample(w, ResultsWriter::kBatchRows + 5);
+    write_sample(w, ResultsWriter::kBatchRows + 5, "43");
   }
   EXPECT_FALSE(bytes_a == file_bytes(c));
 }

@@ -61,18 +61,18 @@ TEST(Statement, BindStepAndColumnTypes) {
   EXPECT_FALSE(q.step());
 }
 
-TEST(Statement, BindAllPicksTypesAndResetClearsBindings) {
+TEST(Statement, BindAllPicksTypes) {
   Database db = Database::open(":memory:");
-  db.exec("CREATE TABLE t(a, b, c, d, e, f)");
-  Statement insert = db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?)");
+  db.exec("CREATE TABLE t(a, b, c, d, e, f, g)");
+  Statement insert = db.prepare("INSERT INTO t VALUES (?, ?, ?, ?, ?, ?, ?)");
   const std::string owned = "text";
-  insert.bind_all(7, 1.5, owned, std::optional<int>{}, Time::from_micros(42), true).step();
-  insert.reset();
-  insert.bind(1, std::optional<double>(2.0)).bind(2, "literal").step();  // 3..6 NULL now
-  insert.reset();
+  insert
+      .bind_all(7, 1.5, owned, std::optional<int>{}, Time::from_micros(42), true,
+                BorrowedText{owned})
+      .step();
 
-  Statement q = db.prepare("SELECT typeof(a), typeof(b), typeof(c), typeof(d), e, f FROM t "
-                           "ORDER BY rowid");
+  Statement q = db.prepare(
+      "SELECT typeof(a), typeof(b), typeof(c), typeof(d), e, f, typeof(g), g FROM t");
   ASSERT_TRUE(q.step());
   EXPECT_EQ(q.column_text(0), "integer");
   EXPECT_EQ(q.column_text(1), "real");
@@ -80,11 +80,28 @@ TEST(Statement, BindAllPicksTypesAndResetClearsBindings) {
   EXPECT_EQ(q.column_text(3), "null");
   EXPECT_EQ(q.column_int64(4), 42);
   EXPECT_EQ(q.column_int64(5), 1);
+  EXPECT_EQ(q.column_text(6), "text");
+  EXPECT_EQ(q.column_text(7), "text");
+}
+
+TEST(Statement, ResetKeepsBindingsAndClearBindingsNullsThem) {
+  Database db = Database::open(":memory:");
+  db.exec("CREATE TABLE t(a, b)");
+  Statement insert = db.prepare("INSERT INTO t VALUES (?, ?)");
+  insert.bind_all(1, "x").step();
+  insert.reset().bind(1, 2).step();  // b keeps "x"
+  insert.reset().clear_bindings().bind(1, 3).step();  // b is NULL now
+
+  Statement q = db.prepare("SELECT a, b FROM t ORDER BY rowid");
   ASSERT_TRUE(q.step());
-  EXPECT_EQ(q.column_text(0), "real");
-  EXPECT_EQ(q.column_text(1), "text");
-  EXPECT_EQ(q.column_text(2), "null");  // reset() cleared the old binding
-  EXPECT_TRUE(q.column_is_null(4));
+  EXPECT_EQ(q.column_text(1), "x");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_int64(0), 2);
+  EXPECT_EQ(q.column_text(1), "x");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_int64(0), 3);
+  EXPECT_TRUE(q.column_is_null(1));
+  EXPECT_FALSE(q.step());
 }
 
 TEST(Statement, NaNIsStoredAsNull) {

@@ -1,0 +1,70 @@
+// Every scenario shipped in scenarios/ runs here, and the result its opening comment promises is
+// checked (STYLE.md habit 15: examples are documentation and tests at once).
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "sim/scenario_loader.hpp"
+#include "sim/simulation.hpp"
+#include "sim/summary.hpp"
+
+namespace gantry {
+namespace {
+
+std::string scenario_path(const std::string& name) {
+  return std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+RunSummary run_file(const std::string& name) {
+  return summarize(run_simulation(load_scenario_file(scenario_path(name))));
+}
+
+TEST(Scenarios, QuickstartFinishesEveryJob) {
+  const RunSummary s = run_file("quickstart.yaml");
+  EXPECT_EQ(s.jobs_total, 600);
+  EXPECT_EQ(s.jobs_finished, 600);
+  EXPECT_GT(s.gpu_allocation_ratio, 0.5);
+  EXPECT_LT(s.gpu_allocation_ratio, 0.9);
+  EXPECT_LT(s.wait_s.p50, 60.0) << "most jobs start within a minute";
+}
+
+TEST(Scenarios, TopologyPlacementBeatsBinpackOnTcp) {
+  const RunSummary binpack = run_file("whatif/placement-tcp-binpack.yaml");
+  const RunSummary topology = run_file("whatif/placement-tcp-topology.yaml");
+  EXPECT_EQ(binpack.jobs_finished, binpack.jobs_total);
+  EXPECT_EQ(topology.jobs_finished, topology.jobs_total);
+  EXPECT_LT(topology.jct_s.mean, 0.9 * binpack.jct_s.mean)
+      << "topology " << topology.jct_s.mean << " s vs binpack " << binpack.jct_s.mean << " s";
+}
+
+TEST(Scenarios, RdmaBeatsTcpForMultiNodeJobs) {
+  const RunSummary rdma = run_file("whatif/fabric-rdma.yaml");
+  const RunSummary tcp = run_file("whatif/fabric-tcp.yaml");
+  EXPECT_EQ(rdma.jobs_finished, rdma.jobs_total);
+  EXPECT_EQ(tcp.jobs_finished, tcp.jobs_total);
+  EXPECT_LT(rdma.jct_s.mean, tcp.jct_s.mean / 2);
+  EXPECT_LT(rdma.wait_s.mean, tcp.wait_s.mean);
+}
+
+TEST(Scenarios, Scale100kFinishesAtAboutEightyPercentAllocation) {
+  const RunSummary s = run_file("scale-100k.yaml");
+  EXPECT_EQ(s.jobs_total, 100'000);
+  EXPECT_EQ(s.jobs_finished, 100'000);
+  EXPECT_EQ(s.total_gpus, 8192);
+  EXPECT_GT(s.gpu_allocation_ratio, 0.75);
+  EXPECT_LT(s.gpu_allocation_ratio, 0.85);
+}
+
+// Catches a scenario added to scenarios/ without a test above.
+TEST(Scenarios, EveryShippedScenarioIsCovered) {
+  int count = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(GANTRY_SOURCE_DIR) + "/scenarios"))
+    if (entry.path().extension() == ".yaml") ++count;
+  EXPECT_EQ(count, 6) << "add a test for the new scenario's promised result";
+}
+
+}  // namespace
+}  // namespace gantry

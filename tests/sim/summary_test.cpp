@@ -1,0 +1,60 @@
+#include "sim/summary.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/simulation.hpp"
+#include "tests/sim/sim_fixtures.hpp"
+
+namespace gantry {
+namespace {
+
+using namespace gantry::testing;
+
+ScenarioSpec poisson_scenario(uint64_t seed) {
+  ScenarioSpec s = scenario_with(dgx_rack(4), {});
+  s.seed = seed;
+  PoissonGeneratorSpec g;
+  g.name = "p";
+  g.count = 300;
+  g.mean_interarrival = minutes(2);
+  JobClass small;
+  small.gpus = 2;
+  small.gpus_per_pod = 1;
+  small.steps = {100, 5000};
+  small.gradient_bytes = 100'000'000;
+  JobClass big = small;
+  big.gpus = 16;
+  big.gpus_per_pod = 8;
+  g.mix = {small, big};
+  s.workload.generators.push_back(g);
+  return s;
+}
+
+TEST(Determinism, SameSeedGivesIdenticalTrajectory) {
+  const RunSummary a = summarize(run_simulation(poisson_scenario(5)));
+  const RunSummary b = summarize(run_simulation(poisson_scenario(5)));
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_EQ(a.events, b.events);
+  EXPECT_EQ(a.jct_s.mean, b.jct_s.mean);
+  EXPECT_EQ(a.jobs_finished, 300);
+}
+
+TEST(Determinism, DifferentSeedGivesDifferentTrajectory) {
+  EXPECT_NE(summarize(run_simulation(poisson_scenario(5))).fingerprint,
+            summarize(run_simulation(poisson_scenario(6))).fingerprint);
+}
+
+// The fingerprint hashes (time, kind, job, detail) of every event in order, so swapping two
+// events changes it.
+TEST(Fingerprint, DependsOnEventOrder) {
+  SimulationLog log;
+  log.events.push_back({kT0, EventKind::kSubmit, 1, 0});
+  log.events.push_back({kT0, EventKind::kSubmit, 2, 0});
+  const uint64_t forward = trajectory_fingerprint(log);
+  std::swap(log.events[0], log.events[1]);
+  EXPECT_NE(forward, trajectory_fingerprint(log));
+  EXPECT_EQ(trajectory_fingerprint(SimulationLog{}), 0xcbf29ce484222325ull) << "FNV offset basis";
+}
+
+}  // namespace
+}  // namespace gantry

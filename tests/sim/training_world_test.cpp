@@ -1,0 +1,136 @@
+#include <gtest/gtest.h>
+
+#include "sim/simulation.hpp"
+#include "sim/summary.hpp"
+#include "tests/sim/sim_fixtures.hpp"
+
+namespace gantry {
+namespace {
+
+using namespace gantry::testing;
+
+// Two 8-GPU nodes. Job A (PyTorch, Master 4 GPUs + Worker 4 GPUs) arrives at 0 s; job B
+// (TensorFlow, 2 Workers × 8 GPUs) at 1 s and must wait for A's GPUs.
+//
+// A: binpack puts both pods on node 0, GPUs 0-3 and 4-7: one NVSwitch island, n = 8.
+//    all-reduce = 2·7/8 · 1.5e9 B / 300e9 B/s = 8.75 ms, + 2·7·2 µs = 28 µs  -> 8.778 ms
+//    step = 100 ms + 8.778 ms = 108.778 ms; 1000 steps = 108.778 s
+//    bound 0 s; Master running at 5 s (podStartup), Worker at 10 s -> running at 10 s
+//    finish = 10 + 108.778 = 118.778 s; wait 10 s; JCT 118.778 s
+// B: needs both nodes: bound when A finishes at 118.778 s; workers only, one stage -> running
+//    at 123.778 s. Over nodes, B = min(NIC 200e9, NVSwitch 300e9) = 200e9 B/s, α = 5 µs, n = 16:
+//    all-reduce = 2·15/16 · 1e9 / 200e9 = 9.375 ms, + 2·15·5 µs = 150 µs -> 9.525 ms
+//    step = 100 ms + 9.525 ms = 109.525 ms; 500 steps = 54.7625 s
+//    finish = 123.778 + 54.7625 = 178.5405 s; wait = 123.778 − 1 = 122.778 s; JCT 177.5405 s
+ScenarioSpec two_job_scenario() {
+  return scenario_with(
+      dgx_rack(2),
+      {training_job("a", Framework::kPyTorch,
+                    {role(RoleKind::kMaster, 1, 4), role(RoleKind::kWorker, 1, 4)}, seconds(0),
+                    1000, milliseconds(100), 1'500'000'000),
+       training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 2, 8)}, seconds(1), 500,
+                    milliseconds(100), 1'000'000'000)});
+}
+
+TEST(TrainingWorld, HandDerivedTimelineOfTwoJobs) {
+  const SimulationRun run = run_simulation(two_job_scenario());
+  ASSERT_EQ(run.log.jobs.size(), 2u);
+  const JobLog& a = run.log.jobs[0];
+  const JobLog& b = run.log.jobs[1];
+  EXPECT_EQ(a.spec->name, "a");
+  EXPECT_EQ(*a.bound - kT0, seconds(0));
+  EXPECT_EQ(*a.running - kT0, seconds(10));
+  EXPECT_EQ(a.step.total, microseconds(108'778));
+  EXPECT_EQ(*a.finished - kT0, microseconds(118'778'000));
+
+  EXPECT_EQ(*b.bound - kT0, microseconds(118'778'000));
+  EXPECT_EQ(*b.running - kT0, microseconds(123'778'000));
+  EXPECT_EQ(b.step.total, microseconds(109'525));
+  EXPECT_EQ(b.step.bottleneck, "InfiniBand");
+  EXPECT_EQ(*b.finished - kT0, microseconds(178'540'500));
+  EXPECT_EQ(run.end - kT0, microseconds(178'540'500));
+}
+
+TEST(TrainingWorld, SummaryOfTwoJobs) {
+  const RunSummary s = summarize(run_simulation(two_job_scenario()));
+  EXPECT_EQ(s.jobs_total, 2);
+  EXPECT_EQ(s.jobs_finished, 2);
+  EXPECT_DOUBLE_EQ(s.wait_s.mean, (10.0 + 122.778) / 2);
+  EXPECT_DOUBLE_EQ(s.jct_s.max, 177.5405);
+  // Allocated GPUs: 8 over [0, 118.778), 16 over [118.778, 178.5405); 16 GPUs in all.
+  const double allocated = 8 * 118.778 + 16 * (178.5405 - 118.778);
+  EXPECT_NEAR(s.gpu_allocation_ratio, allocated / (16 * 178.5405), 1e-9);
+  // Busy GPUs: 8 over [10, 118.778), 16 over [123.778, 178.5405).
+  const double busy = 8 * (118.778 - 10) + 16 * (178.5405 - 123.778);
+  EXPECT_NEAR(s.gpu_busy_ratio, busy / (16 * 178.5405), 1e-9);
+}
+
+TEST(TrainingWorld, SeriesCoalescesChangesAtOneInstant) {
+  const SimulationRun run = run_simulation(two_job_scenario());
+  // A's release and B's bind happen at 118.778 s: one point (16 allocated), not two.
+  std::vector<std::pair<int64_t, int>> allocated;
+  for (const SeriesPoint& p : run.log.series)
+    if (allocated.empty() || allocated.back().second != p.allocated ||
+        allocated.back().first != (p.time - kT0).micros())
+      allocated.emplace_back((p.time - kT0).micros(), p.allocated);
+  const std::vector<std::pair<int64_t, int>> expected{
+      {0, 8}, {10'000'000, 8}, {118'778'000, 16}, {123'778'000, 16}, {178'540'500, 0}};
+  EXPECT_EQ(allocated, expected);
+}
+
+// A 24-GPU job can never fit on two 8-GPU nodes: it stays queued, holds nothing, and the
+// 8-GPU job submitted after it still runs (best-effort FIFO); the run ends when nothing is
+// left to happen.
+TEST(TrainingWorld, JobThatNeverFitsStaysQueuedWithoutHoldingResources) {
+  ScenarioSpec s = scenario_with(
+      dgx_rack(2),
+      {training_job("huge", Framework::kTensorFlow, {role(RoleKind::kWorker, 3, 8)}, seconds(0), 10,
+                    milliseconds(100), 0),
+       training_job("small", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)}, seconds(1),
+                    10, milliseconds(100), 0)});
+  const SimulationRun run = run_simulation(s);
+  EXPECT_EQ(run.log.jobs[0].state, JobState::kPending);
+  EXPECT_FALSE(run.log.jobs[0].bound.has_value());
+  EXPECT_EQ(run.log.jobs[1].state, JobState::kFinished);
+  // small: bound at 1 s, running at 6 s, 10 steps × 100 ms (n = 8 but S = 0: only latency,
+  // 2·7·2 µs = 28 µs per step) -> 10 × 100.028 ms = 1.00028 s -> finish at 7.00028 s.
+  EXPECT_EQ(*run.log.jobs[1].finished - kT0, microseconds(7'000'280));
+  EXPECT_EQ(run.queued_at_end, 1u);
+  EXPECT_EQ(run.cluster->free_gpus(), 16) << "nothing left allocated";
+}
+
+// Under a horizon, jobs still running are reported as such and the clock stops there.
+TEST(TrainingWorld, HorizonCutsTheRun) {
+  ScenarioSpec s = two_job_scenario();
+  s.horizon = seconds(60);
+  const SimulationRun run = run_simulation(s);
+  EXPECT_EQ(run.end - kT0, seconds(60));
+  EXPECT_EQ(run.log.jobs[0].state, JobState::kRunning);
+  EXPECT_EQ(run.log.jobs[1].state, JobState::kPending);
+  const RunSummary summary = summarize(run);
+  EXPECT_EQ(summary.jobs_running_at_end, 1);
+  EXPECT_EQ(summary.jobs_queued_at_end, 1);
+}
+
+// Priority order: with one 8-GPU node busy until A finishes, the later high-priority job C
+// starts before the earlier low-priority job B once A is done.
+TEST(TrainingWorld, PriorityQueueStartsHighPriorityFirst) {
+  JobSpec a = training_job("a", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
+                           seconds(0), 100, milliseconds(100), 0);
+  JobSpec b = training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
+                           seconds(1), 100, milliseconds(100), 0);
+  JobSpec c = b;
+  c.name = "c";
+  c.submit = kT0 + seconds(2);
+  c.priority = 10;
+  ScenarioSpec s = scenario_with(dgx_rack(1), {a, b, c});
+  s.policy.order = QueueOrder::kPriority;
+  const SimulationRun prio = run_simulation(s);
+  EXPECT_LT(*prio.log.jobs[2].bound, *prio.log.jobs[1].bound);
+  s.policy.order = QueueOrder::kFifo;
+  const SimulationRun fifo = run_simulation(s);
+  EXPECT_LT(*fifo.log.jobs[1].bound, *fifo.log.jobs[2].bound);
+}
+
+}  // namespace
+}  // namespace gantry

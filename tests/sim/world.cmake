@@ -1,0 +1,3 @@
+gantry_test(gantry_world_tests
+  SOURCES training_world_test.cpp summary_test.cpp
+  DEPS gantry_sim_world)

@@ -1,0 +1,145 @@
+// End-to-end tests of `gantry simulate`: the real program, run as a child process, with its
+// exit code, standard output, standard error and results database checked.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class SimulateCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gantry-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs build/gantry with `args` (already shell-quoted), stdout and stderr to files.
+  Outcome run(const std::string& args) {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = std::string(GANTRY_BINARY_DIR) + "/gantry " + args + " >" +
+                            out.string() + " 2>" + err.string() + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Outcome o;
+    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+  }
+
+  std::string write_file(const std::string& name, const std::string& text) {
+    const fs::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+
+  static std::string quickstart() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"; }
+  fs::path dir_;
+};
+
+TEST_F(SimulateCommand, JsonReportHasTheDocumentedShape) {
+  const Outcome o = run("simulate " + quickstart() + " --format json --out " + (dir_ / "r").string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["scenario"], "quickstart");
+  EXPECT_EQ(j["seed"], 42);
+  EXPECT_EQ(j["jobs"]["total"], 600);
+  EXPECT_EQ(j["jobs"]["finished"], 600);
+  EXPECT_EQ(j["cluster"]["gpus"], 256);
+  for (const char* key : {"mean", "p50", "p95", "p99", "max"}) {
+    EXPECT_TRUE(j["wait_s"].contains(key)) << key;
+    EXPECT_TRUE(j["jct_s"].contains(key)) << key;
+  }
+  EXPECT_TRUE(fs::exists(dir_ / "r" / "results.db"));
+  EXPECT_EQ(o.out.find('\r'), std::string::npos) << "no progress bar when not on a terminal";
+  EXPECT_EQ(o.err, "") << "nothing on stderr when piped";
+}
+
+TEST_F(SimulateCommand, SameSeedGivesByteIdenticalResults) {
+  const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome b = run("simulate " + quickstart() + " --format json --out " + (dir_ / "b").string());
+  ASSERT_EQ(a.exit_code, 0) << a.err;
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  const std::string db_a = slurp(dir_ / "a" / "results.db");
+  EXPECT_GT(db_a.size(), 10'000u);
+  EXPECT_TRUE(db_a == slurp(dir_ / "b" / "results.db")) << "results databases differ";
+  auto ja = nlohmann::json::parse(a.out), jb = nlohmann::json::parse(b.out);
+  ja.erase("results");
+  jb.erase("results");
+  EXPECT_EQ(ja.dump(), jb.dump());
+}
+
+TEST_F(SimulateCommand, SeedFlagChangesTheRun) {
+  const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome b = run("simulate " + quickstart() + " --seed 43 --format json --out " + (dir_ / "b").string());
+  ASSERT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(nlohmann::json::parse(b.out)["seed"], 43);
+  EXPECT_NE(nlohmann::json::parse(a.out)["fingerprint"], nlohmann::json::parse(b.out)["fingerprint"]);
+}
+
+TEST_F(SimulateCommand, PolicyFlagOverridesPlacement) {
+  const Outcome o = run("simulate " + quickstart() + " --policy spread --format json --out " + (dir_ / "r").string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  EXPECT_EQ(nlohmann::json::parse(o.out)["policy"]["placement"], "spread");
+}
+
+TEST_F(SimulateCommand, UnknownPolicyIsABadInputError) {
+  const Outcome o = run("simulate " + quickstart() + " --policy tetris --out " + (dir_ / "r").string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("unknown placement policy 'tetris'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("binpack"), std::string::npos) << "lists the known policies: " << o.err;
+}
+
+TEST_F(SimulateCommand, BadScenarioNamesFileLineAndField) {
+  const std::string file = write_file("bad.yaml",
+                                      "apiVersion: gantry.dev/v1\n"
+                                      "kind: Scenario\n"
+                                      "metadata: {name: bad}\n"
+                                      "spec:\n"
+                                      "  seed: lots\n");
+  const Outcome o = run("simulate " + file + " --out " + (dir_ / "r").string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find(file + ":5:9"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("spec.seed"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r")) << "no results for a scenario that did not load";
+}
+
+TEST_F(SimulateCommand, MissingFileIsReported) {
+  const Outcome o = run("simulate " + (dir_ / "nope.yaml").string());
+  EXPECT_NE(o.exit_code, 0);
+  EXPECT_NE(o.err.find("nope.yaml"), std::string::npos) << o.err;
+}
+
+TEST_F(SimulateCommand, TextReportShowsTheHeadlineFigures) {
+  const Outcome o = run("simulate " + quickstart() + " --out " + (dir_ / "r").string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  for (const char* needle : {"Scenario   quickstart (seed 42)", "256 × A100-80G", "finished",
+                             "p99", "GPU allocated", "results.db"})
+    EXPECT_NE(o.out.find(needle), std::string::npos) << needle << "\n" << o.out;
+}
+
+}  // namespace

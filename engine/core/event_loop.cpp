@@ -20,32 +20,18 @@ EventLoop::~EventLoop() {
 TimerId EventLoop::schedule_callback(Time t, InlineCallback fn) {
   assert(t >= now() && "time never goes backwards");
   if (t < now()) t = now();  // release builds: run late rather than out of order
-  uint32_t slot;
-  if (!free_slots_.empty()) {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-  } else {
-    slot = static_cast<uint32_t>(generations_.size());
-    generations_.push_back(1);
-  }
-  const uint32_t generation = generations_[slot];
-  queue_.push(t.micros(), Entry{fn, slot, generation});
+  const uint64_t seq = next_seq_++;
+  queue_.push(t.micros(), Entry{fn, seq});
   ++live_;
-  return (static_cast<uint64_t>(generation) << 32) | slot;
-}
-
-void EventLoop::retire(uint32_t slot) {
-  ++generations_[slot];
-  free_slots_.push_back(slot);
-  --live_;
+  return TimerId{t, seq};
 }
 
 bool EventLoop::cancel(TimerId id) {
-  const auto slot = static_cast<uint32_t>(id & 0xffffffffu);
-  const auto generation = static_cast<uint32_t>(id >> 32);
-  if (slot >= generations_.size() || generations_[slot] != generation) return false;
-  retire(slot);  // the queue entry now carries a stale generation and is skipped
-  ++stale_;
+  // Timers run in (time, seq) order, so one ran iff it is not after the last one dispatched.
+  if (id.seq == 0 || id.seq >= next_seq_) return false;
+  if (id.time < last_time_ || (id.time == last_time_ && id.seq <= last_seq_)) return false;
+  if (!cancelled_.insert(id.seq).second) return false;  // cancelled before
+  --live_;
   return true;
 }
 
@@ -67,15 +53,12 @@ void EventLoop::stop() {
 }
 
 bool EventLoop::settle_top() {
-  // Without cancelled entries in the queue every entry is live; skipping the generation check
-  // then saves a cache miss per event when many timers are pending.
   while (!queue_.empty()) {
-    if (stale_ == 0) return true;
+    if (cancelled_.empty()) return true;
     Entry& top = queue_.top_value();
-    if (generations_[top.slot] == top.generation) return true;
-    top.fn.release();  // cancelled
+    if (cancelled_.erase(top.seq) == 0) return true;
+    top.fn.release();
     queue_.pop();
-    --stale_;
   }
   return false;
 }
@@ -83,7 +66,9 @@ bool EventLoop::settle_top() {
 void EventLoop::dispatch_top() {
   const Time t = Time::from_micros(queue_.top_key());
   InlineCallback fn = queue_.top_value().fn;
-  retire(queue_.top_value().slot);
+  last_time_ = t;
+  last_seq_ = queue_.top_value().seq;
+  --live_;
   queue_.pop();
   clock_->jump_to(t);
   ++dispatched_;

@@ -9,8 +9,8 @@
 //
 // Cost (n = pending timers):
 //   schedule_at / schedule_after   O(1)       push on a radix heap (monotone_queue.hpp)
-//   cancel                         O(1)       the timer's slot moves to a new generation; its
-//                                             queue entry is skipped when it comes up
+//   cancel                         O(1)       the timer's sequence number goes in a hash set;
+//                                             its queue entry is skipped when it comes up
 //   dispatch of the next event     amortised O(bits of time that change), independent of n
 //   post                           O(1)       under a mutex; drained before the next event
 
@@ -20,6 +20,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <unordered_set>
 #include <vector>
 
 #include "engine/core/clock.hpp"
@@ -29,8 +30,12 @@
 
 namespace gantry {
 
-// Identifies a scheduled timer. 0 is never a valid id.
-using TimerId = uint64_t;
+// Identifies a scheduled timer: its time and its place in insertion order. Only ids returned by
+// schedule_at()/schedule_after() of the same loop are meaningful.
+struct TimerId {
+  Time time;
+  uint64_t seq = 0;
+};
 
 class EventLoop {
  public:
@@ -88,21 +93,19 @@ class EventLoop {
   uint64_t dispatched() const { return dispatched_; }
 
  private:
-  // The callback travels inside the queue entry: the queue streams through memory, while a
-  // side table of callbacks would cost a cache miss per event at 10^5+ pending timers. The
-  // entry also names a slot and the slot's generation when scheduled; cancel() and dispatch
-  // move the slot to a new generation, so a cancelled entry is recognised as stale.
+  // Everything about a timer travels inside its queue entry: the queue streams through memory,
+  // while any side table indexed by timer would cost a cache miss per event at 10^5+ pending
+  // timers. Cancellation needs no table either: a TimerId's (time, seq) tells whether the
+  // timer already ran (the loop runs equal times in seq order), and cancelled seqs wait in a
+  // hash set until their entries come up.
   struct Entry {
     InlineCallback fn;
-    uint32_t slot;
-    uint32_t generation;
+    uint64_t seq;
   };
 
   // Drops cancelled entries from the front of the queue; true if a live entry remains.
   TimerId schedule_callback(Time t, InlineCallback fn);
   bool settle_top();
-  // Frees a timer's slot for reuse under a new generation.
-  void retire(uint32_t slot);
   void dispatch_top();
   bool drain_posts();
   // Sleeps on a wall clock until `t` or a post/stop. True if `t` was reached.
@@ -110,10 +113,11 @@ class EventLoop {
 
   std::unique_ptr<Clock> clock_;
   MonotoneQueue<Entry> queue_;
-  std::vector<uint32_t> generations_;  // per slot; 4 bytes each so the check stays in cache
-  std::vector<uint32_t> free_slots_;
+  uint64_t next_seq_ = 1;
+  Time last_time_ = Time::from_micros(INT64_MIN);  // time and seq of the last timer dispatched
+  uint64_t last_seq_ = 0;
+  std::unordered_set<uint64_t> cancelled_;  // seqs cancelled but still in queue_
   size_t live_ = 0;
-  size_t stale_ = 0;  // cancelled entries still in queue_
   uint64_t dispatched_ = 0;
 
   // Cross-thread state, guarded by mutex_; the atomic lets the hot path skip the lock.

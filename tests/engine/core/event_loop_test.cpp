@@ -53,6 +53,25 @@ TEST(EventLoop, CancelledTimersNeverRun) {
   EXPECT_FALSE(loop.cancel(b)) << "cancel after it ran";
 }
 
+// Equal-time timers run in insertion order, so a timer at the current instant scheduled after
+// the running one is still pending and can be cancelled; one scheduled before has run.
+TEST(EventLoop, CancelAtTheCurrentInstantKnowsWhatRan) {
+  const auto owner = EventLoop::virtual_time(kStart);
+  EventLoop& loop = *owner;
+  std::string order;
+  TimerId earlier{}, later{};
+  earlier = loop.schedule_after(seconds(1), [&] { order += "e"; });
+  loop.schedule_after(seconds(1), [&] {
+    order += "m";
+    EXPECT_FALSE(loop.cancel(earlier)) << "ran just before, at the same instant";
+    EXPECT_TRUE(loop.cancel(later));
+  });
+  later = loop.schedule_after(seconds(1), [&] { order += "l"; });
+  loop.run();
+  EXPECT_EQ(order, "em");
+  EXPECT_EQ(loop.pending(), 0u);
+}
+
 TEST(EventLoop, StaleIdDoesNotCancelTheSlotsNextTimer) {
   const auto owner = EventLoop::virtual_time(kStart);
   EventLoop& loop = *owner;

@@ -1,6 +1,7 @@
 #include "sim/scenario_loader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <limits>
 #include <map>

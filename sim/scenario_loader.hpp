@@ -1,20 +1,34 @@
 #pragma once
 // Loading `kind: Scenario` files into a ScenarioSpec (sim/scenario_spec.hpp).
 //
-// The format, field by field, with every default and the source of each default, is in
-// docs at the top of scenario_loader.cpp and in tests/data/scenarios/full.yaml. In short:
+// The format; tests/data/scenarios/full.yaml uses every field, minimal.yaml none of the
+// optional ones:
 //
 //   apiVersion: gantry.dev/v1
 //   kind: Scenario
-//   metadata: {name: quickstart}
+//   metadata: {name: quickstart}            # description, labels optional
 //   spec:
-//     seed: 42              # default 1
-//     start: 2026-01-01T00:00:00Z
-//     horizon: 7d           # absent: run until every job has finished
-//     cluster: {gpuTypes, fabric, intraNodeLatency, storage, nodeClasses, racks}
-//     workload: {jobs, generators}
-//     policy: {queue, queueing, placement}
-//     sim: {podStartup}
+//     seed: 42                              # default 1
+//     start: 2026-01-01T00:00:00Z           # default that instant; RFC 3339
+//     horizon: 7d                           # absent: run until every job has finished
+//     cluster:                              # required; see read_cluster
+//     workload: {jobs: [...], generators: [...]}   # at least one job or generator
+//     policy: {queue: Fifo|Priority, queueing: BestEffortFIFO|StrictFIFO, placement: binpack}
+//     sim: {podStartup: 5s}
+//
+// Defaults not visible in sim/scenario_spec.hpp, with their sources, are constants at the top
+// of scenario_loader.cpp: fabric latency by kind (InfiniBand 5us, RoCE 10us, TCP 50us), intra-
+// node latency (NVLink 2us, PCIe 5us). A GPU block without `link` is NVSwitch when the GPU type
+// has an NVLink figure and PCIe otherwise; islandSize defaults to count (NVSwitch/NVLink) or 1
+// (PCIe); islandBandwidth to the type's NVLink (or PCIe) figure; pcieBandwidth to the type's.
+//
+// Semantic checks, each reported at the offending field: GPU types known to the catalog (after
+// spec.cluster.gpuTypes), count <= 64 and a multiple of islandSize, unique class/rack/job/
+// generator names, racks naming defined classes, at least one rack, at most 100000 nodes, role
+// kinds valid for the framework (PyTorch: Master, Worker; TensorFlow: PS, Chief, Worker,
+// Evaluator; MPI: Launcher, Worker) with one Master/Chief/Launcher, every pod fitting some node
+// class, a job's gpuType present on some node class, gpus % gpusPerPod == 0, weights > 0,
+// steps >= 1, stepCompute > 0, explicit job names not of the form "<generator>-<digits>".
 //
 // Errors: every problem, syntactic or semantic (unknown GPU type, gpus not a multiple of
 // gpusPerPod, duplicate job names...), throws gantry::InputError naming file:line:column, the
@@ -35,8 +49,16 @@ ScenarioSpec load_scenario_file(const std::string& path);
 // Loads a scenario from `text`; `file_name` is used in messages and as ScenarioSpec::file.
 ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name);
 
-// Reads a `cluster:` block (the same shape a future `kind: Cluster` file's spec will have).
-// Node names are "<rack>-n000", "<rack>-n001", ...
+// Reads a `cluster:` block (the shape a future `kind: Cluster` file's spec will have):
+//   gpuTypes: [{name, memory, relativeCompute, nvlink, pcie, source}]  # add or override entries
+//                                       # of GpuCatalog::with_defaults(); new ones need memory,
+//                                       # relativeCompute and pcie
+//   fabric: {kind: InfiniBand|RoCE|TCP, latency, rackOversubscription}   # required; >= 1
+//   intraNodeLatency: {nvlink, pcie}
+//   storage: {bandwidth}                 # required, > 0
+//   nodeClasses: [{name, cpu, memory, gpu: {type, count, islandSize, link, islandBandwidth},
+//                  pcieBandwidth, nic}]  # nic required with a gpu block
+//   racks: [{name, class, nodes}]        # nodes "<rack>-n000", "<rack>-n001", ...
 Topology read_cluster(const ConfigNode& cluster);
 
 }  // namespace gantry

@@ -7,6 +7,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include "engine/config/quote.hpp"
 #include "engine/config/units.hpp"
 
@@ -38,6 +41,33 @@ std::string join(const std::vector<std::string_view>& names) {
     out += names[i];
   }
   return out;
+}
+
+// The exact shape of an RFC 3339 timestamp: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM).
+// Checked before parse_rfc3339 because date::parse, underneath it, converts a NaN seconds
+// field to an integer (undefined behaviour) on some malformed inputs such as
+// "2026-03-01T08000:00Z"; found by tests/fuzz/scenario_fuzz.
+bool has_rfc3339_shape(std::string_view t) {
+  auto digits = [&](size_t at, size_t n) {
+    if (at + n > t.size()) return false;
+    for (size_t i = at; i < at + n; ++i)
+      if (t[i] < '0' || t[i] > '9') return false;
+    return true;
+  };
+  auto is = [&](size_t at, char c) { return at < t.size() && t[at] == c; };
+  if (!(digits(0, 4) && is(4, '-') && digits(5, 2) && is(7, '-') && digits(8, 2) &&
+        (is(10, 'T') || is(10, 't')) && digits(11, 2) && is(13, ':') && digits(14, 2) &&
+        is(16, ':') && digits(17, 2)))
+    return false;
+  size_t i = 19;
+  if (is(i, '.')) {
+    const size_t first = ++i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == first || i - first > 9) return false;
+  }
+  if (is(i, 'Z') || is(i, 'z')) return i + 1 == t.size();
+  return (is(i, '+') || is(i, '-')) && digits(i + 1, 2) && is(i + 3, ':') && digits(i + 4, 2) &&
+         i + 6 == t.size();
 }
 
 template <typename T>
@@ -145,7 +175,8 @@ int64_t ConfigNode::as_cpu_milli() const {
 Time ConfigNode::as_time() const {
   constexpr std::string_view kWhat = "an RFC 3339 time such as 2026-01-01T00:00:00Z";
   Time t;
-  if (!parse_rfc3339(scalar(kWhat), t)) fail_expected(kWhat);
+  const std::string& text = scalar(kWhat);
+  if (!has_rfc3339_shape(text) || !parse_rfc3339(text, t)) fail_expected(kWhat);
   return t;
 }
 
@@ -257,9 +288,52 @@ std::optional<ConfigNode> ConfigMap::optional(std::string_view key) const {
   return it->second;
 }
 
+namespace {
+
+// Records where each document starts; ignores everything else.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark start;
+};
+
+// yaml-cpp 0.7 (Debian 12) loops forever in LoadAll, allocating a null document per turn, when
+// a document starts with a token it cannot handle, such as a ',' outside a flow collection
+// (jbeder/yaml-cpp#1040, fixed upstream by #1319 in 2024). This pass walks the stream with the
+// public event parser and stops as soon as a document fails to move past the previous one's
+// start, which never happens for a stream yaml-cpp actually reads. Throws YAML::Exception for
+// syntax errors like LoadAll would.
+void check_stream_progresses(const std::string& text, const std::string& file) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  int last_pos = -1;
+  while (parser.HandleNextDocument(starts)) {
+    if (starts.start.pos <= last_pos)
+      throw InputError(to_location(file, starts.start), "",
+                       "YAML syntax error: unexpected character outside a flow collection");
+    last_pos = starts.start.pos;
+  }
+}
+
+}  // namespace
+
 std::vector<ConfigNode> parse_yaml_documents(const std::string& text, const std::string& file) {
   std::vector<YAML::Node> docs;
   try {
+    check_stream_progresses(text, file);
     docs = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     // e.msg is the bare message; e.what() repeats the position in yaml-cpp's own format.

@@ -195,6 +195,29 @@ TEST(ConfigReader, MultiDocumentStreams) {
   EXPECT_EQ(std::string(none.what()), "test.yaml: the file holds no YAML document");
 }
 
+// yaml-cpp 0.7's LoadAll loops forever on these (jbeder/yaml-cpp#1040); found by
+// tests/fuzz/scenario_fuzz. Without the guard in parse_yaml_documents this test hangs.
+TEST(ConfigReader, StrayCommaIsASyntaxErrorNotAHang) {
+  const InputError alone = expect_input_error([] { parse_yaml_documents(",", "t.yaml"); });
+  EXPECT_EQ(std::string(alone.what()),
+            "t.yaml:1:1: YAML syntax error: unexpected character outside a flow collection");
+  const InputError after = expect_input_error([] { doc("{a: 1}\n,\n"); });
+  EXPECT_EQ(after.where().line, 2);
+  EXPECT_EQ(after.where().column, 1);
+}
+
+TEST(ConfigReader, TimesMustBeRfc3339) {
+  const ConfigMap m = doc("a: 2026-01-01T02:00:00.5+02:00\nb: 2026-03-01T08000:00Z\n"
+                          "c: 2026-01-01\nd: 2026-13-01T00:00:00Z\n")
+                          .as_map({"a", "b", "c", "d"});
+  // 02:00:00.5 at +02:00 is 00:00:00.5 UTC; 2026-01-01T00:00:00Z is 1767225600 s.
+  EXPECT_EQ(m.required("a").as_time(), Time::from_micros(1767225600ll * 1'000'000 + 500'000));
+  for (const char* key : {"b", "c", "d"})
+    EXPECT_THAT(expect_input_error([&] { m.required(key).as_time(); }).detail(),
+                HasSubstr("expected an RFC 3339 time such as 2026-01-01T00:00:00Z"))
+        << key;
+}
+
 TEST(ConfigReader, AskingForAnUndeclaredKeyIsAProgrammingError) {
   const ConfigMap m = doc("a: 1\n").as_map({"a"});
   EXPECT_THROW(m.optional("b"), std::logic_error);

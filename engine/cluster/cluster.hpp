@@ -1,19 +1,45 @@
 #pragma once
 // Cluster state both worlds share: the topology plus what is allocated where.
 //
-// Invariants: for every node, free resources = capacity − sum of allocations on it, never
-// negative; popcount(free_gpu_mask) = free.gpus. Per GPU type the cluster keeps the number of
-// free GPUs and a histogram of nodes by free-GPU count, so a scheduler can tell in
-// O(GPUs per node) whether a gang of k-GPU pods could fit anywhere before scanning nodes.
+// GPUs are tracked per GPU in milli-GPU (resources.hpp): each GPU has 0..1000 milli free.
+// Whole-GPU pods take GPUs that are fully free; a pod sharing a GPU takes part of one GPU.
+//
+// Invariants, for every node:
+//   - free resources = capacity − sum of allocations on it, never negative;
+//   - a GPU is in free_gpu_mask() iff its free milli is 1000 (fully free), and
+//     free().gpus = popcount(free_gpu_mask()); a GPU partly taken by share pods is in
+//     partial_gpu_mask(); a GPU with 0 milli free is in neither;
+//   - free().gpu_milli = the largest free milli of a partly used GPU (0 if none), so a node
+//     nobody uses has free() == capacity;
+//   - node_free_milli() = sum of the GPUs' free milli.
+// Per GPU type the cluster keeps the number of fully free GPUs and a histogram of nodes by
+// fully-free-GPU count, so a scheduler can tell in O(GPUs per node) whether a gang of k-GPU pods
+// could fit anywhere before scanning nodes. Share pods move a GPU out of the histogram's count
+// when they take the first milli of a fully free GPU, and back when the last share leaves.
+//
+// Every allocate() or release() of node n bumps version(n) and change_count(), so caches of
+// per-node derived values (fragmentation, scores) can tell in O(1) whether a node changed.
+//
+// Complexity: allocate/release O(k) for k whole GPUs, O(partly used GPUs of the node) for a
+// share (the node's largest free share is recomputed), plus O(distinct GPU requests on the node) for the request
+// counts GPU-affinity policies read (gpu_requests()).
 //
 // Not thread-safe: owned by the event loop thread (DESIGN.md rule 1).
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "engine/cluster/topology.hpp"
 
 namespace gantry {
+
+// How many pods with one GPU request (gpus, gpu_milli) run on a node.
+struct GpuRequestCount {
+  int32_t gpus = 0;
+  int32_t gpu_milli = 0;
+  int32_t pods = 0;
+};
 
 class Cluster {
  public:
@@ -24,17 +50,46 @@ class Cluster {
   const NodeClass& node_class(NodeId n) const { return topology_.class_of(n); }
   RackId rack_of(NodeId n) const { return topology_.nodes[static_cast<size_t>(n)].rack; }
   GpuTypeId gpu_type_of(NodeId n) const { return node_class(n).gpu_type; }
+  // GPUs of node n (its capacity).
+  int gpu_count(NodeId n) const { return node_class(n).capacity.gpus; }
 
+  // See the invariants above for what the GPU fields of free() mean.
   const Resources& free(NodeId n) const { return free_[static_cast<size_t>(n)]; }
+  // Fully free GPUs of node n (bit g = GPU g).
   uint64_t free_gpu_mask(NodeId n) const { return free_mask_[static_cast<size_t>(n)]; }
+  // GPUs of node n partly taken by share pods: 0 < free milli < 1000.
+  uint64_t partial_gpu_mask(NodeId n) const { return partial_mask_[static_cast<size_t>(n)]; }
+  // Free milli of GPU g of node n, 0..1000.
+  int gpu_free_milli(NodeId n, int g) const {
+    return gpu_milli_[static_cast<size_t>(gpu_base_[static_cast<size_t>(n)] + g)];
+  }
+  // Free milli of every GPU of node n, indexed by GPU; valid until the next allocate/release.
+  std::span<const uint16_t> gpu_free_milli(NodeId n) const {
+    const auto i = static_cast<size_t>(n);
+    return {gpu_milli_.data() + gpu_base_[i], static_cast<size_t>(gpu_base_[i + 1] - gpu_base_[i])};
+  }
+  // Sum of the free milli of node n's GPUs.
+  int64_t node_free_milli(NodeId n) const { return node_free_milli_[static_cast<size_t>(n)]; }
 
-  // Whole-cluster GPU counters by type.
+  // Distinct for every Cluster object ever constructed or copied in this process, so caches
+  // keyed on a cluster can tell a new cluster at a reused address from the old one.
+  uint64_t instance_id() const { return instance_.value; }
+  // Bumped by every allocate() and release() on node n; starts at 0.
+  uint64_t version(NodeId n) const { return version_[static_cast<size_t>(n)]; }
+  // Bumped by every allocate() and release() anywhere.
+  uint64_t change_count() const { return change_count_; }
+
+  // Whole-cluster GPU counters by type. free_gpus counts fully free GPUs only.
   int total_gpus(GpuTypeId t) const { return per_type_[static_cast<size_t>(t)].total; }
   int free_gpus(GpuTypeId t) const { return per_type_[static_cast<size_t>(t)].free; }
   int allocated_gpus(GpuTypeId t) const { return total_gpus(t) - free_gpus(t); }
   int total_gpus() const;
   int free_gpus() const;
-  // histogram[k] = nodes of type t with exactly k free GPUs.
+  // Whole-cluster GPU milli: capacity (1000 per GPU), free (sum over GPUs), allocated.
+  int64_t total_gpu_milli() const { return total_milli_; }
+  int64_t free_gpu_milli() const { return free_milli_; }
+  int64_t allocated_gpu_milli() const { return total_milli_ - free_milli_; }
+  // histogram[k] = nodes of type t with exactly k fully free GPUs.
   const std::vector<int>& free_gpu_histogram(GpuTypeId t) const {
     return per_type_[static_cast<size_t>(t)].histogram;
   }
@@ -43,26 +98,62 @@ class Cluster {
     return static_cast<int>(per_type_[static_cast<size_t>(t)].histogram.size()) - 1;
   }
 
-  // Takes `request` (whose gpus must equal popcount(gpu_mask)) on node n. The request must fit
-  // and the mask's GPUs must be free (asserted).
+  // Takes `request` on node n. Whole GPUs (request.gpus = k): gpu_mask has exactly k bits, all
+  // fully free GPUs. A share (request.gpu_milli = m > 0, gpus = 0): gpu_mask has exactly one
+  // bit, the GPU whose free milli drops by m (it must have at least m free). No GPU: mask 0.
+  // The request must fit (all asserted).
   void allocate(NodeId n, const Resources& request, uint64_t gpu_mask);
-  // Gives back exactly what allocate() took.
+  // Gives back exactly what allocate() took, with the same request and mask.
   void release(NodeId n, const Resources& request, uint64_t gpu_mask);
 
-  // The `count` lowest-numbered free GPUs of node n, or 0 if fewer are free.
+  // The `count` lowest-numbered fully free GPUs of node n, or 0 if fewer are free.
   uint64_t lowest_free_gpus(NodeId n, int count) const;
+  // Best fit for a share of `milli`: the GPU of node n with the least free milli that is still
+  // >= milli (ties to the lowest GPU), or -1 if none has room.
+  int best_fit_share_gpu(NodeId n, int milli) const;
+
+  // Pods running on node n by GPU request (pods without GPUs are not counted), in no
+  // particular order. Kept by allocate()/release().
+  const std::vector<GpuRequestCount>& gpu_requests(NodeId n) const {
+    return requests_[static_cast<size_t>(n)];
+  }
+  // Pods on node n whose request has exactly these gpus and gpu_milli.
+  int pods_with_gpu_request(NodeId n, int gpus, int gpu_milli) const;
 
  private:
+  // A fresh id on construction and on every copy (copies diverge from their source).
+  struct InstanceId {
+    uint64_t value;
+    InstanceId();
+    InstanceId(const InstanceId&) : InstanceId() {}
+    InstanceId& operator=(const InstanceId&) {
+      *this = InstanceId();
+      return *this;
+    }
+    InstanceId& operator=(InstanceId&&) = default;
+  };
   struct PerType {
     int total = 0;
     int free = 0;
     std::vector<int> histogram;
   };
   void move_in_histogram(NodeId n, int from_free, int to_free);
+  void refresh_largest_share(size_t i);
+  void count_request(size_t i, const Resources& request, int delta);
 
+  InstanceId instance_;
   Topology topology_;
   std::vector<Resources> free_;
   std::vector<uint64_t> free_mask_;
+  std::vector<uint64_t> partial_mask_;
+  std::vector<int32_t> gpu_base_;     // node n's GPUs are gpu_milli_[gpu_base_[n] .. gpu_base_[n+1])
+  std::vector<uint16_t> gpu_milli_;   // free milli per GPU
+  std::vector<int64_t> node_free_milli_;
+  std::vector<uint64_t> version_;
+  std::vector<std::vector<GpuRequestCount>> requests_;
+  uint64_t change_count_ = 0;
+  int64_t total_milli_ = 0;
+  int64_t free_milli_ = 0;
   std::vector<PerType> per_type_;
 };
 

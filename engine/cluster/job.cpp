@@ -47,6 +47,28 @@ const char* to_string(JobState s) {
   return "?";
 }
 
+std::vector<std::string> JobSpec::allowed_gpu_models() const {
+  if (!gpu_types.empty()) return gpu_types;
+  if (!gpu_type.empty()) return {gpu_type};
+  return {};
+}
+
+std::vector<std::string> parse_gpu_models(std::string_view spec) {
+  std::vector<std::string> out;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  size_t start = 0;
+  while (start <= spec.size()) {
+    size_t end = spec.find('|', start);
+    if (end == std::string_view::npos) end = spec.size();
+    std::string_view item = spec.substr(start, end - start);
+    while (!item.empty() && blank(item.front())) item.remove_prefix(1);
+    while (!item.empty() && blank(item.back())) item.remove_suffix(1);
+    if (!item.empty()) out.emplace_back(item);
+    start = end + 1;
+  }
+  return out;
+}
+
 int JobSpec::total_pods() const {
   int n = 0;
   for (const auto& r : roles) n += r.replicas;

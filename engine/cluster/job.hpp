@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cluster/resources.hpp"
@@ -42,15 +43,28 @@ struct JobSpec {
   std::string tenant = "default";
   int priority = 0;                  // higher runs first under the priority queue order
   Framework framework = Framework::kPyTorch;
-  std::string gpu_type;              // empty: any GPU type
+  std::string gpu_type;              // empty: any GPU type (unless gpu_types says otherwise)
   std::vector<RoleSpec> roles;
   TrainingWork work;
   Time submit;
+  // GPU models the job's GPU pods may use, any of them (the openb trace's gpu_spec
+  // "V100M16|V100M32"; parse_gpu_models() splits it). When non-empty it replaces gpu_type; when
+  // empty, gpu_type alone decides. See allowed_gpu_models().
+  std::vector<std::string> gpu_types;
+
+  // The allowed GPU model names: gpu_types if non-empty, else {gpu_type} if that is non-empty,
+  // else empty (= any model). Names are as written; the scheduler looks them up in the
+  // cluster's catalog (case-insensitively) and ignores names the catalog does not know.
+  std::vector<std::string> allowed_gpu_models() const;
 
   int total_pods() const;
   Resources total_request() const;
   int total_gpus() const { return total_request().gpus; }
 };
+
+// Splits a `|`-separated list of GPU model names ("V100M16|V100M32") into names, dropping
+// surrounding blanks and empty items; "" gives an empty list (any model).
+std::vector<std::string> parse_gpu_models(std::string_view spec);
 
 using JobId = int32_t;
 

@@ -10,6 +10,7 @@ packages=(
   libhowardhinnant-date-dev tzdata
   libgtest-dev libgmock-dev libbenchmark-dev
   hyperfine time
+  clang libclang-rt-14-dev
 )
 
 missing=()

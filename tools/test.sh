@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds everything and runs the whole test suite with CTest.
+# Installs the dependencies, builds everything, runs each fuzz target briefly and then the
+# whole test suite with CTest (last, so its summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$(nproc)"
+tools/fuzz-smoke.sh "${GANTRY_FUZZ_SECONDS:-20}"
 ctest --test-dir build --output-on-failure -j"$(nproc)"

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <sstream>
+#include <string_view>
 
 namespace gantry {
 
@@ -31,7 +32,37 @@ std::string format_rfc3339(Time t) {
   return out;
 }
 
+// The exact shape of an RFC 3339 timestamp: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM).
+// Checked before date::parse because it converts a NaN seconds
+// field to an integer (undefined behaviour) on some malformed inputs such as
+// "2026-03-01T08000:00Z"; found by tests/fuzz/scenario_fuzz.
+namespace {
+bool has_rfc3339_shape(std::string_view t) {
+  auto digits = [&](size_t at, size_t n) {
+    if (at + n > t.size()) return false;
+    for (size_t i = at; i < at + n; ++i)
+      if (t[i] < '0' || t[i] > '9') return false;
+    return true;
+  };
+  auto is = [&](size_t at, char c) { return at < t.size() && t[at] == c; };
+  if (!(digits(0, 4) && is(4, '-') && digits(5, 2) && is(7, '-') && digits(8, 2) &&
+        (is(10, 'T') || is(10, 't')) && digits(11, 2) && is(13, ':') && digits(14, 2) &&
+        is(16, ':') && digits(17, 2)))
+    return false;
+  size_t i = 19;
+  if (is(i, '.')) {
+    const size_t first = ++i;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+    if (i == first || i - first > 9) return false;
+  }
+  if (is(i, 'Z') || is(i, 'z')) return i + 1 == t.size();
+  return (is(i, '+') || is(i, '-')) && digits(i + 1, 2) && is(i + 3, ':') && digits(i + 4, 2) &&
+         i + 6 == t.size();
+}
+}  // namespace
+
 bool parse_rfc3339(const std::string& text, Time& out) {
+  if (!has_rfc3339_shape(text)) return false;
   namespace ch = std::chrono;
   // date::parse with %FT%T accepts fractional seconds at the precision of the target type;
   // %Ez accepts "+02:00". "Z" is handled separately because %Ez does not accept it.

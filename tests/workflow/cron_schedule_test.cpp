@@ -17,6 +17,10 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include <date/tz.h>
+
 namespace gantry {
 namespace {
 
@@ -69,6 +73,10 @@ TEST(CronSchedule, FixedTimeInSpringForwardGapRunsAtTheEndOfTheGap) {
   EXPECT_EQ(format(s.ticks(utc("2026-03-07T00:00:00Z"), utc("2026-03-10T00:00:00Z"))),
             (std::vector<std::string>{"2026-03-07T07:00:00Z", "2026-03-08T07:00:00Z",
                                       "2026-03-09T06:00:00Z"}));
+  // Found from just before the jump too (a fuzzer-found regression: the search used to start
+  // at the post-jump wall clock, 03:00, and missed the gap time).
+  EXPECT_EQ(next(s, "2026-03-08T06:59:59.999999Z"), "2026-03-08T07:00:00Z");
+  EXPECT_EQ(next(s, "2026-03-08T06:59:59Z"), "2026-03-08T07:00:00Z");
   // Two gap times of one job give one run: 02:00 and 02:30 both -> 07:00Z; then 03-09 02:00
   // EDT = 06:00Z.
   const CronSchedule two("0,30 2 * * *", "America/New_York");
@@ -257,16 +265,83 @@ TEST(CronSchedule, NextAndPreviousAgree) {
   // For assorted schedules, p = previous_at_or_before(x) satisfies next_after(p - 1us) == p and
   // next_after(p) > x; checked at instants around both New York transitions.
   const char* exprs[] = {"*/7 * * * *", "30 1 * * *", "0 2 * * *", "0 */2 * * *",
-                         "0 0 */2 * FRI", "*/5 1 * * *"};
+                         "0 0 */2 * FRI", "*/5 1 * * *", "30 2 * * *"};
   for (const char* e : exprs) {
     const CronSchedule s(e, "America/New_York");
-    for (Time x = utc("2026-11-01T03:00:00Z"); x < utc("2026-11-01T09:00:00Z");
-         x += minutes(13)) {
+    for (Time x = utc("2026-03-08T03:00:00Z"); x < utc("2026-11-01T09:00:00Z");
+         x += (x > utc("2026-03-08T09:00:00Z") && x < utc("2026-11-01T03:00:00Z"))
+                  ? days(30)
+                  : minutes(13)) {
       const std::optional<Time> p = s.previous_at_or_before(x);
       ASSERT_TRUE(p) << e;
       EXPECT_LE(*p, x);
       EXPECT_EQ(s.next_after(*p - microseconds(1)), p) << e << " " << format_rfc3339(x);
       EXPECT_GT(*s.next_after(*p), x) << e << " " << format_rfc3339(x);
+    }
+  }
+}
+
+// A deliberately naive reference for the two rules in cron.hpp, written against the date
+// library's own local_info (not TimeZone::resolve): fixed-time jobs visit every local minute
+// and map it (unique -> it, ambiguous -> first, nonexistent -> end of gap); wildcard jobs visit
+// every UTC minute and test its wall-clock reading.
+std::vector<Time> reference_ticks(const CronExpression& e, const std::string& zone_name,
+                                  Time from, Time to) {
+  const date::time_zone* zone = date::locate_zone(zone_name);
+  auto matches = [&](int64_t local_minute) {
+    const date::local_days day{date::days{local_minute >= 0 ? local_minute / 1440 : 0}};
+    const date::year_month_day ymd{day};
+    const int weekday = static_cast<int>(date::weekday(day).c_encoding());
+    const int minute_of_day = static_cast<int>(local_minute % 1440);
+    return e.minute(minute_of_day % 60) && e.hour(minute_of_day / 60) &&
+           e.month(static_cast<int>(static_cast<unsigned>(ymd.month()))) &&
+           e.day(static_cast<int>(static_cast<unsigned>(ymd.day())), weekday);
+  };
+  std::set<int64_t> out;  // seconds
+  const int64_t first = from.micros() / 1'000'000, last = to.micros() / 1'000'000;
+  if (e.fixed_time()) {
+    for (int64_t l = (first - 86400) / 60; l <= (last + 86400) / 60; ++l) {
+      if (!matches(l)) continue;
+      const date::local_info i = zone->get_info(date::local_seconds{std::chrono::seconds{l * 60}});
+      const int64_t at = i.result == date::local_info::nonexistent
+                             ? i.second.begin.time_since_epoch().count()
+                             : l * 60 - i.first.offset.count();
+      if (at >= first && at <= last) out.insert(at);
+    }
+  } else {
+    for (int64_t u = first; u <= last; u += 60) {
+      const date::sys_info i = zone->get_info(date::sys_seconds{std::chrono::seconds{u}});
+      if (matches((u + i.offset.count()) / 60)) out.insert(u);
+    }
+  }
+  std::vector<Time> result;
+  for (int64_t s : out) result.push_back(Time::from_micros(s * 1'000'000));
+  return result;
+}
+
+TEST(CronSchedule, MatchesANaiveReferenceAroundTransitions) {
+  const char* exprs[] = {"0 2 * * *",   "30 1 * * *",    "0,30 2 * * *",  "15 2,3 * * *",
+                         "0 1-3 * * *", "*/30 * * * *",  "*/7 * * * *",   "0 * * * *",
+                         "0 */2 * * *", "*/5 1,2 * * *", "45 1 * * SUN",  "59 23 * * *",
+                         "0 0 * * *",   "10-50/20 2 * * *", "0 1-23/2 * * *", "@hourly"};
+  struct Window {
+    const char* zone;
+    const char* from;
+    const char* to;
+  };
+  const Window windows[] = {
+      {"America/New_York", "2026-03-07T00:00:00Z", "2026-03-10T00:00:00Z"},
+      {"America/New_York", "2026-10-31T00:00:00Z", "2026-11-03T00:00:00Z"},
+      {"Australia/Lord_Howe", "2026-04-03T00:00:00Z", "2026-04-06T00:00:00Z"},
+      {"Australia/Lord_Howe", "2026-10-02T00:00:00Z", "2026-10-05T00:00:00Z"},
+      {"Europe/London", "2026-10-24T00:00:00Z", "2026-10-27T00:00:00Z"},
+  };
+  for (const char* text : exprs) {
+    for (const Window& w : windows) {
+      const CronSchedule s(text, w.zone);
+      EXPECT_EQ(format(s.ticks(utc(w.from), utc(w.to))),
+                format(reference_ticks(s.expression(), w.zone, utc(w.from), utc(w.to))))
+          << text << " in " << w.zone << " from " << w.from;
     }
   }
 }

@@ -96,15 +96,20 @@ std::optional<int64_t> CronSchedule::wildcard_at_or_after(int64_t s, int64_t hor
 
 // Rule 1: each matching local time maps to one instant (unique, first of two, or the end of
 // the gap). That map never decreases as local time grows, so the first local match whose
-// instant is >= s is the answer; the search starts at the local time s shows, or, if s lies in
-// the second pass of a fall-back overlap, at the end of the overlap (earlier local times in
-// it already fired at their first occurrence, before s).
+// instant is >= s is the answer; the search starts at the local time s shows, except: if s lies
+// in the second pass of a fall-back overlap, at the end of the overlap (earlier local times in
+// it already fired at their first occurrence, before s); if s is the very instant a gap ends,
+// at the start of the gap (its times fire at s).
 std::optional<int64_t> CronSchedule::fixed_at_or_after(int64_t s, int64_t horizon) const {
   const TimeZone::Segment seg = zone_.segment_at(s);
   int64_t local = s + seg.offset;
-  if (seg.begin > TimeZone::kMinSeconds) {
+  if (seg.begin > TimeZone::kMinSeconds && s - seg.begin < kDay + kDay) {
     const TimeZone::Segment before = zone_.segment_at(seg.begin - 1);
-    local = std::max(local, seg.begin + before.offset);
+    if (before.offset > seg.offset) {
+      local = std::max(local, seg.begin + before.offset);  // skip the overlap's second pass
+    } else if (s == seg.begin) {
+      local = seg.begin + before.offset;  // gap times fire at seg.begin, which is s itself
+    }
   }
   const int64_t last_minute = floor_div(horizon + seg.offset, 60);
   for (;;) {
@@ -127,6 +132,9 @@ std::optional<Time> CronSchedule::previous_at_or_before(Time t) const {
   // Firing instants are whole seconds, so "<= t" is "<= last" for the whole second `last`.
   const int64_t last = std::min(floor_div(t.micros(), kMicros), kLastSupported);
   if (last < kFirstSupported) return std::nullopt;
+  // One search over the whole horizon settles "none at all" (e.g. `0 0 30 2 *`) at once.
+  const std::optional<int64_t> any = first_at_or_after(std::max(last - kHorizon, kFirstSupported));
+  if (!any || *any > last) return std::nullopt;
   // Find a second `lo` with a firing in (lo, last], widening the window by doubling...
   int64_t width = 60;
   int64_t lo = 0;

@@ -169,7 +169,6 @@ class FieldParser {
       }
       if (pos < end && text_[pos] == '-') {
         ++pos;
-        const size_t last_pos = pos;
         if (!value(pos, end, last)) return false;
         if (last < first) {
           return fail(value_pos, "range " + std::string(text_.substr(value_pos, pos - value_pos)) +
@@ -178,7 +177,6 @@ class FieldParser {
         if (pos < end && text_[pos] == '-') {
           return fail(pos, "unexpected \"-\" after range; expected \",\" or \"/step\"");
         }
-        (void)last_pos;
       }
     }
     if (pos < end) {  // text_[pos] == '/'
@@ -201,7 +199,7 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-// Next set bit at or above `from` in the low `width` bits, or -1.
+// Next set bit at or above `from`, or -1.
 int next_bit(uint64_t bits, int from) {
   if (from >= 64) return -1;
   const uint64_t rest = bits >> from;

@@ -8,7 +8,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <sstream>
 
 #include <date/tz.h>
 

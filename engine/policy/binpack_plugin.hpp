@@ -7,6 +7,9 @@
 //   2. least free CPU left on the node after placing the pod
 //   3. ties: the lowest node id
 // GPUs inside the node: the lowest-numbered free GPUs.
+// Share pods (pod.gpus = 0, a part of one GPU) follow the same rule: key 1 prefers the node
+// with the fewest fully free GPUs (partly used nodes first), and the pod takes the best-fit
+// GPU (Cluster::best_fit_share_gpu()), so shares fill partly used GPUs before fresh ones.
 //
 // select() walks the NodeIndex buckets upward from pod.gpus free GPUs and stops at the first
 // bucket holding a feasible node, so a placement costs O(nodes in that bucket), not O(nodes).

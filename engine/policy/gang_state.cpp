@@ -17,7 +17,10 @@ void GangState::begin(const Cluster& cluster, std::vector<Resources> pods,
   order_.resize(pods_.size());
   for (size_t i = 0; i < pods_.size(); ++i) order_[i] = static_cast<int>(i);
   std::stable_sort(order_.begin(), order_.end(),
-                   [&](int a, int b) { return pod(a).gpus > pod(b).gpus; });
+                   [&](int a, int b) {
+                     if (pod(a).gpus != pod(b).gpus) return pod(a).gpus > pod(b).gpus;
+                     return pod(a).gpu_milli > pod(b).gpu_milli;
+                   });
   same_run_.assign(pods_.size(), 1);
   for (size_t j = pods_.size(); j-- > 1;)
     if (pod(order_[j - 1]) == pod(order_[j])) same_run_[j - 1] = same_run_[j] + 1;
@@ -66,7 +69,7 @@ void GangState::add(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
     rack_pods_[r] = 0;
   }
   ++rack_pods_[r];
-  if (request.gpus > 0 && !type_pinned_) {
+  if (request.needs_gpu() && !type_pinned_) {
     type_pinned_ = true;
     gpu_types_.assign(1, cluster.gpu_type_of(n));
   }

@@ -2,7 +2,8 @@
 // GangState: the partial placement of the gang being scheduled, as placement plugins see it
 // while they choose a node for the next pod.
 //
-// A gang's pods are placed one at a time in *placement order*: pods with more GPUs first, pod
+// A gang's pods are placed one at a time in *placement order*: pods with more GPUs first (then
+// larger GPU shares first, so share pods come after whole-GPU pods and before GPU-less ones), pod
 // order (role by role, replica by replica) among equals. GPU pods thus fix the gang's nodes and
 // racks before GPU-less pods (a TF parameter server, an MPI launcher, usually first in pod
 // order) are placed, and those then join the gang instead of dragging it to wherever they
@@ -25,8 +26,8 @@ class GangState {
   GangState() = default;
 
   // Starts a new gang. `pods` are the requests in pod order. `gpu_types` are the GPU types its
-  // GPU pods may use: the job's requested type, or, for a job that accepts any type, every type
-  // that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
+  // GPU pods (whole or share) may use: the job's allowed types, or, for a job that accepts any
+  // type, every type that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
   // pod's type (a training gang runs at the pace of its slowest GPU, so types are not mixed).
   void begin(const Cluster& cluster, std::vector<Resources> pods, std::vector<GpuTypeId> gpu_types);
   // Records that pod current() was placed on node n with `gpu_mask`; advances to the next pod.

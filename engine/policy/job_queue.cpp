@@ -14,27 +14,38 @@ void append_number(std::string& key, int64_t v) {
 
 }  // namespace
 
-void JobQueue::push(JobId id, const JobSpec& spec) {
+JobQueue::Handle JobQueue::push(JobId id, const JobSpec& spec) {
   std::map<int, int> per_gpus;
-  std::string full_key = spec.gpu_type;
+  std::vector<std::string> models = spec.allowed_gpu_models();
+  std::string models_key;
+  for (const std::string& m : models) {
+    models_key += m;
+    models_key += '|';
+  }
+  std::string full_key = models_key;
   full_key += '\0';
   FullShape full;
+  int share_pods = 0;
   for (const RoleSpec& role : spec.roles) {
     if (role.replicas <= 0) continue;
     const Resources& r = role.per_replica;
     if (r.gpus > 0) per_gpus[r.gpus] += role.replicas;
+    if (r.gpu_milli > 0) share_pods += role.replicas;
     append_number(full_key, r.cpu_milli);
     append_number(full_key, r.memory_bytes);
     append_number(full_key, r.gpus);
+    append_number(full_key, r.gpu_milli);
     append_number(full_key, role.replicas);
     full_key += ';';
     full.pods.insert(full.pods.end(), static_cast<size_t>(role.replicas), r);
   }
 
   GpuShape shape;
-  shape.gpu_type = spec.gpu_type;
-  std::string group_key = spec.gpu_type;
+  shape.gpu_models = std::move(models);
+  shape.share_pods = share_pods;
+  std::string group_key = models_key;
   group_key += '\0';
+  append_number(group_key, share_pods);
   for (const auto& [gpus, pods] : per_gpus) {
     shape.counts.emplace_back(gpus, pods);
     shape.total_gpus += gpus * pods;
@@ -54,8 +65,9 @@ void JobQueue::push(JobId id, const JobSpec& spec) {
   job.id = id;
   job.spec = &spec;
   job.full_shape = fit->second;
-  groups_[git->second].jobs.insert(job);
+  const auto inserted = groups_[git->second].jobs.insert(job).first;
   ++size_;
+  return Handle{git->second, inserted};
 }
 
 std::set<QueuedJob>::iterator JobQueue::erase(uint32_t g, std::set<QueuedJob>::iterator it) {

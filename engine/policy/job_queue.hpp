@@ -6,10 +6,11 @@
 // kPriority sorts by higher priority first, then like kFifo.
 //
 // Two shapes per job, both interned to small integer ids:
-//   - the GPU shape: the requested GPU type name and how many pods ask for how many GPUs. The
-//     scheduler's O(GPUs per node) feasibility check (free GPU count and free-GPU histogram)
-//     depends on nothing else, so it is answered once per GPU shape, not once per job.
-//   - the full shape: the GPU type name and every pod's request in pod order. Placement
+//   - the GPU shape: the allowed GPU model names, how many pods ask for how many whole GPUs,
+//     and how many pods ask for a GPU share. The scheduler's O(GPUs per node) feasibility
+//     check (free GPU count and free-GPU histogram, whole GPUs only) depends on nothing else,
+//     so it is answered once per GPU shape, not once per job.
+//   - the full shape: the allowed GPU model names and every pod's request in pod order. Placement
 //     depends on nothing else, so a full shape that failed once in a cycle fails again for
 //     the rest of that cycle (capacity only shrinks during a cycle).
 // Jobs are stored per GPU shape, each group sorted by queue order; the global queue order is
@@ -46,7 +47,8 @@ struct QueuedJob {
 };
 
 struct GpuShape {
-  std::string gpu_type;                     // as the job names it; empty = any
+  std::vector<std::string> gpu_models;      // JobSpec::allowed_gpu_models(); empty = any
+  int share_pods = 0;                       // pods asking for a share of one GPU
   std::vector<std::pair<int, int>> counts;  // (GPUs per pod, pods), GPUs > 0, ascending
   int total_gpus = 0;
 };
@@ -64,7 +66,12 @@ class JobQueue {
 
   explicit JobQueue(QueueOrder order) : order_(order) {}
 
-  void push(JobId id, const JobSpec& spec);
+  // Where a pushed job sits: its GPU shape group and its entry there.
+  struct Handle {
+    uint32_t group = 0;
+    std::set<QueuedJob>::iterator job;
+  };
+  Handle push(JobId id, const JobSpec& spec);
   // Removes a job of group g; `it` must point into groups()[g].jobs. Returns the next job.
   std::set<QueuedJob>::iterator erase(uint32_t g, std::set<QueuedJob>::iterator it);
 

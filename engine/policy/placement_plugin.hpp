@@ -23,12 +23,16 @@
 #include <compare>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string_view>
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
+#include "engine/core/random.hpp"
 #include "engine/policy/gang_state.hpp"
 #include "engine/policy/node_index.hpp"
+#include "engine/policy/scheduler_config.hpp"
+#include "engine/policy/target_workload.hpp"
 
 namespace gantry {
 
@@ -46,18 +50,21 @@ struct PlacementContext {
   const Resources& pod;    // == gang.pod(gang.current())
 };
 
-// The filters every plugin shares: a GPU pod needs a node of one of gang.gpu_types(); any pod
-// needs its request to fit in cluster.free(n) (GPU-less pods may go on any node, with or
-// without GPUs, that has the CPU and memory).
+// The filters every plugin shares: a pod that needs a GPU (whole or share) needs a node of one
+// of gang.gpu_types(); any pod needs its request to fit in cluster.free(n): CPU, memory, and
+// k fully free GPUs for a k-GPU pod or one GPU with at least gpu_milli free for a share pod
+// (resources.hpp). GPU-less pods may go on any node, with or without GPUs, that has the CPU
+// and memory.
 bool passes_common_filters(const PlacementContext& ctx, NodeId n);
 
-// Calls f(NodeId) for each node that could hold the pod's GPUs: for a GPU pod, the nodes of an
-// allowed type with at least pod.gpus free GPUs (from the NodeIndex, so full nodes cost
-// nothing); for a GPU-less pod, every node. Order is unspecified. CPU and memory are not
-// checked: callers still apply passes_common_filters().
+// Calls f(NodeId) for each node that could hold the pod's GPUs: for a whole-GPU pod, the nodes
+// of an allowed type with at least pod.gpus fully free GPUs (from the NodeIndex, so full nodes
+// cost nothing); for a share pod, every node of an allowed type; for a GPU-less pod, every
+// node. Order is unspecified. CPU, memory and shares are not checked: callers still apply
+// passes_common_filters().
 template <typename F>
 void for_each_candidate(const PlacementContext& ctx, F&& f) {
-  if (ctx.pod.gpus == 0) {
+  if (!ctx.pod.needs_gpu()) {
     for (NodeId n = 0; n < ctx.cluster.node_count(); ++n) f(n);
     return;
   }
@@ -67,9 +74,20 @@ void for_each_candidate(const PlacementContext& ctx, F&& f) {
 }
 
 // The NodeIndex types a pod may use, for plugins that walk the buckets themselves: the gang's
-// allowed GPU types for a GPU pod; every GPU type of the catalog plus -1 (nodes without GPUs)
+// allowed GPU types for a pod that needs a GPU (whole or share); every GPU type of the catalog plus -1 (nodes without GPUs)
 // for a GPU-less pod. Written into `out` (cleared first) to avoid an allocation per pod.
 void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out);
+
+// The default GPU choice (see PlacementPlugin::pick_gpus()), for plugins that reuse it.
+uint64_t default_gpus(const Cluster& cluster, NodeId n, const Resources& pod);
+
+class PlacementPlugin;
+
+// A node drawn uniformly among those passing the common filters and plugin.filter(), in
+// increasing id order, with one draw from `stream` (none if no node is feasible). `scratch`
+// avoids an allocation per pod.
+std::optional<NodeId> draw_feasible_node(const PlacementPlugin& plugin, const PlacementContext& ctx,
+                                         RandomStream& stream, std::vector<NodeId>& scratch);
 
 class PlacementPlugin {
  public:
@@ -84,9 +102,19 @@ class PlacementPlugin {
   virtual void pre_score(const PlacementContext& ctx);
   // Score of a feasible node; see NodeScore.
   virtual NodeScore score(const PlacementContext& ctx, NodeId n) const = 0;
-  // The pod.gpus GPUs of node n (which passed the filters) the pod gets, as a mask with exactly
-  // pod.gpus bits, all free. Default: the lowest-numbered free GPUs.
+  // The GPUs of node n (which passed the filters) the pod gets, as a mask: for a whole-GPU pod
+  // exactly pod.gpus bits, all fully free; for a share pod exactly one bit, a GPU with at least
+  // pod.gpu_milli free; 0 for a GPU-less pod. Default: the lowest-numbered fully free GPUs; for
+  // a share, Cluster::best_fit_share_gpu() (the GPU with the least free milli that still fits,
+  // so partly used GPUs fill up before fresh ones are broken into).
   virtual uint64_t pick_gpus(const PlacementContext& ctx, NodeId n) const;
+
+  // Called once by the Scheduler's constructor with its configuration (e.g. the seed a
+  // randomised plugin draws from). Default: nothing.
+  virtual void configure(const SchedulerConfig& config);
+  // The "typical pods" fragmentation-aware plugins optimise for (target_workload.hpp). Plugins
+  // that do not use one ignore it (the default).
+  virtual void set_target_workload(std::span<const WeightedPodClass> workload);
 
   // The best feasible node for the pod, or nullopt if none passes the filters.
   virtual std::optional<NodeId> select(const PlacementContext& ctx);

@@ -2,7 +2,13 @@
 
 #include <utility>
 
+#include "engine/policy/best_fit_plugin.hpp"
 #include "engine/policy/binpack_plugin.hpp"
+#include "engine/policy/dot_product_plugin.hpp"
+#include "engine/policy/fgd_plugin.hpp"
+#include "engine/policy/gpu_clustering_plugin.hpp"
+#include "engine/policy/gpu_packing_plugin.hpp"
+#include "engine/policy/random_plugin.hpp"
 #include "engine/policy/spread_plugin.hpp"
 #include "engine/policy/topology_plugin.hpp"
 
@@ -22,6 +28,12 @@ std::vector<Entry>& registry() {
     e.push_back({"binpack", [] { return std::make_unique<BinpackPlugin>(); }});
     e.push_back({"spread", [] { return std::make_unique<SpreadPlugin>(); }});
     e.push_back({"topology", [] { return std::make_unique<TopologyPlugin>(); }});
+    e.push_back({"random", [] { return std::make_unique<RandomPlugin>(); }});
+    e.push_back({"dotproduct", [] { return std::make_unique<DotProductPlugin>(); }});
+    e.push_back({"gpuclustering", [] { return std::make_unique<GpuClusteringPlugin>(); }});
+    e.push_back({"gpupacking", [] { return std::make_unique<GpuPackingPlugin>(); }});
+    e.push_back({"bestfit", [] { return std::make_unique<BestFitPlugin>(); }});
+    e.push_back({"fgd", [] { return std::make_unique<FgdPlugin>(); }});
     return e;
   }();
   return entries;

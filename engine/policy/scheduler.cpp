@@ -35,7 +35,13 @@ bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
 }  // namespace
 
 Scheduler::Scheduler(SchedulerConfig config)
-    : config_(std::move(config)), plugin_(make_or_throw(config_.placement)), queue_(config_.order) {}
+    : config_(std::move(config)), plugin_(make_or_throw(config_.placement)), queue_(config_.order) {
+  plugin_->configure(config_);
+}
+
+void Scheduler::set_target_workload(std::span<const WeightedPodClass> workload) {
+  plugin_->set_target_workload(workload);
+}
 
 void Scheduler::enqueue(JobId id, const JobSpec& spec) {
   queue_.push(id, spec);
@@ -70,27 +76,38 @@ void Scheduler::note_cluster(const Cluster& cluster) {
 bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
   const GpuShape& shape = queue_.groups()[g].shape;
   GroupState& st = group_state_[g];
-  if (st.resolved_for != &cluster) {
-    st.resolved_for = &cluster;
-    st.type = shape.gpu_type.empty() ? -1 : cluster.topology().gpus.find(shape.gpu_type);
-    if (!shape.gpu_type.empty() && st.type < 0) st.type = -2;
+  if (st.resolved_for != cluster.instance_id()) {
+    st.resolved_for = cluster.instance_id();
+    st.types.clear();
+    st.any = shape.gpu_models.empty();
+    const GpuCatalog& catalog = cluster.topology().gpus;
+    for (const std::string& name : shape.gpu_models) {
+      const GpuTypeId t = catalog.find(name);
+      if (t >= 0 && std::find(st.types.begin(), st.types.end(), t) == st.types.end())
+        st.types.push_back(t);
+    }
+    std::sort(st.types.begin(), st.types.end());
     st.dead = false;
   }
   fitting_types_.clear();
-  if (shape.total_gpus == 0) return true;
-  if (st.type == -2) return false;
-  const uint64_t version = st.type >= 0 ? type_version_[static_cast<size_t>(st.type)] : any_version_;
+  if (shape.total_gpus == 0 && shape.share_pods == 0) return true;
+  if (!st.any && st.types.empty()) return false;  // no model the job allows is known here
+  const uint64_t version = st.types.size() == 1 ? type_version_[static_cast<size_t>(st.types[0])] : any_version_;
   if (st.dead && st.dead_version == version) return false;
 
+  // Whole GPUs only: shares fit in partly used GPUs the histogram does not see, so a shape's
+  // share pods are left to placement (and never make the shape "dead").
   const auto fits_type = [&](GpuTypeId t) {
+    if (cluster.total_gpus(t) == 0) return false;
     if (cluster.free_gpus(t) < shape.total_gpus) return false;
     const auto& histogram = cluster.free_gpu_histogram(t);
     for (const auto& [gpus, pods] : shape.counts)
       if (!histogram_holds(histogram, gpus, pods)) return false;
     return true;
   };
-  if (st.type >= 0) {
-    if (fits_type(st.type)) fitting_types_.push_back(st.type);
+  if (!st.any) {
+    for (GpuTypeId t : st.types)
+      if (fits_type(t)) fitting_types_.push_back(t);
   } else {
     for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(cluster.topology().gpus.size()); ++t)
       if (fits_type(t)) fitting_types_.push_back(t);
@@ -120,8 +137,12 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
       return false;
     }
     const uint64_t mask = plugin_->pick_gpus(ctx, *node);
-    assert(std::popcount(mask) == pod.gpus && "a plugin picked the wrong number of GPUs");
-    assert((cluster.free_gpu_mask(*node) & mask) == mask && "a plugin picked a busy GPU");
+    assert(std::popcount(mask) == (pod.shares_gpu() ? 1 : pod.gpus) &&
+           "a plugin picked the wrong number of GPUs");
+    assert((pod.shares_gpu() ||
+            (cluster.free_gpu_mask(*node) & mask) == mask) && "a plugin picked a busy GPU");
+    assert((!pod.shares_gpu() || cluster.gpu_free_milli(*node, std::countr_zero(mask)) >= pod.gpu_milli) &&
+           "a plugin picked a GPU without room for the share");
     cluster.allocate(*node, pod, mask);
     index_.note(cluster, *node);
     gang_.add(cluster, *node, mask);
@@ -131,12 +152,34 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
   return true;
 }
 
-std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
+void Scheduler::begin_cycle(const Cluster& cluster) {
   ++cycle_;
   note_cluster(cluster);
+  index_synced_ = false;
+}
+
+void Scheduler::end_cycle(const Cluster& cluster) {
+  // Remember the histograms this cycle leaves behind, so the next cycle can tell whether
+  // anything was released in between. No version bump: what this cycle allocated only made
+  // the "cannot fit" verdicts more true.
+  for (size_t t = 0; t < last_histograms_.size(); ++t)
+    last_histograms_[t] = cluster.free_gpu_histogram(static_cast<GpuTypeId>(t));
+}
+
+bool Scheduler::try_job(Cluster& cluster, const QueuedJob& job, BindAction& out) {
+  if (!index_synced_) {
+    index_.sync(cluster);
+    index_synced_ = true;
+  }
+  if (place(cluster, job, fitting_types_, out)) return true;
+  shape_failed_cycle_[job.full_shape] = cycle_;
+  return false;
+}
+
+std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
+  begin_cycle(cluster);
   std::vector<BindAction> placed;
   const bool strict = config_.queueing == Queueing::kStrictFifo;
-  bool index_synced = false;
 
   // Merge the groups in queue order with a heap of their heads; each entry carries the job it
   // stands for, so a group can resume after a job that stayed in the queue.
@@ -168,27 +211,36 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
       if (it != jobs.end()) heads.push(Head{it->key, g, it});
       continue;
     }
-    if (!index_synced) {
-      index_.sync(cluster);
-      index_synced = true;
-    }
     BindAction action;
-    if (place(cluster, *it, fitting_types_, action)) {
+    if (try_job(cluster, *it, action)) {
       placed.push_back(std::move(action));
       it = queue_.erase(g, it);
     } else {
-      shape_failed_cycle_[it->full_shape] = cycle_;
       if (strict) break;
       ++it;
     }
     if (it != jobs.end()) heads.push(Head{it->key, g, it});
   }
-  // Remember the histograms this cycle leaves behind, so the next cycle can tell whether
-  // anything was released in between. No version bump: what this cycle allocated only made
-  // the "cannot fit" verdicts more true.
-  for (size_t t = 0; t < last_histograms_.size(); ++t)
-    last_histograms_[t] = cluster.free_gpu_histogram(static_cast<GpuTypeId>(t));
+  end_cycle(cluster);
   return placed;
+}
+
+std::optional<BindAction> Scheduler::place_now(Cluster& cluster, JobId id, const JobSpec& spec) {
+  const JobQueue::Handle h = queue_.push(id, spec);
+  if (group_state_.size() < queue_.groups().size()) group_state_.resize(queue_.groups().size());
+  if (shape_failed_cycle_.size() < queue_.full_shape_count())
+    shape_failed_cycle_.resize(queue_.full_shape_count(), 0);
+  begin_cycle(cluster);
+  std::optional<BindAction> result;
+  // A shape that failed earlier in a cycle is not retried in that cycle; every place_now() is
+  // its own cycle, so that never applies here.
+  if (gpus_could_fit(cluster, h.group)) {
+    BindAction action;
+    if (try_job(cluster, *h.job, action)) result = std::move(action);
+  }
+  queue_.erase(h.group, h.job);
+  end_cycle(cluster);
+  return result;
 }
 
 }  // namespace gantry

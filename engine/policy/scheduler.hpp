@@ -22,6 +22,8 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -63,11 +65,31 @@ class Scheduler {
   // order they were placed. A job that does not fit stays queued; under
   // Queueing::kBestEffortFifo later jobs may still start, under kStrictFifo the cycle stops
   // at the first job that does not fit. A job whose GPU type name is unknown to the cluster's
-  // catalog never fits (if it needs GPUs).
+  // catalog never fits (if it needs GPUs); a job allowing several models (JobSpec::gpu_types)
+  // fits on any of those the catalog knows, and never if it knows none of them.
   std::vector<BindAction> run_cycle(Cluster& cluster);
+
+  // Places one job now or gives up, leaving nothing queued: the job goes through exactly what
+  // run_cycle() does for a job (GPU feasibility by the free-GPU histogram, then the placement
+  // plugin pod by pod, the whole gang or nothing), as a cycle of its own; jobs already in the
+  // queue are not looked at. Returns the bind action (resources allocated in `cluster`), or
+  // nullopt if the job does not fit now. `spec` need only live for the call. For experiments
+  // that place pods as they arrive and never retry (the FGD paper's).
+  std::optional<BindAction> place_now(Cluster& cluster, JobId id, const JobSpec& spec);
+
+  // Hands the placement plugin its target workload (PlacementPlugin::set_target_workload();
+  // only fragmentation-aware plugins such as "fgd" use it).
+  void set_target_workload(std::span<const WeightedPodClass> workload);
+  // The placement plugin this scheduler was built with.
+  PlacementPlugin& plugin() { return *plugin_; }
 
  private:
   bool gpus_could_fit(const Cluster& cluster, uint32_t g);
+  void begin_cycle(const Cluster& cluster);
+  void end_cycle(const Cluster& cluster);
+  // Places one job whose group gpus_could_fit() just accepted; on failure marks its full shape
+  // failed for this cycle.
+  bool try_job(Cluster& cluster, const QueuedJob& job, BindAction& out);
   bool place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types, BindAction& out);
   // Start of a cycle: bumps the version of every GPU type whose free-GPU histogram differs
   // from the one the previous cycle left behind.
@@ -79,8 +101,9 @@ class Scheduler {
 
   // Per GPU shape group (index as in queue_.groups()), grown on demand.
   struct GroupState {
-    const Cluster* resolved_for = nullptr;
-    GpuTypeId type = -1;       // resolved requested type; -1 any; -2 unknown name
+    uint64_t resolved_for = 0;     // Cluster::instance_id() the types were resolved against
+    bool any = true;               // the job allows every GPU model
+    std::vector<GpuTypeId> types;  // else: the allowed models known to the catalog, ascending
     bool dead = false;         // GPUs could not fit at version dead_version
     uint64_t dead_version = 0;
   };
@@ -97,6 +120,7 @@ class Scheduler {
   std::vector<uint64_t> shape_failed_cycle_;  // per full shape: last cycle it failed in
 
   NodeIndex index_;
+  bool index_synced_ = false;  // index_ synced during the current cycle
   GangState gang_;
 };
 

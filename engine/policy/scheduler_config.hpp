@@ -1,7 +1,8 @@
 #pragma once
-// How a scheduler is set up: queue order, queueing strategy and placement plugin.
+// How a scheduler is set up: queue order, queueing strategy, placement plugin and its seed.
 // Parsed from a Scenario's `policy:` block (sim/scenario_loader) or from the command line.
 
+#include <cstdint>
 #include <string>
 
 namespace gantry {
@@ -20,6 +21,9 @@ struct SchedulerConfig {
   QueueOrder order = QueueOrder::kFifo;
   Queueing queueing = Queueing::kBestEffortFifo;
   std::string placement = "binpack";  // a name known to the placement plugin registry
+  // Master seed for randomised placement plugins ("random" draws from the named stream
+  // "placement.random" of RandomStreams(seed)); plugins without randomness ignore it.
+  uint64_t seed = 0;
 };
 
 }  // namespace gantry

@@ -6,6 +6,8 @@
 //   1. most free GPUs left on the node after placing the pod
 //   2. ties: the lowest node id
 // GPUs inside the node: the lowest-numbered free GPUs.
+// Share pods (pod.gpus = 0) go to the node with the most fully free GPUs and take its best-fit
+// GPU (Cluster::best_fit_share_gpu()).
 //
 // select() walks the NodeIndex buckets downward from the largest free count and stops at the
 // first bucket holding a feasible node.

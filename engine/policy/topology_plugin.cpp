@@ -62,6 +62,7 @@ NodeScore TopologyPlugin::score(const PlacementContext& ctx, NodeId n) const {
 }
 
 uint64_t TopologyPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const {
+  if (ctx.pod.shares_gpu()) return default_gpus(ctx.cluster, n, ctx.pod);
   return island_best_fit_gpus(ctx.cluster, n, ctx.pod.gpus);
 }
 
@@ -82,6 +83,7 @@ std::optional<NodeId> TopologyPlugin::select(const PlacementContext& ctx) {
       for (NodeId n : gang_nodes) visit(n);
     });
   if (ctx.pod.gpus == 0) {
+    // Share pods too: GPU-less and share pods score 0 on every key but 1 and 4.
     // Only key 4 can differ among GPU-less pods off the gang's nodes: the lowest node id in a
     // rack of the gang, else the lowest node id.
     std::optional<NodeId> first;

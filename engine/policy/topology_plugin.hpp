@@ -17,7 +17,10 @@
 //   7. ties: the lowest node id
 // GPU-less pods (a TF parameter server, an MPI launcher) score 0 on keys 2, 3, 5 and 6, so
 // they follow the gang's nodes and racks, else go to the lowest node id with room.
-// GPUs inside the node: island_best_fit_gpus() (one island if possible, the island with the
+// Share pods (a part of one GPU) are treated like GPU-less pods, except that only nodes of an
+// allowed type with a GPU that has room pass the filter: a share never spans islands or nodes.
+// GPUs inside the node: for a share, the best-fit GPU (Cluster::best_fit_share_gpu()); else
+// island_best_fit_gpus() (one island if possible, the island with the
 // fewest free GPUs that still fits).
 //
 // select() first looks only at nodes already holding the gang (key 1 dominates), and scans

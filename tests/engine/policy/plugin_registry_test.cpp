@@ -10,11 +10,14 @@ namespace {
 
 TEST(PluginRegistry, BuiltInsAreRegisteredByName) {
   const auto names = placement_plugin_names();
-  ASSERT_GE(names.size(), 3u);
+  ASSERT_GE(names.size(), 9u);
   EXPECT_EQ(names[0], "binpack");
   EXPECT_EQ(names[1], "spread");
   EXPECT_EQ(names[2], "topology");
-  for (const auto& n : {"binpack", "spread", "topology"}) {
+  EXPECT_EQ(std::vector<std::string>(names.begin() + 3, names.begin() + 9),
+            (std::vector<std::string>{"random", "dotproduct", "gpuclustering", "gpupacking", "bestfit", "fgd"}));
+  for (const auto& n : {"binpack", "spread", "topology", "random", "dotproduct", "gpuclustering",
+                        "gpupacking", "bestfit", "fgd"}) {
     auto plugin = make_placement_plugin(n);
     ASSERT_NE(plugin, nullptr) << n;
     EXPECT_EQ(plugin->name(), n);

@@ -36,7 +36,9 @@ std::vector<JobId> ids(const std::vector<BindAction>& actions) {
 
 class EveryPlugin : public ::testing::TestWithParam<std::string> {};
 
-INSTANTIATE_TEST_SUITE_P(Plugins, EveryPlugin, ::testing::Values("binpack", "spread", "topology"));
+INSTANTIATE_TEST_SUITE_P(Plugins, EveryPlugin,
+                         ::testing::Values("binpack", "spread", "topology", "random", "dotproduct",
+                                           "gpuclustering", "gpupacking", "bestfit", "fgd"));
 
 TEST_P(EveryPlugin, GangIsNeverPartial) {
   // Three nodes with 8 free GPUs each, but node 2 has only 2 cores left. A gang of three 8-GPU

@@ -9,6 +9,7 @@
 
 #include "engine/config/envelope.hpp"
 #include "engine/config/quote.hpp"
+#include "sim/fragmentation_spec_loader.hpp"
 
 namespace gantry {
 
@@ -565,7 +566,7 @@ SimParameters read_sim(const ConfigNode& node) {
 ScenarioSpec read_scenario(const ConfigNode& document) {
   const Envelope envelope = read_envelope(document, "Scenario");
   const ConfigMap m = envelope.spec.as_map(
-      {"seed", "start", "horizon", "cluster", "workload", "policy", "sim"});
+      {"seed", "start", "horizon", "cluster", "workload", "policy", "sim", "experiment"});
   ScenarioSpec s;
   s.name = envelope.name;
   s.file = document.file();
@@ -575,6 +576,15 @@ ScenarioSpec read_scenario(const ConfigNode& document) {
   if (auto n = m.optional("horizon")) {
     s.horizon = read_positive_duration(*n);
     offset_time(*n, s.start, *s.horizon);
+  }
+  if (auto n = m.optional("experiment")) {
+    // The experiment brings its own cluster and pods from trace files.
+    for (std::string_view key : {"cluster", "workload", "horizon", "policy", "sim"})
+      if (auto other = m.optional(key))
+        other->fail("a scenario with an experiment takes its cluster, pods and policies from "
+                    "spec.experiment; remove " + std::string(key));
+    s.experiment = read_fragmentation_experiment(*n);
+    return s;
   }
   s.topology = read_cluster(m.required("cluster"));
   s.workload = read_workload(m.required("workload"), WorkloadContext{s.topology, s.start});

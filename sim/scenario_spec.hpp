@@ -11,6 +11,7 @@
 #include "engine/cluster/topology.hpp"
 #include "engine/core/time.hpp"
 #include "engine/policy/scheduler_config.hpp"
+#include "sim/fragmentation_spec.hpp"
 
 namespace gantry {
 
@@ -68,6 +69,9 @@ struct ScenarioSpec {
   WorkloadSpec workload;
   SchedulerConfig policy;
   SimParameters sim;
+  // Present for a fragmentation experiment; then the cluster and the pods come from its traces
+  // and `topology` and `workload` stay empty.
+  std::optional<FragmentationExperimentSpec> experiment;
 };
 
 }  // namespace gantry

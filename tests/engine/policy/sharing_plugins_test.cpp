@@ -374,9 +374,9 @@ TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
         const Resources pod = kind == 0 ? share_pod(100 * (1 + static_cast<int>(rng() % 9)), 1'000)
                               : kind == 1 ? whole_pod(1 + static_cast<int>(rng() % 2), 1'000)
                                           : cpu_pod(2'000);
-        const std::string_view n(name);
+        const std::string_view plugin_name(name);
         // These two draw GPU-less pods at random (see their headers): not a scoring rule.
-        if (!pod.needs_gpu() && (n == "gpuclustering" || n == "gpupacking")) continue;
+        if (!pod.needs_gpu() && (plugin_name == "gpuclustering" || plugin_name == "gpupacking")) continue;
         GangState gang;
         gang.begin(cluster, {pod}, {0, 1});  // A100-80G, H100-80G
         const PlacementContext ctx{cluster, index, gang, pod};

@@ -14,22 +14,15 @@
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
+#include "tools/gantry/experiment_command.hpp"
 #include "tools/gantry/json_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
+#include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"
 
 namespace gantry::cli {
 
 namespace {
-
-struct SimulateOptions {
-  std::string scenario;
-  std::optional<uint64_t> seed;
-  std::string out_dir;
-  std::string format = "text";
-  std::string policy;
-  bool no_progress = false;
-};
 
 void check_policy_name(const std::string& name) {
   const auto known = placement_plugin_names();
@@ -40,6 +33,10 @@ void check_policy_name(const std::string& name) {
 
 void run_simulate(const SimulateOptions& opt) {
   ScenarioSpec scenario = load_scenario_file(opt.scenario);
+  if (scenario.experiment) {
+    run_fragmentation_scenario(scenario, opt);
+    return;
+  }
   if (opt.seed) scenario.seed = *opt.seed;
   if (!opt.policy.empty()) scenario.policy.placement = opt.policy;
   check_policy_name(scenario.policy.placement);
@@ -75,7 +72,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--format", opt->format, "Report format")
       ->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--policy", opt->policy,
-                  "Placement policy, overriding the scenario's (binpack, spread, topology)");
+                  "Placement policy, overriding the scenario's (binpack, spread, topology, ...); "
+                  "for an experiment, the one policy to run (FGD, BestFit, ...)");
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
   cmd->callback([opt] { run_simulate(*opt); });
 }

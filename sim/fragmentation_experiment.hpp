@@ -1,0 +1,79 @@
+#pragma once
+// Runs the fragmentation experiment (sim/fragmentation_spec.hpp) on an already loaded cluster
+// and pod list: for every (policy, seed), pods arrive one at a time in the seed's order and are
+// placed by the scheduler's placement plugin with Scheduler::place_now() — the same code path
+// as every other scheduling decision — never retried and never leaving. After every pod the run
+// knows the arrived GPU (failed pods included), the allocated GPU and the cluster's
+// fragmentation (FragmentationModel over the typical pods, whatever the policy), and samples
+// them at every integer percent of capacity.
+//
+// Arrival order of a seed: the pod list shuffled (Fisher-Yates) with stream
+// "experiment/shuffle", then extended with pods drawn uniformly with replacement (stream
+// "experiment/extend") until the requested GPU reaches the limit. Every policy sees the same
+// order for a seed, so policies are compared on identical arrivals.
+//
+// Sampling: the value at level L % is the state after the last pod whose cumulative arrived
+// GPU is at most L % of capacity (level 0: the empty cluster).
+//
+// Deterministic: same inputs, same result, whatever the number of threads.
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "engine/cluster/job.hpp"
+#include "engine/cluster/topology.hpp"
+#include "engine/policy/target_workload.hpp"
+#include "sim/fragmentation_result.hpp"
+#include "sim/fragmentation_spec.hpp"
+
+namespace gantry {
+
+struct FragmentationInput {
+  Topology topology;
+  std::vector<JobSpec> pods;  // one single-pod job per trace pod
+  std::string node_list;      // names for the report
+  std::string pod_list;
+};
+
+// One (policy, seed) run, sampled at levels 0..floor(limit).
+struct FragmentationRun {
+  std::vector<double> allocated_pct;
+  std::vector<double> fragmentation_pct;
+  std::vector<double> failed_pods;
+  size_t pods_arrived = 0;
+};
+
+// The GPU a pod requests, in GPUs (a 460-milli share is 0.46).
+double requested_gpus(const JobSpec& pod);
+
+// The arrival order for one seed: indices into `pods`.
+std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double capacity_gpus,
+                                    double limit_pct, uint64_t seed);
+
+// FGD's target workload for a pod list: the classes covering `coverage` of the pods.
+std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, double coverage);
+
+// One run. `plugin` is a scheduler plugin name ("fgd", "bestfit", ...).
+FragmentationRun run_fragmentation_once(const FragmentationInput& input,
+                                        const std::vector<WeightedPodClass>& typical,
+                                        const std::vector<uint32_t>& order,
+                                        const std::string& plugin, uint64_t seed,
+                                        double limit_pct);
+
+struct ExperimentOptions {
+  std::vector<std::string> policies;  // display names (kExperimentPolicies)
+  int seeds = 10;
+  uint64_t base_seed = 1;
+  double limit_pct = 130;
+  double typical_coverage = 0.95;
+  unsigned threads = 1;               // runs in parallel, one (policy, seed) per task
+  std::function<void(size_t done, size_t total)> progress;  // called on the calling thread
+};
+
+// Every (policy, seed) run, averaged per policy (mean and sample standard deviation).
+// Throws std::invalid_argument for an unknown policy name.
+FragmentationResult run_fragmentation_experiment(const FragmentationInput& input,
+                                                 const ExperimentOptions& options);
+
+}  // namespace gantry

@@ -1,0 +1,58 @@
+#include "sim/fragmentation_export.hpp"
+
+#include <filesystem>
+
+#include "engine/store/database.hpp"
+#include "engine/store/transaction.hpp"
+
+namespace gantry {
+
+void write_fragmentation_database(const std::string& path, const std::string& scenario,
+                                  const std::vector<NamedResult>& results) {
+  std::filesystem::remove(path);
+  OpenOptions options;
+  options.fast = true;
+  Database db = Database::open(path, options);
+  db.exec(
+      "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
+      "CREATE TABLE curves(variant TEXT, policy TEXT, arrival_pct INTEGER,"
+      " allocated_gpu_pct_mean REAL, allocated_gpu_pct_sd REAL,"
+      " unallocated_gpu_pct_mean REAL, unallocated_gpu_pct_sd REAL,"
+      " fragmentation_pct_mean REAL, fragmentation_pct_sd REAL, failed_pods_mean REAL,"
+      " PRIMARY KEY (variant, policy, arrival_pct));");
+  {
+    Transaction tx(db);
+    Statement meta = db.prepare("INSERT INTO meta(key, value) VALUES (?, ?)");
+    const auto put = [&meta](const std::string& k, const std::string& v) {
+      meta.bind_all(k, v);
+      meta.step();
+      meta.reset();
+    };
+    put("kind", "fragmentation");
+    put("scenario", scenario);
+    if (!results.empty()) {
+      const FragmentationResult& first = results.front().result;
+      put("node_list", first.node_list);
+      put("capacity_gpus", std::to_string(first.capacity_gpus));
+      if (!first.policies.empty()) put("seeds", std::to_string(first.policies.front().seeds));
+    }
+    Statement row = db.prepare("INSERT INTO curves VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    for (const NamedResult& named : results) {
+      for (const PolicyCurves& p : named.result.policies) {
+        for (size_t i = 0; i < p.arrival_pct.size(); ++i) {
+          row.bind_all(named.variant, p.policy, static_cast<int64_t>(p.arrival_pct[i]),
+                       p.allocated_gpu_pct_mean[i], p.allocated_gpu_pct_sd[i],
+                       p.unallocated_gpu_pct_mean[i], p.unallocated_gpu_pct_sd[i],
+                       p.fragmentation_pct_mean[i], p.fragmentation_pct_sd[i],
+                       p.failed_pods_mean[i]);
+          row.step();
+          row.reset();
+        }
+      }
+    }
+    tx.commit();
+  }
+  db.close();
+}
+
+}  // namespace gantry

@@ -1,0 +1,20 @@
+#pragma once
+// The flags of `gantry simulate`, shared by the training simulation and the fragmentation
+// experiment paths.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace gantry::cli {
+
+struct SimulateOptions {
+  std::string scenario;
+  std::optional<uint64_t> seed;  // overrides the scenario's seed (experiment: one seed only)
+  std::string out_dir;           // default gantry-out/<scenario name>
+  std::string format = "text";   // text | json
+  std::string policy;            // placement plugin, or one experiment policy
+  bool no_progress = false;
+};
+
+}  // namespace gantry::cli

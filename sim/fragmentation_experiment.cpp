@@ -1,6 +1,7 @@
 #include "sim/fragmentation_experiment.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -87,35 +88,43 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
   scheduler.set_target_workload(typical);
   FragmentationModel fragmentation(typical);
 
-  const double capacity = static_cast<double>(cluster.total_gpu_milli()) / 1000.0;
+  // Arrival and allocation are counted in integer milli-GPU so that level crossings are exact
+  // (0.6 + 0.6 + 1 GPU on 2 GPUs is exactly 110 %, not 110.00000000000001 %).
+  const int64_t capacity = cluster.total_gpu_milli();
   const size_t levels = static_cast<size_t>(std::floor(limit_pct)) + 1;
   FragmentationRun run;
   run.allocated_pct.reserve(levels);
-  double arrived = 0, allocated = 0, failed = 0;
-  double frag_pct = 100.0 * fragmentation.cluster_fragmentation(cluster) / (capacity * 1000.0);
-  const auto sample_up_to = [&](double arrived_pct) {
+  int64_t arrived = 0, allocated = 0;
+  double failed = 0;
+  const auto percent = [capacity](double milli) { return 100.0 * milli / static_cast<double>(capacity); };
+  double frag_pct = percent(fragmentation.cluster_fragmentation(cluster));
+  // Records the current state for every level L not yet recorded with L% of capacity below
+  // `arrived_milli` (all remaining levels when it is INT64_MAX).
+  const auto sample_below = [&](int64_t arrived_milli) {
     while (run.allocated_pct.size() < levels &&
-           static_cast<double>(run.allocated_pct.size()) < arrived_pct) {
-      run.allocated_pct.push_back(100.0 * allocated / capacity);
+           (arrived_milli == INT64_MAX ||
+            static_cast<int64_t>(run.allocated_pct.size()) * capacity < arrived_milli * 100)) {
+      run.allocated_pct.push_back(percent(static_cast<double>(allocated)));
       run.fragmentation_pct.push_back(frag_pct);
       run.failed_pods.push_back(failed);
     }
   };
   for (size_t k = 0; k < order.size(); ++k) {
     const JobSpec& pod = input.pods[order[k]];
-    const double request = requested_gpus(pod);
+    const Resources r = pod.total_request();
+    const int64_t request = static_cast<int64_t>(r.gpus) * 1000 + r.gpu_milli;
     // Levels strictly below the arrival after this pod keep the state before it.
-    sample_up_to(100.0 * (arrived + request) / capacity);
+    sample_below(arrived + request);
     arrived += request;
     if (scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
       allocated += request;
     } else {
       failed += 1;
     }
-    frag_pct = 100.0 * fragmentation.cluster_fragmentation(cluster) / (capacity * 1000.0);
+    frag_pct = percent(fragmentation.cluster_fragmentation(cluster));
     ++run.pods_arrived;
   }
-  sample_up_to(std::numeric_limits<double>::infinity());
+  sample_below(INT64_MAX);
   return run;
 }
 

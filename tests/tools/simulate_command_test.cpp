@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +141,41 @@ TEST_F(SimulateCommand, TextReportShowsTheHeadlineFigures) {
   for (const char* needle : {"Scenario   quickstart (seed 42)", "256 × A100-80G", "finished",
                              "p99", "GPU allocated", "results.db"})
     EXPECT_NE(o.out.find(needle), std::string::npos) << needle << "\n" << o.out;
+}
+
+// --policy and --seed narrow a fragmentation experiment to one policy and one seed; the JSON
+// has the documented shape and the plot, curves and database are written.
+TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
+  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const Outcome o = run("simulate " + scenario + " --policy fgd --seed 3 --format json --out " +
+                        (dir_ / "r").string());
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j["policies"].size(), 1u);
+  const auto& fgd = j["policies"][0];
+  EXPECT_EQ(fgd["name"], "FGD");
+  EXPECT_EQ(fgd["seeds"], 1);
+  ASSERT_EQ(fgd["arrival_pct"].size(), 131u);
+  EXPECT_EQ(fgd["arrival_pct"][0], 0);
+  EXPECT_EQ(fgd["arrival_pct"][130], 130);
+  for (const char* key : {"unallocated_gpu_pct_mean", "unallocated_gpu_pct_sd", "fragmentation_pct_mean"})
+    EXPECT_EQ(fgd[key].size(), 131u) << key;
+  EXPECT_EQ(fgd["unallocated_gpu_pct_mean"][0], 100.0) << "nothing allocated before the first pod";
+  EXPECT_EQ(fgd["unallocated_gpu_pct_sd"][100], 0.0) << "one seed";
+  const std::string svg = slurp(dir_ / "r" / "unallocated.svg");
+  EXPECT_NE(svg.find("<polyline"), std::string::npos);
+  EXPECT_NE(svg.find(">FGD<"), std::string::npos);
+  const std::string csv = slurp(dir_ / "r" / "curves.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 132) << "header + 131 levels";
+  EXPECT_TRUE(fs::exists(dir_ / "r" / "results.db"));
+}
+
+TEST_F(SimulateCommand, ExperimentRejectsAnUnknownPolicy) {
+  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const Outcome o = run("simulate " + scenario + " --policy tetris --out " + (dir_ / "r").string());
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_NE(o.err.find("unknown policy 'tetris'"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("FGD"), std::string::npos) << o.err;
 }
 
 }  // namespace

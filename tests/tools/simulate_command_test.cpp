@@ -178,4 +178,35 @@ TEST_F(SimulateCommand, ExperimentRejectsAnUnknownPolicy) {
   EXPECT_NE(o.err.find("FGD"), std::string::npos) << o.err;
 }
 
+TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
+  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  ASSERT_EQ(run("simulate " + scenario + " --policy FGD --seed 2 --out " + (dir_ / "a").string()).exit_code, 0);
+  ASSERT_EQ(run("simulate " + scenario + " --policy Random --seed 2 --out " + (dir_ / "b").string()).exit_code, 0);
+  const Outcome o = run("compare " + (dir_ / "a").string() + ":FGD " + (dir_ / "b").string() + ":Random --format json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  ASSERT_EQ(j["rows"].size(), 131u);
+  const auto& at130 = j["rows"][130];
+  EXPECT_EQ(at130["arrival_pct"], 130);
+  EXPECT_LT(at130["a_unallocated_gpu_pct"].get<double>(), at130["b_unallocated_gpu_pct"].get<double>())
+      << "FGD leaves less unallocated than Random";
+  const Outcome missing = run("compare " + (dir_ / "a").string() + ":BestFit " + (dir_ / "b").string() + ":Random");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_NE(missing.err.find("no curves for policy 'BestFit'"), std::string::npos) << missing.err;
+}
+
+TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
+  ASSERT_EQ(run("simulate " + quickstart() + " --out " + (dir_ / "a").string()).exit_code, 0);
+  ASSERT_EQ(run("simulate " + quickstart() + " --policy spread --out " + (dir_ / "b").string()).exit_code, 0);
+  const Outcome o = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string() + " --format json");
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_EQ(j["metrics"]["jobs_total"]["a"], 600);
+  EXPECT_EQ(j["metrics"]["jobs_total"]["b"], 600);
+  EXPECT_TRUE(j["metrics"].contains("jct_s_mean"));
+  const Outcome text = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string());
+  EXPECT_NE(text.out.find("placement binpack"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("placement spread"), std::string::npos) << text.out;
+}
+
 }  // namespace

@@ -10,12 +10,14 @@
 #include <stdexcept>
 
 #include "engine/core/errors.hpp"
+#include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/simulate_command.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Gantry: GPU cluster simulator and ML workflow orchestrator"};
   app.require_subcommand(1);
   gantry::cli::add_simulate_command(app);
+  gantry::cli::add_compare_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -6,11 +6,6 @@
 
 namespace gantry {
 
-namespace {
-
-constexpr std::string_view kTraceFormats[] = {"openb-nodes", "openb-pods", "pai-machines",
-                                              "spot-nodes"};
-
 TraceRef read_trace_ref(const ConfigNode& node, std::initializer_list<std::string_view> formats) {
   const ConfigMap m = node.as_map({"format", "file"});
   TraceRef ref;
@@ -31,10 +26,7 @@ TraceRef read_trace_ref(const ConfigNode& node, std::initializer_list<std::strin
   return ref;
 }
 
-}  // namespace
-
 FragmentationExperimentSpec read_fragmentation_experiment(const ConfigNode& node) {
-  static_assert(std::size(kTraceFormats) == 4);
   const ConfigMap m = node.as_map({"kind", "nodes", "pods", "arrivalLimit", "seeds",
                                    "typicalPodCoverage", "policies", "variants"});
   enum class Kind { kFragmentation };

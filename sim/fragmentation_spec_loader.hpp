@@ -21,4 +21,8 @@ namespace gantry {
 
 FragmentationExperimentSpec read_fragmentation_experiment(const ConfigNode& node);
 
+// `{format: F, file: PATH}` with F one of `formats`; PATH resolved against the file's folder and
+// required to exist.
+TraceRef read_trace_ref(const ConfigNode& node, std::initializer_list<std::string_view> formats);
+
 }  // namespace gantry

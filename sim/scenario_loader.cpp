@@ -234,9 +234,41 @@ NodeClass read_node_class(const ConfigMap& m, const GpuCatalog& catalog) {
 
 }  // namespace
 
-Topology read_cluster(const ConfigNode& cluster) {
-  const ConfigMap m = cluster.as_map(
-      {"gpuTypes", "fabric", "intraNodeLatency", "storage", "nodeClasses", "racks"});
+// `cluster: {trace: {format, file}, nic: 100Gbps, fabric: ..., storage: ...}`: the nodes of a
+// public trace, with the figures traces do not record given here. The trace's defaults stay
+// where the scenario says nothing (adapters/traces/trace_topology.hpp).
+Topology read_trace_cluster(const ConfigMap& m, const ClusterTraceLoader& traces) {
+  for (std::string_view key : {"nodeClasses", "racks", "gpuTypes"})
+    if (auto other = m.optional(key))
+      other->fail("a cluster read from a trace takes its nodes from the trace; remove " +
+                  std::string(key));
+  const ConfigNode trace = m.required("trace");
+  const TraceRef ref = read_trace_ref(trace, {"openb-nodes", "pai-machines", "spot-nodes"});
+  if (!traces) trace.fail("this program cannot read cluster traces");
+  Topology t = traces(ref);
+  if (auto n = m.optional("fabric")) t.fabric = read_fabric(*n);
+  if (auto n = m.optional("intraNodeLatency")) {
+    const ConfigMap l = n->as_map({"nvlink", "pcie"});
+    if (auto v = l.optional("nvlink")) t.intra_latency.nvlink_s = v->as_duration().seconds();
+    if (auto v = l.optional("pcie")) t.intra_latency.pcie_s = v->as_duration().seconds();
+  }
+  if (auto n = m.optional("storage")) {
+    const ConfigMap storage = n->as_map({"bandwidth"});
+    t.storage.bytes_per_s = read_positive_bandwidth(storage.required("bandwidth"));
+  }
+  if (auto n = m.optional("nic")) {
+    const double nic = read_positive_bandwidth(*n);
+    for (NodeClass& c : t.classes) c.nic_bytes_per_s = nic;
+  }
+  return t;
+}
+
+Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& traces) {
+  const ConfigMap m = cluster.as_map({"gpuTypes", "fabric", "intraNodeLatency", "storage",
+                                      "nodeClasses", "racks", "trace", "nic"});
+  if (m.has("trace")) return read_trace_cluster(m, traces);
+  if (auto n = m.optional("nic"))
+    n->fail("nic applies to a cluster read from a trace; give each node class its nic");
   Topology t;
   t.gpus = GpuCatalog::with_defaults();
   if (auto n = m.optional("gpuTypes")) read_gpu_types(*n, t.gpus);
@@ -563,7 +595,7 @@ SimParameters read_sim(const ConfigNode& node) {
   return s;
 }
 
-ScenarioSpec read_scenario(const ConfigNode& document) {
+ScenarioSpec read_scenario(const ConfigNode& document, const ClusterTraceLoader& traces) {
   const Envelope envelope = read_envelope(document, "Scenario");
   const ConfigMap m = envelope.spec.as_map(
       {"seed", "start", "horizon", "cluster", "workload", "policy", "sim", "experiment"});
@@ -586,7 +618,7 @@ ScenarioSpec read_scenario(const ConfigNode& document) {
     s.experiment = read_fragmentation_experiment(*n);
     return s;
   }
-  s.topology = read_cluster(m.required("cluster"));
+  s.topology = read_cluster(m.required("cluster"), traces);
   s.workload = read_workload(m.required("workload"), WorkloadContext{s.topology, s.start});
   if (auto n = m.optional("policy")) s.policy = read_policy(*n);
   if (auto n = m.optional("sim")) s.sim = read_sim(*n);
@@ -595,12 +627,13 @@ ScenarioSpec read_scenario(const ConfigNode& document) {
 
 }  // namespace
 
-ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name) {
-  return read_scenario(parse_yaml_document(text, file_name));
+ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name,
+                                const ClusterTraceLoader& traces) {
+  return read_scenario(parse_yaml_document(text, file_name), traces);
 }
 
-ScenarioSpec load_scenario_file(const std::string& path) {
-  return load_scenario_text(read_text_file(path), path);
+ScenarioSpec load_scenario_file(const std::string& path, const ClusterTraceLoader& traces) {
+  return load_scenario_text(read_text_file(path), path, traces);
 }
 
 }  // namespace gantry

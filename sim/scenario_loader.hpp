@@ -35,6 +35,7 @@
 // field path and what was expected. A file that cannot be read throws gantry::FileError.
 // Nothing else escapes: the fuzz target tests/fuzz/scenario_fuzz.cpp holds the loader to that.
 
+#include <functional>
 #include <string>
 
 #include "engine/config/reader.hpp"
@@ -44,10 +45,18 @@
 namespace gantry {
 
 // Reads and loads the file at `path`; ScenarioSpec::file is `path`.
-ScenarioSpec load_scenario_file(const std::string& path);
+// Loads the cluster of `spec.cluster.trace` (a node list of a public trace). sim/ cannot read
+// trace formats itself (adapters/traces depends on sim/, not the other way round), so the
+// caller passes adapters/traces' load_trace_topology. Without one, a scenario that names a
+// cluster trace is an InputError.
+using ClusterTraceLoader = std::function<Topology(const TraceRef&)>;
+
+ScenarioSpec load_scenario_file(const std::string& path,
+                                const ClusterTraceLoader& traces = {});
 
 // Loads a scenario from `text`; `file_name` is used in messages and as ScenarioSpec::file.
-ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name);
+ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name,
+                                const ClusterTraceLoader& traces = {});
 
 // Reads a `cluster:` block (the shape a future `kind: Cluster` file's spec will have):
 //   gpuTypes: [{name, memory, relativeCompute, nvlink, pcie, source}]  # add or override entries
@@ -59,6 +68,6 @@ ScenarioSpec load_scenario_text(const std::string& text, const std::string& file
 //   nodeClasses: [{name, cpu, memory, gpu: {type, count, islandSize, link, islandBandwidth},
 //                  pcieBandwidth, nic}]  # nic required with a gpu block
 //   racks: [{name, class, nodes}]        # nodes "<rack>-n000", "<rack>-n001", ...
-Topology read_cluster(const ConfigNode& cluster);
+Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& traces = {});
 
 }  // namespace gantry

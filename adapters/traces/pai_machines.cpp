@@ -43,8 +43,13 @@ Topology load_pai_machines_text(std::string_view text, const std::string& file_n
   constexpr int kMachine = 0, kGpuType = 1, kCpu = 2, kMem = 3, kGpu = 4;
 
   GpuCatalog catalog = GpuCatalog::with_defaults();
-  catalog.add(undisclosed_gpu_type(
-      "MISC", "older GPU generations the PAI 2020 trace groups as MISC (K40m, K80, M60)"));
+  // MISC groups older generations (K40m, K80, M60): no tensor cores and about 4.4 TFLOPS FP32
+  // per GPU (NVIDIA Tesla K80 datasheet: 8.73 TFLOPS per two-GPU board; K40m 4.29; M60 4.8
+  // per GPU), so 4.4 / 312 of the A100 reference, 12 GB (K80 per GPU, K40m), PCIe Gen3.
+  catalog.add(GpuType{"MISC", 12ll << 30, 4.4 / 312.0, 0, 16e9,
+                      "older GPU generations the PAI 2020 trace groups as MISC (K40m, K80, "
+                      "M60): about 4.4 TFLOPS FP32 per GPU (Tesla K80/K40m/M60 datasheets), "
+                      "12 GB, PCIe Gen3"});
   catalog.add(p100_gpu_type());
   catalog.add(v100_16g_gpu_type());
   catalog.add(v100_32g_gpu_type());

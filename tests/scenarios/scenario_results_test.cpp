@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include "adapters/traces/trace_ref_loader.hpp"
@@ -90,13 +91,73 @@ TEST(Scenarios, OpenbFgdLeavesTheLeastGpuUnallocated) {
   }
 }
 
+TEST(Scenarios, Pai2020ClusterRunsEveryJobAtTheSpeedOfItsGpu) {
+  const ScenarioSpec scenario =
+      load_scenario_file(scenario_path("pai-2020-cluster.yaml"), load_trace_topology);
+  EXPECT_EQ(scenario.topology.nodes.size(), 1897u);
+  EXPECT_EQ(scenario.topology.total_gpus(), 6742);
+  const SimulationRun run = run_simulation(scenario);
+  const RunSummary s = summarize(run);
+  EXPECT_EQ(s.jobs_finished, s.jobs_total);
+  EXPECT_LE(s.wait_s.p99, 10.0) << "no job waits for GPUs beyond pod start-up";
+  EXPECT_LT(s.gpu_allocation_ratio, 0.30);
+  double fastest = 1e9, slowest = 0;
+  for (const JobLog& job : run.log.jobs) {
+    if (job.spec->total_gpus() != 1) continue;
+    fastest = std::min(fastest, job.step.total.seconds());
+    slowest = std::max(slowest, job.step.total.seconds());
+  }
+  EXPECT_GT(slowest / fastest, 10.0) << fastest << " s vs " << slowest << " s";
+}
+
+// Runs a sweep scenario's pod lists (the base list first, then each variant) and returns, per
+// list, each policy's mean unallocated GPU % at the last arrival level.
+std::vector<std::map<std::string, double>> sweep_at_limit(const std::string& file) {
+  const ScenarioSpec scenario = load_scenario_file(scenario_path(file));
+  const FragmentationExperimentSpec& e = *scenario.experiment;
+  std::vector<TraceRef> lists{e.pods};
+  for (const PodListVariant& v : e.variants) lists.push_back(v.pods);
+  FragmentationInput input;
+  input.topology = load_trace_topology(e.nodes);
+  ExperimentOptions options;
+  options.policies = e.policies;
+  options.seeds = e.seeds;
+  options.base_seed = scenario.seed;
+  options.threads = 2;
+  std::vector<std::map<std::string, double>> out;
+  for (const TraceRef& list : lists) {
+    input.pods = load_trace_pods(list);
+    std::map<std::string, double> row;
+    for (const PolicyCurves& p : run_fragmentation_experiment(input, options).policies)
+      row[p.policy] = p.unallocated_gpu_pct_mean.back();
+    out.push_back(std::move(row));
+  }
+  return out;
+}
+
+void expect_fgd_within(const std::string& file, size_t lists, double points) {
+  const auto rows = sweep_at_limit(file);
+  ASSERT_EQ(rows.size(), lists);
+  for (size_t i = 0; i < rows.size(); ++i) {
+    for (const auto& [policy, value] : rows[i]) {
+      if (policy == "FGD") continue;
+      EXPECT_LT(rows[i].at("FGD"), value + points) << file << " list " << i << ": FGD vs " << policy;
+    }
+  }
+}
+
+TEST(Scenarios, SweepGpushareFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpushare.yaml", 6, 0); }
+TEST(Scenarios, SweepGpuspecFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpuspec.yaml", 6, 0); }
+TEST(Scenarios, SweepMultigpuFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-multigpu.yaml", 5, 0); }
+TEST(Scenarios, SweepCpuFgdWithinThreeTenthsOfTheBest) { expect_fgd_within("openb-sweep-cpu.yaml", 10, 0.3); }
+
 // Catches a scenario added to scenarios/ without a test above.
 TEST(Scenarios, EveryShippedScenarioIsCovered) {
   int count = 0;
   for (const auto& entry :
        std::filesystem::recursive_directory_iterator(std::string(GANTRY_SOURCE_DIR) + "/scenarios"))
     if (entry.path().extension() == ".yaml") ++count;
-  EXPECT_EQ(count, 7) << "add a test for the new scenario's promised result";
+  EXPECT_EQ(count, 12) << "add a test for the new scenario's promised result";
 }
 
 }  // namespace

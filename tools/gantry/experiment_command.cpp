@@ -44,20 +44,27 @@ void write_file(const std::filesystem::path& path, const std::string& text) {
   if (!out) throw FileError("cannot write " + path.string());
 }
 
-std::string file_stem(const std::string& path) {
-  return std::filesystem::path(path).stem().string();
+// "data/openb/openb_pod_list_default.csv" -> "default".
+std::string list_name(const std::string& path) {
+  std::string stem = std::filesystem::path(path).stem().string();
+  constexpr std::string_view kPrefix = "openb_pod_list_";
+  if (stem.rfind(kPrefix, 0) == 0 && stem.size() > kPrefix.size()) stem = stem.substr(kPrefix.size());
+  return stem;
 }
 
 // Unallocated GPU % at 100 % and at the last level, policies as columns, one row per variant.
 std::string sweep_table(const std::vector<NamedResult>& results) {
   if (results.empty() || results.front().result.policies.empty()) return "";
+  size_t width = std::string_view("pod list").size();
+  for (const NamedResult& r : results) width = std::max(width, r.variant.size());
+  width += 2;
   std::string out = "\nSweep: unallocated GPU % (mean over seeds) at 100 % / at the limit\n";
-  out += fmt::format("  {:<16}", "pod list");
+  out += fmt::format("  {:<{}}", "pod list", width);
   for (const PolicyCurves& p : results.front().result.policies)
     out += fmt::format("{:>16}", p.policy);
   out += "\n";
   for (const NamedResult& r : results) {
-    out += fmt::format("  {:<16}", r.variant);
+    out += fmt::format("  {:<{}}", r.variant, width);
     for (const PolicyCurves& p : r.result.policies) {
       const size_t at100 = std::min<size_t>(100, p.arrival_pct.size() - 1);
       out += fmt::format("{:>16}", fmt::format("{:.1f} / {:.1f}", p.unallocated_gpu_pct_mean[at100],
@@ -80,7 +87,7 @@ void run_fragmentation_scenario(const ScenarioSpec& scenario, const SimulateOpti
   options.typical_coverage = e.typical_coverage;
   options.threads = std::max(1u, std::thread::hardware_concurrency());
 
-  std::vector<std::pair<std::string, TraceRef>> lists{{file_stem(e.pods.file), e.pods}};
+  std::vector<std::pair<std::string, TraceRef>> lists{{list_name(e.pods.file), e.pods}};
   for (const PodListVariant& v : e.variants) lists.emplace_back(v.name, v.pods);
 
   FragmentationInput input;

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "sim/results_export.hpp"
@@ -32,7 +33,7 @@ void check_policy_name(const std::string& name) {
 }
 
 void run_simulate(const SimulateOptions& opt) {
-  ScenarioSpec scenario = load_scenario_file(opt.scenario);
+  ScenarioSpec scenario = load_scenario_file(opt.scenario, load_trace_topology);
   if (scenario.experiment) {
     run_fragmentation_scenario(scenario, opt);
     return;

@@ -234,9 +234,10 @@ NodeClass read_node_class(const ConfigMap& m, const GpuCatalog& catalog) {
 
 }  // namespace
 
-// `cluster: {trace: {format, file}, nic: 100Gbps, fabric: ..., storage: ...}`: the nodes of a
-// public trace, with the figures traces do not record given here. The trace's defaults stay
-// where the scenario says nothing (adapters/traces/trace_topology.hpp).
+// `cluster: {trace: {format, file}, nic: 100Gbps, memory: 512Gi, fabric: ..., storage: ...}`:
+// the nodes of a public trace, with the figures traces do not record given here: `nic` for
+// every node, `memory` for nodes whose trace gives none (the spot-GPU list). The trace's
+// defaults stay where the scenario says nothing (adapters/traces/trace_topology.hpp).
 Topology read_trace_cluster(const ConfigMap& m, const ClusterTraceLoader& traces) {
   for (std::string_view key : {"nodeClasses", "racks", "gpuTypes"})
     if (auto other = m.optional(key))
@@ -260,15 +261,21 @@ Topology read_trace_cluster(const ConfigMap& m, const ClusterTraceLoader& traces
     const double nic = read_positive_bandwidth(*n);
     for (NodeClass& c : t.classes) c.nic_bytes_per_s = nic;
   }
+  if (auto n = m.optional("memory")) {
+    const int64_t memory = read_memory(*n);
+    for (NodeClass& c : t.classes)
+      if (c.capacity.memory_bytes == 0) c.capacity.memory_bytes = memory;
+  }
   return t;
 }
 
 Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& traces) {
   const ConfigMap m = cluster.as_map({"gpuTypes", "fabric", "intraNodeLatency", "storage",
-                                      "nodeClasses", "racks", "trace", "nic"});
+                                      "nodeClasses", "racks", "trace", "nic", "memory"});
   if (m.has("trace")) return read_trace_cluster(m, traces);
-  if (auto n = m.optional("nic"))
-    n->fail("nic applies to a cluster read from a trace; give each node class its nic");
+  for (std::string_view key : {"nic", "memory"})
+    if (auto n = m.optional(key))
+      n->fail(std::string(key) + " applies to a cluster read from a trace; give each node class its own");
   Topology t;
   t.gpus = GpuCatalog::with_defaults();
   if (auto n = m.optional("gpuTypes")) read_gpu_types(*n, t.gpus);

@@ -470,5 +470,50 @@ TEST(ScenarioLoader, StartAndOffsets) {
                         "past the year"));
 }
 
+// A cluster from a trace: the loader hands the reference to the caller's trace reader and
+// applies the scenario's nic and memory figures to what the trace left at zero.
+TEST(ScenarioLoader, ClusterFromATraceGetsTheScenarioFigures) {
+  const std::string csv = std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/pai-2020/pai_machine_spec.csv";
+  const std::string text =
+      "apiVersion: gantry.dev/v1\nkind: Scenario\nmetadata: {name: t}\nspec:\n"
+      "  cluster:\n"
+      "    trace: {format: pai-machines, file: " + csv + "}\n"
+      "    nic: 200Gbps\n"
+      "    memory: 1Ti\n"
+      "  workload:\n"
+      "    jobs:\n"
+      "    - {name: j, submit: 0s, framework: TensorFlow, roles: [{kind: Worker, resources: {cpu: \"1\", memory: 1Gi, gpu: 1}}],"
+      " work: {steps: 1, stepCompute: 1s, gradientSize: 0}}\n";
+  std::string seen_format, seen_path;
+  const ClusterTraceLoader fake = [&](const TraceRef& ref) {
+    seen_format = ref.format;
+    seen_path = ref.path;
+    Topology t;
+    t.gpus = GpuCatalog::with_defaults();
+    NodeClass c;
+    c.name = "gpu";
+    c.capacity = Resources{8'000, 0, 2};  // no memory in the trace
+    c.gpu_type = t.gpus.find("T4");
+    c.island_size = 2;
+    c.island_link = IslandLink::kPCIe;
+    t.classes.push_back(c);
+    t.racks.push_back("r");
+    t.nodes.push_back(NodeInfo{"n", 0, 0});
+    return t;
+  };
+  const ScenarioSpec s = load_scenario_text(text, "t.yaml", fake);
+  EXPECT_EQ(seen_format, "pai-machines");
+  EXPECT_EQ(seen_path, csv);
+  ASSERT_EQ(s.topology.classes.size(), 1u);
+  EXPECT_EQ(s.topology.classes[0].nic_bytes_per_s, 25e9);  // 200 Gb/s
+  EXPECT_EQ(s.topology.classes[0].capacity.memory_bytes, 1ll << 40);
+}
+
+TEST(ScenarioLoader, TraceOnlyFieldsNeedATrace) {
+  EXPECT_EQ(error_of(with("  cluster:\n", "  cluster:\n    nic: 100Gbps\n")),
+            "t.yaml:6:10: spec.cluster.nic: nic applies to a cluster read from a trace; give "
+            "each node class its own");
+}
+
 }  // namespace
 }  // namespace gantry

@@ -1,0 +1,247 @@
+#include "workflow/store/sqlite_run_store.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cassert>
+
+#include "engine/store/store_error.hpp"
+
+namespace gantry {
+
+namespace {
+
+const std::vector<std::string> kSchema = {
+    "CREATE TABLE pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT,"
+    " timezone TEXT);"
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL, logical_us INTEGER NOT NULL,"
+    " trigger TEXT NOT NULL, state TEXT NOT NULL, start_us INTEGER, end_us INTEGER,"
+    " UNIQUE (pipeline, logical_us));"
+    "CREATE TABLE task_instances(run_id INTEGER NOT NULL REFERENCES runs(id), position INTEGER,"
+    " name TEXT NOT NULL, state TEXT NOT NULL, cpu_milli INTEGER, memory_bytes INTEGER,"
+    " gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name)) WITHOUT ROWID;"
+    "CREATE TABLE attempts(run_id INTEGER NOT NULL, task TEXT NOT NULL, idx INTEGER NOT NULL,"
+    " start_us INTEGER NOT NULL, end_us INTEGER, state TEXT NOT NULL,"
+    " PRIMARY KEY (run_id, task, idx)) WITHOUT ROWID;"
+    "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,"
+    " logical_us INTEGER, task TEXT, message TEXT);"};
+
+// The inverse of to_string() for the enums of run.hpp: the database stores their words.
+template <typename E>
+E parse_word(std::string_view word, int count, const char* what) {
+  for (int i = 0; i < count; ++i)
+    if (to_string(static_cast<E>(i)) == word) return static_cast<E>(i);
+  throw StoreError(std::string("unknown ") + what + " '" + std::string(word) +
+                       "' in the runs database", 0);
+}
+
+std::optional<Time> time_or_null(const Statement& s, int col) {
+  if (s.column_is_null(col)) return std::nullopt;
+  return Time::from_micros(s.column_int64(col));
+}
+
+std::optional<int64_t> micros(std::optional<Time> t) {
+  return t ? std::optional<int64_t>(t->micros()) : std::nullopt;
+}
+
+}  // namespace
+
+SqliteRunStore::SqliteRunStore(const std::string& path, int batch)
+    : batch_(batch < 1 ? 1 : batch) {
+  OpenOptions options;
+  options.wal = true;
+  db_ = Database::open(path, options);
+  db_.migrate(kSchema);
+  insert_run_ = db_.prepare(
+      "INSERT OR IGNORE INTO runs(pipeline, logical_us, trigger, state, start_us, end_us)"
+      " VALUES (?, ?, ?, ?, ?, ?)");
+  insert_task_ = db_.prepare(
+      "INSERT INTO task_instances(run_id, position, name, state, cpu_milli, memory_bytes, gpus,"
+      " gpu_milli) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  update_run_ = db_.prepare("UPDATE runs SET state = ?, start_us = ?, end_us = ? WHERE id = ?");
+  update_task_ = db_.prepare(
+      "UPDATE task_instances SET state = ?, cpu_milli = ?, memory_bytes = ?, gpus = ?,"
+      " gpu_milli = ? WHERE run_id = ? AND name = ?");
+  insert_attempt_ = db_.prepare(
+      "INSERT OR REPLACE INTO attempts(run_id, task, idx, start_us, end_us, state)"
+      " VALUES (?, ?, ?, ?, NULL, 'running')");
+  end_attempt_ = db_.prepare(
+      "UPDATE attempts SET end_us = ?, state = ? WHERE run_id = ? AND task = ? AND idx = ?");
+  insert_event_ = db_.prepare(
+      "INSERT INTO events(at_us, kind, pipeline, logical_us, task, message)"
+      " VALUES (?, ?, ?, ?, ?, ?)");
+  upsert_pipeline_ = db_.prepare(
+      "INSERT OR REPLACE INTO pipelines(name, namespace, file, schedule, timezone)"
+      " VALUES (?, ?, ?, ?, ?)");
+  Statement ids = db_.prepare("SELECT id, pipeline, logical_us FROM runs");
+  while (ids.step())
+    ids_[RunKey{ids.column_text(1), Time::from_micros(ids.column_int64(2))}] = ids.column_int64(0);
+}
+
+SqliteRunStore::~SqliteRunStore() {
+  try {
+    flush();
+  } catch (...) {
+    // A destructor must not throw; the batch is lost as in a crash, which the design allows.
+  }
+}
+
+void SqliteRunStore::begin_change() {
+  if (!open_) {
+    db_.exec("BEGIN IMMEDIATE");
+    open_ = true;
+  }
+  ++changes_;
+}
+
+void SqliteRunStore::commit_if_due() {
+  if (++in_batch_ < batch_) return;
+  flush();
+}
+
+void SqliteRunStore::flush() {
+  if (!open_) return;
+  db_.exec("COMMIT");
+  open_ = false;
+  in_batch_ = 0;
+  ++commits_;
+  if (crash_after_ != 0 && commits_ >= crash_after_) ::kill(::getpid(), SIGKILL);
+}
+
+int64_t SqliteRunStore::run_id(const RunKey& key) const {
+  const auto it = ids_.find(key);
+  assert(it != ids_.end() && "a change to a run that was never created");
+  return it == ids_.end() ? -1 : it->second;
+}
+
+void SqliteRunStore::save_pipeline(const PipelineSpec& p) {
+  begin_change();
+  upsert_pipeline_.bind_all(p.name, p.namespace_name, p.file,
+                            p.schedule ? p.schedule->cron : std::string(),
+                            p.schedule ? p.schedule->timezone : std::string());
+  upsert_pipeline_.step();
+  upsert_pipeline_.reset();
+  commit_if_due();
+}
+
+bool SqliteRunStore::create_run(const Run& run) {
+  begin_change();
+  insert_run_.bind_all(run.pipeline, run.logical_time.micros(), std::string(to_string(run.trigger)),
+                       std::string(to_string(run.state)), micros(run.start), micros(run.end));
+  insert_run_.step();
+  insert_run_.reset();
+  const bool inserted = db_.changes() == 1;
+  if (inserted) {
+    const int64_t id = db_.last_insert_rowid();
+    ids_[RunKey{run.pipeline, run.logical_time}] = id;
+    int64_t position = 0;
+    for (const TaskInstance& t : run.tasks) {
+      insert_task_.bind_all(id, position++, t.name, std::string(to_string(t.state)),
+                            t.requests.cpu_milli, t.requests.memory_bytes,
+                            static_cast<int64_t>(t.requests.gpus),
+                            static_cast<int64_t>(t.requests.gpu_milli));
+      insert_task_.step();
+      insert_task_.reset();
+    }
+  }
+  commit_if_due();
+  return inserted;
+}
+
+void SqliteRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                                std::optional<Time> end) {
+  begin_change();
+  update_run_.bind_all(std::string(to_string(state)), micros(start), micros(end), run_id(key));
+  update_run_.step();
+  update_run_.reset();
+  commit_if_due();
+}
+
+void SqliteRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
+                                 const Resources& r) {
+  begin_change();
+  update_task_.bind_all(std::string(to_string(state)), r.cpu_milli, r.memory_bytes,
+                        static_cast<int64_t>(r.gpus), static_cast<int64_t>(r.gpu_milli),
+                        run_id(key), std::string(task));
+  update_task_.step();
+  update_task_.reset();
+  commit_if_due();
+}
+
+void SqliteRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
+                                     Time start) {
+  begin_change();
+  insert_attempt_.bind_all(run_id(key), std::string(task), static_cast<int64_t>(index),
+                           start.micros());
+  insert_attempt_.step();
+  insert_attempt_.reset();
+  commit_if_due();
+}
+
+void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
+                                   Time end, AttemptState state) {
+  begin_change();
+  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), run_id(key),
+                        std::string(task), static_cast<int64_t>(index));
+  end_attempt_.step();
+  end_attempt_.reset();
+  commit_if_due();
+}
+
+void SqliteRunStore::record_event(const SchedulerEvent& e) {
+  begin_change();
+  insert_event_.bind_all(e.at.micros(), std::string(to_string(e.kind)), e.pipeline,
+                         micros(e.logical_time), e.task, e.message);
+  insert_event_.step();
+  insert_event_.reset();
+  commit_if_due();
+}
+
+std::vector<Run> SqliteRunStore::load_runs() const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  std::map<int64_t, Run> runs;
+  Statement r = db.prepare(
+      "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ORDER BY id");
+  while (r.step()) {
+    Run run;
+    run.pipeline = r.column_text(1);
+    run.logical_time = Time::from_micros(r.column_int64(2));
+    run.trigger = parse_word<RunTrigger>(r.column_text(3), 4, "run trigger");
+    run.state = parse_word<RunState>(r.column_text(4), 7, "run state");
+    run.start = time_or_null(r, 5);
+    run.end = time_or_null(r, 6);
+    runs.emplace(r.column_int64(0), std::move(run));
+  }
+  Statement t = db.prepare(
+      "SELECT run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances"
+      " ORDER BY run_id, position");
+  while (t.step()) {
+    TaskInstance task;
+    task.name = t.column_text(1);
+    task.state = parse_word<TaskState>(t.column_text(2), 7, "task state");
+    task.requests = Resources{t.column_int64(3), t.column_int64(4),
+                              static_cast<int32_t>(t.column_int64(5)),
+                              static_cast<int32_t>(t.column_int64(6))};
+    runs.at(t.column_int64(0)).tasks.push_back(std::move(task));
+  }
+  Statement a = db.prepare(
+      "SELECT run_id, task, idx, start_us, end_us, state FROM attempts ORDER BY run_id, task, idx");
+  while (a.step()) {
+    Run& run = runs.at(a.column_int64(0));
+    const std::string task = a.column_text(1);
+    for (TaskInstance& ti : run.tasks) {
+      if (ti.name != task) continue;
+      Attempt attempt;
+      attempt.start = Time::from_micros(a.column_int64(3));
+      attempt.end = time_or_null(a, 4);
+      attempt.state = parse_word<AttemptState>(a.column_text(5), 6, "attempt state");
+      ti.attempts.push_back(attempt);
+    }
+  }
+  std::vector<Run> out;
+  out.reserve(runs.size());
+  for (auto& [id, run] : runs) out.push_back(std::move(run));
+  return out;
+}
+
+}  // namespace gantry

@@ -1,0 +1,86 @@
+#pragma once
+// RunStore on SQLite (DESIGN.md rule 5): pipelines, runs, task instances, attempts and
+// scheduler events in one database file, WAL mode.
+//
+//   pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT, timezone TEXT)
+//   runs(id INTEGER PRIMARY KEY, pipeline TEXT, logical_us INTEGER, trigger TEXT, state TEXT,
+//        start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us))
+//   task_instances(run_id INTEGER, position INTEGER, name TEXT, state TEXT, cpu_milli INTEGER,
+//        memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name))
+//   attempts(run_id INTEGER, task TEXT, idx INTEGER, start_us INTEGER, end_us INTEGER,
+//        state TEXT, PRIMARY KEY (run_id, task, idx))
+//   events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,
+//        logical_us INTEGER, task TEXT, message TEXT)
+//
+// Transactions. Every state change is applied inside a transaction, and the exactly-once rule
+// rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
+// same (pipeline, logical time) can never be written, whatever happened before a crash.
+// With `batch` = 1 each change commits on its own (the orchestrator under `gantry serve`);
+// with `batch` = N > 1, N changes share a transaction (a virtual-time replay of a year of
+// runs). A crash then loses at most the last uncommitted batch — never half of a change, never
+// a duplicate — and recover() plus the schedule or backfill recreate what was lost.
+//
+// Errors: StoreError. Thread safety: one thread (the event loop's).
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include "engine/store/database.hpp"
+#include "engine/store/statement.hpp"
+#include "workflow/pipeline/pipeline_spec.hpp"
+#include "workflow/runner/run_store.hpp"
+
+namespace gantry {
+
+class SqliteRunStore final : public RunStore {
+ public:
+  // Opens (creating if needed) the database at `path` and migrates its schema.
+  explicit SqliteRunStore(const std::string& path, int batch = 1);
+  ~SqliteRunStore() override;  // commits the open batch
+
+  // Records what a pipeline is (upsert by name).
+  void save_pipeline(const PipelineSpec& pipeline);
+
+  bool create_run(const Run& run) override;
+  void update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                  std::optional<Time> end) override;
+  void update_task(const RunKey& key, std::string_view task, TaskState state,
+                   const Resources& requests) override;
+  void attempt_started(const RunKey& key, std::string_view task, size_t index,
+                       Time start) override;
+  void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
+                     AttemptState state) override;
+  void record_event(const SchedulerEvent& event) override;
+  std::vector<Run> load_runs() const override;
+
+  // Commits the open batch, if any.
+  void flush();
+  // State changes written so far (each call above counts one).
+  uint64_t changes_written() const { return changes_; }
+
+  // Fault injection for crash tests: after `n` more committed transactions the process kills
+  // itself with SIGKILL (a real kill -9, at a transaction boundary or, with batching, inside
+  // the open batch). 0 disables.
+  void crash_after_commits(uint64_t n) { crash_after_ = n; }
+
+ private:
+  // Opens the batch transaction if needed; after the change, commit_if_due() ends it when the
+  // batch is full.
+  void begin_change();
+  void commit_if_due();
+  int64_t run_id(const RunKey& key) const;
+
+  Database db_;
+  int batch_;
+  int in_batch_ = 0;
+  bool open_ = false;
+  uint64_t changes_ = 0;
+  uint64_t commits_ = 0;
+  uint64_t crash_after_ = 0;
+  std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
+  Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
+      end_attempt_, insert_event_, upsert_pipeline_;
+};
+
+}  // namespace gantry

@@ -11,6 +11,7 @@
 
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
+#include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/simulate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   gantry::cli::add_simulate_command(app);
   gantry::cli::add_compare_command(app);
+  CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
+  pipeline->require_subcommand(1);
+  gantry::cli::add_pipeline_validate(*pipeline);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,146 @@
+// End-to-end tests of `gantry pipeline run` and `gantry pipeline backfill`: the real program
+// as a child process, its JSON timeline, its SQLite database, and a real kill -9 in the middle
+// of a backfill.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "engine/store/database.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Outcome {
+  int status = -1;  // raw wait status
+  std::string out, err;
+  int exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class PipelineCommand : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("gantry-pipeline-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs build/gantry with `args`; `env` is prepended (VAR=value ...). `exec` makes the shell
+  // replace itself, so a signal that kills gantry is seen in the wait status.
+  Outcome run(const std::string& args, const std::string& env = "") {
+    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) + "/gantry " +
+                            args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
+    Outcome o;
+    o.status = std::system(cmd.c_str());
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+  }
+
+  int64_t query(const std::string& sql) {
+    gantry::Database db = gantry::Database::open(db_path(), gantry::OpenOptions{.create = false});
+    gantry::Statement s = db.prepare(sql);
+    return s.step() ? s.column_int64(0) : -1;
+  }
+
+  std::string db_path() const { return (dir_ / "runs.db").string(); }
+  static std::string etl() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml"; }
+  fs::path dir_;
+};
+
+// The timeline promised in scenarios/pipelines/hourly-etl.yaml, checked field by field.
+TEST_F(PipelineCommand, RunPrintsTheHandDerivedTimeline) {
+  const Outcome o = run("pipeline run " + etl() +
+                        " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --format json --db " + db_path());
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  const auto runs = nlohmann::json::parse(o.out)["runs"];
+  ASSERT_EQ(runs.size(), 6u);
+  const char* expected[][5] = {
+      {"2026-03-02T05:00:00Z", "catchup", "succeeded", "2026-03-02T07:00:00Z", "2026-03-02T07:12:10Z"},
+      {"2026-03-02T06:00:00Z", "catchup", "succeeded", "2026-03-02T07:12:10Z", "2026-03-02T07:24:20Z"},
+      {"2026-03-02T07:00:00Z", "schedule", "succeeded", "2026-03-02T07:24:20Z", "2026-03-02T07:36:30Z"},
+      {"2026-03-02T08:00:00Z", "schedule", "succeeded", "2026-03-02T08:00:00Z", "2026-03-02T08:12:10Z"},
+      {"2026-03-02T09:00:00Z", "schedule", "succeeded", "2026-03-02T09:00:00Z", "2026-03-02T09:12:10Z"}};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(runs[i]["pipeline"], "hourly-etl");
+    EXPECT_EQ(runs[i]["logicalTime"], expected[i][0]);
+    EXPECT_EQ(runs[i]["trigger"], expected[i][1]);
+    EXPECT_EQ(runs[i]["state"], expected[i][2]);
+    EXPECT_EQ(runs[i]["start"], expected[i][3]);
+    EXPECT_EQ(runs[i]["end"], expected[i][4]);
+  }
+  // transform of the first run: failed 07:05:00-07:07:00, retried after 10 s.
+  const auto transform = runs[0]["tasks"][1];
+  EXPECT_EQ(transform["name"], "transform");
+  ASSERT_EQ(transform["attempts"].size(), 2u);
+  EXPECT_EQ(transform["attempts"][0]["state"], "failed");
+  EXPECT_EQ(transform["attempts"][0]["end"], "2026-03-02T07:07:00Z");
+  EXPECT_EQ(transform["attempts"][1]["start"], "2026-03-02T07:07:10Z");
+  EXPECT_EQ(transform["attempts"][1]["state"], "succeeded");
+  EXPECT_EQ(runs[5]["state"], "running");
+  EXPECT_EQ(query("SELECT count(*) FROM runs"), 6);
+  EXPECT_EQ(query("SELECT count(*) FROM attempts WHERE state = 'failed'"), 5);
+}
+
+// Backfill 2026-03-01 (24 hourly ticks). The first attempt kills itself with SIGKILL after 40
+// commits, mid-way; the second run of the same command finishes the job. Afterwards every tick
+// has exactly one run, every run succeeded with its three tasks, and a third backfill creates
+// nothing.
+TEST_F(PipelineCommand, BackfillSurvivesKillNine) {
+  const std::string backfill = "pipeline backfill " + etl() +
+                               " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --format json --db " + db_path();
+  const Outcome killed = run(backfill, "GANTRY_CRASH_AFTER_COMMITS=40");
+  ASSERT_TRUE(WIFSIGNALED(killed.status)) << "exit " << killed.exit_code() << ": " << killed.err;
+  EXPECT_EQ(WTERMSIG(killed.status), SIGKILL);
+  const int64_t before = query("SELECT count(*) FROM runs");
+  EXPECT_GT(before, 0);
+  EXPECT_LT(query("SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24) << "killed mid-way";
+
+  const Outcome resumed = run(backfill);
+  ASSERT_EQ(resumed.exit_code(), 0) << resumed.err;
+  EXPECT_EQ(query("SELECT count(*) FROM runs"), 24);
+  EXPECT_EQ(query("SELECT count(DISTINCT logical_us) FROM runs"), 24);
+  EXPECT_EQ(query("SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24);
+  EXPECT_EQ(query("SELECT count(*) FROM task_instances WHERE state = 'succeeded'"), 72);
+
+  const Outcome again = run("pipeline backfill " + etl() +
+                            " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --db " + db_path());
+  ASSERT_EQ(again.exit_code(), 0) << again.err;
+  EXPECT_NE(again.out.find("0 runs created"), std::string::npos) << again.out;
+  EXPECT_EQ(query("SELECT count(*) FROM runs"), 24);
+}
+
+TEST_F(PipelineCommand, BadEventsFileNamesLineAndField) {
+  std::ofstream(dir_ / "events.yaml") << "- {at: 2026-03-02T08:00:00Z, action: trigger, pipeline: hourly-etl}\n"
+                                         "- {at: 2026-03-02T09:00:00Z, action: fail, pipeline: hourly-etl,"
+                                         " logicalTime: 2026-03-02T08:00:00Z, task: transfrom}\n";
+  const Outcome o = run("pipeline run " + etl() + " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --events " +
+                        (dir_ / "events.yaml").string() + " --db " + db_path());
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_NE(o.err.find("events.yaml:2:"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("has no task 'transfrom'"), std::string::npos) << o.err;
+}
+
+TEST_F(PipelineCommand, BadTimeFlagIsReported) {
+  const Outcome o = run("pipeline run " + etl() + " --from yesterday --until 2026-03-02T10:00:00Z --db " + db_path());
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_NE(o.err.find("--from: expected an RFC 3339 time"), std::string::npos) << o.err;
+}
+
+}  // namespace

@@ -1,0 +1,64 @@
+#include "workflow/runner/memory_run_store.hpp"
+
+#include <cassert>
+
+namespace gantry {
+
+bool MemoryRunStore::create_run(const Run& run) {
+  auto [it, inserted] = runs_.try_emplace(RunKey{run.pipeline, run.logical_time}, run);
+  if (!inserted) ++refused_;
+  return inserted;
+}
+
+void MemoryRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                                std::optional<Time> end) {
+  auto it = runs_.find(key);
+  assert(it != runs_.end());
+  it->second.state = state;
+  it->second.start = start;
+  it->second.end = end;
+}
+
+TaskInstance& MemoryRunStore::task(const RunKey& key, std::string_view name) {
+  auto it = runs_.find(key);
+  assert(it != runs_.end());
+  for (TaskInstance& t : it->second.tasks) {
+    if (t.name == name) return t;
+  }
+  assert(false && "unknown task");
+  return it->second.tasks.front();
+}
+
+void MemoryRunStore::update_task(const RunKey& key, std::string_view name, TaskState state,
+                                 const Resources& requests) {
+  TaskInstance& t = task(key, name);
+  t.state = state;
+  t.requests = requests;
+}
+
+void MemoryRunStore::attempt_started(const RunKey& key, std::string_view name, size_t index,
+                                     Time start) {
+  TaskInstance& t = task(key, name);
+  assert(index == t.attempts.size());
+  (void)index;
+  t.attempts.push_back(Attempt{start, std::nullopt, AttemptState::kRunning});
+}
+
+void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, size_t index,
+                                   Time end, AttemptState state) {
+  TaskInstance& t = task(key, name);
+  assert(index < t.attempts.size());
+  t.attempts[index].end = end;
+  t.attempts[index].state = state;
+}
+
+void MemoryRunStore::record_event(const SchedulerEvent& event) { events_.push_back(event); }
+
+std::vector<Run> MemoryRunStore::load_runs() const {
+  std::vector<Run> out;
+  out.reserve(runs_.size());
+  for (const auto& [key, run] : runs_) out.push_back(run);
+  return out;
+}
+
+}  // namespace gantry

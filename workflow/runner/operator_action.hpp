@@ -1,0 +1,50 @@
+#pragma once
+// Operator actions and injected faults at given times (issue #4, `--events`): what the CLI
+// reads from an events file and hands to RunScheduler::schedule(). Fields a kind does not use
+// are ignored.
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "engine/core/time.hpp"
+
+namespace gantry {
+
+enum class ActionKind {
+  kSchedulerDown,  // the orchestrator stops: no ticks, no starts, no timeouts until up
+  kSchedulerUp,    // it comes back: completions seen, overdue timers fire, ticks caught up
+  kTrigger,        // a manual run of `pipeline` now (logical time = `at`)
+  kRerun,          // clear the failed, upstream_failed and killed tasks of a run (Airflow's
+                   // clear): the run goes back to the queue and then to running
+  kMarkSuccess,    // declare the run succeeded without running the rest of it
+  kFail,           // the running attempt of `task` in the run fails now (an injected fault)
+  kPause,          // stop `pipeline`'s schedule; runs already created go on
+  kResume,         // restart it; missed ticks follow the catch-up rules
+  kBackfill,       // backfill `pipeline` over [from, to] with `rerun`
+};
+
+// What backfill does with a run that already exists for a tick in its window.
+enum class BackfillRerun {
+  kNone,    // leave it as it is
+  kFailed,  // a finished run that did not succeed (failed, killed, expired): clear its
+            // failed, upstream_failed and killed tasks and run it again
+  kAll,     // any finished run: clear every task and run it again
+};
+
+struct OperatorAction {
+  Time at;
+  ActionKind kind = ActionKind::kTrigger;
+  std::string pipeline;              // all but scheduler-down/up
+  std::optional<Time> logical_time;  // rerun, mark-success, fail: which run
+  std::string task;                  // fail: which task
+  Time from, to;                     // backfill window, both inclusive
+  BackfillRerun rerun = BackfillRerun::kNone;
+};
+
+std::string_view to_string(ActionKind k);
+// "scheduler-down", "trigger", "mark-success", ...: the words of the events file.
+std::optional<ActionKind> parse_action_kind(std::string_view text);
+std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text);  // none|failed|all
+
+}  // namespace gantry

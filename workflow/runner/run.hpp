@@ -1,0 +1,95 @@
+#pragma once
+// What the run scheduler produces (issue #4): runs of a pipeline, one task instance per task,
+// one attempt per try. Plain data shared by the scheduler (run_scheduler.hpp), the store
+// (run_store.hpp) and the timeline writers (timeline.hpp). The string forms below are the
+// words of the JSON timeline and never change.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/cluster/resources.hpp"
+#include "engine/core/time.hpp"
+
+namespace gantry {
+
+// Why a run exists.
+enum class RunTrigger {
+  kSchedule,  // a tick handled on time
+  kCatchup,   // a tick that was due before the scheduler was switched on, came back up or
+              // the pipeline was resumed
+  kBackfill,  // created by backfill() for a past window
+  kManual,    // an operator's trigger action; logical time = the moment of the action
+};
+
+enum class RunState {
+  kQueued,     // created, waiting for maxActiveRuns, dependsOnPast or the scheduler
+  kRunning,    // started; tasks are being run
+  kSucceeded,  // every leaf task succeeded or was skipped (or an operator marked it success)
+  kFailed,     // a leaf failed or was upstream_failed, or the run timed out
+  kSkipped,    // concurrency Forbid: the tick found a run in flight; recorded, never ran
+  kExpired,    // keepLatest: newer runs pushed it out (killed if it was running)
+  kKilled,     // concurrency Replace: a newer tick replaced it
+};
+
+enum class TaskState {
+  kPending,         // waiting for upstream, a slot, dependsOnPast or a retry's backoff
+  kRunning,         // an attempt is running
+  kSucceeded,       // the last attempt succeeded (or an operator marked the run success)
+  kFailed,          // the last attempt was unsuccessful and no retry is left
+  kUpstreamFailed,  // its trigger rule can no longer be met because upstream failed
+  kSkipped,         // skip: true, or a trigger rule (all_failed, one_failed) that cannot fire
+  kKilled,          // the run ended (timeout, Replace, keepLatest) before the task finished
+};
+
+enum class AttemptState {
+  kRunning,    // not ended yet (never in a finished timeline)
+  kSucceeded,  // the work finished successfully
+  kFailed,     // the work failed (exit code != 0), or an operator's fail action
+  kError,      // infrastructure: node lost, evicted, orchestrator lost track of it
+  kTimeout,    // ran past the task's per-attempt timeout and was stopped
+  kKilled,     // stopped because its run ended
+};
+
+struct Attempt {
+  Time start;
+  std::optional<Time> end;
+  AttemptState state = AttemptState::kRunning;
+};
+
+struct TaskInstance {
+  std::string name;
+  TaskState state = TaskState::kPending;
+  std::vector<Attempt> attempts;
+  // The CPU and memory asked for by the latest attempt (autosize may lower them).
+  Resources requests;
+};
+
+struct Run {
+  std::string pipeline;
+  Time logical_time;
+  RunTrigger trigger = RunTrigger::kSchedule;
+  RunState state = RunState::kQueued;
+  std::optional<Time> start;  // first time it went running
+  std::optional<Time> end;    // when it reached its final state
+  std::vector<TaskInstance> tasks;  // in the pipeline's task order
+};
+
+// The identity of a run: a run exists at most once per (pipeline, logical time).
+struct RunKey {
+  std::string pipeline;
+  Time logical_time;
+  auto operator<=>(const RunKey&) const = default;
+};
+
+bool is_finished(RunState s);   // succeeded, failed, skipped, expired, killed
+bool is_finished(TaskState s);  // anything but pending and running
+
+std::string_view to_string(RunTrigger v);
+std::string_view to_string(RunState v);
+std::string_view to_string(TaskState v);
+std::string_view to_string(AttemptState v);
+
+}  // namespace gantry

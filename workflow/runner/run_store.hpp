@@ -1,0 +1,97 @@
+#pragma once
+// The persistence hook of the run scheduler (DESIGN.md rule 5, STYLE.md habit 8): the
+// scheduler calls a RunStore on every state change, so a store that writes each call in its
+// own transaction (the SQLite store, written elsewhere) loses nothing when the process dies.
+// MemoryRunStore (memory_run_store.hpp) is the in-memory version used by tests and by
+// `gantry pipeline run` when nothing needs to survive.
+//
+// Identity: a run is named by its RunKey (pipeline, logical time), a task instance by its
+// run and task name, an attempt by its 0-based index in the task instance. Task names are
+// unique within a pipeline.
+//
+// Exactly once: create_run() is the only way a run comes into existence, and it refuses a
+// second run for the same key. That check and the insert must be one atomic step in the
+// store (a UNIQUE constraint on (pipeline, logical_time) in SQL); the scheduler relies on it
+// after a restart: RunScheduler::recover() loads what load_runs() returns, so a restarted
+// orchestrator knows every run that exists and creates none twice.
+//
+// Errors: an implementation that cannot write throws StoreError (engine/core/errors.hpp
+// convention for the store boundary); the scheduler does not catch it.
+//
+// Thread safety: called from the event loop's thread only.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "engine/core/time.hpp"
+#include "workflow/runner/run.hpp"
+
+namespace gantry {
+
+// Something the scheduler decided that is not a state change, kept for the user ("why did my
+// run not start?").
+enum class SchedulerEventKind {
+  kTooManyMissed,    // catchup false: more missed ticks than maxMissedRuns; none started
+  kMissedDeadline,   // catchup false: the most recent missed tick is older than the deadline
+  kForbidSkip,       // concurrency Forbid: a tick found a run in flight; recorded as skipped
+  kReplace,          // concurrency Replace: a tick killed a run in flight
+  kExpire,           // keepLatest pushed a run out
+  kAutosize,         // a task's requests were changed by autosize
+  kSchedulerDown,    // the orchestrator went down
+  kSchedulerUp,      // the orchestrator came back
+  kPause,            // a pipeline's schedule was paused
+  kResume,           // ... and resumed
+  kTrigger,          // an operator's manual run
+  kRerun,            // an operator cleared tasks of a run
+  kMarkSuccess,      // an operator declared a run succeeded
+  kFail,             // an injected fault failed a running attempt
+  kBackfill,         // a backfill request (message: the window and what it created)
+  kLostAttempt,      // recover(): an attempt that was running at the crash is closed as error
+  kRejected,         // an operator action that could not be applied (message says why)
+};
+
+std::string_view to_string(SchedulerEventKind k);
+
+struct SchedulerEvent {
+  Time at;
+  SchedulerEventKind kind = SchedulerEventKind::kRejected;
+  std::string pipeline;              // empty for scheduler-wide events
+  std::optional<Time> logical_time;  // the run concerned, if any
+  std::string task;                  // the task concerned, if any
+  std::string message;               // for people
+};
+
+class RunStore {
+ public:
+  virtual ~RunStore() = default;
+
+  // Inserts `run` with its task instances (all pending, no attempts) unless a run with the
+  // same (pipeline, logical_time) exists. Returns true if inserted, false if it existed (then
+  // nothing is written). Atomic.
+  virtual bool create_run(const Run& run) = 0;
+
+  // The run's state, start and end after a change (they are written together).
+  virtual void update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                          std::optional<Time> end) = 0;
+
+  // A task instance's new state. `requests` are the resources its next or current attempt
+  // asks for (autosize may have changed them).
+  virtual void update_task(const RunKey& key, std::string_view task, TaskState state,
+                           const Resources& requests) = 0;
+
+  // An attempt began (it is the task instance's attempt number `index`, counted from 0).
+  virtual void attempt_started(const RunKey& key, std::string_view task, size_t index,
+                               Time start) = 0;
+  // ... and ended.
+  virtual void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
+                             AttemptState state) = 0;
+
+  virtual void record_event(const SchedulerEvent& event) = 0;
+
+  // Every run stored, with task instances and attempts, in any order. For recover().
+  virtual std::vector<Run> load_runs() const = 0;
+};
+
+}  // namespace gantry

@@ -1,0 +1,73 @@
+#include "workflow/runner/simulated_executor.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "workflow/pipeline/pipeline_spec.hpp"
+
+namespace gantry {
+
+SimulatedExecutor::SimulatedExecutor(EventLoop& loop, uint64_t seed)
+    : loop_(loop), seeds_(seed) {}
+
+SimulatedExecutor::Streams& SimulatedExecutor::streams(const std::string& pipeline,
+                                                       const std::string& task) {
+  std::string name = pipeline + "/" + task;
+  auto it = streams_.find(name);
+  if (it == streams_.end()) {
+    it = streams_
+             .emplace(name, Streams{seeds_.stream("runner/" + name + "/duration"),
+                                    seeds_.stream("runner/" + name + "/outcome")})
+             .first;
+  }
+  return it->second;
+}
+
+void SimulatedExecutor::start(const AttemptRequest& request, AttemptListener& listener) {
+  const SimulateSpec& sim = request.task->simulate;
+  Streams& s = streams(request.pipeline->name, request.task->name);
+
+  Duration d = sim.duration;
+  if (sim.p90) {
+    double median = sim.duration.seconds();
+    double p90 = std::max(sim.p90->seconds(), median);
+    d = Duration::from_seconds(s.duration.lognormal_median_p90(median, p90));
+  }
+  d = std::max(d, microseconds(1));
+
+  AttemptResult result;
+  if (!sim.outcomes.empty()) {
+    const std::string& o =
+        sim.outcomes[std::min(request.attempt_index, sim.outcomes.size() - 1)];
+    result.outcome = o == "failed"  ? AttemptOutcome::kFailed
+                     : o == "error" ? AttemptOutcome::kError
+                                    : AttemptOutcome::kSucceeded;
+  } else if (sim.failure_probability > 0) {
+    result.outcome = s.outcome.uniform() < sim.failure_probability ? AttemptOutcome::kFailed
+                                                                   : AttemptOutcome::kSucceeded;
+  }
+  result.used = request.requests;
+  if (sim.used_cpu_milli) result.used.cpu_milli = *sim.used_cpu_milli;
+  if (sim.used_memory_bytes) result.used.memory_bytes = *sim.used_memory_bytes;
+
+  AttemptId id = request.id;
+  TimerId timer = loop_.schedule_after(d, [this, id] { finish(id); });
+  running_.emplace(id, Pending{timer, result, &listener});
+}
+
+void SimulatedExecutor::finish(AttemptId id) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  Pending p = it->second;
+  running_.erase(it);
+  p.listener->attempt_finished(id, p.result);
+}
+
+void SimulatedExecutor::kill(AttemptId id) {
+  auto it = running_.find(id);
+  if (it == running_.end()) return;
+  loop_.cancel(it->second.timer);
+  running_.erase(it);
+}
+
+}  // namespace gantry

@@ -110,11 +110,21 @@ void EventLoop::run_until(Time horizon) {
   while (!stop_.load(std::memory_order_acquire)) {
     drain_posts();
     if (stop_.load(std::memory_order_acquire)) break;
-    const bool due = settle_top() && queue_.top_key() <= horizon.micros();
-    if (due) {
-      if (!is_virtual && !wait_wall(Time::from_micros(queue_.top_key()))) continue;
+    // Look at the next timer without committing the queue to it (peek_key): until its time has
+    // come, posts and callbacks may still schedule earlier timers.
+    if (!queue_.empty() && queue_.peek_key() <= horizon.micros()) {
+      const Time next = Time::from_micros(queue_.peek_key());
+      if (!is_virtual && !wait_wall(next)) continue;
       // The wait may have let posted work in; it runs first, at the current time.
       if (has_posted_.load(std::memory_order_acquire)) continue;
+      // Its time has come: skip it if cancelled, else run it.
+      Entry& top = queue_.top_value();
+      if (!cancelled_.empty() && cancelled_.erase(top.seq) != 0) {
+        top.fn.release();
+        queue_.pop();
+        clock_->jump_to(next);  // keeps the clock at or past the queue's floor
+        continue;
+      }
       dispatch_top();
       continue;
     }

@@ -1,7 +1,7 @@
 #pragma once
 // A monotone priority queue (a radix heap with 4-bit digits) for the event loop.
 //
-// Keys never go below the last key popped — exactly the event loop's "time never goes
+// Keys never go below the last key popped (or looked at with top_key()) — exactly the event loop's "time never goes
 // backwards" — which lets a radix heap beat a binary heap. An item waits in the bucket named by
 // the highest 4-bit digit in which its key differs from the last popped key (16 levels) and by
 // its own value of that digit (16 values): all keys in a lower-numbered bucket are smaller. A
@@ -44,12 +44,28 @@ class MonotoneQueue {
   // key >= the last popped key (asserted).
   void push(int64_t key, Value value) {
     const uint64_t k = to_unsigned(key);
+    if (size_ == 0) last_ = 0;  // nothing waits: any key is fine, and buckets are empty
     assert(k >= last_ && "monotone: keys never go below the last popped one");
     place(Item{k, value});
     ++size_;
   }
 
-  // The smallest key and, among equal keys, the earliest pushed. Require !empty().
+  // The smallest key, without committing to it. Requires !empty(). Unlike top_key() this does
+  // not raise the queue's floor: keys down to the last popped one may still be pushed after
+  // it, which an event loop needs when it looks at the next timer and then, before that timer
+  // is due, something schedules an earlier one. Costs a scan of the lowest bucket when the
+  // next key differs from the last popped one.
+  int64_t peek_key() const {
+    assert(size_ > 0);
+    if (head_ < equal_.size()) return to_signed(last_);
+    const int b = lowest_nonempty();
+    uint64_t min = UINT64_MAX;
+    for (const Item& it : buckets_[static_cast<size_t>(b)]) min = it.key < min ? it.key : min;
+    return to_signed(min);
+  }
+
+  // The smallest key and, among equal keys, the earliest pushed. Requires !empty(). Raises the
+  // floor to that key: from then on keys below it must not be pushed (asserted).
   int64_t top_key() { return to_signed(front().key); }
   Value& top_value() { return front().value; }
 

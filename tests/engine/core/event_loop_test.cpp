@@ -98,6 +98,37 @@ TEST(EventLoop, RunUntilStopsAtHorizonAndJumpsThere) {
   EXPECT_EQ(loop.now(), kStart + seconds(100));
 }
 
+// After run_until stops short of the next timer, a timer scheduled between the horizon and
+// that timer must still run first and at its own time (the loop only peeked at the next one).
+TEST(EventLoop, TimerScheduledAfterAHorizonBeforeThePendingOneRunsInOrder) {
+  const auto owner = EventLoop::virtual_time(kStart);
+  EventLoop& loop = *owner;
+  std::vector<std::pair<std::string, int64_t>> ran;
+  loop.schedule_at(kStart + minutes(120), [&] { ran.emplace_back("late", (loop.now() - kStart).micros()); });
+  loop.run_until(kStart + minutes(90));
+  loop.schedule_at(kStart + minutes(100), [&] { ran.emplace_back("early", (loop.now() - kStart).micros()); });
+  loop.run_until(kStart + minutes(110));
+  ASSERT_EQ(ran.size(), 1u);
+  EXPECT_EQ(ran[0], std::make_pair(std::string("early"), minutes(100).micros()));
+  loop.run();
+  ASSERT_EQ(ran.size(), 2u);
+  EXPECT_EQ(ran[1].first, "late");
+}
+
+// Same with a cancelled timer at the front of the queue when run_until stops.
+TEST(EventLoop, CancelledFrontDoesNotRaiseTheFloor) {
+  const auto owner = EventLoop::virtual_time(kStart);
+  EventLoop& loop = *owner;
+  std::string order;
+  const TimerId gone = loop.schedule_at(kStart + minutes(50), [&] { order += "x"; });
+  loop.schedule_at(kStart + minutes(120), [&] { order += "b"; });
+  loop.cancel(gone);
+  loop.run_until(kStart + minutes(60));
+  loop.schedule_at(kStart + minutes(70), [&] { order += "a"; });
+  loop.run();
+  EXPECT_EQ(order, "ab");
+}
+
 TEST(EventLoop, PostedWorkRunsBeforeTheNextTimer) {
   const auto owner = EventLoop::virtual_time(kStart);
   EventLoop& loop = *owner;

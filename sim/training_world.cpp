@@ -25,22 +25,37 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
   allocated_.assign(types, 0);
   busy_.assign(types, 0);
   last_point_.assign(types, SIZE_MAX);
-  log_.jobs.resize(jobs_.size());
-  stages_.resize(jobs_.size());
-  for (size_t i = 0; i < jobs_.size(); ++i) {
-    log_.jobs[i].id = static_cast<JobId>(i);
-    log_.jobs[i].spec = &jobs_[i];
-    Stages stages{INT32_MAX, 0};
-    for (const RoleSpec& role : jobs_[i].roles) {
-      if (role.replicas <= 0) continue;
-      stages.first = std::min(stages.first, start_stage(role.kind));
-      stages.last = std::max(stages.last, start_stage(role.kind));
-    }
-    if (stages.first > stages.last) stages.first = stages.last;  // no pods at all
-    stages_[i] = stages;
-  }
+  log_.jobs.reserve(jobs_.size());
+  stages_.reserve(jobs_.size());
+  for (const JobSpec& spec : jobs_) track(spec);
   // Each job logs about five events; reserving avoids regrowing a large vector.
   log_.events.reserve(jobs_.size() * 5);
+}
+
+void TrainingWorld::track(const JobSpec& spec) {
+  JobLog log;
+  log.id = static_cast<JobId>(log_.jobs.size());
+  log.spec = &spec;
+  log_.jobs.push_back(std::move(log));
+  Stages stages{INT32_MAX, 0};
+  for (const RoleSpec& role : spec.roles) {
+    if (role.replicas <= 0) continue;
+    stages.first = std::min(stages.first, start_stage(role.kind));
+    stages.last = std::max(stages.last, start_stage(role.kind));
+  }
+  if (stages.first > stages.last) stages.first = stages.last;  // no pods at all
+  stages_.push_back(stages);
+}
+
+JobId TrainingWorld::submit(JobSpec spec) {
+  spec.submit = loop_.now();
+  submitted_.push_back(std::move(spec));
+  track(submitted_.back());
+  const auto id = static_cast<JobId>(log_.jobs.size() - 1);
+  scheduler_.enqueue(id, submitted_.back());
+  record(EventKind::kSubmit, id);
+  request_cycle();
+  return id;
 }
 
 void TrainingWorld::start() {
@@ -126,6 +141,7 @@ void TrainingWorld::finish(JobId id) {
   }
   ++finished_;
   if (progress_) progress_(finished_, jobs_.size());
+  if (on_finish_) on_finish_(id);
   request_cycle();
 }
 

@@ -14,6 +14,7 @@
 //
 // Not thread-safe: runs on the event loop thread.
 
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -34,6 +35,12 @@ class TrainingWorld {
   // Schedules the first arrival. Call once, before running the loop.
   void start();
 
+  // Submits a job now, from outside the workload (a pipeline's distributed task, say). Returns
+  // its JobId (after the workload's). The world keeps the spec.
+  JobId submit(JobSpec spec);
+  // Called at the moment a job finishes, after its resources are released.
+  void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
+
   // Called after every job finish with (finished jobs, total jobs).
   void on_progress(std::function<void(size_t, size_t)> fn) { progress_ = std::move(fn); }
 
@@ -52,12 +59,15 @@ class TrainingWorld {
   // Adds `allocated`/`busy` GPU deltas for each pod of the job and records the series.
   void account(const JobLog& job, int allocated_sign, int busy_sign);
   void record(EventKind kind, JobId job, int32_t detail = 0);
+  // Adds the bookkeeping of a job whose spec lives at `spec`.
+  void track(const JobSpec& spec);
 
   EventLoop& loop_;
   Cluster& cluster_;
   Scheduler& scheduler_;
   SimParameters params_;
   const std::vector<JobSpec>& jobs_;
+  std::deque<JobSpec> submitted_;  // jobs from submit(); a deque keeps their addresses stable
 
   SimulationLog log_;
   std::vector<int32_t> allocated_;      // per GPU type
@@ -72,6 +82,7 @@ class TrainingWorld {
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;
+  std::function<void(JobId)> on_finish_;
 };
 
 }  // namespace gantry

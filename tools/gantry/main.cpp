@@ -11,6 +11,7 @@
 
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
+#include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/simulate_command.hpp"
 
@@ -22,6 +23,8 @@ int main(int argc, char** argv) {
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
   pipeline->require_subcommand(1);
   gantry::cli::add_pipeline_validate(*pipeline);
+  gantry::cli::add_pipeline_run(*pipeline);
+  gantry::cli::add_pipeline_backfill(*pipeline);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -55,7 +55,7 @@ enum class TriggerRule {
   kOneSuccess,   // at least one upstream succeeded: may start before the others finish
   kOneFailed,    // at least one upstream failed: may start before the others finish
   kNoneFailed,   // no upstream failed or upstream_failed (skipped is fine)
-  kAlways,       // runs once every upstream is done, whatever happened
+  kAlways,       // no dependency at all: starts at once, whatever upstream does (Airflow)
 };
 
 enum class RetryPolicy {

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <string>
 
+#include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
 
 namespace {
@@ -135,6 +136,44 @@ TEST_F(PipelineCommand, BadEventsFileNamesLineAndField) {
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("events.yaml:2:"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("has no task 'transfrom'"), std::string::npos) << o.err;
+}
+
+// --cluster: the pytorchjob task becomes a 32-GPU gang job of the quickstart cluster, next to
+// the scenario's own 600 jobs; each nightly run takes prepare 10 m + at least the 2 h of
+// training + two 5 s pod start-up stages.
+TEST_F(PipelineCommand, DistributedTasksRunInTheScenarioCluster) {
+  std::ofstream(dir_ / "train.yaml") << R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: nightly-train}
+spec:
+  schedule: {cron: "0 2 * * *", start: 2026-01-05T00:00:00Z}
+  tasks:
+  - name: prepare
+    simulate: {duration: 10m}
+  - name: train
+    template: pytorchjob
+    replicas: {master: 1, worker: 3}
+    resources: {cpu: "8", memory: 64Gi, gpu: "8"}
+    dependsOn: [prepare]
+    simulate: {duration: 2h}
+)";
+  const std::string args = "pipeline run " + (dir_ / "train.yaml").string() +
+                           " --from 2026-01-05T08:00:00Z --until 2026-01-07T08:00:00Z --cluster " +
+                           std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml --db " + db_path();
+  const Outcome json = run(args + " --format json");
+  ASSERT_EQ(json.exit_code(), 0) << json.err;
+  const auto runs = nlohmann::json::parse(json.out)["runs"];
+  ASSERT_EQ(runs.size(), 3u);
+  for (const auto& r : runs) {
+    EXPECT_EQ(r["state"], "succeeded");
+    const auto& train = r["tasks"][1]["attempts"][0];
+    gantry::Time start, end;
+    ASSERT_TRUE(gantry::parse_rfc3339(train["start"], start));
+    ASSERT_TRUE(gantry::parse_rfc3339(train["end"], end));
+    EXPECT_GE((end - start).micros(), (gantry::hours(2) + gantry::seconds(10)).micros());
+  }
+  const Outcome text = run(args);
+  EXPECT_NE(text.out.find("603 jobs (3 from pipeline tasks)"), std::string::npos) << text.out;
 }
 
 TEST_F(PipelineCommand, BadTimeFlagIsReported) {

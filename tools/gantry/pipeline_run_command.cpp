@@ -7,8 +7,15 @@
 #include <iostream>
 #include <memory>
 
+#include "adapters/simcluster/cluster_task_executor.hpp"
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/event_loop.hpp"
+#include "engine/core/random.hpp"
+#include "engine/policy/scheduler.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/training_world.hpp"
+#include "sim/workload_generator.hpp"
 #include "tools/gantry/operator_events.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/run_scheduler.hpp"
@@ -31,6 +38,7 @@ struct RunOptions {
   std::string db = "gantry-out/pipelines/runs.db";
   std::string rerun = "none";
   std::string pipeline;
+  std::string cluster;  // a Scenario whose cluster and workload the distributed tasks share
   uint64_t seed = 1;
 };
 
@@ -52,12 +60,37 @@ void print_timeline(const RunScheduler& scheduler, const std::string& format) {
   }
 }
 
+// The simulated cluster of `--cluster SCENARIO`: its nodes, its scheduler and its workload,
+// shifted so that the scenario starts when the pipelines are switched on.
+struct SimulatedCluster {
+  std::vector<JobSpec> workload;
+  std::unique_ptr<Cluster> cluster;
+  std::unique_ptr<Scheduler> scheduler;
+  std::unique_ptr<TrainingWorld> world;
+  std::unique_ptr<ClusterTaskExecutor> executor;
+
+  SimulatedCluster(const std::string& file, EventLoop& loop, TaskExecutor& containers) {
+    ScenarioSpec s = load_scenario_file(file, load_trace_topology);
+    if (s.experiment) throw GantryError(file + ": --cluster needs a training scenario, not an experiment");
+    const Duration shift = loop.now() - s.start;
+    for (JobSpec& job : s.workload.jobs) job.submit += shift;
+    s.start = loop.now();
+    workload = build_workload(s.workload, s.start, RandomStreams(s.seed));
+    cluster = std::make_unique<Cluster>(s.topology);
+    scheduler = std::make_unique<Scheduler>(s.policy);
+    world = std::make_unique<TrainingWorld>(loop, *cluster, *scheduler, s.sim, workload);
+    executor = std::make_unique<ClusterTaskExecutor>(*world, containers);
+    world->start();
+  }
+};
+
 // Shared set-up: the files, the store, the scheduler with every pool and pipeline.
 struct Orchestrator {
   PipelineDocuments docs;
   std::unique_ptr<EventLoop> loop;
   std::unique_ptr<SqliteRunStore> store;
   std::unique_ptr<SimulatedExecutor> executor;
+  std::unique_ptr<SimulatedCluster> cluster;
   std::unique_ptr<RunScheduler> scheduler;
 
   Orchestrator(const RunOptions& opt, Time start, bool fresh_db, int batch) {
@@ -72,7 +105,12 @@ struct Orchestrator {
     if (const char* crash = std::getenv("GANTRY_CRASH_AFTER_COMMITS"))
       store->crash_after_commits(std::strtoull(crash, nullptr, 10));
     executor = std::make_unique<SimulatedExecutor>(*loop, opt.seed);
-    scheduler = std::make_unique<RunScheduler>(*loop, *store, *executor);
+    TaskExecutor* tasks = executor.get();
+    if (!opt.cluster.empty()) {
+      cluster = std::make_unique<SimulatedCluster>(opt.cluster, *loop, *executor);
+      tasks = cluster->executor.get();
+    }
+    scheduler = std::make_unique<RunScheduler>(*loop, *store, *tasks);
     for (const PoolSpec& pool : docs.pools) scheduler->add_pool(pool);
     for (const PipelineSpec& p : docs.pipelines) {
       scheduler->add_pipeline(p);
@@ -94,6 +132,13 @@ void run_pipelines(const RunOptions& opt) {
   o.loop->run_until(until);
   o.store->flush();
   print_timeline(*o.scheduler, opt.format);
+  if (o.cluster && opt.format != "json") {
+    const SimulationLog& log = o.cluster->world->log();
+    std::cout << fmt::format("\ncluster {}: {} jobs ({} from pipeline tasks), {} finished by {}\n",
+                             opt.cluster, log.jobs.size(),
+                             log.jobs.size() - o.cluster->workload.size(),
+                             o.cluster->world->finished(), format_rfc3339(until));
+  }
 }
 
 void backfill_pipelines(const RunOptions& opt) {
@@ -152,6 +197,10 @@ void add_pipeline_run(CLI::App& pipeline) {
   cmd->add_option("--from", opt->from, "When the pipelines are switched on (RFC 3339)")->required();
   cmd->add_option("--until", opt->until, "When the replay stops (RFC 3339)")->required();
   cmd->add_option("--events", opt->events, "Operator actions and faults (YAML list)")->check(CLI::ExistingFile);
+  cmd->add_option("--cluster", opt->cluster,
+                  "A Scenario whose cluster and workload distributed tasks (tfjob, pytorchjob, ...) "
+                  "run in, competing for GPUs")
+      ->check(CLI::ExistingFile);
   cmd->callback([opt] { run_pipelines(*opt); });
 }
 

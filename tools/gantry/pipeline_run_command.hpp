@@ -1,9 +1,11 @@
 #pragma once
 // `gantry pipeline run FILE... --from T0 --until T1 [--events EVENTS.yaml] [--format json|text]
-//     [--db PATH] [--seed N]`
+//     [--db PATH] [--seed N] [--cluster SCENARIO.yaml]`
 //   Switches the pipelines on at T0 and runs them in virtual time until T1, with the operator
 //   actions of the events file; prints the timeline. Every state change goes to the SQLite
-//   database at PATH (default gantry-out/pipelines/runs.db, replaced), in batches.
+//   database at PATH (default gantry-out/pipelines/runs.db, replaced), in batches. With
+//   --cluster, distributed tasks become gang jobs of that scenario's simulated cluster, next to
+//   its own workload, shifted to start at T0 (adapters/simcluster).
 //
 // `gantry pipeline backfill FILE... --from T1 --to T2 [--rerun none|failed|all]
 //     [--pipeline NAME] [--db PATH] [--format json|text]`

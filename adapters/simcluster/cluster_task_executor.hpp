@@ -1,0 +1,55 @@
+#pragma once
+// Runs a pipeline's distributed tasks as gang training jobs in the simulated cluster, so that
+// in virtual time they compete for GPUs with everything else in a scenario (issue #4's seam
+// between the orchestrator and the cluster model).
+//
+// A task with a distributed template (tfjob, pytorchjob, mpijob, xgboostjob, rayjob, sparkjob)
+// becomes one job of the TrainingWorld: one role per `replicas` entry, each replica asking for
+// the task's resources, the framework's start order (masters, chiefs, PS, launchers, heads and
+// drivers first), all-or-nothing placement by the scenario's scheduler. Its `simulate.duration`
+// is the compute time on the reference GPU (A100 = 1), so the job runs longer on slower GPUs;
+// with `simulate.gradientSize` unset there is no all-reduce. The attempt ends when the job
+// does: queueing for GPUs and pod start-up count in the attempt's time. Distributed attempts
+// always succeed here (the simulated cluster has no failures yet); container tasks go to the
+// fallback executor unchanged.
+//
+// kill(): the attempt is forgotten at once, but the job keeps its GPUs until it ends: the
+// simulated world has no preemption yet.
+//
+// Thread safety: loop thread only.
+
+#include <map>
+
+#include "sim/training_world.hpp"
+#include "workflow/runner/task_executor.hpp"
+
+namespace gantry {
+
+class ClusterTaskExecutor final : public TaskExecutor {
+ public:
+  // All must outlive the executor. Installs the world's on_finish callback.
+  ClusterTaskExecutor(TrainingWorld& world, TaskExecutor& fallback);
+
+  void start(const AttemptRequest& request, AttemptListener& listener) override;
+  void kill(AttemptId id) override;
+
+  // The job a distributed task's attempt became (for tests and reports), or -1.
+  JobId job_of(AttemptId id) const;
+
+ private:
+  struct Pending {
+    AttemptId attempt;
+    AttemptListener* listener;
+    Resources requests;
+  };
+
+  TrainingWorld& world_;
+  TaskExecutor& fallback_;
+  std::map<JobId, Pending> running_;     // by the world's job id
+  std::map<AttemptId, JobId> jobs_;      // every distributed attempt started
+};
+
+// The training job a distributed task's attempt becomes (exposed for tests).
+JobSpec job_for_task(const AttemptRequest& request);
+
+}  // namespace gantry

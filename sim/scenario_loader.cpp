@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/config/envelope.hpp"
+#include "engine/config/resource_fields.hpp"
 #include "engine/config/quote.hpp"
 #include "sim/fragmentation_spec_loader.hpp"
 
@@ -27,8 +28,6 @@ constexpr int64_t kMaxGpusPerNode = 64;
 // the largest GPU clusters reported publicly are around 100k GPUs (12.5k 8-GPU nodes).
 constexpr int64_t kMaxNodes = 100'000;              // whole cluster
 constexpr int64_t kMaxReplicas = 10'000;            // pods of one role
-constexpr int64_t kMaxCpuMilli = 1'000'000'000;     // one node or pod: a million cores
-constexpr int64_t kMaxMemory = 64ll << 40;          // one node or pod: 64 TiB
 constexpr int64_t kMaxGeneratedJobs = 100'000'000;  // one generator
 
 // Defaults, each with its source.
@@ -60,18 +59,6 @@ std::string format_bytes(int64_t bytes) {
 std::string describe(const Resources& r) {
   return "cpu " + std::to_string(r.cpu_milli) + "m, memory " + format_bytes(r.memory_bytes) +
          ", gpu " + std::to_string(r.gpus);
-}
-
-int64_t read_cpu(const ConfigNode& n) {
-  const int64_t v = n.as_cpu_milli();
-  if (v > kMaxCpuMilli) n.fail("more than 1000000 CPUs is surely a typo");
-  return v;
-}
-
-int64_t read_memory(const ConfigNode& n) {
-  const int64_t v = n.as_bytes();
-  if (v > kMaxMemory) n.fail("more than 64Ti of memory is surely a typo");
-  return v;
 }
 
 double read_positive_bandwidth(const ConfigNode& n) {

@@ -12,6 +12,7 @@
 #include "engine/config/envelope.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/reader.hpp"
+#include "engine/config/resource_fields.hpp"
 #include "engine/config/units.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/dag.hpp"
@@ -31,8 +32,6 @@ constexpr int64_t kMaxReplicas = 10'000;       // pods of one role
 constexpr int64_t kMaxSlots = 1'000'000;       // a pool's slots
 constexpr int64_t kMaxRetries = 10'000;
 constexpr int64_t kMaxWholeGpus = 64;          // one pod; a node's GPUs fit a 64-bit mask
-constexpr int64_t kMaxCpuMilli = 1'000'000'000;
-constexpr int64_t kMaxMemory = 64ll << 40;     // 64 TiB
 constexpr int64_t kMaxActiveRuns = 1'000'000;
 constexpr int64_t kMaxMissedRuns = 1'000'000'000;
 constexpr double kMaxFactor = 1e6;
@@ -219,18 +218,6 @@ void read_gpu(const ConfigNode& n, Resources& r) {
     n.fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text) +
            " (a share is of one GPU; ask for whole GPUs above 1)");
   }
-}
-
-int64_t read_cpu(const ConfigNode& n) {
-  const int64_t v = n.as_cpu_milli();
-  if (v > kMaxCpuMilli) n.fail("more than 1000000 CPUs is surely a typo");
-  return v;
-}
-
-int64_t read_memory(const ConfigNode& n) {
-  const int64_t v = n.as_bytes();
-  if (v > kMaxMemory) n.fail("more than 64Ti of memory is surely a typo");
-  return v;
 }
 
 bool is_distributed(TaskTemplate t) { return t != TaskTemplate::kContainer; }

@@ -28,12 +28,10 @@ constexpr int kRuns = 1000;
 constexpr int kTasks = 5;
 
 std::filesystem::path fresh_database(int batch) {
-  const std::filesystem::path path =
-      std::filesystem::temp_directory_path() /
-      ("gantry-run-store-bench-" + std::to_string(::getpid()) + "-" + std::to_string(batch) +
-       ".db");
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
+  const std::filesystem::path path = std::filesystem::temp_directory_path() /
+                                     ("gantry-run-store-bench-" + std::to_string(::getpid()) + "-" +
+                                      std::to_string(batch) + ".db");
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
   return path;
 }
 
@@ -70,8 +68,7 @@ void BM_RunStoreTransitions(benchmark::State& state) {
     store.flush();  // the last, partial batch is part of the cost
     state.SetItemsProcessed(static_cast<int64_t>(i));
   }
-  for (const char* suffix : {"", "-wal", "-shm"})
-    std::filesystem::remove(path.string() + suffix);
+  for (const char* suffix : {"", "-wal", "-shm"}) std::filesystem::remove(path.string() + suffix);
 }
 
 // Wall time: the cost is in I/O as much as in CPU.

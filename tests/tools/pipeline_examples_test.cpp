@@ -197,8 +197,8 @@ TEST_F(PipelineExamples, OutageWithoutCatchupRunsAtMostTheLatestMissedTick) {
 // (b) catchup true, maxActiveRuns 1, same outage: four catch-up runs of 20 m, one at a time
 // from 06:30, oldest first; 07:00 and 08:00 queue behind them; 09:00 is on time.
 TEST_F(PipelineExamples, OutageWithCatchupDrainsOldestFirstOneAtATime) {
-  const json runs = timeline("outage-catchup.yaml", "2026-04-01T00:00:00Z",
-                             "2026-04-01T09:30:00Z", "scheduler-outage-events.yaml");
+  const json runs = timeline("outage-catchup.yaml", "2026-04-01T00:00:00Z", "2026-04-01T09:30:00Z",
+                             "scheduler-outage-events.yaml");
   const std::string d = "2026-04-01", p = "outage-catchup";
   expect_runs(runs, {
                         {p, z(d, "00:00"), "schedule", "succeeded", z(d, "00:00"), z(d, "00:20")},
@@ -221,30 +221,31 @@ TEST_F(PipelineExamples, OutageWithCatchupDrainsOldestFirstOneAtATime) {
 // (c) spring forward in New York (2026-03-08, 02:00 EST -> 03:00 EDT): 02:30 runs once, at
 // 03:00 EDT = 07:00Z; the */30 job keeps 30 real minutes.
 TEST_F(PipelineExamples, SpringForwardRunsTheGapTimeOnceAtTheTransition) {
-  const json runs = timeline("dst-spring-forward.yaml", "2026-03-07T00:00:00Z",
-                             "2026-03-10T00:00:00Z");
+  const json runs =
+      timeline("dst-spring-forward.yaml", "2026-03-07T00:00:00Z", "2026-03-10T00:00:00Z");
   const std::string d = "2026-03-08", h = "half-hourly-spring", n = "nightly-0230";
-  expect_runs(runs, {
-                        // 01:00 EST, 01:30 EST, 03:00 EDT, 03:30 EDT, 04:00 EDT.
-                        {h, z(d, "06:00"), "schedule", "succeeded", z(d, "06:00"), z(d, "06:05")},
-                        {h, z(d, "06:30"), "schedule", "succeeded", z(d, "06:30"), z(d, "06:35")},
-                        {h, z(d, "07:00"), "schedule", "succeeded", z(d, "07:00"), z(d, "07:05")},
-                        {h, z(d, "07:30"), "schedule", "succeeded", z(d, "07:30"), z(d, "07:35")},
-                        {h, z(d, "08:00"), "schedule", "succeeded", z(d, "08:00"), z(d, "08:05")},
-                        // 02:30 EST (UTC-5) = 07:30Z; gap -> 03:00 EDT = 07:00Z; 02:30 EDT (UTC-4) = 06:30Z.
-                        {n, z("2026-03-07", "07:30"), "schedule", "succeeded",
-                         z("2026-03-07", "07:30"), z("2026-03-07", "07:35")},
-                        {n, z(d, "07:00"), "schedule", "succeeded", z(d, "07:00"), z(d, "07:05")},
-                        {n, z("2026-03-09", "06:30"), "schedule", "succeeded",
-                         z("2026-03-09", "06:30"), z("2026-03-09", "06:35")},
-                    });
+  expect_runs(
+      runs,
+      {
+          // 01:00 EST, 01:30 EST, 03:00 EDT, 03:30 EDT, 04:00 EDT.
+          {h, z(d, "06:00"), "schedule", "succeeded", z(d, "06:00"), z(d, "06:05")},
+          {h, z(d, "06:30"), "schedule", "succeeded", z(d, "06:30"), z(d, "06:35")},
+          {h, z(d, "07:00"), "schedule", "succeeded", z(d, "07:00"), z(d, "07:05")},
+          {h, z(d, "07:30"), "schedule", "succeeded", z(d, "07:30"), z(d, "07:35")},
+          {h, z(d, "08:00"), "schedule", "succeeded", z(d, "08:00"), z(d, "08:05")},
+          // 02:30 EST (UTC-5) = 07:30Z; gap -> 03:00 EDT = 07:00Z; 02:30 EDT (UTC-4) = 06:30Z.
+          {n, z("2026-03-07", "07:30"), "schedule", "succeeded", z("2026-03-07", "07:30"),
+           z("2026-03-07", "07:35")},
+          {n, z(d, "07:00"), "schedule", "succeeded", z(d, "07:00"), z(d, "07:05")},
+          {n, z("2026-03-09", "06:30"), "schedule", "succeeded", z("2026-03-09", "06:30"),
+           z("2026-03-09", "06:35")},
+      });
 }
 
 // (c) fall back in New York (2026-11-01, 02:00 EDT -> 01:00 EST): 01:30 runs once, at its
 // first occurrence (EDT); 02:30 exists once; the */30 job fires at both readings of 01:xx.
 TEST_F(PipelineExamples, FallBackRunsTheRepeatedTimeOnceAtItsFirstOccurrence) {
-  const json runs = timeline("dst-fall-back.yaml", "2026-10-31T00:00:00Z",
-                             "2026-11-03T00:00:00Z");
+  const json runs = timeline("dst-fall-back.yaml", "2026-10-31T00:00:00Z", "2026-11-03T00:00:00Z");
   const std::string o = "2026-10-31", d = "2026-11-01", m = "2026-11-02";
   const std::string h = "half-hourly-fall", n1 = "nightly-0130", n2 = "nightly-0230-fall";
   expect_runs(runs, {
@@ -267,8 +268,8 @@ TEST_F(PipelineExamples, FallBackRunsTheRepeatedTimeOnceAtItsFirstOccurrence) {
 
 // (d) Forbid, Replace and keepLatest with 13-minute runs every 10 minutes.
 TEST_F(PipelineExamples, ConcurrencyPoliciesWithRunsLongerThanThePeriod) {
-  const json runs = timeline("concurrency-policies.yaml", "2026-05-01T00:00:00Z",
-                             "2026-05-01T01:05:00Z");
+  const json runs =
+      timeline("concurrency-policies.yaml", "2026-05-01T00:00:00Z", "2026-05-01T01:05:00Z");
   const std::string d = "2026-05-01", r = "always-replace", f = "every-other-forbid",
                     k = "keep-latest-two";
   expect_runs(runs, {
@@ -315,23 +316,25 @@ TEST_F(PipelineExamples, DependsOnPastStallsUntilMarkSuccess) {
     SCOPED_TRACE("the stall, before mark-success");
     const json runs = timeline("depends-on-past.yaml", "2026-06-01T00:00:00Z",
                                "2026-06-04T08:00:00Z", "depends-on-past-events.yaml");
-    expect_runs(runs, {
-                          {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},
-                          {p, z(d2, "02:00"), "schedule", "failed", z(d2, "02:00"), z(d2, "02:15")},
-                          {p, z(d3, "02:00"), "schedule", "queued", "", ""},
-                          {p, z(d4, "02:00"), "schedule", "queued", "", ""},
-                      });
+    expect_runs(runs,
+                {
+                    {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},
+                    {p, z(d2, "02:00"), "schedule", "failed", z(d2, "02:00"), z(d2, "02:15")},
+                    {p, z(d3, "02:00"), "schedule", "queued", "", ""},
+                    {p, z(d4, "02:00"), "schedule", "queued", "", ""},
+                });
   }
-  const json runs = timeline("depends-on-past.yaml", "2026-06-01T00:00:00Z",
-                             "2026-06-05T12:00:00Z", "depends-on-past-events.yaml");
-  expect_runs(runs, {
-                        {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},
-                        // mark-success: start kept, end = the action.
-                        {p, z(d2, "02:00"), "schedule", "succeeded", z(d2, "02:00"), z(d4, "09:00")},
-                        {p, z(d3, "02:00"), "schedule", "succeeded", z(d4, "09:00"), z(d4, "09:30")},
-                        {p, z(d4, "02:00"), "schedule", "succeeded", z(d4, "09:30"), z(d4, "10:00")},
-                        {p, z(d5, "02:00"), "schedule", "succeeded", z(d5, "02:00"), z(d5, "02:30")},
-                    });
+  const json runs = timeline("depends-on-past.yaml", "2026-06-01T00:00:00Z", "2026-06-05T12:00:00Z",
+                             "depends-on-past-events.yaml");
+  expect_runs(runs,
+              {
+                  {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},
+                  // mark-success: start kept, end = the action.
+                  {p, z(d2, "02:00"), "schedule", "succeeded", z(d2, "02:00"), z(d4, "09:00")},
+                  {p, z(d3, "02:00"), "schedule", "succeeded", z(d4, "09:00"), z(d4, "09:30")},
+                  {p, z(d4, "02:00"), "schedule", "succeeded", z(d4, "09:30"), z(d4, "10:00")},
+                  {p, z(d5, "02:00"), "schedule", "succeeded", z(d5, "02:00"), z(d5, "02:30")},
+              });
   ASSERT_EQ(runs.size(), 5u);
   // The failed attempt stays in the history; the task itself is now succeeded.
   expect_task(runs[1], "extract", "succeeded", {{z(d2, "02:00"), z(d2, "02:10"), "succeeded"}});
@@ -362,13 +365,12 @@ TEST_F(PipelineExamples, PoolMaxWaitStopsStarvation) {
 
 // (g) Trigger rules and skip in one DAG; transform fails.
 TEST_F(PipelineExamples, TriggerRulesAndSkip) {
-  const json runs = timeline("trigger-rules.yaml", "2026-09-01T00:00:00Z",
-                             "2026-09-01T02:00:00Z");
+  const json runs = timeline("trigger-rules.yaml", "2026-09-01T00:00:00Z", "2026-09-01T02:00:00Z");
   const std::string d = "2026-09-01";
   // Leaves publish (upstream_failed), notify, report, alert, heartbeat: failed; the last task
   // (notify) ends at 00:31.
-  expect_runs(runs, {{"trigger-rules", z(d, "00:00"), "schedule", "failed", z(d, "00:00"),
-                      z(d, "00:31")}});
+  expect_runs(
+      runs, {{"trigger-rules", z(d, "00:00"), "schedule", "failed", z(d, "00:00"), z(d, "00:31")}});
   ASSERT_EQ(runs.size(), 1u);
   const json& run = runs[0];
   expect_task(run, "extract", "succeeded", {{z(d, "00:00"), z(d, "00:10"), "succeeded"}});
@@ -384,21 +386,21 @@ TEST_F(PipelineExamples, TriggerRulesAndSkip) {
 
 // (h) Retries with backoff 1m, 2m, then the 3m cap; maxDuration; per-attempt and run timeouts.
 TEST_F(PipelineExamples, RetriesBackoffAndTimeouts) {
-  const json runs = timeline("retries-and-timeouts.yaml", "2026-07-01T00:00:00Z",
-                             "2026-07-01T01:00:00Z");
+  const json runs =
+      timeline("retries-and-timeouts.yaml", "2026-07-01T00:00:00Z", "2026-07-01T01:00:00Z");
   const std::string d = "2026-07-01";
-  expect_runs(runs, {
-                        {"attempt-timeout", z(d, "00:00"), "schedule", "failed", z(d, "00:00"),
-                         z(d, "00:10:30")},
-                        {"retry-backoff", z(d, "00:00"), "schedule", "failed", z(d, "00:00"),
-                         z(d, "00:19")},
-                        {"run-timeout", z(d, "00:00"), "schedule", "failed", z(d, "00:00"),
-                         z(d, "00:30")},
-                    });
+  expect_runs(
+      runs,
+      {
+          {"attempt-timeout", z(d, "00:00"), "schedule", "failed", z(d, "00:00"), z(d, "00:10:30")},
+          {"retry-backoff", z(d, "00:00"), "schedule", "failed", z(d, "00:00"), z(d, "00:19")},
+          {"run-timeout", z(d, "00:00"), "schedule", "failed", z(d, "00:00"), z(d, "00:30")},
+      });
   ASSERT_EQ(runs.size(), 3u);
   // 5 m timeout, 30 s backoff: 00:00-00:05, 00:05:30-00:10:30.
-  expect_task(runs[0], "slow", "failed",
-              {{z(d, "00:00"), z(d, "00:05"), "timeout"}, {z(d, "00:05:30"), z(d, "00:10:30"), "timeout"}});
+  expect_task(
+      runs[0], "slow", "failed",
+      {{z(d, "00:00"), z(d, "00:05"), "timeout"}, {z(d, "00:05:30"), z(d, "00:10:30"), "timeout"}});
   expect_task(runs[0], "just-in-time", "succeeded", {{z(d, "00:00"), z(d, "00:05"), "succeeded"}});
   // Waits 1, 2, min(4, 3), min(8, 3) minutes after 2-minute attempts.
   expect_task(runs[1], "flaky", "succeeded",
@@ -419,11 +421,11 @@ TEST_F(PipelineExamples, RetriesBackoffAndTimeouts) {
 
 // (i) A pytorchjob task between two containers: 5 m + 2 h + 10 m from 03:00.
 TEST_F(PipelineExamples, DistributedTemplateRunsInTheChain) {
-  const json runs = timeline("distributed-training.yaml", "2026-10-01T00:00:00Z",
-                             "2026-10-02T00:00:00Z");
+  const json runs =
+      timeline("distributed-training.yaml", "2026-10-01T00:00:00Z", "2026-10-02T00:00:00Z");
   const std::string d = "2026-10-01";
-  expect_runs(runs, {{"distributed-training", z(d, "03:00"), "schedule", "succeeded",
-                      z(d, "03:00"), z(d, "05:15")}});
+  expect_runs(runs, {{"distributed-training", z(d, "03:00"), "schedule", "succeeded", z(d, "03:00"),
+                      z(d, "05:15")}});
   ASSERT_EQ(runs.size(), 1u);
   expect_task(runs[0], "prepare", "succeeded", {{z(d, "03:00"), z(d, "03:05"), "succeeded"}});
   expect_task(runs[0], "train", "succeeded", {{z(d, "03:05"), z(d, "05:05"), "succeeded"}});

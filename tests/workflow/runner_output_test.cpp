@@ -3,7 +3,6 @@
 // case) checked for correctness, with its wall time printed for bench/RESULTS.md (no timing
 // assertion).
 
-#include <chrono>
 #include <cstdio>
 
 #include "tests/workflow/runner_test_harness.hpp"
@@ -80,19 +79,10 @@ TEST(RunnerOutput, YearOfFiveMinuteCronWithCatchup) {
     p.tasks.push_back(task("t" + std::to_string(i), seconds(10), deps));
   }
   h.scheduler.add_pipeline(p);
-  auto wall = std::chrono::steady_clock::now();
+  // Speed is measured in bench/ (bench/pipeline_year.sh); this test checks the outcome.
   h.scheduler.switch_on();
   h.until(t0 + days(80));
-  auto ran = std::chrono::steady_clock::now();
   std::vector<gantry::Run> runs = h.scheduler.timeline();
-  std::string json = write_timeline_json(runs);
-  auto written = std::chrono::steady_clock::now();
-  auto ms = [](auto d) {
-    return static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
-  };
-  std::printf("year of */5 with catch-up: %zu runs; scheduling %lld ms, timeline + JSON "
-              "(%zu bytes) %lld ms\n",
-              runs.size(), ms(ran - wall), json.size(), ms(written - ran));
 
   ASSERT_EQ(runs.size(), 128'161u);
   size_t succeeded = 0, catchup = 0;

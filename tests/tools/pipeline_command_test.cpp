@@ -13,47 +13,17 @@
 
 #include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
+#include "tests/tools/cli_harness.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int status = -1;  // raw wait status
-  std::string out, err;
-  int exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
-};
+using gantry::testing::CliTest;
+using gantry::testing::Outcome;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class PipelineCommand : public ::testing::Test {
+class PipelineCommand : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gantry-pipeline-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs build/gantry with `args`; `env` is prepended (VAR=value ...). `exec` makes the shell
-  // replace itself, so a signal that kills gantry is seen in the wait status.
-  Outcome run(const std::string& args, const std::string& env = "") {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) + "/gantry " +
-                            args + " >" + out.string() + " 2>" + err.string() + " </dev/null";
-    Outcome o;
-    o.status = std::system(cmd.c_str());
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-  }
-
   int64_t query(const std::string& sql) {
     gantry::Database db = gantry::Database::open(db_path(), gantry::OpenOptions{.create = false});
     gantry::Statement s = db.prepare(sql);
@@ -62,7 +32,6 @@ class PipelineCommand : public ::testing::Test {
 
   std::string db_path() const { return (dir_ / "runs.db").string(); }
   static std::string etl() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml"; }
-  fs::path dir_;
 };
 
 // The timeline promised in scenarios/pipelines/hourly-etl.yaml, checked field by field.

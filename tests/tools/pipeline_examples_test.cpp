@@ -17,24 +17,15 @@
 #include <vector>
 
 #include "engine/store/database.hpp"
+#include "tests/tools/cli_harness.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-struct Outcome {
-  int status = -1;  // raw wait status
-  std::string out, err;
-  int exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using gantry::testing::CliTest;
+using gantry::testing::Outcome;
 
 // "2026-04-01" + "06:30" -> "2026-04-01T06:30:00Z"; "" + anything -> "" (null in the JSON).
 std::string z(const std::string& date, const std::string& hms) {
@@ -53,31 +44,12 @@ struct AttemptRow {
   std::string start, end, state;
 };
 
-class PipelineExamples : public ::testing::Test {
+class PipelineExamples : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gantry-examples-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
   static std::string example(const std::string& name) {
     return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/" + name;
   }
 
-  Outcome run(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "exec " + std::string(GANTRY_BINARY_DIR) + "/gantry " + args + " >" +
-                            out.string() + " 2>" + err.string() + " </dev/null";
-    Outcome o;
-    o.status = std::system(cmd.c_str());
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-  }
 
   // `gantry pipeline run` on an example, exactly as its opening comment says, in JSON; the
   // database goes to the test's directory.
@@ -99,7 +71,6 @@ class PipelineExamples : public ::testing::Test {
   }
 
   std::string db_path() const { return (dir_ / "runs.db").string(); }
-  fs::path dir_;
 };
 
 // Every run of `runs`, in order, against `expected`.

@@ -12,46 +12,18 @@
 #include <sstream>
 #include <string>
 
+#include "tests/tools/cli_harness.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Outcome {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
+using gantry::testing::CliTest;
+using gantry::testing::Outcome;
+using gantry::testing::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class SimulateCommand : public ::testing::Test {
+class SimulateCommand : public CliTest {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gantry-cli-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs build/gantry with `args` (already shell-quoted), stdout and stderr to files.
-  Outcome run(const std::string& args) {
-    const fs::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = std::string(GANTRY_BINARY_DIR) + "/gantry " + args + " >" +
-                            out.string() + " 2>" + err.string() + " </dev/null";
-    const int status = std::system(cmd.c_str());
-    Outcome o;
-    o.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    o.out = slurp(out);
-    o.err = slurp(err);
-    return o;
-  }
-
   std::string write_file(const std::string& name, const std::string& text) {
     const fs::path p = dir_ / name;
     std::ofstream(p) << text;
@@ -59,12 +31,11 @@ class SimulateCommand : public ::testing::Test {
   }
 
   static std::string quickstart() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"; }
-  fs::path dir_;
 };
 
 TEST_F(SimulateCommand, JsonReportHasTheDocumentedShape) {
   const Outcome o = run("simulate " + quickstart() + " --format json --out " + (dir_ / "r").string());
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["scenario"], "quickstart");
   EXPECT_EQ(j["seed"], 42);
@@ -83,8 +54,8 @@ TEST_F(SimulateCommand, JsonReportHasTheDocumentedShape) {
 TEST_F(SimulateCommand, SameSeedGivesByteIdenticalResults) {
   const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
   const Outcome b = run("simulate " + quickstart() + " --format json --out " + (dir_ / "b").string());
-  ASSERT_EQ(a.exit_code, 0) << a.err;
-  ASSERT_EQ(b.exit_code, 0) << b.err;
+  ASSERT_EQ(a.exit_code(), 0) << a.err;
+  ASSERT_EQ(b.exit_code(), 0) << b.err;
   const std::string db_a = slurp(dir_ / "a" / "results.db");
   EXPECT_GT(db_a.size(), 10'000u);
   EXPECT_TRUE(db_a == slurp(dir_ / "b" / "results.db")) << "results databases differ";
@@ -97,20 +68,20 @@ TEST_F(SimulateCommand, SameSeedGivesByteIdenticalResults) {
 TEST_F(SimulateCommand, SeedFlagChangesTheRun) {
   const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
   const Outcome b = run("simulate " + quickstart() + " --seed 43 --format json --out " + (dir_ / "b").string());
-  ASSERT_EQ(b.exit_code, 0) << b.err;
+  ASSERT_EQ(b.exit_code(), 0) << b.err;
   EXPECT_EQ(nlohmann::json::parse(b.out)["seed"], 43);
   EXPECT_NE(nlohmann::json::parse(a.out)["fingerprint"], nlohmann::json::parse(b.out)["fingerprint"]);
 }
 
 TEST_F(SimulateCommand, PolicyFlagOverridesPlacement) {
   const Outcome o = run("simulate " + quickstart() + " --policy spread --format json --out " + (dir_ / "r").string());
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(nlohmann::json::parse(o.out)["policy"]["placement"], "spread");
 }
 
 TEST_F(SimulateCommand, UnknownPolicyIsABadInputError) {
   const Outcome o = run("simulate " + quickstart() + " --policy tetris --out " + (dir_ / "r").string());
-  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("unknown placement policy 'tetris'"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("binpack"), std::string::npos) << "lists the known policies: " << o.err;
 }
@@ -123,7 +94,7 @@ TEST_F(SimulateCommand, BadScenarioNamesFileLineAndField) {
                                       "spec:\n"
                                       "  seed: lots\n");
   const Outcome o = run("simulate " + file + " --out " + (dir_ / "r").string());
-  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find(file + ":5:9"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("spec.seed"), std::string::npos) << o.err;
   EXPECT_FALSE(fs::exists(dir_ / "r")) << "no results for a scenario that did not load";
@@ -131,13 +102,13 @@ TEST_F(SimulateCommand, BadScenarioNamesFileLineAndField) {
 
 TEST_F(SimulateCommand, MissingFileIsReported) {
   const Outcome o = run("simulate " + (dir_ / "nope.yaml").string());
-  EXPECT_NE(o.exit_code, 0);
+  EXPECT_NE(o.exit_code(), 0);
   EXPECT_NE(o.err.find("nope.yaml"), std::string::npos) << o.err;
 }
 
 TEST_F(SimulateCommand, TextReportShowsTheHeadlineFigures) {
   const Outcome o = run("simulate " + quickstart() + " --out " + (dir_ / "r").string());
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   for (const char* needle : {"Scenario   quickstart (seed 42)", "256 × A100-80G", "finished",
                              "p99", "GPU allocated", "results.db"})
     EXPECT_NE(o.out.find(needle), std::string::npos) << needle << "\n" << o.out;
@@ -149,7 +120,7 @@ TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
   const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
   const Outcome o = run("simulate " + scenario + " --policy fgd --seed 3 --format json --out " +
                         (dir_ / "r").string());
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   ASSERT_EQ(j["policies"].size(), 1u);
   const auto& fgd = j["policies"][0];
@@ -173,17 +144,17 @@ TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
 TEST_F(SimulateCommand, ExperimentRejectsAnUnknownPolicy) {
   const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
   const Outcome o = run("simulate " + scenario + " --policy tetris --out " + (dir_ / "r").string());
-  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("unknown policy 'tetris'"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("FGD"), std::string::npos) << o.err;
 }
 
 TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
   const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
-  ASSERT_EQ(run("simulate " + scenario + " --policy FGD --seed 2 --out " + (dir_ / "a").string()).exit_code, 0);
-  ASSERT_EQ(run("simulate " + scenario + " --policy Random --seed 2 --out " + (dir_ / "b").string()).exit_code, 0);
+  ASSERT_EQ(run("simulate " + scenario + " --policy FGD --seed 2 --out " + (dir_ / "a").string()).exit_code(), 0);
+  ASSERT_EQ(run("simulate " + scenario + " --policy Random --seed 2 --out " + (dir_ / "b").string()).exit_code(), 0);
   const Outcome o = run("compare " + (dir_ / "a").string() + ":FGD " + (dir_ / "b").string() + ":Random --format json");
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   ASSERT_EQ(j["rows"].size(), 131u);
   const auto& at130 = j["rows"][130];
@@ -191,15 +162,15 @@ TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
   EXPECT_LT(at130["a_unallocated_gpu_pct"].get<double>(), at130["b_unallocated_gpu_pct"].get<double>())
       << "FGD leaves less unallocated than Random";
   const Outcome missing = run("compare " + (dir_ / "a").string() + ":BestFit " + (dir_ / "b").string() + ":Random");
-  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_EQ(missing.exit_code(), 2);
   EXPECT_NE(missing.err.find("no curves for policy 'BestFit'"), std::string::npos) << missing.err;
 }
 
 TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
-  ASSERT_EQ(run("simulate " + quickstart() + " --out " + (dir_ / "a").string()).exit_code, 0);
-  ASSERT_EQ(run("simulate " + quickstart() + " --policy spread --out " + (dir_ / "b").string()).exit_code, 0);
+  ASSERT_EQ(run("simulate " + quickstart() + " --out " + (dir_ / "a").string()).exit_code(), 0);
+  ASSERT_EQ(run("simulate " + quickstart() + " --policy spread --out " + (dir_ / "b").string()).exit_code(), 0);
   const Outcome o = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string() + " --format json");
-  ASSERT_EQ(o.exit_code, 0) << o.err;
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["metrics"]["jobs_total"]["a"], 600);
   EXPECT_EQ(j["metrics"]["jobs_total"]["b"], 600);

@@ -1,0 +1,60 @@
+#pragma once
+// Running the real `gantry` program from a test: each test gets a fresh temporary folder, runs
+// the binary as a child process with standard output and error captured to files, and reads
+// back its exit status. Shared by the end-to-end suites in tests/tools/.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace gantry::testing {
+
+struct Outcome {
+  int status = -1;  // raw wait status
+  std::string out, err;
+  int exit_code() const { return WIFEXITED(status) ? WEXITSTATUS(status) : -1; }
+};
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("gantry-cli-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Runs build/gantry with `args` (already shell-quoted), `env` (VAR=value ...) set for it,
+  // no standard input. `exec` makes the shell replace itself, so a signal that kills gantry
+  // shows in the wait status.
+  Outcome run(const std::string& args, const std::string& env = "") {
+    const std::filesystem::path out = dir_ / "stdout", err = dir_ / "stderr";
+    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) +
+                            "/gantry " + args + " >" + out.string() + " 2>" + err.string() +
+                            " </dev/null";
+    Outcome o;
+    o.status = std::system(cmd.c_str());
+    o.out = slurp(out);
+    o.err = slurp(err);
+    return o;
+  }
+
+  std::filesystem::path dir_;
+};
+
+}  // namespace gantry::testing

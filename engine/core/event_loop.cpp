@@ -1,5 +1,7 @@
 #include "engine/core/event_loop.hpp"
 
+#include <cstdint>
+
 #include <cassert>
 
 namespace gantry {
@@ -112,8 +114,9 @@ void EventLoop::run_until(Time horizon) {
     if (stop_.load(std::memory_order_acquire)) break;
     // Look at the next timer without committing the queue to it (peek_key): until its time has
     // come, posts and callbacks may still schedule earlier timers.
-    if (!queue_.empty() && queue_.peek_key() <= horizon.micros()) {
-      const Time next = Time::from_micros(queue_.peek_key());
+    const int64_t next_key = queue_.empty() ? INT64_MAX : queue_.peek_key();
+    if (!queue_.empty() && next_key <= horizon.micros()) {
+      const Time next = Time::from_micros(next_key);
       if (!is_virtual && !wait_wall(next)) continue;
       // The wait may have let posted work in; it runs first, at the current time.
       if (has_posted_.load(std::memory_order_acquire)) continue;

@@ -171,11 +171,8 @@ void backfill_pipelines(const RunOptions& opt) {
   }
   o.loop->run();
   o.store->flush();
-  if (opt.format == "json") {
-    print_timeline(*o.scheduler, opt.format);
-    return;
-  }
   print_timeline(*o.scheduler, opt.format);
+  if (opt.format == "json") return;
   std::cout << fmt::format("\nbackfill {} → {}: {} runs created, {} rerun, {} left as they were\n",
                            format_rfc3339(from), format_rfc3339(to), created, rerun_count,
                            untouched);

@@ -38,11 +38,15 @@ void mean_sd(const std::vector<const std::vector<double>*>& runs, size_t level, 
   sd = runs.size() > 1 ? std::sqrt(squares / (n - 1)) : 0.0;
 }
 
+int64_t requested_milli(const JobSpec& pod) {
+  const Resources r = pod.total_request();
+  return int64_t{r.gpus} * kMilliPerGpu + r.gpu_milli;
+}
+
 }  // namespace
 
 double requested_gpus(const JobSpec& pod) {
-  const Resources r = pod.total_request();
-  return static_cast<double>(r.gpus) + static_cast<double>(r.gpu_milli) / 1000.0;
+  return static_cast<double>(requested_milli(pod)) / 1000.0;
 }
 
 std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double capacity_gpus,
@@ -54,18 +58,30 @@ std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double cap
   RandomStream shuffle = streams.stream("experiment/shuffle");
   for (size_t i = order.size() - 1; i > 0; --i)
     std::swap(order[i], order[static_cast<size_t>(shuffle.uniform_int(0, static_cast<int64_t>(i)))]);
-  double requested = 0;
-  for (uint32_t i : order) requested += requested_gpus(pods[i]);
-  const double target = capacity_gpus * limit_pct / 100.0;
+  // In milli-GPU, so that a pod that reaches the limit exactly is still taken.
+  int64_t requested = 0;
+  for (uint32_t i : order) requested += requested_milli(pods[i]);
+  const double target = capacity_gpus * 1000.0 * limit_pct / 100.0;
   RandomStream extend = streams.stream("experiment/extend");
   bool any_gpu = false;
-  for (const JobSpec& p : pods) any_gpu |= requested_gpus(p) > 0;
-  while (any_gpu && requested < target) {
+  for (const JobSpec& p : pods) any_gpu |= requested_milli(p) > 0;
+  while (any_gpu) {
     const auto i = static_cast<uint32_t>(extend.uniform_int(0, static_cast<int64_t>(pods.size()) - 1));
+    const int64_t r = requested_milli(pods[i]);
+    if (static_cast<double>(requested + r) > target) break;
     order.push_back(i);
-    requested += requested_gpus(pods[i]);
+    requested += r;
   }
   return order;
+}
+
+Topology shuffled_nodes(const Topology& topology, uint64_t seed) {
+  Topology out = topology;
+  RandomStream stream = RandomStreams(seed).stream("experiment/node-order");
+  for (size_t i = out.nodes.size(); i > 1; --i)
+    std::swap(out.nodes[i - 1],
+              out.nodes[static_cast<size_t>(stream.uniform_int(0, static_cast<int64_t>(i) - 1))]);
+  return out;
 }
 
 std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, double coverage) {
@@ -80,7 +96,7 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
                                         const std::vector<uint32_t>& order,
                                         const std::string& plugin, uint64_t seed,
                                         double limit_pct) {
-  Cluster cluster(input.topology);
+  Cluster cluster(shuffled_nodes(input.topology, seed));
   SchedulerConfig config;
   config.placement = plugin;
   config.seed = seed;
@@ -88,43 +104,60 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
   scheduler.set_target_workload(typical);
   FragmentationModel fragmentation(typical);
 
-  // Arrival and allocation are counted in integer milli-GPU so that level crossings are exact
-  // (0.6 + 0.6 + 1 GPU on 2 GPUs is exactly 110 %, not 110.00000000000001 %).
   const int64_t capacity = cluster.total_gpu_milli();
   const size_t levels = static_cast<size_t>(std::floor(limit_pct)) + 1;
-  FragmentationRun run;
-  run.allocated_pct.reserve(levels);
+  // Per level (one more, for the window of the last level): sums over the pods whose arrival
+  // rounds to it.
+  struct Bucket {
+    double allocated = 0, fragmentation = 0, failed = 0;
+    int64_t pods = 0;
+  };
+  std::vector<Bucket> buckets(levels + 1);
+  const auto percent = [capacity](double milli) { return 100.0 * milli / static_cast<double>(capacity); };
   int64_t arrived = 0, allocated = 0;
   double failed = 0;
-  const auto percent = [capacity](double milli) { return 100.0 * milli / static_cast<double>(capacity); };
-  double frag_pct = percent(fragmentation.cluster_fragmentation(cluster));
-  // Records the current state for every level L not yet recorded with L% of capacity below
-  // `arrived_milli` (all remaining levels when it is INT64_MAX).
-  const auto sample_below = [&](int64_t arrived_milli) {
-    while (run.allocated_pct.size() < levels &&
-           (arrived_milli == INT64_MAX ||
-            static_cast<int64_t>(run.allocated_pct.size()) * capacity < arrived_milli * 100)) {
-      run.allocated_pct.push_back(percent(static_cast<double>(allocated)));
-      run.fragmentation_pct.push_back(frag_pct);
-      run.failed_pods.push_back(failed);
-    }
-  };
+  FragmentationRun run;
   for (size_t k = 0; k < order.size(); ++k) {
     const JobSpec& pod = input.pods[order[k]];
-    const Resources r = pod.total_request();
-    const int64_t request = static_cast<int64_t>(r.gpus) * 1000 + r.gpu_milli;
-    // Levels strictly below the arrival after this pod keep the state before it.
-    sample_below(arrived + request);
-    arrived += request;
+    arrived += requested_milli(pod);
     if (scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
-      allocated += request;
+      allocated += requested_milli(pod);
     } else {
       failed += 1;
     }
-    frag_pct = percent(fragmentation.cluster_fragmentation(cluster));
     ++run.pods_arrived;
+    // std::nearbyint rounds half to even in the default rounding mode, as pandas' round() does.
+    const double level = std::nearbyint(percent(static_cast<double>(arrived)));
+    if (level < 0 || level >= static_cast<double>(buckets.size())) continue;
+    Bucket& b = buckets[static_cast<size_t>(level)];
+    b.allocated += percent(static_cast<double>(allocated));
+    b.fragmentation += percent(fragmentation.cluster_fragmentation(cluster));
+    b.failed += failed;
+    ++b.pods;
   }
-  sample_below(INT64_MAX);
+  run.allocated_pct.reserve(levels);
+  for (size_t level = 0; level < levels; ++level) {
+    Bucket sum = buckets[level];
+    if (sum.pods == 0) {  // the authors' fallback: the neighbouring levels together
+      for (const size_t near : {level - 1, level + 1}) {
+        if (near >= buckets.size()) continue;  // level − 1 wraps around for level 0
+        sum.allocated += buckets[near].allocated;
+        sum.fragmentation += buckets[near].fragmentation;
+        sum.failed += buckets[near].failed;
+        sum.pods += buckets[near].pods;
+      }
+    }
+    if (sum.pods == 0) {
+      run.allocated_pct.push_back(level == 0 ? 0.0 : run.allocated_pct.back());
+      run.fragmentation_pct.push_back(level == 0 ? 0.0 : run.fragmentation_pct.back());
+      run.failed_pods.push_back(level == 0 ? 0.0 : run.failed_pods.back());
+      continue;
+    }
+    const double n = static_cast<double>(sum.pods);
+    run.allocated_pct.push_back(sum.allocated / n);
+    run.fragmentation_pct.push_back(sum.fragmentation / n);
+    run.failed_pods.push_back(sum.failed / n);
+  }
   return run;
 }
 

@@ -3,17 +3,25 @@
 // and pod list: for every (policy, seed), pods arrive one at a time in the seed's order and are
 // placed by the scheduler's placement plugin with Scheduler::place_now() — the same code path
 // as every other scheduling decision — never retried and never leaving. After every pod the run
-// knows the arrived GPU (failed pods included), the allocated GPU and the cluster's
-// fragmentation (FragmentationModel over the typical pods, whatever the policy), and samples
-// them at every integer percent of capacity.
+// records the arrived GPU (failed pods included), the allocated GPU and the cluster's
+// fragmentation (FragmentationModel over the typical pods, whatever the policy).
 //
-// Arrival order of a seed: the pod list shuffled (Fisher-Yates) with stream
-// "experiment/shuffle", then extended with pods drawn uniformly with replacement (stream
-// "experiment/extend") until the requested GPU reaches the limit. Every policy sees the same
-// order for a seed, so policies are compared on identical arrivals.
+// Everything a seed randomises follows the FGD authors' simulator
+// (hkust-adsl/kubernetes-scheduler-simulator, pkg/simulator/core.go and simulator.go), so the
+// published curves are reproduced as they were made:
+//   - arrival order: the pod list shuffled (Fisher-Yates, stream "experiment/shuffle"), then
+//     extended with pods drawn uniformly with replacement from the list (stream
+//     "experiment/extend") until the next drawn pod would take the requested GPU over the limit
+//     (TunePodsByNodeTotalResource, tuneUpPods). Every policy sees the same order for a seed.
+//   - node order: the nodes in a random order (stream "experiment/node-order"). The authors'
+//     simulator prefixes every node name with a random rank and its scheduler breaks score ties
+//     by the smallest name; Gantry's plugins break ties by the lowest node id, so a random node
+//     order per seed gives the same tie-breaking.
 //
-// Sampling: the value at level L % is the state after the last pod whose cumulative arrived
-// GPU is at most L % of capacity (level 0: the empty cluster).
+// Sampling, as the authors' analysis does (experiments/analysis/merge_alloc_discrete_0920.py):
+// the value at level L % is the mean over the pods whose arrived GPU, in percent of capacity
+// rounded half to even, is L; if no pod's is, the mean over those rounding to L − 1 .. L + 1;
+// if none of those either, the value of level L − 1 (0 for level 0).
 //
 // Deterministic: same inputs, same result, whatever the number of threads.
 
@@ -36,7 +44,7 @@ struct FragmentationInput {
   std::string pod_list;
 };
 
-// One (policy, seed) run, sampled at levels 0..floor(limit).
+// One (policy, seed) run, sampled at levels 0..floor(limit) (see "Sampling" above).
 struct FragmentationRun {
   std::vector<double> allocated_pct;
   std::vector<double> fragmentation_pct;
@@ -51,10 +59,14 @@ double requested_gpus(const JobSpec& pod);
 std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double capacity_gpus,
                                     double limit_pct, uint64_t seed);
 
+// The topology with its nodes in the seed's random order (see "node order" above).
+Topology shuffled_nodes(const Topology& topology, uint64_t seed);
+
 // FGD's target workload for a pod list: the classes covering `coverage` of the pods.
 std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, double coverage);
 
-// One run. `plugin` is a scheduler plugin name ("fgd", "bestfit", ...).
+// One run on shuffled_nodes(input.topology, seed). `plugin` is a scheduler plugin name ("fgd",
+// "bestfit", ...).
 FragmentationRun run_fragmentation_once(const FragmentationInput& input,
                                         const std::vector<WeightedPodClass>& typical,
                                         const std::vector<uint32_t>& order,

@@ -1,36 +1,39 @@
 #pragma once
-// "bestfit": the node left with the least weighted CPU and GPU after placing the pod (the FGD
-// paper's "BestFit" baseline, Weng et al., USENIX ATC'23, §6.1).
+// "bestfit": the node left with the least weighted CPU and GPU after placing the pod, the FGD
+// paper's "BestFit" baseline (Weng et al., USENIX ATC'23, §6.1) as the authors' simulator
+// scores it (hkust-adsl/kubernetes-scheduler-simulator, pkg/simulator/plugin/best_fit_score.go,
+// GPU selection "best").
 //
-// Leftover of node n after the pod:
-//   L = 0.5 · (free CPU − pod CPU) / max CPU  +  0.5 · (free GPU milli − pod GPU milli) / max GPU
-//   milli
-// where free GPU milli is the sum over the node's GPUs, the pod's GPU milli is 1000 per whole
-// GPU or its share, and "max" is the largest node capacity in the cluster (so a leftover
-// core or GPU counts the same on a big and a small node, as in the paper's simulator). Equal
-// weights: CPU and GPU are the two resources the openb trace's pods are short of.
-//
-// Scoring rule, most important first:
-//   1. the smallest L (compared exactly, in integers: L scaled by 2 · max CPU · max GPU milli)
-//   2. ties: the lowest node id
-// GPUs inside the node: the default (best-fit GPU for a share, lowest fully free otherwise).
+// Leftover of node n after the pod, CPU and GPU divided by the spec maxima (spec_maxima.hpp:
+// 128 cores and 8 GPUs on openb) and weighted 0.5 each:
+//   L = 0.5 · (free CPU − pod CPU) / Cmax  +  0.5 · (free GPU milli − pod GPU milli) / Gmax
+// with free GPU milli summed over the node's GPUs and the pod's 1000 per whole GPU or its share.
+// Score (higher is better), an integer as in the Kubernetes scheduling framework:
+//   score = floor(100 · (1 − L))
+// computed exactly in integers. (The authors' plugin then min-max normalises the scores of all
+// nodes to 0..100; that maps the highest score, and only it, to 100, so it never changes the
+// winner and is left out.) Ties go to the lowest node id (the authors' fork of the framework
+// breaks ties by the smallest node name). GPUs inside the node: the default (best-fit GPU for a
+// share, lowest fully free otherwise).
 
 #include <cstdint>
 
 #include "engine/policy/placement_plugin.hpp"
+#include "engine/policy/spec_maxima.hpp"
 
 namespace gantry {
 
 class BestFitPlugin final : public PlacementPlugin {
  public:
   std::string_view name() const override { return "bestfit"; }
-  void pre_score(const PlacementContext& ctx) override;
+  void pre_score(const PlacementContext& ctx) override { maxima_.update(ctx.cluster); }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
 
+  // The score of the rule above; the pod must fit (leftovers >= 0).
+  static int64_t score_of(int64_t cpu_left, int64_t gpu_milli_left, const SpecMaxima& maxima);
+
  private:
-  uint64_t maxima_of_ = 0;  // Cluster::instance_id() the maxima were computed for
-  int64_t max_cpu_ = 1;
-  int64_t max_gpu_milli_ = 1;
+  SpecMaxima maxima_;
 };
 
 }  // namespace gantry

@@ -4,6 +4,7 @@ namespace gantry {
 
 void FgdPlugin::set_target_workload(std::span<const WeightedPodClass> workload) {
   model_.set_workload(workload);
+  score_ = FgdScore(model_.weight_total());
   cache_of_ = 0;  // every cached ΔF was for the old workload
 }
 
@@ -23,26 +24,27 @@ std::vector<FgdPlugin::Entry>& FgdPlugin::entries_for(const PlacementContext& ct
   return *current_;
 }
 
-const FragmentationModel::Move& FgdPlugin::move(const PlacementContext& ctx, NodeId n) const {
+const FgdPlugin::Entry& FgdPlugin::entry(const PlacementContext& ctx, NodeId n) const {
   Entry& e = entries_for(ctx)[static_cast<size_t>(n)];
   const uint64_t v = ctx.cluster.version(n);
   if (e.version != v) {
-    e.move = model_.best_move(ctx.cluster, n, ctx.pod);
+    e.move = model_.best_move(ctx.cluster, n, ctx.pod, &score_);
+    e.score = score_.score(e.move.delta);
     e.version = v;
   }
-  return e.move;
+  return e;
 }
 
 void FgdPlugin::pre_score(const PlacementContext& ctx) { entries_for(ctx); }
 
 NodeScore FgdPlugin::score(const PlacementContext& ctx, NodeId n) const {
   NodeScore s;
-  s.keys[0] = -move(ctx, n).delta;
+  s.keys[0] = entry(ctx, n).score;
   return s;
 }
 
 uint64_t FgdPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const {
-  return move(ctx, n).gpu_mask;
+  return entry(ctx, n).move.gpu_mask;
 }
 
 }  // namespace gantry

@@ -6,14 +6,16 @@
 // Fragmentation is measured for a target workload of typical pods (set_target_workload(),
 // typical_pod_classes() builds one from a pod list); fragmentation.hpp defines F_n exactly.
 //
-// Scoring rule, most important first (higher is better):
-//   1. the smallest growth ΔF = F_n(after) − F_n(before) of the node's fragmentation, with the
-//      pod placed on its best GPU(s) of that node (FragmentationModel::best_move())
-//   2. ties: the lowest node id
-// GPUs inside the node: for a share pod the GPU with the smallest ΔF (ties to the lowest GPU);
-// whole-GPU pods the lowest-numbered fully free GPUs. GPU-less pods are scored too (their CPU
-// can make classes stop fitting); on nodes without GPUs their ΔF is 0.
-// Without a target workload every ΔF is 0 and FGD degenerates to "lowest feasible node id".
+// Score (higher is better): the authors' integer score (fgd_score.hpp, following
+// hkust-adsl/kubernetes-scheduler-simulator, pkg/simulator/plugin/fgd_score.go)
+//   score = floor(100 · sigmoid(−ΔF / 1000 milli-GPU)),  ΔF = F_n(after) − F_n(before)
+// with the pod placed on its best GPU(s) of that node; ties go to the lowest node id (the
+// authors' fork of the Kubernetes framework breaks ties by the smallest node name).
+// GPUs inside the node: for a share pod the GPU with the highest score, ties to the lowest GPU
+// (FragmentationModel::best_move() with the score); whole-GPU pods the lowest-numbered fully
+// free GPUs. GPU-less pods are scored too (their CPU can make classes stop fitting); on nodes
+// without GPUs their ΔF is 0. Without a target workload every ΔF is 0 and FGD degenerates to
+// "lowest feasible node id" (with the best-fit GPU for a share).
 //
 // Speed: placing one pod reads one cached (ΔF, GPUs) per candidate node. The cache holds, per
 // pod request class (CPU, whole GPUs, share) and node, the answer and the Cluster::version()
@@ -26,6 +28,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/policy/fgd_score.hpp"
 #include "engine/policy/fragmentation.hpp"
 #include "engine/policy/placement_plugin.hpp"
 
@@ -48,6 +51,7 @@ class FgdPlugin final : public PlacementPlugin {
   struct Entry {
     uint64_t version = ~uint64_t{0};
     FragmentationModel::Move move;
+    int score = 0;
   };
   struct Key {
     int64_t cpu_milli;
@@ -65,9 +69,10 @@ class FgdPlugin final : public PlacementPlugin {
     }
   };
   std::vector<Entry>& entries_for(const PlacementContext& ctx) const;
-  const FragmentationModel::Move& move(const PlacementContext& ctx, NodeId n) const;
+  const Entry& entry(const PlacementContext& ctx, NodeId n) const;
 
   mutable FragmentationModel model_;
+  FgdScore score_;  // for model_'s workload
   mutable uint64_t cache_of_ = 0;  // Cluster::instance_id() the cache describes
   mutable std::unordered_map<Key, size_t, KeyHash> class_ids_;
   mutable std::vector<std::vector<Entry>> entries_;  // by class id, then node

@@ -135,7 +135,8 @@ double FragmentationModel::cluster_fragmentation(const Cluster& cluster) {
 }
 
 FragmentationModel::Move FragmentationModel::best_move(const Cluster& cluster, NodeId n,
-                                                       const Resources& pod) {
+                                                       const Resources& pod,
+                                                       const FgdScore* score) {
   Move move;
   const GpuTypeId t = cluster.gpu_type_of(n);
   if (t < 0 || cluster.gpu_count(n) == 0) {
@@ -175,6 +176,7 @@ FragmentationModel::Move FragmentationModel::best_move(const Cluster& cluster, N
   }
   const int m = pod.gpu_milli;
   bool found = false;
+  int best_score = 0;
   for (size_t g = 0; g < a.size(); ++g) {
     const int x = a[g];
     if (x < m) continue;
@@ -183,9 +185,14 @@ FragmentationModel::Move FragmentationModel::best_move(const Cluster& cluster, N
                                  int64_t{rest} * tb.share[static_cast<size_t>(rest)];
     const int after_free = f - (x == kMilliPerGpu ? 1 : 0);
     const int64_t after = weight_total_ * (idle - m) - after_usable - whole_term(after_free);
-    if (!found || after - before < move.delta) {
+    const int64_t delta = after - before;
+    // Without a score the smallest ΔF wins; with one the highest score (ties to the lower GPU).
+    const int s = score != nullptr ? score->score(delta) : 0;
+    const bool better = score != nullptr ? s > best_score : delta < move.delta;
+    if (!found || better) {
       found = true;
-      move.delta = after - before;
+      best_score = s;
+      move.delta = delta;
       move.gpu_mask = uint64_t{1} << g;
     }
   }

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
+#include "engine/policy/fgd_score.hpp"
 #include "engine/policy/target_workload.hpp"
 
 namespace gantry {
@@ -75,14 +76,16 @@ class FragmentationModel {
   // The best placement of `pod` on node n by fragmentation growth: the GPUs it would take and
   // ΔF = F_n(after) − F_n(before) in scaled units. Whole-GPU pods take the lowest-numbered fully
   // free GPUs (which fully free GPUs does not change F_n); a share pod takes the GPU with the
-  // smallest ΔF among those with room, ties to the lowest GPU; GPU-less pods take none (their
-  // CPU may still change F_n). The pod's CPU must fit and its GPUs must fit on n (the caller
-  // filtered); a GPU-less pod may be asked about any node.
+  // smallest ΔF among those with room, ties to the lowest GPU — or, given `score`, the GPU with
+  // the highest score(ΔF), ties to the lowest GPU (FGD's rule, fgd_score.hpp); GPU-less pods
+  // take none (their CPU may still change F_n). The pod's CPU must fit and its GPUs must fit on
+  // n (the caller filtered); a GPU-less pod may be asked about any node.
   struct Move {
     int64_t delta = 0;
     uint64_t gpu_mask = 0;
   };
-  Move best_move(const Cluster& cluster, NodeId n, const Resources& pod);
+  Move best_move(const Cluster& cluster, NodeId n, const Resources& pod,
+                 const FgdScore* score = nullptr);
 
  private:
   struct Class {

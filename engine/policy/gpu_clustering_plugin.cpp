@@ -2,30 +2,26 @@
 
 namespace gantry {
 
-void GpuClusteringPlugin::configure(const SchedulerConfig& config) {
-  stream_ = RandomStreams(config.seed).stream("placement.gpuclustering");
-}
+namespace {
 
-std::optional<NodeId> GpuClusteringPlugin::select(const PlacementContext& ctx) {
-  if (!ctx.pod.needs_gpu()) return draw_feasible_node(*this, ctx, stream_, feasible_);
-  return PlacementPlugin::select(ctx);
-}
+// Affinity of a GPU request: every share is one affinity (0); k whole GPUs are affinity k.
+int affinity_of(int32_t gpus, int32_t gpu_milli) { return gpu_milli > 0 ? 0 : gpus; }
+
+}  // namespace
 
 NodeScore GpuClusteringPlugin::score(const PlacementContext& ctx, NodeId n) const {
   NodeScore s;
-  if (ctx.pod.needs_gpu()) {
-    bool same = false;
-    bool other = false;
-    for (const GpuRequestCount& r : ctx.cluster.gpu_requests(n)) {
-      if (r.gpus == ctx.pod.gpus && r.gpu_milli == ctx.pod.gpu_milli) {
-        same = true;
-      } else {
-        other = true;
-      }
-    }
-    s.keys[0] = same ? (other ? 2 : 3) : (other ? 0 : 1);
+  if (!ctx.pod.needs_gpu()) return s;
+  const int mine = affinity_of(ctx.pod.gpus, ctx.pod.gpu_milli);
+  bool same = false;
+  bool other = false;
+  for (const GpuRequestCount& r : ctx.cluster.gpu_requests(n)) {
+    if (r.pods <= 0) continue;
+    (affinity_of(r.gpus, r.gpu_milli) == mine ? same : other) = true;
   }
-  s.keys[1] = -ctx.cluster.node_free_milli(n);
+  const int64_t tier = same ? (other ? 2 : 3) : (other ? 0 : 1);
+  const int64_t g = maxima_.gpu_milli;
+  s.keys[0] = tier * 25 + 25 * (g - ctx.cluster.node_free_milli(n)) / g;
   return s;
 }
 

@@ -1,36 +1,27 @@
 #include "engine/policy/gpu_packing_plugin.hpp"
 
-#include <bit>
+#include <algorithm>
 
 namespace gantry {
 
-void GpuPackingPlugin::configure(const SchedulerConfig& config) {
-  stream_ = RandomStreams(config.seed).stream("placement.gpupacking");
-}
-
-std::optional<NodeId> GpuPackingPlugin::select(const PlacementContext& ctx) {
-  if (!ctx.pod.needs_gpu()) return draw_feasible_node(*this, ctx, stream_, feasible_);
-  return PlacementPlugin::select(ctx);
-}
-
 NodeScore GpuPackingPlugin::score(const PlacementContext& ctx, NodeId n) const {
   NodeScore s;
+  if (!ctx.pod.needs_gpu()) return s;
   const Cluster& c = ctx.cluster;
-  if (!ctx.pod.needs_gpu()) {
-    s.keys[1] = -c.node_free_milli(n);
+  const int fully_free = c.free(n).gpus;
+  if (fully_free == c.gpu_count(n)) {
+    s.keys[0] = std::max(33 - fully_free, fully_free);
     return s;
   }
-  if (ctx.pod.shares_gpu()) {
-    const int g = c.best_fit_share_gpu(n, ctx.pod.gpu_milli);
-    if (g >= 0 && ((c.partial_gpu_mask(n) >> g) & 1)) {
-      s.keys[0] = 3;
-      s.keys[1] = -c.gpu_free_milli(n, g);
-      return s;
-    }
+  // Walking the GPUs by increasing free milli, a whole-GPU pod can only take fully free ones
+  // (u = k); a share takes the best-fit GPU, which is partly used when one has room.
+  if (!ctx.pod.shares_gpu()) {
+    s.keys[0] = std::max(50 - ctx.pod.gpus, 33);
+    return s;
   }
-  const bool idle = c.free(n).gpus == c.gpu_count(n);
-  s.keys[0] = idle ? 1 : 2;
-  s.keys[1] = -c.free(n).gpus;
+  const int g = c.best_fit_share_gpu(n, ctx.pod.gpu_milli);
+  const int free_milli = c.gpu_free_milli(n, g);
+  s.keys[0] = free_milli == kMilliPerGpu ? 49 : 100 - free_milli / 100;
   return s;
 }
 

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <string>
+#include <tuple>
 
 namespace gantry {
 
@@ -19,6 +21,21 @@ PodClass pod_class_of(const Resources& request, std::vector<std::string> gpu_mod
   return c;
 }
 
+namespace {
+
+// The order the FGD authors' simulator sorts equal-count classes by, descending
+// (hkust-adsl/kubernetes-scheduler-simulator, pkg/type/resource.go, PodResource.Less): CPU, GPU
+// milli per GPU (the share, or 1000 for whole GPUs), GPU count (1 for a share), GPU models.
+std::tuple<int64_t, int32_t, int32_t, std::string> authors_key(const PodClass& c) {
+  const int32_t milli_per_gpu = c.gpu_milli > 0 ? c.gpu_milli : (c.gpus > 0 ? kMilliPerGpu : 0);
+  const int32_t gpu_count = c.gpu_milli > 0 ? 1 : c.gpus;
+  std::string models;
+  for (const std::string& m : c.gpu_models) models += (models.empty() ? "" : "|") + m;
+  return {c.cpu_milli, milli_per_gpu, gpu_count, models};
+}
+
+}  // namespace
+
 std::vector<WeightedPodClass> typical_pod_classes(std::span<const PodClass> pods, double coverage) {
   std::vector<WeightedPodClass> out;
   if (pods.empty()) return out;
@@ -27,9 +44,10 @@ std::vector<WeightedPodClass> typical_pod_classes(std::span<const PodClass> pods
   std::vector<std::pair<const PodClass*, int64_t>> order;
   order.reserve(counts.size());
   for (const auto& [cls, count] : counts) order.emplace_back(&cls, count);
-  // std::map already orders by class, so a stable sort by count keeps the documented tie rule.
-  std::stable_sort(order.begin(), order.end(),
-                   [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::sort(order.begin(), order.end(), [](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second > b.second;
+    return authors_key(*b.first) < authors_key(*a.first);  // equal counts: larger key first
+  });
 
   const auto total = static_cast<int64_t>(pods.size());
   coverage = std::clamp(coverage, 1e-12, 1.0);

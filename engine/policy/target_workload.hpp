@@ -40,11 +40,15 @@ struct WeightedPodClass {
   double weight = 0;  // relative frequency; a workload's weights need not sum to 1
 };
 
-// The typical pods of a pod list, the paper's way: count the pods of each class, take classes
-// from the most frequent down (ties: the smaller class by PodClass ordering first, so the
-// result never depends on input order) until they hold at least `coverage` of all pods, and
-// weight each taken class by its count divided by the taken classes' total count (so the
-// weights sum to 1). Empty input gives an empty workload. coverage is clamped to (0, 1].
+// The typical pods of a pod list, the paper's way (the authors' simulator,
+// hkust-adsl/kubernetes-scheduler-simulator, pkg/utils/frag.go GetTypicalPods() with the
+// experiments' settings: CPU-only pods included, popularity threshold 95 %, step 1): count the
+// pods of each class, take classes from the most frequent down until they hold at least
+// `coverage` of all pods, and weight each taken class by its count divided by the taken
+// classes' total count (so the weights sum to 1). Classes with equal counts come in the
+// authors' order: descending by (CPU, GPU milli per GPU, GPU count, GPU models), so the result
+// never depends on input order. Empty input gives an empty workload. coverage is clamped to
+// (0, 1].
 std::vector<WeightedPodClass> typical_pod_classes(std::span<const PodClass> pods,
                                                   double coverage = 0.95);
 

@@ -8,7 +8,10 @@
 #include <random>
 #include <set>
 
+#include "engine/policy/best_fit_plugin.hpp"
+#include "engine/policy/dot_product_plugin.hpp"
 #include "engine/policy/fgd_plugin.hpp"
+#include "engine/policy/fgd_score.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "tests/engine/policy/sharing_test_cluster.hpp"
 
@@ -153,10 +156,12 @@ TEST(RandomPlugin, OnlyFeasibleNodesAllOfThemAndReproducibly) {
 // ---- dotproduct -----------------------------------------------------------------------------
 
 TEST(DotProductPlugin, SmallestNormalisedProduct) {
-  // Both nodes: 10 cores, 2 GPUs. Node 0 empty; node 1 has 8 cores and 1 GPU taken.
-  // Pod: 1 core, 1 GPU (1000 milli).
-  //   node 0: (10/10)·(1/10) + (2000/2000)·(1000/2000) = 0.1  + 0.5  = 0.6
-  //   node 1: ( 2/10)·(1/10) + (1000/2000)·(1000/2000) = 0.02 + 0.25 = 0.27  <- smallest
+  // Both nodes: 10 cores, 2 GPUs. Node 0 empty; node 1 has 8 cores and 1 GPU taken. Spec
+  // maxima: 128 cores, 8 GPUs (larger than any node here). Pod: 1 core, 1 GPU (1000 milli).
+  //   node 0: dot = (10000/128000)(1000/128000) + (2000/8000)(1000/8000) = 0.000610 + 0.03125
+  //           = 0.031860; score = floor(100 (1 - 0.015930)) = 98
+  //   node 1: dot = (2000/128000)(1000/128000) + (1000/8000)(1000/8000) = 0.000122 + 0.015625
+  //           = 0.015747; score = floor(100 (1 - 0.007874)) = 99  <- highest
   Cluster c = shared_cluster({SharedNode{"A100-80G", 10'000, {1000, 1000}},
                               SharedNode{"A100-80G", 10'000, {1000, 0}, 8'000}});
   Scheduler s(config("dotproduct"));
@@ -164,40 +169,58 @@ TEST(DotProductPlugin, SmallestNormalisedProduct) {
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 1);
 
-  // A CPU-heavy GPU-less pod (5 cores) fits only node 0 now (node 1 has 2 - 0 = 2 cores).
-  // Pod of 1 core: node 0: (10/10)(1/10) = 0.1 + GPU term 0 (pod has no GPU) = 0.1;
-  // node 1: (2/10)(1/10) = 0.02 -> node 1.
+  // A 1-core GPU-less pod: node 0 dot = 0.000610 -> floor(99.97) = 99; node 1 (1 core left)
+  // dot = (1000/128000)(1000/128000) = 0.000061 -> floor(99.997) = 99. Integer scores tie, and
+  // the tie goes to the lowest node id, as in the authors' simulator.
   const auto cpu_only = place(s, c, cpu_pod(1'000));
   ASSERT_TRUE(cpu_only.has_value());
-  EXPECT_EQ(cpu_only->node, 1);
+  EXPECT_EQ(cpu_only->node, 0);
+}
+
+TEST(DotProductPlugin, ScoreIsFlooredExactlyAtWholeSteps) {
+  const SpecMaxima openb;  // 128 cores, 8 GPUs
+  // dot = (8000/8000)(8000/8000) = 1 -> 100 (1 - 1/2) = 50 exactly.
+  EXPECT_EQ(DotProductPlugin::score_of(0, 8000, 0, 8000, openb), 50);
+  // dot = 1 · 160/8000 = 0.02 -> 100 (1 - 0.01) = 99 exactly (floating point might say 98.99..).
+  EXPECT_EQ(DotProductPlugin::score_of(0, 8000, 0, 160, openb), 99);
+  // dot = 162/8000 = 0.02025 -> 98.9875 -> 98.
+  EXPECT_EQ(DotProductPlugin::score_of(0, 8000, 0, 162, openb), 98);
+  // An idle 128-core 8-GPU node and a pod asking for all of it: dot = 1 + 1 = 2 -> 0.
+  EXPECT_EQ(DotProductPlugin::score_of(128000, 8000, 128000, 8000, openb), 0);
 }
 
 // ---- gpuclustering --------------------------------------------------------------------------
 
-TEST(GpuClusteringPlugin, SameRequestFirstThenIdleNodes) {
-  // Node 0 runs a 500 share; node 1 a 300 share; node 2 is idle; node 3 runs a 500 share and
-  // a whole GPU. All have 4 GPUs.
+TEST(GpuClusteringPlugin, SameAffinityFirstThenIdleNodes) {
+  // Node 0 runs a 500 share (free 500+3000 = 3500 milli); node 1 a 300 share (3700); node 2 is
+  // idle (4000); node 3 runs a 500 share and a whole GPU (2500). 4 GPUs each; Gmax = 8000.
+  // Score = tier·25 + floor(25 (8000 - free) / 8000).
   Cluster c = shared_cluster({SharedNode{"A100-80G", 32'000, {500, 1000, 1000, 1000}},
                               SharedNode{"A100-80G", 32'000, {700, 1000, 1000, 1000}}, SharedNode{},
                               SharedNode{"A100-80G", 32'000, {500, 0, 1000, 1000}}});
   Scheduler s(config("gpuclustering"));
-  // A 500 share: tier 3 (only 500s) = node 0.
+  // A 500 share (affinity "share"): node 0 tier 3: 75 + floor(25·4500/8000 = 14.06) = 89;
+  // node 1 tier 3: 75 + floor(13.44) = 88; node 2 tier 1: 25 + 12 = 37; node 3 tier 2 (share
+  // and 1-gpu): 50 + floor(17.19) = 67 -> node 0, on its best-fit GPU 0 (500 free -> 0).
   auto got = place(s, c, share_pod(500));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 0);
-  // A 300 share: node 1 (tier 3).
+  EXPECT_EQ(got->gpu_mask, 1u);
+  // A 300 share: every share has one affinity, so node 0 (now 3000 free: 75 + floor(15.63) =
+  // 90) beats node 1, which runs 300s (88).
   got = place(s, c, share_pod(300));
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->node, 1);
-  // A 700 share: nobody runs 700s; the idle node 2 (tier 1) beats nodes with other requests.
-  got = place(s, c, share_pod(700));
-  ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->node, 2);
-  // A whole GPU: node 3 runs one (with a 500 share: tier 2); no node runs only whole GPUs, and
-  // node 2 is no longer idle, so node 3 wins.
+  EXPECT_EQ(got->node, 0);
+  // A whole GPU: nodes 0 and 1 run only shares (tier 0: 16 and 13), node 2 is idle (37), node
+  // 3 runs a 1-gpu pod among others (tier 2: 67) -> node 3.
   got = place(s, c, whole_pod(1));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 3);
+  // Two whole GPUs: node 3 has one fully free GPU left; node 0 two (tier 0, 2700 free: 0 +
+  // floor(16.56) = 16), node 1 three (tier 0: 13), node 2 four (tier 1: 37) -> node 2.
+  got = place(s, c, whole_pod(2));
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->node, 2);
 }
 
 TEST(GpuClusteringPlugin, InsideATierTheNodeWithLeastIdleGpu) {
@@ -221,73 +244,97 @@ TEST(GpuPackingPlugin, PartlyUsedGpusThenUsedNodesThenIdleNodes) {
                               SharedNode{"A100-80G", 32'000, {0, 0, 1000, 1000}},
                               SharedNode{"A100-80G", 32'000, {1000, 1000, 1000, 600}}});
   Scheduler s(config("gpupacking"));
-  // 250: fits partly used GPUs on nodes 1 (300) and 3 (600); best fit 300 -> node 1, GPU 0.
+  // 250: node 0 idle: max(33 - 4, 4) = 29; node 1 on its 300 GPU: 100 - floor(300/100) = 97;
+  // node 2 must take a fresh GPU: max(50 - 1, 33) = 49; node 3 on its 600 GPU: 94 -> node 1.
   auto got = place(s, c, share_pod(250));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 1);
   EXPECT_EQ(got->gpu_mask, 1u);
-  // 500: only node 3's partly used GPU (600) holds it -> node 3, GPU 3.
+  // 500: node 1's partly used GPU has 50 left, so it takes a fresh one (49); node 3's 600 GPU
+  // scores 94 -> node 3, GPU 3.
   got = place(s, c, share_pod(500));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 3);
   EXPECT_EQ(got->gpu_mask, 1u << 3);
-  // 700: no partly used GPU has 700 (50, 100 left); a fully free GPU on a used node: node 1
-  // and 3 have 3 fully free, node 2 has 2 -> node 2 (fewest), its lowest free GPU 2.
+  // 700: no partly used GPU has room (50, 100): every used node scores 49, the idle one 29 ->
+  // the lowest used node, 1, on its lowest fully free GPU, 1.
   got = place(s, c, share_pod(700));
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->node, 2);
-  EXPECT_EQ(got->gpu_mask, 1u << 2);
-  // 3 whole GPUs: used nodes 1 and 3 have exactly 3 fully free (tier 2), idle node 0 is tier
-  // 1 -> node 1 (lowest id among equals).
+  EXPECT_EQ(got->node, 1);
+  EXPECT_EQ(got->gpu_mask, 1u << 1);
+  // 3 whole GPUs: only node 3 (used, 3 fully free: max(50 - 3, 33) = 47) and the idle node 0
+  // (29) have three -> node 3.
   got = place(s, c, whole_pod(3));
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->node, 1);
+  EXPECT_EQ(got->node, 3);
   // 4 whole GPUs: only the idle node 0 can.
   got = place(s, c, whole_pod(4));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 0);
 }
 
-TEST(GpuPackingPlugin, GpuLessPodsGoToARandomFeasibleNode) {
-  // Nodes 0 and 2 have 4 free cores, node 1 only 1: a 2-core pod may go to 0 or 2, each about
-  // half the time over 200 fresh draws (missing one has probability 2·2^-200), reproducibly.
+TEST(GpuPackingPlugin, PartlyUsedGpusScoreInStepsOfOneHundredMilli) {
+  // A 300 share fits node 0's 360 and node 1's 340: both score 100 - 3 = 97, so the lower node
+  // wins although node 1's GPU is the tighter fit.
+  Cluster c = shared_cluster({SharedNode{"A100-80G", 32'000, {360, 1000}},
+                              SharedNode{"A100-80G", 32'000, {340, 1000}}});
+  Scheduler s(config("gpupacking"));
+  const auto got = place(s, c, share_pod(300));
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->node, 0);
+  EXPECT_EQ(got->gpu_mask, 1u);
+}
+
+TEST(GpuPackingPlugin, GpuLessPodsScoreZeroEverywhere) {
+  // Node 0 has 4 free cores, node 1 only 1, node 2 4: a 2-core pod scores 0 on nodes 0 and 2
+  // under both packing and clustering, so the lowest feasible node, 0, gets it, whatever the
+  // seed (the authors' plugins return MinNodeScore for pods without GPUs).
   const std::vector<SharedNode> nodes = {SharedNode{"A100-80G", 4'000, {1000}},
                                          SharedNode{"A100-80G", 4'000, {1000}, 3'000},
                                          SharedNode{"A100-80G", 4'000, {0}}};
   for (const char* name : {"gpupacking", "gpuclustering"}) {
-    const auto draws = [&](uint64_t seed) {
-      std::vector<NodeId> out;
+    for (uint64_t seed : {1, 5, 9}) {
       Scheduler s(config(name, seed));
-      for (int i = 0; i < 200; ++i) {
-        Cluster c = shared_cluster(nodes);
-        out.push_back(place(s, c, cpu_pod(2'000))->node);
-      }
-      return out;
-    };
-    const auto a = draws(5);
-    EXPECT_EQ(std::set<NodeId>(a.begin(), a.end()), (std::set<NodeId>{0, 2})) << name;
-    EXPECT_EQ(draws(5), a) << name;
+      Cluster c = shared_cluster(nodes);
+      EXPECT_EQ(place(s, c, cpu_pod(2'000))->node, 0) << name << " seed " << seed;
+    }
   }
 }
 
 // ---- bestfit --------------------------------------------------------------------------------
 
 TEST(BestFitPlugin, LeastWeightedLeftover) {
-  // Max capacity in the cluster: 8 cores, 4 GPUs (4000 milli). Node 0: 8 cores free, 4 GPUs
-  // free; node 1: 2 cores free (6 used), 4 GPUs free. Pod: 1 core, 1 GPU.
-  //   node 0: 0.5·7000/8000 + 0.5·3000/4000 = 0.4375 + 0.375 = 0.8125
-  //   node 1: 0.5·1000/8000 + 0.5·3000/4000 = 0.0625 + 0.375 = 0.4375  <- least
+  // Spec maxima 128 cores, 8 GPUs. Node 0: 8 cores free, 4 GPUs free; node 1: 2 cores free
+  // (6 used), 4 GPUs free. Pod: 1 core, 1 GPU. L = 0.5 cpu_left/128000 + 0.5 gpu_left/8000:
+  //   node 0: 0.5·7000/128000 + 0.5·3000/8000 = 0.02734 + 0.1875 = 0.21484 -> floor(78.5) = 78
+  //   node 1: 0.5·1000/128000 + 0.5·3000/8000 = 0.00391 + 0.1875 = 0.19141 -> floor(80.9) = 80
   Cluster c = shared_cluster({SharedNode{"A100-80G", 8'000, {1000, 1000, 1000, 1000}},
                               SharedNode{"A100-80G", 8'000, {1000, 1000, 1000, 1000}, 6'000}});
   Scheduler s(config("bestfit"));
   auto got = place(s, c, whole_pod(1));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 1);
-  // Now GPU matters: a 1-core 900 share. node 0: 0.5·7000/8000 + 0.5·3100/4000 = 0.4375 +
-  // 0.3875 = 0.825; node 1 (1 core, 3000 milli free): 0.5·0/8000 + 0.5·2100/4000 = 0.2625.
+  // A 1-core 900 share. node 0: 0.02734 + 0.5·3100/8000 = 0.22109 -> 77; node 1 (1 core,
+  // 3000 milli free): 0 + 0.5·2100/8000 = 0.13125 -> 86.
   got = place(s, c, share_pod(900));
   ASSERT_TRUE(got.has_value());
   EXPECT_EQ(got->node, 1);
+}
+
+TEST(BestFitPlugin, LeftoversWithinOneStepTie) {
+  // Node 0: 8 cores free; node 1: 7 (1 used); 4 GPUs each. Pod 1 core, 1 GPU:
+  //   node 0: 0.5·7000/128000 + 0.1875 = 0.21484 -> 78;  node 1: 0.5·6000/128000 + 0.1875 =
+  //   0.21094 -> 78. Same integer score: the lowest node id wins, though node 1 fits tighter.
+  Cluster c = shared_cluster({SharedNode{"A100-80G", 8'000, {1000, 1000, 1000, 1000}},
+                              SharedNode{"A100-80G", 8'000, {1000, 1000, 1000, 1000}, 1'000}});
+  Scheduler s(config("bestfit"));
+  EXPECT_EQ(place(s, c, whole_pod(1))->node, 0);
+  // Exact arithmetic at a step: 1 GPU left of 8 on a 0-CPU remainder: L = 0.5/8 = 0.0625 ->
+  // 93.75 -> 93; all 128 cores and 8 GPUs left: L = 1 -> 0.
+  const SpecMaxima openb;
+  EXPECT_EQ(BestFitPlugin::score_of(0, 1000, openb), 93);
+  EXPECT_EQ(BestFitPlugin::score_of(128000, 8000, openb), 0);
+  EXPECT_EQ(BestFitPlugin::score_of(0, 0, openb), 100);
 }
 
 // ---- fgd ------------------------------------------------------------------------------------
@@ -336,6 +383,32 @@ TEST(FgdPlugin, TiesGoToTheLowestNode) {
   s.set_target_workload(workload);
   EXPECT_EQ(place(s, c, whole_pod(1))->node, 0);
   EXPECT_EQ(place(s, c, whole_pod(1))->node, 0);
+}
+
+TEST(FgdPlugin, GrowthsWithinOneScoreStepTie) {
+  // Workload: 500 shares. Node 0: one fully free GPU (F = 0); node 1: one GPU with 480 free
+  // (F = 480: a 500 share cannot use it). Pod: a 10 share.
+  //   node 0: 1000 -> 990, a 500 still fits: F stays 0, ΔF = 0 -> floor(100 sigmoid(0)) = 50
+  //   node 1: 480 -> 470: F = 470, ΔF = -10 -> floor(100 sigmoid(0.01)) = floor(50.25) = 50
+  // Exact gradient descent would pick node 1; the authors' integer score ties, node 0 wins.
+  Cluster c = shared_cluster({SharedNode{"A100-80G", 8'000, {1000}}, SharedNode{"A100-80G", 8'000, {480}}});
+  Scheduler s(config("fgd"));
+  const std::vector<WeightedPodClass> workload = {weighted(share_pod(500), 1.0)};
+  s.set_target_workload(workload);
+  EXPECT_EQ(place(s, c, share_pod(10))->node, 0);
+}
+
+TEST(FgdScore, SigmoidOfTheReductionInGpus) {
+  // W = 1000 scaled units per milli-GPU. score = floor(100 / (1 + e^(ΔF/1000 milli))):
+  const FgdScore score(1000);
+  EXPECT_EQ(score.score(0), 50);                 // 100 · 0.5
+  EXPECT_EQ(score.score(-100 * 1000), 52);       // reduction 0.1 GPU: 100 · 0.52498
+  EXPECT_EQ(score.score(400 * 1000), 40);        // growth 0.4 GPU: 100 · 0.40131
+  EXPECT_EQ(score.score(-8000 * 1000), 99);      // 8 GPUs freed of fragmentation: 99.97
+  EXPECT_EQ(score.score(8000 * 1000), 0);        // 8 GPUs more: 0.034
+  EXPECT_EQ(score.score(-41 * 1000), 51);        // ln(51/49) = 0.0400 GPU: 0.041 is enough
+  EXPECT_EQ(score.score(-39 * 1000), 50);        // 0.039 is not
+  EXPECT_EQ(FgdScore(0).score(12345), 50);       // no workload: nothing fragments
 }
 
 // ---- select() agrees with the scoring rule, share pods included ---------------------------

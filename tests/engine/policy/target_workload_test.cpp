@@ -49,15 +49,31 @@ TEST(TypicalPods, ClassesAreKeyedByCpuGpuAndModels) {
 }
 
 TEST(TypicalPods, EqualCountsAreOrderedByClassNotByInput) {
+  // The authors' order for equal counts: descending by CPU, then GPU milli per GPU, then GPU
+  // count, so a 900 share comes before a 100 share of the same CPU, and a 2-core pod before both.
   const PodClass small = pod_class_of(share(100, 1'000));
   const PodClass big = pod_class_of(share(900, 1'000));
-  const std::vector<PodClass> one = {big, small};
-  const std::vector<PodClass> other = {small, big};
+  const PodClass more_cpu = pod_class_of(share(100, 2'000));
+  const std::vector<PodClass> one = {big, small, more_cpu};
+  const std::vector<PodClass> other = {small, more_cpu, big};
   const auto x = typical_pod_classes(one, 1.0);
   const auto y = typical_pod_classes(other, 1.0);
-  ASSERT_EQ(x.size(), 2u);
-  EXPECT_EQ(x[0].pod, small);  // same count: the smaller class first
-  EXPECT_EQ(y[0].pod, small);
+  ASSERT_EQ(x.size(), 3u);
+  EXPECT_EQ(x[0].pod, more_cpu);
+  EXPECT_EQ(x[1].pod, big);
+  EXPECT_EQ(x[2].pod, small);
+  ASSERT_EQ(y.size(), 3u);
+  EXPECT_EQ(y[0].pod, more_cpu);
+  EXPECT_EQ(y[1].pod, big);
+  // At the coverage boundary the order decides which class is typical: a third of the pods
+  // takes just the first one.
+  const auto third = typical_pod_classes(other, 1.0 / 3.0);
+  ASSERT_EQ(third.size(), 1u);
+  EXPECT_EQ(third[0].pod, more_cpu);
+  // A whole GPU counts as 1000 milli per GPU: it comes before a 900 share of the same CPU.
+  const PodClass whole = pod_class_of(Resources{1'000, 0, 1, 0});
+  const auto z = typical_pod_classes(std::vector<PodClass>{big, whole}, 1.0);
+  EXPECT_EQ(z[0].pod, whole);
   EXPECT_TRUE(typical_pod_classes(std::vector<PodClass>{}).empty());
 }
 

@@ -12,17 +12,18 @@ function(gantry_library name)
   target_compile_options(${name} PRIVATE ${GANTRY_WARNINGS})
 endfunction()
 
-# gantry_test(NAME SOURCES a_test.cpp ... DEPS lib ...)
-# A GoogleTest executable; each TEST becomes its own CTest entry.
+# gantry_test(NAME SOURCES a_test.cpp ... DEPS lib ... [LABELS label ...])
+# A GoogleTest executable; each TEST becomes its own CTest entry, with the given CTest labels
+# (`slow`: runs whole published experiments; `ctest -LE slow` skips them).
 function(gantry_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${GANTRY_WARNINGS})
   target_compile_definitions(${name} PRIVATE
     GANTRY_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     GANTRY_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300)
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 300 LABELS "${ARG_LABELS}")
 endfunction()
 
 # gantry_bench(NAME SOURCES a_bench.cpp ... DEPS lib ...)

@@ -2,8 +2,9 @@
 // The fragmentation experiment of a Scenario (`spec.experiment`, kind Fragmentation), after
 // Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation
 // Gradient Descent", USENIX ATC'23: a trace's nodes, a trace's pod list shuffled with a seed
-// and extended by sampling with replacement until the requested GPU reaches `arrival_limit_pct`
-// of the cluster's GPU capacity, placed one pod at a time, never retried and never leaving.
+// and extended by sampling with replacement for as long as the requested GPU stays within
+// `arrival_limit_pct` of the cluster's GPU capacity, placed one pod at a time, never retried and
+// never leaving (sim/fragmentation_experiment.hpp has the exact rules).
 
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ struct PodListVariant {
 struct FragmentationExperimentSpec {
   TraceRef nodes;
   TraceRef pods;
-  double arrival_limit_pct = 130;    // stop once requested GPU reaches this share of capacity
+  double arrival_limit_pct = 130;    // extend while requested GPU stays within this share of capacity
   int seeds = 10;                    // seeds base, base+1, ... (base = spec.seed)
   double typical_coverage = 0.95;    // FGD's target workload: classes covering this pod share
   std::vector<std::string> policies; // display names: Random, DotProduct, ..., FGD

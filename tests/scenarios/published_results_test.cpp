@@ -1,0 +1,117 @@
+// The fragmentation experiments Gantry ships, against the results their authors published:
+// Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation
+// Gradient Descent", USENIX ATC'23, Fig. 7 and §6, as produced by their simulator and recorded
+// in hkust-adsl/kubernetes-scheduler-simulator, experiments/analysis/expected_results/
+// analysis_allo_discrete.csv (commit 1853fc0e79d74778719c8137d7ca31dd61729e4f): allocated GPU %
+// per arrival level, one row per policy and seed (10 seeds, tune ratio 1.3). The means below
+// are 100 − the mean of those rows over the 10 seeds, computed from that file.
+//
+// Gantry's seeds are not the authors' (their Go math/rand streams are not reproduced), so the
+// comparison is between means over 10 seeds each: within half a point, as issue #7 asks.
+//
+// Slow (the 60-run experiment takes about 10 s, the sweeps a minute): CTest label `slow`.
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "sim/fragmentation_experiment.hpp"
+#include "sim/scenario_loader.hpp"
+
+namespace gantry {
+namespace {
+
+std::string scenario_path(const std::string& name) {
+  return std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name;
+}
+
+FragmentationResult run_scenario_list(const ScenarioSpec& scenario, const TraceRef& pods) {
+  const FragmentationExperimentSpec& e = *scenario.experiment;
+  FragmentationInput input;
+  input.topology = load_trace_topology(e.nodes);
+  input.pods = load_trace_pods(pods);
+  ExperimentOptions options;
+  options.policies = e.policies;
+  options.seeds = e.seeds;
+  options.base_seed = scenario.seed;
+  options.limit_pct = e.arrival_limit_pct;
+  options.typical_coverage = e.typical_coverage;
+  options.threads = 2;
+  return run_fragmentation_experiment(input, options);
+}
+
+const PolicyCurves& policy(const FragmentationResult& r, const std::string& name) {
+  for (const PolicyCurves& p : r.policies)
+    if (p.policy == name) return p;
+  ADD_FAILURE() << "no policy " << name;
+  return r.policies.front();
+}
+
+// Unallocated GPU % of the default openb trace (openb_pod_list_default), published means.
+constexpr std::array<size_t, 7> kLevels = {80, 90, 95, 100, 110, 120, 130};
+const std::map<std::string, std::array<double, 7>> kPublishedDefault = {
+    {"Random", {21.34, 14.98, 14.28, 13.70, 13.12, 12.72, 12.53}},
+    {"DotProduct", {19.98, 10.02, 9.42, 9.38, 9.30, 9.23, 9.15}},
+    {"GpuClustering", {19.98, 10.02, 8.39, 8.35, 8.27, 8.20, 8.12}},
+    {"GpuPacking", {19.98, 10.02, 8.26, 8.22, 8.14, 8.08, 8.00}},
+    {"BestFit", {19.98, 10.01, 7.18, 7.14, 7.07, 7.00, 6.92}},
+    {"FGD", {19.98, 10.02, 5.10, 4.77, 4.70, 4.65, 4.61}},
+};
+
+TEST(PublishedResults, OpenbDefaultTraceWithinHalfAPointAtEveryLevel) {
+  const ScenarioSpec scenario = load_scenario_file(scenario_path("openb-fragmentation.yaml"));
+  ASSERT_TRUE(scenario.experiment.has_value());
+  const FragmentationResult r = run_scenario_list(scenario, scenario.experiment->pods);
+  ASSERT_EQ(r.policies.size(), 6u);
+  EXPECT_EQ(r.nodes, 1213);
+  EXPECT_EQ(r.capacity_gpus, 6212);
+  for (const auto& [name, published] : kPublishedDefault) {
+    const PolicyCurves& p = policy(r, name);
+    for (size_t i = 0; i < kLevels.size(); ++i)
+      EXPECT_NEAR(p.unallocated_gpu_pct_mean[kLevels[i]], published[i], 0.5)
+          << name << " at " << kLevels[i] << " % arrival";
+  }
+  // The paper's ordering from 95 % on: FGD < BestFit < GpuPacking ≈ GpuClustering < DotProduct
+  // < Random (packing and clustering are within 0.15 of each other in the published means).
+  for (size_t level = 95; level <= 130; ++level) {
+    const auto u = [&](const std::string& name) { return policy(r, name).unallocated_gpu_pct_mean[level]; };
+    EXPECT_LT(u("FGD"), u("BestFit")) << level;
+    EXPECT_LT(u("BestFit"), u("GpuPacking")) << level;
+    EXPECT_LT(u("BestFit"), u("GpuClustering")) << level;
+    EXPECT_NEAR(u("GpuPacking"), u("GpuClustering"), 0.5) << level;
+    EXPECT_LT(u("GpuPacking"), u("DotProduct")) << level;
+    EXPECT_LT(u("GpuClustering"), u("DotProduct")) << level;
+    EXPECT_LT(u("DotProduct"), u("Random")) << level;
+  }
+}
+
+// The sweeps: every list of each shipped sweep runs; FGD must leave the least GPU unallocated
+// at the limit on each (the paper's Fig. 9–12 claim), with the CPU sweep allowed 0.3 point.
+void expect_fgd_within(const std::string& file, size_t lists, double points) {
+  const ScenarioSpec scenario = load_scenario_file(scenario_path(file));
+  ASSERT_TRUE(scenario.experiment.has_value());
+  std::vector<TraceRef> refs{scenario.experiment->pods};
+  for (const PodListVariant& v : scenario.experiment->variants) refs.push_back(v.pods);
+  ASSERT_EQ(refs.size(), lists);
+  for (size_t i = 0; i < refs.size(); ++i) {
+    const FragmentationResult r = run_scenario_list(scenario, refs[i]);
+    const double fgd = policy(r, "FGD").unallocated_gpu_pct_mean.back();
+    for (const PolicyCurves& p : r.policies) {
+      if (p.policy == "FGD") continue;
+      EXPECT_LT(fgd, p.unallocated_gpu_pct_mean.back() + points)
+          << file << " list " << i << ": FGD vs " << p.policy;
+    }
+  }
+}
+
+TEST(PublishedResults, SweepGpushareFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpushare.yaml", 6, 0); }
+TEST(PublishedResults, SweepGpuspecFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpuspec.yaml", 6, 0); }
+TEST(PublishedResults, SweepMultigpuFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-multigpu.yaml", 5, 0); }
+TEST(PublishedResults, SweepCpuFgdWithinThreeTenthsOfTheBest) { expect_fgd_within("openb-sweep-cpu.yaml", 10, 0.3); }
+
+}  // namespace
+}  // namespace gantry

@@ -2,6 +2,10 @@
 // GPU fragmentation of nodes and of the cluster for a target workload, as defined by FGD (Weng
 // et al., "Beware of Fragmentation", USENIX ATC'23, §4.1), with incremental bookkeeping.
 //
+// The authors' simulator computes the same quantity (hkust-adsl/kubernetes-scheduler-simulator,
+// pkg/utils/frag.go: NodeGpuShareFragAmount() summed except Q3, with GetNodePodFrag() deciding
+// per class whether it fits; CPU-only classes count the whole idle GPU, "x-axis" XL/XR).
+//
 // Definition. Let node n have GPUs with free milli a_1..a_G, T = Σ a_g its idle GPU milli and
 // c its free CPU. For a pod class m of the target workload (target_workload.hpp), frag_n(m),
 // the part of n's idle GPU milli that a pod of class m cannot use, is:

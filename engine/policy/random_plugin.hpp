@@ -1,6 +1,10 @@
 #pragma once
 // "random": a uniformly random feasible node. The FGD paper's "Random" baseline (Weng et al.,
-// USENIX ATC'23, §6.1), useful as the floor every other policy should beat.
+// USENIX ATC'23, §6.1), useful as the floor every other policy should beat. As in the authors'
+// simulator (hkust-adsl/kubernetes-scheduler-simulator, pkg/simulator/plugin/random_score.go:
+// PreScore draws one feasible node uniformly and scores it 100, all others 0; GPU selection
+// "random", allocateGpuIdBasedOnRandomFit in open_gpu_share.go: a uniform choice among the
+// GPUs with room, by reservoir sampling).
 //
 // Rule: collect the nodes that pass the common filters (CPU, memory, GPU model, and room for
 // the pod's whole GPUs or share) in increasing node id order and take the i-th, i drawn

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <bit>
 #include <cassert>
+#include <string>
 
 namespace gantry {
 
@@ -23,6 +24,8 @@ Cluster::Cluster(Topology topology) : topology_(std::move(topology)) {
   node_free_milli_.assign(n, 0);
   version_.assign(n, 0);
   requests_.resize(n);
+  state_.assign(n, NodeState{});
+  owners_on_.resize(n);
   per_type_.resize(topology_.gpus.size());
   for (size_t i = 0; i < n; ++i) {
     const NodeClass& c = topology_.class_of(static_cast<NodeId>(i));
@@ -92,7 +95,154 @@ void Cluster::count_request(size_t i, const Resources& request, int delta) {
   list.push_back(GpuRequestCount{request.gpus, request.gpu_milli, delta});
 }
 
-void Cluster::allocate(NodeId n, const Resources& request, uint64_t gpu_mask) {
+
+std::string Cluster::why_not(NodeId n, const Resources& request, uint64_t gpu_mask) const {
+  if (n < 0 || n >= node_count()) return "no node " + std::to_string(n);
+  const auto i = static_cast<size_t>(n);
+  if (state_[i].removed) return "node " + node_info(n).name + " was removed";
+  if (request.cpu_milli < 0 || request.memory_bytes < 0 || request.gpus < 0 || request.gpu_milli < 0)
+    return "a negative request";
+  if (request.gpus > 0 && request.gpu_milli > 0) return "whole GPUs and a share in one request";
+  if (request.gpu_milli >= kMilliPerGpu) return "a share must be 1..999 milli-GPU";
+  const Resources& free = free_[i];
+  const std::string where = " on node " + node_info(n).name;
+  if (request.cpu_milli > free.cpu_milli)
+    return "CPU " + std::to_string(request.cpu_milli) + "m does not fit" + where + " (" +
+           std::to_string(free.cpu_milli) + "m free)";
+  if (request.memory_bytes > free.memory_bytes) return "memory does not fit" + where;
+  const uint64_t all = gpu_count(n) >= 64 ? ~0ull : ((1ull << gpu_count(n)) - 1);
+  if ((gpu_mask & ~all) != 0) return "GPU mask names GPUs the node does not have" + where;
+  if (request.gpu_milli > 0) {
+    if (std::popcount(gpu_mask) != 1) return "a share takes exactly one GPU";
+    const int g = std::countr_zero(gpu_mask);
+    const int left = gpu_free_milli(n, g);
+    if (left < request.gpu_milli)
+      return "GPU " + std::to_string(g) + where + " has " + std::to_string(left) + " milli free, " +
+             std::to_string(request.gpu_milli) + " asked";
+    return {};
+  }
+  if (std::popcount(gpu_mask) != request.gpus) return "the GPU mask does not match the GPU count";
+  if ((free_mask_[i] & gpu_mask) != gpu_mask) return "GPUs not fully free" + where;
+  return {};
+}
+
+Status Cluster::allocate(NodeId n, const Resources& request, uint64_t gpu_mask, AllocationOwner owner) {
+  if (allocations_.count(key_of(owner)) != 0)
+    return Status::error("workload " + std::to_string(owner.workload) + " pod " +
+                         std::to_string(owner.pod) + " already holds an allocation");
+  if (std::string why = why_not(n, request, gpu_mask); !why.empty()) return Status::error(why);
+  take(n, request, gpu_mask);
+  allocations_.emplace(key_of(owner), Allocation{owner, n, request, gpu_mask});
+  owners_on_[static_cast<size_t>(n)].push_back(owner);
+  return Status::ok();
+}
+
+Status Cluster::release(AllocationOwner owner) {
+  const auto it = allocations_.find(key_of(owner));
+  if (it == allocations_.end())
+    return Status::error("workload " + std::to_string(owner.workload) + " pod " +
+                         std::to_string(owner.pod) + " holds no allocation");
+  const Allocation a = it->second;
+  allocations_.erase(it);
+  auto& owners = owners_on_[static_cast<size_t>(a.node)];
+  const auto pos = std::find(owners.begin(), owners.end(), owner);
+  *pos = owners.back();
+  owners.pop_back();
+  give_back(a.node, a.request, a.gpu_mask);
+  return Status::ok();
+}
+
+const Allocation* Cluster::allocation_of(AllocationOwner owner) const {
+  const auto it = allocations_.find(key_of(owner));
+  return it == allocations_.end() ? nullptr : &it->second;
+}
+
+void Cluster::touch(NodeId n) {
+  ++version_[static_cast<size_t>(n)];
+  ++change_count_;
+}
+
+Result<NodeId> Cluster::add_node(NodeInfo info) {
+  if (info.node_class < 0 || static_cast<size_t>(info.node_class) >= topology_.classes.size())
+    return Status::error("node " + info.name + ": no node class " + std::to_string(info.node_class));
+  const NodeClass& c = topology_.classes[static_cast<size_t>(info.node_class)];
+  if (c.capacity.gpus > 64) return Status::error("node " + info.name + ": more than 64 GPUs");
+  if (c.gpu_type >= static_cast<GpuTypeId>(per_type_.size()))
+    return Status::error("node " + info.name + ": unknown GPU type");
+  const auto n = static_cast<NodeId>(topology_.nodes.size());
+  topology_.nodes.push_back(std::move(info));
+  free_.push_back(c.capacity);
+  free_mask_.push_back(low_bits(c.capacity.gpus));
+  partial_mask_.push_back(0);
+  gpu_base_.push_back(gpu_base_.back() + c.capacity.gpus);
+  gpu_milli_.resize(static_cast<size_t>(gpu_base_.back()), static_cast<uint16_t>(kMilliPerGpu));
+  node_free_milli_.push_back(int64_t{c.capacity.gpus} * kMilliPerGpu);
+  version_.push_back(0);
+  requests_.emplace_back();
+  state_.push_back(NodeState{});
+  owners_on_.emplace_back();
+  total_milli_ += node_free_milli_.back();
+  free_milli_ += node_free_milli_.back();
+  ++change_count_;
+  if (c.gpu_type >= 0 && c.capacity.gpus > 0) {
+    PerType& t = per_type_[static_cast<size_t>(c.gpu_type)];
+    t.total += c.capacity.gpus;
+    t.free += c.capacity.gpus;
+    if (t.histogram.size() <= static_cast<size_t>(c.capacity.gpus))
+      t.histogram.resize(static_cast<size_t>(c.capacity.gpus) + 1, 0);
+    ++t.histogram[static_cast<size_t>(c.capacity.gpus)];
+  }
+  return n;
+}
+
+Status Cluster::remove_node(NodeId n) {
+  if (n < 0 || n >= node_count()) return Status::error("no node " + std::to_string(n));
+  const auto i = static_cast<size_t>(n);
+  if (state_[i].removed) return Status::ok();
+  if (!owners_on_[i].empty())
+    return Status::error("node " + node_info(n).name + " still holds " +
+                         std::to_string(owners_on_[i].size()) + " allocation(s)");
+  // Empty, so free == capacity: take all of it out of the counters.
+  const int gpus = gpu_count(n);
+  if (gpu_type_of(n) >= 0 && gpus > 0) {
+    PerType& t = per_type_[static_cast<size_t>(gpu_type_of(n))];
+    --t.histogram[static_cast<size_t>(gpus)];
+    t.total -= gpus;
+    t.free -= gpus;
+  }
+  total_milli_ -= node_free_milli_[i];
+  free_milli_ -= node_free_milli_[i];
+  node_free_milli_[i] = 0;
+  for (int g = 0; g < gpus; ++g) gpu_milli_[static_cast<size_t>(gpu_base_[i] + g)] = 0;
+  free_[i] = Resources{};
+  free_mask_[i] = 0;
+  partial_mask_[i] = 0;
+  state_[i].removed = true;
+  touch(n);
+  return Status::ok();
+}
+
+void Cluster::set_cordoned(NodeId n, bool cordoned) {
+  state_[static_cast<size_t>(n)].cordoned = cordoned;
+  touch(n);
+}
+
+void Cluster::set_ready(NodeId n, bool ready) {
+  state_[static_cast<size_t>(n)].ready = ready;
+  touch(n);
+}
+
+void Cluster::set_labels(NodeId n, Labels labels) {
+  topology_.nodes[static_cast<size_t>(n)].labels = std::move(labels);
+  touch(n);
+}
+
+void Cluster::set_taints(NodeId n, std::vector<Taint> taints) {
+  topology_.nodes[static_cast<size_t>(n)].taints = std::move(taints);
+  touch(n);
+}
+
+void Cluster::take(NodeId n, const Resources& request, uint64_t gpu_mask) {
   const auto i = static_cast<size_t>(n);
   assert(!(request.gpus > 0 && request.gpu_milli > 0) && "whole GPUs or a share, not both");
   assert(request.fits_in(free_[i]));
@@ -140,7 +290,7 @@ void Cluster::allocate(NodeId n, const Resources& request, uint64_t gpu_mask) {
   count_request(i, request, +1);
 }
 
-void Cluster::release(NodeId n, const Resources& request, uint64_t gpu_mask) {
+void Cluster::give_back(NodeId n, const Resources& request, uint64_t gpu_mask) {
   const auto i = static_cast<size_t>(n);
   Resources& free = free_[i];
   free.cpu_milli += request.cpu_milli;

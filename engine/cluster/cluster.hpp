@@ -17,20 +17,36 @@
 // could fit anywhere before scanning nodes. Share pods move a GPU out of the histogram's count
 // when they take the first milli of a fully free GPU, and back when the last share leaves.
 //
+// Every allocation has an owner (AllocationOwner: a pod of a workload) and an owner holds at
+// most one allocation, so whoever decided an allocation, a scheduler's assume step or a world
+// reporting what it observed, can undo exactly it, and policies can see who runs where.
+// allocate() checks a request against the node and reports one that does not fit as an error
+// (observed state in a live cluster can disagree with the model), changing nothing then.
+//
+// Nodes come and go at run time: add_node() appends one (ids are never reused), remove_node()
+// turns an empty node into a tombstone of zero capacity, set_cordoned() and set_ready() make a
+// node unschedulable without touching what runs there (a drain, a failure), and labels and
+// taints (node_labels.hpp) can change. Every such change also bumps version(n).
+//
 // Every allocate() or release() of node n bumps version(n) and change_count(), so caches of
 // per-node derived values (fragmentation, scores) can tell in O(1) whether a node changed.
 //
 // Complexity: allocate/release O(k) for k whole GPUs, O(partly used GPUs of the node) for a
-// share (the node's largest free share is recomputed), plus O(distinct GPU requests on the node) for the request
-// counts GPU-affinity policies read (gpu_requests()).
+// share (the node's largest free share is recomputed), plus O(distinct GPU requests on the
+// node) for the request counts GPU-affinity policies read (gpu_requests()) and O(allocations on
+// the node) to keep its owner list; owner lookups are O(1) on average (a hash map).
+// check_invariants() recomputes everything from the allocations: O(allocations + GPUs).
 //
 // Not thread-safe: owned by the event loop thread (DESIGN.md rule 1).
 
+#include <compare>
 #include <cstdint>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/cluster/topology.hpp"
+#include "engine/core/status.hpp"
 
 namespace gantry {
 
@@ -39,6 +55,21 @@ struct GpuRequestCount {
   int32_t gpus = 0;
   int32_t gpu_milli = 0;
   int32_t pods = 0;
+};
+
+// Who holds an allocation: pod `pod` (in the workload's pod order) of workload `workload` (the
+// scheduler's id, JobId).
+struct AllocationOwner {
+  int32_t workload = -1;
+  int32_t pod = 0;
+  auto operator<=>(const AllocationOwner&) const = default;
+};
+
+struct Allocation {
+  AllocationOwner owner;
+  NodeId node = -1;
+  Resources request;
+  uint64_t gpu_mask = 0;  // bit g = GPU g of the node; see allocate()
 };
 
 class Cluster {
@@ -98,13 +129,50 @@ class Cluster {
     return static_cast<int>(per_type_[static_cast<size_t>(t)].histogram.size()) - 1;
   }
 
-  // Takes `request` on node n. Whole GPUs (request.gpus = k): gpu_mask has exactly k bits, all
-  // fully free GPUs. A share (request.gpu_milli = m > 0, gpus = 0): gpu_mask has exactly one
-  // bit, the GPU whose free milli drops by m (it must have at least m free). No GPU: mask 0.
-  // The request must fit (all asserted).
-  void allocate(NodeId n, const Resources& request, uint64_t gpu_mask);
-  // Gives back exactly what allocate() took, with the same request and mask.
-  void release(NodeId n, const Resources& request, uint64_t gpu_mask);
+  // Takes `request` on node n for `owner`. Whole GPUs (request.gpus = k): gpu_mask has exactly k
+  // bits, all fully free GPUs of the node. A share (request.gpu_milli = m in 1..999, gpus = 0):
+  // gpu_mask has exactly one bit, a GPU with at least m milli free. No GPU: mask 0. Returns an
+  // error naming what does not fit (CPU, memory, GPUs, a removed node, an owner that already
+  // holds an allocation, a malformed request) and then changes nothing. A cordoned or not-ready
+  // node still accepts allocations: a world may observe pods there.
+  Status allocate(NodeId n, const Resources& request, uint64_t gpu_mask, AllocationOwner owner);
+  // Gives back exactly what `owner` holds; an error (and no change) if it holds nothing.
+  Status release(AllocationOwner owner);
+  // What `owner` holds, or nullptr.
+  const Allocation* allocation_of(AllocationOwner owner) const;
+  // The owners of the allocations on node n, in no particular order.
+  const std::vector<AllocationOwner>& owners_on(NodeId n) const {
+    return owners_on_[static_cast<size_t>(n)];
+  }
+  size_t allocation_count() const { return allocations_.size(); }
+
+  // ---- the dynamic cluster ----
+  // Appends a node of an existing class (info.node_class indexes topology().classes); returns its
+  // id. Its GPU type must be one the cluster was built with.
+  Result<NodeId> add_node(NodeInfo info);
+  // Removes node n: it must hold no allocation (evict first). It stays as a tombstone with zero
+  // capacity and is never schedulable again; its id is not reused.
+  Status remove_node(NodeId n);
+  bool removed(NodeId n) const { return state_[static_cast<size_t>(n)].removed; }
+  // Cordon (kubectl cordon) or uncordon: no new pods, running ones stay.
+  void set_cordoned(NodeId n, bool cordoned);
+  bool cordoned(NodeId n) const { return state_[static_cast<size_t>(n)].cordoned; }
+  // A node that failed (false) or recovered (true); not-ready nodes take no new pods.
+  void set_ready(NodeId n, bool ready);
+  bool ready(NodeId n) const { return state_[static_cast<size_t>(n)].ready; }
+  // May the scheduler place new pods on node n at all (present, ready, not cordoned)?
+  bool schedulable(NodeId n) const {
+    const NodeState& s = state_[static_cast<size_t>(n)];
+    return s.ready && !s.cordoned && !s.removed;
+  }
+  const NodeInfo& node_info(NodeId n) const { return topology_.nodes[static_cast<size_t>(n)]; }
+  void set_labels(NodeId n, Labels labels);
+  void set_taints(NodeId n, std::vector<Taint> taints);
+
+  // Recomputes every derived value (free vectors, masks, per-GPU milli, counters, histograms,
+  // request counts, owner lists) from capacity and the allocations and compares; an error names
+  // the first difference. For tests and debug builds (after every event).
+  Status check_invariants() const;
 
   // The `count` lowest-numbered fully free GPUs of node n, or 0 if fewer are free.
   uint64_t lowest_free_gpus(NodeId n, int count) const;
@@ -137,6 +205,20 @@ class Cluster {
     int free = 0;
     std::vector<int> histogram;
   };
+  struct NodeState {
+    bool ready = true;
+    bool cordoned = false;
+    bool removed = false;
+  };
+  static uint64_t key_of(AllocationOwner o) {
+    return (static_cast<uint64_t>(static_cast<uint32_t>(o.workload)) << 32) |
+           static_cast<uint32_t>(o.pod);
+  }
+  // What allocate() checks; empty if the request fits.
+  std::string why_not(NodeId n, const Resources& request, uint64_t gpu_mask) const;
+  void take(NodeId n, const Resources& request, uint64_t gpu_mask);
+  void give_back(NodeId n, const Resources& request, uint64_t gpu_mask);
+  void touch(NodeId n);
   void move_in_histogram(NodeId n, int from_free, int to_free);
   void refresh_largest_share(size_t i);
   void count_request(size_t i, const Resources& request, int delta);
@@ -151,6 +233,9 @@ class Cluster {
   std::vector<int64_t> node_free_milli_;
   std::vector<uint64_t> version_;
   std::vector<std::vector<GpuRequestCount>> requests_;
+  std::vector<NodeState> state_;
+  std::vector<std::vector<AllocationOwner>> owners_on_;
+  std::unordered_map<uint64_t, Allocation> allocations_;  // by key_of(owner)
   uint64_t change_count_ = 0;
   int64_t total_milli_ = 0;
   int64_t free_milli_ = 0;

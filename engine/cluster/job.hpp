@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "engine/cluster/node_labels.hpp"
 #include "engine/cluster/resources.hpp"
 #include "engine/core/time.hpp"
 
@@ -51,6 +52,10 @@ struct JobSpec {
   // "V100M16|V100M32"; parse_gpu_models() splits it). When non-empty it replaces gpu_type; when
   // empty, gpu_type alone decides. See allowed_gpu_models().
   std::vector<std::string> gpu_types;
+  // Kubernetes placement constraints (node_labels.hpp): every pod of the job goes only to nodes
+  // whose labels match node_selector and whose NoSchedule/NoExecute taints it tolerates.
+  Labels node_selector;
+  std::vector<Toleration> tolerations;
 
   // The allowed GPU model names: gpu_types if non-empty, else {gpu_type} if that is non-empty,
   // else empty (= any model). Names are as written; the scheduler looks them up in the

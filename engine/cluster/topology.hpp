@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine/cluster/gpu_type.hpp"
+#include "engine/cluster/node_labels.hpp"
 #include "engine/cluster/resources.hpp"
 
 namespace gantry {
@@ -66,6 +67,8 @@ struct NodeInfo {
   std::string name;
   int32_t node_class = 0;  // index into Topology::classes
   RackId rack = 0;
+  Labels labels;              // what a pod's nodeSelector matches (node_labels.hpp)
+  std::vector<Taint> taints;  // what a pod must tolerate to be placed here
 };
 
 struct Topology {

@@ -23,7 +23,8 @@ std::optional<NodeId> BinpackPlugin::select(const PlacementContext& ctx) {
     int64_t best_cpu = 0;
     for (GpuTypeId t : types_) {
       ctx.index.for_each_node(t, k, [&](NodeId n) {
-        if (!ctx.pod.fits_in(ctx.cluster.free(n))) return;  // the bucket implies the type
+        // The bucket implies the type.
+        if (!ctx.pod.fits_in(ctx.cluster.free(n)) || !node_admits(ctx, n)) return;
         const int64_t cpu = ctx.cluster.free(n).cpu_milli;
         if (!best || cpu < best_cpu || (cpu == best_cpu && n < *best)) {
           best = n;

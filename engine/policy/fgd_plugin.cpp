@@ -25,7 +25,10 @@ std::vector<FgdPlugin::Entry>& FgdPlugin::entries_for(const PlacementContext& ct
 }
 
 const FgdPlugin::Entry& FgdPlugin::entry(const PlacementContext& ctx, NodeId n) const {
-  Entry& e = entries_for(ctx)[static_cast<size_t>(n)];
+  std::vector<Entry>& entries = entries_for(ctx);
+  if (static_cast<size_t>(n) >= entries.size())  // nodes added since the class was first seen
+    entries.resize(static_cast<size_t>(ctx.cluster.node_count()));
+  Entry& e = entries[static_cast<size_t>(n)];
   const uint64_t v = ctx.cluster.version(n);
   if (e.version != v) {
     e.move = model_.best_move(ctx.cluster, n, ctx.pod, &score_);

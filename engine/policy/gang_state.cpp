@@ -8,6 +8,8 @@ namespace gantry {
 void GangState::begin(const Cluster& cluster, std::vector<Resources> pods,
                       std::vector<GpuTypeId> gpu_types) {
   ++gang_;
+  node_selector_ = nullptr;
+  tolerations_ = nullptr;
   pods_ = std::move(pods);
   gpu_types_ = std::move(gpu_types);
   type_pinned_ = false;

@@ -30,6 +30,19 @@ class GangState {
   // type, every type that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
   // pod's type (a training gang runs at the pace of its slowest GPU, so types are not mixed).
   void begin(const Cluster& cluster, std::vector<Resources> pods, std::vector<GpuTypeId> gpu_types);
+  // The gang's placement constraints (the job's nodeSelector and tolerations); both must outlive
+  // the gang. Empty until set (no constraint).
+  void set_constraints(const Labels* node_selector, const std::vector<Toleration>* tolerations) {
+    node_selector_ = node_selector;
+    tolerations_ = tolerations;
+  }
+  // May the gang's pods go on node n by its labels and taints?
+  bool admits(const Cluster& cluster, NodeId n) const {
+    const NodeInfo& info = cluster.node_info(n);
+    return (node_selector_ == nullptr || selector_matches(*node_selector_, info.labels)) &&
+           (info.taints.empty() ||
+            tolerates_all(tolerations_ != nullptr ? *tolerations_ : kNoTolerations, info.taints));
+  }
   // Records that pod current() was placed on node n with `gpu_mask`; advances to the next pod.
   void add(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
 
@@ -70,6 +83,9 @@ class GangState {
   std::vector<int> placed_;
   std::vector<NodeId> nodes_;
   std::vector<GpuTypeId> gpu_types_;
+  static inline const std::vector<Toleration> kNoTolerations{};
+  const Labels* node_selector_ = nullptr;
+  const std::vector<Toleration>* tolerations_ = nullptr;
   bool type_pinned_ = false;
 
   uint64_t gang_ = 0;  // bumped by begin(); counters stamped with an older value read as 0

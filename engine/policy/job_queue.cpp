@@ -39,6 +39,14 @@ JobQueue::Handle JobQueue::push(JobId id, const JobSpec& spec) {
     full_key += ';';
     full.pods.insert(full.pods.end(), static_cast<size_t>(role.replicas), r);
   }
+  // Constraints, NUL-separated (names never contain NUL).
+  for (const auto& [k, v] : spec.node_selector) full_key += '\0' + k + '=' + v;
+  for (const Toleration& t : spec.tolerations) {
+    full_key += '\0' + t.key + (t.op == Toleration::Operator::kExists ? "?" : "=") + t.value + '/';
+    full_key += t.any_effect ? "*" : to_string(t.effect);
+  }
+  full.node_selector = spec.node_selector;
+  full.tolerations = spec.tolerations;
 
   GpuShape shape;
   shape.gpu_models = std::move(models);

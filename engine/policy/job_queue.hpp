@@ -55,6 +55,10 @@ struct GpuShape {
 
 struct FullShape {
   std::vector<Resources> pods;  // in pod order
+  // Placement constraints are part of the shape: a shape that failed placement says nothing
+  // about a job with the same requests but other constraints.
+  Labels node_selector;
+  std::vector<Toleration> tolerations;
 };
 
 class JobQueue {

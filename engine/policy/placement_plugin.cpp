@@ -4,9 +4,13 @@
 
 namespace gantry {
 
+bool node_admits(const PlacementContext& ctx, NodeId n) {
+  return ctx.cluster.schedulable(n) && ctx.gang.admits(ctx.cluster, n);
+}
+
 bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
   if (ctx.pod.needs_gpu() && !ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) return false;
-  return ctx.pod.fits_in(ctx.cluster.free(n));
+  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
 }
 
 void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out) {

@@ -53,9 +53,13 @@ struct PlacementContext {
 // The filters every plugin shares: a pod that needs a GPU (whole or share) needs a node of one
 // of gang.gpu_types(); any pod needs its request to fit in cluster.free(n): CPU, memory, and
 // k fully free GPUs for a k-GPU pod or one GPU with at least gpu_milli free for a share pod
-// (resources.hpp). GPU-less pods may go on any node, with or without GPUs, that has the CPU
-// and memory.
+// (resources.hpp); and node_admits(). GPU-less pods may go on any node, with or without GPUs,
+// that has the CPU and memory.
 bool passes_common_filters(const PlacementContext& ctx, NodeId n);
+// The node-level filters: schedulable (present, ready, not cordoned), labels matching the job's
+// nodeSelector, taints tolerated (Kubernetes' NodeUnschedulable, NodeAffinity and
+// TaintToleration filters).
+bool node_admits(const PlacementContext& ctx, NodeId n);
 
 // Calls f(NodeId) for each node that could hold the pod's GPUs: for a whole-GPU pod, the nodes
 // of an allowed type with at least pod.gpus fully free GPUs (from the NodeIndex, so full nodes

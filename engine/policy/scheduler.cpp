@@ -122,7 +122,9 @@ bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
 
 bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types,
                       BindAction& out) {
-  gang_.begin(cluster, queue_.full_shape(job.full_shape).pods, std::move(types));
+  const FullShape& shape = queue_.full_shape(job.full_shape);
+  gang_.begin(cluster, shape.pods, std::move(types));
+  gang_.set_constraints(&shape.node_selector, &shape.tolerations);
   while (!gang_.complete()) {
     const Resources& pod = gang_.pod(gang_.current());
     const PlacementContext ctx{cluster, index_, gang_, pod};
@@ -131,7 +133,8 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
       // Never leave a partial gang: give back what the earlier pods took.
       for (auto i = gang_.placed().rbegin(); i != gang_.placed().rend(); ++i) {
         const PodPlacement& p = gang_.placements()[static_cast<size_t>(*i)];
-        cluster.release(p.node, gang_.pod(*i), p.gpu_mask);
+        [[maybe_unused]] const Status released = cluster.release(AllocationOwner{job.id, *i});
+        assert(released && "the gang's own allocation is gone");
         index_.note(cluster, p.node);
       }
       return false;
@@ -143,7 +146,10 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
             (cluster.free_gpu_mask(*node) & mask) == mask) && "a plugin picked a busy GPU");
     assert((!pod.shares_gpu() || cluster.gpu_free_milli(*node, std::countr_zero(mask)) >= pod.gpu_milli) &&
            "a plugin picked a GPU without room for the share");
-    cluster.allocate(*node, pod, mask);
+    // The plugin filtered the node, so the model takes the pod; anything else is a plugin bug.
+    [[maybe_unused]] const Status taken =
+        cluster.allocate(*node, pod, mask, AllocationOwner{job.id, gang_.current()});
+    assert(taken && "a plugin chose a node the pod does not fit on");
     index_.note(cluster, *node);
     gang_.add(cluster, *node, mask);
   }

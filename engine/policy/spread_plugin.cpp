@@ -20,7 +20,8 @@ std::optional<NodeId> SpreadPlugin::select(const PlacementContext& ctx) {
       // Buckets list nodes in increasing id order: the first feasible one is this type's best.
       bool found = false;
       ctx.index.for_each_node(t, k, [&](NodeId n) {
-        if (found || !ctx.pod.fits_in(ctx.cluster.free(n))) return;  // the bucket implies the type
+        // The bucket implies the type.
+        if (found || !ctx.pod.fits_in(ctx.cluster.free(n)) || !node_admits(ctx, n)) return;
         found = true;
         if (!best || n < *best) best = n;
       });

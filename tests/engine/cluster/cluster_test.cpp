@@ -23,6 +23,9 @@ Cluster small_cluster() {
   return Cluster(std::move(t));
 }
 
+// Owner k: pod 0 of workload k.
+AllocationOwner own(int32_t k) { return AllocationOwner{k, 0}; }
+
 Resources share(int milli, int64_t cpu = 1'000) { return Resources{cpu, kGi, 0, milli}; }
 Resources whole(int gpus, int64_t cpu = 1'000) { return Resources{cpu, kGi, gpus, 0}; }
 
@@ -77,7 +80,7 @@ TEST(ClusterSharing, AFreshClusterHasEveryGpuFullyFree) {
 
 TEST(ClusterSharing, AShareTakesMilliFromOneGpuAndLeavesTheMaskWhenTheGpuWasFullyFree) {
   Cluster c = small_cluster();
-  c.allocate(0, share(300), 1ull << 2);
+  ASSERT_TRUE(c.allocate(0, share(300), 1ull << 2, own(1)));
   // GPU 2 now has 1000 − 300 = 700 free: partly used, so no longer fully free.
   EXPECT_EQ(c.gpu_free_milli(0, 2), 700);
   EXPECT_EQ(c.free_gpu_mask(0), 0b1011u);
@@ -90,18 +93,18 @@ TEST(ClusterSharing, AShareTakesMilliFromOneGpuAndLeavesTheMaskWhenTheGpuWasFull
   expect_consistent(c);
 
   // A second share on the same GPU: 700 − 700 = 0 left, neither fully free nor partly.
-  c.allocate(0, share(700), 1ull << 2);
+  ASSERT_TRUE(c.allocate(0, share(700), 1ull << 2, own(2)));
   EXPECT_EQ(c.gpu_free_milli(0, 2), 0);
   EXPECT_EQ(c.partial_gpu_mask(0), 0u);
   EXPECT_EQ(c.free(0).gpu_milli, 0);
   expect_consistent(c);
 
   // Releasing one share makes the GPU partly used again; the other brings it back whole.
-  c.release(0, share(300), 1ull << 2);
+  ASSERT_TRUE(c.release(own(1)));
   EXPECT_EQ(c.gpu_free_milli(0, 2), 300);
   EXPECT_EQ(c.free(0).gpus, 3);
   expect_consistent(c);
-  c.release(0, share(700), 1ull << 2);
+  ASSERT_TRUE(c.release(own(2)));
   EXPECT_EQ(c.free_gpu_mask(0), 0b1111u);
   EXPECT_EQ(c.free(0), c.node_class(0).capacity);
   expect_consistent(c);
@@ -110,8 +113,8 @@ TEST(ClusterSharing, AShareTakesMilliFromOneGpuAndLeavesTheMaskWhenTheGpuWasFull
 TEST(ClusterSharing, FitsInSeesPartlyUsedAndFullyFreeGpus) {
   Cluster c = small_cluster();
   // Node 1: GPU 0 whole-allocated, GPU 1 has 400 free after a 600 share.
-  c.allocate(1, whole(1), 0b01);
-  c.allocate(1, share(600), 0b10);
+  ASSERT_TRUE(c.allocate(1, whole(1), 0b01, own(1)));
+  ASSERT_TRUE(c.allocate(1, share(600), 0b10, own(2)));
   EXPECT_TRUE(share(400).fits_in(c.free(1)));   // 400 <= 400 on GPU 1
   EXPECT_FALSE(share(401).fits_in(c.free(1)));  // no GPU has 401
   EXPECT_FALSE(whole(1).fits_in(c.free(1)));    // no fully free GPU
@@ -122,23 +125,23 @@ TEST(ClusterSharing, FitsInSeesPartlyUsedAndFullyFreeGpus) {
 
 TEST(ClusterSharing, BestFitShareGpuPrefersTheFullestGpuThatStillFits) {
   Cluster c = small_cluster();
-  c.allocate(0, share(500), 1ull << 0);  // GPU 0: 500 free
-  c.allocate(0, share(800), 1ull << 1);  // GPU 1: 200 free
-  c.allocate(0, share(600), 1ull << 3);  // GPU 3: 400 free; GPU 2 fully free
+  ASSERT_TRUE(c.allocate(0, share(500), 1ull << 0, own(1)));  // GPU 0: 500 free
+  ASSERT_TRUE(c.allocate(0, share(800), 1ull << 1, own(2)));  // GPU 1: 200 free
+  ASSERT_TRUE(c.allocate(0, share(600), 1ull << 3, own(3)));  // GPU 3: 400 free; GPU 2 fully free
   EXPECT_EQ(c.best_fit_share_gpu(0, 200), 1);  // 200 fits exactly on GPU 1
   EXPECT_EQ(c.best_fit_share_gpu(0, 300), 3);  // 400 is the least free >= 300
   EXPECT_EQ(c.best_fit_share_gpu(0, 450), 0);  // 500
   EXPECT_EQ(c.best_fit_share_gpu(0, 600), 2);  // only the fully free GPU
-  c.allocate(0, whole(1), 1ull << 2);
+  ASSERT_TRUE(c.allocate(0, whole(1), 1ull << 2, own(4)));
   EXPECT_EQ(c.best_fit_share_gpu(0, 600), -1);
 }
 
 TEST(ClusterSharing, VersionsCountChangesPerNode) {
   Cluster c = small_cluster();
   EXPECT_EQ(c.version(0), 0u);
-  c.allocate(0, whole(2), 0b11);
-  c.allocate(2, Resources{1'000, kGi, 0, 0}, 0);
-  c.release(0, whole(2), 0b11);
+  ASSERT_TRUE(c.allocate(0, whole(2), 0b11, own(1)));
+  ASSERT_TRUE(c.allocate(2, Resources{1'000, kGi, 0, 0}, 0, own(2)));
+  ASSERT_TRUE(c.release(own(1)));
   EXPECT_EQ(c.version(0), 2u);
   EXPECT_EQ(c.version(1), 0u);
   EXPECT_EQ(c.version(2), 1u);
@@ -149,15 +152,15 @@ TEST(ClusterSharing, VersionsCountChangesPerNode) {
 
 TEST(ClusterSharing, GpuRequestCountsFollowAllocations) {
   Cluster c = small_cluster();
-  c.allocate(0, share(500), 1ull << 0);
-  c.allocate(0, share(500), 1ull << 0);
-  c.allocate(0, whole(2), 0b1100);
-  c.allocate(0, Resources{1'000, kGi, 0, 0}, 0);  // no GPU: not counted
+  ASSERT_TRUE(c.allocate(0, share(500), 1ull << 0, own(1)));
+  ASSERT_TRUE(c.allocate(0, share(500), 1ull << 0, own(2)));
+  ASSERT_TRUE(c.allocate(0, whole(2), 0b1100, own(3)));
+  ASSERT_TRUE(c.allocate(0, Resources{1'000, kGi, 0, 0}, 0, own(4)));  // no GPU: not counted
   EXPECT_EQ(c.pods_with_gpu_request(0, 0, 500), 2);
   EXPECT_EQ(c.pods_with_gpu_request(0, 2, 0), 1);
   EXPECT_EQ(c.gpu_requests(0).size(), 2u);
-  c.release(0, share(500), 1ull << 0);
-  c.release(0, whole(2), 0b1100);
+  ASSERT_TRUE(c.release(own(1)));
+  ASSERT_TRUE(c.release(own(3)));
   EXPECT_EQ(c.pods_with_gpu_request(0, 0, 500), 1);
   EXPECT_EQ(c.pods_with_gpu_request(0, 2, 0), 0);
   EXPECT_EQ(c.gpu_requests(0).size(), 1u);
@@ -165,7 +168,7 @@ TEST(ClusterSharing, GpuRequestCountsFollowAllocations) {
 
 TEST(ClusterSharing, WholeGpuBehaviourIsUnchanged) {
   Cluster c = small_cluster();
-  c.allocate(0, whole(3), 0b0111);
+  ASSERT_TRUE(c.allocate(0, whole(3), 0b0111, own(1)));
   EXPECT_EQ(c.free(0).gpus, 1);
   EXPECT_EQ(c.free_gpu_mask(0), 0b1000u);
   EXPECT_EQ(c.lowest_free_gpus(0, 1), 0b1000u);
@@ -176,7 +179,7 @@ TEST(ClusterSharing, WholeGpuBehaviourIsUnchanged) {
   EXPECT_EQ(c.free_gpu_histogram(a100)[2], 1);  // node 1
   EXPECT_EQ(c.free(0).gpu_milli, 0);            // whole GPUs leave no partly used GPU
   expect_consistent(c);
-  c.release(0, whole(3), 0b0111);
+  ASSERT_TRUE(c.release(own(1)));
   EXPECT_EQ(c.free(0), c.node_class(0).capacity);
   expect_consistent(c);
 }
@@ -184,38 +187,42 @@ TEST(ClusterSharing, WholeGpuBehaviourIsUnchanged) {
 TEST(ClusterSharing, RandomMixOfWholeAndShareAllocationsKeepsTheInvariants) {
   std::mt19937 rng(7);  // fixed seed: the same sequence every run
   Cluster c = small_cluster();
-  struct Held {
-    NodeId node;
-    Resources request;
-    uint64_t mask;
-  };
-  std::vector<Held> held;
+  std::vector<AllocationOwner> held;
+  int32_t next = 1;
   for (int step = 0; step < 2'000; ++step) {
     if (!held.empty() && rng() % 3 == 0) {
       const size_t i = rng() % held.size();
-      c.release(held[i].node, held[i].request, held[i].mask);
+      ASSERT_TRUE(c.release(held[i]));
       held[i] = held.back();
       held.pop_back();
     } else {
       const NodeId n = static_cast<NodeId>(rng() % 2);
+      Resources request;
+      uint64_t mask = 0;
       if (rng() % 2) {
         const int milli = 1 + static_cast<int>(rng() % 999);
         const int g = c.best_fit_share_gpu(n, milli);
         if (g < 0) continue;
-        held.push_back({n, share(milli, 0), 1ull << g});
+        request = share(milli, 0);
+        mask = 1ull << g;
       } else {
         const int k = 1 + static_cast<int>(rng() % 2);
-        const uint64_t mask = c.lowest_free_gpus(n, k);
+        mask = c.lowest_free_gpus(n, k);
         if (mask == 0) continue;
-        held.push_back({n, whole(k, 0), mask});
+        request = whole(k, 0);
       }
-      c.allocate(held.back().node, held.back().request, held.back().mask);
+      held.push_back(own(next++));
+      ASSERT_TRUE(c.allocate(n, request, mask, held.back()));
     }
-    if (step % 97 == 0) expect_consistent(c);
+    if (step % 97 == 0) {
+      expect_consistent(c);
+      ASSERT_TRUE(c.check_invariants()) << c.check_invariants().message();
+    }
   }
-  for (const Held& h : held) c.release(h.node, h.request, h.mask);
+  for (const AllocationOwner& o : held) ASSERT_TRUE(c.release(o));
   expect_consistent(c);
   EXPECT_EQ(c.free_gpu_milli(), 6'000);
+  EXPECT_EQ(c.allocation_count(), 0u);
 }
 
 TEST(Resources, OpenbGpuRequestsMapToWholeGpusOrShares) {

@@ -154,13 +154,13 @@ TEST(Fragmentation, IncrementalTotalsMatchTheDefinitionAfterRandomChanges) {
     if (kind == 0) {
       const int milli = 50 * (1 + static_cast<int>(rng() % 19));
       const Resources pod = share_pod(milli, 500);
-      if (pod.fits_in(c.free(n))) c.allocate(n, pod, model.best_move(c, n, pod).gpu_mask);
+      if (pod.fits_in(c.free(n))) testing::take(c, n, pod, model.best_move(c, n, pod).gpu_mask);
     } else if (kind == 1) {
       const Resources pod = whole_pod(1, 500);
-      if (pod.fits_in(c.free(n))) c.allocate(n, pod, c.lowest_free_gpus(n, 1));
+      if (pod.fits_in(c.free(n))) testing::take(c, n, pod, c.lowest_free_gpus(n, 1));
     } else {
       const Resources pod = cpu_pod(700);
-      if (pod.fits_in(c.free(n))) c.allocate(n, pod, 0);
+      if (pod.fits_in(c.free(n))) testing::take(c, n, pod, 0);
     }
     double expected = 0;
     for (NodeId m = 0; m < c.node_count(); ++m) expected += reference_fragmentation(c, m, workload);

@@ -14,7 +14,7 @@ using testing::NodeDef;
 // One 8-GPU node in islands of `island` GPUs with the GPUs of `busy` taken.
 Cluster node_with(int island, uint64_t busy) {
   Cluster c(make_topology({NodeDef{.island_size = island}}));
-  c.allocate(0, Resources{0, 0, std::popcount(busy)}, busy);
+  testing::take(c, 0, Resources{0, 0, std::popcount(busy)}, busy);
   return c;
 }
 

@@ -23,7 +23,7 @@ TEST(NodeIndex, BucketsNodesByFreeGpusPerType) {
                            NodeDef{.gpu_type = "H100-80G"}}));
   const GpuTypeId a100 = c.topology().gpus.find("A100-80G");
   const GpuTypeId h100 = c.topology().gpus.find("H100-80G");
-  occupy(c, 1, 3);
+  const AllocationOwner on_node_1 = occupy(c, 1, 3);
   NodeIndex index;
   index.sync(c);
   EXPECT_EQ(bucket(index, a100, 8), (std::vector<NodeId>{0, 3}));
@@ -35,7 +35,7 @@ TEST(NodeIndex, BucketsNodesByFreeGpusPerType) {
 
   // Changes made behind the index's back show up after sync(); note() covers single nodes.
   occupy(c, 3, 8);
-  c.release(1, Resources{1'000, testing::kGi, 3}, 0b111);
+  ASSERT_TRUE(c.release(on_node_1));
   index.sync(c);
   EXPECT_EQ(bucket(index, a100, 8), (std::vector<NodeId>{0, 1}));
   EXPECT_EQ(bucket(index, a100, 0), std::vector<NodeId>{3});

@@ -68,14 +68,14 @@ TEST(Binpack, BreaksGpuTiesByLeastFreeCpu) {
   Cluster c = uniform_cluster(3);
   occupy(c, 0, 4);
   occupy(c, 1, 4);
-  c.allocate(1, Resources{50'000, kGi, 0}, 0);  // node 1 has less CPU left
+  testing::take(c, 1, Resources{50'000, kGi, 0}, 0);  // node 1 has less CPU left
   EXPECT_EQ(nodes_of(place(c, "binpack", worker_job(1, 4))), std::vector<NodeId>{1});
 }
 
 TEST(Spread, BreaksTiesByLowestNodeId) {
   Cluster c = uniform_cluster(3);
   occupy(c, 0, 4);
-  c.allocate(2, Resources{50'000, kGi, 0}, 0);  // CPU does not matter to spread
+  testing::take(c, 2, Resources{50'000, kGi, 0}, 0);  // CPU does not matter to spread
   EXPECT_EQ(nodes_of(place(c, "spread", worker_job(1, 4))), std::vector<NodeId>{1});
 }
 
@@ -160,8 +160,8 @@ TEST(Topology, GpusInsideTheIslandWithFewestFreeThatFits) {
 TEST(Topology, PrefersTheNodeWhereThePodFitsInOneIsland) {
   auto make = [] {
     Cluster c = islands_of_four(2);
-    c.allocate(0, Resources{1'000, kGi, 4}, 0x33);  // node 0: GPUs 2,3 and 6,7 free (2 + 2)
-    c.allocate(1, Resources{1'000, kGi, 4}, 0x0F);  // node 1: island 1 free
+    testing::take(c, 0, Resources{1'000, kGi, 4}, 0x33);  // node 0: GPUs 2,3 and 6,7 free (2 + 2)
+    testing::take(c, 1, Resources{1'000, kGi, 4}, 0x0F);  // node 1: island 1 free
     return c;
   };
   Cluster c = make();
@@ -243,7 +243,7 @@ TEST(PlacementPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
         const int cap = cluster.node_class(n).capacity.gpus;
         const uint64_t mask = cap > 0 ? (rng() & ((1ull << cap) - 1)) : 0;
         const Resources r{static_cast<int64_t>(rng() % 90'000), kGi, std::popcount(mask)};
-        cluster.allocate(n, r, mask);
+        testing::take(cluster, n, r, mask);
       }
       std::vector<Resources> pods;
       const int count = 1 + static_cast<int>(rng() % 6);
@@ -272,7 +272,7 @@ TEST(PlacementPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
         const uint64_t mask = plugin->pick_gpus(ctx, *got);
         ASSERT_EQ(std::popcount(mask), pod.gpus);
         ASSERT_EQ(cluster.free_gpu_mask(*got) & mask, mask);
-        cluster.allocate(*got, pod, mask);
+        testing::take(cluster, *got, pod, mask);
         index.note(cluster, *got);
         gang.add(cluster, *got, mask);
       }

@@ -46,7 +46,7 @@ TEST_P(EveryPlugin, GangIsNeverPartial) {
   // finds nothing, so the first two must be released again.
   Cluster cluster = uniform_cluster(3);
   const Resources hog{94'000, kGi, 0};
-  cluster.allocate(2, hog, 0);
+  testing::take(cluster, 2, hog, 0);
   Scheduler s(config(GetParam()));
   const JobSpec big = worker_job(3, 8);
   s.enqueue(1, big);
@@ -136,9 +136,9 @@ TEST(Scheduler, FifoInsideAPriorityBySubmitTimeThenEnqueueOrder) {
   s.enqueue(2, earlier);
   s.enqueue(3, lower);
   EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
-  cluster.release(0, gpu_pod(8), 0xFF);
+  ASSERT_TRUE(cluster.release(AllocationOwner{2, 0}));
   EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
-  cluster.release(0, gpu_pod(8), 0xFF);
+  ASSERT_TRUE(cluster.release(AllocationOwner{1, 0}));
   EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{3});
 }
 
@@ -191,7 +191,7 @@ TEST(Scheduler, JobPlacedOnceGpusAreReleasedBetweenCycles) {
   const auto first = s.run_cycle(cluster);
   ASSERT_EQ(ids(first), std::vector<JobId>{1});
   EXPECT_TRUE(s.run_cycle(cluster).empty());  // b's shape is remembered as not fitting...
-  cluster.release(0, gpu_pod(8), first[0].pods[0].gpu_mask);
+  ASSERT_TRUE(cluster.release(AllocationOwner{1, 0}));
   EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});  // ...until GPUs come back
 }
 
@@ -200,15 +200,15 @@ TEST(Scheduler, JobPlacedOnceCpuIsReleasedBetweenCycles) {
   // free-GPU histogram. The scheduler must retry anyway.
   Cluster cluster = uniform_cluster(1);
   const Resources cpu_hog{90'000, kGi, 0};
-  cluster.allocate(0, cpu_hog, 0);
+  testing::take(cluster, 0, cpu_hog, 0);
   Scheduler s(config("binpack"));
   const Resources more{3'000, kGi, 0};
-  cluster.allocate(0, more, 0);  // 3 of 96 cores left
+  const AllocationOwner more_owner = testing::take(cluster, 0, more, 0);  // 3 of 96 cores left
   const JobSpec job = worker_job(1, 2, 0);  // asks 4 cores
   s.enqueue(1, job);
   EXPECT_TRUE(s.run_cycle(cluster).empty());
   EXPECT_TRUE(s.run_cycle(cluster).empty());
-  cluster.release(0, more, 0);
+  ASSERT_TRUE(cluster.release(more_owner));
   EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
 }
 
@@ -358,6 +358,51 @@ TEST(Scheduler, EmptyQueueCycleDoesNothing) {
   EXPECT_TRUE(s.run_cycle(cluster).empty());
   EXPECT_EQ(s.queued(), 0u);
   EXPECT_EQ(allocated_gpus(cluster), 0);
+}
+
+}  // namespace
+}  // namespace gantry
+
+namespace gantry {
+namespace {
+
+// Kubernetes' node filters in the scheduler: cordoned nodes take nothing, taints need a
+// toleration, nodeSelector needs matching labels; and a shape that failed under one set of
+// constraints is not taken as failed for a job with the same requests and other constraints.
+TEST(Scheduler, CordonsTaintsAndNodeSelectorsFilterNodes) {
+  using testing::uniform_cluster;
+  using testing::worker_job;
+  Cluster cluster = uniform_cluster(3);
+  cluster.set_cordoned(0, true);
+  cluster.set_labels(1, {{"pool", "spot"}});
+  cluster.set_taints(1, {Taint{"spot", "true", TaintEffect::kNoSchedule}});
+  cluster.set_labels(2, {{"pool", "on-demand"}});
+  Scheduler s(config("binpack"));
+
+  const JobSpec plain = worker_job(1, 8, 0);  // node 0 cordoned, node 1 tainted: node 2 only
+  JobSpec spot = worker_job(1, 8, 1);
+  spot.node_selector = {{"pool", "spot"}};
+  spot.tolerations = {Toleration{"spot", Toleration::Operator::kEqual, "true"}};
+  s.enqueue(1, plain);
+  s.enqueue(2, spot);
+  const auto placed = s.run_cycle(cluster);
+  ASSERT_EQ(ids(placed), (std::vector<JobId>{1, 2}));
+  EXPECT_EQ(placed[0].pods[0].node, 2);
+  EXPECT_EQ(placed[1].pods[0].node, 1);
+
+  // Same requests, different constraints: the first cannot go anywhere, the second may go to
+  // the cordoned node once it is uncordoned — in the same cycle as the first one's failure.
+  cluster.set_cordoned(0, false);
+  JobSpec nowhere = worker_job(1, 8, 2);
+  nowhere.node_selector = {{"pool", "gone"}};
+  const JobSpec anywhere = worker_job(1, 8, 3);
+  s.enqueue(3, nowhere);
+  s.enqueue(4, anywhere);
+  const auto next = s.run_cycle(cluster);
+  ASSERT_EQ(ids(next), std::vector<JobId>{4});
+  EXPECT_EQ(next[0].pods[0].node, 0);
+  EXPECT_EQ(s.queued(), 1u);
+  EXPECT_TRUE(cluster.check_invariants()) << cluster.check_invariants().message();
 }
 
 }  // namespace

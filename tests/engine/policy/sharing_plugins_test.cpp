@@ -477,7 +477,7 @@ TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
           ASSERT_EQ(std::popcount(mask), pod.gpus);
           ASSERT_EQ(cluster.free_gpu_mask(*got) & mask, mask);
         }
-        cluster.allocate(*got, pod, mask);
+        testing::take(cluster, *got, pod, mask);
         index.note(cluster, *got);
       }
     }

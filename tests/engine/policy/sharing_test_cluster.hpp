@@ -34,10 +34,10 @@ inline Cluster shared_cluster(const std::vector<SharedNode>& nodes) {
     for (size_t g = 0; g < nodes[i].free_milli.size(); ++g) {
       const int free = nodes[i].free_milli[g];
       const uint64_t bit = 1ull << g;
-      if (free == 0) c.allocate(n, Resources{0, 0, 1, 0}, bit);
-      if (free > 0 && free < 1000) c.allocate(n, Resources{0, 0, 0, 1000 - free}, bit);
+      if (free == 0) take(c, n, Resources{0, 0, 1, 0}, bit);
+      if (free > 0 && free < 1000) take(c, n, Resources{0, 0, 0, 1000 - free}, bit);
     }
-    if (nodes[i].cpu_used > 0) c.allocate(n, Resources{nodes[i].cpu_used, 0, 0, 0}, 0);
+    if (nodes[i].cpu_used > 0) take(c, n, Resources{nodes[i].cpu_used, 0, 0, 0}, 0);
   }
   return c;
 }

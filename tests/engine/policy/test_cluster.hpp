@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "engine/cluster/cluster.hpp"
 #include "engine/cluster/job.hpp"
 
@@ -63,9 +65,25 @@ inline JobSpec worker_job(int pods, int gpus_per_pod, int64_t submit_s = 0, int 
   return j;
 }
 
+// A fresh owner for load a test puts on the cluster by hand, as if another job ran there
+// (workload ids from 1,000,000 on, which no test's jobs use).
+inline AllocationOwner background_owner() {
+  static int32_t next = 1'000'000;
+  return AllocationOwner{next++, 0};
+}
+
+// Takes `request` on node n for a background owner, which it returns; fails the test if the
+// request does not fit.
+inline AllocationOwner take(Cluster& c, NodeId n, const Resources& request, uint64_t gpu_mask) {
+  const AllocationOwner owner = background_owner();
+  const Status s = c.allocate(n, request, gpu_mask, owner);
+  EXPECT_TRUE(s) << s.message();
+  return owner;
+}
+
 // Occupies GPUs [0, gpus) of node n (and a little CPU), as if another job ran there.
-inline void occupy(Cluster& c, NodeId n, int gpus) {
-  c.allocate(n, Resources{1'000, kGi, gpus}, c.lowest_free_gpus(n, gpus));
+inline AllocationOwner occupy(Cluster& c, NodeId n, int gpus) {
+  return take(c, n, Resources{1'000, kGi, gpus}, c.lowest_free_gpus(n, gpus));
 }
 
 inline int allocated_gpus(const Cluster& c) { return c.total_gpus() - c.free_gpus(); }

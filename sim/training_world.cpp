@@ -52,7 +52,8 @@ JobId TrainingWorld::submit(JobSpec spec) {
   submitted_.push_back(std::move(spec));
   track(submitted_.back());
   const auto id = static_cast<JobId>(log_.jobs.size() - 1);
-  scheduler_.enqueue(id, submitted_.back());
+  [[maybe_unused]] const Status submitted = scheduler_.submit(id, submitted_.back(), loop_.now());
+  assert(submitted && "job ids are the world's own and unique");
   record(EventKind::kSubmit, id);
   request_cycle();
   return id;
@@ -60,6 +61,15 @@ JobId TrainingWorld::submit(JobSpec spec) {
 
 void TrainingWorld::start() {
   if (!jobs_.empty()) loop_.schedule_at(jobs_.front().submit, [this] { arrive(0); });
+}
+
+void TrainingWorld::tell(Observation::Kind kind, JobId job) {
+  Observation o;
+  o.kind = kind;
+  o.at = loop_.now();
+  o.job = job;
+  [[maybe_unused]] const Status s = scheduler_.observe(cluster_, o);
+  assert(s && "the simulated world and the scheduler disagree about a job");
 }
 
 void TrainingWorld::record(EventKind kind, JobId job, int32_t detail) {
@@ -72,7 +82,9 @@ void TrainingWorld::arrive(size_t first) {
   const Time now = loop_.now();
   size_t i = first;
   for (; i < jobs_.size() && jobs_[i].submit <= now; ++i) {
-    scheduler_.enqueue(static_cast<JobId>(i), jobs_[i]);
+    [[maybe_unused]] const Status submitted =
+        scheduler_.submit(static_cast<JobId>(i), jobs_[i], now);
+    assert(submitted && "job ids are the world's own and unique");
     record(EventKind::kSubmit, static_cast<JobId>(i));
   }
   if (i < jobs_.size()) loop_.schedule_at(jobs_[i].submit, [this, i] { arrive(i); });
@@ -89,7 +101,7 @@ void TrainingWorld::request_cycle() {
 }
 
 void TrainingWorld::cycle() {
-  for (const BindAction& action : scheduler_.run_cycle(cluster_)) bind(action);
+  for (const BindAction& action : scheduler_.run_cycle(cluster_, loop_.now())) bind(action);
 }
 
 void TrainingWorld::bind(const BindAction& action) {
@@ -99,6 +111,8 @@ void TrainingWorld::bind(const BindAction& action) {
   job.bound = loop_.now();
   job.pods = action.pods;
   record(EventKind::kBind, action.job, static_cast<int32_t>(action.pods.size()));
+  // The simulated API server accepts every bind of a placement the model made.
+  tell(Observation::Kind::kBound, action.job);
   account(job, +1, 0);
   // Stage 0 (master/chief/PS/launcher) pods start first; workers follow once they run. A job
   // without stage-0 roles starts its workers at once.
@@ -122,6 +136,7 @@ void TrainingWorld::job_running(JobId id) {
   job.running = loop_.now();
   job.step = step_time(cluster_.topology(), *job.spec, job.pods);
   record(EventKind::kRunning, id);
+  tell(Observation::Kind::kRunning, id);
   account(job, 0, +1);
   loop_.schedule_after(job_run_time(job.step, job.spec->work.steps), [this, id] { finish(id); });
 }
@@ -132,13 +147,7 @@ void TrainingWorld::finish(JobId id) {
   job.finished = loop_.now();
   record(EventKind::kFinish, id);
   account(job, -1, -1);
-  size_t pod = 0;
-  for (const RoleSpec& role : job.spec->roles) {
-    for (int r = 0; r < role.replicas; ++r, ++pod) {
-      const PodPlacement& p = job.pods[pod];
-      cluster_.release(p.node, role.per_replica, p.gpu_mask);
-    }
-  }
+  tell(Observation::Kind::kFinished, id);  // the scheduler releases the job's allocations
   ++finished_;
   if (progress_) progress_(finished_, jobs_.size());
   if (on_finish_) on_finish_(id);

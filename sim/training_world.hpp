@@ -59,6 +59,8 @@ class TrainingWorld {
   // Adds `allocated`/`busy` GPU deltas for each pod of the job and records the series.
   void account(const JobLog& job, int allocated_sign, int busy_sign);
   void record(EventKind kind, JobId job, int32_t detail = 0);
+  // Reports an observation about a job to the scheduler.
+  void tell(Observation::Kind kind, JobId job);
   // Adds the bookkeeping of a job whose spec lives at `spec`.
   void track(const JobSpec& spec);
 

@@ -43,11 +43,139 @@ void Scheduler::set_target_workload(std::span<const WeightedPodClass> workload) 
   plugin_->set_target_workload(workload);
 }
 
-void Scheduler::enqueue(JobId id, const JobSpec& spec) {
-  queue_.push(id, spec);
+Status Scheduler::submit(JobId id, const JobSpec& spec, Time now) {
+  Result<Workload*> added = workloads_.add(id, spec, now);
+  if (!added) return Status::error(added.error());
+  enqueue(*added.value());
+  return Status::ok();
+}
+
+void Scheduler::enqueue(Workload& w) {
+  queued_[w.id] = queue_.push(w.id, *w.spec);
   if (group_state_.size() < queue_.groups().size()) group_state_.resize(queue_.groups().size());
   if (shape_failed_cycle_.size() < queue_.full_shape_count())
     shape_failed_cycle_.resize(queue_.full_shape_count(), 0);
+}
+
+void Scheduler::release_all(Cluster& cluster, Workload& w) {
+  // Every pod of a placed gang holds an allocation; a live world may already have lost some
+  // (a node gone), so a missing one is not an error here.
+  for (size_t pod = 0; pod < w.pods.size(); ++pod)
+    (void)cluster.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
+  w.pods.clear();
+}
+
+void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reason) {
+  release_all(cluster, w);
+  (void)workloads_.move(w, WorkloadState::kPending, now);
+  w.last_reason = std::move(reason);
+  ++w.bind_failures;
+  // bind_backoff · 2^(failures − 1), capped; computed by doubling so it cannot overflow.
+  Duration wait = config_.bind_backoff;
+  for (int i = 1; i < w.bind_failures && wait < config_.bind_backoff_max; ++i) wait = wait + wait;
+  if (wait > config_.bind_backoff_max) wait = config_.bind_backoff_max;
+  w.retry_at = now + wait;
+  backoff_.emplace(w.retry_at, w.id);
+  if (waker_ != nullptr) waker_->wake_at(w.retry_at);
+}
+
+Result<std::optional<EvictAction>> Scheduler::withdraw(JobId id, Time now) {
+  Workload* w = workloads_.find(id);
+  if (w == nullptr) return Status::error("no workload " + std::to_string(id));
+  if (is_terminal(w->state))
+    return Status::error("workload " + std::to_string(id) + " already ended (" + to_string(w->state) + ")");
+  if (w->state == WorkloadState::kPending) {
+    if (const auto q = queued_.find(id); q != queued_.end()) {
+      queue_.erase(q->second.group, q->second.job);
+      queued_.erase(q);
+    } else {
+      backoff_.erase({w->retry_at, id});
+    }
+    (void)workloads_.move(*w, WorkloadState::kWithdrawn, now);
+    return std::optional<EvictAction>{};
+  }
+  w->withdraw_requested = true;
+  return std::optional<EvictAction>{EvictAction{id, "withdrawn"}};
+}
+
+Status Scheduler::observe(Cluster& cluster, const Observation& o) {
+  using K = Observation::Kind;
+  switch (o.kind) {
+    case K::kNodeAdded:
+    case K::kNodeRemoved:
+      // The world changed the cluster itself (it knows the node's class); nothing else to do:
+      // caches notice the node count and versions.
+      return Status::ok();
+    case K::kNodeCordoned:
+    case K::kNodeUncordoned:
+    case K::kNodeFailed:
+    case K::kNodeRecovered:
+      if (o.node < 0 || o.node >= cluster.node_count()) return Status::error("no node " + std::to_string(o.node));
+      if (o.kind == K::kNodeCordoned || o.kind == K::kNodeUncordoned)
+        cluster.set_cordoned(o.node, o.kind == K::kNodeCordoned);
+      else
+        cluster.set_ready(o.node, o.kind == K::kNodeRecovered);
+      return Status::ok();
+    case K::kSpotNotice:
+    case K::kMetric:
+      return Status::ok();  // for the elasticity and serving policies to come
+    default:
+      return observe_workload(cluster, o);
+  }
+}
+
+Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
+  using K = Observation::Kind;
+  using S = WorkloadState;
+  Workload* w = workloads_.find(o.job);
+  if (w == nullptr) return Status::error(std::string(to_string(o.kind)) + ": no workload " + std::to_string(o.job));
+  const auto refuse = [&] {
+    return Status::error(std::string(to_string(o.kind)) + " for workload " + std::to_string(o.job) +
+                         " in state " + to_string(w->state));
+  };
+  switch (o.kind) {
+    case K::kBound:
+      if (w->state != S::kAssumed) return refuse();
+      w->bind_failures = 0;
+      return workloads_.move(*w, S::kBound, o.at);
+    case K::kBindFailed:
+      if (w->state != S::kAssumed && w->state != S::kBound) return refuse();
+      forget(cluster, *w, o.at, o.reason.empty() ? "bind failed" : o.reason);
+      return Status::ok();
+    case K::kRunning:
+      if (w->state != S::kBound) return refuse();
+      return workloads_.move(*w, S::kRunning, o.at);
+    case K::kFinished:
+    case K::kFailed: {
+      const S to = o.kind == K::kFinished ? S::kFinished : S::kFailed;
+      if (!transition_allowed(w->state, to)) return refuse();
+      release_all(cluster, *w);
+      w->last_reason = o.reason;
+      return workloads_.move(*w, to, o.at);
+    }
+    case K::kEvicted: {
+      if (!is_placed(w->state)) return refuse();
+      release_all(cluster, *w);
+      w->last_reason = o.reason;
+      ++w->evictions;
+      (void)workloads_.move(*w, S::kEvicted, o.at);
+      if (w->withdraw_requested) return workloads_.move(*w, S::kWithdrawn, o.at);
+      (void)workloads_.move(*w, S::kPending, o.at);
+      enqueue(*w);
+      return Status::ok();
+    }
+    case K::kDeleted: {
+      Result<std::optional<EvictAction>> r = withdraw(o.job, o.at);
+      return r ? Status::ok() : Status::error(r.error());
+    }
+    case K::kPodRunning:
+    case K::kPodSucceeded:
+    case K::kPodFailed:
+    case K::kSubmitted:
+      return Status::ok();  // per-pod progress; the workload-level observation moves it
+    default:
+      return refuse();
+  }
 }
 
 void Scheduler::note_cluster(const Cluster& cluster) {
@@ -155,6 +283,8 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
   }
   out.job = job.id;
   out.pods = gang_.placements();
+  out.requests.clear();
+  for (size_t i = 0; i < out.pods.size(); ++i) out.requests.push_back(gang_.pod(static_cast<int>(i)));
   return true;
 }
 
@@ -182,7 +312,13 @@ bool Scheduler::try_job(Cluster& cluster, const QueuedJob& job, BindAction& out)
   return false;
 }
 
-std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
+std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
+  // Backoffs that have ended rejoin the queue (in queue order, like any pending workload).
+  while (!backoff_.empty() && backoff_.begin()->first <= now) {
+    Workload* w = workloads_.find(backoff_.begin()->second);
+    backoff_.erase(backoff_.begin());
+    enqueue(*w);
+  }
   begin_cycle(cluster);
   std::vector<BindAction> placed;
   const bool strict = config_.queueing == Queueing::kStrictFifo;
@@ -219,6 +355,10 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster) {
     }
     BindAction action;
     if (try_job(cluster, *it, action)) {
+      Workload& w = *workloads_.find(it->id);
+      w.pods = action.pods;
+      (void)workloads_.move(w, WorkloadState::kAssumed, now);
+      queued_.erase(it->id);
       placed.push_back(std::move(action));
       it = queue_.erase(g, it);
     } else {

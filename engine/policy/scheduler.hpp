@@ -3,6 +3,15 @@
 // scheduling framework. It reads cluster state and returns actions; it never knows whether
 // the world is simulated or live (DESIGN.md rule 3), and it depends on engine/ only.
 //
+// Workloads have a life cycle (workload.hpp): submit() makes one pending; a cycle that places
+// its gang makes it assumed and hands the world a BindAction; the world's observations
+// (observe(): bound, bind failed, running, finished, failed, evicted; nodes coming and going)
+// move it on. A failed bind forgets the whole gang (every pod's allocation is released) and
+// requeues it after a backoff, doubling from SchedulerConfig::bind_backoff to
+// bind_backoff_max (kube-scheduler's podInitialBackoffSeconds 1 s and podMaxBackoffSeconds 10 s
+// by default); the scheduler asks its Waker for a cycle at the end of the backoff. Running
+// workloads stay visible to policies (workloads()), and their allocations carry their owner.
+//
 // A job is a gang: all of its pods are placed in one cycle or none is. For every pod, in
 // placement order (GPU pods first, see gang_state.hpp), the configured PlacementPlugin (plugin_registry.hpp) filters and scores nodes and
 // picks GPUs; the scheduler then *assumes* the pod into the cluster with Cluster::allocate()
@@ -24,26 +33,23 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/cluster/job.hpp"
+#include "engine/policy/actions.hpp"
 #include "engine/policy/gang_state.hpp"
 #include "engine/policy/job_queue.hpp"
 #include "engine/policy/node_index.hpp"
 #include "engine/policy/placement_plugin.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "engine/policy/scheduler_config.hpp"
+#include "engine/policy/workload.hpp"
 
 namespace gantry {
-
-// Bind every pod of `job` where `pods` says. Pods are in the job's pod order: role by role,
-// replica by replica. The resources are already allocated in the cluster (assumed).
-struct BindAction {
-  JobId job = 0;
-  std::vector<PodPlacement> pods;
-};
 
 class Scheduler {
  public:
@@ -53,28 +59,54 @@ class Scheduler {
 
   const SchedulerConfig& config() const { return config_; }
 
-  // Adds a pending job. `spec` must outlive the job's stay in the queue (until run_cycle()
-  // returns it). Jobs are kept in queue order (job_queue.hpp); ids are the caller's and are
-  // not checked for uniqueness.
-  void enqueue(JobId id, const JobSpec& spec);
-  // Jobs waiting in the queue.
-  size_t queued() const { return queue_.size(); }
+  // Time in policy: the scheduler asks for a cycle at an instant (the end of a requeue
+  // backoff); the world runs one then. In virtual time that is an event like any other.
+  class Waker {
+   public:
+    virtual ~Waker() = default;
+    virtual void wake_at(Time t) = 0;
+  };
+  // Optional; without a waker a backoff ends at the first cycle at or after its end.
+  void set_waker(Waker* waker) { waker_ = waker; }
 
-  // One scheduling cycle: walks the queue in order and places each job's whole gang or
-  // nothing. Placed gangs are allocated in `cluster`, leave the queue and are returned in the
-  // order they were placed. A job that does not fit stays queued; under
+  // Submits a workload at `now`: pending, in the queue in queue order (job_queue.hpp). `spec`
+  // must outlive the workload. An error if the id was submitted before.
+  Status submit(JobId id, const JobSpec& spec, Time now);
+  // Pending workloads, backing off ones included.
+  size_t queued() const { return queue_.size() + backoff_.size(); }
+  // Every workload this scheduler was given, in any state.
+  const WorkloadTable& workloads() const { return workloads_; }
+
+  // One scheduling cycle at `now`: workloads whose backoff has ended rejoin the queue, then the
+  // queue is walked in order and each job's whole gang is placed or nothing. Placed gangs are
+  // allocated in `cluster` (owned by (job, pod)), become assumed, leave the queue and are
+  // returned in the order they were placed. A job that does not fit stays queued; under
   // Queueing::kBestEffortFifo later jobs may still start, under kStrictFifo the cycle stops
   // at the first job that does not fit. A job whose GPU type name is unknown to the cluster's
   // catalog never fits (if it needs GPUs); a job allowing several models (JobSpec::gpu_types)
   // fits on any of those the catalog knows, and never if it knows none of them.
-  std::vector<BindAction> run_cycle(Cluster& cluster);
+  std::vector<BindAction> run_cycle(Cluster& cluster, Time now);
+
+  // What the world reports. Workload observations move workloads (workload.hpp; releasing
+  // their allocations when they leave a placed state); node observations change `cluster`
+  // (added nodes must be added by the world with Cluster::add_node() before it reports them).
+  // An observation that contradicts the scheduler's state (an unknown workload, a transition
+  // the life cycle forbids) is an error and changes nothing.
+  Status observe(Cluster& cluster, const Observation& o);
+
+  // Withdraws a workload at `now`: a pending one leaves the queue and is withdrawn at once
+  // (nullopt); a placed one must be evicted by the world first, so the EvictAction for it is
+  // returned and its kEvicted observation makes it withdrawn instead of pending. An error for an
+  // unknown or already ended workload.
+  Result<std::optional<EvictAction>> withdraw(JobId id, Time now);
 
   // Places one job now or gives up, leaving nothing queued: the job goes through exactly what
   // run_cycle() does for a job (GPU feasibility by the free-GPU histogram, then the placement
   // plugin pod by pod, the whole gang or nothing), as a cycle of its own; jobs already in the
-  // queue are not looked at. Returns the bind action (resources allocated in `cluster`), or
-  // nullopt if the job does not fit now. `spec` need only live for the call. For experiments
-  // that place pods as they arrive and never retry (the FGD paper's).
+  // queue are not looked at. Returns the bind action (resources allocated in `cluster`, owned
+  // by (id, pod) for good: no workload is recorded), or nullopt if the job does not fit now.
+  // `spec` need only live for the call. For experiments that place pods as they arrive and
+  // never retry or leave (the FGD paper's).
   std::optional<BindAction> place_now(Cluster& cluster, JobId id, const JobSpec& spec);
 
   // Hands the placement plugin its target workload (PlacementPlugin::set_target_workload();
@@ -95,9 +127,22 @@ class Scheduler {
   // from the one the previous cycle left behind.
   void note_cluster(const Cluster& cluster);
 
+  // Puts a pending workload in the queue.
+  void enqueue(Workload& w);
+  // Releases every allocation a workload's pods hold.
+  void release_all(Cluster& cluster, Workload& w);
+  // Leaves a placed state for pending after a failed bind: forgotten, requeued after backoff.
+  void forget(Cluster& cluster, Workload& w, Time now, std::string reason);
+  Status observe_workload(Cluster& cluster, const Observation& o);
+
   SchedulerConfig config_;
   std::unique_ptr<PlacementPlugin> plugin_;
   JobQueue queue_;
+  WorkloadTable workloads_;
+  std::unordered_map<JobId, JobQueue::Handle> queued_;  // pending workloads in queue_
+  // Pending workloads backing off, by the end of their backoff (then id, for determinism).
+  std::set<std::pair<Time, JobId>> backoff_;
+  Waker* waker_ = nullptr;
 
   // Per GPU shape group (index as in queue_.groups()), grown on demand.
   struct GroupState {

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/core/time.hpp"
+
 namespace gantry {
 
 enum class QueueOrder {
@@ -24,6 +26,11 @@ struct SchedulerConfig {
   // Master seed for randomised placement plugins ("random" draws from the named stream
   // "placement.random" of RandomStreams(seed)); plugins without randomness ignore it.
   uint64_t seed = 0;
+  // Requeue backoff after a failed bind: bind_backoff after the first failure, doubling per
+  // consecutive failure up to bind_backoff_max (kube-scheduler's podInitialBackoffSeconds and
+  // podMaxBackoffSeconds defaults).
+  Duration bind_backoff = seconds(1);
+  Duration bind_backoff_max = seconds(10);
 };
 
 }  // namespace gantry

@@ -28,8 +28,8 @@ std::vector<PodPlacement> place(Cluster& cluster, const std::string& plugin, con
   SchedulerConfig c;
   c.placement = plugin;
   Scheduler s(c);
-  s.enqueue(1, job);
-  auto placed = s.run_cycle(cluster);
+  EXPECT_TRUE(s.submit(1, job, job.submit));
+  auto placed = s.run_cycle(cluster, Time());
   EXPECT_EQ(placed.size(), 1u) << plugin;
   return placed.empty() ? std::vector<PodPlacement>{} : placed[0].pods;
 }

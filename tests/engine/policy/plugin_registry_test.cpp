@@ -46,8 +46,8 @@ TEST(PluginRegistry, RegisteredPluginsAreUsableBySchedulers) {
   config.placement = "first-fit-test";
   Scheduler s(config);
   const JobSpec job = testing::worker_job(1, 2);
-  s.enqueue(1, job);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, job, job.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(placed.size(), 1u);
   EXPECT_EQ(placed[0].pods[0].node, 0);  // binpack would have chosen node 1
 }

@@ -49,8 +49,8 @@ TEST_P(EveryPlugin, GangIsNeverPartial) {
   testing::take(cluster, 2, hog, 0);
   Scheduler s(config(GetParam()));
   const JobSpec big = worker_job(3, 8);
-  s.enqueue(1, big);
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  ASSERT_TRUE(s.submit(1, big, big.submit));
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   EXPECT_EQ(allocated_gpus(cluster), 0);
   for (NodeId n = 0; n < 2; ++n) {
     EXPECT_EQ(cluster.free_gpu_mask(n), 0xFFu);
@@ -64,8 +64,8 @@ TEST_P(EveryPlugin, GangTooBigForTheFreeGpusLeavesNothingAllocated) {
   Cluster cluster = uniform_cluster(2);
   Scheduler s(config(GetParam()));
   const JobSpec big = worker_job(3, 8);
-  s.enqueue(1, big);
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  ASSERT_TRUE(s.submit(1, big, big.submit));
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   EXPECT_EQ(allocated_gpus(cluster), 0);
   EXPECT_EQ(cluster.free_gpu_mask(0), 0xFFu);
   EXPECT_EQ(cluster.free_gpu_mask(1), 0xFFu);
@@ -78,9 +78,9 @@ TEST_P(EveryPlugin, LaterJobStillFitsAfterAGangIsRolledBack) {
   Scheduler s(config(GetParam()));
   const JobSpec big = worker_job(3, 8);
   const JobSpec fits = worker_job(2, 8);
-  s.enqueue(1, big);
-  s.enqueue(2, fits);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, big, big.submit));
+  ASSERT_TRUE(s.submit(2, fits, fits.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(placed), std::vector<JobId>{2});
   ASSERT_EQ(placed[0].pods.size(), 2u);
   EXPECT_NE(placed[0].pods[0].node, placed[0].pods[1].node);
@@ -95,10 +95,10 @@ TEST_P(EveryPlugin, AssumedPodsAreSeenByLaterJobsOfTheSameCycle) {
   const JobSpec a = worker_job(1, 6);
   const JobSpec b = worker_job(1, 4);
   const JobSpec c = worker_job(1, 2);
-  s.enqueue(1, a);
-  s.enqueue(2, b);
-  s.enqueue(3, c);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, a, a.submit));
+  ASSERT_TRUE(s.submit(2, b, b.submit));
+  ASSERT_TRUE(s.submit(3, c, c.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   EXPECT_EQ(ids(placed), (std::vector<JobId>{1, 3}));
   EXPECT_EQ(cluster.free(0).gpus, 0);
   ASSERT_EQ(placed.size(), 2u);
@@ -110,9 +110,9 @@ TEST(Scheduler, PriorityOrderPlacesHigherPriorityFirst) {
   Scheduler s(config("binpack", QueueOrder::kPriority));
   const JobSpec low = worker_job(1, 8, /*submit_s=*/0, /*priority=*/0);
   const JobSpec high = worker_job(1, 8, /*submit_s=*/10, /*priority=*/5);
-  s.enqueue(1, low);
-  s.enqueue(2, high);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  ASSERT_TRUE(s.submit(1, low, low.submit));
+  ASSERT_TRUE(s.submit(2, high, high.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{2});
   EXPECT_EQ(s.queued(), 1u);
 }
 
@@ -121,9 +121,9 @@ TEST(Scheduler, FifoOrderIgnoresPriority) {
   Scheduler s(config("binpack", QueueOrder::kFifo));
   const JobSpec low = worker_job(1, 8, 0, 0);
   const JobSpec high = worker_job(1, 8, 10, 5);
-  s.enqueue(1, low);
-  s.enqueue(2, high);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  ASSERT_TRUE(s.submit(1, low, low.submit));
+  ASSERT_TRUE(s.submit(2, high, high.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{1});
 }
 
 TEST(Scheduler, FifoInsideAPriorityBySubmitTimeThenEnqueueOrder) {
@@ -132,14 +132,14 @@ TEST(Scheduler, FifoInsideAPriorityBySubmitTimeThenEnqueueOrder) {
   const JobSpec later = worker_job(1, 8, /*submit_s=*/5, 1);
   const JobSpec earlier = worker_job(1, 8, /*submit_s=*/3, 1);
   const JobSpec lower = worker_job(1, 8, /*submit_s=*/1, 0);
-  s.enqueue(1, later);
-  s.enqueue(2, earlier);
-  s.enqueue(3, lower);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  ASSERT_TRUE(s.submit(1, later, later.submit));
+  ASSERT_TRUE(s.submit(2, earlier, earlier.submit));
+  ASSERT_TRUE(s.submit(3, lower, lower.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{2});
   ASSERT_TRUE(cluster.release(AllocationOwner{2, 0}));
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{1});
   ASSERT_TRUE(cluster.release(AllocationOwner{1, 0}));
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{3});
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{3});
 }
 
 TEST(Scheduler, EqualSubmitTimesKeepEnqueueOrder) {
@@ -147,9 +147,9 @@ TEST(Scheduler, EqualSubmitTimesKeepEnqueueOrder) {
   Scheduler s(config("binpack"));
   const JobSpec a = worker_job(1, 5, 7);
   const JobSpec b = worker_job(1, 5, 7);
-  s.enqueue(9, a);
-  s.enqueue(4, b);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{9});
+  ASSERT_TRUE(s.submit(9, a, a.submit));
+  ASSERT_TRUE(s.submit(4, b, b.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{9});
 }
 
 TEST(Scheduler, BestEffortFifoLetsLaterJobsStart) {
@@ -158,9 +158,9 @@ TEST(Scheduler, BestEffortFifoLetsLaterJobsStart) {
   Scheduler s(config("binpack", QueueOrder::kFifo, Queueing::kBestEffortFifo));
   const JobSpec head = worker_job(1, 8, 0);
   const JobSpec small = worker_job(1, 2, 1);
-  s.enqueue(1, head);
-  s.enqueue(2, small);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});
+  ASSERT_TRUE(s.submit(1, head, head.submit));
+  ASSERT_TRUE(s.submit(2, small, small.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{2});
   EXPECT_EQ(s.queued(), 1u);
 }
 
@@ -171,14 +171,14 @@ TEST(Scheduler, StrictFifoStopsAtTheFirstJobThatDoesNotFit) {
   const JobSpec first = worker_job(1, 1, 0);
   const JobSpec head = worker_job(1, 8, 1);
   const JobSpec small = worker_job(1, 2, 2);
-  s.enqueue(1, first);
-  s.enqueue(2, head);
-  s.enqueue(3, small);
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  ASSERT_TRUE(s.submit(1, first, first.submit));
+  ASSERT_TRUE(s.submit(2, head, head.submit));
+  ASSERT_TRUE(s.submit(3, small, small.submit));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{1});
   EXPECT_EQ(s.queued(), 2u);
   EXPECT_EQ(cluster.free(0).gpus, 3);
   // Still blocked next cycle, even though nothing changed in between.
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
 }
 
 TEST(Scheduler, JobPlacedOnceGpusAreReleasedBetweenCycles) {
@@ -186,13 +186,13 @@ TEST(Scheduler, JobPlacedOnceGpusAreReleasedBetweenCycles) {
   Scheduler s(config("binpack"));
   const JobSpec a = worker_job(1, 8, 0);
   const JobSpec b = worker_job(1, 8, 1);
-  s.enqueue(1, a);
-  s.enqueue(2, b);
-  const auto first = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, a, a.submit));
+  ASSERT_TRUE(s.submit(2, b, b.submit));
+  const auto first = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(first), std::vector<JobId>{1});
-  EXPECT_TRUE(s.run_cycle(cluster).empty());  // b's shape is remembered as not fitting...
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());  // b's shape is remembered as not fitting...
   ASSERT_TRUE(cluster.release(AllocationOwner{1, 0}));
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{2});  // ...until GPUs come back
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{2});  // ...until GPUs come back
 }
 
 TEST(Scheduler, JobPlacedOnceCpuIsReleasedBetweenCycles) {
@@ -205,11 +205,11 @@ TEST(Scheduler, JobPlacedOnceCpuIsReleasedBetweenCycles) {
   const Resources more{3'000, kGi, 0};
   const AllocationOwner more_owner = testing::take(cluster, 0, more, 0);  // 3 of 96 cores left
   const JobSpec job = worker_job(1, 2, 0);  // asks 4 cores
-  s.enqueue(1, job);
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  ASSERT_TRUE(s.submit(1, job, job.submit));
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   ASSERT_TRUE(cluster.release(more_owner));
-  EXPECT_EQ(ids(s.run_cycle(cluster)), std::vector<JobId>{1});
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), std::vector<JobId>{1});
 }
 
 TEST(Scheduler, ManyJobsOfOneShapeArePlacedInOrderUntilFull) {
@@ -217,9 +217,9 @@ TEST(Scheduler, ManyJobsOfOneShapeArePlacedInOrderUntilFull) {
   Scheduler s(config("binpack"));
   std::vector<JobSpec> jobs;
   for (int i = 0; i < 7; ++i) jobs.push_back(worker_job(1, 3, i));
-  for (int i = 0; i < 7; ++i) s.enqueue(i, jobs[static_cast<size_t>(i)]);
+  for (int i = 0; i < 7; ++i) ASSERT_TRUE(s.submit(i, jobs[static_cast<size_t>(i)], Time()));
   // Each node holds two 3-GPU pods (8 / 3 = 2): four jobs fit.
-  EXPECT_EQ(ids(s.run_cycle(cluster)), (std::vector<JobId>{0, 1, 2, 3}));
+  EXPECT_EQ(ids(s.run_cycle(cluster, Time())), (std::vector<JobId>{0, 1, 2, 3}));
   EXPECT_EQ(s.queued(), 3u);
 }
 
@@ -229,8 +229,8 @@ TEST(Scheduler, PodsAreReturnedRoleByRoleReplicaByReplica) {
   JobSpec job;
   job.roles.push_back(RoleSpec{RoleKind::kMaster, 1, gpu_pod(1)});
   job.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(4)});
-  s.enqueue(1, job);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, job, job.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(placed.size(), 1u);
   ASSERT_EQ(placed[0].pods.size(), 3u);
   // GPU pods are placed first, the bigger ones before: worker 0 on node 0 (GPUs 0-3), worker 1
@@ -251,11 +251,11 @@ TEST(Scheduler, GpuTypeFilter) {
   const JobSpec t4 = worker_job(1, 1, 1, 0, "T4");          // in the catalog, not in the cluster
   const JobSpec b300 = worker_job(1, 1, 2, 0, "no-such");   // not even in the catalog
   const JobSpec h100 = worker_job(1, 8, 3, 0, "h100-80g");  // names compare case-insensitively
-  s.enqueue(1, a100);
-  s.enqueue(2, t4);
-  s.enqueue(3, b300);
-  s.enqueue(4, h100);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, a100, a100.submit));
+  ASSERT_TRUE(s.submit(2, t4, t4.submit));
+  ASSERT_TRUE(s.submit(3, b300, b300.submit));
+  ASSERT_TRUE(s.submit(4, h100, h100.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(placed), (std::vector<JobId>{1, 4}));
   EXPECT_EQ(placed[0].pods[0].node, 1);
   EXPECT_EQ(placed[1].pods[0].node, 0);
@@ -267,9 +267,9 @@ TEST(Scheduler, AnyTypeGangDoesNotMixGpuTypes) {
   Scheduler s(config("binpack"));
   const JobSpec mixed = worker_job(2, 8);      // 16 GPUs: only across both types
   const JobSpec two = worker_job(2, 4, 1);     // fits one node of either type
-  s.enqueue(1, mixed);
-  s.enqueue(2, two);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, mixed, mixed.submit));
+  ASSERT_TRUE(s.submit(2, two, two.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(placed), std::vector<JobId>{2});
   EXPECT_EQ(placed[0].pods[0].node, placed[0].pods[1].node);
   EXPECT_EQ(allocated_gpus(cluster), 8);
@@ -284,8 +284,8 @@ TEST(Scheduler, CpuOnlyPodsGoWhereCpuAndMemoryFit) {
   // 93 cores: more than a GPU node keeps once its worker (4 cores) runs there.
   tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{93'000, 32 * kGi, 0}});
   tf.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
-  s.enqueue(1, tf);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, tf, tf.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(placed.size(), 1u);
   ASSERT_EQ(placed[0].pods.size(), 3u);
   // The workers take nodes 0 and 1; the PS fits only on the CPU-only node.
@@ -304,8 +304,8 @@ TEST(Scheduler, BinpackPutsAGpuLessPodWhereLeastIsLeftFree) {
   JobSpec tf;
   tf.roles.push_back(RoleSpec{RoleKind::kPS, 1, Resources{8'000, 32 * kGi, 0}});
   tf.roles.push_back(RoleSpec{RoleKind::kWorker, 2, gpu_pod(8)});
-  s.enqueue(1, tf);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, tf, tf.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(placed.size(), 1u);
   EXPECT_EQ(placed[0].pods[0].node, 0);
   EXPECT_EQ(cluster.free(0).cpu_milli, 96'000 - 4'000 - 8'000);
@@ -320,9 +320,9 @@ TEST(Scheduler, CpuOnlyJobRunsOnAClusterWithNoFreeGpu) {
   mpi.framework = Framework::kMPI;
   mpi.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{90'000, kGi, 0}});
   JobSpec gpu = worker_job(1, 1, 1);
-  s.enqueue(1, gpu);
-  s.enqueue(2, mpi);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, gpu, gpu.submit));
+  ASSERT_TRUE(s.submit(2, mpi, mpi.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(placed), std::vector<JobId>{2});
   EXPECT_EQ(placed[0].pods[0].node, 0);  // 95 cores free on both nodes: lowest node id
   EXPECT_EQ(placed[0].pods[0].gpu_mask, 0u);
@@ -334,8 +334,8 @@ TEST(Scheduler, CpuOnlyPodThatFitsNowhereBlocksItsGang) {
   JobSpec job;
   job.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{200'000, kGi, 0}});
   job.roles.push_back(RoleSpec{RoleKind::kWorker, 1, gpu_pod(1)});
-  s.enqueue(1, job);
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  ASSERT_TRUE(s.submit(1, job, job.submit));
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   EXPECT_EQ(allocated_gpus(cluster), 0);
 }
 
@@ -355,7 +355,7 @@ TEST(Scheduler, UnknownPlacementPluginThrowsNamingTheKnownOnes) {
 TEST(Scheduler, EmptyQueueCycleDoesNothing) {
   Cluster cluster = uniform_cluster(1);
   Scheduler s(config("binpack"));
-  EXPECT_TRUE(s.run_cycle(cluster).empty());
+  EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   EXPECT_EQ(s.queued(), 0u);
   EXPECT_EQ(allocated_gpus(cluster), 0);
 }
@@ -383,9 +383,9 @@ TEST(Scheduler, CordonsTaintsAndNodeSelectorsFilterNodes) {
   JobSpec spot = worker_job(1, 8, 1);
   spot.node_selector = {{"pool", "spot"}};
   spot.tolerations = {Toleration{"spot", Toleration::Operator::kEqual, "true"}};
-  s.enqueue(1, plain);
-  s.enqueue(2, spot);
-  const auto placed = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(1, plain, plain.submit));
+  ASSERT_TRUE(s.submit(2, spot, spot.submit));
+  const auto placed = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(placed), (std::vector<JobId>{1, 2}));
   EXPECT_EQ(placed[0].pods[0].node, 2);
   EXPECT_EQ(placed[1].pods[0].node, 1);
@@ -396,9 +396,9 @@ TEST(Scheduler, CordonsTaintsAndNodeSelectorsFilterNodes) {
   JobSpec nowhere = worker_job(1, 8, 2);
   nowhere.node_selector = {{"pool", "gone"}};
   const JobSpec anywhere = worker_job(1, 8, 3);
-  s.enqueue(3, nowhere);
-  s.enqueue(4, anywhere);
-  const auto next = s.run_cycle(cluster);
+  ASSERT_TRUE(s.submit(3, nowhere, nowhere.submit));
+  ASSERT_TRUE(s.submit(4, anywhere, anywhere.submit));
+  const auto next = s.run_cycle(cluster, Time());
   ASSERT_EQ(ids(next), std::vector<JobId>{4});
   EXPECT_EQ(next[0].pods[0].node, 0);
   EXPECT_EQ(s.queued(), 1u);

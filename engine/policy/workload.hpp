@@ -1,0 +1,94 @@
+#pragma once
+// Workloads as the scheduler tracks them, from submission to their end, whatever the world
+// (DESIGN.md rule 3). A workload is one gang: a training job, later a service replica set.
+//
+//   submitted ─► pending ─(cycle: placed and assumed)─► assumed ─(world: every pod bound)─► bound
+//                  ▲  ▲                                    │                                  │
+//                  │  └─(bind failed: forgotten, backoff)──┴──────────────────────────────────┤
+//                  │                                                                     (pods run)
+//                  └──────────────── evicted ◄─(world: evicted)── running ◄──────────────────┘
+//                                                                   │
+//                                        finished ◄─────────────────┤
+//                                        failed   ◄─────────────────┘ (or from bound)
+//   withdrawn ◄─ pending, or a placed workload once the world has evicted it for the withdrawal
+//
+// Every state entered is recorded with its instant (history), the submission as the first
+// `pending`. A placed workload (assumed, bound, running) holds one Cluster allocation per pod,
+// owned by (its id, the pod index); no other state holds any.
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "engine/cluster/job.hpp"
+#include "engine/core/status.hpp"
+#include "engine/core/time.hpp"
+
+namespace gantry {
+
+enum class WorkloadState : uint8_t {
+  kPending,    // waiting in the queue (or backing off after a failed bind)
+  kAssumed,    // placed by a cycle and allocated in the model; binds not confirmed yet
+  kBound,      // the world bound every pod; pods are starting
+  kRunning,    // every pod runs
+  kFinished,   // done; allocations released
+  kFailed,     // a pod failed for good; allocations released
+  kEvicted,    // the world evicted it; recorded, then pending again (or withdrawn)
+  kWithdrawn,  // removed by its owner (a pipeline's kill, a user's delete)
+};
+const char* to_string(WorkloadState s);
+
+// Assumed, bound or running: the workload holds its pods' allocations.
+inline bool is_placed(WorkloadState s) {
+  return s == WorkloadState::kAssumed || s == WorkloadState::kBound || s == WorkloadState::kRunning;
+}
+inline bool is_terminal(WorkloadState s) {
+  return s == WorkloadState::kFinished || s == WorkloadState::kFailed || s == WorkloadState::kWithdrawn;
+}
+// May a workload go from `from` to `to` (the diagram above)?
+bool transition_allowed(WorkloadState from, WorkloadState to);
+
+struct WorkloadTransition {
+  WorkloadState state;
+  Time at;
+};
+
+struct Workload {
+  JobId id = -1;
+  const JobSpec* spec = nullptr;  // owned by whoever submitted it; outlives the workload
+  WorkloadState state = WorkloadState::kPending;
+  std::vector<WorkloadTransition> history;
+  std::vector<PodPlacement> pods;  // where its pods are while placed; empty otherwise
+  int bind_failures = 0;           // failed binds since the last confirmed one
+  int evictions = 0;
+  Time retry_at;                   // pending after a failed bind: not tried before this
+  bool withdraw_requested = false; // an eviction for a withdrawal is on its way
+  std::string last_reason;         // why it last left a placed state (bind failure, eviction)
+
+  Time submitted() const { return history.front().at; }
+};
+
+// The workloads of one scheduler by id. Not thread-safe (event loop thread).
+class WorkloadTable {
+ public:
+  // Adds a pending workload; an error if the id is taken.
+  Result<Workload*> add(JobId id, const JobSpec& spec, Time now);
+  Workload* find(JobId id);
+  const Workload* find(JobId id) const;
+  // Moves w to `to` at `now`, recording it; an error (and no change) if the diagram forbids it.
+  Status move(Workload& w, WorkloadState to, Time now);
+  // Workloads currently in state s.
+  size_t count(WorkloadState s) const { return counts_[static_cast<size_t>(s)]; }
+  size_t size() const { return by_id_.size(); }
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const auto& [id, w] : by_id_) f(w);
+  }
+
+ private:
+  std::unordered_map<JobId, Workload> by_id_;
+  size_t counts_[8] = {};
+};
+
+}  // namespace gantry

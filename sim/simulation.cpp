@@ -8,7 +8,8 @@
 
 namespace gantry {
 
-SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress) {
+SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress,
+                             std::ostream* actions) {
   SimulationRun run;
   run.start = scenario.start;
   run.cluster = std::make_unique<Cluster>(scenario.topology);
@@ -17,6 +18,11 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   Scheduler scheduler(scenario.policy);
   const auto loop = EventLoop::virtual_time(scenario.start);
   TrainingWorld world(*loop, *run.cluster, scheduler, scenario.sim, run.jobs);
+  std::optional<ActionLog> action_log;
+  if (actions != nullptr) {
+    action_log.emplace(*actions, *run.cluster);
+    world.set_action_log(&*action_log);
+  }
 
   if (progress) {
     // Report about 200 times per run: often enough for a smooth bar, rare enough to be free.

@@ -6,6 +6,7 @@
 // Deterministic: the same ScenarioSpec (seed included) gives an identical SimulationRun.
 
 #include <functional>
+#include <iosfwd>
 #include <memory>
 #include <optional>
 #include <string>
@@ -31,7 +32,10 @@ struct SimulationRun {
 // share of the horizon elapsed when the scenario has one.
 using ProgressFn = std::function<void(double)>;
 
-// Throws std::invalid_argument if the scenario names an unknown placement plugin.
-SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress = {});
+// Throws std::invalid_argument if the scenario names an unknown placement plugin. With
+// `actions`, every action and observation between the scheduler and the world is written there
+// (engine/policy/action_log.hpp), one JSON line each.
+SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress = {},
+                             std::ostream* actions = nullptr);
 
 }  // namespace gantry

@@ -68,6 +68,7 @@ void TrainingWorld::tell(Observation::Kind kind, JobId job) {
   o.kind = kind;
   o.at = loop_.now();
   o.job = job;
+  if (action_log_ != nullptr) action_log_->observation(o);
   [[maybe_unused]] const Status s = scheduler_.observe(cluster_, o);
   assert(s && "the simulated world and the scheduler disagree about a job");
 }
@@ -105,6 +106,7 @@ void TrainingWorld::cycle() {
 }
 
 void TrainingWorld::bind(const BindAction& action) {
+  if (action_log_ != nullptr) action_log_->bind(loop_.now(), action);
   JobLog& job = log_.jobs[static_cast<size_t>(action.job)];
   assert(job.state == JobState::kPending);
   job.state = JobState::kStarting;

@@ -20,6 +20,7 @@
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/core/event_loop.hpp"
+#include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/simulation_log.hpp"
@@ -40,6 +41,10 @@ class TrainingWorld {
   JobId submit(JobSpec spec);
   // Called at the moment a job finishes, after its resources are released.
   void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
+
+  // Writes every action the world carries out and every observation it reports (optional;
+  // the log must outlive the world).
+  void set_action_log(ActionLog* log) { action_log_ = log; }
 
   // Called after every job finish with (finished jobs, total jobs).
   void on_progress(std::function<void(size_t, size_t)> fn) { progress_ = std::move(fn); }
@@ -85,6 +90,7 @@ class TrainingWorld {
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;
   std::function<void(JobId)> on_finish_;
+  ActionLog* action_log_ = nullptr;
 };
 
 }  // namespace gantry

@@ -1,5 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
 #include "tests/sim/sim_fixtures.hpp"
@@ -31,6 +35,8 @@ ScenarioSpec two_job_scenario() {
        training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 2, 8)}, seconds(1), 500,
                     milliseconds(100), 1'000'000'000)});
 }
+
+ScenarioSpec testing_two_jobs() { return two_job_scenario(); }
 
 TEST(TrainingWorld, HandDerivedTimelineOfTwoJobs) {
   const SimulationRun run = run_simulation(two_job_scenario());
@@ -130,6 +136,35 @@ TEST(TrainingWorld, PriorityQueueStartsHighPriorityFirst) {
   s.policy.order = QueueOrder::kFifo;
   const SimulationRun fifo = run_simulation(s);
   EXPECT_LT(*fifo.log.jobs[1].bound, *fifo.log.jobs[2].bound);
+}
+
+}  // namespace
+}  // namespace gantry
+
+namespace gantry {
+namespace {
+
+// The action log of the two-job scenario above, by hand: each job is bound, then confirmed,
+// runs and finishes; A on node 0 (both 4-GPU pods), B on both nodes (8 GPUs each).
+TEST(TrainingWorld, ActionLogOfTwoJobs) {
+  std::ostringstream out;
+  run_simulation(testing_two_jobs(), {}, &out);
+  std::vector<std::string> lines;
+  std::istringstream in(out.str());
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  ASSERT_EQ(lines.size(), 8u);
+  EXPECT_EQ(lines[0],
+            R"({"t":"2026-01-01T00:00:00Z","kind":"bind","workload":0,"pods":[)"
+            R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3],"gpuMilli":0},)"
+            R"({"pod":1,"node":"r1-n000","gpus":[4,5,6,7],"gpuMilli":0}]})");
+  EXPECT_EQ(lines[1], R"({"t":"2026-01-01T00:00:00Z","kind":"bound","workload":0})");
+  EXPECT_EQ(lines[2], R"({"t":"2026-01-01T00:00:10Z","kind":"running","workload":0})");
+  EXPECT_EQ(lines[3], R"({"t":"2026-01-01T00:01:58.778Z","kind":"finished","workload":0})");
+  EXPECT_EQ(lines[4],
+            R"({"t":"2026-01-01T00:01:58.778Z","kind":"bind","workload":1,"pods":[)"
+            R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0},)"
+            R"({"pod":1,"node":"r1-n001","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0}]})");
+  EXPECT_EQ(lines[7], R"({"t":"2026-01-01T00:02:58.5405Z","kind":"finished","workload":1})");
 }
 
 }  // namespace

@@ -1,0 +1,72 @@
+#include "engine/policy/action_log.hpp"
+
+#include <bit>
+#include <nlohmann/json.hpp>
+
+namespace gantry {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json head(Time at, const char* kind, JobId workload) {
+  Json j;
+  j["t"] = format_rfc3339(at);
+  j["kind"] = kind;
+  j["workload"] = workload;
+  return j;
+}
+
+}  // namespace
+
+void ActionLog::bind(Time at, const BindAction& action) {
+  Json j = head(at, "bind", action.job);
+  Json pods = Json::array();
+  for (size_t i = 0; i < action.pods.size(); ++i) {
+    const PodPlacement& p = action.pods[i];
+    Json gpus = Json::array();
+    for (uint64_t bits = p.gpu_mask; bits != 0; bits &= bits - 1) gpus.push_back(std::countr_zero(bits));
+    Json pod;
+    pod["pod"] = i;
+    pod["node"] = cluster_.node_info(p.node).name;
+    pod["gpus"] = std::move(gpus);
+    pod["gpuMilli"] = i < action.requests.size() ? action.requests[i].gpu_milli : 0;
+    pods.push_back(std::move(pod));
+  }
+  j["pods"] = std::move(pods);
+  out_ << j.dump() << '\n';
+  ++lines_;
+}
+
+void ActionLog::evict(Time at, const EvictAction& action) {
+  Json j = head(at, "evict", action.job);
+  j["reason"] = action.reason;
+  out_ << j.dump() << '\n';
+  ++lines_;
+}
+
+void ActionLog::resize(Time at, const ResizeAction& action) {
+  Json j = head(at, "resize", action.job);
+  j["replicas"] = action.replicas;
+  out_ << j.dump() << '\n';
+  ++lines_;
+}
+
+void ActionLog::observation(const Observation& o) {
+  Json j;
+  j["t"] = format_rfc3339(o.at);
+  j["kind"] = to_string(o.kind);
+  if (o.job >= 0) j["workload"] = o.job;
+  if (o.pod >= 0) j["pod"] = o.pod;
+  if (o.node >= 0 && o.node < cluster_.node_count()) j["node"] = cluster_.node_info(o.node).name;
+  if (o.exit_code != 0) j["exitCode"] = o.exit_code;
+  if (!o.reason.empty()) j["reason"] = o.reason;
+  if (o.kind == Observation::Kind::kMetric) {
+    j["name"] = o.name;
+    j["value"] = o.value;
+  }
+  out_ << j.dump() << '\n';
+  ++lines_;
+}
+
+}  // namespace gantry

@@ -1,0 +1,46 @@
+#pragma once
+// The action log: every action a world is asked to carry out and every observation it reports,
+// one JSON object per line, in the order they happened. The simulated world writes it
+// (`gantry simulate SCENARIO --actions FILE`) and the live adapter writes the same format, so a
+// conformance test can run one scenario in both worlds and compare the two logs.
+//
+// Line shapes (keys in this order; absent keys are omitted):
+//   {"t":"2026-01-05T08:10:00Z","kind":"bind","workload":3,
+//    "pods":[{"pod":0,"node":"r1-n000","gpus":[0,1],"gpuMilli":0}, ...]}
+//   {"t":...,"kind":"evict","workload":3,"reason":"preempted"}
+//   {"t":...,"kind":"resize","workload":3,"replicas":4}
+//   {"t":...,"kind":"<observation kind>","workload":3,"pod":1,"node":"r1-n000","exitCode":137,
+//    "reason":"..."}   (kinds as Observation::Kind's to_string: bound, running, finished, ...)
+// "gpus" lists the GPU indices of the node a pod holds (its whole GPUs, or the one GPU its share
+// is on); "gpuMilli" is the share (0 for whole GPUs).
+//
+// Not thread-safe (event loop thread). Write errors surface as the stream's state; the caller
+// checks it at the end (ok()).
+
+#include <ostream>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/policy/actions.hpp"
+
+namespace gantry {
+
+class ActionLog {
+ public:
+  // Writes to `out`, which must outlive the log. Node names come from `cluster`.
+  ActionLog(std::ostream& out, const Cluster& cluster) : out_(out), cluster_(cluster) {}
+
+  void bind(Time at, const BindAction& action);
+  void evict(Time at, const EvictAction& action);
+  void resize(Time at, const ResizeAction& action);
+  void observation(const Observation& o);
+
+  bool ok() const { return static_cast<bool>(out_); }
+  size_t lines() const { return lines_; }
+
+ private:
+  std::ostream& out_;
+  const Cluster& cluster_;
+  size_t lines_ = 0;
+};
+
+}  // namespace gantry

@@ -22,6 +22,9 @@ struct JobLog {
   std::optional<Time> finished;
   std::vector<PodPlacement> pods;  // in the job's pod order; empty until bound
   StepTime step;                   // valid once running
+  int64_t steps_done = 0;          // settled progress (at the last start, stop or checkpoint)
+  int64_t lost_steps = 0;          // work thrown away by evictions (since the last checkpoint)
+  int evictions = 0;
 };
 
 // Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all
@@ -39,6 +42,8 @@ enum class EventKind : uint8_t {
   kStageRunning,  // every pod of one start stage runs (detail: the stage)
   kRunning,       // every pod runs; the job makes progress
   kFinish,        // all steps done; resources released
+  kEvict,         // the world stopped every pod (detail: steps lost); the job waits again
+  kWithdraw,      // its owner removed it
 };
 const char* to_string(EventKind kind);
 

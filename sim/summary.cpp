@@ -64,6 +64,7 @@ RunSummary summarize(const SimulationRun& run) {
       case JobState::kStarting:
       case JobState::kRunning: ++s.jobs_running_at_end; break;
       case JobState::kFinished: ++s.jobs_finished; break;
+      case JobState::kWithdrawn: break;  // counted in the total only
     }
     if (job.running) wait.add((*job.running - job.spec->submit).seconds());
     if (job.finished) jct.add((*job.finished - job.spec->submit).seconds());

@@ -14,6 +14,8 @@ const char* to_string(EventKind kind) {
     case EventKind::kStageRunning: return "stage-running";
     case EventKind::kRunning: return "running";
     case EventKind::kFinish: return "finish";
+    case EventKind::kEvict: return "evict";
+    case EventKind::kWithdraw: return "withdraw";
   }
   return "?";
 }
@@ -45,6 +47,21 @@ void TrainingWorld::track(const JobSpec& spec) {
   }
   if (stages.first > stages.last) stages.first = stages.last;  // no pods at all
   stages_.push_back(stages);
+  timers_.push_back(Timer{});
+  since_.push_back(Time());
+}
+
+template <typename F>
+void TrainingWorld::set_timer(JobId id, Time at, F&& fn) {
+  Timer& t = timers_[static_cast<size_t>(id)];
+  t.id = loop_.schedule_at(at, std::forward<F>(fn));
+  t.live = true;
+}
+
+void TrainingWorld::cancel_timer(JobId id) {
+  Timer& t = timers_[static_cast<size_t>(id)];
+  if (t.live) loop_.cancel(t.id);
+  t.live = false;
 }
 
 JobId TrainingWorld::submit(JobSpec spec) {
@@ -120,16 +137,17 @@ void TrainingWorld::bind(const BindAction& action) {
   // without stage-0 roles starts its workers at once.
   const JobId id = action.job;
   const int first = stages_[static_cast<size_t>(id)].first;
-  loop_.schedule_after(params_.pod_startup, [this, id, first] { stage_running(id, first); });
+  set_timer(id, loop_.now() + params_.pod_startup, [this, id, first] { stage_running(id, first); });
 }
 
 void TrainingWorld::stage_running(JobId id, int stage) {
+  timers_[static_cast<size_t>(id)].live = false;
   record(EventKind::kStageRunning, id, stage);
   if (stage >= stages_[static_cast<size_t>(id)].last) {
     job_running(id);
     return;
   }
-  loop_.schedule_after(params_.pod_startup, [this, id, stage] { stage_running(id, stage + 1); });
+  set_timer(id, loop_.now() + params_.pod_startup, [this, id, stage] { stage_running(id, stage + 1); });
 }
 
 void TrainingWorld::job_running(JobId id) {
@@ -140,11 +158,90 @@ void TrainingWorld::job_running(JobId id) {
   record(EventKind::kRunning, id);
   tell(Observation::Kind::kRunning, id);
   account(job, 0, +1);
-  loop_.schedule_after(job_run_time(job.step, job.spec->work.steps), [this, id] { finish(id); });
+  since_[static_cast<size_t>(id)] = loop_.now();
+  schedule_end(id);
+}
+
+void TrainingWorld::schedule_end(JobId id) {
+  const JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  cancel_timer(id);
+  const int64_t left = std::max<int64_t>(0, job.spec->work.steps - job.steps_done);
+  set_timer(id, loop_.now() + job_run_time(job.step, left), [this, id] { finish(id); });
+}
+
+void TrainingWorld::settle(JobId id) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  if (job.state != JobState::kRunning) return;
+  const int64_t step = job.step.total.micros();
+  const int64_t ran = (loop_.now() - since_[static_cast<size_t>(id)]).micros();
+  if (step > 0) job.steps_done = std::min(job.spec->work.steps, job.steps_done + ran / step);
+  since_[static_cast<size_t>(id)] = loop_.now();
+}
+
+Status TrainingWorld::apply(const EvictAction& action) {
+  const JobId id = action.job;
+  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size()) return Status::error("no job " + std::to_string(id));
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  if (job.state != JobState::kStarting && job.state != JobState::kRunning)
+    return Status::error("job " + std::to_string(id) + " is not placed (" + to_string(job.state) + ")");
+  if (action_log_ != nullptr) action_log_->evict(loop_.now(), action);
+  cancel_timer(id);
+  const bool was_running = job.state == JobState::kRunning;
+  int64_t lost = 0;
+  if (was_running) {
+    settle(id);
+    // Back to the last checkpoint: every k steps, k = checkpoint_every / step time (>= 1).
+    int64_t saved = 0;
+    const int64_t every = job.spec->work.checkpoint_every.micros();
+    if (every > 0 && job.step.total.micros() > 0) {
+      const int64_t k = std::max<int64_t>(1, every / job.step.total.micros());
+      saved = job.steps_done / k * k;
+    }
+    lost = job.steps_done - saved;
+    job.steps_done = saved;
+    job.lost_steps += lost;
+  }
+  account(job, -1, was_running ? -1 : 0);
+  ++job.evictions;
+  job.state = JobState::kPending;
+  job.pods.clear();
+  record(EventKind::kEvict, id, static_cast<int32_t>(std::min<int64_t>(lost, INT32_MAX)));
+  Observation o;
+  o.kind = Observation::Kind::kEvicted;
+  o.at = loop_.now();
+  o.job = id;
+  o.reason = action.reason;
+  if (action_log_ != nullptr) action_log_->observation(o);
+  const Status told = scheduler_.observe(cluster_, o);
+  if (!told) return told;
+  if (const Workload* w = scheduler_.workloads().find(id); w != nullptr && w->state == WorkloadState::kWithdrawn)
+    job.state = JobState::kWithdrawn;
+  request_cycle();  // its resources are free for others
+  return Status::ok();
+}
+
+Status TrainingWorld::withdraw(JobId id) {
+  Result<std::optional<EvictAction>> r = scheduler_.withdraw(id, loop_.now());
+  if (!r) return Status::error(r.error());
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  if (r.value()) {
+    if (Status s = apply(*r.value()); !s) return s;
+  } else {
+    Observation o;
+    o.kind = Observation::Kind::kDeleted;
+    o.at = loop_.now();
+    o.job = id;
+    if (action_log_ != nullptr) action_log_->observation(o);
+  }
+  job.state = JobState::kWithdrawn;
+  record(EventKind::kWithdraw, id);
+  return Status::ok();
 }
 
 void TrainingWorld::finish(JobId id) {
+  timers_[static_cast<size_t>(id)].live = false;
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  job.steps_done = job.spec->work.steps;
   job.state = JobState::kFinished;
   job.finished = loop_.now();
   record(EventKind::kFinish, id);

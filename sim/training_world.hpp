@@ -7,6 +7,14 @@
 // Lifecycle of a job:
 //   submit ──► queued ──(scheduling cycle)──► bound ──(+podStartup per start stage)──►
 //   running ──(steps × step time)──► finished (resources released, a new cycle requested)
+//   bound or running ──(evicted: withdraw(), or a policy's EvictAction)──► queued again, or
+//   withdrawn
+//
+// Progress: a running job keeps its settled steps and its current step time; whatever changes
+// its rate or stops it settles progress first (whole steps; a step in flight is lost) and the
+// end timer is rescheduled or cancelled. An eviction throws away the steps since the last
+// checkpoint (TrainingWork::checkpoint_every; all of them without checkpoints) and counts them
+// (JobLog::lost_steps); the job resumes from the checkpoint when it runs again.
 //
 // Scheduling cycles are coalesced: all arrivals and finishes at one instant are handled first,
 // then one cycle runs at that same instant (it is scheduled after them, and the loop breaks
@@ -39,6 +47,14 @@ class TrainingWorld {
   // Submits a job now, from outside the workload (a pipeline's distributed task, say). Returns
   // its JobId (after the workload's). The world keeps the spec.
   JobId submit(JobSpec spec);
+  // Carries out a policy's eviction of a placed job (pods starting or running): stops it,
+  // settles and loses progress as above, and reports kEvicted to the scheduler, which requeues
+  // it (or ends it, for a withdrawal). An error for a job that is not placed.
+  Status apply(const EvictAction& action);
+  // Its owner removes a job: a queued one leaves the queue, a placed one is evicted first; either
+  // way it ends withdrawn and never runs again. An error for an unknown or ended job.
+  Status withdraw(JobId id);
+
   // Called at the moment a job finishes, after its resources are released.
   void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
 
@@ -61,6 +77,14 @@ class TrainingWorld {
   void stage_running(JobId id, int stage);
   void job_running(JobId id);
   void finish(JobId id);
+  // Running jobs: adds the whole steps run since the last settle.
+  void settle(JobId id);
+  // (Re)schedules a running job's end from its settled progress and step time.
+  void schedule_end(JobId id);
+  // Schedules the job's next timer (a start stage or its end), keeping it for cancellation.
+  template <typename F>
+  void set_timer(JobId id, Time at, F&& fn);
+  void cancel_timer(JobId id);
   // Adds `allocated`/`busy` GPU deltas for each pod of the job and records the series.
   void account(const JobLog& job, int allocated_sign, int busy_sign);
   void record(EventKind kind, JobId job, int32_t detail = 0);
@@ -86,6 +110,13 @@ class TrainingWorld {
     int last = 0;
   };
   std::vector<Stages> stages_;
+  // Per job: its one pending timer (start stage or end) and when progress was last settled.
+  struct Timer {
+    TimerId id;
+    bool live = false;
+  };
+  std::vector<Timer> timers_;
+  std::vector<Time> since_;
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;

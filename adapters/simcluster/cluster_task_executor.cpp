@@ -80,7 +80,9 @@ void ClusterTaskExecutor::kill(AttemptId id) {
     fallback_.kill(id);
     return;
   }
-  running_.erase(it->second);
+  // Withdraw the job from the world: a queued one leaves the queue, a placed one is evicted and
+  // gives its GPUs back at once. Already ended (finished): nothing to do.
+  if (running_.erase(it->second) != 0) (void)world_.withdraw(it->second);
 }
 
 JobId ClusterTaskExecutor::job_of(AttemptId id) const {

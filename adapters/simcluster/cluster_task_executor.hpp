@@ -13,8 +13,8 @@
 // always succeed here (the simulated cluster has no failures yet); container tasks go to the
 // fallback executor unchanged.
 //
-// kill(): the attempt is forgotten at once, but the job keeps its GPUs until it ends: the
-// simulated world has no preemption yet.
+// kill(): the attempt is forgotten at once and its job withdrawn from the world: a queued job
+// leaves the queue, a placed one is evicted and its GPUs are free for the next cycle.
 //
 // Thread safety: loop thread only.
 

@@ -43,6 +43,7 @@ const char* to_string(JobState s) {
     case JobState::kStarting: return "starting";
     case JobState::kRunning: return "running";
     case JobState::kFinished: return "finished";
+    case JobState::kWithdrawn: return "withdrawn";
   }
   return "?";
 }

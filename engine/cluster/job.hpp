@@ -37,6 +37,9 @@ struct TrainingWork {
   Duration step_compute_ref;        // compute time of one step on the reference GPU (A100 = 1.0)
   int64_t gradient_bytes = 0;       // all-reduced per step
   int64_t input_bytes_per_step = 0; // read from the remote store per step, whole job
+  // Progress is saved every checkpoint_every of running time (0: never), so an eviction loses
+  // only the steps since the last checkpoint (all of them without checkpoints).
+  Duration checkpoint_every;
 };
 
 struct JobSpec {
@@ -77,7 +80,8 @@ enum class JobState {
   kPending,   // submitted, waiting in the queue
   kStarting,  // bound; pods are starting in stage order
   kRunning,   // every pod runs: the job makes progress
-  kFinished,  // all steps done; resources released
+  kFinished,   // all steps done; resources released
+  kWithdrawn,  // removed by its owner (a pipeline's kill) before it finished
 };
 const char* to_string(JobState s);
 

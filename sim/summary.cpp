@@ -47,6 +47,14 @@ uint64_t trajectory_fingerprint(const SimulationLog& log) {
     mix(static_cast<uint64_t>(e.job));
     mix(static_cast<uint64_t>(e.detail));
   }
+  // Where every job ran (its last placement): the events alone would not see two runs that
+  // place the same gangs at the same instants on different nodes or GPUs.
+  for (const JobLog& job : log.jobs) {
+    for (const PodPlacement& p : job.pods) {
+      mix(static_cast<uint64_t>(p.node));
+      mix(p.gpu_mask);
+    }
+  }
   return h;
 }
 

@@ -32,8 +32,9 @@ struct RunSummary {
 // Figures over the whole run. Percentiles use linear interpolation between closest ranks.
 RunSummary summarize(const SimulationRun& run);
 
-// A hash of the (time, kind, job, detail) sequence of every recorded event (FNV-1a, 64 bit):
-// any behaviour change shows up here first (STYLE.md habit 14).
+// A hash of the (time, kind, job, detail) sequence of every recorded event and of every job's
+// placement (node and GPUs of each pod), FNV-1a 64 bit: any behaviour change shows up here first
+// (STYLE.md habit 14).
 uint64_t trajectory_fingerprint(const SimulationLog& log);
 
 }  // namespace gantry

@@ -56,5 +56,19 @@ TEST(Fingerprint, DependsOnEventOrder) {
   EXPECT_EQ(trajectory_fingerprint(SimulationLog{}), 0xcbf29ce484222325ull) << "FNV offset basis";
 }
 
+// Same events, another placement: the fingerprint differs (node, then GPUs).
+TEST(Fingerprint, DependsOnPlacements) {
+  SimulationLog log;
+  log.events.push_back({kT0, EventKind::kBind, 0, 1});
+  log.jobs.push_back(JobLog{});
+  log.jobs[0].pods = {PodPlacement{0, 0b0011}};
+  const uint64_t on_node_0 = trajectory_fingerprint(log);
+  log.jobs[0].pods[0].node = 1;
+  const uint64_t on_node_1 = trajectory_fingerprint(log);
+  log.jobs[0].pods[0].gpu_mask = 0b1100;
+  EXPECT_NE(on_node_0, on_node_1);
+  EXPECT_NE(on_node_1, trajectory_fingerprint(log));
+}
+
 }  // namespace
 }  // namespace gantry

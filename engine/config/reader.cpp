@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
@@ -129,28 +131,29 @@ bool ConfigNode::as_bool() const {
   fail_expected("true or false");
 }
 
-int64_t ConfigNode::as_bytes() const {
-  return unwrap(*this, parse_bytes(scalar("a size in bytes such as 80Gi, 512Mi or 1.5GB")));
+int64_t ConfigNode::as_bytes(int64_t max) const {
+  return unwrap(*this, parse_bytes(scalar("a size in bytes such as 80Gi, 512Mi or 1.5GB"), max));
 }
 
-double ConfigNode::as_bandwidth() const {
-  return unwrap(*this, parse_bandwidth(scalar("a bandwidth such as 400Gbps or 25GB/s")));
+double ConfigNode::as_bandwidth(double max) const {
+  return unwrap(*this, parse_bandwidth(scalar("a bandwidth such as 400Gbps or 25GB/s"), max));
 }
 
-Duration ConfigNode::as_duration() const {
-  return unwrap(*this, parse_duration(scalar("a duration such as 90s, 1h30m or 500ms")));
+Duration ConfigNode::as_duration(Duration max) const {
+  return unwrap(*this, parse_duration(scalar("a duration such as 90s, 1h30m or 500ms"), max));
 }
 
-int64_t ConfigNode::as_cpu_milli() const {
-  return unwrap(*this, parse_cpu_milli(scalar("a CPU amount such as 2, 0.5 or 500m")));
+int64_t ConfigNode::as_cpu_milli(int64_t max) const {
+  return unwrap(*this, parse_cpu_milli(scalar("a CPU amount such as 2, 0.5 or 500m"), max));
 }
 
 Time ConfigNode::as_time() const {
   constexpr std::string_view kWhat = "an RFC 3339 time such as 2026-01-01T00:00:00Z";
-  Time t;
   const std::string& text = scalar(kWhat);
-  if (!parse_rfc3339(text, t)) fail_expected(kWhat);
-  return t;
+  Result<Time> t = read_rfc3339(text);
+  if (!t && t.error() == kRfc3339Malformed) fail_expected(kWhat);
+  if (!t) fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text) + " (" + t.error() + ")");
+  return t.value();
 }
 
 size_t ConfigNode::as_choice(const std::vector<std::string_view>& names) const {
@@ -263,23 +266,43 @@ std::optional<ConfigNode> ConfigMap::optional(std::string_view key) const {
 
 namespace {
 
-// Records where each document starts; ignores everything else.
+// Records where each document starts and refuses collections nested deeper than
+// kMaxYamlDepth, at the collection that goes too deep (yaml-cpp's own recursion limit reports
+// neither what is wrong nor where, and each level costs it stack).
 class DocumentStarts : public YAML::EventHandler {
  public:
-  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  explicit DocumentStarts(const std::string& file) : file_(file) {}
+  void OnDocumentStart(const YAML::Mark& mark) override {
+    start = mark;
+    depth_ = 0;
+  }
   void OnDocumentEnd() override {}
   void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
   void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
   void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
                 const std::string&) override {}
-  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                       YAML::EmitterStyle::value) override {}
-  void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  YAML::EmitterStyle::value) override {}
-  void OnMapEnd() override {}
+  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    enter(mark);
+  }
+  void OnSequenceEnd() override { --depth_; }
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    enter(mark);
+  }
+  void OnMapEnd() override { --depth_; }
 
   YAML::Mark start;
+
+ private:
+  void enter(const YAML::Mark& mark) {
+    if (++depth_ > kMaxYamlDepth)
+      throw InputError(to_location(file_, mark), "",
+                       "YAML nesting too deep: more than " + std::to_string(kMaxYamlDepth) +
+                           " levels of lists and maps (Gantry files need fewer than 10)");
+  }
+  const std::string& file_;
+  int depth_ = 0;
 };
 
 // yaml-cpp 0.7 (Debian 12) loops forever in LoadAll, allocating a null document per turn, when
@@ -291,7 +314,7 @@ class DocumentStarts : public YAML::EventHandler {
 void check_stream_progresses(const std::string& text, const std::string& file) {
   std::istringstream in(text);
   YAML::Parser parser(in);
-  DocumentStarts starts;
+  DocumentStarts starts(file);
   int last_pos = -1;
   while (parser.HandleNextDocument(starts)) {
     if (starts.start.pos <= last_pos)
@@ -308,6 +331,9 @@ std::vector<ConfigNode> parse_yaml_documents(const std::string& text, const std:
   try {
     check_stream_progresses(text, file);
     docs = YAML::LoadAll(text);
+  } catch (const YAML::DeepRecursion& e) {
+    // Not expected (the depth check above comes first), but never a bare "bad file".
+    throw InputError(to_location(file, e.mark), "", "YAML nesting too deep");
   } catch (const YAML::Exception& e) {
     // e.msg is the bare message; e.what() repeats the position in yaml-cpp's own format.
     throw InputError(to_location(file, e.mark), "", "YAML syntax error: " + e.msg);
@@ -330,13 +356,30 @@ ConfigNode parse_yaml_document(const std::string& text, const std::string& file)
   return std::move(docs.front());
 }
 
-std::string read_text_file(const std::string& path) {
+std::string read_text_file(const std::string& path, int64_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError("cannot open '" + path + "': " + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  // The size first: a huge file is refused before any of it is read or parsed. Files whose
+  // size is not known in advance (a pipe) are still held to the limit while reading.
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (!ec && static_cast<uintmax_t>(max_bytes) < size)
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     "the file is " + std::to_string(size) + " bytes; input files are at most " +
+                         format_bytes_exact(max_bytes) + " (" + std::to_string(max_bytes) +
+                         " bytes)");
+  std::string text;
+  char buffer[65536];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(in.gcount()));
+    if (static_cast<int64_t>(text.size()) > max_bytes)
+      throw InputError(SourceLocation{path, 0, 0}, "",
+                       "the file is larger than the " + format_bytes_exact(max_bytes) +
+                           " allowed for input files");
+  }
   if (in.bad()) throw FileError("cannot read '" + path + "': " + std::strerror(errno));
-  return buffer.str();
+  return text;
 }
+
 
 }  // namespace gantry

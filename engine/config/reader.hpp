@@ -30,6 +30,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "engine/config/limits.hpp"
+#include "engine/config/units.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/time.hpp"
 
@@ -73,11 +75,16 @@ class ConfigNode {
   int64_t as_int(int64_t min, int64_t max) const;
   double as_double(double min, double max) const;
   bool as_bool() const;                    // true or false, nothing else
-  int64_t as_bytes() const;                // engine/config/units.hpp parse_bytes
-  double as_bandwidth() const;             // bytes per second; parse_bandwidth
-  Duration as_duration() const;            // parse_duration
-  int64_t as_cpu_milli() const;            // parse_cpu_milli
-  Time as_time() const;                    // RFC 3339 ("2026-01-01T00:00:00Z")
+  // Unit fields (engine/config/units.hpp), each at most `max` (engine/config/limits.hpp for
+  // the defaults); past it: "expected a duration from 0s to 36500d, got '1000000d' (value out
+  // of range)".
+  int64_t as_bytes(int64_t max = kMaxDataBytes) const;       // parse_bytes
+  double as_bandwidth(double max = kMaxBandwidth) const;     // bytes per second
+  Duration as_duration(Duration max = kMaxDuration) const;   // parse_duration
+  int64_t as_cpu_milli(int64_t max = std::numeric_limits<int64_t>::max()) const;
+  // RFC 3339 ("2026-01-01T00:00:00Z"), within [kEarliestTime, kLatestTime]; a field out of
+  // range is named ("offset +99:00 is out of range: hours 00-23, minutes 00-59").
+  Time as_time() const;
 
   // One of `names`, case-sensitively; the error lists them all.
   template <typename E>
@@ -165,7 +172,8 @@ std::vector<ConfigNode> parse_yaml_documents(const std::string& text, const std:
 // Parses a text that must hold exactly one non-empty document.
 ConfigNode parse_yaml_document(const std::string& text, const std::string& file);
 
-// The whole content of a file; throws FileError if it cannot be read.
-std::string read_text_file(const std::string& path);
+// The whole content of a file; throws FileError if it cannot be read, InputError (naming the
+// file) if it is larger than `max_bytes`, checked before reading.
+std::string read_text_file(const std::string& path, int64_t max_bytes = kMaxInputFileBytes);
 
 }  // namespace gantry

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <utility>
 #include <string>
 
 namespace gantry {
@@ -94,10 +95,46 @@ double to_double(const Decimal& d) {
 
 std::string quoted(std::string_view text) { return quote_for_message(text); }
 
+std::string format_number(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
 Status expected(std::string_view what, std::string_view text, std::string_view why = {}) {
   std::string message = "expected " + std::string(what) + ", got " + quoted(text);
   if (!why.empty()) message += " (" + std::string(why) + ")";
   return Status::error(std::move(message));
+}
+
+// "1e30GB": the number has an exponent, which unit strings do not accept. Returns the length
+// of "e30" (0 if there is no exponent at the start of `rest`) and the magnitude of the number
+// with it, so the message can say whether the value would have been in range at all.
+size_t read_exponent(std::string_view rest, const Decimal& d, double& magnitude) {
+  if (rest.empty() || (rest[0] != 'e' && rest[0] != 'E')) return 0;
+  size_t i = 1;
+  bool negative = false;
+  if (i < rest.size() && (rest[i] == '+' || rest[i] == '-')) negative = rest[i++] == '-';
+  const size_t first = i;
+  int exponent = 0;
+  while (i < rest.size() && is_digit(rest[i])) {
+    if (exponent < 100'000) exponent = exponent * 10 + (rest[i] - '0');
+    ++i;
+  }
+  if (i == first) return 0;
+  magnitude = to_double(d) * std::pow(10.0, negative ? -exponent : exponent);
+  return i;
+}
+
+// "expected a size in bytes from 0 to 64Ti, got '1e30GB' (value out of range)".
+Status out_of_range(std::string_view noun, std::string_view max, std::string_view text) {
+  const std::string_view zero = noun == "a duration" ? "0s" : "0";
+  return Status::error("expected " + std::string(noun) + " from " + std::string(zero) + " to " + std::string(max) +
+                       ", got " + quoted(text) + " (value out of range)");
+}
+
+Status no_exponent(std::string_view what, std::string_view text) {
+  return expected(what, text, "write the number without an exponent");
 }
 
 struct Suffix {
@@ -138,30 +175,45 @@ constexpr std::string_view kBandwidthWhat = "a bandwidth such as 400Gbps or 25GB
 constexpr std::string_view kDurationWhat = "a duration such as 90s, 1h30m or 500ms";
 constexpr std::string_view kCpuWhat = "a CPU amount such as 2, 0.5 or 500m";
 
+const Suffix* byte_suffix(std::string_view text) {
+  for (const Suffix& s : kByteSuffixes)
+    if (s.text == text) return &s;
+  return nullptr;
+}
+
 }  // namespace
 
-Result<int64_t> parse_bytes(std::string_view text) {
+Result<int64_t> parse_bytes(std::string_view text, int64_t max) {
   Decimal d;
   const size_t used = read_decimal(text, d);
   if (used == 0) return expected(kBytesWhat, text);
-  const std::string_view suffix = text.substr(used);
-  for (const Suffix& s : kByteSuffixes) {
-    if (s.text != suffix) continue;
+  std::string_view suffix = text.substr(used);
+  double magnitude = 0;
+  if (const size_t e = read_exponent(suffix, d, magnitude)) {
+    const Suffix* s = byte_suffix(suffix.substr(e));
+    if (s && magnitude * static_cast<double>(s->multiplier) > static_cast<double>(max))
+      return out_of_range("a size in bytes", format_bytes_exact(max), text);
+    if (s) return no_exponent(kBytesWhat, text);
+  }
+  if (const Suffix* s = byte_suffix(suffix)) {
     U128 value = 0;
-    switch (scale_exact(d, s.multiplier, kInt64Max, value)) {
+    switch (scale_exact(d, s->multiplier, static_cast<U128>(max), value)) {
       case Scaled::kOk: return static_cast<int64_t>(value);
       case Scaled::kNotWhole: return expected(kBytesWhat, text, "not a whole number of bytes");
-      case Scaled::kTooLarge: return expected(kBytesWhat, text, "too large");
+      case Scaled::kTooLarge: return out_of_range("a size in bytes", format_bytes_exact(max), text);
     }
   }
   return expected(kBytesWhat, text, "unknown suffix; use Ki, Mi, Gi, Ti, Pi, k, M, G, T or P");
 }
 
-Result<double> parse_bandwidth(std::string_view text) {
+Result<double> parse_bandwidth(std::string_view text, double max) {
   Decimal d;
   const size_t used = read_decimal(text, d);
   if (used == 0) return expected(kBandwidthWhat, text);
   std::string_view rest = text.substr(used);
+  double magnitude = 0;
+  const size_t exponent = read_exponent(rest, d, magnitude);
+  rest.remove_prefix(exponent);
   double per_unit = 0;  // bytes per second of one unit, before the prefix
   for (std::string_view unit : {"bps", "bit/s"})
     if (rest.ends_with(unit)) per_unit = 1.0 / 8.0, rest.remove_suffix(unit.size());
@@ -172,15 +224,21 @@ Result<double> parse_bandwidth(std::string_view text) {
     return expected(kBandwidthWhat, text, "the unit is required: bps, bit/s, B/s or Bps");
   for (const Suffix& p : kRatePrefixes) {
     if (p.text != rest) continue;
-    const double value = to_double(d) * static_cast<double>(p.multiplier) * per_unit;
-    if (!std::isfinite(value)) return expected(kBandwidthWhat, text, "too large");
+    const double value =
+        (exponent ? magnitude : to_double(d)) * static_cast<double>(p.multiplier) * per_unit;
+    if (!std::isfinite(value) || value > max)
+      return out_of_range("a bandwidth", format_bandwidth(max), text);
+    if (exponent) return no_exponent(kBandwidthWhat, text);
     return value;
   }
   return expected(kBandwidthWhat, text, "unknown prefix; use k, M, G, T, Ki, Mi, Gi or Ti");
 }
 
-Result<Duration> parse_duration(std::string_view text) {
+Result<Duration> parse_duration(std::string_view text, Duration max) {
   if (text.empty()) return expected(kDurationWhat, text);
+  const auto too_long = [&] { return out_of_range("a duration", format_duration_exact(max), text); };
+  bool had_exponent = false;
+  double approx_total = 0;  // seconds, for the message about exponents
   U128 total = 0;
   size_t last_unit = std::size(kDurationUnits);  // index of the previous part's unit
   std::string_view rest = text;
@@ -189,6 +247,14 @@ Result<Duration> parse_duration(std::string_view text) {
     const size_t used = read_decimal(rest, d);
     if (used == 0) return expected(kDurationWhat, text);
     rest.remove_prefix(used);
+    double magnitude = 0;
+    const size_t exponent = read_exponent(rest, d, magnitude);
+    if (exponent) {
+      had_exponent = true;
+      rest.remove_prefix(exponent);
+    } else {
+      magnitude = to_double(d);
+    }
     size_t unit_len = 0;
     while (unit_len < rest.size() && !is_digit(rest[unit_len])) ++unit_len;
     const std::string_view unit = rest.substr(0, unit_len);
@@ -203,44 +269,84 @@ Result<Duration> parse_duration(std::string_view text) {
     if (last_unit != std::size(kDurationUnits) && index <= last_unit)
       return expected(kDurationWhat, text, "units must go from largest to smallest, once each");
     last_unit = index;
+    approx_total += magnitude * static_cast<double>(kDurationUnits[index].multiplier);
+    if (had_exponent) continue;
     U128 part = 0;
     switch (scale_exact(d, kDurationUnits[index].multiplier, kInt64Max, part)) {
       case Scaled::kOk: break;
       case Scaled::kNotWhole:
         return expected(kDurationWhat, text, "finer than a microsecond");
-      case Scaled::kTooLarge: return expected(kDurationWhat, text, "too large");
+      case Scaled::kTooLarge: return too_long();
     }
     total += part;  // both below 2^63: no U128 overflow
-    if (total > static_cast<U128>(kInt64Max)) return expected(kDurationWhat, text, "too large");
+    if (total > static_cast<U128>(max.micros())) return too_long();
+  }
+  if (had_exponent) {
+    if (approx_total > static_cast<double>(max.micros())) return too_long();
+    return no_exponent(kDurationWhat, text);
   }
   return Duration(static_cast<int64_t>(total));
 }
 
-Result<int64_t> parse_cpu_milli(std::string_view text) {
+Result<int64_t> parse_cpu_milli(std::string_view text, int64_t max) {
   Decimal d;
   const size_t used = read_decimal(text, d);
   if (used == 0) return expected(kCpuWhat, text);
-  const std::string_view suffix = text.substr(used);
+  std::string_view suffix = text.substr(used);
+  double magnitude = 0;
+  const size_t exponent = read_exponent(suffix, d, magnitude);
+  suffix.remove_prefix(exponent);
   U128 multiplier = 0;
   if (suffix.empty()) multiplier = 1000;
   else if (suffix == "m") multiplier = 1;
   else return expected(kCpuWhat, text, "the only suffix is m (millicores)");
+  const auto too_large = [&] { return out_of_range("a CPU amount", format_cpu_milli(max), text); };
+  if (exponent) {
+    if (magnitude * static_cast<double>(multiplier) > static_cast<double>(max)) return too_large();
+    return no_exponent(kCpuWhat, text);
+  }
   U128 value = 0;
-  switch (scale_exact(d, multiplier, kInt64Max, value)) {
+  switch (scale_exact(d, multiplier, static_cast<U128>(max), value)) {
     case Scaled::kOk: return static_cast<int64_t>(value);
     case Scaled::kNotWhole: return expected(kCpuWhat, text, "finer than one millicore");
-    case Scaled::kTooLarge: return expected(kCpuWhat, text, "too large");
+    case Scaled::kTooLarge: return too_large();
   }
   return expected(kCpuWhat, text);
 }
 
-namespace {
-std::string format_number(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
+std::string format_bytes_exact(int64_t bytes) {
+  constexpr std::string_view kBinary[] = {"Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+  std::string suffix;
+  for (std::string_view s : kBinary) {
+    if (bytes == 0 || bytes % 1024 != 0) break;
+    bytes /= 1024;
+    suffix = s;
+  }
+  return std::to_string(bytes) + suffix;
 }
-}  // namespace
+
+std::string format_duration_exact(Duration d) {
+  int64_t us = d.micros();
+  if (us == 0) return "0s";
+  for (const Suffix& u : kDurationUnits) {
+    const auto m = static_cast<int64_t>(u.multiplier);
+    if (us % m == 0) return std::to_string(us / m) + std::string(u.text);
+  }
+  return std::to_string(us) + "us";
+}
+
+std::string format_cpu_milli(int64_t milli) {
+  if (milli % 1000 == 0) return std::to_string(milli / 1000);
+  return std::to_string(milli) + "m";
+}
+
+std::string format_bandwidth(double bytes_per_s) {
+  constexpr std::pair<double, std::string_view> kUnits[] = {
+      {1e15, "PB/s"}, {1e12, "TB/s"}, {1e9, "GB/s"}, {1e6, "MB/s"}, {1e3, "kB/s"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (bytes_per_s >= scale) return format_number(bytes_per_s / scale) + std::string(unit);
+  return format_number(bytes_per_s) + "B/s";
+}
 
 std::string describe_integer(int64_t min, int64_t max) {
   constexpr int64_t kLowest = std::numeric_limits<int64_t>::min();

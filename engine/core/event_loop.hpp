@@ -62,9 +62,10 @@ class EventLoop {
   TimerId schedule_at(Time t, F&& fn) {
     return schedule_callback(t, InlineCallback::make(std::forward<F>(fn)));
   }
+  // now() + d, saturating at Time::max() rather than wrapping into the past.
   template <typename F>
   TimerId schedule_after(Duration d, F&& fn) {
-    return schedule_at(now() + d, std::forward<F>(fn));
+    return schedule_at(saturating_add(now(), d), std::forward<F>(fn));
   }
 
   // Cancels a pending timer. Returns false if it already ran, was cancelled, or never existed.

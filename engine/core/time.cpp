@@ -1,28 +1,125 @@
 #include "engine/core/time.hpp"
 
-#include <date/date.h>
 #include <fmt/format.h>
 
-#include <chrono>
 #include <cmath>
-#include <sstream>
-#include <string_view>
 
 namespace gantry {
+
+namespace {
+
+constexpr int64_t kMicrosPerSecond = 1'000'000;
+constexpr int64_t kSecondsPerDay = 86'400;
+
+// Floor division and modulo: calendar arithmetic needs days before the epoch to round down.
+int64_t floor_div(int64_t a, int64_t b) {
+  const int64_t q = a / b;
+  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+
+struct CivilDate {
+  int64_t year;
+  int month;  // 1-12
+  int day;    // 1-31
+};
+
+// Proleptic Gregorian calendar in 400-year eras (146,097 days each), counted from March 1 so
+// that the leap day ends a year: then the day of the year maps to a month by a linear formula
+// (153 days per five months from March), and no table is needed. Exact for every int64 day
+// count an int64 microsecond instant can produce.
+int64_t days_from_civil(int64_t y, int m, int d) {
+  y -= m <= 2 ? 1 : 0;
+  const int64_t era = floor_div(y, 400);
+  const int64_t year_of_era = y - era * 400;                              // [0, 399]
+  const int64_t month_from_march = (m + 9) % 12;                          // March = 0
+  const int64_t day_of_year = (153 * month_from_march + 2) / 5 + d - 1;   // [0, 365]
+  const int64_t day_of_era =
+      year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;  // [0, 146096]
+  return era * 146'097 + day_of_era - 719'468;  // 719,468 days from 0000-03-01 to 1970-01-01
+}
+
+CivilDate civil_from_days(int64_t days) {
+  days += 719'468;
+  const int64_t era = floor_div(days, 146'097);
+  const int64_t day_of_era = days - era * 146'097;  // [0, 146096]
+  const int64_t year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36'524 - day_of_era / 146'096) / 365;
+  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t month_from_march = (5 * day_of_year + 2) / 153;
+  const int day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
+  const int month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  const int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
+  return {year, month, day};
+}
+
+bool is_leap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+int days_in_month(int64_t y, int m) {
+  constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && is_leap(y) ? 29 : kDays[m - 1];
+}
+
+}  // namespace
 
 Duration Duration::from_seconds(double s) {
   const double us = std::round(s * 1e6);
   if (!(us < 9.2e18)) return Duration::max();
-  if (!(us > -9.2e18)) return Duration(std::numeric_limits<int64_t>::min());
+  if (!(us > -9.2e18)) return Duration::min();
   return Duration(static_cast<int64_t>(us));
 }
 
+std::optional<Time> checked_add(Time t, Duration d) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(t.micros(), d.micros(), &r)) return std::nullopt;
+  return Time::from_micros(r);
+}
+
+std::optional<Duration> checked_add(Duration a, Duration b) {
+  int64_t r = 0;
+  if (__builtin_add_overflow(a.micros(), b.micros(), &r)) return std::nullopt;
+  return Duration(r);
+}
+
+std::optional<Duration> checked_sub(Time a, Time b) {
+  int64_t r = 0;
+  if (__builtin_sub_overflow(a.micros(), b.micros(), &r)) return std::nullopt;
+  return Duration(r);
+}
+
+std::optional<Duration> checked_mul(Duration d, int64_t k) {
+  int64_t r = 0;
+  if (__builtin_mul_overflow(d.micros(), k, &r)) return std::nullopt;
+  return Duration(r);
+}
+
+Time saturating_add(Time t, Duration d) {
+  if (auto r = checked_add(t, d)) return *r;
+  return d.micros() > 0 ? Time::max() : Time::from_micros(std::numeric_limits<int64_t>::min());
+}
+
+Duration saturating_add(Duration a, Duration b) {
+  if (auto r = checked_add(a, b)) return *r;
+  return b.micros() > 0 ? Duration::max() : Duration::min();
+}
+
+Duration saturating_mul(Duration d, int64_t k) {
+  if (auto r = checked_mul(d, k)) return *r;
+  return (d.micros() < 0) == (k < 0) ? Duration::max() : Duration::min();
+}
+
 std::string format_rfc3339(Time t) {
-  namespace ch = std::chrono;
-  const ch::sys_time<ch::microseconds> tp{ch::microseconds{t.micros()}};
-  const auto secs = ch::floor<ch::seconds>(tp);
-  const int64_t frac = (tp - secs).count();
-  std::string out = date::format("%Y-%m-%dT%H:%M:%S", secs);
+  const int64_t us = t.micros();
+  const int64_t secs = floor_div(us, kMicrosPerSecond);
+  const int64_t frac = floor_mod(us, kMicrosPerSecond);
+  const int64_t days = floor_div(secs, kSecondsPerDay);
+  const int64_t in_day = floor_mod(secs, kSecondsPerDay);
+  const CivilDate date = civil_from_days(days);
+  std::string year;
+  if (date.year >= 0 && date.year <= 9999) year = fmt::format("{:04d}", date.year);
+  else year = fmt::format("{}{:04d}", date.year < 0 ? '-' : '+', date.year < 0 ? -date.year : date.year);
+  std::string out = fmt::format("{}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", year, date.month, date.day,
+                                in_day / 3600, (in_day % 3600) / 60, in_day % 60);
   if (frac != 0) {
     std::string f = fmt::format("{:06d}", frac);
     while (!f.empty() && f.back() == '0') f.pop_back();
@@ -32,73 +129,85 @@ std::string format_rfc3339(Time t) {
   return out;
 }
 
-// The exact shape of an RFC 3339 timestamp: YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM).
-// Checked before date::parse because it converts a NaN seconds
-// field to an integer (undefined behaviour) on some malformed inputs such as
-// "2026-03-01T08000:00Z"; found by tests/fuzz/scenario_fuzz.
-namespace {
-bool has_rfc3339_shape(std::string_view t) {
-  auto digits = [&](size_t at, size_t n) {
+// YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM), read by hand: every field is range-checked
+// here, so no library converts a malformed field (date::parse turned a NaN seconds field into
+// an integer on "2026-03-01T08000:00Z", found by tests/fuzz/scenario_fuzz).
+Result<Time> read_rfc3339(std::string_view t) {
+  const auto malformed = [] { return Status::error(std::string(kRfc3339Malformed)); };
+  const auto digits = [&](size_t at, size_t n, int64_t& value) {
     if (at + n > t.size()) return false;
-    for (size_t i = at; i < at + n; ++i)
+    value = 0;
+    for (size_t i = at; i < at + n; ++i) {
       if (t[i] < '0' || t[i] > '9') return false;
+      value = value * 10 + (t[i] - '0');
+    }
     return true;
   };
-  auto is = [&](size_t at, char c) { return at < t.size() && t[at] == c; };
-  if (!(digits(0, 4) && is(4, '-') && digits(5, 2) && is(7, '-') && digits(8, 2) &&
-        (is(10, 'T') || is(10, 't')) && digits(11, 2) && is(13, ':') && digits(14, 2) &&
-        is(16, ':') && digits(17, 2)))
-    return false;
+  const auto is = [&](size_t at, char c) { return at < t.size() && t[at] == c; };
+  int64_t year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (!(digits(0, 4, year) && is(4, '-') && digits(5, 2, month) && is(7, '-') &&
+        digits(8, 2, day) && (is(10, 'T') || is(10, 't')) && digits(11, 2, hour) && is(13, ':') &&
+        digits(14, 2, minute) && is(16, ':') && digits(17, 2, second)))
+    return malformed();
   size_t i = 19;
+  int64_t micros = 0;
   if (is(i, '.')) {
     const size_t first = ++i;
     while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
-    if (i == first || i - first > 9) return false;
+    if (i == first || i - first > 9) return malformed();
+    for (size_t k = first; k < first + 6; ++k)
+      micros = micros * 10 + (k < i ? t[k] - '0' : 0);
+    for (size_t k = first + 6; k < i; ++k)
+      if (t[k] != '0') return Status::error("finer than a microsecond (Gantry's time resolution)");
   }
-  if (is(i, 'Z') || is(i, 'z')) return i + 1 == t.size();
-  return (is(i, '+') || is(i, '-')) && digits(i + 1, 2) && is(i + 3, ':') && digits(i + 4, 2) &&
-         i + 6 == t.size();
+  int64_t offset_minutes = 0;
+  if (is(i, 'Z') || is(i, 'z')) {
+    if (i + 1 != t.size()) return malformed();
+  } else {
+    int64_t oh = 0, om = 0;
+    if (!((is(i, '+') || is(i, '-')) && digits(i + 1, 2, oh) && is(i + 3, ':') &&
+          digits(i + 4, 2, om) && i + 6 == t.size()))
+      return malformed();
+    if (oh > 23 || om > 59)
+      return Status::error("offset " + std::string(t.substr(i)) +
+                           " is out of range: hours 00-23, minutes 00-59");
+    offset_minutes = (t[i] == '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  if (year < 1) return Status::error("year 0000 is out of range: years 0001-9999");
+  if (month < 1 || month > 12) return Status::error("month " + std::to_string(month) + " is out of range: 01-12");
+  if (day < 1 || day > days_in_month(year, static_cast<int>(month)))
+    return Status::error(fmt::format("day {:02d} is out of range: {:04d}-{:02d} has {} days", day,
+                                     year, month, days_in_month(year, static_cast<int>(month))));
+  if (hour > 23 || minute > 59 || second > 59)
+    return Status::error("time of day out of range: hours 00-23, minutes and seconds 00-59");
+  const int64_t secs = days_from_civil(year, static_cast<int>(month), static_cast<int>(day)) * kSecondsPerDay +
+                       hour * 3600 + minute * 60 + second - offset_minutes * 60;
+  const Time out = Time::from_micros(secs * kMicrosPerSecond + micros);
+  // An offset can move 0001-01-01 or 9999-12-31 past the range's ends.
+  if (out < kEarliestTime || out > kLatestTime)
+    return Status::error("the instant is outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999Z");
+  return out;
 }
-}  // namespace
 
 bool parse_rfc3339(const std::string& text, Time& out) {
-  if (!has_rfc3339_shape(text)) return false;
-  namespace ch = std::chrono;
-  // date::parse with %FT%T accepts fractional seconds at the precision of the target type;
-  // %Ez accepts "+02:00". "Z" is handled separately because %Ez does not accept it.
-  std::string body = text;
-  bool zulu = false;
-  if (!body.empty() && (body.back() == 'Z' || body.back() == 'z')) {
-    body.pop_back();
-    zulu = true;
-  }
-  if (body.size() < 19 || (body[10] != 'T' && body[10] != 't')) return false;
-  std::istringstream in(body);
-  ch::sys_time<ch::microseconds> tp;
-  if (zulu) {
-    in >> date::parse("%FT%T", tp);
-  } else {
-    ch::minutes offset{};
-    // For a sys_time target, date::parse applies the parsed offset itself.
-    in >> date::parse("%FT%T%Ez", tp, offset);
-  }
-  if (in.fail()) return false;
-  in.peek();
-  if (!in.eof()) return false;
-  out = Time::from_micros(tp.time_since_epoch().count());
+  Result<Time> r = read_rfc3339(text);
+  if (!r) return false;
+  out = r.value();
   return true;
 }
 
 std::string format_duration(Duration d) {
-  int64_t us = d.micros();
-  if (us < 0) return "-" + format_duration(Duration(-us));
-  if (us < 1'000) return fmt::format("{}us", us);
-  if (us < 1'000'000) return fmt::format("{:.1f}ms", us / 1e3);
-  if (us < 60'000'000) return fmt::format("{:.1f}s", us / 1e6);
-  const int64_t s = us / 1'000'000;
-  if (s < 3600) return fmt::format("{}m{:02d}s", s / 60, s % 60);
-  if (s < 86400) return fmt::format("{}h{:02d}m", s / 3600, (s % 3600) / 60);
-  return fmt::format("{}d{:02d}h", s / 86400, (s % 86400) / 3600);
+  const int64_t v = d.micros();
+  // The magnitude as unsigned: -INT64_MIN does not fit int64 (negating it recursed forever).
+  const uint64_t us = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+  const char* sign = v < 0 ? "-" : "";
+  if (us < 1'000) return fmt::format("{}{}us", sign, us);
+  if (us < 1'000'000) return fmt::format("{}{:.1f}ms", sign, static_cast<double>(us) / 1e3);
+  if (us < 60'000'000) return fmt::format("{}{:.1f}s", sign, static_cast<double>(us) / 1e6);
+  const uint64_t s = us / 1'000'000;
+  if (s < 3600) return fmt::format("{}{}m{:02d}s", sign, s / 60, s % 60);
+  if (s < 86400) return fmt::format("{}{}h{:02d}m", sign, s / 3600, (s % 3600) / 60);
+  return fmt::format("{}{}d{:02d}h", sign, s / 86400, (s % 86400) / 3600);
 }
 
 }  // namespace gantry

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include "engine/config/envelope.hpp"
 
 namespace gantry {
@@ -216,6 +218,60 @@ TEST(ConfigReader, TimesMustBeRfc3339) {
     EXPECT_THAT(expect_input_error([&] { m.required(key).as_time(); }).detail(),
                 HasSubstr("expected an RFC 3339 time such as 2026-01-01T00:00:00Z"))
         << key;
+}
+
+// Issue 8: an out-of-range field of a well-formed time is named, with the allowed range.
+TEST(ConfigReader, TimeFieldsOutOfRangeSayWhich) {
+  const ConfigMap m = doc("a: 2026-01-01T00:00:00+99:00\n").as_map({"a"});
+  EXPECT_EQ(std::string(expect_input_error([&] { m.required("a").as_time(); }).what()),
+            "test.yaml:1:4: a: expected an RFC 3339 time such as 2026-01-01T00:00:00Z, got "
+            "'2026-01-01T00:00:00+99:00' (offset +99:00 is out of range: hours 00-23, minutes "
+            "00-59)");
+}
+
+// Issue 8: unit fields hold their range; the message names field, value and range.
+TEST(ConfigReader, UnitFieldsHoldTheirRange) {
+  const ConfigMap m = doc("d: 1000000d\nb: 1e30GB\nok: 36500d\n").as_map({"d", "b", "ok"});
+  EXPECT_EQ(std::string(expect_input_error([&] { m.required("d").as_duration(); }).what()),
+            "test.yaml:1:4: d: expected a duration from 0s to 36500d, got '1000000d' (value out "
+            "of range)");
+  EXPECT_EQ(std::string(expect_input_error([&] { m.required("b").as_bytes(); }).what()),
+            "test.yaml:2:4: b: expected a size in bytes from 0 to 1Pi, got '1e30GB' (value out "
+            "of range)");
+  EXPECT_EQ(m.required("ok").as_duration(), days(36500));
+}
+
+// Issue 8: nesting past the limit says so, where it happens, instead of yaml-cpp's "bad file".
+TEST(ConfigReader, DeepNestingIsNamed) {
+  const std::string deep = "a: " + std::string(600, '[') + std::string(600, ']') + "\n";
+  const InputError e = expect_input_error([&] { doc(deep); });
+  // The root map is level 1, so the 100th '[' is level 101: the 103rd character of line 1
+  // ("a: " takes three).
+  EXPECT_EQ(std::string(e.what()),
+            "test.yaml:1:103: YAML nesting too deep: more than 100 levels of lists and maps "
+            "(Gantry files need fewer than 10)");
+  // Block style nests through indentation; the limit is the same.
+  std::string block;
+  for (int i = 0; i < 150; ++i) block += std::string(static_cast<size_t>(i), ' ') + "k:\n";
+  block += std::string(150, ' ') + "v\n";
+  EXPECT_THAT(expect_input_error([&] { doc(block); }).detail(), HasSubstr("nesting too deep"));
+}
+
+// Issue 8: a huge input is refused from its size, before reading it.
+TEST(ConfigReader, ReadTextFileRefusesFilesPastTheLimit) {
+  const std::string path = ::testing::TempDir() + "/gantry_reader_big.yaml";
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    const std::string chunk(1000, '#');
+    for (int i = 0; i < 3; ++i) std::fwrite(chunk.data(), 1, chunk.size(), f);
+    std::fclose(f);
+  }
+  EXPECT_EQ(read_text_file(path, 3000).size(), 3000u);
+  EXPECT_EQ(std::string(expect_input_error([&] { read_text_file(path, 2048); }).what()),
+            path + ": the file is 3000 bytes; input files are at most 2Ki (2048 bytes)");
+  EXPECT_EQ(kMaxInputFileBytes, 16 * 1024 * 1024);
+  std::remove(path.c_str());
 }
 
 TEST(ConfigReader, AskingForAnUndeclaredKeyIsAProgrammingError) {

@@ -65,12 +65,15 @@ TEST(ParseBytes, Rejects) {
   EXPECT_THAT(bytes_error("1gi"), HasSubstr("unknown suffix"));
   EXPECT_THAT(bytes_error("1.5"), HasSubstr("not a whole number of bytes"));
   EXPECT_THAT(bytes_error("0.3Ki"), HasSubstr("not a whole number of bytes"));
-  EXPECT_THAT(bytes_error("9223372036854775808"), HasSubstr("too large"));
-  EXPECT_THAT(bytes_error("8192Pi"), HasSubstr("too large"));
+  EXPECT_EQ(bytes_error("9223372036854775808"),
+            "expected a size in bytes from 0 to 9223372036854775807, got '9223372036854775808' "
+            "(value out of range)");
+  // 8192 Pi = 2^63 bytes, one more than int64 holds; 2^63 - 1 has no binary suffix.
+  EXPECT_THAT(bytes_error("8192Pi"), HasSubstr("(value out of range)"));
   EXPECT_THAT(bytes_error("99999999999999999999999999999999Gi"), HasSubstr("expected a size"));
   EXPECT_THAT(bytes_error("1."), HasSubstr("expected a size"));
   EXPECT_THAT(bytes_error(".5G"), HasSubstr("expected a size"));
-  EXPECT_THAT(bytes_error("1e9"), HasSubstr("unknown suffix"));
+  EXPECT_THAT(bytes_error("1e9"), HasSubstr("write the number without an exponent"));
   EXPECT_THAT(bytes_error("nan"), HasSubstr("expected a size"));
   EXPECT_THAT(bytes_error("0x10"), HasSubstr("unknown suffix"));
 }
@@ -150,8 +153,9 @@ TEST(ParseDuration, Rejects) {
   EXPECT_THAT(duration_error("1.5us"), HasSubstr("finer than a microsecond"));
   EXPECT_THAT(duration_error("1s "), HasSubstr("unknown unit"));
   EXPECT_THAT(duration_error("1ns"), HasSubstr("unknown unit 'ns'"));
-  EXPECT_THAT(duration_error("110000000d"), HasSubstr("too large"));
-  EXPECT_THAT(duration_error("106751991d5h"), HasSubstr("too large"));
+  // int64 microseconds end at 106,751,991 days 4 hours: 9,223,372,036,854,775,807 us.
+  EXPECT_THAT(duration_error("110000000d"), HasSubstr("(value out of range)"));
+  EXPECT_THAT(duration_error("106751991d5h"), HasSubstr("(value out of range)"));
   EXPECT_THAT(duration_error("h"), HasSubstr("expected a duration"));
   EXPECT_THAT(duration_error("1h30"), HasSubstr("the unit is required"));
   EXPECT_THAT(duration_error("1.s"), HasSubstr("expected a duration"));
@@ -173,7 +177,7 @@ TEST(ParseCpu, Rejects) {
   EXPECT_THAT(parse_cpu_milli("2 cores").error(), HasSubstr("the only suffix is m"));
   EXPECT_THAT(parse_cpu_milli("2k").error(), HasSubstr("the only suffix is m"));
   EXPECT_THAT(parse_cpu_milli("").error(), HasSubstr("expected a CPU amount"));
-  EXPECT_THAT(parse_cpu_milli("99999999999999999").error(), HasSubstr("too large"));
+  EXPECT_THAT(parse_cpu_milli("99999999999999999").error(), HasSubstr("(value out of range)"));
 }
 
 TEST(ParseInteger, RangesAndSigns) {
@@ -207,6 +211,36 @@ TEST(ParseNumber, ShapesAndRanges) {
   EXPECT_THAT(parse_number("1e", 0, 10).error(), HasSubstr("expected a number"));
   EXPECT_THAT(parse_number("0x1p3", 0, 10).error(), HasSubstr("expected a number"));
   EXPECT_THAT(parse_number("2 ", 0, 10).error(), HasSubstr("expected a number"));
+}
+
+// Issue 8: a value past the caller's limit names the limit, whether it was written out or
+// with an exponent ("1e30GB" used to be an "unknown suffix").
+TEST(ParseUnits, OutOfRangeNamesTheRange) {
+  constexpr int64_t k64Ti = 64 * kKi * kKi * kKi * kKi;
+  EXPECT_EQ(parse_bytes("1e30GB", k64Ti).error(),
+            "expected a size in bytes from 0 to 64Ti, got '1e30GB' (value out of range)");
+  EXPECT_EQ(parse_bytes("65Ti", k64Ti).error(),
+            "expected a size in bytes from 0 to 64Ti, got '65Ti' (value out of range)");
+  EXPECT_EQ(parse_bytes("64Ti", k64Ti).value(), k64Ti);
+  // 1e3GB = 1e12 bytes is in range; the exponent alone is the problem.
+  EXPECT_EQ(parse_bytes("1e3GB", k64Ti).error(),
+            "expected a size in bytes such as 80Gi, 512Mi or 1.5GB, got '1e3GB' (write the "
+            "number without an exponent)");
+  // 100 years = 36,500 days.
+  EXPECT_EQ(parse_duration("1000000d", days(36500)).error(),
+            "expected a duration from 0s to 36500d, got '1000000d' (value out of range)");
+  EXPECT_EQ(parse_duration("36500d", days(36500)).value(), days(36500));
+  // 1e10 s = 115,741 days; 1e9 s = 11,574 days is in range but written with an exponent.
+  EXPECT_EQ(parse_duration("1e10s", days(36500)).error(),
+            "expected a duration from 0s to 36500d, got '1e10s' (value out of range)");
+  EXPECT_THAT(parse_duration("1e9s", days(36500)).error(), HasSubstr("without an exponent"));
+  EXPECT_EQ(parse_cpu_milli("2000000", 1'000'000'000).error(),
+            "expected a CPU amount from 0 to 1000000, got '2000000' (value out of range)");
+  EXPECT_EQ(parse_bandwidth("1e30GB/s", 1e18).error(),
+            "expected a bandwidth from 0 to 1000PB/s, got '1e30GB/s' (value out of range)");
+  EXPECT_EQ(format_bytes_exact(1ll << 50), "1Pi");
+  EXPECT_EQ(format_duration_exact(seconds(90)), "90s");
+  EXPECT_EQ(format_duration_exact(days(36500)), "36500d");
 }
 
 TEST(ParseUnits, MessagesEscapeControlCharacters) {

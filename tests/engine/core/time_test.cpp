@@ -44,5 +44,55 @@ TEST(Time, FormatsDurationsForPeople) {
   EXPECT_EQ(format_duration(days(3) + hours(4)), "3d04h");
 }
 
+// Issue 8: the smallest int64 recursed forever (-INT64_MIN overflows back to itself).
+TEST(Time, FormatsEveryDurationWithoutRecursing) {
+  EXPECT_EQ(format_duration(Duration::min()), "-106751991d04h");
+  EXPECT_EQ(format_duration(Duration::max()), "106751991d04h");  // 9,223,372,036,854 s
+  EXPECT_EQ(format_duration(seconds(-90)), "-1m30s");
+  EXPECT_EQ(format_duration(microseconds(-1)), "-1us");
+}
+
+// Issue 8: date::format printed years after 32767 as negative numbers.
+TEST(Time, FormatsInstantsOutsideFourDigitYears) {
+  EXPECT_EQ(format_rfc3339(kLatestTime), "9999-12-31T23:59:59.999999Z");
+  EXPECT_EQ(format_rfc3339(kEarliestTime), "0001-01-01T00:00:00Z");
+  // The ends of int64: 9,223,372,036,854 s = 106,751,991 days + 14,454 s after the epoch; the
+  // dates were counted year by year with the Gregorian leap rule (a loop independent of the
+  // era formula in time.cpp), INT64_MIN likewise backwards (astronomical years: 0 exists).
+  EXPECT_EQ(format_rfc3339(Time::max()), "+294247-01-10T04:00:54.775807Z");
+  EXPECT_EQ(format_rfc3339(Time::from_micros(INT64_MIN)), "-290308-12-21T19:59:05.224192Z");
+  EXPECT_EQ(format_rfc3339(Time::from_micros(-1)), "1969-12-31T23:59:59.999999Z");
+}
+
+TEST(Time, CheckedAndSaturatingArithmetic) {
+  EXPECT_EQ(checked_add(Time::max(), microseconds(1)), std::nullopt);
+  EXPECT_EQ(checked_add(Time::epoch(), seconds(1)), Time::from_micros(1'000'000));
+  EXPECT_EQ(checked_mul(milliseconds(150), 100'000'000'000'000), std::nullopt);  // 1.5e19 us
+  EXPECT_EQ(checked_mul(seconds(2), 3), seconds(6));
+  EXPECT_EQ(checked_add(Duration::max(), microseconds(1)), std::nullopt);
+  EXPECT_EQ(checked_sub(Time::from_micros(INT64_MIN), Time::from_micros(1)), std::nullopt);
+  EXPECT_EQ(saturating_add(Time::max(), seconds(1)), Time::max());
+  EXPECT_EQ(saturating_add(Duration::min(), seconds(-1)), Duration::min());
+  EXPECT_EQ(saturating_mul(seconds(-1), INT64_MAX), Duration::min());
+  EXPECT_EQ(saturating_mul(seconds(1), INT64_MAX), Duration::max());
+}
+
+// Issue 8: "+99:00" was accepted; every field is range-checked and the error says which.
+TEST(Time, RejectsFieldsOutOfRangeAndSaysWhich) {
+  EXPECT_EQ(read_rfc3339("2026-01-01T00:00:00+99:00").error(),
+            "offset +99:00 is out of range: hours 00-23, minutes 00-59");
+  EXPECT_EQ(read_rfc3339("2026-02-29T00:00:00Z").error(),
+            "day 29 is out of range: 2026-02 has 28 days");
+  EXPECT_EQ(read_rfc3339("2026-01-01T24:00:00Z").error(),
+            "time of day out of range: hours 00-23, minutes and seconds 00-59");
+  EXPECT_EQ(read_rfc3339("tomorrow").error(), kRfc3339Malformed);
+  EXPECT_EQ(read_rfc3339("2026-01-01T00:00:00.0000001Z").error(),
+            "finer than a microsecond (Gantry's time resolution)");
+  EXPECT_EQ(read_rfc3339("2028-02-29T00:00:00-23:59").value(),
+            read_rfc3339("2028-02-29T23:59:00Z").value());
+  EXPECT_EQ(read_rfc3339("9999-12-31T23:59:59.999999Z").value(), kLatestTime);
+  EXPECT_FALSE(read_rfc3339("9999-12-31T23:59:59-01:00").is_ok());  // past kLatestTime
+}
+
 }  // namespace
 }  // namespace gantry

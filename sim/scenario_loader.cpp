@@ -10,6 +10,7 @@
 #include "engine/config/envelope.hpp"
 #include "engine/config/resource_fields.hpp"
 #include "engine/config/quote.hpp"
+#include "engine/policy/plugin_registry.hpp"
 #include "sim/fragmentation_spec_loader.hpp"
 
 namespace gantry {
@@ -28,7 +29,19 @@ constexpr int64_t kMaxGpusPerNode = 64;
 // the largest GPU clusters reported publicly are around 100k GPUs (12.5k 8-GPU nodes).
 constexpr int64_t kMaxNodes = 100'000;              // whole cluster
 constexpr int64_t kMaxReplicas = 10'000;            // pods of one role
-constexpr int64_t kMaxGeneratedJobs = 100'000'000;  // one generator
+// Jobs of a whole workload, explicit and generated: each costs about 600 bytes while it runs
+// plus its rows in results.db, so a million is about 1 GB; scale-100k.yaml has 100,000.
+constexpr int64_t kMaxJobs = 1'000'000;
+// Steps of one job: 10^12 one-microsecond steps are eleven days; more is surely a typo.
+constexpr int64_t kMaxSteps = 1'000'000'000'000;
+// relativeCompute (A100 = 1): the catalog spans 0.2 (T4) to 3.2 (H100); a factor of 1000
+// either way covers any real part, and keeps step times within int64 microseconds.
+constexpr double kMinRelativeCompute = 0.001;
+constexpr double kMaxRelativeCompute = 1000;
+// Latencies (fabric, NVLink, PCIe) are microseconds in practice; a second is surely a typo.
+constexpr Duration kMaxLatency = seconds(1);
+// Pod start-up is seconds to minutes; a day is surely a typo.
+constexpr Duration kMaxPodStartup = days(1);
 
 // Defaults, each with its source.
 //
@@ -73,11 +86,49 @@ Duration read_positive_duration(const ConfigNode& n) {
   return d;
 }
 
-// start + offset, refusing instants past the end of representable time.
+Duration read_latency(const ConfigNode& n) { return n.as_duration(kMaxLatency); }
+
+const std::string kLatestText = format_rfc3339(kLatestTime);
+
+// start + offset, refusing instants past the last one Gantry simulates.
 Time offset_time(const ConfigNode& n, Time start, Duration offset) {
-  if (start.micros() > 0 && offset.micros() > kInt64Max - start.micros())
-    n.fail("the offset puts the instant past the year 292277");
-  return start + offset;
+  const std::optional<Time> t = checked_add(start, offset);
+  if (!t || *t > kLatestTime)
+    n.fail("the offset puts the instant past " + kLatestText +
+           ", the latest instant Gantry simulates");
+  return *t;
+}
+
+// A span of seconds for messages: "475,646 years", "3.2 days".
+std::string describe_seconds(double s) {
+  char buf[64];
+  if (s >= 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.0f years", s / (365.25 * 86400));
+  else std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
+  return buf;
+}
+
+// The fastest relative compute among the node classes a job may use (of `type`, or any with
+// GPUs): no placement computes a step faster than step_compute_ref / this.
+double fastest_compute(const Topology& topology, GpuTypeId type) {
+  double best = 0;
+  for (const NodeClass& c : topology.classes)
+    if (c.gpu_type >= 0 && (type < 0 || c.gpu_type == type))
+      best = std::max(best, topology.gpus.at(c.gpu_type).relative_compute);
+  return best > 0 ? best : 1.0;  // CPU-only: the reference speed (sim/step_time.hpp)
+}
+
+// A job submitted at `submit` must be able to finish by kLatestTime: its compute alone
+// (steps × step time on the fastest GPU it may get, a lower bound of its run time) must fit.
+void check_job_ends_in_range(const ConfigNode& steps_node, Time submit, int64_t steps,
+                             Duration step_compute, double relative_compute) {
+  const double run_s = static_cast<double>(steps) * step_compute.seconds() / relative_compute;
+  const double room_s = (kLatestTime - submit).seconds();
+  if (run_s > room_s)
+    steps_node.fail("the job would compute for at least " + describe_seconds(run_s) + " (" +
+                    std::to_string(steps) + " steps × stepCompute " +
+                    format_duration(step_compute) + " on GPUs of relative compute " +
+                    std::to_string(relative_compute).substr(0, 5) +
+                    ") and end after " + kLatestText + ", the latest instant Gantry simulates");
 }
 
 std::string known_types(const GpuCatalog& catalog) {
@@ -112,6 +163,70 @@ void check_fits(const ConfigNode& where, const Topology& topology, const Resourc
   where.fail(message);
 }
 
+// Whether a node of class `c` may hold pods of `request` (GPU type `type` for GPU pods).
+bool class_eligible(const NodeClass& c, const Resources& request, GpuTypeId type) {
+  return !(request.gpus > 0 && type >= 0 && c.gpu_type != type) && request.fits_in(c.capacity);
+}
+
+// How many pods of `request` an empty node of class `c` holds (a large number for an empty
+// request).
+int64_t pods_per_node(const NodeClass& c, const Resources& request) {
+  int64_t n = std::numeric_limits<int32_t>::max();
+  if (request.cpu_milli > 0) n = std::min(n, c.capacity.cpu_milli / request.cpu_milli);
+  if (request.memory_bytes > 0) n = std::min(n, c.capacity.memory_bytes / request.memory_bytes);
+  if (request.gpus > 0) n = std::min<int64_t>(n, c.capacity.gpus / request.gpus);
+  return n;
+}
+
+// A gang job starts only when all its pods are placed at once, so a job that even the empty
+// cluster cannot hold would wait forever (and, under StrictFIFO, hold every job behind it).
+// Two necessary conditions, each checked on the empty cluster: every role's pods fit the
+// nodes that can hold that shape, and the job's total CPU, memory and GPUs (of its type) fit
+// the cluster's. Returns what does not fit, or "" if the job may fit.
+std::string gang_misfit(const Topology& topology, const std::vector<RoleSpec>& roles,
+                        GpuTypeId type) {
+  std::vector<int64_t> nodes_of(topology.classes.size(), 0);
+  for (const NodeInfo& n : topology.nodes) ++nodes_of[static_cast<size_t>(n.node_class)];
+  Resources total, capacity;
+  for (size_t c = 0; c < topology.classes.size(); ++c) {
+    const NodeClass& nc = topology.classes[c];
+    capacity.cpu_milli += nc.capacity.cpu_milli * nodes_of[c];
+    capacity.memory_bytes += nc.capacity.memory_bytes * nodes_of[c];
+    if (type < 0 || nc.gpu_type == type) capacity.gpus += nc.capacity.gpus * static_cast<int32_t>(nodes_of[c]);
+  }
+  for (const RoleSpec& role : roles) {
+    int64_t room = 0;
+    for (size_t c = 0; c < topology.classes.size(); ++c)
+      if (class_eligible(topology.classes[c], role.per_replica, type))
+        room += pods_per_node(topology.classes[c], role.per_replica) * nodes_of[c];
+    if (room < role.replicas)
+      return std::to_string(role.replicas) + " " + std::string(to_string(role.kind)) + " pods of " +
+             describe(role.per_replica) + ", but the whole cluster holds at most " +
+             std::to_string(room) + " of them at once";
+    total.cpu_milli += role.per_replica.cpu_milli * role.replicas;
+    total.memory_bytes += role.per_replica.memory_bytes * role.replicas;
+    total.gpus += role.per_replica.gpus * role.replicas;
+  }
+  const std::string of_type = type >= 0 ? " of type " + topology.gpus.at(type).name : "";
+  if (total.gpus > capacity.gpus)
+    return std::to_string(total.gpus) + " GPUs" + of_type + " at once, but the cluster has " +
+           std::to_string(capacity.gpus);
+  if (total.cpu_milli > capacity.cpu_milli)
+    return std::to_string(total.cpu_milli) + "m CPU at once, but the cluster has " +
+           std::to_string(capacity.cpu_milli) + "m";
+  if (total.memory_bytes > capacity.memory_bytes)
+    return format_bytes(total.memory_bytes) + " of memory at once, but the cluster has " +
+           format_bytes(capacity.memory_bytes);
+  return "";
+}
+
+void check_gang_fits(const ConfigNode& where, const std::string& job, const Topology& topology,
+                     const std::vector<RoleSpec>& roles, GpuTypeId type) {
+  const std::string misfit = gang_misfit(topology, roles, type);
+  if (!misfit.empty())
+    where.fail("job " + quote_for_message(job) + " can never start: it needs " + misfit);
+}
+
 // ---- cluster ----
 
 void read_gpu_types(const ConfigNode& list, GpuCatalog& catalog) {
@@ -137,11 +252,9 @@ void read_gpu_types(const ConfigNode& list, GpuCatalog& catalog) {
       type.source = "scenario file " + item.file();
     }
     type.name = name;
-    if (auto n = m.optional("memory")) type.memory_bytes = n->as_bytes();
-    if (auto n = m.optional("relativeCompute")) {
-      type.relative_compute = n->as_double(0, 1e6);
-      if (!(type.relative_compute > 0)) n->fail("relativeCompute must be greater than zero");
-    }
+    if (auto n = m.optional("memory")) type.memory_bytes = n->as_bytes(kMaxMemory);
+    if (auto n = m.optional("relativeCompute"))
+      type.relative_compute = n->as_double(kMinRelativeCompute, kMaxRelativeCompute);
     if (auto n = m.optional("nvlink")) type.nvlink_bytes_per_s = n->as_bandwidth();
     if (auto n = m.optional("pcie")) type.pcie_bytes_per_s = read_positive_bandwidth(*n);
     if (auto n = m.optional("source")) type.source = n->as_string();
@@ -158,7 +271,7 @@ Fabric read_fabric(const ConfigNode& node) {
   Duration latency = f.kind == FabricKind::kInfiniBand ? kInfiniBandLatency
                      : f.kind == FabricKind::kRoCE     ? kRoceLatency
                                                        : kTcpLatency;
-  if (auto n = m.optional("latency")) latency = n->as_duration();
+  if (auto n = m.optional("latency")) latency = read_latency(*n);
   f.latency_s = latency.seconds();
   if (auto n = m.optional("rackOversubscription")) f.rack_oversubscription = n->as_double(1, 1000);
   return f;
@@ -237,8 +350,8 @@ Topology read_trace_cluster(const ConfigMap& m, const ClusterTraceLoader& traces
   if (auto n = m.optional("fabric")) t.fabric = read_fabric(*n);
   if (auto n = m.optional("intraNodeLatency")) {
     const ConfigMap l = n->as_map({"nvlink", "pcie"});
-    if (auto v = l.optional("nvlink")) t.intra_latency.nvlink_s = v->as_duration().seconds();
-    if (auto v = l.optional("pcie")) t.intra_latency.pcie_s = v->as_duration().seconds();
+    if (auto v = l.optional("nvlink")) t.intra_latency.nvlink_s = read_latency(*v).seconds();
+    if (auto v = l.optional("pcie")) t.intra_latency.pcie_s = read_latency(*v).seconds();
   }
   if (auto n = m.optional("storage")) {
     const ConfigMap storage = n->as_map({"bandwidth"});
@@ -273,8 +386,8 @@ Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& trace
   t.intra_latency.pcie_s = kPcieLatency.seconds();
   if (auto n = m.optional("intraNodeLatency")) {
     const ConfigMap l = n->as_map({"nvlink", "pcie"});
-    if (auto v = l.optional("nvlink")) t.intra_latency.nvlink_s = v->as_duration().seconds();
-    if (auto v = l.optional("pcie")) t.intra_latency.pcie_s = v->as_duration().seconds();
+    if (auto v = l.optional("nvlink")) t.intra_latency.nvlink_s = read_latency(*v).seconds();
+    if (auto v = l.optional("pcie")) t.intra_latency.pcie_s = read_latency(*v).seconds();
   }
 
   const ConfigMap storage = m.required("storage").as_map({"bandwidth"});
@@ -395,7 +508,7 @@ RoleSpec read_role(const ConfigNode& node, Framework framework, const WorkloadCo
 TrainingWork read_work(const ConfigNode& node) {
   const ConfigMap m = node.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"});
   TrainingWork w;
-  w.steps = m.required("steps").as_int(1, kInt64Max);
+  w.steps = m.required("steps").as_int(1, kMaxSteps);
   w.step_compute_ref = read_positive_duration(m.required("stepCompute"));
   w.gradient_bytes = m.required("gradientSize").as_bytes();
   if (auto n = m.optional("inputPerStep")) w.input_bytes_per_step = n->as_bytes();
@@ -445,26 +558,34 @@ Named<JobSpec> read_job(const ConfigNode& node, const WorkloadContext& ctx) {
     job.roles.push_back(role);
   }
   if (job.roles.empty()) roles.fail("a job needs at least one role");
-  job.work = read_work(m.required("work"));
+  check_gang_fits(roles, job.name, ctx.topology, job.roles, gpu_type);
+  const ConfigNode work = m.required("work");
+  job.work = read_work(work);
+  check_job_ends_in_range(work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"})
+                              .required("steps"),
+                          job.submit, job.work.steps, job.work.step_compute_ref,
+                          fastest_compute(ctx.topology, gpu_type));
   return {std::move(job), name};
 }
 
 IntRange read_steps(const ConfigNode& node) {
   if (node.is_map()) {
     const ConfigMap m = node.as_map({"min", "max"});
-    IntRange r{m.required("min").as_int(1, kInt64Max), 0};
+    IntRange r{m.required("min").as_int(1, kMaxSteps), 0};
     const ConfigNode max_node = m.required("max");
-    r.max = max_node.as_int(1, kInt64Max);
+    r.max = max_node.as_int(1, kMaxSteps);
     if (r.max < r.min) max_node.fail("max (" + std::to_string(r.max) + ") is below min (" +
                                      std::to_string(r.min) + ")");
     return r;
   }
-  if (!node.is_scalar()) node.fail("expected an integer >= 1 or {min: ..., max: ...}");
-  const int64_t v = node.as_int(1, kInt64Max);
+  if (!node.is_scalar())
+    node.fail("expected " + describe_integer(1, kMaxSteps) + " or {min: ..., max: ...}");
+  const int64_t v = node.as_int(1, kMaxSteps);
   return IntRange{v, v};
 }
 
-JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx) {
+// `last_arrival`: an estimate of the generator's last submit time, for the duration check.
+JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx, Time last_arrival) {
   const ConfigMap m = node.as_map({"weight", "gpus", "gpusPerPod", "framework", "steps",
                                    "stepCompute", "gradientSize", "inputPerStep", "cpuPerGpu",
                                    "memoryPerGpu", "priority", "tenant", "gpuType"});
@@ -483,7 +604,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx) {
                             std::to_string(kMaxReplicas) + " pods; set gpusPerPod");
   }
   if (auto n = m.optional("framework")) c.framework = n->as_enum<Framework>(kFrameworks);
-  c.steps = read_steps(m.required("steps"));
+  const ConfigNode steps_node = m.required("steps");
+  c.steps = read_steps(steps_node);
   c.step_compute_ref = read_positive_duration(m.required("stepCompute"));
   c.gradient_bytes = m.required("gradientSize").as_bytes();
   if (auto n = m.optional("inputPerStep")) c.input_bytes_per_step = n->as_bytes();
@@ -500,6 +622,12 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx) {
   const Resources pod{c.cpu_milli_per_gpu * c.gpus_per_pod,
                       c.memory_bytes_per_gpu * c.gpus_per_pod, c.gpus_per_pod};
   check_fits(node, ctx.topology, pod, gpu_type);
+  const std::vector<RoleSpec> roles{RoleSpec{RoleKind::kWorker, c.gpus / c.gpus_per_pod, pod}};
+  const std::string misfit = gang_misfit(ctx.topology, roles, gpu_type);
+  if (!misfit.empty())
+    m.required("gpus").fail("jobs of this class can never start: they need " + misfit);
+  check_job_ends_in_range(steps_node, last_arrival, c.steps.max, c.step_compute_ref,
+                          fastest_compute(ctx.topology, gpu_type));
   return c;
 }
 
@@ -510,14 +638,26 @@ Named<PoissonGeneratorSpec> read_generator(const ConfigNode& node, const Workloa
   PoissonGeneratorSpec g;
   const ConfigNode name = m.required("name");
   g.name = name.as_name();
-  g.count = m.required("count").as_int(1, kMaxGeneratedJobs);
-  g.mean_interarrival = read_positive_duration(m.required("meanInterarrival"));
+  g.count = m.required("count").as_int(1, kMaxJobs);
+  const ConfigNode mean_node = m.required("meanInterarrival");
+  g.mean_interarrival = read_positive_duration(mean_node);
+  Time first = ctx.start;
   if (auto n = m.optional("start")) {
     g.start = n->as_duration();
-    offset_time(*n, ctx.start, g.start);
+    first = offset_time(*n, ctx.start, g.start);
   }
+  // Arrivals are random; their expected span is count × mean. Asking for it to end before
+  // kLatestTime keeps almost every draw in range; a later draw is clamped there by the
+  // generator and the job reported as never started (workload_generator.hpp).
+  const double span_s = static_cast<double>(g.count) * g.mean_interarrival.seconds();
+  if (span_s > (kLatestTime - first).seconds())
+    mean_node.fail("the " + std::to_string(g.count) + " arrivals would span about " +
+                   describe_seconds(span_s) + " (count × meanInterarrival) and go past " +
+                   kLatestText + ", the latest instant Gantry simulates");
+  const Time last_arrival = first + Duration::from_seconds(span_s);
   const ConfigNode mix = m.required("mix");
-  for (const ConfigNode& item : mix.as_sequence()) g.mix.push_back(read_job_class(item, ctx));
+  for (const ConfigNode& item : mix.as_sequence())
+    g.mix.push_back(read_job_class(item, ctx, last_arrival));
   if (g.mix.empty()) mix.fail("a generator needs at least one entry in its mix");
   return {std::move(g), name};
 }
@@ -566,6 +706,11 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx) {
   }
   if (w.jobs.empty() && w.generators.empty())
     node.fail("the workload has no jobs and no generators");
+  int64_t total = static_cast<int64_t>(w.jobs.size());
+  for (const PoissonGeneratorSpec& g : w.generators) total += g.count;
+  if (total > kMaxJobs)
+    node.fail("the workload has " + std::to_string(total) + " jobs (explicit and generated); at most " +
+              std::to_string(kMaxJobs) + " are simulated at once");
   return w;
 }
 
@@ -577,15 +722,23 @@ SchedulerConfig read_policy(const ConfigNode& node) {
   if (auto n = m.optional("queueing"))
     p.queueing = n->as_enum<Queueing>(
         {{"BestEffortFIFO", Queueing::kBestEffortFifo}, {"StrictFIFO", Queueing::kStrictFifo}});
-  // Plugin names are checked by the scheduler's registry, which knows the plugins.
-  if (auto n = m.optional("placement")) p.placement = n->as_name();
+  // Checked here so that a bad name is blamed on the file; --policy is checked by the CLI.
+  if (auto n = m.optional("placement")) {
+    p.placement = n->as_name();
+    const std::vector<std::string> known = placement_plugin_names();
+    if (std::find(known.begin(), known.end(), p.placement) == known.end()) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      n->fail("unknown placement policy " + quote_for_message(p.placement) + "; known: " + list);
+    }
+  }
   return p;
 }
 
 SimParameters read_sim(const ConfigNode& node) {
   const ConfigMap m = node.as_map({"podStartup"});
   SimParameters s;
-  if (auto n = m.optional("podStartup")) s.pod_startup = n->as_duration();
+  if (auto n = m.optional("podStartup")) s.pod_startup = n->as_duration(kMaxPodStartup);
   return s;
 }
 

@@ -16,12 +16,6 @@ namespace {
 
 constexpr double kUnlimited = std::numeric_limits<double>::infinity();
 
-// Adds two non-negative durations, saturating at Duration::max().
-Duration saturating_add(Duration a, Duration b) {
-  if (a.micros() > Duration::max().micros() - b.micros()) return Duration::max();
-  return a + b;
-}
-
 struct Link {
   double bytes_per_s = 0;
   double latency_s = 0;

@@ -54,8 +54,13 @@ void TrainingWorld::track(const JobSpec& spec) {
 template <typename F>
 void TrainingWorld::set_timer(JobId id, Time at, F&& fn) {
   Timer& t = timers_[static_cast<size_t>(id)];
-  t.id = loop_.schedule_at(at, std::forward<F>(fn));
-  t.live = true;
+  t.live = at <= kLatestTime;  // later: it never happens (see "Time range" in the header)
+  if (t.live) t.id = loop_.schedule_at(at, std::forward<F>(fn));
+}
+
+template <typename F>
+void TrainingWorld::schedule_in_range(Time t, F&& fn) {
+  if (t <= kLatestTime) loop_.schedule_at(t, std::forward<F>(fn));
 }
 
 void TrainingWorld::cancel_timer(JobId id) {
@@ -77,7 +82,7 @@ JobId TrainingWorld::submit(JobSpec spec) {
 }
 
 void TrainingWorld::start() {
-  if (!jobs_.empty()) loop_.schedule_at(jobs_.front().submit, [this] { arrive(0); });
+  if (!jobs_.empty()) schedule_in_range(jobs_.front().submit, [this] { arrive(0); });
 }
 
 void TrainingWorld::tell(Observation::Kind kind, JobId job) {
@@ -105,7 +110,7 @@ void TrainingWorld::arrive(size_t first) {
     assert(submitted && "job ids are the world's own and unique");
     record(EventKind::kSubmit, static_cast<JobId>(i));
   }
-  if (i < jobs_.size()) loop_.schedule_at(jobs_[i].submit, [this, i] { arrive(i); });
+  if (i < jobs_.size()) schedule_in_range(jobs_[i].submit, [this, i] { arrive(i); });
   request_cycle();
 }
 
@@ -137,7 +142,8 @@ void TrainingWorld::bind(const BindAction& action) {
   // without stage-0 roles starts its workers at once.
   const JobId id = action.job;
   const int first = stages_[static_cast<size_t>(id)].first;
-  set_timer(id, loop_.now() + params_.pod_startup, [this, id, first] { stage_running(id, first); });
+  set_timer(id, saturating_add(loop_.now(), params_.pod_startup),
+            [this, id, first] { stage_running(id, first); });
 }
 
 void TrainingWorld::stage_running(JobId id, int stage) {
@@ -147,7 +153,8 @@ void TrainingWorld::stage_running(JobId id, int stage) {
     job_running(id);
     return;
   }
-  set_timer(id, loop_.now() + params_.pod_startup, [this, id, stage] { stage_running(id, stage + 1); });
+  set_timer(id, saturating_add(loop_.now(), params_.pod_startup),
+            [this, id, stage] { stage_running(id, stage + 1); });
 }
 
 void TrainingWorld::job_running(JobId id) {
@@ -166,7 +173,8 @@ void TrainingWorld::schedule_end(JobId id) {
   const JobLog& job = log_.jobs[static_cast<size_t>(id)];
   cancel_timer(id);
   const int64_t left = std::max<int64_t>(0, job.spec->work.steps - job.steps_done);
-  set_timer(id, loop_.now() + job_run_time(job.step, left), [this, id] { finish(id); });
+  set_timer(id, saturating_add(loop_.now(), job_run_time(job.step, left)),
+            [this, id] { finish(id); });
 }
 
 void TrainingWorld::settle(JobId id) {

@@ -16,6 +16,10 @@
 // checkpoint (TrainingWork::checkpoint_every; all of them without checkpoints) and counts them
 // (JobLog::lost_steps); the job resumes from the checkpoint when it runs again.
 //
+// Time range: no event is scheduled past kLatestTime (engine/core/time.hpp). A job that would
+// arrive, start or finish later simply stays queued, starting or running, and the report says
+// so; nothing wraps around to the past.
+//
 // Scheduling cycles are coalesced: all arrivals and finishes at one instant are handled first,
 // then one cycle runs at that same instant (it is scheduled after them, and the loop breaks
 // ties by insertion order).
@@ -70,6 +74,9 @@ class TrainingWorld {
   size_t finished() const { return finished_; }
 
  private:
+  // loop_.schedule_at(t, fn) when t <= kLatestTime; nothing otherwise.
+  template <typename F>
+  void schedule_in_range(Time t, F&& fn);
   void arrive(size_t first);
   void request_cycle();
   void cycle();

@@ -61,7 +61,7 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
   weights.reserve(spec.mix.size());
   for (const JobClass& c : spec.mix) weights.push_back(c.weight);
 
-  const Time first = scenario_start + spec.start;
+  const Time first = saturating_add(scenario_start, spec.start);
   const double mean_s = spec.mean_interarrival.seconds();
   const int width = digits(spec.count - 1);
   double elapsed_s = 0;
@@ -83,7 +83,7 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
     job.work.step_compute_ref = c.step_compute_ref;
     job.work.gradient_bytes = c.gradient_bytes;
     job.work.input_bytes_per_step = c.input_bytes_per_step;
-    job.submit = first + Duration::from_seconds(elapsed_s);
+    job.submit = saturating_add(first, Duration::from_seconds(elapsed_s));
     out.push_back(std::move(job));
   }
 }

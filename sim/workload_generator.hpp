@@ -27,7 +27,9 @@ namespace gantry {
 //
 // Arrivals: job i is submitted at scenario_start + spec.start + (g_0 + ... + g_i), where the
 // g_k are the exponential gaps; the sum is kept in double seconds and rounded to microseconds
-// once per job, so rounding never accumulates. (A Poisson process started at `start`: the
+// once per job, so rounding never accumulates; a sum past the representable range saturates
+// at Time::max() instead of wrapping (the world never runs events past kLatestTime, so such a
+// job stays queued and is reported so). (A Poisson process started at `start`: the
 // first job arrives one gap after it, not at it.) mean_interarrival <= 0 submits every job at
 // scenario_start + spec.start and draws no gaps.
 //

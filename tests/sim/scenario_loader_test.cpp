@@ -185,7 +185,7 @@ TEST(ScenarioLoader, FullFileEveryField) {
 
   EXPECT_EQ(s.policy.order, QueueOrder::kPriority);
   EXPECT_EQ(s.policy.queueing, Queueing::kStrictFifo);
-  EXPECT_EQ(s.policy.placement, "topology-aware");
+  EXPECT_EQ(s.policy.placement, "topology");
   EXPECT_EQ(s.sim.pod_startup, seconds(12));
 }
 
@@ -356,7 +356,8 @@ TEST(ScenarioLoader, JobSemantics) {
                           "      roles: []\n")),
             "t.yaml:17:14: spec.workload.jobs[0].roles: a job needs at least one role");
   EXPECT_EQ(error_of(with("steps: 10,", "steps: 0,")),
-            "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer >= 1, got '0'");
+            "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer from 1 to "
+            "1000000000000, got '0'");
   EXPECT_EQ(error_of(with("gpu: 8}}", "gpu: 9}}")),
             "t.yaml:18:48: spec.workload.jobs[0].roles[0].resources: no node class can hold one "
             "pod of cpu 8000m, memory 64Gi, gpu 9");
@@ -465,9 +466,117 @@ TEST(ScenarioLoader, StartAndOffsets) {
   EXPECT_EQ(error_of(with("spec:\n", "spec:\n  start: tomorrow\n")),
             "t.yaml:5:10: spec.start: expected an RFC 3339 time such as 2026-01-01T00:00:00Z, "
             "got 'tomorrow'");
-  EXPECT_THAT(error_of(with("submit: 0s", "submit: 106751991d")),
-              HasSubstr("t.yaml:15:15: spec.workload.jobs[0].submit: the offset puts the instant "
-                        "past the year"));
+  EXPECT_EQ(error_of(with("submit: 0s", "submit: 106751991d")),
+            "t.yaml:15:15: spec.workload.jobs[0].submit: expected a duration from 0s to 36500d, "
+            "got '106751991d' (value out of range)");
+}
+
+// Issue 8: every instant a file produces stays on or before 9999-12-31T23:59:59.999999Z.
+TEST(ScenarioLoader, OffsetsStayWithinTheYear9999) {
+  const std::string late = with("spec:\n", "spec:\n  start: 9999-12-01T00:00:00Z\n");  // +1 line
+  EXPECT_EQ(error_of(late + "  horizon: 31d\n"),
+            "t.yaml:21:12: spec.horizon: the offset puts the instant past "
+            "9999-12-31T23:59:59.999999Z, the latest instant Gantry simulates");
+  // Job j: submit 0s, 10 steps of 1s on A100s (relative compute 1): 10 s fit; 2,678,400 steps
+  // (31 days = 2,678,400 s) do not: 9999-12-01 + 31 days is 10000-01-01.
+  EXPECT_NO_THROW(load_scenario_text(late, "t.yaml"));
+  std::string long_job = late;
+  long_job.replace(long_job.find("steps: 10,"), 10, "steps: 2678400,");
+  EXPECT_EQ(error_of(long_job),
+            "t.yaml:20:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
+            "31.0 days (2678400 steps × stepCompute 1.0s on GPUs of relative compute 1.000) and "
+            "end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry simulates");
+}
+
+// Issue 8: 10^14 steps of 150 ms (475,000 years) used to "finish" in seconds with exit 0.
+TEST(ScenarioLoader, JobsThatCannotEndInRepresentableTimeAreRejected) {
+  // 10^12 steps (the most allowed) × 150 ms = 1.5e11 s = 4,753 years from 2026: fits.
+  // × 1.5 s = 1.5e12 s = 47,532.1 years of 365.25 days: does not.
+  EXPECT_NO_THROW(load_scenario_text(with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 150ms"), "t.yaml"));
+  EXPECT_EQ(error_of(with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 1500ms")),
+            "t.yaml:19:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
+            "47532 years (1000000000000 steps × stepCompute 1.5s on GPUs of relative compute "
+            "1.000) and end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry "
+            "simulates");
+  EXPECT_EQ(error_of(with("steps: 10,", "steps: 100000000000000,")),
+            "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer from 1 to "
+            "1000000000000, got '100000000000000'");
+}
+
+// Issue 8: relativeCompute 1e-300 gave a 5 s job; the figure has a range.
+TEST(ScenarioLoader, GpuFiguresHaveRanges) {
+  const std::string types = with("    fabric:", "    gpuTypes: [{name: A100-80G, relativeCompute: 1e-300}]\n    fabric:");
+  EXPECT_EQ(error_of(types),
+            "t.yaml:6:50: spec.cluster.gpuTypes[0].relativeCompute: expected a number from "
+            "0.001 to 1000, got '1e-300'");
+  EXPECT_EQ(error_of(with("{kind: InfiniBand}", "{kind: InfiniBand, latency: 2s}")),
+            "t.yaml:6:41: spec.cluster.fabric.latency: expected a duration from 0s to 1s, got "
+            "'2s' (value out of range)");
+  EXPECT_EQ(error_of(with("memory: 512Gi", "memory: 1e30GB")),
+            "t.yaml:9:34: spec.cluster.nodeClasses[0].memory: expected a size in bytes from 0 to "
+            "64Ti, got '1e30GB' (value out of range)");
+}
+
+// Issue 8: 1000000d between arrivals overflowed the arrival times.
+TEST(ScenarioLoader, GeneratorArrivalsHaveRanges) {
+  const std::string g = "    generators:\n"
+                        "    - {kind: Poisson, name: gen, count: COUNT, meanInterarrival: MEAN,\n"
+                        "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  auto gen = [&](const std::string& count, const std::string& mean) {
+    std::string text = kBase + g;
+    text.replace(text.find("COUNT"), 5, count);
+    text.replace(text.find("MEAN"), 4, mean);
+    return text;
+  };
+  EXPECT_EQ(error_of(gen("600", "1000000d")),
+            "t.yaml:21:64: spec.workload.generators[0].meanInterarrival: expected a duration from "
+            "0s to 36500d, got '1000000d' (value out of range)");
+  // 600 × 36500 days = 60,000 years from 2026.
+  EXPECT_EQ(error_of(gen("600", "36500d")),
+            "t.yaml:21:64: spec.workload.generators[0].meanInterarrival: the 600 arrivals would "
+            "span about 59959 years (count × meanInterarrival) and go past "
+            "9999-12-31T23:59:59.999999Z, the latest instant Gantry simulates");
+  EXPECT_EQ(error_of(gen("100000000", "1s")),
+            "t.yaml:21:41: spec.workload.generators[0].count: expected an integer from 1 to "
+            "1000000, got '100000000'");
+  // Two generators of 600,000 each: 1,200,001 jobs with j.
+  std::string two = gen("600000", "1s");
+  two += "    - {kind: Poisson, name: gen2, count: 600000, meanInterarrival: 1s,\n"
+         "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  EXPECT_EQ(error_of(two),
+            "t.yaml:13:5: spec.workload: the workload has 1200001 jobs (explicit and generated); "
+            "at most 1000000 are simulated at once");
+}
+
+// Issue 8: a 1,024-GPU job on a 256-GPU cluster waited forever and the run exited 0.
+TEST(ScenarioLoader, JobsThatCanNeverFitAreRejected) {
+  // kBase: 4 nodes of 8 A100s = 32 GPUs. 5 pods of 8 GPUs: each fits a node, not all at once.
+  EXPECT_EQ(error_of(with("replicas: 2,", "replicas: 5,")),
+            "t.yaml:18:7: spec.workload.jobs[0].roles: job 'j' can never start: it needs 5 Worker "
+            "pods of cpu 8000m, memory 64Gi, gpu 8, but the whole cluster holds at most 4 of them "
+            "at once");
+  // Memory: 3 pods of 300Gi each fit a 512Gi node alone, but only one per node: 4 at most;
+  // 5 do not.
+  EXPECT_THAT(error_of(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
+                            "replicas: 5, resources: {cpu: 8, memory: 300Gi, gpu: 0}")),
+              HasSubstr("can never start: it needs 5 Worker pods of cpu 8000m, memory 300Gi, gpu 0, "
+                        "but the whole cluster holds at most 4 of them at once"));
+  const std::string gen =
+      kBase +
+      "    generators:\n"
+      "    - {kind: Poisson, name: gen, count: 10, meanInterarrival: 1m,\n"
+      "       mix: [{weight: 1, gpus: 1024, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  EXPECT_EQ(error_of(gen),
+            "t.yaml:22:32: spec.workload.generators[0].mix[0].gpus: jobs of this class can never "
+            "start: they need 128 Worker pods of cpu 64000m, memory 512Gi, gpu 8, but the whole "
+            "cluster holds at most 4 of them at once");
+}
+
+// Issue 8: `placement: bogus` in a file was blamed on --policy, with no position.
+TEST(ScenarioLoader, UnknownPlacementIsBlamedOnTheFile) {
+  EXPECT_THAT(error_of(kBase + "  policy: {placement: bogus}\n"),
+              StartsWith("t.yaml:20:23: spec.policy.placement: unknown placement policy 'bogus'; "
+                         "known: binpack, spread, topology"));
 }
 
 // A cluster from a trace: the loader hands the reference to the caller's trace reader and

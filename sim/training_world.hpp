@@ -70,6 +70,8 @@ class TrainingWorld {
   void on_progress(std::function<void(size_t, size_t)> fn) { progress_ = std::move(fn); }
 
   const SimulationLog& log() const { return log_; }
+  EventLoop& loop() const { return loop_; }
+  const Cluster& cluster() const { return cluster_; }
   SimulationLog take_log() { return std::move(log_); }
   size_t finished() const { return finished_; }
 

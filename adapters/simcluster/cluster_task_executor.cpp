@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "sim/gang_fit.hpp"
+#include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 
 namespace gantry {
@@ -64,17 +68,65 @@ ClusterTaskExecutor::ClusterTaskExecutor(TrainingWorld& world, TaskExecutor& fal
   });
 }
 
+std::string never_fits(const Topology& topology, const JobSpec& job) {
+  GpuTypeId type = -1;
+  if (!job.gpu_type.empty()) {
+    type = topology.gpus.find(job.gpu_type);
+    const bool present = type >= 0 && std::any_of(topology.classes.begin(), topology.classes.end(),
+                                                   [&](const NodeClass& c) { return c.gpu_type == type; });
+    if (!present) return "it asks for GPU type " + job.gpu_type + ", which no node of the cluster has";
+  }
+  const std::string misfit = gang_misfit(topology, job.roles, type);
+  return misfit.empty() ? "" : "it needs " + misfit;
+}
+
+void check_tasks_fit(const std::vector<PipelineSpec>& pipelines, const Topology& topology) {
+  std::vector<InputError> errors;
+  for (const PipelineSpec& p : pipelines) {
+    for (size_t i = 0; i < p.tasks.size(); ++i) {
+      const TaskSpec& task = p.tasks[i];
+      if (task.template_kind == TaskTemplate::kContainer) continue;
+      AttemptRequest request;
+      request.pipeline = &p;
+      request.task = &task;
+      request.requests = task.resources;
+      const std::string why = never_fits(topology, job_for_task(request));
+      if (!why.empty())
+        errors.emplace_back(task.where, "spec.tasks[" + std::to_string(i) + "]",
+                            "task " + task.name + " of pipeline " + p.name +
+                                " can never be placed on the --cluster scenario's cluster: " + why);
+    }
+  }
+  if (!errors.empty()) throw PipelineErrors(std::move(errors));
+}
+
 void ClusterTaskExecutor::start(const AttemptRequest& request, AttemptListener& listener) {
   if (request.task->template_kind == TaskTemplate::kContainer) {
     fallback_.start(request, listener);
     return;
   }
-  const JobId job = world_.submit(job_for_task(request));
+  JobSpec spec = job_for_task(request);
+  const std::string why = never_fits(world_.cluster().topology(), spec);
+  if (!why.empty()) {
+    // Never submitted: it would wait forever. The error is reported on the next turn of the
+    // loop (executors never call back synchronously), unless the attempt is killed first.
+    const AttemptId id = request.id;
+    refused_.insert(id);
+    AttemptResult result{AttemptOutcome::kError, request.requests,
+                         "can never be placed on the cluster: " + why};
+    world_.loop().schedule_after(Duration(0), [this, id, &listener, result] {
+      if (refused_.erase(id) == 0) return;  // killed meanwhile
+      listener.attempt_finished(id, result);
+    });
+    return;
+  }
+  const JobId job = world_.submit(std::move(spec));
   running_[job] = Pending{request.id, &listener, request.requests};
   jobs_[request.id] = job;
 }
 
 void ClusterTaskExecutor::kill(AttemptId id) {
+  if (refused_.erase(id) > 0) return;
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) {
     fallback_.kill(id);

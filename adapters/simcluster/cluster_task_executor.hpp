@@ -13,12 +13,22 @@
 // always succeed here (the simulated cluster has no failures yet); container tasks go to the
 // fallback executor unchanged.
 //
+// A task that can never be placed, even on the empty cluster (more GPUs, CPU or memory than
+// the cluster has, a GPU type no node has; sim/gang_fit.hpp), is not submitted: its attempt
+// ends at once as error with the reason ("can never be placed on the cluster: ..."), which the
+// run scheduler shows in the timeline and records as an `unschedulable` event. Otherwise it
+// would wait for GPUs forever and the run would show "running" to the end. check_tasks_fit()
+// finds the same tasks before a replay starts.
+//
 // kill(): the attempt is forgotten at once and its job withdrawn from the world: a queued job
 // leaves the queue, a placed one is evicted and its GPUs are free for the next cycle.
 //
 // Thread safety: loop thread only.
 
 #include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "sim/training_world.hpp"
 #include "workflow/runner/task_executor.hpp"
@@ -47,9 +57,19 @@ class ClusterTaskExecutor final : public TaskExecutor {
   TaskExecutor& fallback_;
   std::map<JobId, Pending> running_;     // by the world's job id
   std::map<AttemptId, JobId> jobs_;      // every distributed attempt started
+  std::set<AttemptId> refused_;          // never placeable; their error is due this instant
 };
 
 // The training job a distributed task's attempt becomes (exposed for tests).
 JobSpec job_for_task(const AttemptRequest& request);
+
+// Why `job` can never be placed on `topology` (unknown or absent GPU type, gang larger than the
+// cluster), or "" if it may be.
+std::string never_fits(const Topology& topology, const JobSpec& job);
+
+// Throws PipelineErrors (workflow/pipeline/pipeline_loader.hpp) naming, at each task's position,
+// every distributed task of `pipelines` whose declared request can never be placed on
+// `topology` (autosize only lowers requests, so the declared one is the largest).
+void check_tasks_fit(const std::vector<PipelineSpec>& pipelines, const Topology& topology);
 
 }  // namespace gantry

@@ -367,6 +367,28 @@ spec:
                   "column 9 of \"0 0 * * 8\")"));
 }
 
+// Issue 8: `timezone: ""` used to mean UTC, and an offset of +99:00 was accepted.
+TEST(PipelineLoader, EmptyTimeZoneAndOffsetsOutOfRange) {
+  const std::string text = R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: p1}
+spec:
+  schedule:
+    cron: "0 * * * *"
+    timezone: ""
+    start: 2026-01-01T00:00:00+99:00
+  tasks: [{name: a}]
+)";
+  // `    timezone: ""`: the quote at 15. `    start: 2026...`: the value at 12.
+  EXPECT_THAT(
+      errors_of(text),
+      ElementsAre("t.yaml:7:15: spec.schedule.timezone: expected an IANA time zone name such as "
+                  "Europe/Paris or UTC, got an empty string (leave timezone out for UTC)",
+                  "t.yaml:8:12: spec.schedule.start: expected an RFC 3339 time such as "
+                  "2026-01-01T00:00:00Z, got '2026-01-01T00:00:00+99:00' (offset +99:00 is out "
+                  "of range: hours 00-23, minutes 00-59)"));
+}
+
 TEST(PipelineLoader, SchedulesThatNeverRun) {
   // 30 February never exists. `    cron: "0 0 30 2 *"` is on line 6 at column 11 (the quote).
   const std::string text = R"(apiVersion: gantry.dev/v1

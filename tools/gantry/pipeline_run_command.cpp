@@ -17,10 +17,12 @@
 #include "sim/training_world.hpp"
 #include "sim/workload_generator.hpp"
 #include "tools/gantry/operator_events.hpp"
+#include "tools/gantry/progress_bar.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/run_scheduler.hpp"
 #include "workflow/runner/simulated_executor.hpp"
 #include "workflow/runner/timeline.hpp"
+#include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
 
 namespace gantry::cli {
@@ -49,6 +51,25 @@ Time parse_time_flag(const std::string& flag, const std::string& text) {
                                   "got '{}'",
                                   flag, text));
   return t;
+}
+
+// loop.run_until(until) in 200 slices of virtual time, drawing the progress bar between them
+// (on a terminal only). Events run in the same order as in one call: a slice ends after every
+// event at or before its end, and nothing else runs between slices.
+void run_with_progress(EventLoop& loop, Time from, Time until) {
+  ProgressBar bar("replaying pipelines");
+  if (!bar.active()) {
+    loop.run_until(until);
+    return;
+  }
+  constexpr int kSlices = 200;
+  const double span = static_cast<double>((until - from).micros());
+  for (int i = 1; i < kSlices; ++i) {
+    loop.run_until(from + Duration(static_cast<int64_t>(span * i / kSlices)));
+    bar.update(static_cast<double>(i) / kSlices);
+  }
+  loop.run_until(until);
+  bar.finish();
 }
 
 void print_timeline(const RunScheduler& scheduler, const std::string& format) {
@@ -93,8 +114,13 @@ struct Orchestrator {
   std::unique_ptr<SimulatedCluster> cluster;
   std::unique_ptr<RunScheduler> scheduler;
 
-  Orchestrator(const RunOptions& opt, Time start, bool fresh_db, int batch) {
+  // [window_from, window_to]: the replay (fresh_db) or backfill window, checked against
+  // kMaxRunsPerReplay before anything is written.
+  Orchestrator(const RunOptions& opt, Time start, bool fresh_db, int batch, Time window_from,
+               Time window_to) {
     docs = load_pipeline_files(opt.files);
+    check_window(docs.pipelines, window_from, window_to, /*backfill=*/!fresh_db,
+                 fresh_db ? "" : opt.pipeline, fresh_db ? "--until" : "--to");
     loop = EventLoop::virtual_time(start);
     const std::filesystem::path db(opt.db);
     if (db.has_parent_path()) std::filesystem::create_directories(db.parent_path());
@@ -108,6 +134,7 @@ struct Orchestrator {
     TaskExecutor* tasks = executor.get();
     if (!opt.cluster.empty()) {
       cluster = std::make_unique<SimulatedCluster>(opt.cluster, *loop, *executor);
+      check_tasks_fit(docs.pipelines, cluster->cluster->topology());
       tasks = cluster->executor.get();
     }
     scheduler = std::make_unique<RunScheduler>(*loop, *store, *tasks);
@@ -123,13 +150,13 @@ void run_pipelines(const RunOptions& opt) {
   const Time from = parse_time_flag("--from", opt.from);
   const Time until = parse_time_flag("--until", opt.until);
   if (until < from) throw GantryError("--until: before --from");
-  Orchestrator o(opt, from, /*fresh_db=*/true, kReplayBatch);
+  Orchestrator o(opt, from, /*fresh_db=*/true, kReplayBatch, from, until);
   std::vector<OperatorAction> actions;
   if (!opt.events.empty()) actions = load_operator_events(opt.events, o.docs, from);
   o.scheduler->recover();
   o.scheduler->switch_on();
   for (const OperatorAction& a : actions) o.scheduler->schedule(a);
-  o.loop->run_until(until);
+  run_with_progress(*o.loop, from, until);
   o.store->flush();
   print_timeline(*o.scheduler, opt.format);
   if (o.cluster && opt.format != "json") {
@@ -148,7 +175,7 @@ void backfill_pipelines(const RunOptions& opt) {
   const std::optional<BackfillRerun> rerun = parse_backfill_rerun(opt.rerun);
   if (!rerun) throw GantryError("--rerun: expected none, failed or all, got '" + opt.rerun + "'");
   // The backfill happens "now" = the end of the window, and runs until the backlog is done.
-  Orchestrator o(opt, to, /*fresh_db=*/false, /*batch=*/1);
+  Orchestrator o(opt, to, /*fresh_db=*/false, /*batch=*/1, from, to);
   o.scheduler->recover();
   // A backfill runs the window's runs and nothing else: the schedules stay paused, so
   // switching on starts queued runs without catching up ticks.

@@ -39,8 +39,11 @@ void run_simulate(const SimulateOptions& opt) {
     return;
   }
   if (opt.seed) scenario.seed = *opt.seed;
-  if (!opt.policy.empty()) scenario.policy.placement = opt.policy;
-  check_policy_name(scenario.policy.placement);
+  // The file's placement was checked by the loader, at its position; only the flag is new here.
+  if (!opt.policy.empty()) {
+    check_policy_name(opt.policy);
+    scenario.policy.placement = opt.policy;
+  }
 
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
   SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); });

@@ -450,6 +450,12 @@ std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t
   }
   f.read("timezone", [&](const ConfigNode& n) {
     s.timezone = n.as_string();
+    // An empty name is not a zone; without the check TimeZone::locate("") quietly gave UTC.
+    if (s.timezone.empty()) {
+      zone.reset();
+      n.fail("expected an IANA time zone name such as Europe/Paris or UTC, got an empty string "
+             "(leave timezone out for UTC)");
+    }
     Result<TimeZone> tz = TimeZone::locate(s.timezone);
     if (!tz) {
       zone.reset();

@@ -78,6 +78,8 @@ std::string_view to_string(SchedulerEventKind k) {
     case SchedulerEventKind::kBackfill: return "backfill";
     case SchedulerEventKind::kLostAttempt: return "lost-attempt";
     case SchedulerEventKind::kRejected: return "rejected";
+    case SchedulerEventKind::kUnschedulable: return "unschedulable";
+    case SchedulerEventKind::kAttemptEnded: return "attempt-ended";
   }
   return "?";
 }

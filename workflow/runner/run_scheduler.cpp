@@ -708,6 +708,12 @@ void RunScheduler::finish_attempt(const Completion& c) {
   RunRt& run = *runs_[r];
   const PipelineState& p = *pipelines_[run.pipeline];
   const TaskSpec& spec = p.spec.tasks[task];
+  if (!c.reason.empty()) {
+    run.run.tasks[task].attempts.back().reason = c.reason;
+    event(c.state == AttemptState::kError ? SchedulerEventKind::kUnschedulable
+                                          : SchedulerEventKind::kAttemptEnded,
+          p.spec.name, run.run.logical_time, spec.name, c.reason);
+  }
   if (c.state == AttemptState::kSucceeded) {
     if (spec.autosize) autosizer_.record_success(p.spec.name + "/" + spec.name, c.end, c.used);
     set_task_done(r, task, TaskState::kSucceeded);
@@ -765,7 +771,7 @@ void RunScheduler::on_attempt_timeout(AttemptId id) {
 }
 
 void RunScheduler::attempt_finished(AttemptId id, const AttemptResult& result) {
-  Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used};
+  Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used, result.reason};
   if (down_) {
     held_completions_.push_back(c);
     return;

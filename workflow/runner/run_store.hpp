@@ -50,6 +50,8 @@ enum class SchedulerEventKind {
   kBackfill,         // a backfill request (message: the window and what it created)
   kLostAttempt,      // recover(): an attempt that was running at the crash is closed as error
   kRejected,         // an operator action that could not be applied (message says why)
+  kUnschedulable,    // an attempt that can never be placed on the cluster ended as error
+  kAttemptEnded,     // an attempt ended unsuccessfully with a reason from the executor
 };
 
 std::string_view to_string(SchedulerEventKind k);

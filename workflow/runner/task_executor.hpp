@@ -5,6 +5,7 @@
 // `simulate` block; a live executor would create Kubernetes workloads; tests may script one.
 
 #include <cstdint>
+#include <string>
 
 #include "engine/cluster/resources.hpp"
 #include "engine/core/time.hpp"
@@ -36,6 +37,10 @@ enum class AttemptOutcome {
 struct AttemptResult {
   AttemptOutcome outcome = AttemptOutcome::kSucceeded;
   Resources used;  // peak CPU and memory, for autosize
+  // Why an unsuccessful attempt ended, for people, when the executor knows more than the
+  // outcome ("can never be placed: ..."); empty otherwise. Shown in the timeline and
+  // recorded as an event.
+  std::string reason;
 };
 
 // The scheduler side: told when an attempt ends on its own.

@@ -40,6 +40,7 @@ nlohmann::ordered_json run_json(const Run& run) {
       attempt["start"] = format_rfc3339(a.start);
       attempt["end"] = time_or_null(a.end);
       attempt["state"] = std::string(to_string(a.state));
+      if (!a.reason.empty()) attempt["reason"] = a.reason;
       attempts.push_back(std::move(attempt));
     }
     task["attempts"] = std::move(attempts);
@@ -103,6 +104,7 @@ std::string write_timeline_text(const std::vector<Run>& runs) {
       for (const Attempt& a : t.attempts) {
         out += sep + short_time(a.start, run.logical_time) + "-" +
                short_time(a.end, run.logical_time) + " " + std::string(to_string(a.state));
+        if (!a.reason.empty()) out += " (" + a.reason + ")";
         sep = ", ";
       }
       out += "\n";

@@ -4,7 +4,9 @@
 //
 // JSON, exactly (keys in this order, times RFC 3339 UTC, null when absent):
 //   {"runs": [{"pipeline", "logicalTime", "trigger", "state", "start", "end",
-//              "tasks": [{"name", "state", "attempts": [{"start", "end", "state"}]}]}]}
+//              "tasks": [{"name", "state", "attempts": [{"start", "end", "state"[, "reason"]}]}]}]}
+// "reason" appears only on an attempt the executor gave a reason for ("can never be placed:
+// ..."); the text form shows it in brackets after the attempt.
 // Runs come in the order given; RunScheduler::timeline() orders them by pipeline, then
 // logical time.
 //

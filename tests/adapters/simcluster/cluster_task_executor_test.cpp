@@ -5,6 +5,7 @@
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "tests/sim/sim_fixtures.hpp"
+#include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/memory_run_store.hpp"
 #include "workflow/runner/run_scheduler.hpp"
 #include "workflow/runner/simulated_executor.hpp"
@@ -118,6 +119,69 @@ TEST(ClusterTaskExecutor, ContainerTasksUseTheFallback) {
   EXPECT_EQ(run.state, RunState::kSucceeded);
   EXPECT_EQ(*run.tasks[0].attempts[0].end - run.tasks[0].attempts[0].start, minutes(10));
   EXPECT_TRUE(world.log().jobs.empty());
+}
+
+// Issue 8: a task that no placement can ever satisfy used to show "running" forever. Its
+// attempt now ends at once (on the next turn of the loop) as error, with the reason, and the
+// run fails; nothing is submitted to the cluster.
+gantry::Run run_once(const PipelineSpec& p) {
+  const auto loop = EventLoop::virtual_time(kT0);
+  Cluster cluster(dgx_rack(1));
+  Scheduler scheduler(SchedulerConfig{});
+  const std::vector<JobSpec> none;
+  TrainingWorld world(*loop, cluster, scheduler, SimParameters{}, none);
+  SimulatedExecutor containers(*loop, 1);
+  ClusterTaskExecutor executor(world, containers);
+  MemoryRunStore store;
+  RunScheduler runs(*loop, store, executor);
+  runs.add_pipeline(p);
+  runs.switch_on();
+  OperatorAction trigger;
+  trigger.at = kT0;
+  trigger.kind = ActionKind::kTrigger;
+  trigger.pipeline = p.name;
+  runs.schedule(trigger);
+  loop->run();
+  EXPECT_TRUE(world.log().jobs.empty()) << "nothing submitted";
+  return runs.timeline().at(0);
+}
+
+TEST(ClusterTaskExecutor, TaskThatCanNeverFitFailsWithTheReason) {
+  // One node of 8 GPUs; master 1 + worker 2 pods of 4 GPUs = 12 GPUs at once. Each role alone
+  // fits (two 4-GPU pods per node), the total does not.
+  PipelineSpec p = training_pipeline();
+  p.tasks[0].replicas = {{"master", 1}, {"worker", 2}};
+  const gantry::Run run = run_once(p);
+  EXPECT_EQ(run.state, RunState::kFailed);
+  ASSERT_EQ(run.tasks.at(0).attempts.size(), 1u);
+  const Attempt& a = run.tasks[0].attempts[0];
+  EXPECT_EQ(a.state, AttemptState::kError);
+  EXPECT_EQ(*a.end, kT0);
+  EXPECT_EQ(a.reason, "can never be placed on the cluster: it needs 12 GPUs at once, but the "
+                      "cluster has 8");
+
+  // A GPU type the catalog knows but no node has.
+  PipelineSpec h100 = training_pipeline();
+  h100.tasks[0].gpu_type = "H100-80G";
+  EXPECT_EQ(run_once(h100).tasks.at(0).attempts.at(0).reason,
+            "can never be placed on the cluster: it asks for GPU type H100-80G, which no node of "
+            "the cluster has");
+}
+
+// The same tasks are found before a replay starts, at the task's position in its file.
+TEST(ClusterTaskExecutor, CheckTasksFitNamesTheTask) {
+  PipelineSpec p = training_pipeline();
+  p.tasks[0].replicas = {{"master", 1}, {"worker", 2}};
+  p.tasks[0].where = SourceLocation{"p.yaml", 7, 5};
+  try {
+    check_tasks_fit({p}, dgx_rack(1));
+    ADD_FAILURE() << "expected PipelineErrors";
+  } catch (const PipelineErrors& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "p.yaml:7:5: spec.tasks[0]: task fit of pipeline train can never be placed on the "
+              "--cluster scenario's cluster: it needs 12 GPUs at once, but the cluster has 8");
+  }
+  EXPECT_NO_THROW(check_tasks_fit({training_pipeline()}, dgx_rack(1)));  // 8 GPUs: fits
 }
 
 }  // namespace

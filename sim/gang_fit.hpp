@@ -1,0 +1,31 @@
+#pragma once
+// Whether a gang job could ever start on a cluster (issue 8: a 1,024-GPU job on a 256-GPU
+// cluster waited forever, and under StrictFIFO held every job behind it).
+//
+// A gang starts only when all its pods are placed at once, so a job that even the empty
+// cluster cannot hold never starts. gang_misfit() checks two necessary conditions on the
+// empty cluster: every role's pods fit the nodes that can hold that shape (counting how many
+// such pods each node holds), and the job's total CPU, memory and GPUs (of its type) fit the
+// cluster's totals. Passing them does not promise a placement (that is bin packing, decided
+// by the scheduler), but failing one proves there is none.
+//
+// Cost: O(nodes + roles × node classes).
+
+#include <string>
+#include <vector>
+
+#include "engine/cluster/job.hpp"
+#include "engine/cluster/topology.hpp"
+
+namespace gantry {
+
+// "" when the job may fit; otherwise what does not, e.g. "5 Worker pods of cpu 8000m, memory
+// 64Gi, gpu 8, but the whole cluster holds at most 4 of them at once" or "1024 GPUs of type
+// A100-80G at once, but the cluster has 256". `type` < 0: GPU pods may use any GPU type.
+std::string gang_misfit(const Topology& topology, const std::vector<RoleSpec>& roles,
+                        GpuTypeId type);
+
+// "cpu 8000m, memory 64Gi, gpu 8": a pod's request as the messages above show it.
+std::string describe_request(const Resources& r);
+
+}  // namespace gantry

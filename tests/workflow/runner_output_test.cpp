@@ -4,6 +4,7 @@
 // assertion).
 
 #include <cstdio>
+#include <sstream>
 
 #include "tests/workflow/runner_test_harness.hpp"
 
@@ -49,6 +50,39 @@ TEST(RunnerOutput, StreamedJsonEqualsWholeDocumentDump) {
   runs[1].logical_time = day("01:00");
   EXPECT_EQ(write_timeline_json(runs, 2), timeline_json(runs).dump(2) + "\n");
   EXPECT_EQ(write_timeline_json({}, 2), timeline_json({}).dump(2) + "\n");
+}
+
+// TimelineWriter streams to any ostream the bytes of the string forms, one run at a time.
+TEST(RunnerOutput, TimelineWriterStreamsTheSameBytes) {
+  std::vector<gantry::Run> runs = {sample_run(), sample_run()};
+  runs[1].logical_time = day("01:00");
+  for (int indent : {-1, 2}) {
+    std::ostringstream out;
+    TimelineWriter w(out, TimelineWriter::Format::kJson, indent);
+    for (const gantry::Run& r : runs) w.add(r);
+    w.finish();
+    EXPECT_EQ(out.str(), timeline_json(runs).dump(indent) + "\n") << indent;
+  }
+  std::ostringstream text;
+  TimelineWriter t(text, TimelineWriter::Format::kText);
+  for (const gantry::Run& r : runs) t.add(r);
+  t.finish();
+  EXPECT_EQ(text.str(), write_timeline_text(runs));
+}
+
+// Issue 8: an attempt the executor ended with a reason shows it (JSON key only when present).
+TEST(RunnerOutput, AttemptReasonIsShown) {
+  gantry::Run r = sample_run();
+  r.tasks[1].state = TaskState::kFailed;
+  r.tasks[1].attempts.push_back(
+      Attempt{day("00:10"), day("00:10"), AttemptState::kError, "can never be placed"});
+  EXPECT_EQ(write_timeline_text({r}),
+            "p 2026-01-01T00:00:00Z manual failed 2026-01-01T00:00:00Z..2026-01-01T00:20:00Z\n"
+            "  b failed: 00:10:00Z-00:10:00Z error (can never be placed)\n");
+  EXPECT_NE(write_timeline_json({r}, -1).find(
+                R"("state":"error","reason":"can never be placed"})"),
+            std::string::npos);
+  EXPECT_EQ(write_timeline_json({sample_run()}, -1).find("reason"), std::string::npos);
 }
 
 TEST(RunnerOutput, TextTimeline) {

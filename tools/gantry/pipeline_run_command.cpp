@@ -73,12 +73,12 @@ void run_with_progress(EventLoop& loop, Time from, Time until) {
 }
 
 void print_timeline(const RunScheduler& scheduler, const std::string& format) {
-  const std::vector<Run> runs = scheduler.timeline();
-  if (format == "json") {
-    std::cout << write_timeline_json(runs) << "\n";
-  } else {
-    std::cout << write_timeline_text(runs);
-  }
+  // Streamed run by run: neither a copy of the runs nor the whole document is held.
+  TimelineWriter writer(std::cout, format == "json" ? TimelineWriter::Format::kJson
+                                                    : TimelineWriter::Format::kText);
+  scheduler.for_each_run([&](const Run& run) { writer.add(run); });
+  writer.finish();
+  if (format == "json") std::cout << "\n";
 }
 
 // The simulated cluster of `--cluster SCENARIO`: its nodes, its scheduler and its workload,

@@ -248,6 +248,7 @@ void RunScheduler::arm_tick(PipelineState& p) {
 }
 
 void RunScheduler::on_tick(uint32_t pipeline) {
+  compact_finished();
   PipelineState& p = *pipelines_[pipeline];
   p.tick_timer.reset();
   if (down_ || p.paused) return;  // caught up at scheduler-up / resume
@@ -416,7 +417,30 @@ void RunScheduler::finish_run(RunIndex r, RunState state, TaskState rest) {
     if (run.tasks[i].phase != Phase::kDone) close_task(r, i, rest);
   }
   store_run(run);
+  finished_.push_back(r);
   try_start_runs(p);
+}
+
+// Callers up the stack may still hold references into a run that just finished, so its task
+// bookkeeping is dropped later, from the top of the next callback (nothing on the stack then).
+void RunScheduler::compact_finished() {
+  for (RunIndex r : finished_) {
+    RunRt& run = *runs_[r];
+    if (!is_finished(run.run.state)) continue;  // rerun meanwhile
+    if (std::any_of(run.tasks.begin(), run.tasks.end(),
+                    [](const TaskRt& t) { return t.phase != Phase::kDone; }))
+      continue;
+    std::vector<TaskRt>().swap(run.tasks);
+    std::set<ReadyKey>().swap(run.ready);
+  }
+  finished_.clear();
+}
+
+void RunScheduler::restore_tasks(RunRt& run) {
+  if (!run.tasks.empty() || run.run.tasks.empty()) return;
+  TaskRt done;
+  done.phase = Phase::kDone;
+  run.tasks.assign(run.run.tasks.size(), done);
 }
 
 void RunScheduler::close_task(RunIndex r, uint32_t task, TaskState state) {
@@ -449,6 +473,7 @@ void RunScheduler::close_task(RunIndex r, uint32_t task, TaskState state) {
 void RunScheduler::clear_tasks(RunIndex r, bool all) {
   RunRt& run = *runs_[r];
   assert(is_finished(run.run.state));
+  restore_tasks(run);
   for (uint32_t i = 0; i < run.tasks.size(); ++i) {
     TaskInstance& inst = run.run.tasks[i];
     const bool clear = all || inst.state == TaskState::kFailed ||
@@ -469,6 +494,7 @@ void RunScheduler::clear_tasks(RunIndex r, bool all) {
 
 void RunScheduler::mark_success(RunIndex r) {
   RunRt& run = *runs_[r];
+  restore_tasks(run);
   PipelineState& p = *pipelines_[run.pipeline];
   if (!is_finished(run.run.state)) {
     if (!run.run.start) run.run.start = loop_.now();
@@ -491,6 +517,7 @@ void RunScheduler::mark_success(RunIndex r) {
 }
 
 void RunScheduler::on_run_timeout(RunIndex r) {
+  compact_finished();
   if (down_) {
     held_timers_.push_back(Held{HeldKind::kRunTimeout, r});
     return;
@@ -745,6 +772,7 @@ void RunScheduler::after_unsuccessful(RunIndex r, uint32_t task, AttemptState st
 }
 
 void RunScheduler::on_retry_due(RunIndex r, uint32_t task) {
+  compact_finished();
   if (down_) {
     held_timers_.push_back(Held{HeldKind::kRetryDue, (uint64_t{r} << 32) | task});
     return;
@@ -758,6 +786,7 @@ void RunScheduler::on_retry_due(RunIndex r, uint32_t task) {
 }
 
 void RunScheduler::on_attempt_timeout(AttemptId id) {
+  compact_finished();
   if (down_) {
     held_timers_.push_back(Held{HeldKind::kAttemptTimeout, id});
     return;
@@ -771,6 +800,7 @@ void RunScheduler::on_attempt_timeout(AttemptId id) {
 }
 
 void RunScheduler::attempt_finished(AttemptId id, const AttemptResult& result) {
+  compact_finished();
   Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used, result.reason};
   if (down_) {
     held_completions_.push_back(c);
@@ -913,6 +943,7 @@ void RunScheduler::schedule(const OperatorAction& action) {
 }
 
 void RunScheduler::apply(const OperatorAction& action) {
+  compact_finished();
   const OperatorAction a = action;  // actions_ may grow below
   auto reject = [&](const std::string& why) {
     event(SchedulerEventKind::kRejected, a.pipeline, a.logical_time, a.task,
@@ -931,7 +962,8 @@ void RunScheduler::apply(const OperatorAction& action) {
       RunRt& run = *runs_[*r];
       const PipelineState& p = *pipelines_[run.pipeline];
       auto t = p.task_index.find(a.task);
-      if (t == p.task_index.end() || run.tasks[t->second].phase != Phase::kRunning) {
+      if (t == p.task_index.end() || run.tasks.empty() ||
+          run.tasks[t->second].phase != Phase::kRunning) {
         reject("no running attempt of this task");
         return;
       }
@@ -1114,6 +1146,8 @@ void RunScheduler::recover() {
       p.in_flight.insert(lt);
       ++p.running;
       running.push_back(index);
+    } else if (is_finished(state)) {
+      finished_.push_back(index);
     }
   }
   const Time now = loop_.now();
@@ -1167,6 +1201,11 @@ std::vector<Run> RunScheduler::timeline() const {
     for (const auto& [lt, r] : pipelines_[index]->runs) out.push_back(runs_[r]->run);
   }
   return out;
+}
+
+void RunScheduler::for_each_run(const std::function<void(const Run&)>& fn) const {
+  for (const auto& [name, index] : pipeline_index_)
+    for (const auto& [lt, r] : pipelines_[index]->runs) fn(runs_[r]->run);
 }
 
 const Run* RunScheduler::find_run(const std::string& pipeline, Time logical_time) const {

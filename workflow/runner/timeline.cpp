@@ -1,6 +1,7 @@
 #include "workflow/runner/timeline.hpp"
 
 #include <optional>
+#include <sstream>
 
 namespace gantry {
 namespace {
@@ -58,33 +59,53 @@ nlohmann::ordered_json timeline_json(const std::vector<Run>& runs) {
   return out;
 }
 
-// Run by run, so a year of runs never sits in memory as one JSON tree; the bytes are those
-// of timeline_json(runs).dump(indent) (a test checks it).
-std::string write_timeline_json(const std::vector<Run>& runs, int indent) {
-  if (runs.empty()) return timeline_json(runs).dump(indent) + "\n";
-  const bool pretty = indent >= 0;
-  const std::string pad = pretty ? std::string(static_cast<size_t>(indent), ' ') : "";
-  std::string out = pretty ? "{\n" + pad + "\"runs\": [\n" : "{\"runs\":[";
-  for (size_t i = 0; i < runs.size(); ++i) {
-    std::string one = run_json(runs[i]).dump(indent);
-    if (pretty) {
-      // Indent the run's lines two levels deeper, as the whole document's dump would.
-      const std::string deeper = pad + pad;
-      out += deeper;
-      size_t from = 0;
-      for (size_t nl = one.find('\n'); nl != std::string::npos; nl = one.find('\n', from)) {
-        out.append(one, from, nl + 1 - from);
-        out += deeper;
-        from = nl + 1;
-      }
-      out.append(one, from, std::string::npos);
-    } else {
-      out += one;
-    }
-    if (i + 1 < runs.size()) out += pretty ? ",\n" : ",";
+TimelineWriter::TimelineWriter(std::ostream& out, Format format, int indent)
+    : out_(out), format_(format), indent_(indent) {}
+
+void TimelineWriter::add(const Run& run) {
+  if (format_ == Format::kText) {
+    out_ << write_timeline_text({run});
+    return;
   }
-  out += pretty ? "\n" + pad + "]\n}\n" : "]}\n";
-  return out;
+  const bool pretty = indent_ >= 0;
+  const std::string pad = pretty ? std::string(static_cast<size_t>(indent_), ' ') : "";
+  if (runs_ == 0) out_ << (pretty ? "{\n" + pad + "\"runs\": [\n" : "{\"runs\":[");
+  else out_ << (pretty ? ",\n" : ",");
+  ++runs_;
+  const std::string one = run_json(run).dump(indent_);
+  if (!pretty) {
+    out_ << one;
+    return;
+  }
+  // Indent the run's lines two levels deeper, as the whole document's dump would.
+  const std::string deeper = pad + pad;
+  out_ << deeper;
+  size_t from = 0;
+  for (size_t nl = one.find('\n'); nl != std::string::npos; nl = one.find('\n', from)) {
+    out_.write(one.data() + from, static_cast<std::streamsize>(nl + 1 - from));
+    out_ << deeper;
+    from = nl + 1;
+  }
+  out_.write(one.data() + from, static_cast<std::streamsize>(one.size() - from));
+}
+
+void TimelineWriter::finish() {
+  if (format_ == Format::kText) return;
+  if (runs_ == 0) {
+    out_ << timeline_json({}).dump(indent_) << "\n";
+    return;
+  }
+  const bool pretty = indent_ >= 0;
+  const std::string pad = pretty ? std::string(static_cast<size_t>(indent_), ' ') : "";
+  out_ << (pretty ? "\n" + pad + "]\n}\n" : "]}\n");
+}
+
+std::string write_timeline_json(const std::vector<Run>& runs, int indent) {
+  std::ostringstream out;
+  TimelineWriter writer(out, TimelineWriter::Format::kJson, indent);
+  for (const Run& run : runs) writer.add(run);
+  writer.finish();
+  return out.str();
 }
 
 std::string write_timeline_text(const std::vector<Run>& runs) {

@@ -16,6 +16,7 @@
 //     load failed: 00:10:00Z-00:12:00Z failed, 00:12:10Z-00:14:00Z failed
 // Attempt times there are shortened to the time of day when on the run's logical date.
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -31,5 +32,22 @@ nlohmann::ordered_json timeline_json(const std::vector<Run>& runs);
 // run so memory stays proportional to one run.
 std::string write_timeline_json(const std::vector<Run>& runs, int indent = 2);
 std::string write_timeline_text(const std::vector<Run>& runs);
+
+// The same bytes, streamed: add() writes one run to `out` at once, finish() closes the JSON
+// document. A year of runs is printed without ever holding the document (162 MB for
+// bench/pipeline_year.sh) or a copy of the runs in memory.
+class TimelineWriter {
+ public:
+  enum class Format { kJson, kText };
+  TimelineWriter(std::ostream& out, Format format, int indent = 2);
+  void add(const Run& run);
+  void finish();
+
+ private:
+  std::ostream& out_;
+  Format format_;
+  int indent_;
+  size_t runs_ = 0;
+};
 
 }  // namespace gantry

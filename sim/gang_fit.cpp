@@ -41,11 +41,14 @@ std::string describe_request(const Resources& r) {
          ", gpu " + std::to_string(r.gpus);
 }
 
-std::string gang_misfit(const Topology& topology, const std::vector<RoleSpec>& roles,
-                        GpuTypeId type) {
+std::vector<int64_t> nodes_per_class(const Topology& topology) {
   std::vector<int64_t> nodes_of(topology.classes.size(), 0);
   for (const NodeInfo& n : topology.nodes) ++nodes_of[static_cast<size_t>(n.node_class)];
-  Resources total, capacity;
+  return nodes_of;
+}
+
+std::string gang_misfit(const Topology& topology, const std::vector<int64_t>& nodes_of,
+                        const std::vector<RoleSpec>& roles, GpuTypeId type) {  Resources total, capacity;
   for (size_t c = 0; c < topology.classes.size(); ++c) {
     const NodeClass& nc = topology.classes[c];
     capacity.cpu_milli += nc.capacity.cpu_milli * nodes_of[c];

@@ -9,7 +9,8 @@
 // cluster's totals. Passing them does not promise a placement (that is bin packing, decided
 // by the scheduler), but failing one proves there is none.
 //
-// Cost: O(nodes + roles × node classes).
+// Cost: O(roles × node classes) per job, after nodes_per_class() once per cluster (a file of
+// thousands of jobs on 100,000 nodes must not cost 10^9 steps to load).
 
 #include <string>
 #include <vector>
@@ -19,11 +20,15 @@
 
 namespace gantry {
 
+// Nodes per node class (index = class), the one O(nodes) part: compute it once per cluster.
+std::vector<int64_t> nodes_per_class(const Topology& topology);
+
 // "" when the job may fit; otherwise what does not, e.g. "5 Worker pods of cpu 8000m, memory
 // 64Gi, gpu 8, but the whole cluster holds at most 4 of them at once" or "1024 GPUs of type
 // A100-80G at once, but the cluster has 256". `type` < 0: GPU pods may use any GPU type.
-std::string gang_misfit(const Topology& topology, const std::vector<RoleSpec>& roles,
-                        GpuTypeId type);
+// `nodes_of` is nodes_per_class(topology). O(roles × node classes).
+std::string gang_misfit(const Topology& topology, const std::vector<int64_t>& nodes_of,
+                        const std::vector<RoleSpec>& roles, GpuTypeId type);
 
 // "cpu 8000m, memory 64Gi, gpu 8": a pod's request as the messages above show it.
 std::string describe_request(const Resources& r);

@@ -165,8 +165,9 @@ void check_fits(const ConfigNode& where, const Topology& topology, const Resourc
 }
 
 void check_gang_fits(const ConfigNode& where, const std::string& job, const Topology& topology,
-                     const std::vector<RoleSpec>& roles, GpuTypeId type) {
-  const std::string misfit = gang_misfit(topology, roles, type);
+                     const std::vector<int64_t>& nodes_of, const std::vector<RoleSpec>& roles,
+                     GpuTypeId type) {
+  const std::string misfit = gang_misfit(topology, nodes_of, roles, type);
   if (!misfit.empty())
     where.fail("job " + quote_for_message(job) + " can never start: it needs " + misfit);
 }
@@ -414,6 +415,7 @@ bool is_singleton(RoleKind r) {
 struct WorkloadContext {
   const Topology& topology;
   Time start;
+  std::vector<int64_t> nodes_of = nodes_per_class(topology);  // for gang_misfit
 };
 
 RoleSpec read_role(const ConfigNode& node, Framework framework, const WorkloadContext& ctx,
@@ -502,7 +504,7 @@ Named<JobSpec> read_job(const ConfigNode& node, const WorkloadContext& ctx) {
     job.roles.push_back(role);
   }
   if (job.roles.empty()) roles.fail("a job needs at least one role");
-  check_gang_fits(roles, job.name, ctx.topology, job.roles, gpu_type);
+  check_gang_fits(roles, job.name, ctx.topology, ctx.nodes_of, job.roles, gpu_type);
   const ConfigNode work = m.required("work");
   job.work = read_work(work);
   check_job_ends_in_range(work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"})
@@ -567,7 +569,7 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx, Time
                       c.memory_bytes_per_gpu * c.gpus_per_pod, c.gpus_per_pod};
   check_fits(node, ctx.topology, pod, gpu_type);
   const std::vector<RoleSpec> roles{RoleSpec{RoleKind::kWorker, c.gpus / c.gpus_per_pod, pod}};
-  const std::string misfit = gang_misfit(ctx.topology, roles, gpu_type);
+  const std::string misfit = gang_misfit(ctx.topology, ctx.nodes_of, roles, gpu_type);
   if (!misfit.empty())
     m.required("gpus").fail("jobs of this class can never start: they need " + misfit);
   check_job_ends_in_range(steps_node, last_arrival, c.steps.max, c.step_compute_ref,
@@ -640,12 +642,20 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx) {
       if (!inserted)
         name_node.fail("duplicate generator name " + quote_for_message(g.name) +
                        " (first used at line " + std::to_string(it->second) + ")");
-      for (size_t j = 0; j < w.jobs.size(); ++j)
-        if (looks_generated_by(w.jobs[j].name, g.name))
-          job_name_nodes[j].fail("job name " + quote_for_message(w.jobs[j].name) +
-                                 " clashes with the jobs of generator " +
-                                 quote_for_message(g.name) + ", named " + g.name + "-<index>");
       w.generators.push_back(std::move(g));
+    }
+    // Each job name is split once at its last '-' and looked up among the generators, so a
+    // file of many jobs and many generators costs O(jobs · log generators), not their product.
+    for (size_t j = 0; j < w.jobs.size(); ++j) {
+      const std::string& job = w.jobs[j].name;
+      // Only the last '-' can be followed by digits alone.
+      const size_t dash = job.rfind('-');
+      if (dash == std::string::npos) continue;
+      const auto g = generator_lines.find(std::string_view(job).substr(0, dash));
+      if (g == generator_lines.end() || !looks_generated_by(job, g->first)) continue;
+      job_name_nodes[j].fail("job name " + quote_for_message(job) +
+                             " clashes with the jobs of generator " + quote_for_message(g->first) +
+                             ", named " + g->first + "-<index>");
     }
   }
   if (w.jobs.empty() && w.generators.empty())

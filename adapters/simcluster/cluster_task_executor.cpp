@@ -76,7 +76,7 @@ std::string never_fits(const Topology& topology, const JobSpec& job) {
                                                    [&](const NodeClass& c) { return c.gpu_type == type; });
     if (!present) return "it asks for GPU type " + job.gpu_type + ", which no node of the cluster has";
   }
-  const std::string misfit = gang_misfit(topology, job.roles, type);
+  const std::string misfit = gang_misfit(topology, nodes_per_class(topology), job.roles, type);
   return misfit.empty() ? "" : "it needs " + misfit;
 }
 

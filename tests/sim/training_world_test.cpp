@@ -57,6 +57,30 @@ TEST(TrainingWorld, HandDerivedTimelineOfTwoJobs) {
   EXPECT_EQ(run.end - kT0, microseconds(178'540'500));
 }
 
+// Issue 8: 10^14 steps of 150 ms (1.5e19 us, past int64) used to wrap the finish time into the
+// past, so the job "finished" at once. The world schedules nothing past kLatestTime: such a
+// job stays running, the run ends with its last real event, and nothing is negative.
+TEST(TrainingWorld, JobEndingPastTheLatestInstantStaysRunning) {
+  ScenarioSpec s = scenario_with(
+      dgx_rack(1), {training_job("long", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
+                                 seconds(0), 100'000'000'000'000, milliseconds(150), 0),
+                    training_job("late", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
+                                 seconds(1), 1, seconds(1), 0)});
+  // "late" arrives past kLatestTime: never submitted.
+  s.workload.jobs[1].submit = kLatestTime + seconds(1);
+  const SimulationRun run = run_simulation(s);
+  const RunSummary sum = summarize(run);
+  EXPECT_EQ(sum.jobs_finished, 0);
+  EXPECT_EQ(sum.jobs_running_at_end, 1);
+  EXPECT_EQ(sum.jobs_queued_at_end, 1);
+  ASSERT_EQ(run.log.jobs.size(), 2u);
+  const JobLog& long_job = run.log.jobs[0];
+  EXPECT_EQ(*long_job.running - kT0, seconds(5));  // one start stage of 5 s
+  EXPECT_FALSE(long_job.finished.has_value());
+  EXPECT_EQ(run.end - kT0, seconds(5));  // the last event: the job went running
+  EXPECT_EQ(sum.wait_s.max, 5.0);
+}
+
 TEST(TrainingWorld, SummaryOfTwoJobs) {
   const RunSummary s = summarize(run_simulation(two_job_scenario()));
   EXPECT_EQ(s.jobs_total, 2);

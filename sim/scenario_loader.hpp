@@ -22,13 +22,22 @@
 // has an NVLink figure and PCIe otherwise; islandSize defaults to count (NVSwitch/NVLink) or 1
 // (PCIe); islandBandwidth to the type's NVLink (or PCIe) figure; pcieBandwidth to the type's.
 //
+// Ranges (README, "Limits and ranges"): durations 0s..36500d (latencies <= 1s, podStartup
+// <= 1d), steps 1..10^12, relativeCompute 0.001..1000, data sizes <= 1Pi, node and pod CPU
+// <= 1000000 and memory <= 64Ti, at most 1,000,000 jobs in a workload (explicit and
+// generated), every instant (start, start + an offset, a job's compute-only end, a
+// generator's start + count × meanInterarrival) on or before 9999-12-31T23:59:59.999999Z.
+//
 // Semantic checks, each reported at the offending field: GPU types known to the catalog (after
 // spec.cluster.gpuTypes), count <= 64 and a multiple of islandSize, unique class/rack/job/
 // generator names, racks naming defined classes, at least one rack, at most 100000 nodes, role
 // kinds valid for the framework (PyTorch: Master, Worker; TensorFlow: PS, Chief, Worker,
 // Evaluator; MPI: Launcher, Worker) with one Master/Chief/Launcher, every pod fitting some node
 // class, a job's gpuType present on some node class, gpus % gpusPerPod == 0, weights > 0,
-// steps >= 1, stepCompute > 0, explicit job names not of the form "<generator>-<digits>".
+// steps >= 1, stepCompute > 0, explicit job names not of the form "<generator>-<digits>", a
+// job (or a generator's job class) whose gang even the empty cluster cannot hold
+// (sim/gang_fit.hpp; reported at roles, or at the class's gpus), a placement name no plugin
+// has (engine/policy/plugin_registry.hpp).
 //
 // Errors: every problem, syntactic or semantic (unknown GPU type, gpus not a multiple of
 // gpusPerPod, duplicate job names...), throws gantry::InputError naming file:line:column, the

@@ -9,7 +9,7 @@
 //   spec:
 //     schedule:            # absent: manual runs only
 //       cron: "0 * * * *"              # required; Vixie syntax (workflow/cron/cron.hpp)
-//       timezone: America/New_York     # IANA name; default UTC
+//       timezone: America/New_York     # IANA name; default UTC; "" is an error
 //       start: 2026-01-01T00:00:00Z    # required; RFC 3339
 //       end: 2026-12-31T00:00:00Z      # optional; not before start
 //       semantics: trigger|interval    # default trigger
@@ -64,6 +64,8 @@
 //  - YAML syntax (one error per file: the rest of that file cannot be read), apiVersion, kind;
 //  - unknown fields (every one, listing the allowed fields), duplicate keys, missing required
 //    fields, wrong types, bad units, values out of range, bad enum values (listing the choices);
+//    durations are 0s..36500d, times 0001-01-01..9999-12-31 with offsets within +-23:59, CPU
+//    and memory as engine/config/resource_fields.hpp (README, "Limits and ranges");
 //  - name rules; duplicate pipeline names within a namespace and duplicate pool names, across
 //    all files; duplicate task names within a pipeline;
 //  - dependsOn: unknown task names (naming the name and listing the pipeline's tasks), a task

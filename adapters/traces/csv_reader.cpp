@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <unordered_set>
@@ -209,6 +210,12 @@ int64_t CsvReader::integer(int col, int64_t min, int64_t max) const {
 std::string read_trace_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw FileError("cannot open " + path + ": " + std::strerror(errno));
+  std::error_code ec;
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (!ec && size > kMaxTraceFileBytes)
+    throw InputError(SourceLocation{path, 0, 0}, "",
+                     "the trace file is " + std::to_string(size) +
+                         " bytes; trace files are at most 256 MiB");
   std::ostringstream out;
   out << in.rdbuf();
   if (in.bad()) throw FileError("cannot read " + path);

@@ -98,7 +98,12 @@ class CsvReader {
   int record_end_column_ = 0;  // record (where a missing field would have started)
 };
 
-// The whole file as a string; throws FileError naming the path if it cannot be read.
+// The largest trace file read: 256 MiB, checked before reading (issue 8: input is bounded).
+// The largest shipped trace is 0.7 MB; whole public traces (openb, PAI) are under 100 MB.
+inline constexpr std::uintmax_t kMaxTraceFileBytes = 256u << 20;
+
+// The whole file as a string; throws FileError naming the path if it cannot be read,
+// InputError naming it if it is larger than kMaxTraceFileBytes.
 std::string read_trace_file(const std::string& path);
 
 }  // namespace gantry

@@ -33,7 +33,10 @@ void SimulatedExecutor::start(const AttemptRequest& request, AttemptListener& li
     double p90 = std::max(sim.p90->seconds(), median);
     d = Duration::from_seconds(s.duration.lognormal_median_p90(median, p90));
   }
-  d = std::max(d, microseconds(1));
+  // A far tail of the log-normal can exceed any representable span; a draw is capped at the
+  // longest duration a file may state (100 years, engine/config/limits.hpp), so instants
+  // computed from it stay far inside int64.
+  d = std::clamp(d, microseconds(1), days(36'500));
 
   AttemptResult result;
   if (!sim.outcomes.empty()) {

@@ -1,7 +1,8 @@
 #pragma once
 // The simulated world's executor: an attempt of task T of pipeline P takes
 //   - simulate.duration, exactly, or
-//   - a log-normal draw with median simulate.duration and 90th percentile simulate.p90,
+//   - a log-normal draw with median simulate.duration and 90th percentile simulate.p90
+//     (capped at 100 years, the longest duration a file may state),
 // rounded to the microsecond and at least 1us, and ends with
 //   - simulate.outcomes[attempt_index] (the last entry repeats), or, when outcomes is empty,
 //   - failed with probability simulate.failure_probability, else succeeded.

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,23 @@ TEST(CsvReader, UseColumnsForFilesWithoutHeader) {
   ASSERT_TRUE(csv.next());
   EXPECT_EQ(csv.text(1), "P100");
   EXPECT_FALSE(csv.next());
+}
+
+// Issue 8: trace files are bounded too, checked from the size before reading. The file is
+// sparse (resize_file), so the test writes no data.
+TEST(ReadTraceFile, RefusesFilesPastTheLimit) {
+  const std::filesystem::path p =
+      std::filesystem::path(::testing::TempDir()) / "gantry_big_trace.csv";
+  { std::ofstream(p) << "a,b\n"; }
+  std::filesystem::resize_file(p, kMaxTraceFileBytes + 1);
+  try {
+    read_trace_file(p.string());
+    ADD_FAILURE() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              p.string() + ": the trace file is 268435457 bytes; trace files are at most 256 MiB");
+  }
+  std::filesystem::remove(p);
 }
 
 }  // namespace

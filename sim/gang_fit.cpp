@@ -48,12 +48,22 @@ std::vector<int64_t> nodes_per_class(const Topology& topology) {
 }
 
 std::string gang_misfit(const Topology& topology, const std::vector<int64_t>& nodes_of,
-                        const std::vector<RoleSpec>& roles, GpuTypeId type) {  Resources total, capacity;
+                        const std::vector<RoleSpec>& roles, GpuTypeId type) {
+  // int64 sums: GPU counts of a 100,000-node cluster or of a task with many roles pass int32.
+  // Each role's product is bounded by the loaders (a pod <= 64Ti and 10^6 CPUs, <= 10,000
+  // replicas, so <= 7e17); the job's sums saturate, a saturated sum being more than any
+  // cluster has.
+  struct Sums {
+    int64_t cpu_milli = 0, memory_bytes = 0, gpus = 0;
+  } total, capacity;
+  const auto add = [](int64_t& sum, int64_t v) {
+    if (__builtin_add_overflow(sum, v, &sum)) sum = std::numeric_limits<int64_t>::max();
+  };
   for (size_t c = 0; c < topology.classes.size(); ++c) {
     const NodeClass& nc = topology.classes[c];
     capacity.cpu_milli += nc.capacity.cpu_milli * nodes_of[c];
     capacity.memory_bytes += nc.capacity.memory_bytes * nodes_of[c];
-    if (type < 0 || nc.gpu_type == type) capacity.gpus += nc.capacity.gpus * static_cast<int32_t>(nodes_of[c]);
+    if (type < 0 || nc.gpu_type == type) capacity.gpus += int64_t{nc.capacity.gpus} * nodes_of[c];
   }
   for (const RoleSpec& role : roles) {
     int64_t room = 0;
@@ -64,9 +74,9 @@ std::string gang_misfit(const Topology& topology, const std::vector<int64_t>& no
       return std::to_string(role.replicas) + " " + std::string(to_string(role.kind)) + " pods of " +
              describe_request(role.per_replica) + ", but the whole cluster holds at most " +
              std::to_string(room) + " of them at once";
-    total.cpu_milli += role.per_replica.cpu_milli * role.replicas;
-    total.memory_bytes += role.per_replica.memory_bytes * role.replicas;
-    total.gpus += role.per_replica.gpus * role.replicas;
+    add(total.cpu_milli, role.per_replica.cpu_milli * role.replicas);
+    add(total.memory_bytes, role.per_replica.memory_bytes * role.replicas);
+    add(total.gpus, int64_t{role.per_replica.gpus} * role.replicas);
   }
   const std::string of_type = type >= 0 ? " of type " + topology.gpus.at(type).name : "";
   if (total.gpus > capacity.gpus)

@@ -100,7 +100,7 @@ Time offset_time(const ConfigNode& n, Time start, Duration offset) {
   return *t;
 }
 
-// A span of seconds for messages: "475,646 years", "3.2 days".
+// A span of seconds for messages: "475646 years", "3.2 days".
 std::string describe_seconds(double s) {
   char buf[64];
   if (s >= 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.0f years", s / (365.25 * 86400));
@@ -124,11 +124,13 @@ void check_job_ends_in_range(const ConfigNode& steps_node, Time submit, int64_t 
                              Duration step_compute, double relative_compute) {
   const double run_s = static_cast<double>(steps) * step_compute.seconds() / relative_compute;
   const double room_s = (kLatestTime - submit).seconds();
+  char speed[32];
+  std::snprintf(speed, sizeof speed, "%g", relative_compute);
   if (run_s > room_s)
     steps_node.fail("the job would compute for at least " + describe_seconds(run_s) + " (" +
                     std::to_string(steps) + " steps × stepCompute " +
                     format_duration(step_compute) + " on GPUs of relative compute " +
-                    std::to_string(relative_compute).substr(0, 5) +
+                    speed +
                     ") and end after " + kLatestText + ", the latest instant Gantry simulates");
 }
 

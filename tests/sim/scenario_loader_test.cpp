@@ -484,7 +484,7 @@ TEST(ScenarioLoader, OffsetsStayWithinTheYear9999) {
   long_job.replace(long_job.find("steps: 10,"), 10, "steps: 2678400,");
   EXPECT_EQ(error_of(long_job),
             "t.yaml:20:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
-            "31.0 days (2678400 steps × stepCompute 1.0s on GPUs of relative compute 1.000) and "
+            "31.0 days (2678400 steps × stepCompute 1.0s on GPUs of relative compute 1) and "
             "end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry simulates");
 }
 
@@ -492,11 +492,13 @@ TEST(ScenarioLoader, OffsetsStayWithinTheYear9999) {
 TEST(ScenarioLoader, JobsThatCannotEndInRepresentableTimeAreRejected) {
   // 10^12 steps (the most allowed) × 150 ms = 1.5e11 s = 4,753 years from 2026: fits.
   // × 1.5 s = 1.5e12 s = 47,532.1 years of 365.25 days: does not.
-  EXPECT_NO_THROW(load_scenario_text(with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 150ms"), "t.yaml"));
-  EXPECT_EQ(error_of(with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 1500ms")),
+  EXPECT_NO_THROW(load_scenario_text(
+      with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 150ms"), "t.yaml"));
+  EXPECT_EQ(error_of(with("steps: 10, stepCompute: 1s",
+                          "steps: 1000000000000, stepCompute: 1500ms")),
             "t.yaml:19:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
             "47532 years (1000000000000 steps × stepCompute 1.5s on GPUs of relative compute "
-            "1.000) and end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry "
+            "1) and end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry "
             "simulates");
   EXPECT_EQ(error_of(with("steps: 10,", "steps: 100000000000000,")),
             "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer from 1 to "

@@ -103,8 +103,10 @@ Time offset_time(const ConfigNode& n, Time start, Duration offset) {
 // A span of seconds for messages: "475646 years", "3.2 days".
 std::string describe_seconds(double s) {
   char buf[64];
-  if (s >= 365.25 * 86400) std::snprintf(buf, sizeof buf, "%.0f years", s / (365.25 * 86400));
-  else std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
+  if (s >= 365.25 * 86400)
+    std::snprintf(buf, sizeof buf, "%.0f years", s / (365.25 * 86400));
+  else
+    std::snprintf(buf, sizeof buf, "%.1f days", s / 86400);
   return buf;
 }
 
@@ -129,8 +131,7 @@ void check_job_ends_in_range(const ConfigNode& steps_node, Time submit, int64_t 
   if (run_s > room_s)
     steps_node.fail("the job would compute for at least " + describe_seconds(run_s) + " (" +
                     std::to_string(steps) + " steps × stepCompute " +
-                    format_duration(step_compute) + " on GPUs of relative compute " +
-                    speed +
+                    format_duration(step_compute) + " on GPUs of relative compute " + speed +
                     ") and end after " + kLatestText + ", the latest instant Gantry simulates");
 }
 
@@ -509,10 +510,10 @@ Named<JobSpec> read_job(const ConfigNode& node, const WorkloadContext& ctx) {
   check_gang_fits(roles, job.name, ctx.topology, ctx.nodes_of, job.roles, gpu_type);
   const ConfigNode work = m.required("work");
   job.work = read_work(work);
-  check_job_ends_in_range(work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"})
-                              .required("steps"),
-                          job.submit, job.work.steps, job.work.step_compute_ref,
-                          fastest_compute(ctx.topology, gpu_type));
+  check_job_ends_in_range(
+      work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"}).required("steps"),
+      job.submit, job.work.steps, job.work.step_compute_ref,
+      fastest_compute(ctx.topology, gpu_type));
   return {std::move(job), name};
 }
 
@@ -665,8 +666,9 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx) {
   int64_t total = static_cast<int64_t>(w.jobs.size());
   for (const PoissonGeneratorSpec& g : w.generators) total += g.count;
   if (total > kMaxJobs)
-    node.fail("the workload has " + std::to_string(total) + " jobs (explicit and generated); at most " +
-              std::to_string(kMaxJobs) + " are simulated at once");
+    node.fail("the workload has " + std::to_string(total) +
+              " jobs (explicit and generated); at most " + std::to_string(kMaxJobs) +
+              " are simulated at once");
   return w;
 }
 

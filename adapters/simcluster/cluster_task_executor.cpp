@@ -72,9 +72,11 @@ std::string never_fits(const Topology& topology, const JobSpec& job) {
   GpuTypeId type = -1;
   if (!job.gpu_type.empty()) {
     type = topology.gpus.find(job.gpu_type);
-    const bool present = type >= 0 && std::any_of(topology.classes.begin(), topology.classes.end(),
-                                                   [&](const NodeClass& c) { return c.gpu_type == type; });
-    if (!present) return "it asks for GPU type " + job.gpu_type + ", which no node of the cluster has";
+    const bool present =
+        type >= 0 && std::any_of(topology.classes.begin(), topology.classes.end(),
+                                 [&](const NodeClass& c) { return c.gpu_type == type; });
+    if (!present)
+      return "it asks for GPU type " + job.gpu_type + ", which no node of the cluster has";
   }
   const std::string misfit = gang_misfit(topology, nodes_per_class(topology), job.roles, type);
   return misfit.empty() ? "" : "it needs " + misfit;

@@ -213,9 +213,9 @@ std::string read_trace_file(const std::string& path) {
   std::error_code ec;
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
   if (!ec && size > kMaxTraceFileBytes)
-    throw InputError(SourceLocation{path, 0, 0}, "",
-                     "the trace file is " + std::to_string(size) +
-                         " bytes; trace files are at most 256 MiB");
+    throw InputError(
+        SourceLocation{path, 0, 0}, "",
+        "the trace file is " + std::to_string(size) + " bytes; trace files are at most 256 MiB");
   std::ostringstream out;
   out << in.rdbuf();
   if (in.bad()) throw FileError("cannot read " + path);

@@ -152,7 +152,9 @@ Time ConfigNode::as_time() const {
   const std::string& text = scalar(kWhat);
   Result<Time> t = read_rfc3339(text);
   if (!t && t.error() == kRfc3339Malformed) fail_expected(kWhat);
-  if (!t) fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text) + " (" + t.error() + ")");
+  if (!t)
+    fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text) + " (" + t.error() +
+         ")");
   return t.value();
 }
 
@@ -380,6 +382,5 @@ std::string read_text_file(const std::string& path, int64_t max_bytes) {
   if (in.bad()) throw FileError("cannot read '" + path + "': " + std::strerror(errno));
   return text;
 }
-
 
 }  // namespace gantry

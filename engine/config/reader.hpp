@@ -78,9 +78,9 @@ class ConfigNode {
   // Unit fields (engine/config/units.hpp), each at most `max` (engine/config/limits.hpp for
   // the defaults); past it: "expected a duration from 0s to 36500d, got '1000000d' (value out
   // of range)".
-  int64_t as_bytes(int64_t max = kMaxDataBytes) const;       // parse_bytes
-  double as_bandwidth(double max = kMaxBandwidth) const;     // bytes per second
-  Duration as_duration(Duration max = kMaxDuration) const;   // parse_duration
+  int64_t as_bytes(int64_t max = kMaxDataBytes) const;      // parse_bytes
+  double as_bandwidth(double max = kMaxBandwidth) const;    // bytes per second
+  Duration as_duration(Duration max = kMaxDuration) const;  // parse_duration
   int64_t as_cpu_milli(int64_t max = std::numeric_limits<int64_t>::max()) const;
   // RFC 3339 ("2026-01-01T00:00:00Z"), within [kEarliestTime, kLatestTime]; a field out of
   // range is named ("offset +99:00 is out of range: hours 00-23, minutes 00-59").

@@ -129,8 +129,8 @@ size_t read_exponent(std::string_view rest, const Decimal& d, double& magnitude)
 // "expected a size in bytes from 0 to 64Ti, got '1e30GB' (value out of range)".
 Status out_of_range(std::string_view noun, std::string_view max, std::string_view text) {
   const std::string_view zero = noun == "a duration" ? "0s" : "0";
-  return Status::error("expected " + std::string(noun) + " from " + std::string(zero) + " to " + std::string(max) +
-                       ", got " + quoted(text) + " (value out of range)");
+  return Status::error("expected " + std::string(noun) + " from " + std::string(zero) + " to " +
+                       std::string(max) + ", got " + quoted(text) + " (value out of range)");
 }
 
 Status no_exponent(std::string_view what, std::string_view text) {
@@ -200,7 +200,8 @@ Result<int64_t> parse_bytes(std::string_view text, int64_t max) {
     switch (scale_exact(d, s->multiplier, static_cast<U128>(max), value)) {
       case Scaled::kOk: return static_cast<int64_t>(value);
       case Scaled::kNotWhole: return expected(kBytesWhat, text, "not a whole number of bytes");
-      case Scaled::kTooLarge: return out_of_range("a size in bytes", format_bytes_exact(max), text);
+      case Scaled::kTooLarge:
+        return out_of_range("a size in bytes", format_bytes_exact(max), text);
     }
   }
   return expected(kBytesWhat, text, "unknown suffix; use Ki, Mi, Gi, Ti, Pi, k, M, G, T or P");
@@ -236,7 +237,9 @@ Result<double> parse_bandwidth(std::string_view text, double max) {
 
 Result<Duration> parse_duration(std::string_view text, Duration max) {
   if (text.empty()) return expected(kDurationWhat, text);
-  const auto too_long = [&] { return out_of_range("a duration", format_duration_exact(max), text); };
+  const auto too_long = [&] {
+    return out_of_range("a duration", format_duration_exact(max), text);
+  };
   bool had_exponent = false;
   double approx_total = 0;  // seconds, for the message about exponents
   U128 total = 0;
@@ -276,7 +279,8 @@ Result<Duration> parse_duration(std::string_view text, Duration max) {
       case Scaled::kOk: break;
       case Scaled::kNotWhole:
         return expected(kDurationWhat, text, "finer than a microsecond");
-      case Scaled::kTooLarge: return too_long();
+      case Scaled::kTooLarge:
+        return too_long();
     }
     total += part;  // both below 2^63: no U128 overflow
     if (total > static_cast<U128>(max.micros())) return too_long();
@@ -309,7 +313,8 @@ Result<int64_t> parse_cpu_milli(std::string_view text, int64_t max) {
   switch (scale_exact(d, multiplier, static_cast<U128>(max), value)) {
     case Scaled::kOk: return static_cast<int64_t>(value);
     case Scaled::kNotWhole: return expected(kCpuWhat, text, "finer than one millicore");
-    case Scaled::kTooLarge: return too_large();
+    case Scaled::kTooLarge:
+      return too_large();
   }
   return expected(kCpuWhat, text);
 }

@@ -31,9 +31,9 @@ struct CivilDate {
 int64_t days_from_civil(int64_t y, int m, int d) {
   y -= m <= 2 ? 1 : 0;
   const int64_t era = floor_div(y, 400);
-  const int64_t year_of_era = y - era * 400;                              // [0, 399]
-  const int64_t month_from_march = (m + 9) % 12;                          // March = 0
-  const int64_t day_of_year = (153 * month_from_march + 2) / 5 + d - 1;   // [0, 365]
+  const int64_t year_of_era = y - era * 400;                             // [0, 399]
+  const int64_t month_from_march = (m + 9) % 12;                         // March = 0
+  const int64_t day_of_year = (153 * month_from_march + 2) / 5 + d - 1;  // [0, 365]
   const int64_t day_of_era =
       year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;  // [0, 146096]
   return era * 146'097 + day_of_era - 719'468;  // 719,468 days from 0000-03-01 to 1970-01-01
@@ -45,10 +45,12 @@ CivilDate civil_from_days(int64_t days) {
   const int64_t day_of_era = days - era * 146'097;  // [0, 146096]
   const int64_t year_of_era =
       (day_of_era - day_of_era / 1460 + day_of_era / 36'524 - day_of_era / 146'096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t day_of_year =
+      day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
   const int64_t month_from_march = (5 * day_of_year + 2) / 153;
   const int day = static_cast<int>(day_of_year - (153 * month_from_march + 2) / 5 + 1);
-  const int month = static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
+  const int month =
+      static_cast<int>(month_from_march < 10 ? month_from_march + 3 : month_from_march - 9);
   const int64_t year = year_of_era + era * 400 + (month <= 2 ? 1 : 0);
   return {year, month, day};
 }
@@ -116,8 +118,11 @@ std::string format_rfc3339(Time t) {
   const int64_t in_day = floor_mod(secs, kSecondsPerDay);
   const CivilDate date = civil_from_days(days);
   std::string year;
-  if (date.year >= 0 && date.year <= 9999) year = fmt::format("{:04d}", date.year);
-  else year = fmt::format("{}{:04d}", date.year < 0 ? '-' : '+', date.year < 0 ? -date.year : date.year);
+  if (date.year >= 0 && date.year <= 9999)
+    year = fmt::format("{:04d}", date.year);
+  else
+    year =
+        fmt::format("{}{:04d}", date.year < 0 ? '-' : '+', date.year < 0 ? -date.year : date.year);
   std::string out = fmt::format("{}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", year, date.month, date.day,
                                 in_day / 3600, (in_day % 3600) / 60, in_day % 60);
   if (frac != 0) {
@@ -155,8 +160,7 @@ Result<Time> read_rfc3339(std::string_view t) {
     const size_t first = ++i;
     while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
     if (i == first || i - first > 9) return malformed();
-    for (size_t k = first; k < first + 6; ++k)
-      micros = micros * 10 + (k < i ? t[k] - '0' : 0);
+    for (size_t k = first; k < first + 6; ++k) micros = micros * 10 + (k < i ? t[k] - '0' : 0);
     for (size_t k = first + 6; k < i; ++k)
       if (t[k] != '0') return Status::error("finer than a microsecond (Gantry's time resolution)");
   }
@@ -174,18 +178,21 @@ Result<Time> read_rfc3339(std::string_view t) {
     offset_minutes = (t[i] == '-' ? -1 : 1) * (oh * 60 + om);
   }
   if (year < 1) return Status::error("year 0000 is out of range: years 0001-9999");
-  if (month < 1 || month > 12) return Status::error("month " + std::to_string(month) + " is out of range: 01-12");
+  if (month < 1 || month > 12)
+    return Status::error("month " + std::to_string(month) + " is out of range: 01-12");
   if (day < 1 || day > days_in_month(year, static_cast<int>(month)))
     return Status::error(fmt::format("day {:02d} is out of range: {:04d}-{:02d} has {} days", day,
                                      year, month, days_in_month(year, static_cast<int>(month))));
   if (hour > 23 || minute > 59 || second > 59)
     return Status::error("time of day out of range: hours 00-23, minutes and seconds 00-59");
-  const int64_t secs = days_from_civil(year, static_cast<int>(month), static_cast<int>(day)) * kSecondsPerDay +
-                       hour * 3600 + minute * 60 + second - offset_minutes * 60;
+  const int64_t secs =
+      days_from_civil(year, static_cast<int>(month), static_cast<int>(day)) * kSecondsPerDay +
+      hour * 3600 + minute * 60 + second - offset_minutes * 60;
   const Time out = Time::from_micros(secs * kMicrosPerSecond + micros);
   // An offset can move 0001-01-01 or 9999-12-31 past the range's ends.
   if (out < kEarliestTime || out > kLatestTime)
-    return Status::error("the instant is outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999Z");
+    return Status::error(
+        "the instant is outside 0001-01-01T00:00:00Z..9999-12-31T23:59:59.999999Z");
   return out;
 }
 

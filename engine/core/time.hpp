@@ -80,7 +80,8 @@ class Time {
 // report can print them. A simulated event past kLatestTime never happens (the job it belongs
 // to is reported as not finished); nothing is wrapped or clamped silently.
 inline constexpr Time kEarliestTime = Time::from_micros(-62'135'596'800'000'000);  // 0001-01-01
-inline constexpr Time kLatestTime = Time::from_micros(253'402'300'799'999'999);    // 9999-12-31T23:59:59.999999
+inline constexpr Time kLatestTime =
+    Time::from_micros(253'402'300'799'999'999);  // 9999-12-31T23:59:59.999999
 
 // ---- checked and saturating arithmetic ----
 // checked_*: the exact result, or nullopt when it does not fit in int64 microseconds.
@@ -101,9 +102,9 @@ std::string format_rfc3339(Time t);
 
 // Parses RFC 3339 ("2026-01-01T00:00:00Z", "2026-01-01T02:00:00+02:00", fractional seconds
 // allowed): four-digit year, month 01-12, day valid for the month, hour 00-23, minute 00-59,
-// second 00-59 (leap seconds are not representable in Unix time), offset -23:59 to +23:59. The error says what is
-// wrong ("offset +99:00 is out of range: hours 00-23, minutes 00-59"), or is exactly
-// kRfc3339Malformed when the text does not even have the shape.
+// second 00-59 (leap seconds are not representable in Unix time), offset -23:59 to +23:59. The
+// error says what is wrong ("offset +99:00 is out of range: hours 00-23, minutes 00-59"), or is
+// exactly kRfc3339Malformed when the text does not even have the shape.
 inline constexpr std::string_view kRfc3339Malformed =
     "not of the form YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)";
 Result<Time> read_rfc3339(std::string_view text);

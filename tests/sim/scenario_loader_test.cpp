@@ -494,12 +494,12 @@ TEST(ScenarioLoader, JobsThatCannotEndInRepresentableTimeAreRejected) {
   // × 1.5 s = 1.5e12 s = 47,532.1 years of 365.25 days: does not.
   EXPECT_NO_THROW(load_scenario_text(
       with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 150ms"), "t.yaml"));
-  EXPECT_EQ(error_of(with("steps: 10, stepCompute: 1s",
-                          "steps: 1000000000000, stepCompute: 1500ms")),
-            "t.yaml:19:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
-            "47532 years (1000000000000 steps × stepCompute 1.5s on GPUs of relative compute "
-            "1) and end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry "
-            "simulates");
+  EXPECT_EQ(
+      error_of(with("steps: 10, stepCompute: 1s", "steps: 1000000000000, stepCompute: 1500ms")),
+      "t.yaml:19:21: spec.workload.jobs[0].work.steps: the job would compute for at least "
+      "47532 years (1000000000000 steps × stepCompute 1.5s on GPUs of relative compute "
+      "1) and end after 9999-12-31T23:59:59.999999Z, the latest instant Gantry "
+      "simulates");
   EXPECT_EQ(error_of(with("steps: 10,", "steps: 100000000000000,")),
             "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer from 1 to "
             "1000000000000, got '100000000000000'");
@@ -507,7 +507,8 @@ TEST(ScenarioLoader, JobsThatCannotEndInRepresentableTimeAreRejected) {
 
 // Issue 8: relativeCompute 1e-300 gave a 5 s job; the figure has a range.
 TEST(ScenarioLoader, GpuFiguresHaveRanges) {
-  const std::string types = with("    fabric:", "    gpuTypes: [{name: A100-80G, relativeCompute: 1e-300}]\n    fabric:");
+  const std::string types =
+      with("    fabric:", "    gpuTypes: [{name: A100-80G, relativeCompute: 1e-300}]\n    fabric:");
   EXPECT_EQ(error_of(types),
             "t.yaml:6:50: spec.cluster.gpuTypes[0].relativeCompute: expected a number from "
             "0.001 to 1000, got '1e-300'");
@@ -521,9 +522,11 @@ TEST(ScenarioLoader, GpuFiguresHaveRanges) {
 
 // Issue 8: 1000000d between arrivals overflowed the arrival times.
 TEST(ScenarioLoader, GeneratorArrivalsHaveRanges) {
-  const std::string g = "    generators:\n"
-                        "    - {kind: Poisson, name: gen, count: COUNT, meanInterarrival: MEAN,\n"
-                        "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  const std::string g =
+      "    generators:\n"
+      "    - {kind: Poisson, name: gen, count: COUNT, meanInterarrival: MEAN,\n"
+      "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: "
+      "0}]}\n";
   auto gen = [&](const std::string& count, const std::string& mean) {
     std::string text = kBase + g;
     text.replace(text.find("COUNT"), 5, count);
@@ -543,8 +546,10 @@ TEST(ScenarioLoader, GeneratorArrivalsHaveRanges) {
             "1000000, got '100000000'");
   // Two generators of 600,000 each: 1,200,001 jobs with j.
   std::string two = gen("600000", "1s");
-  two += "    - {kind: Poisson, name: gen2, count: 600000, meanInterarrival: 1s,\n"
-         "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  two +=
+      "    - {kind: Poisson, name: gen2, count: 600000, meanInterarrival: 1s,\n"
+      "       mix: [{weight: 1, gpus: 8, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: "
+      "0}]}\n";
   EXPECT_EQ(error_of(two),
             "t.yaml:13:5: spec.workload: the workload has 1200001 jobs (explicit and generated); "
             "at most 1000000 are simulated at once");
@@ -559,15 +564,16 @@ TEST(ScenarioLoader, JobsThatCanNeverFitAreRejected) {
             "at once");
   // Memory: 3 pods of 300Gi each fit a 512Gi node alone, but only one per node: 4 at most;
   // 5 do not.
-  EXPECT_THAT(error_of(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
-                            "replicas: 5, resources: {cpu: 8, memory: 300Gi, gpu: 0}")),
-              HasSubstr("can never start: it needs 5 Worker pods of cpu 8000m, memory 300Gi, gpu 0, "
-                        "but the whole cluster holds at most 4 of them at once"));
-  const std::string gen =
-      kBase +
-      "    generators:\n"
-      "    - {kind: Poisson, name: gen, count: 10, meanInterarrival: 1m,\n"
-      "       mix: [{weight: 1, gpus: 1024, gpusPerPod: 8, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  EXPECT_THAT(
+      error_of(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
+                    "replicas: 5, resources: {cpu: 8, memory: 300Gi, gpu: 0}")),
+      HasSubstr("can never start: it needs 5 Worker pods of cpu 8000m, memory 300Gi, gpu 0, "
+                "but the whole cluster holds at most 4 of them at once"));
+  const std::string gen = kBase +
+                          "    generators:\n"
+                          "    - {kind: Poisson, name: gen, count: 10, meanInterarrival: 1m,\n"
+                          "       mix: [{weight: 1, gpus: 1024, gpusPerPod: 8, steps: 1, "
+                          "stepCompute: 1s, gradientSize: 0}]}\n";
   EXPECT_EQ(error_of(gen),
             "t.yaml:22:32: spec.workload.generators[0].mix[0].gpus: jobs of this class can never "
             "start: they need 128 Worker pods of cpu 64000m, memory 512Gi, gpu 8, but the whole "

@@ -37,17 +37,21 @@ class HostileInput : public CliTest {
 
 // Used to overflow the arrival times and crash formatting the overflowed duration (SIGSEGV).
 TEST_F(HostileInput, HugeMeanInterarrivalIsOutOfRange) {
-  const std::string f = quickstart_with("s.yaml", "meanInterarrival: 150s", "meanInterarrival: 1000000d");
+  const std::string f =
+      quickstart_with("s.yaml", "meanInterarrival: 150s", "meanInterarrival: 1000000d");
   const Outcome o = run("simulate " + f + out());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
-  EXPECT_EQ(o.err, "error: " + f + ":35:25: spec.workload.generators[0].meanInterarrival: "
-                   "expected a duration from 0s to 36500d, got '1000000d' (value out of range)\n");
+  EXPECT_EQ(o.err,
+            "error: " + f +
+                ":35:25: spec.workload.generators[0].meanInterarrival: "
+                "expected a duration from 0s to 36500d, got '1000000d' (value out of range)\n");
 }
 
 // Used to "finish" 475,000-year jobs in seconds with exit 0.
 TEST_F(HostileInput, StepsPastTheRangeAreRefused) {
-  const std::string f = quickstart_with("s.yaml", "steps: {min: 2000, max: 20000}, stepCompute: 150ms",
-                                        "steps: 100000000000000, stepCompute: 150ms");
+  const std::string f =
+      quickstart_with("s.yaml", "steps: {min: 2000, max: 20000}, stepCompute: 150ms",
+                      "steps: 100000000000000, stepCompute: 150ms");
   const Outcome o = run("simulate " + f + out());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
   EXPECT_NE(o.err.find("spec.workload.generators[0].mix[0].steps: expected an integer from 1 to "
@@ -59,7 +63,8 @@ TEST_F(HostileInput, StepsPastTheRangeAreRefused) {
 // Used to wait forever (StrictFIFO: 0 of 600 jobs finished) and exit 0. quickstart has 256
 // A100s in 32 nodes of 8.
 TEST_F(HostileInput, JobLargerThanTheClusterIsRejectedAtLoad) {
-  const std::string f = quickstart_with("s.yaml", "{weight: 10, gpus: 32,", "{weight: 10, gpus: 1024,");
+  const std::string f =
+      quickstart_with("s.yaml", "{weight: 10, gpus: 32,", "{weight: 10, gpus: 1024,");
   const Outcome o = run("simulate " + f + out());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
   EXPECT_NE(o.err.find("mix[3].gpus: jobs of this class can never start: they need 128 Worker "
@@ -75,8 +80,9 @@ TEST_F(HostileInput, BadPlacementInTheFileIsBlamedOnTheFile) {
   const std::string f = quickstart_with("s.yaml", "placement: binpack", "placement: bogus");
   const Outcome o = run("simulate " + f + out());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
-  EXPECT_EQ(o.err.rfind("error: " + f + ":44:16: spec.policy.placement: unknown placement policy "
-                        "'bogus'; known: binpack",
+  EXPECT_EQ(o.err.rfind("error: " + f +
+                            ":44:16: spec.policy.placement: unknown placement policy "
+                            "'bogus'; known: binpack",
                         0),
             0u)
       << o.err;
@@ -96,8 +102,9 @@ TEST_F(HostileInput, HugeFileIsRefusedBeforeReading) {
   }
   const Outcome o = run("simulate " + f.string() + out());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
-  EXPECT_EQ(o.err, "error: " + f.string() + ": the file is 17825792 bytes; input files are at "
-                   "most 16Mi (16777216 bytes)\n");
+  EXPECT_EQ(o.err, "error: " + f.string() +
+                       ": the file is 17825792 bytes; input files are at "
+                       "most 16Mi (16777216 bytes)\n");
 }
 
 // Used to say "bad file".
@@ -142,9 +149,10 @@ TEST_F(HostileInput, PipelineTaskThatCanNeverBePlacedIsRefused) {
                         std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml --db " +
                         (dir_ / "runs.db").string());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
-  EXPECT_EQ(o.err, "error: " + f.string() + ":6:5: spec.tasks[0]: task train of pipeline big can "
-                   "never be placed on the --cluster scenario's cluster: it asks for GPU type "
-                   "H100-80G, which no node of the cluster has\n");
+  EXPECT_EQ(o.err, "error: " + f.string() +
+                       ":6:5: spec.tasks[0]: task train of pipeline big can "
+                       "never be placed on the --cluster scenario's cluster: it asks for GPU type "
+                       "H100-80G, which no node of the cluster has\n");
 }
 
 // Offsets past +23:59 and empty time zones are errors naming the field.
@@ -155,7 +163,8 @@ TEST_F(HostileInput, PipelineTimesAndZonesAreChecked) {
                       "start: 2026-01-01T00:00:00+99:00}\n  tasks: [{name: a}]\n";
   const Outcome o = run("pipeline validate " + f.string());
   EXPECT_EQ(o.exit_code(), 2) << o.err;
-  EXPECT_NE(o.err.find("spec.schedule.timezone: expected an IANA time zone name"), std::string::npos)
+  EXPECT_NE(o.err.find("spec.schedule.timezone: expected an IANA time zone name"),
+            std::string::npos)
       << o.err;
   EXPECT_NE(o.err.find("spec.schedule.start: expected an RFC 3339 time such as "
                        "2026-01-01T00:00:00Z, got '2026-01-01T00:00:00+99:00' (offset +99:00 is "

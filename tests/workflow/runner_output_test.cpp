@@ -79,8 +79,7 @@ TEST(RunnerOutput, AttemptReasonIsShown) {
   EXPECT_EQ(write_timeline_text({r}),
             "p 2026-01-01T00:00:00Z manual failed 2026-01-01T00:00:00Z..2026-01-01T00:20:00Z\n"
             "  b failed: 00:10:00Z-00:10:00Z error (can never be placed)\n");
-  EXPECT_NE(write_timeline_json({r}, -1).find(
-                R"("state":"error","reason":"can never be placed"})"),
+  EXPECT_NE(write_timeline_json({r}, -1).find(R"("state":"error","reason":"can never be placed"})"),
             std::string::npos);
   EXPECT_EQ(write_timeline_json({sample_run()}, -1).find("reason"), std::string::npos);
 }

@@ -50,8 +50,8 @@ TEST(WindowLimit, CountsTheTicksARunOrBackfillCreates) {
 TEST(WindowLimit, RefusesAWindowOfMoreThanAMillionRuns) {
   const std::vector<PipelineSpec> ps{every_five_minutes(true)};
   // A year of 5-minute ticks (105,121 with both ends) is fine; 1,000 years are not.
-  EXPECT_NO_THROW(check_window(ps, at("2026-01-01T00:00:00Z"), at("2027-01-01T00:00:00Z"),
-                               false, "", "--until"));
+  EXPECT_NO_THROW(check_window(ps, at("2026-01-01T00:00:00Z"), at("2027-01-01T00:00:00Z"), false,
+                               "", "--until"));
   try {
     check_window(ps, at("2026-01-01T00:00:00Z"), at("3026-01-01T00:00:00Z"), false, "", "--until");
     ADD_FAILURE() << "expected a GantryError";

@@ -69,8 +69,10 @@ void TimelineWriter::add(const Run& run) {
   }
   const bool pretty = indent_ >= 0;
   const std::string pad = pretty ? std::string(static_cast<size_t>(indent_), ' ') : "";
-  if (runs_ == 0) out_ << (pretty ? "{\n" + pad + "\"runs\": [\n" : "{\"runs\":[");
-  else out_ << (pretty ? ",\n" : ",");
+  if (runs_ == 0)
+    out_ << (pretty ? "{\n" + pad + "\"runs\": [\n" : "{\"runs\":[");
+  else
+    out_ << (pretty ? ",\n" : ",");
   ++runs_;
   const std::string one = run_json(run).dump(indent_);
   if (!pretty) {

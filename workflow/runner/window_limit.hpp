@@ -29,7 +29,7 @@ size_t backfill_ticks(const PipelineSpec& p, Time from, Time to, size_t limit);
 
 // Throws GantryError "<flag>: ..." when the ticks of all `pipelines` together (only the one
 // named `only`, if not empty) exceed kMaxRunsPerReplay. `backfill` selects backfill_ticks.
-void check_window(const std::vector<PipelineSpec>& pipelines, Time from, Time to,
-                  bool backfill, const std::string& only, const std::string& flag);
+void check_window(const std::vector<PipelineSpec>& pipelines, Time from, Time to, bool backfill,
+                  const std::string& only, const std::string& flag);
 
 }  // namespace gantry

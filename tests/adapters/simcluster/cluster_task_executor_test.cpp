@@ -157,8 +157,9 @@ TEST(ClusterTaskExecutor, TaskThatCanNeverFitFailsWithTheReason) {
   const Attempt& a = run.tasks[0].attempts[0];
   EXPECT_EQ(a.state, AttemptState::kError);
   EXPECT_EQ(*a.end, kT0);
-  EXPECT_EQ(a.reason, "can never be placed on the cluster: it needs 12 GPUs at once, but the "
-                      "cluster has 8");
+  EXPECT_EQ(a.reason,
+            "can never be placed on the cluster: it needs 12 GPUs at once, but the "
+            "cluster has 8");
 
   // A GPU type the catalog knows but no node has.
   PipelineSpec h100 = training_pipeline();

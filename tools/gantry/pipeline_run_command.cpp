@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -69,6 +70,27 @@ void run_with_progress(EventLoop& loop, Time from, Time until) {
     bar.update(static_cast<double>(i) / kSlices);
   }
   loop.run_until(until);
+  bar.finish();
+}
+
+// loop.run() for a backfill, drawing the share of the backlog done (on a terminal only). The
+// end is not known in advance, so the loop runs in slices of virtual time, doubling while
+// nothing happens; every event still runs in the order one run() call would give.
+void run_backlog_with_progress(EventLoop& loop, const RunScheduler& scheduler) {
+  ProgressBar bar("backfilling");
+  if (!bar.active()) {
+    loop.run();
+    return;
+  }
+  const double total = static_cast<double>(std::max<size_t>(1, scheduler.runs_in_flight()));
+  Duration slice = hours(1);
+  while (loop.pending() > 0) {
+    const uint64_t before = loop.dispatched();
+    loop.run_until(saturating_add(loop.now(), slice));
+    slice = loop.dispatched() == before ? saturating_add(slice, slice) : hours(1);
+    bar.update(1.0 - static_cast<double>(scheduler.runs_in_flight()) / total);
+  }
+  loop.run();  // posts, if any
   bar.finish();
 }
 
@@ -196,7 +218,7 @@ void backfill_pipelines(const RunOptions& opt) {
     rerun_count += report.rerun;
     untouched += report.untouched;
   }
-  o.loop->run();
+  run_backlog_with_progress(*o.loop, *o.scheduler);
   o.store->flush();
   print_timeline(*o.scheduler, opt.format);
   if (opt.format == "json") return;

@@ -1203,6 +1203,12 @@ std::vector<Run> RunScheduler::timeline() const {
   return out;
 }
 
+size_t RunScheduler::runs_in_flight() const {
+  size_t n = 0;
+  for (const auto& p : pipelines_) n += p->in_flight.size();
+  return n;
+}
+
 void RunScheduler::for_each_run(const std::function<void(const Run&)>& fn) const {
   for (const auto& [name, index] : pipeline_index_)
     for (const auto& [lt, r] : pipelines_[index]->runs) fn(runs_[r]->run);

@@ -183,6 +183,8 @@ class RunScheduler final : private AttemptListener {
   const Run* find_run(const std::string& pipeline, Time logical_time) const;
   bool up() const { return !down_; }
   size_t run_count() const { return runs_.size(); }
+  // Runs queued or running, over every pipeline. O(pipelines).
+  size_t runs_in_flight() const;
 
  private:
   struct PipelineState;

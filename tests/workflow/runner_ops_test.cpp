@@ -137,6 +137,7 @@ TEST(RunnerOps, BackfillNeverDuplicates) {
   BackfillReport r = h.scheduler.backfill("p", day("00:00"), day("03:00"));
   EXPECT_EQ(r.created, 3u);
   EXPECT_EQ(r.untouched, 1u);
+  EXPECT_EQ(h.scheduler.runs_in_flight(), 4u);  // 02 running; 00, 01, 03 queued
   OperatorAction again;
   again.at = day("04:30");
   again.kind = ActionKind::kBackfill;
@@ -151,6 +152,7 @@ TEST(RunnerOps, BackfillNeverDuplicates) {
                          "02:00 catchup succeeded 02:30-02:40",
                          "03:00 backfill succeeded 03:00-03:10",
                          "04:00 schedule succeeded 04:00-04:10"}));
+  EXPECT_EQ(h.scheduler.runs_in_flight(), 0u);
   h.until(day("04:55"));
   EXPECT_EQ(h.runs().size(), 5u);
   EXPECT_EQ(h.runs()[0], "00:00 backfill succeeded 02:40-04:40");

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -51,6 +52,29 @@ class CliTest : public ::testing::Test {
     o.status = std::system(cmd.c_str());
     o.out = slurp(out);
     o.err = slurp(err);
+    return o;
+  }
+
+  // Starts build/gantry like run() but without waiting, its output going to `tag`.stdout and
+  // `tag`.stderr in the test's folder; returns its pid (the shell execs env, which execs
+  // gantry, so the pid is gantry's). Wait for it with waitpid(); WUNTRACED sees a SIGSTOP.
+  pid_t start(const std::string& args, const std::string& env, const std::string& tag) {
+    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) +
+                            "/gantry " + args + " >" + (dir_ / (tag + ".stdout")).string() +
+                            " 2>" + (dir_ / (tag + ".stderr")).string() + " </dev/null";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  }
+  // The outcome of a process started with start(), once it has ended (`status` from waitpid).
+  Outcome outcome_of(int status, const std::string& tag) {
+    Outcome o;
+    o.status = status;
+    o.out = slurp(dir_ / (tag + ".stdout"));
+    o.err = slurp(dir_ / (tag + ".stderr"));
     return o;
   }
 

@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <cassert>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -19,15 +20,15 @@ void check_database_file(const std::string& path) {
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);  // follows symlinks: judge the target
   if (status.type() == fs::file_type::not_found) return;
-  if (ec) throw StoreError(path, "cannot inspect: " + ec.message(), SQLITE_CANTOPEN);
+  if (ec) throw StoreError(path, "cannot inspect: " + ec.message(), StoreError::kGantry);
   if (status.type() != fs::file_type::regular) {
     // SQLite would open a device node or write into a FIFO; a directory fails later with a
     // vaguer message.
     throw StoreError(path, "exists and is not a regular file; Gantry does not touch it",
-                     SQLITE_CANTOPEN);
+                     StoreError::kGantry);
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw StoreError(path, "cannot read", SQLITE_CANTOPEN);
+  if (!in) throw StoreError(path, std::string("cannot read: ") + std::strerror(errno), StoreError::kGantry);
   char header[16] = {};
   in.read(header, sizeof header);
   const std::streamsize got = in.gcount();
@@ -38,7 +39,7 @@ void check_database_file(const std::string& path) {
     throw StoreError(path,
                      "exists and is not an SQLite database (it does not start with SQLite's "
                      "header); Gantry does not touch it",
-                     SQLITE_NOTADB);
+                     StoreError::kGantry);
   }
 }
 

@@ -51,7 +51,7 @@ std::string describe(uint32_t id, const std::vector<std::string>& tables) {
   throw StoreError(path,
                    "exists and is " + what + ", not a " + kind.name +
                        "; Gantry never writes into or deletes a file it did not create",
-                   SQLITE_NOTADB);
+                   StoreError::kGantry);
 }
 
 }  // namespace
@@ -114,7 +114,7 @@ void remove_sidecars(const std::string& path) {
     const std::string file = path + suffix;
     std::error_code ec;
     if (!std::filesystem::remove(file, ec) && ec) {
-      throw StoreError(path, "cannot remove '" + file + "': " + ec.message(), SQLITE_CANTOPEN);
+      throw StoreError(path, "cannot remove '" + file + "': " + ec.message(), StoreError::kGantry);
     }
   }
 }
@@ -123,7 +123,7 @@ void remove_database(const std::string& path, const DatabaseKind& kind) {
   check_replaceable(path, kind);
   std::error_code ec;
   if (!std::filesystem::remove(path, ec) && ec)
-    throw StoreError(path, "cannot remove: " + ec.message(), SQLITE_CANTOPEN);
+    throw StoreError(path, "cannot remove: " + ec.message(), StoreError::kGantry);
   remove_sidecars(path);
 }
 

@@ -35,7 +35,7 @@ FileLock FileLock::acquire(const std::string& database_path) {
   if (fd < 0) {
     throw StoreError(database_path,
                      "cannot create the lock file '" + lock_path + "': " + std::strerror(errno),
-                     SQLITE_CANTOPEN);
+                     StoreError::kGantry);
   }
   FileLock lock(fd);  // closes fd on every path out
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -46,10 +46,10 @@ FileLock FileLock::acquire(const std::string& database_path) {
                        "database in use by " + (pid.empty() ? "another process" : "pid " + pid) +
                            " (it holds '" + lock_path +
                            "'); one writer at a time: wait for it to finish or stop it",
-                       SQLITE_BUSY);
+                       StoreError::kGantry);
     }
     throw StoreError(database_path, "cannot lock '" + lock_path + "': " + std::strerror(err),
-                     SQLITE_CANTOPEN);
+                     StoreError::kGantry);
   }
   const std::string pid = std::to_string(::getpid()) + "\n";
   // Best effort: the pid is for the message only; the lock itself is what protects.

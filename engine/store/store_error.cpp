@@ -7,8 +7,9 @@ namespace gantry {
 namespace {
 std::string compose(const std::string& path, const std::string& message, int code,
                     const std::string& sql) {
-  std::string out = (path.empty() ? std::string("<database>") : path) + ": " + message +
-                    " [sqlite " + sqlite3_errstr(code) + " (" + std::to_string(code) + ")]";
+  std::string out = (path.empty() ? std::string("<database>") : path) + ": " + message;
+  if (code != StoreError::kGantry)
+    out += std::string(" [sqlite ") + sqlite3_errstr(code) + " (" + std::to_string(code) + ")]";
   if (!sql.empty()) {
     out += " in: ";
     if (sql.size() <= StoreError::kMaxSqlInMessage) {

@@ -24,7 +24,8 @@ class StoreError : public GantryError {
   // SQLite result code (extended when available); `sql` the statement text, kept whole here
   // and truncated in what().
   // what() is "<path>: <message> [sqlite <code name> (<code>)] in: <sql, at most
-  // kMaxSqlInMessage characters>" and omits the "in:" part when `sql` is empty.
+  // kMaxSqlInMessage characters>" and omits the "in:" part when `sql` is empty, and the
+  // [sqlite ...] part when `code` is kGantry.
   StoreError(std::string path, std::string message, int code, std::string sql = {});
 
   const std::string& path() const { return path_; }
@@ -33,6 +34,10 @@ class StoreError : public GantryError {
   const std::string& detail() const { return detail_; }
 
   static constexpr std::size_t kMaxSqlInMessage = 200;
+  // The code of a failure that Gantry itself decided, or that the operating system reported,
+  // without any SQLite call failing: a refusal to touch a foreign file, a held lock, a file
+  // that cannot be removed. (SQLITE_OK, which no SQLite failure carries.)
+  static constexpr int kGantry = 0;
 
  private:
   std::string path_;

@@ -55,6 +55,13 @@ std::optional<Time> time_or_null(const Statement& s, int col) {
   return Time::from_micros(s.column_int64(col));
 }
 
+// Looks before taking the lock, so that refusing a foreign file leaves nothing beside it (not
+// even a .lock file). What counts is the look under the lock (claim()), which follows.
+FileLock lock_unless_foreign(const std::string& path) {
+  check_replaceable(path, kRunsDatabase);
+  return FileLock::acquire(path);
+}
+
 std::optional<int64_t> micros(std::optional<Time> t) {
   return t ? std::optional<int64_t>(t->micros()) : std::nullopt;
 }
@@ -62,7 +69,7 @@ std::optional<int64_t> micros(std::optional<Time> t) {
 }  // namespace
 
 SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
-    : lock_(FileLock::acquire(path)), path_(path), batch_(options.batch < 1 ? 1 : options.batch) {
+    : lock_(lock_unless_foreign(path)), path_(path), batch_(options.batch < 1 ? 1 : options.batch) {
   // Everything below happens under the lock: no other Gantry writer can be half-way through
   // this database while we look at it, replace it or load it.
   if (options.replay) open_replay(options);
@@ -140,7 +147,7 @@ void SqliteRunStore::open_replay(const RunStoreOptions& options) {
           "holds a run history (" + std::to_string(runs) + " runs" +
               (origin.empty() ? ", written by an older Gantry" : ", written by backfill or serve") +
               ") that a replay would replace",
-          SQLITE_CONSTRAINT);
+          StoreError::kGantry);
     }
   }
   remove_database(path_, kRunsDatabase);

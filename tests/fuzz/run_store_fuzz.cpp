@@ -28,23 +28,20 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// One folder per fuzzing process, emptied before each input.
-const fs::path& work_dir() {
-  static const fs::path dir = [] {
-    fs::path d = fs::temp_directory_path() / ("gantry-run-store-fuzz-" + std::to_string(::getpid()));
-    fs::create_directories(d);
-    return d;
-  }();
-  return dir;
+// A folder per fuzzing process, made for each input and removed after it, so that nothing is
+// left behind however libFuzzer ends the process.
+fs::path work_dir() {
+  return fs::temp_directory_path() / ("gantry-run-store-fuzz-" + std::to_string(::getpid()));
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  const fs::path db = work_dir() / "runs.db";
+  const fs::path dir = work_dir();
   std::error_code ec;
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-    fs::remove(db.string() + suffix, ec);
+  fs::remove_all(dir, ec);
+  fs::create_directories(dir);
+  const fs::path db = dir / "runs.db";
   {
     std::ofstream out(db, std::ios::binary);
     out.write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
@@ -61,5 +58,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const gantry::StoreError& e) {
     if (std::string(e.what()).rfind(db.string(), 0) != 0) __builtin_trap();
   }
+  fs::remove_all(dir, ec);
   return 0;
 }

@@ -7,6 +7,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <stdlib.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -30,15 +32,22 @@ inline std::string slurp(const std::filesystem::path& p) {
 
 class CliTest : public ::testing::Test {
  protected:
+  // A folder of our own, made by mkdtemp(3): a fixed name per test would be shared with the
+  // same test of another checkout running at the same time, and each would delete the
+  // other's files (the mistake issue 8 is about).
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gantry-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    std::string pattern =
+        (std::filesystem::temp_directory_path() /
+         ("gantry-cli-" +
+          std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-XXXXXX"))
+            .string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern;
+    dir_ = pattern;
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
 
   // Runs build/gantry with `args` (already shell-quoted), `env` (VAR=value ...) set for it,
   // no standard input. `exec` makes the shell replace itself, so a signal that kills gantry

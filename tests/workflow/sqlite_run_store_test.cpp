@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <csignal>
@@ -36,14 +37,20 @@ Run make_run(const std::string& pipeline, int hour) {
 
 class SqliteRunStoreTest : public ::testing::Test {
  protected:
+  // mkdtemp(3): a folder of our own, not shared with the same test of another checkout.
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gantry-store-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    std::string pattern =
+        (fs::temp_directory_path() /
+         ("gantry-store-" +
+          std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-XXXXXX"))
+            .string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern;
+    dir_ = pattern;
     path_ = (dir_ / "runs.db").string();
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
 
   int64_t count(const std::string& sql) {
     Database db = Database::open(path_, OpenOptions{.create = false});

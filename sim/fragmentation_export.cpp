@@ -3,16 +3,21 @@
 #include <filesystem>
 
 #include "engine/store/database.hpp"
+#include "engine/store/database_kind.hpp"
+#include "engine/store/replacement_file.hpp"
 #include "engine/store/transaction.hpp"
+#include "sim/results_writer.hpp"
 
 namespace gantry {
 
 void write_fragmentation_database(const std::string& path, const std::string& scenario,
                                   const std::vector<NamedResult>& results) {
-  std::filesystem::remove(path);
+  check_results_target(path);
+  ReplacementFile file(path);  // atomic: see results_writer.hpp
   OpenOptions options;
   options.fast = true;
-  Database db = Database::open(path, options);
+  Database db = Database::open(file.temp_path(), options);
+  claim(db, kResultsDatabase);
   db.exec(
       "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"
       "CREATE TABLE curves(variant TEXT, policy TEXT, arrival_pct INTEGER,"
@@ -50,9 +55,13 @@ void write_fragmentation_database(const std::string& path, const std::string& sc
         }
       }
     }
+    put("complete", "true");  // last, in the one transaction: readers look for it
     tx.commit();
   }
   db.close();
+  check_results_target(path);
+  remove_sidecars(path);
+  file.commit();
 }
 
 }  // namespace gantry

@@ -32,24 +32,6 @@ CREATE TABLE summary(metric TEXT PRIMARY KEY, value REAL);
 // Built once after the bulk load: cheaper than keeping the index up to date row by row.
 constexpr const char* kIndexes = "CREATE INDEX events_by_job ON events(job_id)";
 
-[[noreturn]] void refuse(const std::string& path, const std::string& why) {
-  throw StoreError("cannot create results database '" + path + "': " + why, SQLITE_CANTOPEN);
-}
-
-// Removes `file` if it exists. Directories and other non-files are refused, never removed.
-void remove_file(const std::string& path, const std::filesystem::path& file) {
-  std::error_code ec;
-  const auto status = std::filesystem::symlink_status(file, ec);
-  if (ec || status.type() == std::filesystem::file_type::not_found) return;  // nothing there
-  if (status.type() != std::filesystem::file_type::regular &&
-      status.type() != std::filesystem::file_type::symlink) {
-    refuse(path, "'" + file.string() + "' exists and is not a regular file");
-  }
-  if (!std::filesystem::remove(file, ec) && ec) {
-    refuse(path, "cannot remove the existing '" + file.string() + "': " + ec.message());
-  }
-}
-
 // Rows are bound without copying their strings: the record outlives the step() that reads
 // them, and every parameter is rebound before the next step().
 BorrowedText borrow(const std::string& s) { return BorrowedText{s}; }
@@ -65,15 +47,22 @@ std::optional<double> seconds_between(Time from, const std::optional<Time>& to) 
 
 }  // namespace
 
-ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
-  // A stale file would keep its old rows and pages; start from nothing so that identical
-  // runs give identical bytes. The sidecars of an old WAL or rollback journal would be
-  // replayed into the new file, so they go too.
-  for (const char* suffix : {"", "-journal", "-wal", "-shm"}) remove_file(path, path + suffix);
+// 0x47616e53 = "GanS". Older files are recognised by their tables.
+const DatabaseKind kResultsDatabase{
+    0x47616e53u,
+    "Gantry results database",
+    {{"meta", "jobs", "cluster_series", "events", "summary"}, {"meta", "curves"}}};
 
+void check_results_target(const std::string& path) { check_replaceable(path, kResultsDatabase); }
+
+ResultsWriter::ResultsWriter(const std::string& path) : path_(path), file_(path) {
+  check_results_target(path);
+  // The temporary starts from nothing (ReplacementFile removed any stale one), so identical
+  // runs give identical bytes.
   OpenOptions options;
   options.fast = true;
-  db_ = Database::open(path, options);
+  db_ = Database::open(file_.temp_path(), options);
+  claim(db_, kResultsDatabase);
   db_.migrate(schema_steps());
 
   insert_meta_ = db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
@@ -89,7 +78,17 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path) {
   begin_batch();
 }
 
-ResultsWriter::~ResultsWriter() = default;  // batch_ rolls back if finish() was not called
+ResultsWriter::~ResultsWriter() {
+  if (finished_) return;
+  // Unfinished: roll back, close, and let file_ delete the temporary; `path` is untouched.
+  batch_.reset();
+  insert_meta_ = Statement();
+  insert_job_ = Statement();
+  insert_series_ = Statement();
+  insert_event_ = Statement();
+  insert_summary_ = Statement();
+  db_ = Database();
+}
 
 void ResultsWriter::begin_batch() {
   batch_.emplace(db_);
@@ -150,6 +149,9 @@ void ResultsWriter::write_summary(const std::string& metric, double value) {
 
 void ResultsWriter::finish() {
   assert(!finished_ && "ResultsWriter::finish() called twice");
+  // The mark readers look for; in the last transaction, so it exists only if all rows do.
+  insert_meta_.bind_all("complete", "true").step();
+  insert_meta_.reset();
   batch_->commit();
   batch_.reset();
   db_.exec(kIndexes);
@@ -160,6 +162,10 @@ void ResultsWriter::finish() {
   insert_event_ = Statement();
   insert_summary_ = Statement();
   db_.close();
+  // Looked at again just before the rename: something may have appeared there meanwhile.
+  check_results_target(path_);
+  remove_sidecars(path_);  // a stale WAL would be replayed into the new file
+  file_.commit();
   finished_ = true;
 }
 

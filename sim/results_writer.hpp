@@ -5,7 +5,7 @@
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       scenario name, seed, policy, start, horizon, gantry version: whatever the caller
-//       writes with write_meta().
+//       writes with write_meta(); and complete = "true", written by finish() last.
 //   jobs(id INTEGER PRIMARY KEY, name TEXT, tenant TEXT, priority INTEGER, gpus INTEGER,
 //        pods INTEGER, submit_us INTEGER, start_us INTEGER NULL, end_us INTEGER NULL,
 //        wait_s REAL NULL, jct_s REAL NULL, nodes INTEGER NULL, placement TEXT NULL,
@@ -33,12 +33,21 @@
 // memory). Writing 100,000 jobs, 400,000 events and 200,000 series rows takes a fraction of
 // a second.
 //
-// Lifetime: construct, add rows, finish(). A writer destroyed without finish() (an exception
-// unwinding the simulation) rolls back the batch in progress; the file then holds only the
-// batches committed before and no index, so a file without summary rows is suspect.
+// Atomic (engine/store/replacement_file.hpp): rows go to `<path>.partial-<pid>` beside the
+// target; finish() marks the database complete (meta complete = true), closes it and renames
+// it over `path`. So `path` holds a complete database or whatever was there before, never a
+// part of a run, even when the process is killed; readers (`gantry compare`) still refuse a
+// database without the mark (one copied half-way, or written by an older Gantry).
+// Identity (engine/store/database_kind.hpp): application_id kResultsDatabase.application_id;
+// only a missing path, an empty file or a Gantry results database is ever replaced.
 //
-// Errors: StoreError (engine/store/store_error.hpp) from the constructor when the file cannot
-// be created (the message names the path), and from any call when SQLite fails.
+// Lifetime: construct, add rows, finish(). A writer destroyed without finish() (an exception
+// unwinding the simulation) deletes its temporary file and leaves `path` as it was.
+//
+// Errors: StoreError (engine/store/store_error.hpp) from the constructor when `path` is
+// something else than a results database (the message says what) or the file cannot be
+// created, and from any call when SQLite fails; FileError when the finished file cannot be
+// moved into place. Every message names the path.
 //
 // Thread-safety: none; one writer per simulation, used from its loop thread.
 
@@ -49,6 +58,8 @@
 #include "engine/cluster/job.hpp"
 #include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
+#include "engine/store/database_kind.hpp"
+#include "engine/store/replacement_file.hpp"
 #include "engine/store/statement.hpp"
 #include "engine/store/transaction.hpp"
 
@@ -88,15 +99,23 @@ struct EventRecord {
   std::string detail;
 };
 
+// The identity of a results database, training run or fragmentation experiment alike
+// (application_id "GanS"; sim/fragmentation_export.hpp writes the other kind).
+extern const DatabaseKind kResultsDatabase;
+
+// Throws StoreError naming `path` unless a results database may be written there: nothing
+// there, an empty file, or a Gantry results database. Anything else (a runs database, another
+// program's database, a text file, a folder) is left alone.
+void check_results_target(const std::string& path);
+
 class ResultsWriter {
  public:
   // Rows per transaction. Large enough that commits cost nothing next to the inserts, small
   // enough that the page cache holds a batch.
   static constexpr int kBatchRows = 10'000;
 
-  // Creates the results database at `path`, replacing the file (and any -journal, -wal,
-  // -shm beside it) if one exists. A path naming something other than a regular file
-  // (a directory) is refused rather than removed. Throws StoreError naming the path.
+  // Starts the results database that finish() puts at `path`. Throws StoreError naming the
+  // path unless it is missing, empty or a Gantry results database (check_results_target()).
   explicit ResultsWriter(const std::string& path);
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
@@ -110,8 +129,9 @@ class ResultsWriter {
   // Inserts or replaces summary[metric]; the last value written for a metric wins.
   void write_summary(const std::string& metric, double value);
 
-  // Commits what is pending, builds the indexes, and closes the file. Any call after
-  // finish() (finish() included) is a programming error (asserted).
+  // Marks the database complete, commits what is pending, builds the indexes, closes the file
+  // and moves it to `path`. Any call after finish() (finish() included) is a programming
+  // error (asserted).
   void finish();
 
   bool finished() const { return finished_; }
@@ -123,6 +143,7 @@ class ResultsWriter {
   void begin_batch();
 
   std::string path_;
+  ReplacementFile file_;  // where the rows go until finish(); declared before db_: outlives it
   Database db_;
   // Member order matters: statements and the open transaction go before db_ closes.
   Statement insert_meta_;

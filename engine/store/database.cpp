@@ -3,19 +3,57 @@
 #include <sqlite3.h>
 
 #include <cassert>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
 #include <utility>
 
 #include "engine/store/transaction.hpp"
 
 namespace gantry {
 
+void check_database_file(const std::string& path) {
+  if (path.empty() || path == ":memory:") return;
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::file_status status = fs::status(path, ec);  // follows symlinks: judge the target
+  if (status.type() == fs::file_type::not_found) return;
+  if (ec) throw StoreError(path, "cannot inspect: " + ec.message(), StoreError::kGantry);
+  if (status.type() != fs::file_type::regular) {
+    // SQLite would open a device node or write into a FIFO; a directory fails later with a
+    // vaguer message.
+    throw StoreError(path, "exists and is not a regular file; Gantry does not touch it",
+                     StoreError::kGantry);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw StoreError(path, std::string("cannot read: ") + std::strerror(errno), StoreError::kGantry);
+  char header[16] = {};
+  in.read(header, sizeof header);
+  const std::streamsize got = in.gcount();
+  if (got == 0) return;  // empty: SQLite makes it a database (or a WAL beside it holds one)
+  // SQLite's file header: the 16 bytes "SQLite format 3\0" (https://sqlite.org/fileformat.html).
+  static constexpr char kMagic[16] = "SQLite format 3";
+  if (got < 16 || std::memcmp(header, kMagic, sizeof kMagic) != 0) {
+    throw StoreError(path,
+                     "exists and is not an SQLite database (it does not start with SQLite's "
+                     "header); Gantry does not touch it",
+                     StoreError::kGantry);
+  }
+}
+
 Database Database::open(const std::string& path, const OpenOptions& options) {
   if (options.wal && options.fast) {
-    throw StoreError("cannot open '" + path + "': options wal and fast are exclusive",
-                     SQLITE_MISUSE);
+    throw StoreError(path, "cannot open: options wal and fast are exclusive", SQLITE_MISUSE);
   }
+  if (options.read_only && (options.wal || options.fast || options.create)) {
+    throw StoreError(path, "cannot open: read_only excludes create, wal and fast", SQLITE_MISUSE);
+  }
+  check_database_file(path);
   // NOMUTEX: one thread per connection (see the header), so SQLite's own mutex is waste.
-  int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+  int flags = SQLITE_OPEN_NOMUTEX;
+  flags |= options.read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (options.create) flags |= SQLITE_OPEN_CREATE;
   sqlite3* raw = nullptr;
   const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
@@ -24,7 +62,7 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     std::string message = raw != nullptr ? sqlite3_errmsg(raw) : sqlite3_errstr(rc);
     const int code = raw != nullptr ? sqlite3_extended_errcode(raw) : rc;
     sqlite3_close(raw);
-    throw StoreError("cannot open '" + path + "': " + message, code);
+    throw StoreError(path, "cannot open: " + message, code);
   }
   sqlite3_extended_result_codes(raw, 1);
   Database db(raw, path);
@@ -36,8 +74,8 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     // the old mode, which must not pass silently for the orchestrator's durability.
     Statement mode = db.prepare("PRAGMA journal_mode=WAL");
     if (!mode.step() || mode.column_text(0) != "wal") {
-      throw StoreError("cannot open '" + path + "': WAL journal mode is not available",
-                       SQLITE_CANTOPEN, mode.sql());
+      throw StoreError(path, "cannot open: WAL journal mode is not available", SQLITE_CANTOPEN,
+                       mode.sql());
     }
     mode = Statement();
     db.exec("PRAGMA synchronous=NORMAL");
@@ -82,14 +120,14 @@ void Database::close() {
 
 sqlite3* Database::checked() const {
   if (db_ == nullptr) {
-    throw StoreError("database '" + path_ + "' is not open", SQLITE_MISUSE);
+    throw StoreError(path_, "the database is not open", SQLITE_MISUSE);
   }
   return db_;
 }
 
 void Database::fail(int rc, std::string_view sql) const {
   const int code = sqlite3_extended_errcode(db_);
-  throw StoreError(sqlite3_errmsg(db_), code != SQLITE_OK ? code : rc, std::string(sql));
+  throw StoreError(path_, sqlite3_errmsg(db_), code != SQLITE_OK ? code : rc, std::string(sql));
 }
 
 void Database::exec(std::string_view sql) {
@@ -102,26 +140,26 @@ void Database::exec(std::string_view sql) {
     std::string message = error != nullptr ? error : sqlite3_errstr(rc);
     sqlite3_free(error);
     const int code = sqlite3_extended_errcode(db);
-    throw StoreError(std::move(message), code != SQLITE_OK ? code : rc, text);
+    throw StoreError(path_, std::move(message), code != SQLITE_OK ? code : rc, text);
   }
 }
 
 Statement Database::prepare(std::string_view sql) {
   sqlite3* db = checked();
   if (sql.size() > static_cast<std::size_t>(INT32_MAX)) {
-    throw StoreError("statement too long", SQLITE_TOOBIG, std::string(sql.substr(0, 200)));
+    throw StoreError(path_, "statement too long", SQLITE_TOOBIG, std::string(sql.substr(0, 200)));
   }
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
   const int rc =
       sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
   if (rc != SQLITE_OK) fail(rc, sql);
-  Statement out(stmt, std::string(sql));  // owns stmt from here on, even if we throw
-  if (stmt == nullptr) throw StoreError("no statement to prepare", SQLITE_MISUSE, out.sql());
+  Statement out(stmt, std::string(sql), path_);  // owns stmt from here on, even if we throw
+  if (stmt == nullptr) throw StoreError(path_, "no statement to prepare", SQLITE_MISUSE, out.sql());
   for (const char* p = tail; p != nullptr && p < sql.data() + sql.size(); ++p) {
     const char c = *p;
     if (c != ';' && c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-      throw StoreError("prepare() takes one statement; use exec() for several",
+      throw StoreError(path_, "prepare() takes one statement; use exec() for several",
                        SQLITE_MISUSE, out.sql());
     }
   }
@@ -143,8 +181,9 @@ int Database::user_version() {
 int Database::migrate(const std::vector<std::string>& steps) {
   const int from = user_version();
   if (from > static_cast<int>(steps.size())) {
-    throw StoreError("database '" + path_ + "' has schema version " + std::to_string(from) +
-                         " but this program knows only " + std::to_string(steps.size()) +
+    throw StoreError(path_,
+                     "schema version " + std::to_string(from) + " but this program knows only " +
+                         std::to_string(steps.size()) +
                          " migration steps (written by a newer Gantry?)",
                      SQLITE_ERROR);
   }

@@ -36,6 +36,9 @@ namespace gantry {
 struct OpenOptions {
   // Create the file if it does not exist; otherwise opening a missing file fails.
   bool create = true;
+  // Open read-only: nothing is written to the file, no journal mode is set. Excludes create,
+  // wal and fast (open() throws).
+  bool read_only = false;
   // journal_mode=WAL, synchronous=NORMAL: readers do not block the writer, and a commit
   // survives a process kill (a power loss may lose the last commits, never corrupt). For the
   // orchestrator's state.
@@ -51,10 +54,17 @@ struct OpenOptions {
   Duration busy_timeout = seconds(5);
 };
 
+// Throws StoreError naming `path` when something exists there that is not a regular file (a
+// directory, a device node, a FIFO; symlinks are judged by their target) or is a non-empty
+// file that does not start with SQLite's header. A missing path or an empty file passes.
+// Database::open() calls it first, so no SQLite connection ever writes into a foreign file.
+void check_database_file(const std::string& path);
+
 class Database {
  public:
-  // Opens (or creates, see OpenOptions::create) the database file at `path`, read-write,
-  // and applies the options. ":memory:" opens a private in-memory database.
+  // Opens (or creates, see OpenOptions::create) the database file at `path`, read-write
+  // unless read_only, and applies the options. ":memory:" opens a private in-memory database.
+  // Before SQLite sees the path, check_database_file() refuses what is not a database.
   // Throws StoreError naming `path` when the file cannot be opened.
   static Database open(const std::string& path, const OpenOptions& options = {});
 

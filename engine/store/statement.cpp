@@ -14,19 +14,22 @@ Statement::~Statement() {
 }
 
 Statement::Statement(Statement&& other) noexcept
-    : stmt_(std::exchange(other.stmt_, nullptr)), sql_(std::move(other.sql_)) {}
+    : stmt_(std::exchange(other.stmt_, nullptr)),
+      sql_(std::move(other.sql_)),
+      path_(std::move(other.path_)) {}
 
 Statement& Statement::operator=(Statement&& other) noexcept {
   if (this != &other) {
     if (stmt_ != nullptr) sqlite3_finalize(stmt_);
     stmt_ = std::exchange(other.stmt_, nullptr);
     sql_ = std::move(other.sql_);
+    path_ = std::move(other.path_);
   }
   return *this;
 }
 
 sqlite3_stmt* Statement::checked() const {
-  if (stmt_ == nullptr) throw StoreError("use of an empty Statement", SQLITE_MISUSE, sql_);
+  if (stmt_ == nullptr) throw StoreError(path_, "use of an empty Statement", SQLITE_MISUSE, sql_);
   return stmt_;
 }
 
@@ -39,7 +42,7 @@ void Statement::check_bind(int rc, int index) const {
   } else {
     message += std::string(": ") + sqlite3_errmsg(sqlite3_db_handle(stmt_));
   }
-  throw StoreError(std::move(message), rc, sql_);
+  throw StoreError(path_, std::move(message), rc, sql_);
 }
 
 Statement& Statement::bind_int64(int index, int64_t value) {
@@ -65,7 +68,7 @@ Statement& Statement::bind_text(int index, BorrowedText value) {
 Statement& Statement::bind_text_with(int index, std::string_view value, bool copy) {
   sqlite3_stmt* stmt = checked();
   if (value.size() > static_cast<std::size_t>(INT_MAX)) {
-    throw StoreError("text of " + std::to_string(value.size()) + " bytes is too big to bind",
+    throw StoreError(path_, "text of " + std::to_string(value.size()) + " bytes is too big to bind",
                      SQLITE_TOOBIG, sql_);
   }
   check_bind(sqlite3_bind_text(stmt, index, value.data(), static_cast<int>(value.size()),
@@ -88,7 +91,7 @@ bool Statement::step() {
   std::string message = sqlite3_errmsg(db);
   const int code = sqlite3_extended_errcode(db);
   sqlite3_reset(stmt);  // leave it reusable; reset repeats the error, already captured
-  throw StoreError(std::move(message), code != SQLITE_OK ? code : rc, sql_);
+  throw StoreError(path_, std::move(message), code != SQLITE_OK ? code : rc, sql_);
 }
 
 Statement& Statement::reset() {

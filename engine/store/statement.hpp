@@ -20,7 +20,8 @@
 //
 // Thread-safety: none of its own. A Statement belongs to its Database's thread.
 //
-// Errors: every SQLite failure throws StoreError with the statement's SQL (store_error.hpp).
+// Errors: every SQLite failure throws StoreError with the statement's SQL and the path of the
+// database that prepared it (store_error.hpp).
 
 #include <concepts>
 #include <cstddef>
@@ -98,7 +99,8 @@ class Statement {
 
  private:
   friend class Database;
-  Statement(sqlite3_stmt* stmt, std::string sql) : stmt_(stmt), sql_(std::move(sql)) {}
+  Statement(sqlite3_stmt* stmt, std::string sql, std::string path)
+      : stmt_(stmt), sql_(std::move(sql)), path_(std::move(path)) {}
 
   sqlite3_stmt* checked() const;  // throws StoreError when empty
   void check_bind(int rc, int index) const;
@@ -106,6 +108,7 @@ class Statement {
 
   sqlite3_stmt* stmt_ = nullptr;
   std::string sql_;
+  std::string path_;  // the database's, for error messages
 };
 
 namespace store_detail {

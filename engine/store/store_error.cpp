@@ -5,9 +5,11 @@
 namespace gantry {
 
 namespace {
-std::string compose(const std::string& message, int code, const std::string& sql) {
-  std::string out = "sqlite: " + message + " [" + sqlite3_errstr(code) + " (" +
-                    std::to_string(code) + ")]";
+std::string compose(const std::string& path, const std::string& message, int code,
+                    const std::string& sql) {
+  std::string out = (path.empty() ? std::string("<database>") : path) + ": " + message;
+  if (code != StoreError::kGantry)
+    out += std::string(" [sqlite ") + sqlite3_errstr(code) + " (" + std::to_string(code) + ")]";
   if (!sql.empty()) {
     out += " in: ";
     if (sql.size() <= StoreError::kMaxSqlInMessage) {
@@ -21,8 +23,9 @@ std::string compose(const std::string& message, int code, const std::string& sql
 }
 }  // namespace
 
-StoreError::StoreError(std::string message, int code, std::string sql)
-    : GantryError(compose(message, code, sql)),
+StoreError::StoreError(std::string path, std::string message, int code, std::string sql)
+    : GantryError(compose(path, message, code, sql)),
+      path_(std::move(path)),
       code_(code),
       sql_(std::move(sql)),
       detail_(std::move(message)) {}

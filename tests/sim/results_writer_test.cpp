@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -217,32 +221,84 @@ TEST_F(ResultsWriterTest, IdenticalInputsGiveIdenticalBytes) {
   EXPECT_FALSE(bytes_a == file_bytes(c));
 }
 
-TEST_F(ResultsWriterTest, OverwritesAnExistingFile) {
+// A results database written before is replaced (with a stale WAL beside it, which SQLite
+// would otherwise replay into the new file), and the bytes are those of a fresh write.
+TEST_F(ResultsWriterTest, ReplacesAPreviousResultsDatabase) {
   const std::string file = path("results.db");
   {
-    // An unrelated SQLite database at the path, with a table the writer does not create.
-    Database old = Database::open(file);
-    old.exec("CREATE TABLE stale(x); INSERT INTO stale VALUES (1)");
+    ResultsWriter w(file);
+    write_sample(w, 0, "7");
   }
-  {
-    std::ofstream(file + "-journal") << "leftover journal";
-  }
+  { std::ofstream(file + "-wal") << ""; }
   {
     ResultsWriter w(file);
     write_sample(w);
   }
-  EXPECT_FALSE(std::filesystem::exists(file + "-journal"));
-  Database db = Database::open(file);
-  EXPECT_THROW(db.prepare("SELECT * FROM stale"), StoreError);
-  EXPECT_EQ(count_rows(db, "jobs"), 2);
-
-  // Overwriting gives the same bytes as writing to a fresh path.
+  EXPECT_FALSE(std::filesystem::exists(file + "-wal"));
   const std::string fresh = path("fresh.db");
   {
     ResultsWriter w(fresh);
     write_sample(w);
   }
   EXPECT_TRUE(file_bytes(file) == file_bytes(fresh));
+}
+
+// Anything else at the path is left alone, byte for byte: another program's SQLite database,
+// a runs database of the orchestrator, a text file.
+TEST_F(ResultsWriterTest, RefusesToReplaceWhatIsNotAResultsDatabase) {
+  const std::string foreign = path("results.db");
+  {
+    Database old = Database::open(foreign);
+    old.exec("CREATE TABLE stale(x); INSERT INTO stale VALUES (1)");
+  }
+  const std::string before = file_bytes(foreign);
+  try {
+    ResultsWriter w(foreign);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr(foreign + ": exists and is an SQLite database with tables stale"));
+  }
+  EXPECT_TRUE(file_bytes(foreign) == before);
+
+  const std::string text = path("notes.txt");
+  { std::ofstream(text) << "not a database\n"; }
+  EXPECT_THROW(ResultsWriter w(text), StoreError);
+  EXPECT_EQ(file_bytes(text), "not a database\n");
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir_),
+                          std::filesystem::directory_iterator()),
+            2)
+      << "no temporary left behind";
+}
+
+// Killed part-way (a real SIGKILL in a child, after a full batch was committed to disk): the
+// target keeps what it held before, here the previous complete run, never a part of the new
+// one. What is left is the child's temporary, which no reader looks at.
+TEST_F(ResultsWriterTest, KilledMidWayLeavesThePreviousFile) {
+  const std::string file = path("results.db");
+  {
+    ResultsWriter w(file);
+    write_sample(w, 0, "1");
+  }
+  const std::string before = file_bytes(file);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ResultsWriter w(file);
+    w.write_meta("seed", "2");
+    for (int i = 0; i < ResultsWriter::kBatchRows + 5; ++i) w.add_event({kT0, "tick", i, ""});
+    ::kill(::getpid(), SIGKILL);
+    _exit(0);  // not reached
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFSIGNALED(status));
+  EXPECT_TRUE(file_bytes(file) == before) << "the target was touched";
+  EXPECT_TRUE(std::filesystem::exists(file + ".partial-" + std::to_string(child)))
+      << "the child wrote a batch to its temporary";
+  Database db = Database::open(file, OpenOptions{.create = false});
+  Statement q = db.prepare("SELECT value FROM meta WHERE key = 'complete'");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_text(0), "true");
 }
 
 TEST_F(ResultsWriterTest, UnwritablePathThrowsNamingIt) {
@@ -289,8 +345,9 @@ TEST_F(ResultsWriterTest, LastMetaAndSummaryValueWins) {
     w.finish();
   }
   Database db = Database::open(file);
-  EXPECT_EQ(count_rows(db, "meta"), 1);
-  Statement q = db.prepare("SELECT (SELECT value FROM meta), (SELECT value FROM summary)");
+  EXPECT_EQ(count_rows(db, "meta"), 2) << "policy, and complete written by finish()";
+  Statement q = db.prepare(
+      "SELECT (SELECT value FROM meta WHERE key = 'policy'), (SELECT value FROM summary)");
   ASSERT_TRUE(q.step());
   EXPECT_EQ(q.column_text(0), "drf");
   EXPECT_DOUBLE_EQ(q.column_double(1), 0.9);

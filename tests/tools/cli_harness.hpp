@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdlib.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -29,15 +32,22 @@ inline std::string slurp(const std::filesystem::path& p) {
 
 class CliTest : public ::testing::Test {
  protected:
+  // A folder of our own, made by mkdtemp(3): a fixed name per test would be shared with the
+  // same test of another checkout running at the same time, and each would delete the
+  // other's files (the mistake issue 8 is about).
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("gantry-cli-" +
-            std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
+    std::string pattern =
+        (std::filesystem::temp_directory_path() /
+         ("gantry-cli-" +
+          std::string(::testing::UnitTest::GetInstance()->current_test_suite()->name()) + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() + "-XXXXXX"))
+            .string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern;
+    dir_ = pattern;
   }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
+  void TearDown() override {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
 
   // Runs build/gantry with `args` (already shell-quoted), `env` (VAR=value ...) set for it,
   // no standard input. `exec` makes the shell replace itself, so a signal that kills gantry
@@ -51,6 +61,29 @@ class CliTest : public ::testing::Test {
     o.status = std::system(cmd.c_str());
     o.out = slurp(out);
     o.err = slurp(err);
+    return o;
+  }
+
+  // Starts build/gantry like run() but without waiting, its output going to `tag`.stdout and
+  // `tag`.stderr in the test's folder; returns its pid (the shell execs env, which execs
+  // gantry, so the pid is gantry's). Wait for it with waitpid(); WUNTRACED sees a SIGSTOP.
+  pid_t start(const std::string& args, const std::string& env, const std::string& tag) {
+    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) +
+                            "/gantry " + args + " >" + (dir_ / (tag + ".stdout")).string() +
+                            " 2>" + (dir_ / (tag + ".stderr")).string() + " </dev/null";
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+      ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
+    return pid;
+  }
+  // The outcome of a process started with start(), once it has ended (`status` from waitpid).
+  Outcome outcome_of(int status, const std::string& tag) {
+    Outcome o;
+    o.status = status;
+    o.out = slurp(dir_ / (tag + ".stdout"));
+    o.err = slurp(dir_ / (tag + ".stderr"));
     return o;
   }
 

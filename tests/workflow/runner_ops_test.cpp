@@ -185,7 +185,8 @@ TEST(RunnerOps, BackfillRerunFailedOnly) {
             "[2026-01-01T00:00:00Z, 2026-01-01T01:00:00Z]: 0 created, 1 rerun, 1 untouched");
 }
 
-// Restart. Life 1 (on at 00:00, catchup true, maxActiveRuns 1, 30-minute task) runs until
+// Restart with LostAttempts::kError (the behaviour before issue 8, kept as an option).
+// Life 1 (on at 00:00, catchup true, maxActiveRuns 1, 30-minute task) runs until
 // 02:15: 00 00:00-00:30, 01 01:00-01:30, 02 running since 02:00. It dies there.
 // Life 2 starts at 03:20 on the same store, recover() then switch_on():
 //   run 02's attempt was lost: closed as error at 03:20; no retry (limit 0): failed, run 02
@@ -207,6 +208,7 @@ TEST(RunnerOps, RestartNeverDuplicatesRuns) {
   {
     Harness life2(day("03:20"), 1, &store);
     life2.scheduler.add_pipeline(p);
+    life2.scheduler.set_lost_attempts(LostAttempts::kError);
     life2.scheduler.recover();
     life2.scheduler.switch_on();
     life2.until(day("03:55"));
@@ -234,6 +236,72 @@ TEST(RunnerOps, RestartNeverDuplicatesRuns) {
   }
   EXPECT_EQ(stored, (V{"00:00 succeeded", "01:00 succeeded", "02:00 failed", "03:00 succeeded",
                        "04:00 running"}));
+}
+
+// Restart with the default LostAttempts::kRerun. Life 1 as above (02's attempt running since
+// 02:00 when it dies at 02:15); the task has no retries (limit 0, OnFailure).
+// Life 2 at 03:20: the attempt is closed as lost at 03:20 and a new one starts at once,
+// 03:20-03:50, succeeded: run 02 succeeded 02:00-03:50. With limit 0 a retry would not have
+// been allowed at all: the rerun is not one. maxActiveRuns 1 holds the caught-up 03:00 until
+// then: 03:50-04:20; the 04:00 tick (on time) queues behind it and runs from 04:20.
+TEST(RunnerOps, RestartRerunsLostAttemptsWithoutSpendingRetries) {
+  MemoryRunStore store;
+  PipelineSpec p = hourly();
+  p.tasks[0].simulate.duration = minutes(30);
+  {
+    Harness life1(day("00:00"), 1, &store);
+    life1.scheduler.add_pipeline(p);
+    life1.scheduler.switch_on();
+    life1.until(day("02:15"));
+  }
+  Harness life2(day("03:20"), 1, &store);
+  life2.scheduler.add_pipeline(p);
+  life2.scheduler.recover();
+  life2.scheduler.switch_on();
+  life2.until(day("04:25"));
+  EXPECT_EQ(life2.runs(), (V{"00:00 schedule succeeded 00:00-00:30",
+                             "01:00 schedule succeeded 01:00-01:30",
+                             "02:00 schedule succeeded 02:00-03:50",
+                             "03:00 catchup succeeded 03:50-04:20",
+                             "04:00 schedule running 04:20--"}));
+  EXPECT_EQ(life2.attempts("p", day("02:00"), "t"), "succeeded: 02:00-03:20 lost 03:20-03:50 succeeded");
+  EXPECT_TRUE(life2.has_event(SchedulerEventKind::kLostAttempt));
+}
+
+// The retry budget after a restart counts attempts that were not lost. Task: limit 1, 10-minute
+// attempts, outcomes failed, then succeeded (per attempt index: attempt 0 failed, 1 and later
+// succeeded). Life 1 (on at 00:00) dies at 00:15: attempt 0 failed 00:00-00:10, the retry
+// (delay 10 s) running since 00:10:10. Life 2 at 01:00: the retry is lost; its replacement
+// 01:00-01:10 is still retry 1 (allowed, limit 1) and succeeds.
+TEST(RunnerOps, LostRetryIsRunAgainWithinTheLimit) {
+  MemoryRunStore store;
+  PipelineSpec p = hourly();
+  p.schedule->start = day("00:00");
+  p.tasks[0].simulate.duration = minutes(10);
+  p.tasks[0].simulate.outcomes = {"failed", "succeeded"};
+  p.tasks[0].retry.limit = 1;
+  p.tasks[0].retry.delay = seconds(10);
+  {
+    Harness life1(day("00:00"), 1, &store);
+    life1.scheduler.add_pipeline(p);
+    life1.scheduler.switch_on();
+    life1.until(day("00:15"));
+  }
+  Harness life2(day("01:00"), 1, &store);
+  life2.scheduler.add_pipeline(p);
+  life2.scheduler.recover();
+  life2.scheduler.switch_on();
+  life2.until(day("01:10"));
+  const TaskInstance& t = life2.task_of("p", day("00:00"), "t");
+  ASSERT_EQ(t.attempts.size(), 3u);
+  EXPECT_EQ(t.attempts[0].state, AttemptState::kFailed);
+  EXPECT_EQ(t.attempts[1].state, AttemptState::kLost);
+  EXPECT_EQ(t.attempts[1].start, day("00:00") + minutes(10) + seconds(10));
+  EXPECT_EQ(t.attempts[1].end, day("01:00"));
+  EXPECT_EQ(t.attempts[2].start, day("01:00"));
+  EXPECT_EQ(t.attempts[2].end, day("01:10"));
+  EXPECT_EQ(t.attempts[2].state, AttemptState::kSucceeded);
+  EXPECT_EQ(t.state, TaskState::kSucceeded);
 }
 
 // A day of a 15-minute cron with log-normal durations, random failures and retries, and a

@@ -132,6 +132,25 @@ TEST(RunnerTask, RetryWaitFormula) {
   EXPECT_EQ(retry_wait(r, 3), milliseconds(22'500));
 }
 
+// Saturation (issue 8): 2^(k−1) overflows a double at k = 1,025 (2^1024 = inf). With delay 0,
+// 0 · inf was NaN and read as "at the cap": 5 minutes after a thousand zero waits. Now a zero
+// delay waits 0 for every k, and a positive delay saturates at the cap, for any k.
+TEST(RunnerTask, RetryWaitSaturates) {
+  RetrySpec r;
+  r.delay = seconds(0);
+  r.factor = 2;
+  r.cap = minutes(5);
+  EXPECT_EQ(retry_wait(r, 1), seconds(0));
+  EXPECT_EQ(retry_wait(r, 1'024), seconds(0));
+  EXPECT_EQ(retry_wait(r, 1'025), seconds(0));
+  EXPECT_EQ(retry_wait(r, 1'000'000), seconds(0));
+  r.delay = microseconds(1);
+  EXPECT_EQ(retry_wait(r, 1'025), minutes(5));           // 1 µs · inf -> the cap
+  EXPECT_EQ(retry_wait(r, 2'000'000'000), minutes(5));
+  EXPECT_EQ(retry_wait(r, 29), microseconds(268'435'456));  // 2^28 µs = 268.4 s < 300 s
+  EXPECT_EQ(retry_wait(r, 30), minutes(5));                 // 2^29 µs = 536.9 s > 300 s
+}
+
 // An always-failing 1-minute task, limit 3, delay 10s, factor 2, cap 25s. Waits count from
 // the end of the failed attempt:
 //   #1 00:00:00-00:01:00; wait 10s -> #2 00:01:10-00:02:10; wait 20s -> #3 00:02:30-00:03:30;

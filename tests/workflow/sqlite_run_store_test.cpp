@@ -2,10 +2,15 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <gmock/gmock.h>
 
 #include "engine/store/database.hpp"
 
@@ -32,14 +37,20 @@ Run make_run(const std::string& pipeline, int hour) {
 
 class SqliteRunStoreTest : public ::testing::Test {
  protected:
+  // mkdtemp(3): a folder of our own, not shared with the same test of another checkout.
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("gantry-store-" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    std::string pattern =
+        (fs::temp_directory_path() /
+         ("gantry-store-" +
+          std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-XXXXXX"))
+            .string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr) << pattern;
+    dir_ = pattern;
     path_ = (dir_ / "runs.db").string();
   }
-  void TearDown() override { fs::remove_all(dir_); }
+  void TearDown() override {
+    if (!dir_.empty()) fs::remove_all(dir_);
+  }
 
   int64_t count(const std::string& sql) {
     Database db = Database::open(path_, OpenOptions{.create = false});
@@ -138,6 +149,153 @@ TEST_F(SqliteRunStoreTest, SurvivesKillNineWithoutLossOrDuplicates) {
   EXPECT_EQ(created, 5);
   EXPECT_EQ(count("SELECT count(*) FROM runs"), 10);
   EXPECT_EQ(count("SELECT count(DISTINCT logical_us) FROM runs"), 10);
+}
+
+// What a second writer or a bug could do to the history is refused, not applied: a second
+// attempt with an index already used (it used to replace the first, INSERT OR REPLACE), and
+// updates of rows that do not exist (they used to change nothing, silently).
+TEST_F(SqliteRunStoreTest, HistoryIsNeverOverwritten) {
+  SqliteRunStore store(path_);
+  store.create_run(make_run("etl", 0));
+  const RunKey key{"etl", kT0};
+  store.attempt_started(key, "extract", 0, kT0);
+  store.attempt_ended(key, "extract", 0, kT0 + minutes(1), AttemptState::kFailed);
+  try {
+    store.attempt_started(key, "extract", 0, kT0 + minutes(2));
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": UNIQUE constraint failed: attempts"));
+  }
+  EXPECT_THROW(store.attempt_ended(key, "extract", 5, kT0, AttemptState::kFailed), StoreError);
+  EXPECT_THROW(store.update_task(key, "nosuch", TaskState::kRunning, {}), StoreError);
+  store.flush();
+  EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE state = 'failed'"), 1);
+}
+
+// One writer: a second store on the same database, in this process or another, is refused at
+// once, naming the holder.
+TEST_F(SqliteRunStoreTest, OneWriterAtATime) {
+  SqliteRunStore first(path_);
+  try {
+    SqliteRunStore second(path_);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("database in use by pid " + std::to_string(::getpid())));
+  }
+  EXPECT_TRUE(first.create_run(make_run("etl", 0))) << "the holder goes on";
+}
+
+// A file that is not a runs database is never written into, nor replaced by a replay, even
+// with `replace`: a pipeline YAML given as --db by mistake, another program's database.
+TEST_F(SqliteRunStoreTest, RefusesWhatIsNotARunsDatabase) {
+  const std::string yaml = "apiVersion: gantry.dev/v1\nkind: Pipeline\n";
+  { std::ofstream(path_) << yaml; }
+  EXPECT_THROW(SqliteRunStore store(path_), StoreError);
+  EXPECT_THROW(SqliteRunStore store(path_, RunStoreOptions{.replay = true, .replace = true}),
+               StoreError);
+  std::ifstream in(path_);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), yaml);
+
+  const std::string other = (dir_ / "app.db").string();
+  {
+    Database db = Database::open(other);
+    db.exec("CREATE TABLE accounts(id); INSERT INTO accounts VALUES (1)");
+  }
+  EXPECT_THROW(SqliteRunStore store(other), StoreError);
+  Database db = Database::open(other, OpenOptions{.create = false});
+  Statement tables = db.prepare("SELECT count(*) FROM sqlite_master");
+  ASSERT_TRUE(tables.step());
+  EXPECT_EQ(tables.column_int64(0), 1) << "no migration ran inside another program's database";
+}
+
+// A replay replaces the database of an earlier replay, but not a history (a backfill's):
+// that needs `replace`. The history of 744 runs stays whole until then.
+TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
+  const RunStoreOptions replay{.replay = true};
+  {
+    SqliteRunStore first(path_, replay);
+    first.create_run(make_run("etl", 0));
+  }
+  {
+    SqliteRunStore again(path_, replay);  // replaced without asking
+    EXPECT_TRUE(again.create_run(make_run("etl", 1)));
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 1);
+  {
+    SqliteRunStore history(path_);  // a backfill continues it: it is a history now
+    for (int h = 2; h < 746; ++h) history.create_run(make_run("etl", h));
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 745);
+  try {
+    SqliteRunStore replaced(path_, replay);
+    FAIL() << "expected RunHistoryExists";
+  } catch (const RunHistoryExists& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("holds a run history (745 runs"));
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 745);
+  {
+    SqliteRunStore replaced(path_, RunStoreOptions{.replay = true, .replace = true});
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 0);
+}
+
+// A database written by the version before issue 8 (no application_id, no meta table) opens,
+// keeps its runs and is stamped; a replay treats it as a history.
+TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
+  {
+    Database db = Database::open(path_, OpenOptions{.wal = true});
+    db.migrate({"CREATE TABLE pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT,"
+                " schedule TEXT, timezone TEXT);"
+                "CREATE TABLE runs(id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL,"
+                " logical_us INTEGER NOT NULL, trigger TEXT NOT NULL, state TEXT NOT NULL,"
+                " start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us));"
+                "CREATE TABLE task_instances(run_id INTEGER NOT NULL REFERENCES runs(id),"
+                " position INTEGER, name TEXT NOT NULL, state TEXT NOT NULL, cpu_milli INTEGER,"
+                " memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER,"
+                " PRIMARY KEY (run_id, name)) WITHOUT ROWID;"
+                "CREATE TABLE attempts(run_id INTEGER NOT NULL, task TEXT NOT NULL,"
+                " idx INTEGER NOT NULL, start_us INTEGER NOT NULL, end_us INTEGER,"
+                " state TEXT NOT NULL, PRIMARY KEY (run_id, task, idx)) WITHOUT ROWID;"
+                "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT,"
+                " pipeline TEXT, logical_us INTEGER, task TEXT, message TEXT);"});
+    db.exec("INSERT INTO runs VALUES (1, 'etl', 0, 'backfill', 'succeeded', 0, 1)");
+  }
+  EXPECT_THROW(SqliteRunStore replay(path_, RunStoreOptions{.replay = true}), RunHistoryExists);
+  {
+    SqliteRunStore store(path_);
+    EXPECT_EQ(store.load_runs().size(), 1u);
+  }
+  EXPECT_EQ(count("PRAGMA application_id"), static_cast<int64_t>(kRunsDatabase.application_id));
+}
+
+// load_runs() refuses a database whose tables do not fit together (written by hand, or
+// damaged) with a StoreError naming it, instead of std::map::at's "map::at" or dropping rows.
+TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
+  {
+    SqliteRunStore store(path_);
+    store.create_run(make_run("etl", 0));
+  }
+  const auto load_fails_with = [this](const std::string& sql, const std::string& message) {
+    {
+      Database db = Database::open(path_, OpenOptions{.create = false});
+      db.exec("PRAGMA foreign_keys = OFF; " + sql);
+    }
+    SqliteRunStore store(path_);
+    try {
+      store.load_runs();
+      ADD_FAILURE() << "expected StoreError for " << sql;
+    } catch (const StoreError& e) {
+      EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": " + message)) << sql;
+    }
+  };
+  load_fails_with("INSERT INTO attempts VALUES (1, 'extract', 1, 0, NULL, 'running')",
+                  "attempt 1 of task 'extract' of run id 1 follows 0 attempts");
+  load_fails_with("DELETE FROM attempts; INSERT INTO attempts VALUES (1, 'nosuch', 0, 0, NULL, 'running')",
+                  "attempt of task 'nosuch', which run id 1 does not have");
+  load_fails_with("DELETE FROM attempts; INSERT INTO task_instances VALUES (9, 0, 'x', 'pending', 0, 0, 0, 0)",
+                  "task instance 'x' of run id 9, which does not exist");
+  load_fails_with("DELETE FROM task_instances WHERE run_id = 9; UPDATE runs SET state = 'exploded'",
+                  "unknown run state 'exploded'");
 }
 
 }  // namespace

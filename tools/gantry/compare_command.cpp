@@ -11,6 +11,8 @@
 
 #include "engine/core/errors.hpp"
 #include "engine/store/database.hpp"
+#include "engine/store/database_kind.hpp"
+#include "sim/results_writer.hpp"
 
 namespace gantry::cli {
 
@@ -43,16 +45,39 @@ ResultRef parse_ref(const std::string& text) {
   return r;
 }
 
-Database open_read(const ResultRef& r) {
-  OpenOptions o;
-  o.create = false;
-  return Database::open(r.path, o);
-}
-
 std::string meta(Database& db, const std::string& key) {
   Statement s = db.prepare("SELECT value FROM meta WHERE key = ?");
   s.bind_all(key);
   return s.step() ? s.column_text(0) : std::string();
+}
+
+// Opens a results database read-only, refusing what `gantry simulate` did not finish writing:
+// another program's file, another kind of Gantry database, and a results database without
+// the completeness mark (a copy taken half-way, or one from an older Gantry), which would
+// otherwise print as a table of zeros.
+Database open_read(const ResultRef& r) {
+  std::optional<Identity> identity;
+  try {
+    identity = identify_file(r.path, kResultsDatabase);
+  } catch (const StoreError& e) {
+    throw GantryError(fmt::format("{}: {}", r.label, e.what()));
+  }
+  if (!identity || identity->ownership == Ownership::kForeign ||
+      identity->ownership == Ownership::kEmpty) {
+    throw GantryError(fmt::format("{}: {} is not a Gantry results database ({})", r.label, r.path,
+                                  identity ? identity->description : "no such file"));
+  }
+  OpenOptions o;
+  o.create = false;
+  o.read_only = true;
+  Database db = Database::open(r.path, o);
+  if (meta(db, "complete") != "true") {
+    throw GantryError(fmt::format(
+        "{}: {} is incomplete: the simulation that wrote it did not finish (or an older Gantry "
+        "wrote it); run gantry simulate again",
+        r.label, r.path));
+  }
+  return db;
 }
 
 std::map<std::string, double> summary(Database& db) {

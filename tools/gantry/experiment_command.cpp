@@ -11,6 +11,8 @@
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
+#include "engine/store/replacement_file.hpp"
+#include "tools/gantry/cli_inputs.hpp"
 #include "sim/fragmentation_experiment.hpp"
 #include "sim/fragmentation_export.hpp"
 #include "tools/gantry/fragmentation_report.hpp"
@@ -38,10 +40,14 @@ std::vector<std::string> chosen_policies(const FragmentationExperimentSpec& e,
   throw GantryError(fmt::format("--policy: unknown policy '{}'; known: {}", flag, known));
 }
 
-void write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw FileError("cannot write " + path.string());
+// A text output replaces only a file Gantry wrote there before (same first line: the CSV
+// header, the SVG's opening tag), and atomically.
+void write_output(const std::filesystem::path& path, const std::string& text) {
+  if (!first_line_matches(path.string(), text))
+    throw GantryError(fmt::format("--out: '{}' exists and was not written by Gantry (its first line "
+                                  "differs); Gantry does not overwrite it",
+                                  path.string()));
+  write_file_atomically(path.string(), text);
 }
 
 // "data/openb/openb_pod_list_default.csv" -> "default".
@@ -90,6 +96,14 @@ void run_fragmentation_scenario(const ScenarioSpec& scenario, const SimulateOpti
   std::vector<std::pair<std::string, TraceRef>> lists{{list_name(e.pods.file), e.pods}};
   for (const PodListVariant& v : e.variants) lists.emplace_back(v.name, v.pods);
 
+  // Where the results go is checked before the experiment, not after minutes of it.
+  const std::filesystem::path dir =
+      opt.out_dir.empty() ? std::filesystem::path("gantry-out") / scenario.name
+                          : std::filesystem::path(opt.out_dir);
+  make_output_dir("--out", dir.string());
+  const std::string db = (dir / "results.db").string();
+  check_output_database(db);
+
   FragmentationInput input;
   input.topology = load_trace_topology(e.nodes);
   input.node_list = std::filesystem::path(e.nodes.file).filename().string();
@@ -110,11 +124,6 @@ void run_fragmentation_scenario(const ScenarioSpec& scenario, const SimulateOpti
     results.push_back({name, std::move(r)});
   }
 
-  const std::filesystem::path dir =
-      opt.out_dir.empty() ? std::filesystem::path("gantry-out") / scenario.name
-                          : std::filesystem::path(opt.out_dir);
-  std::filesystem::create_directories(dir);
-  const std::string db = (dir / "results.db").string();
   write_fragmentation_database(db, scenario.name, results);
   std::string csv;
   for (const NamedResult& r : results) {
@@ -122,8 +131,8 @@ void run_fragmentation_scenario(const ScenarioSpec& scenario, const SimulateOpti
     if (!csv.empty()) part = part.substr(part.find('\n') + 1);  // one header for all
     csv += part;
   }
-  write_file(dir / "curves.csv", csv);
-  write_file(dir / "unallocated.svg", render_svg(unallocated_chart(results.front().result)));
+  write_output(dir / "curves.csv", csv);
+  write_output(dir / "unallocated.svg", render_svg(unallocated_chart(results.front().result)));
 
   if (opt.format == "json") {
     nlohmann::ordered_json j = fragmentation_json(results.front().result);

@@ -1,6 +1,7 @@
 #include "tools/gantry/operator_events.hpp"
 
 #include <algorithm>
+#include <optional>
 
 #include "engine/config/reader.hpp"
 
@@ -14,8 +15,11 @@ const PipelineSpec* find_pipeline(const PipelineDocuments& docs, const std::stri
   return nullptr;
 }
 
-OperatorAction read_action(const ConfigNode& node, const PipelineDocuments& docs,
-                           Time not_before) {
+// The action, or nullopt when it is after `not_after` (reported in `skipped`). Its fields are
+// checked all the same: a mistake is a mistake even in an action that will not happen.
+std::optional<OperatorAction> read_action(const ConfigNode& node, const PipelineDocuments& docs,
+                                          Time not_before, Time not_after,
+                                          std::vector<InputError>* skipped) {
   const ConfigMap m =
       node.as_map({"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun"});
   OperatorAction a;
@@ -76,6 +80,17 @@ OperatorAction read_action(const ConfigNode& node, const PipelineDocuments& docs
       a.rerun = *rerun;
     }
   }
+  if (a.at > not_after) {
+    if (skipped != nullptr) {
+      try {
+        at.fail("the action is after the run ends (" + format_rfc3339(not_after) +
+                "), so it does not happen");
+      } catch (const InputError& e) {
+        skipped->push_back(e);
+      }
+    }
+    return std::nullopt;
+  }
   return a;
 }
 
@@ -84,11 +99,14 @@ OperatorAction read_action(const ConfigNode& node, const PipelineDocuments& docs
 std::vector<OperatorAction> load_operator_events_text(const std::string& text,
                                                       const std::string& file_name,
                                                       const PipelineDocuments& pipelines,
-                                                      Time not_before) {
+                                                      Time not_before, Time not_after,
+                                                      std::vector<InputError>* skipped) {
   const ConfigNode doc = parse_yaml_document(text, file_name);
   std::vector<OperatorAction> actions;
-  for (const ConfigNode& item : doc.as_sequence())
-    actions.push_back(read_action(item, pipelines, not_before));
+  for (const ConfigNode& item : doc.as_sequence()) {
+    if (auto a = read_action(item, pipelines, not_before, not_after, skipped))
+      actions.push_back(std::move(*a));
+  }
   // Actions at one instant apply in file order; stable_sort keeps it.
   std::stable_sort(actions.begin(), actions.end(),
                    [](const OperatorAction& x, const OperatorAction& y) { return x.at < y.at; });
@@ -97,8 +115,10 @@ std::vector<OperatorAction> load_operator_events_text(const std::string& text,
 
 std::vector<OperatorAction> load_operator_events(const std::string& path,
                                                  const PipelineDocuments& pipelines,
-                                                 Time not_before) {
-  return load_operator_events_text(read_text_file(path), path, pipelines, not_before);
+                                                 Time not_before, Time not_after,
+                                                 std::vector<InputError>* skipped) {
+  return load_operator_events_text(read_text_file(path), path, pipelines, not_before, not_after,
+                                   skipped);
 }
 
 }  // namespace gantry::cli

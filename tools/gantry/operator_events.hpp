@@ -12,11 +12,18 @@
 //
 // Every problem is an InputError naming file, line, column and field: unknown actions, fields
 // an action does not take or lacks, pipelines and tasks that the pipeline files do not define,
-// times before the run starts.
+// times before the run starts (`not_before`, --from).
+//
+// Actions after the run ends (`not_after`, --until) are not errors: stopping a replay early to
+// look at the state before an action is a legitimate use of one events file with several
+// --until values. But they must not vanish silently either: each is left out of the result
+// and reported in `skipped` (when given) as an InputError naming file, line, column and field,
+// which `gantry pipeline run` prints as a warning on stderr.
 
 #include <string>
 #include <vector>
 
+#include "engine/core/errors.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/operator_action.hpp"
 
@@ -24,11 +31,13 @@ namespace gantry::cli {
 
 std::vector<OperatorAction> load_operator_events(const std::string& path,
                                                  const PipelineDocuments& pipelines,
-                                                 Time not_before);
+                                                 Time not_before, Time not_after,
+                                                 std::vector<InputError>* skipped = nullptr);
 
 std::vector<OperatorAction> load_operator_events_text(const std::string& text,
                                                       const std::string& file_name,
                                                       const PipelineDocuments& pipelines,
-                                                      Time not_before);
+                                                      Time not_before, Time not_after,
+                                                      std::vector<InputError>* skipped = nullptr);
 
 }  // namespace gantry::cli

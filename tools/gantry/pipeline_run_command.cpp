@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -17,6 +18,7 @@
 #include "sim/scenario_loader.hpp"
 #include "sim/training_world.hpp"
 #include "sim/workload_generator.hpp"
+#include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/operator_events.hpp"
 #include "tools/gantry/progress_bar.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
@@ -43,7 +45,51 @@ struct RunOptions {
   std::string pipeline;
   std::string cluster;  // a Scenario whose cluster and workload the distributed tasks share
   uint64_t seed = 1;
+  bool replace = false;                // run: replace a run history at --db
+  std::string lost_attempts = "rerun";  // backfill: what recover() does with lost attempts
 };
+
+// --pipeline must name a pipeline of the files that has a schedule; a typo used to backfill
+// nothing and exit 0.
+void check_pipeline_flag(const std::string& name, const PipelineDocuments& docs) {
+  if (name.empty()) return;
+  std::vector<std::string> known;
+  for (const PipelineSpec& p : docs.pipelines) {
+    if (p.name == name) {
+      if (!p.schedule)
+        throw GantryError(fmt::format("--pipeline: '{}' has no schedule, so nothing to backfill",
+                                      name));
+      return;
+    }
+    known.push_back(p.name);
+  }
+  throw GantryError(fmt::format("--pipeline: no pipeline named '{}' in the files; known: {}", name,
+                                known.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(known, ", "))));
+}
+
+// The store at --db, with every refusal reported against the flag.
+std::unique_ptr<SqliteRunStore> open_store(const RunOptions& opt, RunStoreOptions options) {
+  const std::filesystem::path db(opt.db);
+  if (db.has_parent_path()) make_output_dir("--db", db.parent_path().string());
+  try {
+    return std::make_unique<SqliteRunStore>(opt.db, options);
+  } catch (const RunHistoryExists& e) {
+    throw GantryError(fmt::format("--db: {}; pass --replace to discard it, or choose another --db",
+                                  e.what()));
+  } catch (const StoreError& e) {
+    throw GantryError(fmt::format("--db: {}", e.what()));
+  }
+}
+
+// Fault injection for the crash and concurrency tests (tests/tools/pipeline_command_test.cpp):
+// GANTRY_CRASH_AFTER_COMMITS=N kills the process with SIGKILL after N commits,
+// GANTRY_STOP_AFTER_COMMITS=N stops it with SIGSTOP (it holds the database until continued).
+void inject_faults(SqliteRunStore& store) {
+  if (const char* n = std::getenv("GANTRY_CRASH_AFTER_COMMITS"))
+    store.crash_after_commits(std::strtoull(n, nullptr, 10), SIGKILL);
+  if (const char* n = std::getenv("GANTRY_STOP_AFTER_COMMITS"))
+    store.crash_after_commits(std::strtoull(n, nullptr, 10), SIGSTOP);
+}
 
 Time parse_time_flag(const std::string& flag, const std::string& text) {
   Time t;
@@ -136,22 +182,18 @@ struct Orchestrator {
   std::unique_ptr<SimulatedCluster> cluster;
   std::unique_ptr<RunScheduler> scheduler;
 
-  // [window_from, window_to]: the replay (fresh_db) or backfill window, checked against
-  // kMaxRunsPerReplay before anything is written.
-  Orchestrator(const RunOptions& opt, Time start, bool fresh_db, int batch, Time window_from,
+  // `replay`: `pipeline run`, a fresh database (RunStoreOptions::replay); otherwise the
+  // database's runs are kept and continued. [window_from, window_to]: the replay or backfill
+  // window, checked against kMaxRunsPerReplay before anything is written.
+  Orchestrator(const RunOptions& opt, Time start, bool replay, int batch, Time window_from,
                Time window_to) {
-    docs = load_pipeline_files(opt.files);
-    check_window(docs.pipelines, window_from, window_to, /*backfill=*/!fresh_db,
-                 fresh_db ? "" : opt.pipeline, fresh_db ? "--until" : "--to");
+    docs = load_pipelines(expand_pipeline_args(opt.files));
+    check_pipeline_flag(opt.pipeline, docs);
+    check_window(docs.pipelines, window_from, window_to, /*backfill=*/!replay,
+                 replay ? "" : opt.pipeline, replay ? "--until" : "--to");
     loop = EventLoop::virtual_time(start);
-    const std::filesystem::path db(opt.db);
-    if (db.has_parent_path()) std::filesystem::create_directories(db.parent_path());
-    if (fresh_db)
-      for (const char* suffix : {"", "-wal", "-shm"})
-        std::filesystem::remove(opt.db + suffix);
-    store = std::make_unique<SqliteRunStore>(opt.db, batch);
-    if (const char* crash = std::getenv("GANTRY_CRASH_AFTER_COMMITS"))
-      store->crash_after_commits(std::strtoull(crash, nullptr, 10));
+    store = open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
+    inject_faults(*store);
     executor = std::make_unique<SimulatedExecutor>(*loop, opt.seed);
     TaskExecutor* tasks = executor.get();
     if (!opt.cluster.empty()) {
@@ -172,9 +214,13 @@ void run_pipelines(const RunOptions& opt) {
   const Time from = parse_time_flag("--from", opt.from);
   const Time until = parse_time_flag("--until", opt.until);
   if (until < from) throw GantryError("--until: before --from");
-  Orchestrator o(opt, from, /*fresh_db=*/true, kReplayBatch, from, until);
+  Orchestrator o(opt, from, /*replay=*/true, kReplayBatch, from, until);
   std::vector<OperatorAction> actions;
-  if (!opt.events.empty()) actions = load_operator_events(opt.events, o.docs, from);
+  if (!opt.events.empty()) {
+    std::vector<InputError> skipped;
+    actions = load_operator_events(opt.events, o.docs, from, until, &skipped);
+    for (const InputError& e : skipped) fmt::print(stderr, "warning: {}\n", e.what());
+  }
   o.scheduler->recover();
   o.scheduler->switch_on();
   for (const OperatorAction& a : actions) o.scheduler->schedule(a);
@@ -197,7 +243,9 @@ void backfill_pipelines(const RunOptions& opt) {
   const std::optional<BackfillRerun> rerun = parse_backfill_rerun(opt.rerun);
   if (!rerun) throw GantryError("--rerun: expected none, failed or all, got '" + opt.rerun + "'");
   // The backfill happens "now" = the end of the window, and runs until the backlog is done.
-  Orchestrator o(opt, to, /*fresh_db=*/false, /*batch=*/1, from, to);
+  Orchestrator o(opt, to, /*replay=*/false, /*batch=*/1, from, to);
+  o.scheduler->set_lost_attempts(opt.lost_attempts == "error" ? LostAttempts::kError
+                                                              : LostAttempts::kRerun);
   o.scheduler->recover();
   // A backfill runs the window's runs and nothing else: the schedules stay paused, so
   // switching on starts queued runs without catching up ticks.
@@ -228,10 +276,14 @@ void backfill_pipelines(const RunOptions& opt) {
 }
 
 void common_options(CLI::App* cmd, const std::shared_ptr<RunOptions>& opt) {
-  cmd->add_option("files", opt->files, "Pipeline and Pool YAML files")->required()->check(CLI::ExistingFile);
+  cmd->add_option("files", opt->files,
+                  "Pipeline and Pool YAML files; a folder stands for its *.yaml and *.yml files")
+      ->required()
+      ->check(CLI::ExistingPath);
   cmd->add_option("--format", opt->format, "Timeline format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--db", opt->db, "SQLite database of pipelines, runs, task instances, attempts and events");
-  cmd->add_option("--seed", opt->seed, "Seed of the simulated task durations and outcomes");
+  cmd->add_option("--seed", opt->seed, "Seed of the simulated task durations and outcomes")
+      ->check(seed_validator());
 }
 
 }  // namespace
@@ -243,6 +295,9 @@ void add_pipeline_run(CLI::App& pipeline) {
   cmd->add_option("--from", opt->from, "When the pipelines are switched on (RFC 3339)")->required();
   cmd->add_option("--until", opt->until, "When the replay stops (RFC 3339)")->required();
   cmd->add_option("--events", opt->events, "Operator actions and faults (YAML list)")->check(CLI::ExistingFile);
+  cmd->add_flag("--replace", opt->replace,
+               "Replace the database at --db even when it holds a run history (backfills); "
+               "never a file that is not a Gantry runs database");
   cmd->add_option("--cluster", opt->cluster,
                   "A Scenario whose cluster and workload distributed tasks (tfjob, pytorchjob, ...) "
                   "run in, competing for GPUs")
@@ -259,6 +314,10 @@ void add_pipeline_backfill(CLI::App& pipeline) {
   cmd->add_option("--rerun", opt->rerun, "Existing runs: none, failed or all")
       ->check(CLI::IsMember({"none", "failed", "all"}));
   cmd->add_option("--pipeline", opt->pipeline, "Only this pipeline (default: every one)");
+  cmd->add_option("--lost-attempts", opt->lost_attempts,
+                  "Attempts that were running when a previous backfill died: rerun (a new "
+                  "attempt, not counted as a retry) or error (the retry policy decides)")
+      ->check(CLI::IsMember({"rerun", "error"}));
   cmd->callback([opt] { backfill_pipelines(*opt); });
 }
 

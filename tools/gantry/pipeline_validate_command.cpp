@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tools/gantry/cli_inputs.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 
 namespace gantry::cli {
@@ -15,7 +16,7 @@ namespace {
 
 void run_validate(const std::vector<std::string>& files) {
   try {
-    const PipelineDocuments docs = load_pipeline_files(files);
+    const PipelineDocuments docs = load_pipelines(expand_pipeline_args(files));
     fmt::print("ok: {} pipeline{}, {} pool{}\n", docs.pipelines.size(),
                docs.pipelines.size() == 1 ? "" : "s", docs.pools.size(),
                docs.pools.size() == 1 ? "" : "s");
@@ -34,7 +35,10 @@ void add_pipeline_validate(CLI::App& pipeline) {
   CLI::App* cmd = pipeline.add_subcommand(
       "validate", "Check pipeline files (kind: Pipeline, kind: Pool) and list every error");
   // No CLI::ExistingFile check: an unreadable file is a FileError, bad input (exit 2).
-  cmd->add_option("files", *files, "Pipeline YAML files, loaded together")->required();
+  cmd->add_option("files", *files,
+                  "Pipeline YAML files, loaded together; a folder stands for its *.yaml and "
+                  "*.yml files")
+      ->required();
   cmd->callback([files] { run_validate(*files); });
 }
 

@@ -15,6 +15,7 @@
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
+#include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
 #include "tools/gantry/json_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
@@ -45,14 +46,17 @@ void run_simulate(const SimulateOptions& opt) {
     scenario.policy.placement = opt.policy;
   }
 
+  // Where the results go is checked before the simulation, not after minutes of it.
+  const std::string dir = opt.out_dir.empty() ? "gantry-out/" + scenario.name : opt.out_dir;
+  make_output_dir("--out", dir);
+  const std::string db_path = (std::filesystem::path(dir) / "results.db").string();
+  check_output_database(db_path);
+
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
   SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); });
   bar.finish();
   const RunSummary summary = summarize(run);
 
-  const std::string dir = opt.out_dir.empty() ? "gantry-out/" + scenario.name : opt.out_dir;
-  std::filesystem::create_directories(dir);
-  const std::string db_path = (std::filesystem::path(dir) / "results.db").string();
   write_results_database(db_path, scenario, run, summary);
 
   if (opt.format == "json") {
@@ -70,7 +74,8 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("scenario", opt->scenario, "Scenario YAML file (kind: Scenario)")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--seed", opt->seed, "Override the scenario's seed");
+  cmd->add_option("--seed", opt->seed, "Override the scenario's seed (0 to 2^63-1)")
+      ->check(seed_validator());
   cmd->add_option("--out", opt->out_dir,
                   "Directory for results.db (default gantry-out/<scenario name>)");
   cmd->add_option("--format", opt->format, "Report format")

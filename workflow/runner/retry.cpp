@@ -1,5 +1,6 @@
 #include "workflow/runner/retry.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 
@@ -7,8 +8,13 @@ namespace gantry {
 
 Duration retry_wait(const RetrySpec& spec, int k) {
   assert(k >= 1);
-  double us = static_cast<double>(spec.delay.micros()) * std::pow(spec.factor, k - 1);
-  if (!(us < static_cast<double>(spec.cap.micros()))) return spec.cap;  // also catches inf/nan
+  const Duration cap = std::max(spec.cap, Duration(0));
+  // A zero delay stays zero whatever the factor: factor^(k−1) overflows to infinity after
+  // about a thousand retries, and 0 · inf is NaN, which used to read as "at the cap".
+  if (spec.delay <= Duration(0)) return Duration(0);
+  const double growth = std::pow(spec.factor, k - 1);  // may be +inf: saturates below
+  const double us = static_cast<double>(spec.delay.micros()) * growth;
+  if (std::isnan(us) || us >= static_cast<double>(cap.micros())) return cap;
   return Duration(static_cast<int64_t>(std::llround(us)));
 }
 

@@ -15,7 +15,9 @@
 namespace gantry {
 
 // delay · factor^(k−1), capped at cap (k >= 1). Exact in microseconds for integral factors
-// below the cap; computed in double and rounded otherwise.
+// below the cap; computed in double and rounded otherwise. Saturating: a product too large for
+// a double (a factor > 1 after many retries) is the cap, never NaN or a wrap-around; a zero
+// delay waits zero for every k, whatever the factor (0 · factor^(k−1) = 0).
 Duration retry_wait(const RetrySpec& spec, int k);
 
 // Whether `policy` retries an attempt that ended in `state`: OnFailure retries failed and

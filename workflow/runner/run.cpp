@@ -55,6 +55,7 @@ std::string_view to_string(AttemptState v) {
     case AttemptState::kError: return "error";
     case AttemptState::kTimeout: return "timeout";
     case AttemptState::kKilled: return "killed";
+    case AttemptState::kLost: return "lost";
   }
   return "?";
 }

@@ -51,6 +51,8 @@ enum class AttemptState {
   kError,      // infrastructure: node lost, evicted, orchestrator lost track of it
   kTimeout,    // ran past the task's per-attempt timeout and was stopped
   kKilled,     // stopped because its run ended
+  kLost,       // running when the orchestrator itself stopped (RunScheduler::recover()); the
+               // task is run again at once, and this attempt does not count as a retry
 };
 
 struct Attempt {

@@ -34,6 +34,15 @@ AttemptState to_attempt_state(AttemptOutcome o) {
   return AttemptState::kError;
 }
 
+// Attempts from `from` on that count against the retry limit: all but those lost with a
+// previous orchestrator (see RESTART).
+int counted_attempts(const TaskInstance& inst, size_t from) {
+  int n = 0;
+  for (size_t i = from; i < inst.attempts.size(); ++i)
+    if (inst.attempts[i].state != AttemptState::kLost) ++n;
+  return n;
+}
+
 }  // namespace
 
 struct RunScheduler::TaskRt {
@@ -754,7 +763,7 @@ void RunScheduler::after_unsuccessful(RunIndex r, uint32_t task, AttemptState st
   const PipelineState& p = *pipelines_[run.pipeline];
   TaskRt& t = run.tasks[task];
   TaskInstance& inst = run.run.tasks[task];
-  const int retries_done = static_cast<int>(inst.attempts.size() - t.clear_base) - 1;
+  const int retries_done = counted_attempts(inst, t.clear_base) - 1;
   std::optional<Time> next = next_attempt_start(p.spec.tasks[task].retry, state, end,
                                                 t.first_start.value_or(end), retries_done);
   if (!next) {
@@ -1160,21 +1169,50 @@ void RunScheduler::recover() {
     }
     for (uint32_t i = 0; i < run.tasks.size() && run.run.state == RunState::kRunning; ++i) {
       TaskInstance& inst = run.run.tasks[i];
-      if (inst.state == TaskState::kRunning && !inst.attempts.empty()) {
-        // Lost with the previous process: close it as an infrastructure error.
+      if (inst.state == TaskState::kRunning && !inst.attempts.empty() &&
+          !inst.attempts.back().end) {
+        // Lost with the previous process: the work may or may not have finished, and nobody
+        // will report it now.
+        const bool rerun = lost_attempts_ == LostAttempts::kRerun;
+        const AttemptState closed = rerun ? AttemptState::kLost : AttemptState::kError;
         Attempt& a = inst.attempts.back();
         a.end = now;
-        a.state = AttemptState::kError;
+        a.state = closed;
         store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
-                             inst.attempts.size() - 1, now, AttemptState::kError);
+                             inst.attempts.size() - 1, now, closed);
         event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time,
-              inst.name, "running when the scheduler stopped");
-        after_unsuccessful(r, i, AttemptState::kError, now);
+              inst.name,
+              rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
+                    : "running when the scheduler stopped; closed as error");
+        if (rerun) {
+          inst.state = TaskState::kPending;
+          store_task(run, i);
+          make_ready(r, i, now);
+        } else {
+          after_unsuccessful(r, i, AttemptState::kError, now);
+        }
+      } else if (inst.state == TaskState::kRunning && !inst.attempts.empty()) {
+        // The attempt's end was stored but not the task's new state (two commits apart with
+        // batch 1): finish what the previous process was doing when it died.
+        const Attempt a = inst.attempts.back();
+        if (a.state == AttemptState::kSucceeded) {
+          set_task_done(r, i, TaskState::kSucceeded);
+        } else if (a.state == AttemptState::kLost) {
+          inst.state = TaskState::kPending;
+          store_task(run, i);
+          make_ready(r, i, now);
+        } else {
+          after_unsuccessful(r, i, a.state, *a.end);
+        }
+      } else if (inst.state == TaskState::kPending && !inst.attempts.empty() &&
+                 inst.attempts.back().state == AttemptState::kLost) {
+        // Died again before the lost attempt's replacement started: start it now.
+        make_ready(r, i, now);
       } else if (inst.state == TaskState::kPending && !inst.attempts.empty() &&
                  inst.attempts.back().end) {
         // Waiting for a retry at the crash: wait for the rest of the backoff.
         const Attempt& a = inst.attempts.back();
-        const int k = static_cast<int>(inst.attempts.size());
+        const int k = counted_attempts(inst, 0);
         Time next = std::max(now, *a.end + retry_wait(p.spec.tasks[i].retry, k));
         TaskRt& t = run.tasks[i];
         t.phase = Phase::kRetryWait;

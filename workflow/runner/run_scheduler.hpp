@@ -103,10 +103,18 @@
 // RESTART
 //   recover() (before switch_on()) loads every run from the store. The last tick looked at
 //   becomes the greatest logical time of the pipeline's schedule, catchup and skipped runs,
-//   so the catch-up at switch-on starts after it. An attempt that was running at the crash is
-//   lost: it ends now in state error (event lost-attempt) and the retry rules apply (OnError
-//   and Always retry it). A pending task that was waiting for a retry waits for the rest of
-//   its backoff, counting retries from its first attempt.
+//   so the catch-up at switch-on starts after it. An attempt that was running when the
+//   orchestrator stopped was lost with it (event lost-attempt); set_lost_attempts() says what
+//   happens to it:
+//   - LostAttempts::kRerun (default): it ends now in state lost and the task is ready at once
+//     for a new attempt. A lost attempt is not a retry: retries are counted over the task's
+//     attempts that are not lost, so a restart of the scheduler never uses up a task's retry
+//     budget nor fails a run that would have succeeded. Pools, parallelism, maxDuration and
+//     the run timeout (from the run's start) apply to the new attempt as to any other.
+//   - LostAttempts::kError: it ends now in state error and the retry rules apply (OnError and
+//     Always retry it; the default OnFailure does not, so the task fails).
+//   A pending task that was waiting for a retry waits for the rest of its backoff, counting
+//   retries from its first attempt (lost attempts not counted).
 //
 // Cost: creating or finishing a run, starting or finishing an attempt: O(log n) in the runs of
 // its pipeline plus O(tasks + edges) of its pipeline; a tick costs O(1) cron steps per tick
@@ -136,6 +144,12 @@
 
 namespace gantry {
 
+// What recover() does with an attempt that was running when the orchestrator stopped.
+enum class LostAttempts {
+  kRerun,  // closed as lost, run again at once, not counted as a retry (the default)
+  kError,  // closed as error; the task's retry policy decides
+};
+
 struct BackfillReport {
   size_t created = 0;    // new runs
   size_t rerun = 0;      // existing runs cleared and queued again
@@ -161,6 +175,8 @@ class RunScheduler final : private AttemptListener {
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
   // of pipelines not added are ignored.
   void recover();
+  // See RESTART; call before recover().
+  void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).
   void switch_on();
 
@@ -295,6 +311,7 @@ class RunScheduler final : private AttemptListener {
 
   bool switched_on_ = false;
   bool down_ = false;
+  LostAttempts lost_attempts_ = LostAttempts::kRerun;
   std::vector<Completion> held_completions_;
   std::vector<Held> held_timers_;
   std::vector<OperatorAction> actions_;  // scheduled, by index

@@ -48,7 +48,8 @@ enum class SchedulerEventKind {
   kMarkSuccess,      // an operator declared a run succeeded
   kFail,             // an injected fault failed a running attempt
   kBackfill,         // a backfill request (message: the window and what it created)
-  kLostAttempt,      // recover(): an attempt that was running at the crash is closed as error
+  kLostAttempt,      // recover(): an attempt that was running at the crash is closed (lost and
+                     // run again, or error: RunScheduler::set_lost_attempts())
   kRejected,         // an operator action that could not be applied (message says why)
   kUnschedulable,    // an attempt that can never be placed on the cluster ended as error
   kAttemptEnded,     // an attempt ended unsuccessfully with a reason from the executor

@@ -3,11 +3,21 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
+#include <algorithm>
 #include <cassert>
 
 #include "engine/store/store_error.hpp"
+#include "engine/store/transaction.hpp"
 
 namespace gantry {
+
+// 0x47616e52 = "GanR".
+const DatabaseKind kRunsDatabase{
+    0x47616e52u,
+    "Gantry runs database",
+    {{"pipelines", "runs", "task_instances", "attempts", "events"}}};
 
 namespace {
 
@@ -24,20 +34,32 @@ const std::vector<std::string> kSchema = {
     " start_us INTEGER NOT NULL, end_us INTEGER, state TEXT NOT NULL,"
     " PRIMARY KEY (run_id, task, idx)) WITHOUT ROWID;"
     "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,"
-    " logical_us INTEGER, task TEXT, message TEXT);"};
+    " logical_us INTEGER, task TEXT, message TEXT);",
+    // 2: what wrote the database, so that a replay never replaces a history (issue 8).
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"};
+
+// Counts of the enums of run.hpp, for parse_word.
+constexpr int kRunTriggers = 4, kRunStates = 7, kTaskStates = 7, kAttemptStates = 7;
 
 // The inverse of to_string() for the enums of run.hpp: the database stores their words.
 template <typename E>
-E parse_word(std::string_view word, int count, const char* what) {
+E parse_word(const std::string& path, std::string_view word, int count, const char* what) {
   for (int i = 0; i < count; ++i)
     if (to_string(static_cast<E>(i)) == word) return static_cast<E>(i);
-  throw StoreError(std::string("unknown ") + what + " '" + std::string(word) +
-                       "' in the runs database", 0);
+  throw StoreError(path, std::string("unknown ") + what + " '" + std::string(word) + "'",
+                   SQLITE_CORRUPT);
 }
 
 std::optional<Time> time_or_null(const Statement& s, int col) {
   if (s.column_is_null(col)) return std::nullopt;
   return Time::from_micros(s.column_int64(col));
+}
+
+// Looks before taking the lock, so that refusing a foreign file leaves nothing beside it (not
+// even a .lock file). What counts is the look under the lock (claim()), which follows.
+FileLock lock_unless_foreign(const std::string& path) {
+  check_replaceable(path, kRunsDatabase);
+  return FileLock::acquire(path);
 }
 
 std::optional<int64_t> micros(std::optional<Time> t) {
@@ -46,12 +68,24 @@ std::optional<int64_t> micros(std::optional<Time> t) {
 
 }  // namespace
 
-SqliteRunStore::SqliteRunStore(const std::string& path, int batch)
-    : batch_(batch < 1 ? 1 : batch) {
-  OpenOptions options;
-  options.wal = true;
-  db_ = Database::open(path, options);
+SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
+    : lock_(lock_unless_foreign(path)), path_(path), batch_(options.batch < 1 ? 1 : options.batch) {
+  // Everything below happens under the lock: no other Gantry writer can be half-way through
+  // this database while we look at it, replace it or load it.
+  if (options.replay) open_replay(options);
+  OpenOptions open;
+  open.wal = true;
+  db_ = Database::open(path, open);
+  claim(db_, kRunsDatabase);
   db_.migrate(kSchema);
+  {
+    Transaction tx(db_);
+    Statement origin = db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('origin', ?)");
+    origin.bind_all(options.replay ? "replay" : "history");
+    origin.step();
+    origin = Statement();
+    tx.commit();
+  }
   insert_run_ = db_.prepare(
       "INSERT OR IGNORE INTO runs(pipeline, logical_us, trigger, state, start_us, end_us)"
       " VALUES (?, ?, ?, ?, ?, ?)");
@@ -62,8 +96,10 @@ SqliteRunStore::SqliteRunStore(const std::string& path, int batch)
   update_task_ = db_.prepare(
       "UPDATE task_instances SET state = ?, cpu_milli = ?, memory_bytes = ?, gpus = ?,"
       " gpu_milli = ? WHERE run_id = ? AND name = ?");
+  // A plain INSERT: an attempt is written once; a second writer or a bug that reuses an index
+  // fails on the primary key instead of silently replacing the history.
   insert_attempt_ = db_.prepare(
-      "INSERT OR REPLACE INTO attempts(run_id, task, idx, start_us, end_us, state)"
+      "INSERT INTO attempts(run_id, task, idx, start_us, end_us, state)"
       " VALUES (?, ?, ?, ?, NULL, 'running')");
   end_attempt_ = db_.prepare(
       "UPDATE attempts SET end_us = ?, state = ? WHERE run_id = ? AND task = ? AND idx = ?");
@@ -71,11 +107,50 @@ SqliteRunStore::SqliteRunStore(const std::string& path, int batch)
       "INSERT INTO events(at_us, kind, pipeline, logical_us, task, message)"
       " VALUES (?, ?, ?, ?, ?, ?)");
   upsert_pipeline_ = db_.prepare(
-      "INSERT OR REPLACE INTO pipelines(name, namespace, file, schedule, timezone)"
-      " VALUES (?, ?, ?, ?, ?)");
+      "INSERT INTO pipelines(name, namespace, file, schedule, timezone) VALUES (?, ?, ?, ?, ?)"
+      " ON CONFLICT(name) DO UPDATE SET namespace = excluded.namespace, file = excluded.file,"
+      " schedule = excluded.schedule, timezone = excluded.timezone");
   Statement ids = db_.prepare("SELECT id, pipeline, logical_us FROM runs");
   while (ids.step())
     ids_[RunKey{ids.column_text(1), Time::from_micros(ids.column_int64(2))}] = ids.column_int64(0);
+}
+
+void SqliteRunStore::open_replay(const RunStoreOptions& options) {
+  const std::optional<Identity> identity = identify_file(path_, kRunsDatabase);
+  if (!identity) {
+    remove_sidecars(path_);  // a WAL without its database would be replayed into the new one
+    return;
+  }
+  if (identity->ownership == Ownership::kForeign) {
+    check_replaceable(path_, kRunsDatabase);  // throws, saying what the file is
+  }
+  if (identity->ownership != Ownership::kEmpty && !options.replace) {
+    // Only a database an earlier replay wrote goes without asking: it can be made again from
+    // the pipeline files. A history (backfills, a server's runs) cannot.
+    OpenOptions read;
+    read.create = false;
+    read.read_only = true;
+    Database db = Database::open(path_, read);
+    std::string origin;
+    int64_t runs = 0;
+    if (db.user_version() >= 2) {
+      Statement s = db.prepare("SELECT value FROM meta WHERE key = 'origin'");
+      if (s.step()) origin = s.column_text(0);
+    }
+    {
+      Statement s = db.prepare("SELECT count(*) FROM runs");
+      if (s.step()) runs = s.column_int64(0);
+    }
+    if (origin != "replay") {
+      throw RunHistoryExists(
+          path_,
+          "holds a run history (" + std::to_string(runs) + " runs" +
+              (origin.empty() ? ", written by an older Gantry" : ", written by backfill or serve") +
+              ") that a replay would replace",
+          StoreError::kGantry);
+    }
+  }
+  remove_database(path_, kRunsDatabase);
 }
 
 SqliteRunStore::~SqliteRunStore() {
@@ -105,7 +180,17 @@ void SqliteRunStore::flush() {
   open_ = false;
   in_batch_ = 0;
   ++commits_;
-  if (crash_after_ != 0 && commits_ >= crash_after_) ::kill(::getpid(), SIGKILL);
+  if (crash_after_ != 0 && commits_ == crash_after_) ::kill(::getpid(), crash_signal_);
+}
+
+void SqliteRunStore::expect_one_row(const char* what) const {
+  const int64_t n = db_.changes();
+  if (n != 1) {
+    throw StoreError(path_, std::string(what) + " changed " + std::to_string(n) +
+                                " rows instead of 1 (the database does not hold what this "
+                                "process wrote)",
+                     SQLITE_CONSTRAINT);
+  }
 }
 
 int64_t SqliteRunStore::run_id(const RunKey& key) const {
@@ -154,6 +239,7 @@ void SqliteRunStore::update_run(const RunKey& key, RunState state, std::optional
   update_run_.bind_all(std::string(to_string(state)), micros(start), micros(end), run_id(key));
   update_run_.step();
   update_run_.reset();
+  expect_one_row("updating a run");
   commit_if_due();
 }
 
@@ -165,6 +251,7 @@ void SqliteRunStore::update_task(const RunKey& key, std::string_view task, TaskS
                         run_id(key), std::string(task));
   update_task_.step();
   update_task_.reset();
+  expect_one_row("updating a task instance");
   commit_if_due();
 }
 
@@ -185,6 +272,7 @@ void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, siz
                         std::string(task), static_cast<int64_t>(index));
   end_attempt_.step();
   end_attempt_.reset();
+  expect_one_row("ending an attempt");
   commit_if_due();
 }
 
@@ -199,6 +287,28 @@ void SqliteRunStore::record_event(const SchedulerEvent& e) {
 
 std::vector<Run> SqliteRunStore::load_runs() const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  // The three tables are read in one transaction, so they describe one moment. Inside an open
+  // batch that is already so; otherwise a read transaction (BEGIN, not IMMEDIATE: it writes
+  // nothing) spans them.
+  const bool own_tx = db.autocommit();
+  if (own_tx) db.exec("BEGIN");
+  struct EndRead {
+    Database& db;
+    bool active;
+    ~EndRead() {
+      if (active && !db.autocommit()) {
+        try {
+          db.exec("COMMIT");
+        } catch (const StoreError&) {
+          // A read transaction has nothing to lose; closing the connection ends it anyway.
+        }
+      }
+    }
+  } end_read{db, own_tx};
+
+  const auto corrupt = [this](const std::string& what) {
+    return StoreError(path_, what, SQLITE_CORRUPT);
+  };
   std::map<int64_t, Run> runs;
   Statement r = db.prepare(
       "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ORDER BY id");
@@ -206,8 +316,8 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     Run run;
     run.pipeline = r.column_text(1);
     run.logical_time = Time::from_micros(r.column_int64(2));
-    run.trigger = parse_word<RunTrigger>(r.column_text(3), 4, "run trigger");
-    run.state = parse_word<RunState>(r.column_text(4), 7, "run state");
+    run.trigger = parse_word<RunTrigger>(path_, r.column_text(3), kRunTriggers, "run trigger");
+    run.state = parse_word<RunState>(path_, r.column_text(4), kRunStates, "run state");
     run.start = time_or_null(r, 5);
     run.end = time_or_null(r, 6);
     runs.emplace(r.column_int64(0), std::move(run));
@@ -216,27 +326,41 @@ std::vector<Run> SqliteRunStore::load_runs() const {
       "SELECT run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances"
       " ORDER BY run_id, position");
   while (t.step()) {
+    const auto run = runs.find(t.column_int64(0));
+    if (run == runs.end())
+      throw corrupt("task instance '" + t.column_text(1) + "' of run id " +
+                    std::to_string(t.column_int64(0)) + ", which does not exist");
     TaskInstance task;
     task.name = t.column_text(1);
-    task.state = parse_word<TaskState>(t.column_text(2), 7, "task state");
+    task.state = parse_word<TaskState>(path_, t.column_text(2), kTaskStates, "task state");
     task.requests = Resources{t.column_int64(3), t.column_int64(4),
                               static_cast<int32_t>(t.column_int64(5)),
                               static_cast<int32_t>(t.column_int64(6))};
-    runs.at(t.column_int64(0)).tasks.push_back(std::move(task));
+    run->second.tasks.push_back(std::move(task));
   }
   Statement a = db.prepare(
       "SELECT run_id, task, idx, start_us, end_us, state FROM attempts ORDER BY run_id, task, idx");
   while (a.step()) {
-    Run& run = runs.at(a.column_int64(0));
+    const auto run = runs.find(a.column_int64(0));
     const std::string task = a.column_text(1);
-    for (TaskInstance& ti : run.tasks) {
-      if (ti.name != task) continue;
-      Attempt attempt;
-      attempt.start = Time::from_micros(a.column_int64(3));
-      attempt.end = time_or_null(a, 4);
-      attempt.state = parse_word<AttemptState>(a.column_text(5), 6, "attempt state");
-      ti.attempts.push_back(attempt);
-    }
+    if (run == runs.end())
+      throw corrupt("attempt of task '" + task + "' of run id " +
+                    std::to_string(a.column_int64(0)) + ", which does not exist");
+    auto ti = std::find_if(run->second.tasks.begin(), run->second.tasks.end(),
+                           [&](const TaskInstance& x) { return x.name == task; });
+    if (ti == run->second.tasks.end())
+      throw corrupt("attempt of task '" + task + "', which run id " +
+                    std::to_string(a.column_int64(0)) + " does not have");
+    // Attempts are numbered 0, 1, ... without gaps: the scheduler counts retries by position.
+    if (a.column_int64(2) != static_cast<int64_t>(ti->attempts.size()))
+      throw corrupt("attempt " + std::to_string(a.column_int64(2)) + " of task '" + task +
+                    "' of run id " + std::to_string(a.column_int64(0)) + " follows " +
+                    std::to_string(ti->attempts.size()) + " attempts");
+    Attempt attempt;
+    attempt.start = Time::from_micros(a.column_int64(3));
+    attempt.end = time_or_null(a, 4);
+    attempt.state = parse_word<AttemptState>(path_, a.column_text(5), kAttemptStates, "attempt state");
+    ti->attempts.push_back(attempt);
   }
   std::vector<Run> out;
   out.reserve(runs.size());

@@ -11,6 +11,21 @@
 //        state TEXT, PRIMARY KEY (run_id, task, idx))
 //   events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,
 //        logical_us INTEGER, task TEXT, message TEXT)
+//   meta(key TEXT PRIMARY KEY, value TEXT)
+//        origin = replay (written by `gantry pipeline run`, reproducible from its files) or
+//        history (anything that ran a backfill or a server: not reproducible)
+//
+// Identity (engine/store/database_kind.hpp): application_id kRunsDatabase.application_id.
+// A file at the path that is not a runs database (a YAML file, another program's SQLite
+// database, a device node) is refused, never written into, never deleted.
+//
+// One writer (engine/store/file_lock.hpp): the store holds `<path>.lock` for its lifetime, so
+// a second process opening the same database fails at once with "database in use by pid N"
+// instead of interleaving its runs with ours; the kernel drops the lock when the holder dies,
+// so a restart after kill -9 is never blocked. Readers are not blocked.
+//
+// History is never overwritten: attempts are plain INSERTs (a second attempt with the same
+// index is an error, not a replacement), and an UPDATE that matches no row is an error.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
@@ -20,23 +35,51 @@
 // runs). A crash then loses at most the last uncommitted batch — never half of a change, never
 // a duplicate — and recover() plus the schedule or backfill recreate what was lost.
 //
-// Errors: StoreError. Thread safety: one thread (the event loop's).
+// Errors: StoreError naming the path, also for a database whose content does not fit
+// together (a task instance of a run that does not exist, an attempt of an unknown task,
+// attempt numbers with gaps, unknown state words). Thread safety: one thread (the event
+// loop's).
 
 #include <map>
 #include <memory>
 #include <string>
 
 #include "engine/store/database.hpp"
+#include "engine/store/database_kind.hpp"
+#include "engine/store/file_lock.hpp"
 #include "engine/store/statement.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/run_store.hpp"
 
 namespace gantry {
 
+// The identity of a runs database (application_id "GanR").
+extern const DatabaseKind kRunsDatabase;
+
+struct RunStoreOptions {
+  // Changes per transaction (see Transactions above).
+  int batch = 1;
+  // A replay (`gantry pipeline run`): start from an empty database. An existing runs database
+  // at the path is deleted first, but only when an earlier replay wrote it; one holding a
+  // history (a backfill's, a server's) is refused with RunHistoryExists unless `replace`.
+  bool replay = false;
+  bool replace = false;
+};
+
+// Thrown by a replay that would delete a run history (RunStoreOptions::replace not set).
+class RunHistoryExists : public StoreError {
+ public:
+  using StoreError::StoreError;
+};
+
 class SqliteRunStore final : public RunStore {
  public:
-  // Opens (creating if needed) the database at `path` and migrates its schema.
-  explicit SqliteRunStore(const std::string& path, int batch = 1);
+  // Takes the database's writer lock, opens (creating if needed) the database at `path`,
+  // claims it as a runs database and migrates its schema. Throws StoreError naming `path`:
+  // another process holds the lock, the file is not a runs database, it cannot be created.
+  explicit SqliteRunStore(const std::string& path, RunStoreOptions options = {});
+  SqliteRunStore(const std::string& path, int batch)
+      : SqliteRunStore(path, RunStoreOptions{.batch = batch}) {}
   ~SqliteRunStore() override;  // commits the open batch
 
   // Records what a pipeline is (upsert by name).
@@ -59,10 +102,14 @@ class SqliteRunStore final : public RunStore {
   // State changes written so far (each call above counts one).
   uint64_t changes_written() const { return changes_; }
 
-  // Fault injection for crash tests: after `n` more committed transactions the process kills
-  // itself with SIGKILL (a real kill -9, at a transaction boundary or, with batching, inside
-  // the open batch). 0 disables.
-  void crash_after_commits(uint64_t n) { crash_after_ = n; }
+  // Fault injection for crash and concurrency tests: after `n` more committed transactions
+  // the process sends itself `signal`: SIGKILL (a real kill -9, at a transaction boundary or,
+  // with batching, inside the open batch), or SIGSTOP (frozen while holding the database, so
+  // a test can start a second process against it without sleeping). 0 disables.
+  void crash_after_commits(uint64_t n, int signal = 9) {
+    crash_after_ = n;
+    crash_signal_ = signal;
+  }
 
  private:
   // Opens the batch transaction if needed; after the change, commit_if_due() ends it when the
@@ -70,7 +117,12 @@ class SqliteRunStore final : public RunStore {
   void begin_change();
   void commit_if_due();
   int64_t run_id(const RunKey& key) const;
+  // Throws StoreError unless the last UPDATE changed exactly one row.
+  void expect_one_row(const char* what) const;
+  void open_replay(const RunStoreOptions& options);
 
+  FileLock lock_;  // first in, last out: held while the connection is open
+  std::string path_;
   Database db_;
   int batch_;
   int in_batch_ = 0;
@@ -78,9 +130,10 @@ class SqliteRunStore final : public RunStore {
   uint64_t changes_ = 0;
   uint64_t commits_ = 0;
   uint64_t crash_after_ = 0;
+  int crash_signal_ = 9;
   std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
-      end_attempt_, insert_event_, upsert_pipeline_;
+      end_attempt_, insert_event_, upsert_pipeline_;  // destroyed before db_ closes
 };
 
 }  // namespace gantry

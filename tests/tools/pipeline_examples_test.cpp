@@ -118,19 +118,20 @@ void expect_task(const json& run, const std::string& name, const std::string& st
 TEST_F(PipelineExamples, ValidateAcceptsEveryPipelineFile) {
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(example(""))) {
-    const std::string name = e.path().filename().string();
-    if (e.path().extension() != ".yaml") continue;
-    if (name.size() > 12 && name.ends_with("-events.yaml")) continue;  // operator events
-    files.push_back(e.path().string());
+    if (e.path().extension() == ".yaml") files.push_back(e.path().string());
   }
   std::sort(files.begin(), files.end());
-  ASSERT_EQ(files.size(), 12u);
+  ASSERT_EQ(files.size(), 12u) << "operator events files live in events/";
   std::string args = "pipeline validate";
   for (const std::string& f : files) args += " " + f;
   const Outcome o = run(args);
   EXPECT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(o.out.rfind("ok", 0), 0u) << o.out;
   EXPECT_NE(o.out.find("22 pipelines, 1 pool"), std::string::npos) << o.out;
+  // The folder itself, as a user would pass it: the same files, the same verdict.
+  const Outcome folder = run("pipeline validate " + example(""));
+  EXPECT_EQ(folder.exit_code(), 0) << folder.err;
+  EXPECT_NE(folder.out.find("22 pipelines, 1 pool"), std::string::npos) << folder.out;
 }
 
 // (a) catchup false through a 4-hour outage (down 02:30-06:30): only the most recent missed
@@ -138,7 +139,7 @@ TEST_F(PipelineExamples, ValidateAcceptsEveryPipelineFile) {
 // maxMissedRuns allow it.
 TEST_F(PipelineExamples, OutageWithoutCatchupRunsAtMostTheLatestMissedTick) {
   const json runs = timeline("outage-no-catchup.yaml", "2026-04-01T00:00:00Z",
-                             "2026-04-01T07:30:00Z", "scheduler-outage-events.yaml");
+                             "2026-04-01T07:30:00Z", "events/scheduler-outage.yaml");
   const std::string d = "2026-04-01";
   std::vector<RunRow> expected;
   // Ordered by pipeline name: outage-deadline, outage-latest, outage-too-many.
@@ -169,7 +170,7 @@ TEST_F(PipelineExamples, OutageWithoutCatchupRunsAtMostTheLatestMissedTick) {
 // from 06:30, oldest first; 07:00 and 08:00 queue behind them; 09:00 is on time.
 TEST_F(PipelineExamples, OutageWithCatchupDrainsOldestFirstOneAtATime) {
   const json runs = timeline("outage-catchup.yaml", "2026-04-01T00:00:00Z", "2026-04-01T09:30:00Z",
-                             "scheduler-outage-events.yaml");
+                             "events/scheduler-outage.yaml");
   const std::string d = "2026-04-01", p = "outage-catchup";
   expect_runs(runs, {
                         {p, z(d, "00:00"), "schedule", "succeeded", z(d, "00:00"), z(d, "00:20")},
@@ -286,7 +287,7 @@ TEST_F(PipelineExamples, DependsOnPastStallsUntilMarkSuccess) {
   {
     SCOPED_TRACE("the stall, before mark-success");
     const json runs = timeline("depends-on-past.yaml", "2026-06-01T00:00:00Z",
-                               "2026-06-04T08:00:00Z", "depends-on-past-events.yaml");
+                               "2026-06-04T08:00:00Z", "events/depends-on-past.yaml");
     expect_runs(runs,
                 {
                     {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},
@@ -296,7 +297,7 @@ TEST_F(PipelineExamples, DependsOnPastStallsUntilMarkSuccess) {
                 });
   }
   const json runs = timeline("depends-on-past.yaml", "2026-06-01T00:00:00Z", "2026-06-05T12:00:00Z",
-                             "depends-on-past-events.yaml");
+                             "events/depends-on-past.yaml");
   expect_runs(runs,
               {
                   {p, z(d1, "02:00"), "schedule", "succeeded", z(d1, "02:00"), z(d1, "02:30")},

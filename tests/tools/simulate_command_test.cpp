@@ -183,3 +183,45 @@ TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
 }
 
 }  // namespace
+
+namespace gantry {
+namespace {
+
+// --actions: the quickstart's 600 jobs are each bound, confirmed, running and finished (nothing
+// fails or is evicted there): 4 lines per job, the first a bind. A second run replaces its own
+// log; a file that is not an action log is refused (exit 2) and left as it was.
+TEST_F(SimulateCommand, ActionsFileHasEveryActionAndObservation) {
+  const fs::path log = dir_ / "actions.jsonl";
+  const std::string args = "simulate " + quickstart() + " --no-progress --out " + (dir_ / "r").string() +
+                           " --actions " + log.string();
+  ASSERT_EQ(run(args).exit_code(), 0);
+  const std::string text = slurp(log);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2400);
+  const auto first = nlohmann::json::parse(text.substr(0, text.find('\n')));
+  EXPECT_EQ(first["kind"], "bind");
+  EXPECT_EQ(first["workload"], 0);
+  EXPECT_TRUE(first["pods"][0].contains("node"));
+  size_t counts[4] = {0, 0, 0, 0};
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    const std::string kind = nlohmann::json::parse(line)["kind"];
+    counts[0] += kind == "bind";
+    counts[1] += kind == "bound";
+    counts[2] += kind == "running";
+    counts[3] += kind == "finished";
+  }
+  for (size_t c : counts) EXPECT_EQ(c, 600u);
+  ASSERT_EQ(run(args).exit_code(), 0) << "a log replaces a log";
+  EXPECT_EQ(slurp(log), text) << "same scenario, same log";
+
+  const fs::path foreign = dir_ / "notes.txt";
+  { std::ofstream(foreign) << "my notes\n"; }
+  const Outcome o = run("simulate " + quickstart() + " --no-progress --out " + (dir_ / "r").string() +
+                        " --actions " + foreign.string());
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_NE(o.err.find("--actions"), std::string::npos) << o.err;
+  EXPECT_EQ(slurp(foreign), "my notes\n");
+}
+
+}  // namespace
+}  // namespace gantry

@@ -4,13 +4,16 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/policy/scheduler.hpp"
+#include "engine/store/replacement_file.hpp"
 #include "sim/results_export.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
@@ -33,6 +36,22 @@ void check_policy_name(const std::string& name) {
                                 fmt::join(known, ", ")));
 }
 
+// The action log replaces only an action log (its first line starts as every line does) or an
+// empty file; anything else at that path is the user's and is left alone.
+void check_actions_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(path, ec)) return;
+  if (!fs::is_regular_file(path, ec))
+    throw GantryError(fmt::format("--actions: '{}' exists and is not a regular file", path));
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  if (!first.empty() && first.rfind(R"({"t":)", 0) != 0)
+    throw GantryError(fmt::format(
+        "--actions: '{}' exists and is not an action log; Gantry does not overwrite it", path));
+}
+
 void run_simulate(const SimulateOptions& opt) {
   ScenarioSpec scenario = load_scenario_file(opt.scenario, load_trace_topology);
   if (scenario.experiment) {
@@ -51,10 +70,14 @@ void run_simulate(const SimulateOptions& opt) {
   make_output_dir("--out", dir);
   const std::string db_path = (std::filesystem::path(dir) / "results.db").string();
   check_output_database(db_path);
+  if (!opt.actions.empty()) check_actions_path(opt.actions);
 
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
-  SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); });
+  std::ostringstream actions;
+  SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); },
+                                     opt.actions.empty() ? nullptr : &actions);
   bar.finish();
+  if (!opt.actions.empty()) write_file_atomically(opt.actions, actions.str());
   const RunSummary summary = summarize(run);
 
   write_results_database(db_path, scenario, run, summary);
@@ -84,6 +107,9 @@ void add_simulate_command(CLI::App& app) {
                   "Placement policy, overriding the scenario's (binpack, spread, topology, ...); "
                   "for an experiment, the one policy to run (FGD, BestFit, ...)");
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
+  cmd->add_option("--actions", opt->actions,
+                  "Write every action and observation between scheduler and world to FILE, "
+                  "one JSON object per line");
   cmd->callback([opt] { run_simulate(*opt); });
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// `gantry simulate SCENARIO [--seed N] [--out DIR] [--format text|json] [--policy NAME]`
+// `gantry simulate SCENARIO [--seed N] [--out DIR] [--format text|json] [--policy NAME]
+//                  [--actions FILE]`
 
 #include <CLI/CLI.hpp>
 

@@ -13,6 +13,7 @@
 #include "engine/policy/plugin_registry.hpp"
 #include "sim/fragmentation_spec_loader.hpp"
 #include "sim/gang_fit.hpp"
+#include "sim/placement_constraints_loader.hpp"
 
 namespace gantry {
 
@@ -342,9 +343,15 @@ Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& trace
   t.storage.bytes_per_s = read_positive_bandwidth(storage.required("bandwidth"));
 
   std::map<std::string, int32_t, std::less<>> class_index;
+  std::vector<Labels> class_labels;        // by class index, copied to each node of the class
+  std::vector<std::vector<Taint>> class_taints;
   for (const ConfigNode& item : m.required("nodeClasses").as_sequence()) {
-    const ConfigMap cm = item.as_map({"name", "cpu", "memory", "gpu", "pcieBandwidth", "nic"});
+    const ConfigMap cm =
+        item.as_map({"name", "cpu", "memory", "gpu", "pcieBandwidth", "nic", "labels", "taints"});
     NodeClass c = read_node_class(cm, t.gpus);
+    class_labels.push_back(cm.optional("labels") ? read_labels(*cm.optional("labels")) : Labels{});
+    class_taints.push_back(cm.optional("taints") ? read_taints(*cm.optional("taints"))
+                                                 : std::vector<Taint>{});
     if (!class_index.emplace(c.name, static_cast<int32_t>(t.classes.size())).second)
       cm.required("name").fail("duplicate node class name " + quote_for_message(c.name));
     t.classes.push_back(std::move(c));
@@ -379,7 +386,9 @@ Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& trace
     for (int64_t i = 0; i < nodes; ++i) {
       char suffix[32];
       std::snprintf(suffix, sizeof suffix, "-n%03lld", static_cast<long long>(i));
-      t.nodes.push_back(NodeInfo{name + suffix, cls->second, rack});
+      t.nodes.push_back(NodeInfo{name + suffix, cls->second, rack,
+                                 class_labels[static_cast<size_t>(cls->second)],
+                                 class_taints[static_cast<size_t>(cls->second)]});
     }
   }
   if (t.racks.empty()) racks.fail("expected at least one rack");
@@ -455,12 +464,14 @@ RoleSpec read_role(const ConfigNode& node, Framework framework, const WorkloadCo
 }
 
 TrainingWork read_work(const ConfigNode& node) {
-  const ConfigMap m = node.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"});
+  const ConfigMap m =
+      node.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep", "checkpointEvery"});
   TrainingWork w;
   w.steps = m.required("steps").as_int(1, kMaxSteps);
   w.step_compute_ref = read_positive_duration(m.required("stepCompute"));
   w.gradient_bytes = m.required("gradientSize").as_bytes();
   if (auto n = m.optional("inputPerStep")) w.input_bytes_per_step = n->as_bytes();
+  if (auto n = m.optional("checkpointEvery")) w.checkpoint_every = read_positive_duration(*n);
   return w;
 }
 
@@ -483,7 +494,8 @@ struct Named {
 
 Named<JobSpec> read_job(const ConfigNode& node, const WorkloadContext& ctx) {
   const ConfigMap m = node.as_map(
-      {"name", "submit", "framework", "priority", "tenant", "gpuType", "roles", "work"});
+      {"name", "submit", "framework", "priority", "tenant", "gpuType", "roles", "work",
+       "nodeSelector", "tolerations"});
   JobSpec job;
   const ConfigNode name = m.required("name");
   job.name = name.as_name();
@@ -507,11 +519,16 @@ Named<JobSpec> read_job(const ConfigNode& node, const WorkloadContext& ctx) {
     job.roles.push_back(role);
   }
   if (job.roles.empty()) roles.fail("a job needs at least one role");
+  if (auto n = m.optional("nodeSelector")) job.node_selector = read_labels(*n);
+  if (auto n = m.optional("tolerations")) job.tolerations = read_tolerations(*n);
+  check_some_node_admits(m.optional("nodeSelector") ? *m.optional("nodeSelector") : name,
+                         ctx.topology, job.node_selector, job.tolerations);
   check_gang_fits(roles, job.name, ctx.topology, ctx.nodes_of, job.roles, gpu_type);
   const ConfigNode work = m.required("work");
   job.work = read_work(work);
   check_job_ends_in_range(
-      work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep"}).required("steps"),
+      work.as_map({"steps", "stepCompute", "gradientSize", "inputPerStep", "checkpointEvery"})
+          .required("steps"),
       job.submit, job.work.steps, job.work.step_compute_ref,
       fastest_compute(ctx.topology, gpu_type));
   return {std::move(job), name};

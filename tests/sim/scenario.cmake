@@ -2,3 +2,7 @@
 gantry_test(gantry_scenario_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader_test.cpp
   DEPS gantry_sim_scenario)
+
+gantry_test(gantry_constraints_scenario_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/constraints_scenario_test.cpp
+  DEPS gantry_sim_scenario gantry_sim_world)

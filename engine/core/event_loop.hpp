@@ -63,8 +63,8 @@ class EventLoop {
   const Clock& clock() const { return *clock_; }
 
   // Runs `fn` (any callable taking no arguments) at `t` (t >= now()). Returns an id for
-  // cancel(). Small trivially copyable callables (a lambda capturing `this` and a few ids) are
-  // stored inline and cost no allocation.
+  // cancel(). Trivially copyable callables of up to 16 bytes (a lambda capturing `this` and an
+  // id) are stored inline and cost no allocation; others are moved to the heap once.
   template <typename F>
   TimerId schedule_at(Time t, F&& fn) {
     return schedule_callback(t, InlineCallback::make(std::forward<F>(fn)));
@@ -113,9 +113,13 @@ class EventLoop {
   // Runs the timer in `slot`, just popped from the queue at time t.
   void dispatch(Time t, uint32_t slot);
   bool drain_posts();
-  // Moves a virtual clock to t (no-op on a wall clock).
+  // clock_->jump_to(t), without a virtual call when the clock is virtual.
   void advance_to(Time t) {
-    if (virtual_clock_ != nullptr) virtual_clock_->jump_to(t);
+    if (virtual_clock_ != nullptr) {
+      virtual_clock_->jump_to(t);
+    } else {
+      clock_->jump_to(t);
+    }
   }
   // Sleeps on a wall clock until `t` or a post/stop. True if `t` was reached.
   bool wait_wall(Time t);

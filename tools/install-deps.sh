@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian package Gantry needs to build, test and benchmark.
 # Idempotent and non-interactive: safe to run on every CI start.
+#
+# --bench-peers also installs the peers bench/ races Gantry against (libns3-dev for
+# bench/event_rate_vs_ns3.sh: about 60 MB with libgsl). Optional, because nothing builds or
+# tests against them and CI need not download them on every start.
 set -euo pipefail
 
 packages=(
@@ -12,6 +16,9 @@ packages=(
   hyperfine time
   clang libclang-rt-14-dev
 )
+if [ "${1:-}" = "--bench-peers" ]; then
+  packages+=(libns3-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,38 +1,35 @@
 #include "engine/core/event_loop.hpp"
 
-#include <cstdint>
-
 #include <cassert>
+#include <cstdint>
 
 namespace gantry {
 
-EventLoop::EventLoop(std::unique_ptr<Clock> clock) : clock_(std::move(clock)) {}
+EventLoop::EventLoop(std::unique_ptr<Clock> clock)
+    : clock_(std::move(clock)), virtual_clock_(dynamic_cast<VirtualClock*>(clock_.get())) {}
 
 std::unique_ptr<EventLoop> EventLoop::virtual_time(Time start) {
   return std::make_unique<EventLoop>(std::make_unique<VirtualClock>(start));
 }
 
-EventLoop::~EventLoop() {
-  while (!queue_.empty()) {
-    queue_.top_value().fn.release();
-    queue_.pop();
-  }
-}
+// The timer table releases the callbacks of timers still pending.
+EventLoop::~EventLoop() = default;
 
 TimerId EventLoop::schedule_callback(Time t, InlineCallback fn) {
   assert(t >= now() && "time never goes backwards");
   if (t < now()) t = now();  // release builds: run late rather than out of order
   const uint64_t seq = next_seq_++;
-  queue_.push(t.micros(), Entry{fn, seq});
+  const uint32_t slot = timers_.add(fn, seq);
+  queue_.push(t.micros(), slot);
   ++live_;
-  return TimerId{t, seq};
+  return TimerId{seq, slot};
 }
 
 bool EventLoop::cancel(TimerId id) {
-  // Timers run in (time, seq) order, so one ran iff it is not after the last one dispatched.
-  if (id.seq == 0 || id.seq >= next_seq_) return false;
-  if (id.time < last_time_ || (id.time == last_time_ && id.seq <= last_seq_)) return false;
-  if (!cancelled_.insert(id.seq).second) return false;  // cancelled before
+  // The table's seq check rejects ids of timers that ran or were cancelled, even once their
+  // slot holds another timer.
+  if (!timers_.holds(id.slot, id.seq)) return false;
+  timers_.cancel(id.slot);
   --live_;
   return true;
 }
@@ -56,23 +53,18 @@ void EventLoop::stop() {
 
 bool EventLoop::settle_top() {
   while (!queue_.empty()) {
-    if (cancelled_.empty()) return true;
-    Entry& top = queue_.top_value();
-    if (cancelled_.erase(top.seq) == 0) return true;
-    top.fn.release();
+    const uint32_t slot = queue_.top_value();
+    if (!timers_.cancelled(slot)) return true;
     queue_.pop();
+    timers_.free(slot);
   }
   return false;
 }
 
-void EventLoop::dispatch_top() {
-  const Time t = Time::from_micros(queue_.top_key());
-  InlineCallback fn = queue_.top_value().fn;
-  last_time_ = t;
-  last_seq_ = queue_.top_value().seq;
+void EventLoop::dispatch(Time t, uint32_t slot) {
+  InlineCallback fn = timers_.take(slot);
   --live_;
-  queue_.pop();
-  clock_->jump_to(t);
+  advance_to(t);
   ++dispatched_;
   fn();
   fn.release();
@@ -110,7 +102,7 @@ void EventLoop::run_until(Time horizon) {
   stop_.store(false, std::memory_order_release);
   const bool is_virtual = !clock_->wall_deadline(now()).has_value();
   while (!stop_.load(std::memory_order_acquire)) {
-    drain_posts();
+    if (has_posted_.load(std::memory_order_acquire)) drain_posts();
     if (stop_.load(std::memory_order_acquire)) break;
     // Look at the next timer without committing the queue to it (peek_key): until its time has
     // come, posts and callbacks may still schedule earlier timers.
@@ -121,14 +113,14 @@ void EventLoop::run_until(Time horizon) {
       // The wait may have let posted work in; it runs first, at the current time.
       if (has_posted_.load(std::memory_order_acquire)) continue;
       // Its time has come: skip it if cancelled, else run it.
-      Entry& top = queue_.top_value();
-      if (!cancelled_.empty() && cancelled_.erase(top.seq) != 0) {
-        top.fn.release();
-        queue_.pop();
-        clock_->jump_to(next);  // keeps the clock at or past the queue's floor
+      const uint32_t slot = queue_.top_value();
+      queue_.pop();
+      if (timers_.cancelled(slot)) {
+        timers_.free(slot);
+        advance_to(next);  // keeps the clock at or past the queue's floor
         continue;
       }
-      dispatch_top();
+      dispatch(next, slot);
       continue;
     }
     if (is_virtual) {
@@ -142,7 +134,10 @@ void EventLoop::run_until(Time horizon) {
 bool EventLoop::run_one() {
   if (drain_posts()) return true;
   if (!settle_top()) return false;
-  dispatch_top();
+  const Time t = Time::from_micros(queue_.top_key());
+  const uint32_t slot = queue_.top_value();
+  queue_.pop();
+  dispatch(t, slot);
   return true;
 }
 

@@ -1,12 +1,14 @@
 #pragma once
-// A trivially copyable callback for the event loop's queue.
+// A trivially copyable, 24-byte callback for the event loop's timer table.
 //
-// Why not std::function: the loop's radix queue moves each pending entry several times before it
-// runs, and at 10^5..10^6 pending timers those moves dominate the cost of an event. A callable
-// that is trivially copyable and at most 16 bytes (a lambda capturing `this` and an id, say) is
-// stored inline and moved as plain bytes; anything else is moved to the heap once and the
-// callback holds the pointer. Ownership is therefore explicit: the holder calls release()
-// exactly once, whether or not the callback ran (the event loop does this).
+// Why not std::function (32 bytes, not trivially copyable, may allocate): the loop keeps one
+// callback per pending timer in a table it indexes at random, and at 10^5..10^6 pending timers
+// every byte of an entry is cache traffic. A callable that is trivially copyable, at most 16
+// bytes and 8-byte aligned (a lambda capturing `this` and an id, say) is stored inline and
+// copied as plain bytes; anything else is moved to the heap once and the callback holds the
+// pointer. Invoking and releasing go through one pointer to a per-type table, so a callback is
+// the 16 bytes of storage plus 8. Ownership is explicit: the holder calls release() exactly
+// once, whether or not the callback ran (the event loop does this).
 
 #include <cstddef>
 #include <cstring>
@@ -24,34 +26,44 @@ class InlineCallback {
   static InlineCallback make(F&& f) {
     using D = std::decay_t<F>;
     InlineCallback cb;
-    if constexpr (sizeof(D) <= kInline && alignof(D) <= alignof(std::max_align_t) &&
-                  std::is_trivially_copyable_v<D> && std::is_trivially_destructible_v<D>) {
+    if constexpr (sizeof(D) <= kInline && alignof(D) <= kAlign && std::is_trivially_copyable_v<D> &&
+                  std::is_trivially_destructible_v<D>) {
       ::new (static_cast<void*>(cb.storage_)) D(std::forward<F>(f));
-      cb.invoke_ = [](void* p) { (*std::launder(static_cast<D*>(p)))(); };
+      cb.ops_ = &kInlineOps<D>;
     } else {
       D* heap = new D(std::forward<F>(f));
       std::memcpy(cb.storage_, &heap, sizeof heap);
-      cb.invoke_ = [](void* p) { (**static_cast<D**>(p))(); };
-      cb.release_ = [](void* p) { delete *static_cast<D**>(p); };
+      cb.ops_ = &kHeapOps<D>;
     }
     return cb;
   }
 
-  explicit operator bool() const { return invoke_ != nullptr; }
-  void operator()() { invoke_(storage_); }
+  explicit operator bool() const { return ops_ != nullptr; }
+  void operator()() { ops_->invoke(storage_); }
   // Frees a heap-held callable; a no-op for inline ones. Call once per made callback.
   void release() {
-    if (release_ != nullptr) release_(storage_);
-    release_ = nullptr;
+    if (ops_ != nullptr && ops_->release != nullptr) ops_->release(storage_);
+    ops_ = nullptr;
   }
 
  private:
+  struct Ops {
+    void (*invoke)(void*);
+    void (*release)(void*);  // null: nothing to free
+  };
+  template <typename D>
+  static constexpr Ops kInlineOps{[](void* p) { (*std::launder(static_cast<D*>(p)))(); }, nullptr};
+  template <typename D>
+  static constexpr Ops kHeapOps{[](void* p) { (**static_cast<D**>(p))(); },
+                                [](void* p) { delete *static_cast<D**>(p); }};
+
   static constexpr size_t kInline = 16;
-  alignas(std::max_align_t) unsigned char storage_[kInline] = {};
-  void (*invoke_)(void*) = nullptr;
-  void (*release_)(void*) = nullptr;
+  static constexpr size_t kAlign = alignof(void*);
+  alignas(kAlign) unsigned char storage_[kInline] = {};
+  const Ops* ops_ = nullptr;
 };
 
 static_assert(std::is_trivially_copyable_v<InlineCallback>);
+static_assert(sizeof(InlineCallback) == 24);
 
 }  // namespace gantry

@@ -16,38 +16,35 @@ std::atomic<uint64_t> next_instance{1};
 Cluster::InstanceId::InstanceId() : value(next_instance.fetch_add(1, std::memory_order_relaxed)) {}
 
 Cluster::Cluster(Topology topology) : topology_(std::move(topology)) {
-  const size_t n = topology_.nodes.size();
-  free_.resize(n);
-  free_mask_.resize(n);
-  partial_mask_.assign(n, 0);
-  gpu_base_.assign(n + 1, 0);
-  node_free_milli_.assign(n, 0);
-  version_.assign(n, 0);
-  requests_.resize(n);
-  state_.assign(n, NodeState{});
-  owners_on_.resize(n);
   per_type_.resize(topology_.gpus.size());
-  for (size_t i = 0; i < n; ++i) {
-    const NodeClass& c = topology_.class_of(static_cast<NodeId>(i));
-    assert(c.capacity.gpus <= 64 && "a node holds at most 64 GPUs");
-    assert(c.capacity.gpu_milli == 0 && "capacities count whole GPUs only");
-    free_[i] = c.capacity;
-    free_mask_[i] = low_bits(c.capacity.gpus);
-    gpu_base_[i + 1] = gpu_base_[i] + c.capacity.gpus;
-    node_free_milli_[i] = int64_t{c.capacity.gpus} * kMilliPerGpu;
-    total_milli_ += node_free_milli_[i];
-    if (c.gpu_type < 0 || c.capacity.gpus == 0) continue;
-    PerType& t = per_type_[static_cast<size_t>(c.gpu_type)];
-    t.total += c.capacity.gpus;
-    t.free += c.capacity.gpus;
-    if (t.histogram.size() <= static_cast<size_t>(c.capacity.gpus))
-      t.histogram.resize(static_cast<size_t>(c.capacity.gpus) + 1, 0);
-    ++t.histogram[static_cast<size_t>(c.capacity.gpus)];
-  }
-  free_milli_ = total_milli_;
-  gpu_milli_.assign(static_cast<size_t>(gpu_base_[n]), static_cast<uint16_t>(kMilliPerGpu));
-  for (auto& t : per_type_)
-    if (t.histogram.empty()) t.histogram.assign(1, 0);
+  for (auto& t : per_type_) t.histogram.assign(1, 0);
+  gpu_base_.assign(1, 0);
+  for (const NodeInfo& node : topology_.nodes)
+    append_node(topology_.classes[static_cast<size_t>(node.node_class)]);
+}
+
+void Cluster::append_node(const NodeClass& c) {
+  assert(c.capacity.gpus <= 64 && "a node holds at most 64 GPUs");
+  assert(c.capacity.gpu_milli == 0 && "capacities count whole GPUs only");
+  free_.push_back(c.capacity);
+  free_mask_.push_back(low_bits(c.capacity.gpus));
+  partial_mask_.push_back(0);
+  gpu_base_.push_back(gpu_base_.back() + c.capacity.gpus);
+  gpu_milli_.resize(static_cast<size_t>(gpu_base_.back()), static_cast<uint16_t>(kMilliPerGpu));
+  node_free_milli_.push_back(int64_t{c.capacity.gpus} * kMilliPerGpu);
+  version_.push_back(0);
+  requests_.emplace_back();
+  state_.push_back(NodeState{});
+  owners_on_.emplace_back();
+  total_milli_ += node_free_milli_.back();
+  free_milli_ += node_free_milli_.back();
+  if (c.gpu_type < 0 || c.capacity.gpus == 0) return;
+  PerType& t = per_type_[static_cast<size_t>(c.gpu_type)];
+  t.total += c.capacity.gpus;
+  t.free += c.capacity.gpus;
+  if (t.histogram.size() <= static_cast<size_t>(c.capacity.gpus))
+    t.histogram.resize(static_cast<size_t>(c.capacity.gpus) + 1, 0);
+  ++t.histogram[static_cast<size_t>(c.capacity.gpus)];
 }
 
 int Cluster::total_gpus() const {
@@ -171,27 +168,8 @@ Result<NodeId> Cluster::add_node(NodeInfo info) {
     return Status::error("node " + info.name + ": unknown GPU type");
   const auto n = static_cast<NodeId>(topology_.nodes.size());
   topology_.nodes.push_back(std::move(info));
-  free_.push_back(c.capacity);
-  free_mask_.push_back(low_bits(c.capacity.gpus));
-  partial_mask_.push_back(0);
-  gpu_base_.push_back(gpu_base_.back() + c.capacity.gpus);
-  gpu_milli_.resize(static_cast<size_t>(gpu_base_.back()), static_cast<uint16_t>(kMilliPerGpu));
-  node_free_milli_.push_back(int64_t{c.capacity.gpus} * kMilliPerGpu);
-  version_.push_back(0);
-  requests_.emplace_back();
-  state_.push_back(NodeState{});
-  owners_on_.emplace_back();
-  total_milli_ += node_free_milli_.back();
-  free_milli_ += node_free_milli_.back();
+  append_node(c);
   ++change_count_;
-  if (c.gpu_type >= 0 && c.capacity.gpus > 0) {
-    PerType& t = per_type_[static_cast<size_t>(c.gpu_type)];
-    t.total += c.capacity.gpus;
-    t.free += c.capacity.gpus;
-    if (t.histogram.size() <= static_cast<size_t>(c.capacity.gpus))
-      t.histogram.resize(static_cast<size_t>(c.capacity.gpus) + 1, 0);
-    ++t.histogram[static_cast<size_t>(c.capacity.gpus)];
-  }
   return n;
 }
 

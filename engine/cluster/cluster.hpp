@@ -214,6 +214,8 @@ class Cluster {
     return (static_cast<uint64_t>(static_cast<uint32_t>(o.workload)) << 32) |
            static_cast<uint32_t>(o.pod);
   }
+  // Appends the per-node state of an empty node of class c and counts its capacity.
+  void append_node(const NodeClass& c);
   // What allocate() checks; empty if the request fits.
   std::string why_not(NodeId n, const Resources& request, uint64_t gpu_mask) const;
   void take(NodeId n, const Resources& request, uint64_t gpu_mask);

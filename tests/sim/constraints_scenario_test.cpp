@@ -7,6 +7,7 @@
 #include "engine/core/errors.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "tests/sim/scenario_text.hpp"
 
 namespace gantry {
 namespace {
@@ -49,22 +50,10 @@ const std::string kScenario =
     "      work: {steps: 10, stepCompute: 1s, gradientSize: 1GB}\n";                       // 31
 
 std::string replaced(const std::string& from, const std::string& to) {
-  std::string text = kScenario;
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
+  return testing::replace_first(kScenario, from, to);
 }
 
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "c.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError";
-  return "";
-}
+std::string error_of(const std::string& text) { return testing::load_error(text, "c.yaml"); }
 
 TEST(ConstraintsScenario, LabelsTaintsSelectorsAndTolerationsAreRead) {
   const ScenarioSpec s = load_scenario_text(kScenario, "c.yaml");

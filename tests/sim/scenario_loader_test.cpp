@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/sim/scenario_text.hpp"
+
 namespace gantry {
 namespace {
 
@@ -35,23 +37,11 @@ const std::string kBase =
 
 // kBase with the first occurrence of `from` replaced by `to`.
 std::string with(const std::string& from, const std::string& to) {
-  std::string text = kBase;
-  const size_t at = text.find(from);
-  EXPECT_NE(at, std::string::npos) << from;
-  if (at != std::string::npos) text.replace(at, from.size(), to);
-  return text;
+  return testing::replace_first(kBase, from, to);
 }
 
 // The message of the InputError loading `text` must throw ("" and a test failure if none).
-std::string error_of(const std::string& text) {
-  try {
-    load_scenario_text(text, "t.yaml");
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an InputError for:\n" << text;
-  return "";
-}
+std::string error_of(const std::string& text) { return testing::load_error(text, "t.yaml"); }
 
 TEST(ScenarioLoader, BaseIsValid) {
   const ScenarioSpec s = load_scenario_text(kBase, "t.yaml");

@@ -67,8 +67,8 @@ struct NodeInfo {
   std::string name;
   int32_t node_class = 0;  // index into Topology::classes
   RackId rack = 0;
-  Labels labels;              // what a pod's nodeSelector matches (node_labels.hpp)
-  std::vector<Taint> taints;  // what a pod must tolerate to be placed here
+  Labels labels{};            // what a pod's nodeSelector matches (node_labels.hpp)
+  std::vector<Taint> taints{};  // what a pod must tolerate to be placed here
 };
 
 struct Topology {

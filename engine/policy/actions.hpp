@@ -33,7 +33,7 @@ struct BindAction {
 // withdrawal). The world reports Observation::kEvicted when done.
 struct EvictAction {
   JobId job = 0;
-  std::string reason;
+  std::string reason{};
 };
 
 // Change the number of replicas of a workload's elastic role (issue 13). The world reports the
@@ -73,9 +73,9 @@ struct Observation {
   int32_t pod = -1;
   NodeId node = -1;
   int exit_code = 0;
-  Time deadline;
-  std::string reason;
-  std::string name;
+  Time deadline{};
+  std::string reason{};
+  std::string name{};
   double value = 0;
 };
 const char* to_string(Observation::Kind kind);

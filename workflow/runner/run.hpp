@@ -59,7 +59,7 @@ struct Attempt {
   Time start;
   std::optional<Time> end;
   AttemptState state = AttemptState::kRunning;
-  std::string reason;  // why it ended unsuccessfully, when the executor said (not stored)
+  std::string reason{};  // why it ended unsuccessfully, when the executor said (not stored)
 };
 
 struct TaskInstance {

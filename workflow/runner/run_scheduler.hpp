@@ -229,7 +229,7 @@ class RunScheduler final : private AttemptListener {
     AttemptState state;
     Time end;
     Resources used;
-    std::string reason;  // AttemptResult::reason
+    std::string reason{};  // AttemptResult::reason
   };
 
   void attempt_finished(AttemptId id, const AttemptResult& result) override;

@@ -40,7 +40,7 @@ struct AttemptResult {
   // Why an unsuccessful attempt ended, for people, when the executor knows more than the
   // outcome ("can never be placed: ..."); empty otherwise. Shown in the timeline and
   // recorded as an event.
-  std::string reason;
+  std::string reason{};
 };
 
 // The scheduler side: told when an attempt ends on its own.

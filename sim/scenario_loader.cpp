@@ -60,22 +60,6 @@ constexpr Duration kNvlinkLatency = microseconds(2);
 constexpr Duration kPcieLatency = microseconds(5);
 constexpr const char* kDefaultStart = "2026-01-01T00:00:00Z";
 
-std::string format_bytes(int64_t bytes) {
-  char buf[64];
-  if (bytes >= (1ll << 30) && bytes % (1ll << 30) == 0)
-    std::snprintf(buf, sizeof buf, "%lldGi", static_cast<long long>(bytes >> 30));
-  else if (bytes >= (1ll << 20) && bytes % (1ll << 20) == 0)
-    std::snprintf(buf, sizeof buf, "%lldMi", static_cast<long long>(bytes >> 20));
-  else
-    std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(bytes));
-  return buf;
-}
-
-std::string describe(const Resources& r) {
-  return "cpu " + std::to_string(r.cpu_milli) + "m, memory " + format_bytes(r.memory_bytes) +
-         ", gpu " + std::to_string(r.gpus);
-}
-
 double read_positive_bandwidth(const ConfigNode& n) {
   const double v = n.as_bandwidth();
   if (!(v > 0)) n.fail("a bandwidth must be greater than zero");
@@ -163,7 +147,7 @@ bool fits_somewhere(const Topology& topology, const Resources& request, GpuTypeI
 void check_fits(const ConfigNode& where, const Topology& topology, const Resources& request,
                 GpuTypeId type) {
   if (fits_somewhere(topology, request, type)) return;
-  std::string message = "no node class can hold one pod of " + describe(request);
+  std::string message = "no node class can hold one pod of " + describe_request(request);
   if (type >= 0 && request.gpus > 0) message += " on GPU type " + topology.gpus.at(type).name;
   where.fail(message);
 }

@@ -17,6 +17,8 @@ Json head(Time at, const char* kind, JobId workload) {
   return j;
 }
 
+void write(std::ostream& out, const Json& line) { out << line.dump() << '\n'; }
+
 }  // namespace
 
 void ActionLog::bind(Time at, const BindAction& action) {
@@ -34,22 +36,19 @@ void ActionLog::bind(Time at, const BindAction& action) {
     pods.push_back(std::move(pod));
   }
   j["pods"] = std::move(pods);
-  out_ << j.dump() << '\n';
-  ++lines_;
+  write(out_, j);
 }
 
 void ActionLog::evict(Time at, const EvictAction& action) {
   Json j = head(at, "evict", action.job);
   j["reason"] = action.reason;
-  out_ << j.dump() << '\n';
-  ++lines_;
+  write(out_, j);
 }
 
 void ActionLog::resize(Time at, const ResizeAction& action) {
   Json j = head(at, "resize", action.job);
   j["replicas"] = action.replicas;
-  out_ << j.dump() << '\n';
-  ++lines_;
+  write(out_, j);
 }
 
 void ActionLog::observation(const Observation& o) {
@@ -65,8 +64,7 @@ void ActionLog::observation(const Observation& o) {
     j["name"] = o.name;
     j["value"] = o.value;
   }
-  out_ << j.dump() << '\n';
-  ++lines_;
+  write(out_, j);
 }
 
 }  // namespace gantry

@@ -14,8 +14,8 @@
 // "gpus" lists the GPU indices of the node a pod holds (its whole GPUs, or the one GPU its share
 // is on); "gpuMilli" is the share (0 for whole GPUs).
 //
-// Not thread-safe (event loop thread). Write errors surface as the stream's state; the caller
-// checks it at the end (ok()).
+// Not thread-safe (event loop thread). Write errors surface as the stream's state, for the
+// owner of the stream to check.
 
 #include <ostream>
 
@@ -34,13 +34,9 @@ class ActionLog {
   void resize(Time at, const ResizeAction& action);
   void observation(const Observation& o);
 
-  bool ok() const { return static_cast<bool>(out_); }
-  size_t lines() const { return lines_; }
-
  private:
   std::ostream& out_;
   const Cluster& cluster_;
-  size_t lines_ = 0;
 };
 
 }  // namespace gantry

@@ -65,8 +65,6 @@ struct Workload {
   Time retry_at;                   // pending after a failed bind: not tried before this
   bool withdraw_requested = false; // an eviction for a withdrawal is on its way
   std::string last_reason;         // why it last left a placed state (bind failure, eviction)
-
-  Time submitted() const { return history.front().at; }
 };
 
 // The workloads of one scheduler by id. Not thread-safe (event loop thread).

@@ -7,26 +7,17 @@
 #include <random>
 
 #include "engine/cluster/cluster.hpp"
+#include "tests/engine/cluster/cluster_fixtures.hpp"
 
 namespace gantry {
 namespace {
 
-constexpr int64_t kGi = 1024LL * 1024 * 1024;
+using testing::kGi;
+using testing::share;
+using testing::whole;
 
 // Node 0: 4 A100s, 32 cores; node 1: 2 A100s, 16 cores.
-Cluster two_nodes() {
-  Topology t;
-  t.gpus = GpuCatalog::with_defaults();
-  const GpuTypeId a100 = t.gpus.find("A100-80G");
-  t.classes.push_back(NodeClass{"four", Resources{32'000, 256 * kGi, 4}, a100, 4});
-  t.classes.push_back(NodeClass{"two", Resources{16'000, 128 * kGi, 2}, a100, 2});
-  t.nodes = {NodeInfo{"n0", 0, 0}, NodeInfo{"n1", 1, 0}};
-  t.racks = {"r0"};
-  return Cluster(std::move(t));
-}
-
-Resources whole(int gpus, int64_t cpu = 1'000) { return Resources{cpu, kGi, gpus, 0}; }
-Resources share(int milli) { return Resources{1'000, kGi, 0, milli}; }
+Cluster two_nodes() { return testing::a100_cluster(/*cpu_node=*/false); }
 
 TEST(ClusterOwners, AllocationsAreFiledByOwnerAndReleasedByOwner) {
   Cluster c = two_nodes();

@@ -5,29 +5,21 @@
 #include <bit>
 #include <random>
 
+#include "tests/engine/cluster/cluster_fixtures.hpp"
+
 namespace gantry {
 namespace {
 
-constexpr int64_t kGi = 1024LL * 1024 * 1024;
+using testing::kGi;
+using testing::share;
+using testing::whole;
 
 // Node 0: 4 A100s; node 1: 2 A100s; node 2: no GPUs.
-Cluster small_cluster() {
-  Topology t;
-  t.gpus = GpuCatalog::with_defaults();
-  const GpuTypeId a100 = t.gpus.find("A100-80G");
-  t.classes.push_back(NodeClass{"four", Resources{32'000, 256 * kGi, 4}, a100, 4});
-  t.classes.push_back(NodeClass{"two", Resources{16'000, 128 * kGi, 2}, a100, 2});
-  t.classes.push_back(NodeClass{"cpu", Resources{64'000, 256 * kGi, 0}, -1, 0});
-  t.nodes = {NodeInfo{"n0", 0, 0}, NodeInfo{"n1", 1, 0}, NodeInfo{"n2", 2, 0}};
-  t.racks = {"r0"};
-  return Cluster(std::move(t));
-}
+Cluster small_cluster() { return testing::a100_cluster(/*cpu_node=*/true); }
 
 // Owner k: pod 0 of workload k.
 AllocationOwner own(int32_t k) { return AllocationOwner{k, 0}; }
 
-Resources share(int milli, int64_t cpu = 1'000) { return Resources{cpu, kGi, 0, milli}; }
-Resources whole(int gpus, int64_t cpu = 1'000) { return Resources{cpu, kGi, gpus, 0}; }
 
 // Everything the header promises, recomputed from the per-GPU free milli.
 void expect_consistent(const Cluster& c) {

@@ -19,6 +19,7 @@
 #include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
+#include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
 
 namespace {
@@ -72,6 +73,8 @@ int main(int argc, char** argv) {
   gantry::cli::add_pipeline_validate(*pipeline);
   gantry::cli::add_pipeline_run(*pipeline);
   gantry::cli::add_pipeline_backfill(*pipeline);
+  gantry::cli::add_pipeline_client_commands(*pipeline);
+  gantry::cli::add_token_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -20,12 +20,12 @@
 #include "sim/summary.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
-#include "tools/gantry/json_report.hpp"
+#include "sim/json_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
 #include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"
 
-namespace gantry::cli {
+namespace gantry {
 
 namespace {
 
@@ -113,4 +113,4 @@ void add_simulate_command(CLI::App& app) {
   cmd->callback([opt] { run_simulate(*opt); });
 }
 
-}  // namespace gantry::cli
+}  // namespace gantry

@@ -25,7 +25,7 @@
 #include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"
 
-namespace gantry {
+namespace gantry::cli {
 
 namespace {
 
@@ -113,4 +113,4 @@ void add_simulate_command(CLI::App& app) {
   cmd->callback([opt] { run_simulate(*opt); });
 }
 
-}  // namespace gantry
+}  // namespace gantry::cli

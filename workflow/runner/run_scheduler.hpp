@@ -6,6 +6,13 @@
 // loop callbacks (DESIGN.md rule 1) and, with the same inputs and seed, produces the same
 // timeline (rule 4: ties break by the loop's insertion order and by the orders stated here).
 //
+// STRUCTURE
+//   RunScheduler is a thin front: the rules live in SchedulerCore (scheduler_core.hpp, which
+//   hands out attempts and is told how they ended, and lists its parts), with the pure
+//   decisions in tick_planner.hpp (ticks), slot_dispatcher.hpp (slots), trigger_rule.hpp,
+//   retry.hpp and autosize.hpp. The front starts the core's attempts in a TaskExecutor and
+//   stops the ones it gives up, after every event.
+//
 // USE
 //   EventLoop loop(...); MemoryRunStore store; SimulatedExecutor exec(loop, seed);
 //   RunScheduler s(loop, store, exec);
@@ -16,17 +23,12 @@
 //   loop.run_until(T1);  s.timeline();
 //
 // SCHEDULE (per pipeline with a schedule)
-//   Ticks are the CronSchedule firings in the pipeline's zone within [start, end]. A tick t is
-//   due at t (semantics trigger) or at the next firing after t (interval: [t, next) has
-//   ended); the run's logical time is t either way. Each time the schedule is looked at
-//   (switch-on, every due tick, scheduler-up, resume) the ticks due since the last tick looked
-//   at (initially since start) are handled at once, oldest first:
-//   - catchup true: each gets a run, trigger "schedule" if due now, "catchup" if overdue.
-//   - catchup false: only the most recent. Due now: it runs ("schedule"), older ones are
-//     dropped silently. Overdue: let n = the overdue ticks, counting only those due within
-//     startingDeadline of now when a deadline is set. n > maxMissedRuns: none starts (event
-//     too-many-missed); the most recent is older than the deadline (so n = 0): none starts
-//     (event missed-deadline); otherwise it runs ("catchup").
+//   Each time the schedule is looked at (switch-on, every due tick, scheduler-up, resume) the
+//   ticks due since the last tick looked at (initially since start) are handled at once,
+//   oldest first, by the rules of tick_planner.hpp: every due tick gets a run (catchup true:
+//   trigger "schedule" if due now, "catchup" if overdue), or only the most recent within
+//   maxMissedRuns and startingDeadline (catchup false; events too-many-missed and
+//   missed-deadline when none starts).
 //   A tick whose (pipeline, logical time) already has a run (backfill, a previous life) is
 //   passed over: a run is created exactly once, checked by RunStore::create_run().
 //
@@ -54,16 +56,14 @@
 // INSIDE A RUN
 //   A task becomes ready when its trigger rule fires (trigger_rule.hpp) and dependsOnPast
 //   holds; skip: true tasks then become skipped instead (so a failure upstream still reaches
-//   their downstream as upstream_failed). Ready tasks start in the order (priority desc,
-//   ready time, run logical time, pipeline, task order) while the run has fewer than
-//   `parallelism` (0 = unlimited) attempts running and, for pool tasks, the pool has slots.
+//   their downstream as upstream_failed). Ready tasks start by the rules of slot_dispatcher.hpp:
+//   in the order (priority desc, ready time, run logical time, pipeline, task order) while the
+//   run has fewer than `parallelism` (0 = unlimited) attempts running and, for pool tasks, the
+//   pool has slots; a task that does not fit a pool lets smaller ones pass until it has waited
+//   longer than the pool's maxWait; pools are served before pool-less tasks.
 //   Slots are handed out once the event that made tasks ready has been handled completely,
 //   so a run created and killed within one event (keepLatest during a catch-up) never got
 //   an attempt.
-//   - pools: a ready task that does not fit the free slots does not block smaller ones
-//     behind it; but once a ready task has waited longer than the pool's maxWait (and its run
-//     has room), nothing else from that pool starts before it.
-//   - pools are served before runs' pool-less tasks when both compete for a parallelism slot.
 //   - run timeout (from the moment the run last went running): running attempts killed,
 //     unfinished tasks killed, run failed.
 //   - per-attempt timeout: the attempt is killed and ends in state timeout (an attempt that
@@ -123,38 +123,20 @@
 //
 // Thread safety: loop thread only.
 
-#include <cstdint>
 #include <functional>
-#include <map>
-#include <memory>
-#include <optional>
-#include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "engine/core/event_loop.hpp"
-#include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/autosize.hpp"
 #include "workflow/runner/operator_action.hpp"
 #include "workflow/runner/run.hpp"
 #include "workflow/runner/run_store.hpp"
+#include "workflow/runner/scheduler_core.hpp"
 #include "workflow/runner/task_executor.hpp"
 
 namespace gantry {
-
-// What recover() does with an attempt that was running when the orchestrator stopped.
-enum class LostAttempts {
-  kRerun,  // closed as lost, run again at once, not counted as a retry (the default)
-  kError,  // closed as error; the task's retry policy decides
-};
-
-struct BackfillReport {
-  size_t created = 0;    // new runs
-  size_t rerun = 0;      // existing runs cleared and queued again
-  size_t untouched = 0;  // existing runs left alone
-};
 
 class RunScheduler final : private AttemptListener {
  public:
@@ -166,17 +148,17 @@ class RunScheduler final : private AttemptListener {
   RunScheduler& operator=(const RunScheduler&) = delete;
 
   // Declares a pool. Throws std::invalid_argument on a duplicate name or slots < 1.
-  void add_pool(const PoolSpec& pool);
+  void add_pool(const PoolSpec& pool) { core_.add_pool(pool); }
   // Adds a pipeline (copied). Throws std::invalid_argument on a duplicate name, a dependsOn
   // naming no task, a dependency cycle, a pool not declared or a poolSlots larger than the
   // pool; CronError on a bad cron expression or zone.
-  void add_pipeline(const PipelineSpec& spec);
+  void add_pipeline(const PipelineSpec& spec) { core_.add_pipeline(spec); }
 
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
   // of pipelines not added are ignored.
   void recover();
   // See RESTART; call before recover().
-  void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
+  void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).
   void switch_on();
 
@@ -191,129 +173,28 @@ class RunScheduler final : private AttemptListener {
                           BackfillRerun rerun = BackfillRerun::kNone);
 
   // Every run, ordered by pipeline name then logical time. O(runs).
-  std::vector<Run> timeline() const;
+  std::vector<Run> timeline() const { return core_.timeline(); }
   // The same runs in the same order, handed to `fn` one by one without copying them (a year of
   // runs is printed without a second copy in memory). The reference is valid during the call.
-  void for_each_run(const std::function<void(const Run&)>& fn) const;
+  void for_each_run(const std::function<void(const Run&)>& fn) const { core_.for_each_run(fn); }
   // The run, or nullptr. The pointer is valid until the next scheduler call.
-  const Run* find_run(const std::string& pipeline, Time logical_time) const;
-  bool up() const { return !down_; }
-  size_t run_count() const { return runs_.size(); }
+  const Run* find_run(const std::string& pipeline, Time logical_time) const {
+    return core_.find_run(pipeline, logical_time);
+  }
+  bool up() const { return core_.up(); }
+  size_t run_count() const { return core_.run_count(); }
   // Runs queued or running, over every pipeline. O(pipelines).
-  size_t runs_in_flight() const;
+  size_t runs_in_flight() const { return core_.runs_in_flight(); }
 
  private:
-  struct PipelineState;
-  struct PoolState;
-  struct RunRt;
-  struct TaskRt;
-  struct ReadyKey {
-    int neg_priority;
-    Time ready;
-    Time logical;
-    uint32_t pipeline;
-    uint32_t task;
-    uint32_t run;
-    auto operator<=>(const ReadyKey&) const = default;
-  };
-  using RunIndex = uint32_t;
-
-  // Held while the scheduler is down (see OPERATOR ACTIONS).
-  enum class HeldKind { kAttemptTimeout, kRunTimeout, kRetryDue };
-  struct Held {
-    HeldKind kind;
-    uint64_t arg;
-  };
-  struct Completion {
-    AttemptId id;
-    AttemptState state;
-    Time end;
-    Resources used;
-    std::string reason{};  // AttemptResult::reason
-  };
-
   void attempt_finished(AttemptId id, const AttemptResult& result) override;
-
-  // Schedule.
-  void catch_up(PipelineState& p);
-  void arm_tick(PipelineState& p);
-  void on_tick(uint32_t pipeline);
-  Time due_of(const PipelineState& p, Time tick) const;
-  void handle_tick(PipelineState& p, Time tick, RunTrigger trigger);
-
-  // Runs.
-  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger);
-  void enqueue(RunIndex r);
-  void apply_keep_latest(PipelineState& p);
-  void try_start_runs(PipelineState& p);
-  void start_run(RunIndex r);
-  void check_run_done(RunIndex r);
-  // Ends a run: unfinished tasks end as `rest` (killed, or succeeded for mark-success).
-  void finish_run(RunIndex r, RunState state, TaskState rest);
-  void close_task(RunIndex r, uint32_t task, TaskState state);
-  void wake_past(RunIndex r, uint32_t task);
-  std::optional<RunIndex> previous_run(const PipelineState& p, Time logical) const;
-  void clear_tasks(RunIndex r, bool all);
-  // Finished runs keep their Run (the timeline) but not their per-task bookkeeping: a year of
-  // 5-task runs held 67 MB of it (issue 8). See finish_run().
-  void compact_finished();
-  // Gives a compacted run its per-task bookkeeping back (every task done), for rerun and
-  // mark-success.
-  void restore_tasks(RunRt& run);
-  void mark_success(RunIndex r);
-  void on_run_timeout(RunIndex r);
-
-  // Tasks.
-  void evaluate(RunIndex r, uint32_t task);
-  void propagate(RunIndex r, uint32_t task);
-  void make_ready(RunIndex r, uint32_t task, Time ready_time);
-  void unready(RunIndex r, uint32_t task);
-  void set_task_done(RunIndex r, uint32_t task, TaskState state);
-  void start_attempt(RunIndex r, uint32_t task);
-  void end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end);
-  void finish_attempt(const Completion& c);
-  void after_unsuccessful(RunIndex r, uint32_t task, AttemptState state, Time end);
-  void on_retry_due(RunIndex r, uint32_t task);
-  void on_attempt_timeout(AttemptId id);
-  bool has_room(const RunRt& run) const;
-
-  // Dispatch of ready tasks.
-  void dispatch();
-  void dispatch_pool(PoolState& pool);
-
-  // Actions.
-  void scheduler_down();
-  void scheduler_up();
-  std::optional<RunIndex> run_for(const OperatorAction& a);
-  PipelineState* pipeline_for(const OperatorAction& a);
-  void event(SchedulerEventKind kind, const std::string& pipeline,
-             std::optional<Time> logical, std::string task, std::string message);
-  void store_run(const RunRt& run);
-  void store_task(const RunRt& run, uint32_t task);
+  // Hands the core's work to the executor: the kills it ordered, then the attempts it starts.
+  void flush();
 
   EventLoop& loop_;
   RunStore& store_;
   TaskExecutor& executor_;
-  Autosizer autosizer_;
-
-  std::vector<std::unique_ptr<PipelineState>> pipelines_;
-  std::map<std::string, uint32_t> pipeline_index_;
-  std::vector<std::unique_ptr<PoolState>> pools_;
-  std::map<std::string, uint32_t> pool_index_;
-  std::vector<std::unique_ptr<RunRt>> runs_;  // RunIndex = position; never shrinks
-  std::unordered_map<AttemptId, std::pair<RunIndex, uint32_t>> attempts_;
-  AttemptId next_attempt_id_ = 1;
-
-  std::vector<RunIndex> finished_;   // runs finished since the last compact_finished()
-  std::set<RunIndex> dirty_runs_;    // runs whose ready tasks may start
-  std::set<uint32_t> dirty_pools_;   // pools whose waiting tasks may start
-  bool dispatching_ = false;
-
-  bool switched_on_ = false;
-  bool down_ = false;
-  LostAttempts lost_attempts_ = LostAttempts::kRerun;
-  std::vector<Completion> held_completions_;
-  std::vector<Held> held_timers_;
+  SchedulerCore core_;
   std::vector<OperatorAction> actions_;  // scheduled, by index
 };
 

@@ -164,11 +164,12 @@ TEST_F(Reliability, AWriterKilledWithSigkillDoesNotBlockTheNext) {
 
 // One 10-minute task, no retries; backfill of 00:00..03:00 (4 runs), run at "now" = 03:00, one
 // run at a time. With one transaction per change, the 10th commit is the first attempt's start
-// (03:00): killed there, the attempt is running in the database. Restarted:
+// (03:00) and the 11th its running mark (the simulated executor runs it at once): killed after
+// either, the attempt is open in the database. Restarted:
 // - default (--lost-attempts rerun): the attempt is closed as lost and run again, 03:00-03:10,
 //   succeeded; all 4 runs succeed, with 5 attempts (one lost).
 // - --lost-attempts error: closed as error, no retry (limit 0): the 00:00 run fails.
-// After the 11th commit the attempt's end is stored but not the task's state: the restart
+// After the 12th commit the attempt's end is stored but not the task's state: the restart
 // finishes the task without running it again (4 attempts, none lost).
 class LostAttempts : public Reliability {
  protected:
@@ -201,6 +202,20 @@ TEST_F(LostAttempts, AreRunAgainByDefault) {
   EXPECT_EQ(query(db(), "SELECT count(*) FROM events WHERE kind = 'lost-attempt'"), 1);
 }
 
+TEST_F(LostAttempts, RunningButNotEndedIsLostToo) {
+  crash_after(11);
+  ASSERT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE end_us IS NULL AND running_us IS NOT NULL"), 1)
+      << "precondition";
+  const Outcome o = run(backfill());
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 4);
+  EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts"), 5);
+  EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE state = 'lost'"), 1);
+  // Ids are durable: the restart went on after the greatest stored one, none was reused.
+  EXPECT_EQ(query(db(), "SELECT count(DISTINCT attempt_id) FROM attempts"), 5);
+  EXPECT_EQ(query(db(), "SELECT max(attempt_id) FROM attempts"), 5);
+}
+
 TEST_F(LostAttempts, EndAsErrorWhenAsked) {
   crash_after(10);
   const Outcome o = run(backfill() + " --lost-attempts error --format json");
@@ -213,7 +228,7 @@ TEST_F(LostAttempts, EndAsErrorWhenAsked) {
 }
 
 TEST_F(LostAttempts, AFinishedAttemptIsNotRunAgain) {
-  crash_after(11);
+  crash_after(12);
   ASSERT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE end_us IS NULL"), 0) << "precondition";
   ASSERT_EQ(query(db(), "SELECT count(*) FROM task_instances WHERE state = 'running'"), 1) << "precondition";
   const Outcome o = run(backfill());

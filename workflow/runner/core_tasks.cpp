@@ -134,14 +134,15 @@ AttemptRequest SchedulerCore::start_attempt(RunIndex r, uint32_t task) {
   inst.requests = requests;
   const size_t index = inst.attempts.size();
   if (index == t.clear_base) t.first_start = now;
-  inst.attempts.push_back(Attempt{now, std::nullopt, AttemptState::kRunning});
+  const AttemptId id = next_attempt_id_++;
+  inst.attempts.push_back(Attempt{now, std::nullopt, AttemptState::kRunning, {}, id});
   inst.state = TaskState::kRunning;
   t.phase = Phase::kRunning;
-  const AttemptId id = next_attempt_id_++;
   t.attempt = id;
   attempts_.emplace(id, std::make_pair(r, task));
   store_task(run, task);
-  store_.attempt_started(RunKey{run.run.pipeline, run.run.logical_time}, inst.name, index, now);
+  store_.attempt_started(RunKey{run.run.pipeline, run.run.logical_time}, inst.name, index, id,
+                         now);
 
   AttemptRequest request;
   request.id = id;
@@ -155,16 +156,42 @@ AttemptRequest SchedulerCore::start_attempt(RunIndex r, uint32_t task) {
 
 void SchedulerCore::attempt_running(AttemptId id, Time at) {
   compact_finished();
+  if (down_) {
+    held_reports_.emplace_back(RunningReport{id, at});
+    return;
+  }
+  note_running(id, at);
+}
+
+void SchedulerCore::note_running(AttemptId id, Time at) {
   const auto it = attempts_.find(id);
   if (it == attempts_.end()) return;  // ended or killed meanwhile
   const auto [r, task] = it->second;
+  RunRt& run = *runs_[r];
+  TaskRt& t = run.tasks[task];
+  TaskInstance& inst = run.run.tasks[task];
+  Attempt& a = inst.attempts.back();
+  if (a.running) return;  // reported once already (a re-report after adopt())
+  a.running = at;
+  store_.attempt_running(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
+                         inst.attempts.size() - 1, at);
+  // maxDuration counts from the first attempt's work, not from its time in a queue.
+  if (inst.attempts.size() - 1 == t.clear_base) t.first_start = at;
+  arm_attempt_timeout(r, task);
+}
+
+void SchedulerCore::arm_attempt_timeout(RunIndex r, uint32_t task) {
+  const RunRt& run = *runs_[r];
   TaskRt& t = runs_[r]->tasks[task];
-  const TaskSpec& spec = pipelines_[runs_[r]->pipeline]->spec.tasks[task];
-  if (!spec.timeout || t.timeout_timer) return;
-  // Armed after the executor has scheduled the attempt's own end (it reports running after
-  // start()), so an attempt that ends exactly at its timeout is finished rather than timed
-  // out: the loop breaks ties by insertion order.
-  t.timeout_timer = loop_.schedule_at(std::max(loop_.now(), at + *spec.timeout),
+  const std::optional<Duration> timeout = pipelines_[run.pipeline]->spec.tasks[task].timeout;
+  const Attempt& a = run.run.tasks[task].attempts.back();
+  if (!timeout || !a.running || t.timeout_timer) return;
+  // Armed on the executor's running report, which comes after the executor scheduled the
+  // attempt's own end, so an attempt that ends exactly at its timeout is finished rather than
+  // timed out: the loop breaks ties by insertion order. An attempt adopted after a restart
+  // whose timeout passed meanwhile times out now.
+  const AttemptId id = t.attempt;
+  t.timeout_timer = loop_.schedule_at(std::max(loop_.now(), *a.running + *timeout),
                                       [this, id] { on_attempt_timeout(id); });
 }
 
@@ -196,10 +223,17 @@ void SchedulerCore::attempt_finished(AttemptId id, const AttemptResult& result) 
   const Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used,
                      result.reason};
   if (down_) {
-    held_completions_.push_back(c);
+    held_reports_.emplace_back(c);
     return;
   }
   finish_attempt(c);
+}
+
+void SchedulerCore::kill_unknown(const KillOrder& order) {
+  const RunRt& run = *runs_[order.run];
+  event(SchedulerEventKind::kKillUnknown, run.run.pipeline, run.run.logical_time,
+        run.run.tasks[order.task].name,
+        fmt::format("attempt {}: the executor did not hold it when it was stopped", order.id));
 }
 
 void SchedulerCore::finish_attempt(const Completion& c) {

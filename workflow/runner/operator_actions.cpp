@@ -2,6 +2,8 @@
 // in run_scheduler.hpp, OPERATOR ACTIONS and BACKFILL; the actions in operator_action.hpp).
 
 #include <stdexcept>
+#include <utility>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -132,7 +134,7 @@ void SchedulerCore::fail_attempt(const OperatorAction& a) {
   order_kill(*r, t);
   const Completion c{id, AttemptState::kFailed, loop_.now(), {}};
   if (down_) {
-    held_completions_.push_back(c);
+    held_reports_.emplace_back(c);
     return;
   }
   finish_attempt(c);
@@ -152,7 +154,14 @@ void SchedulerCore::scheduler_up() {
   if (!down_) return;
   down_ = false;
   event(SchedulerEventKind::kSchedulerUp, "", std::nullopt, "", "");
-  for (const Completion& c : std::exchange(held_completions_, {})) finish_attempt(c);
+  // What the world reported meanwhile, in the order it happened.
+  for (const auto& report : std::exchange(held_reports_, {})) {
+    if (const auto* running = std::get_if<RunningReport>(&report)) {
+      note_running(running->id, running->at);
+    } else {
+      finish_attempt(std::get<Completion>(report));
+    }
+  }
   for (const Held& h : std::exchange(held_timers_, {})) {
     switch (h.kind) {
       case HeldKind::kAttemptTimeout: on_attempt_timeout(h.arg); break;

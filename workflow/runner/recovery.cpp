@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "workflow/runner/retry.hpp"
 #include "workflow/runner/scheduler_core.hpp"
 
@@ -34,7 +36,12 @@ int not_lost(const TaskInstance& inst) {
 
 }  // namespace
 
-void SchedulerCore::recover(std::vector<Run> stored) {
+void SchedulerCore::recover(std::vector<Run> stored,
+                            const std::function<bool(AttemptId)>& adopt) {
+  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused.
+  for (const Run& run : stored)
+    for (const TaskInstance& t : run.tasks)
+      for (const Attempt& a : t.attempts) next_attempt_id_ = std::max(next_attempt_id_, a.id + 1);
   std::sort(stored.begin(), stored.end(), [](const Run& a, const Run& b) {
     return std::tie(a.pipeline, a.logical_time) < std::tie(b.pipeline, b.logical_time);
   });
@@ -51,7 +58,9 @@ void SchedulerCore::recover(std::vector<Run> stored) {
     RunRt& rt = *runs_[r];
     for (size_t i = 0; i < rt.tasks.size(); ++i) {
       const TaskInstance& inst = rt.run.tasks[i];
-      if (!inst.attempts.empty()) rt.tasks[i].first_start = inst.attempts.front().start;
+      if (inst.attempts.empty()) continue;
+      const Attempt& first = inst.attempts.front();
+      rt.tasks[i].first_start = first.running.value_or(first.start);
     }
     // The schedule goes on after the last tick it looked at.
     if (trigger == RunTrigger::kSchedule || trigger == RunTrigger::kCatchup ||
@@ -80,7 +89,10 @@ void SchedulerCore::recover(std::vector<Run> stored) {
     for (uint32_t i = 0; i < run.tasks.size() && run.run.state == RunState::kRunning; ++i) {
       TaskInstance& inst = run.run.tasks[i];
       const bool open_attempt = !inst.attempts.empty() && !inst.attempts.back().end;
-      if (inst.state == TaskState::kRunning && open_attempt) {
+      if (inst.state == TaskState::kRunning && open_attempt && inst.attempts.back().id != 0 &&
+          adopt(inst.attempts.back().id)) {
+        adopt_attempt(r, i);
+      } else if (inst.state == TaskState::kRunning && open_attempt) {
         // Lost with the previous process: the work may or may not have finished, and nobody
         // will report it now.
         const bool rerun = lost_attempts_ == LostAttempts::kRerun;
@@ -119,6 +131,23 @@ void SchedulerCore::recover(std::vector<Run> stored) {
     }
     check_run_done(r);
   }
+}
+
+void SchedulerCore::adopt_attempt(RunIndex r, uint32_t task) {
+  RunRt& run = *runs_[r];
+  const PipelineState& p = *pipelines_[run.pipeline];
+  TaskRt& t = run.tasks[task];
+  const TaskInstance& inst = run.run.tasks[task];
+  const Attempt& a = inst.attempts.back();
+  // As if dispatched in this life: it holds its slots, its reports reach the core, and its
+  // timeout counts from its recorded running start (or from the executor's report to come).
+  t.phase = Phase::kRunning;
+  t.attempt = a.id;
+  attempts_.emplace(a.id, std::make_pair(r, task));
+  slots_.hold(r, p.pool[task], p.spec.tasks[task].pool_slots);
+  arm_attempt_timeout(r, task);
+  event(SchedulerEventKind::kAdoptedAttempt, run.run.pipeline, run.run.logical_time, inst.name,
+        fmt::format("attempt {} still held by the executor: it goes on", a.id));
 }
 
 }  // namespace gantry

@@ -13,14 +13,16 @@ RunScheduler::RunScheduler(EventLoop& loop, RunStore& store, TaskExecutor& execu
 RunScheduler::~RunScheduler() = default;
 
 void RunScheduler::flush() {
-  for (const KillOrder& k : core_.take_kills()) executor_.kill(k.id);
-  for (const AttemptRequest& request : core_.ready()) {
-    executor_.start(request, *this);
-    core_.attempt_running(request.id, loop_.now());
-  }
+  // Kills first: what they free is there for the starts (the core decided both in one event).
+  for (const KillOrder& k : core_.take_kills())
+    if (executor_.kill(k.id) == KillAck::kUnknown) core_.kill_unknown(k);
+  for (const AttemptRequest& request : core_.ready()) executor_.start(request, *this);
 }
 
-void RunScheduler::recover() { core_.recover(store_.load_runs()); }
+void RunScheduler::recover() {
+  core_.recover(store_.load_runs(),
+                [this](AttemptId id) { return executor_.adopt(id, *this); });
+}
 
 void RunScheduler::switch_on() {
   core_.switch_on();
@@ -43,6 +45,11 @@ BackfillReport RunScheduler::backfill(const std::string& pipeline, Time from, Ti
   const BackfillReport report = core_.backfill(pipeline, from, to, rerun);
   flush();
   return report;
+}
+
+void RunScheduler::attempt_running(AttemptId id, Time at) {
+  core_.attempt_running(id, at);
+  flush();
 }
 
 void RunScheduler::attempt_finished(AttemptId id, const AttemptResult& result) {

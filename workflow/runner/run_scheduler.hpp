@@ -66,21 +66,31 @@
 //   an attempt.
 //   - run timeout (from the moment the run last went running): running attempts killed,
 //     unfinished tasks killed, run failed.
-//   - per-attempt timeout: the attempt is killed and ends in state timeout (an attempt that
+//   - attempts: an attempt starts when the scheduler asks the executor for it (Attempt::start,
+//     the task shows running) and its work starts when the executor says so
+//     (AttemptListener::attempt_running, Attempt::running; at once in the simulated executor,
+//     when the gang's pods run in the simulated cluster). Time queued in between counts in the
+//     attempt's duration but not in its timeouts.
+//   - per-attempt timeout, counted from the attempt's running start (an attempt that never
+//     runs never times out): the attempt is killed and ends in state timeout (an attempt that
 //     ends exactly at its timeout counts as finished, not timed out).
 //   - run state: when every task is finished, succeeded if every leaf (task nothing depends
 //     on) succeeded or was skipped, else failed.
-//   - retries: retry.hpp. A task waiting for its backoff is pending.
+//   - retries: retry.hpp; "first start" is the running start of the first attempt since the
+//     task was last cleared (its request when it never ran). A task waiting for its backoff is
+//     pending.
 //   - autosize: autosize.hpp; the request is chosen when each attempt starts.
 //
 // OPERATOR ACTIONS (operator_action.hpp)
 //   - scheduler-down: ticks stop, nothing starts, the scheduler's timers (attempt and run
 //     timeouts, retry backoffs) are held. Attempts keep running in the world: an attempt that
-//     ends meanwhile keeps its real end time, but the scheduler learns of it only at up.
+//     starts running or ends meanwhile keeps its real running start or end time, but the
+//     scheduler learns of it only at up (a timeout counted from a running start it learns then
+//     is armed then, and fires right after the up if it has passed).
 //     Operator actions other than up and fail are rejected while down (event rejected);
 //     fail is a fault in the world and is handled like a completion.
-//   - scheduler-up, in this order: completions that happened while down (in the order they
-//     happened), then the held timers (in time order; a timeout that expired while down
+//   - scheduler-up, in this order: running starts and completions that happened while down
+//     (in the order they happened), then the held timers (in time order; a timeout that expired while down
 //     fires now, a task that already finished is not affected), then the schedule catch-up
 //     of every pipeline (as at switch-on), then queued runs and ready tasks start.
 //   - trigger: a manual run at logical time = now; rejected if one exists at that instant.
@@ -103,18 +113,32 @@
 // RESTART
 //   recover() (before switch_on()) loads every run from the store. The last tick looked at
 //   becomes the greatest logical time of the pipeline's schedule, catchup and skipped runs,
-//   so the catch-up at switch-on starts after it. An attempt that was running when the
-//   orchestrator stopped was lost with it (event lost-attempt); set_lost_attempts() says what
-//   happens to it:
-//   - LostAttempts::kRerun (default): it ends now in state lost and the task is ready at once
-//     for a new attempt. A lost attempt is not a retry: retries are counted over the task's
-//     attempts that are not lost, so a restart of the scheduler never uses up a task's retry
-//     budget nor fails a run that would have succeeded. Pools, parallelism, maxDuration and
-//     the run timeout (from the run's start) apply to the new attempt as to any other.
-//   - LostAttempts::kError: it ends now in state error and the retry rules apply (OnError and
-//     Always retry it; the default OnFailure does not, so the task fails).
+//   so the catch-up at switch-on starts after it. Attempt ids go on after the greatest id
+//   stored, so none is ever reused (AttemptId, run.hpp).
+//   An attempt that was running (queued or running in the executor) when the orchestrator
+//   stopped is offered to the executor (TaskExecutor::adopt()):
+//   - the executor still holds it (a live cluster outlives the orchestrator): it is adopted
+//     (event adopted-attempt) and goes on as if started in this life: it holds its pool and
+//     parallelism slots, its timeout counts from its stored running start (or from the
+//     executor's running report to come) and its end is reported later as usual.
+//   - the executor does not hold it (the simulated executors never do: they do not outlive the
+//     process) or it has no stored id (written before schema 3): it was lost with the
+//     orchestrator (event lost-attempt); set_lost_attempts() says what happens to it:
+//     - LostAttempts::kRerun (default): it ends now in state lost and the task is ready at
+//       once for a new attempt. A lost attempt is not a retry: retries are counted over the
+//       task's attempts that are not lost, so a restart of the scheduler never uses up a
+//       task's retry budget nor fails a run that would have succeeded. Pools, parallelism,
+//       maxDuration and the run timeout (from the run's start) apply to the new attempt as to
+//       any other.
+//     - LostAttempts::kError: it ends now in state error and the retry rules apply (OnError
+//       and Always retry it; the default OnFailure does not, so the task fails).
 //   A pending task that was waiting for a retry waits for the rest of its backoff, counting
 //   retries from its first attempt (lost attempts not counted).
+//
+// KILLS
+//   Attempts the scheduler gives up (run ended, timeout, fail action, mark-success) end at once
+//   in its record and are killed in the executor after the event; an executor that did not
+//   hold one (KillAck::kUnknown: it had ended unreported) leaves an event kill-unknown.
 //
 // Cost: creating or finishing a run, starting or finishing an attempt: O(log n) in the runs of
 // its pipeline plus O(tasks + edges) of its pipeline; a tick costs O(1) cron steps per tick
@@ -187,6 +211,7 @@ class RunScheduler final : private AttemptListener {
   size_t runs_in_flight() const { return core_.runs_in_flight(); }
 
  private:
+  void attempt_running(AttemptId id, Time at) override;
   void attempt_finished(AttemptId id, const AttemptResult& result) override;
   // Hands the core's work to the executor: the kills it ordered, then the attempts it starts.
   void flush();

@@ -6,7 +6,8 @@
 //   SchedulerCore core(loop, store);
 //   core.add_pipeline(spec); core.switch_on();
 //   for (const AttemptRequest& r : core.ready()) executor.start(r, ...);   // the front
-//   core.attempt_finished(id, result);                                      // later
+//   core.attempt_running(id, at);                                           // later
+//   core.attempt_finished(id, result);                                      // later still
 //   for (const KillOrder& k : core.take_kills()) executor.kill(k.id);
 //
 // RunScheduler (run_scheduler.hpp) is the thin front that wires it to a TaskExecutor and calls
@@ -35,6 +36,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <variant>
 #include <vector>
 
 #include "engine/core/event_loop.hpp"
@@ -87,7 +89,8 @@ class SchedulerCore {
   void on_work(std::function<void()> fn) { work_ = std::move(fn); }
 
   // --- Life (run_scheduler.hpp: SCHEDULE, OPERATOR ACTIONS, BACKFILL, RESTART) -----------
-  void recover(std::vector<Run> stored);
+  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt()).
+  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt);
   void switch_on();
   void apply(const OperatorAction& action);
   BackfillReport backfill(const std::string& pipeline, Time from, Time to, BackfillRerun rerun);
@@ -98,14 +101,19 @@ class SchedulerCore {
   // order, for the caller to hand to an executor. Pointers in the requests stay valid as long
   // as the core. Nothing while the scheduler is down.
   std::vector<AttemptRequest> ready();
-  // Attempt `id` started running at `at` (<= now): its per-attempt timeout counts from `at`.
-  // Unknown ids (ended or killed meanwhile) are ignored.
+  // Attempt `id` started running at `at` (<= now; AttemptListener::attempt_running): recorded
+  // (Attempt::running, RunStore::attempt_running), and its per-attempt timeout and the task's
+  // maxDuration count from `at`. Unknown ids (ended or killed meanwhile) and repeated reports
+  // are ignored; held while the scheduler is down, with its real `at`.
   void attempt_running(AttemptId id, Time at);
   // Attempt `id` ended on its own now (as AttemptListener::attempt_finished). Unknown ids
   // (killed meanwhile) are ignored; held while the scheduler is down.
   void attempt_finished(AttemptId id, const AttemptResult& result);
   // The attempts to stop since the last call, in the order the core gave them up.
   std::vector<KillOrder> take_kills();
+  // The executor did not hold an attempt of take_kills() (KillAck::kUnknown): recorded as an
+  // event (kill-unknown); the attempt stays as the core closed it.
+  void kill_unknown(const KillOrder& order);
 
   // --- Output ----------------------------------------------------------------------------
   // Every run, ordered by pipeline name then logical time, handed to `fn` one by one.
@@ -176,6 +184,10 @@ class SchedulerCore {
     Resources used;
     std::string reason{};  // AttemptResult::reason
   };
+  struct RunningReport {
+    AttemptId id;
+    Time at;
+  };
 
   // scheduler_core.cpp: schedules.
   void catch_up(PipelineState& p);
@@ -228,6 +240,8 @@ class SchedulerCore {
   // Tells the executor to stop the task's running attempt (take_kills()).
   void order_kill(RunIndex r, uint32_t task);
   void finish_attempt(const Completion& c);
+  // attempt_running() once the scheduler is up.
+  void note_running(AttemptId id, Time at);
   // What follows an attempt that ended as `state` at `end`, once it is closed: the task
   // succeeds, is ready again at once (lost: not a retry), or goes by the retry rules.
   void settle_attempt(RunIndex r, uint32_t task, AttemptState state, Time end);
@@ -235,6 +249,11 @@ class SchedulerCore {
   void on_retry_due(RunIndex r, uint32_t task);
   void arm_retry(RunIndex r, uint32_t task, Time at);
   void on_attempt_timeout(AttemptId id);
+  // Arms the per-attempt timeout of the task's attempt from its running start, if it has both.
+  void arm_attempt_timeout(RunIndex r, uint32_t task);
+
+  // recovery.cpp: an attempt of the previous life that the executor still holds goes on.
+  void adopt_attempt(RunIndex r, uint32_t task);
 
   // operator_actions.cpp.
   void scheduler_down();
@@ -262,7 +281,8 @@ class SchedulerCore {
   bool switched_on_ = false;
   bool down_ = false;
   LostAttempts lost_attempts_ = LostAttempts::kRerun;
-  std::vector<Completion> held_completions_;
+  // What the executor reported while the scheduler was down, in order.
+  std::vector<std::variant<RunningReport, Completion>> held_reports_;
   std::vector<Held> held_timers_;
 };
 

@@ -8,7 +8,11 @@
 //   task_instances(run_id INTEGER, position INTEGER, name TEXT, state TEXT, cpu_milli INTEGER,
 //        memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name))
 //   attempts(run_id INTEGER, task TEXT, idx INTEGER, start_us INTEGER, end_us INTEGER,
-//        state TEXT, PRIMARY KEY (run_id, task, idx))
+//        state TEXT, attempt_id INTEGER, running_us INTEGER, PRIMARY KEY (run_id, task, idx),
+//        UNIQUE (attempt_id))
+//        start_us: when the scheduler asked the executor for the attempt; running_us: when
+//        its work started (NULL while queued, or if it never ran); attempt_id: its AttemptId,
+//        never reused (NULL for attempts written by a Gantry before schema version 3)
 //   events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,
 //        logical_us INTEGER, task TEXT, message TEXT)
 //   meta(key TEXT PRIMARY KEY, value TEXT)
@@ -25,7 +29,11 @@
 // so a restart after kill -9 is never blocked. Readers are not blocked.
 //
 // History is never overwritten: attempts are plain INSERTs (a second attempt with the same
-// index is an error, not a replacement), and an UPDATE that matches no row is an error.
+// index, or the same attempt id, is an error, not a replacement), and an UPDATE that matches
+// no row is an error.
+//
+// Schema versions (Database::migrate, PRAGMA user_version): 1 the tables, 2 meta, 3 the
+// attempts' attempt_id and running_us. A database of an older version is migrated when opened.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
@@ -90,8 +98,10 @@ class SqliteRunStore final : public RunStore {
                   std::optional<Time> end) override;
   void update_task(const RunKey& key, std::string_view task, TaskState state,
                    const Resources& requests) override;
-  void attempt_started(const RunKey& key, std::string_view task, size_t index,
+  void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
                        Time start) override;
+  void attempt_running(const RunKey& key, std::string_view task, size_t index,
+                       Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
@@ -133,7 +143,8 @@ class SqliteRunStore final : public RunStore {
   int crash_signal_ = 9;
   std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
-      end_attempt_, insert_event_, upsert_pipeline_;  // destroyed before db_ closes
+      running_attempt_, end_attempt_, insert_event_,
+      upsert_pipeline_;  // destroyed before db_ closes
 };
 
 }  // namespace gantry

@@ -13,6 +13,7 @@
 #include <gmock/gmock.h>
 
 #include "engine/store/database.hpp"
+#include "tests/tools/fault_injection.hpp"
 
 namespace gantry {
 namespace {
@@ -139,7 +140,7 @@ TEST_F(SqliteRunStoreTest, SurvivesKillNineWithoutLossOrDuplicates) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     SqliteRunStore store(path_);
-    store.crash_after_commits(5);
+    store.set_commit_hook(gantry::testing::signal_self_after(5, SIGKILL));
     for (int h = 0; h < 10; ++h) store.create_run(make_run("etl", h));
     _exit(0);  // not reached: the fifth commit kills the process
   }

@@ -1,8 +1,5 @@
 #include "workflow/store/sqlite_run_store.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -187,7 +184,7 @@ void SqliteRunStore::flush() {
   open_ = false;
   in_batch_ = 0;
   ++commits_;
-  if (crash_after_ != 0 && commits_ == crash_after_) ::kill(::getpid(), crash_signal_);
+  if (commit_hook_) commit_hook_(commits_);
 }
 
 void SqliteRunStore::expect_one_row(const char* what) const {

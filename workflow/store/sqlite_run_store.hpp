@@ -48,6 +48,7 @@
 // attempt numbers with gaps, unknown state words). Thread safety: one thread (the event
 // loop's).
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -112,14 +113,14 @@ class SqliteRunStore final : public RunStore {
   // State changes written so far (each call above counts one).
   uint64_t changes_written() const { return changes_; }
 
-  // Fault injection for crash and concurrency tests: after `n` more committed transactions
-  // the process sends itself `signal`: SIGKILL (a real kill -9, at a transaction boundary or,
-  // with batching, inside the open batch), or SIGSTOP (frozen while holding the database, so
-  // a test can start a second process against it without sleeping). 0 disables.
-  void crash_after_commits(uint64_t n, int signal = 9) {
-    crash_after_ = n;
-    crash_signal_ = signal;
-  }
+  // Called after each committed transaction with the number of transactions committed so far
+  // (1, 2, ...), on the caller's thread, before the change that committed returns. The store
+  // itself never acts on it. It is the seam of the crash and concurrency tests: their hook
+  // kills or stops the process at a chosen commit (tests/tools/fault_injection.hpp, linked
+  // only into test programs), a real kill -9 at a transaction boundary or, with batching,
+  // inside the open batch. Empty: nothing is called.
+  using CommitHook = std::function<void(uint64_t commits)>;
+  void set_commit_hook(CommitHook hook) { commit_hook_ = std::move(hook); }
 
  private:
   // Opens the batch transaction if needed; after the change, commit_if_due() ends it when the
@@ -139,8 +140,7 @@ class SqliteRunStore final : public RunStore {
   bool open_ = false;
   uint64_t changes_ = 0;
   uint64_t commits_ = 0;
-  uint64_t crash_after_ = 0;
-  int crash_signal_ = 9;
+  CommitHook commit_hook_;
   std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
       running_attempt_, end_attempt_, insert_event_,

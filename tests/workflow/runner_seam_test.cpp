@@ -19,6 +19,11 @@ struct Life {
     for (const PoolSpec& p : pools) scheduler.add_pool(p);
     scheduler.add_pipeline(spec);
   }
+  // A later life: continue from the store, then switch on.
+  void restart() {
+    scheduler.recover();
+    scheduler.switch_on();
+  }
   void trigger(Time when) {
     OperatorAction a;
     a.at = when;
@@ -51,34 +56,16 @@ PipelineSpec pooled() {
 }
 const PoolSpec kGpu{"gpu", 1, std::nullopt, {}};
 
-// Hourly, 30-minute task, maxActiveRuns 1, simulated executor (as RunnerOps'
-// RestartRerunsLostAttemptsWithoutSpendingRetries). Life 1 dies at 02:15: attempts 1 (run 00),
-// 2 (run 01) and 3 (run 02, running). Life 2 at 03:20 continues after the greatest stored id:
-// run 02's lost attempt 3 is replaced by 4 (03:20-03:50), run 03 gets 5 (03:50-04:20), run 04
-// gets 6 (04:20-). No id is given twice.
-TEST(RunnerSeam, AttemptIdsContinueAfterARestart) {
-  MemoryRunStore store;
-  PipelineSpec p = hourly();
-  p.tasks[0].simulate.duration = minutes(30);
-  {
-    Harness life1(day("00:00"), 1, &store);
-    life1.scheduler.add_pipeline(p);
-    life1.scheduler.switch_on();
-    life1.until(day("02:15"));
-    EXPECT_EQ(life1.task_of("p", day("02:00"), "t").attempts.at(0).id, 3u);
-  }
-  Harness life2(day("03:20"), 1, &store);
-  life2.scheduler.add_pipeline(p);
-  life2.scheduler.recover();
-  life2.scheduler.switch_on();
-  life2.until(day("04:25"));
-  const TaskInstance& t02 = life2.task_of("p", day("02:00"), "t");
-  ASSERT_EQ(t02.attempts.size(), 2u);
-  EXPECT_EQ(t02.attempts[0].id, 3u);
-  EXPECT_EQ(t02.attempts[0].state, AttemptState::kLost);
-  EXPECT_EQ(t02.attempts[1].id, 4u);
-  EXPECT_EQ(life2.task_of("p", day("03:00"), "t").attempts.at(0).id, 5u);
-  EXPECT_EQ(life2.task_of("p", day("04:00"), "t").attempts.at(0).id, 6u);
+// Life 1 of the restart tests, on `store`: at 00:00 a manual run of `spec`; its attempt 1 is
+// queued by the executor and, when `runs`, running from 00:05; the scheduler dies at 00:05.
+void first_life(MemoryRunStore& store, const PipelineSpec& spec, bool runs) {
+  ScriptedExecutor exec;
+  Life life1(day("00:00"), store, exec, spec, {kGpu});
+  life1.scheduler.switch_on();
+  life1.trigger(day("00:00"));
+  life1.loop->run_until(day("00:05"));
+  ASSERT_EQ(exec.started, (std::vector<AttemptId>{1}));
+  if (runs) exec.run(1, day("00:05"));
 }
 
 // Life 1 (00:00): a manual run at 00:00; its attempt 1 is queued by the executor and runs from
@@ -90,19 +77,10 @@ TEST(RunnerSeam, AttemptIdsContinueAfterARestart) {
 // stored 1), at 00:35.
 TEST(RunnerSeam, AnAttemptTheExecutorStillHoldsIsAdopted) {
   MemoryRunStore store;
-  {
-    ScriptedExecutor exec;
-    Life life1(day("00:00"), store, exec, pooled(), {kGpu});
-    life1.scheduler.switch_on();
-    life1.trigger(day("00:00"));
-    life1.loop->run_until(day("00:05"));
-    ASSERT_EQ(exec.started, (std::vector<AttemptId>{1}));
-    exec.run(1, day("00:05"));
-  }
+  first_life(store, pooled(), true);
   ScriptedExecutor exec({1});
   Life life2(day("00:20"), store, exec, pooled(), {kGpu});
-  life2.scheduler.recover();
-  life2.scheduler.switch_on();
+  life2.restart();
   life2.trigger(day("00:20"));
   life2.loop->run_until(day("00:20"));
   EXPECT_EQ(exec.asked, (std::vector<AttemptId>{1}));
@@ -131,18 +109,10 @@ TEST(RunnerSeam, AdoptedAttemptTimesOutFromItsRecordedRunningStart) {
   MemoryRunStore store;
   PipelineSpec p = pooled();
   p.tasks[0].timeout = minutes(40);
-  {
-    ScriptedExecutor exec;
-    Life life1(day("00:00"), store, exec, p, {kGpu});
-    life1.scheduler.switch_on();
-    life1.trigger(day("00:00"));
-    life1.loop->run_until(day("00:05"));
-    exec.run(1, day("00:05"));
-  }
+  first_life(store, p, true);
   ScriptedExecutor exec({1});
   Life life2(day("00:20"), store, exec, p, {kGpu});
-  life2.scheduler.recover();
-  life2.scheduler.switch_on();
+  life2.restart();
   life2.loop->run_until(day("00:44"));
   EXPECT_TRUE(exec.killed.empty());
   life2.loop->run_until(day("00:45"));
@@ -158,17 +128,10 @@ TEST(RunnerSeam, AdoptedAttemptTimesOutFromItsRecordedRunningStart) {
 // rules apply (default kRerun): attempt 1 ends lost at 00:20 and attempt 2 starts at once.
 TEST(RunnerSeam, AnAttemptTheExecutorDoesNotHoldFollowsTheLostRules) {
   MemoryRunStore store;
-  {
-    ScriptedExecutor exec;
-    Life life1(day("00:00"), store, exec, pooled(), {kGpu});
-    life1.scheduler.switch_on();
-    life1.trigger(day("00:00"));
-    life1.loop->run_until(day("00:05"));
-  }
+  first_life(store, pooled(), false);
   ScriptedExecutor exec;
   Life life2(day("00:20"), store, exec, pooled(), {kGpu});
-  life2.scheduler.recover();
-  life2.scheduler.switch_on();
+  life2.restart();
   life2.loop->run_until(day("00:20"));
   EXPECT_EQ(exec.asked, (std::vector<AttemptId>{1}));
   EXPECT_EQ(exec.started, (std::vector<AttemptId>{2}));

@@ -17,7 +17,9 @@
 //   EventLoop loop(...); MemoryRunStore store; SimulatedExecutor exec(loop, seed);
 //   RunScheduler s(loop, store, exec);
 //   s.add_pool(pool); s.add_pipeline(spec);   // pools first
-//   s.recover();                               // optional: continue from the store's runs
+//   s.recover();                               // continue from the store's runs: needed
+//                                              // when it holds any (attempt ids go on
+//                                              // from there; SQLite refuses a reused one)
 //   s.switch_on();                             // at loop.now() = T0
 //   s.schedule(action); s.backfill(...);       // any time
 //   loop.run_until(T1);  s.timeline();

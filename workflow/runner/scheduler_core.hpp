@@ -65,7 +65,7 @@ struct BackfillReport {
 };
 
 // An attempt the core gave up on (its run ended, it timed out, an operator failed it): the
-// executor must stop it. `run` and `task` are for kill_unacknowledged().
+// executor must stop it. `run` and `task` are for kill_unknown().
 struct KillOrder {
   AttemptId id = 0;
   uint32_t run = 0;
@@ -134,13 +134,13 @@ class SchedulerCore {
     kWaitPast,   // rule fired; waiting for the previous run's instance (task dependsOnPast)
     kRetryWait,  // an attempt was unsuccessful; waiting for the backoff to pass
     kReady,      // waiting for a parallelism or pool slot
-    kRunning,    // an attempt is running
+    kRunning,    // an attempt was handed out (queued or running in the executor)
     kDone,       // finished; TaskInstance::state says how
   };
   struct TaskRt {
     Phase phase = Phase::kIdle;
     size_t clear_base = 0;            // first attempt since the task was last cleared
-    std::optional<Time> first_start;  // start of that attempt
+    std::optional<Time> first_start;  // running start of that attempt (its start until then)
     AttemptId attempt = 0;            // the running attempt, in phase kRunning
     std::optional<TimerId> retry_timer;
     std::optional<TimerId> timeout_timer;

@@ -46,6 +46,20 @@ TEST(JobForTask, RolesInStartOrderWithTheTaskResources) {
   EXPECT_EQ(job.work.steps * job.work.step_compute_ref.micros(), minutes(10).micros());
 }
 
+// One 8-GPU node whose eight GPUs a background job holds from 0 s (timing below), and the
+// executor in front of it.
+struct BusyNode {
+  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(kT0);
+  Cluster cluster{dgx_rack(1)};
+  Scheduler scheduler{SchedulerConfig{}};
+  const std::vector<JobSpec> background{training_job("bg", Framework::kTensorFlow,
+                                                     {role(RoleKind::kWorker, 1, 8)}, seconds(0),
+                                                     3600, seconds(1), 0)};
+  TrainingWorld world{*loop, cluster, scheduler, SimParameters{}, background};
+  SimulatedExecutor containers{*loop, 1};
+  ClusterTaskExecutor executor{world, containers};
+};
+
 // One 8-GPU node. A background job holds all eight GPUs from 0 s; a manual run of a pipeline
 // whose task is a PyTorchJob (master 4 GPUs + worker 4 GPUs) is triggered at 60 s and must wait.
 //   background: 1 worker × 8 GPUs, 3600 steps of 1 s; n = 8 on one NVSwitch island, S = 0:
@@ -56,15 +70,8 @@ TEST(JobForTask, RolesInStartOrderWithTheTaskResources) {
 // The attempt lasts from 60 s to 4215.1288 s: queueing for GPUs counts in the task's time; it
 // is reported running at 3615.1008 s, when both pods run (its timeout would count from there).
 TEST(ClusterTaskExecutor, DistributedTaskWaitsForGpusHeldByTheScenario) {
-  const auto loop = EventLoop::virtual_time(kT0);
-  Cluster cluster(dgx_rack(1));
-  Scheduler scheduler(SchedulerConfig{});
-  const std::vector<JobSpec> background{training_job("bg", Framework::kTensorFlow,
-                                                     {role(RoleKind::kWorker, 1, 8)}, seconds(0),
-                                                     3600, seconds(1), 0)};
-  TrainingWorld world(*loop, cluster, scheduler, SimParameters{}, background);
-  SimulatedExecutor containers(*loop, 1);
-  ClusterTaskExecutor executor(world, containers);
+  BusyNode node;
+  auto& [loop, cluster, scheduler, background, world, containers, executor] = node;
   MemoryRunStore store;
   RunScheduler runs(*loop, store, executor);
   runs.add_pipeline(training_pipeline());
@@ -113,15 +120,8 @@ struct Heard final : AttemptListener {
 // Attempt 2, started at 60 s, runs when the background ends: bound 3605.1008 s, running 5 s
 // later, 3610.1008 s, reported once.
 TEST(ClusterTaskExecutor, KillWithdrawsAQueuedJobAndIsAcknowledged) {
-  const auto loop = EventLoop::virtual_time(kT0);
-  Cluster cluster(dgx_rack(1));
-  Scheduler scheduler(SchedulerConfig{});
-  const std::vector<JobSpec> background{training_job("bg", Framework::kTensorFlow,
-                                                     {role(RoleKind::kWorker, 1, 8)}, seconds(0),
-                                                     3600, seconds(1), 0)};
-  TrainingWorld world(*loop, cluster, scheduler, SimParameters{}, background);
-  SimulatedExecutor containers(*loop, 1);
-  ClusterTaskExecutor executor(world, containers);
+  BusyNode node;
+  auto& [loop, cluster, scheduler, background, world, containers, executor] = node;
   world.start();
   PipelineSpec p = training_pipeline();
   p.tasks[0].replicas = {{"worker", 1}};

@@ -19,7 +19,8 @@ PipelineSpec diamond() {
 }
 
 struct Stepper {
-  explicit Stepper(const PipelineSpec& spec) : loop(EventLoop::virtual_time(day("00:00"))), core(*loop, store) {
+  explicit Stepper(const PipelineSpec& spec)
+      : loop(EventLoop::virtual_time(day("00:00"))), core(*loop, store) {
     core.add_pipeline(spec);
     core.switch_on();
     OperatorAction trigger;

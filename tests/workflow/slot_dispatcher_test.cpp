@@ -29,7 +29,8 @@ V names(const std::vector<ReadyTask>& tasks) {
 // without maxWait, D passes B too; with maxWait 8m, B has waited 10m > 8m, so nothing
 // overtakes it and D waits while B does not fit. A ends at 00:30: B; B ends at 00:40: D.
 TEST(SlotDispatcher, PoolLetsSmallTasksPassUntilMaxWait) {
-  for (const std::optional<Duration> max_wait : {std::optional<Duration>(), std::optional(minutes(8))}) {
+  for (const std::optional<Duration> max_wait :
+       {std::optional<Duration>(), std::optional(minutes(8))}) {
     SlotDispatcher d;
     const int gpu = d.add_pool(PoolSpec{"gpu", 2, max_wait, {}});
     d.open_run(0, 0);

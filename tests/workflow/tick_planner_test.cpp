@@ -21,7 +21,8 @@ ScheduleSpec every_hour() {
 // "HH:MM trigger" for each planned run.
 std::vector<std::string> runs_of(const TickPlan& plan) {
   std::vector<std::string> out;
-  for (const PlannedTick& t : plan.runs) out.push_back(hm(t.tick) + " " + std::string(to_string(t.trigger)));
+  for (const PlannedTick& t : plan.runs)
+    out.push_back(hm(t.tick) + " " + std::string(to_string(t.trigger)));
   return out;
 }
 

@@ -1,10 +1,10 @@
 // The core's runs: creation, the queue, concurrency, dependsOnPast and completion
 // (scheduler_core.hpp; the rules in run_scheduler.hpp, CONCURRENCY and DEPENDS ON PAST).
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "workflow/runner/scheduler_core.hpp"
 
@@ -234,8 +234,7 @@ void SchedulerCore::clear_tasks(RunIndex r, bool all) {
   for (uint32_t i = 0; i < run.tasks.size(); ++i) {
     TaskInstance& inst = run.run.tasks[i];
     const bool clear = all || inst.state == TaskState::kFailed ||
-                       inst.state == TaskState::kUpstreamFailed ||
-                       inst.state == TaskState::kKilled;
+                       inst.state == TaskState::kUpstreamFailed || inst.state == TaskState::kKilled;
     if (!clear) continue;
     TaskRt fresh;
     fresh.clear_base = inst.attempts.size();

@@ -1,10 +1,10 @@
 // The core's tasks inside a run: trigger rules, readiness, attempts, retries and timeouts
 // (scheduler_core.hpp; the rules in run_scheduler.hpp, INSIDE A RUN).
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
-
-#include <fmt/format.h>
 
 #include "workflow/runner/retry.hpp"
 #include "workflow/runner/scheduler_core.hpp"
@@ -16,9 +16,12 @@ namespace {
 
 AttemptState to_attempt_state(AttemptOutcome o) {
   switch (o) {
-    case AttemptOutcome::kSucceeded: return AttemptState::kSucceeded;
-    case AttemptOutcome::kFailed: return AttemptState::kFailed;
-    case AttemptOutcome::kError: return AttemptState::kError;
+    case AttemptOutcome::kSucceeded:
+      return AttemptState::kSucceeded;
+    case AttemptOutcome::kFailed:
+      return AttemptState::kFailed;
+    case AttemptOutcome::kError:
+      return AttemptState::kError;
   }
   return AttemptState::kError;
 }
@@ -46,13 +49,22 @@ void SchedulerCore::evaluate(RunIndex r, uint32_t task) {
   up.total = static_cast<int>(p.dag.upstream(task).size());
   for (size_t u : p.dag.upstream(task)) {
     switch (run.run.tasks[u].state) {
-      case TaskState::kSucceeded: ++up.succeeded; break;
-      case TaskState::kSkipped: ++up.skipped; break;
+      case TaskState::kSucceeded:
+        ++up.succeeded;
+        break;
+      case TaskState::kSkipped:
+        ++up.skipped;
+        break;
       case TaskState::kFailed:
-      case TaskState::kKilled: ++up.failed; break;
-      case TaskState::kUpstreamFailed: ++up.upstream_failed; break;
+      case TaskState::kKilled:
+        ++up.failed;
+        break;
+      case TaskState::kUpstreamFailed:
+        ++up.upstream_failed;
+        break;
       case TaskState::kPending:
-      case TaskState::kRunning: break;
+      case TaskState::kRunning:
+        break;
     }
   }
   switch (evaluate_trigger_rule(spec.trigger_rule, up)) {
@@ -104,8 +116,8 @@ void SchedulerCore::make_ready(RunIndex r, uint32_t task, Time ready_time) {
   const PipelineState& p = *pipelines_[run.pipeline];
   TaskRt& t = run.tasks[task];
   t.phase = Phase::kReady;
-  t.key = ReadyTask{-p.spec.tasks[task].priority, ready_time, run.run.logical_time, p.index,
-                    task, r};
+  t.key =
+      ReadyTask{-p.spec.tasks[task].priority, ready_time, run.run.logical_time, p.index, task, r};
   slots_.add_ready(t.key, p.pool[task], p.spec.tasks[task].pool_slots);
 }
 
@@ -141,8 +153,7 @@ AttemptRequest SchedulerCore::start_attempt(RunIndex r, uint32_t task) {
   t.attempt = id;
   attempts_.emplace(id, std::make_pair(r, task));
   store_task(run, task);
-  store_.attempt_started(RunKey{run.run.pipeline, run.run.logical_time}, inst.name, index, id,
-                         now);
+  store_.attempt_started(RunKey{run.run.pipeline, run.run.logical_time}, inst.name, index, id, now);
 
   AttemptRequest request;
   request.id = id;
@@ -220,8 +231,7 @@ void SchedulerCore::order_kill(RunIndex r, uint32_t task) {
 
 void SchedulerCore::attempt_finished(AttemptId id, const AttemptResult& result) {
   compact_finished();
-  const Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used,
-                     result.reason};
+  const Completion c{id, to_attempt_state(result.outcome), loop_.now(), result.used, result.reason};
   if (down_) {
     held_reports_.emplace_back(c);
     return;
@@ -279,8 +289,8 @@ void SchedulerCore::after_unsuccessful(RunIndex r, uint32_t task, AttemptState s
   TaskRt& t = run.tasks[task];
   TaskInstance& inst = run.run.tasks[task];
   const int retries_done = counted_attempts(inst, t.clear_base) - 1;
-  const std::optional<Time> next = next_attempt_start(
-      p.spec.tasks[task].retry, state, end, t.first_start.value_or(end), retries_done);
+  const std::optional<Time> next = next_attempt_start(p.spec.tasks[task].retry, state, end,
+                                                      t.first_start.value_or(end), retries_done);
   if (!next) {
     set_task_done(r, task, TaskState::kFailed);
     return;

@@ -1,11 +1,11 @@
 // The core's operator actions, scheduler down/up and backfill (scheduler_core.hpp; the rules
 // in run_scheduler.hpp, OPERATOR ACTIONS and BACKFILL; the actions in operator_action.hpp).
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <utility>
 #include <variant>
-
-#include <fmt/format.h>
 
 #include "workflow/runner/scheduler_core.hpp"
 
@@ -164,8 +164,12 @@ void SchedulerCore::scheduler_up() {
   }
   for (const Held& h : std::exchange(held_timers_, {})) {
     switch (h.kind) {
-      case HeldKind::kAttemptTimeout: on_attempt_timeout(h.arg); break;
-      case HeldKind::kRunTimeout: on_run_timeout(static_cast<RunIndex>(h.arg)); break;
+      case HeldKind::kAttemptTimeout:
+        on_attempt_timeout(h.arg);
+        break;
+      case HeldKind::kRunTimeout:
+        on_run_timeout(static_cast<RunIndex>(h.arg));
+        break;
       case HeldKind::kRetryDue:
         on_retry_due(static_cast<RunIndex>(h.arg >> 32), static_cast<uint32_t>(h.arg));
         break;

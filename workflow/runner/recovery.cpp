@@ -1,10 +1,10 @@
 // The core's recover(): the runs of a previous life, continued (scheduler_core.hpp; the rules
 // in run_scheduler.hpp, RESTART).
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <tuple>
-
-#include <fmt/format.h>
 
 #include "workflow/runner/retry.hpp"
 #include "workflow/runner/scheduler_core.hpp"
@@ -22,22 +22,22 @@ std::vector<TaskInstance> in_pipeline_order(const PipelineSpec& spec,
   for (const TaskSpec& t : spec.tasks) {
     const auto same = std::find_if(stored.begin(), stored.end(),
                                    [&](const TaskInstance& i) { return i.name == t.name; });
-    out.push_back(same != stored.end() ? std::move(*same)
-                                       : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
+    out.push_back(same != stored.end()
+                      ? std::move(*same)
+                      : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
   }
   return out;
 }
 
 int not_lost(const TaskInstance& inst) {
-  return static_cast<int>(std::count_if(inst.attempts.begin(), inst.attempts.end(), [](const Attempt& a) {
-    return a.state != AttemptState::kLost;
-  }));
+  return static_cast<int>(
+      std::count_if(inst.attempts.begin(), inst.attempts.end(),
+                    [](const Attempt& a) { return a.state != AttemptState::kLost; }));
 }
 
 }  // namespace
 
-void SchedulerCore::recover(std::vector<Run> stored,
-                            const std::function<bool(AttemptId)>& adopt) {
+void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt) {
   // Ids go on after the greatest ever stored, of any pipeline: an id is never reused.
   for (const Run& run : stored)
     for (const TaskInstance& t : run.tasks)
@@ -102,8 +102,7 @@ void SchedulerCore::recover(std::vector<Run> stored,
         a.state = closed;
         store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
                              inst.attempts.size() - 1, now, closed);
-        event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time,
-              inst.name,
+        event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time, inst.name,
               rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
                     : "running when the scheduler stopped; closed as error");
         settle_attempt(r, i, closed, now);

@@ -92,9 +92,9 @@
 //     Operator actions other than up and fail are rejected while down (event rejected);
 //     fail is a fault in the world and is handled like a completion.
 //   - scheduler-up, in this order: running starts and completions that happened while down
-//     (in the order they happened), then the held timers (in time order; a timeout that expired while down
-//     fires now, a task that already finished is not affected), then the schedule catch-up
-//     of every pipeline (as at switch-on), then queued runs and ready tasks start.
+//     (in the order they happened), then the held timers (in time order; a timeout that expired
+//     while down fires now, a task that already finished is not affected), then the schedule
+//     catch-up of every pipeline (as at switch-on), then queued runs and ready tasks start.
 //   - trigger: a manual run at logical time = now; rejected if one exists at that instant.
 //   - rerun: for a failed, killed or expired run: its failed, upstream_failed and killed
 //     tasks go back to pending with a fresh retry budget (attempts are kept), and the run

@@ -2,10 +2,10 @@
 
 #include "workflow/runner/scheduler_core.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <utility>
-
-#include <fmt/format.h>
 
 namespace gantry {
 
@@ -61,14 +61,13 @@ void SchedulerCore::event(SchedulerEventKind kind, const std::string& pipeline,
 }
 
 void SchedulerCore::store_run(const RunRt& run) {
-  store_.update_run(RunKey{run.run.pipeline, run.run.logical_time}, run.run.state,
-                    run.run.start, run.run.end);
+  store_.update_run(RunKey{run.run.pipeline, run.run.logical_time}, run.run.state, run.run.start,
+                    run.run.end);
 }
 
 void SchedulerCore::store_task(const RunRt& run, uint32_t task) {
   const TaskInstance& t = run.run.tasks[task];
-  store_.update_task(RunKey{run.run.pipeline, run.run.logical_time}, t.name, t.state,
-                     t.requests);
+  store_.update_task(RunKey{run.run.pipeline, run.run.logical_time}, t.name, t.state, t.requests);
 }
 
 void SchedulerCore::notify_work() {
@@ -155,7 +154,8 @@ void SchedulerCore::handle_tick(PipelineState& p, Time tick, RunTrigger trigger)
 std::vector<AttemptRequest> SchedulerCore::ready() {
   std::vector<AttemptRequest> out;
   if (down_) return out;
-  for (const ReadyTask& t : slots_.dispatch(loop_.now())) out.push_back(start_attempt(t.run, t.task));
+  for (const ReadyTask& t : slots_.dispatch(loop_.now()))
+    out.push_back(start_attempt(t.run, t.task));
   return out;
 }
 

@@ -46,8 +46,8 @@ struct ReadyTask {
   Time ready;            // when it became ready
   Time logical;          // its run's logical time
   uint32_t pipeline = 0;
-  uint32_t task = 0;     // index in the pipeline's tasks
-  uint32_t run = 0;      // the scheduler's run index
+  uint32_t task = 0;  // index in the pipeline's tasks
+  uint32_t run = 0;   // the scheduler's run index
   auto operator<=>(const ReadyTask&) const = default;
 };
 
@@ -96,9 +96,9 @@ class SlotDispatcher {
   };
   struct RunSlots {
     int parallelism = 0;
-    int holding = 0;                  // attempts holding a slot
-    std::set<ReadyTask> ready;        // ready tasks without a pool
-    std::map<int, int> waiting_in;    // pool -> ready tasks of this run waiting in it
+    int holding = 0;                // attempts holding a slot
+    std::set<ReadyTask> ready;      // ready tasks without a pool
+    std::map<int, int> waiting_in;  // pool -> ready tasks of this run waiting in it
   };
 
   void dispatch_pool(Pool& pool, Time now, std::vector<ReadyTask>& out);

@@ -2,8 +2,7 @@
 
 namespace gantry {
 
-TickPlanner::TickPlanner(const ScheduleSpec& spec)
-    : spec_(spec), cron_(spec.cron, spec.timezone) {}
+TickPlanner::TickPlanner(const ScheduleSpec& spec) : spec_(spec), cron_(spec.cron, spec.timezone) {}
 
 Time TickPlanner::due_of(Time tick) const {
   if (spec_.semantics == ScheduleSemantics::kTrigger) return tick;
@@ -40,8 +39,8 @@ TickPlan TickPlanner::plan(std::optional<Time> last_tick, Time now) const {
     out.runs.push_back({*latest, RunTrigger::kSchedule});
   } else if (out.overdue > spec_.max_missed_runs || out.overdue == 0) {
     // overdue == 0 means the most recent tick itself lies beyond the deadline.
-    out.missed = out.overdue > spec_.max_missed_runs ? MissedTicks::kTooMany
-                                                     : MissedTicks::kPastDeadline;
+    out.missed =
+        out.overdue > spec_.max_missed_runs ? MissedTicks::kTooMany : MissedTicks::kPastDeadline;
     out.missed_tick = *latest;
     out.missed_due = latest_due;
   } else {

@@ -37,7 +37,7 @@
 namespace gantry {
 
 struct PlannedTick {
-  Time tick;                                  // the run's logical time
+  Time tick;                                   // the run's logical time
   RunTrigger trigger = RunTrigger::kSchedule;  // kSchedule (due now) or kCatchup (overdue)
 };
 
@@ -49,11 +49,11 @@ enum class MissedTicks {
 };
 
 struct TickPlan {
-  std::vector<PlannedTick> runs;   // oldest first
-  std::optional<Time> last_tick;   // pass to the next plan(); unchanged when nothing was due
+  std::vector<PlannedTick> runs;  // oldest first
+  std::optional<Time> last_tick;  // pass to the next plan(); unchanged when nothing was due
   MissedTicks missed = MissedTicks::kNone;
-  Time missed_tick;    // kTooMany / kPastDeadline: the most recent overdue tick
-  Time missed_due;     // ... and when it was due
+  Time missed_tick;     // kTooMany / kPastDeadline: the most recent overdue tick
+  Time missed_due;      // ... and when it was due
   int64_t overdue = 0;  // kTooMany: the overdue ticks counted against maxMissedRuns
 };
 

@@ -210,6 +210,7 @@ void TrainingWorld::job_running(JobId id) {
   account(job.pods, 0, +1);
   since_[static_cast<size_t>(id)] = loop_.now();
   schedule_end(id);
+  if (on_running_) on_running_(id);
 }
 
 void TrainingWorld::schedule_end(JobId id) {

@@ -70,6 +70,9 @@ class TrainingWorld {
 
   // Called at the moment a job finishes, after its resources are released.
   void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
+  // Called at the moment a job runs (every pod started), after its end is scheduled; again
+  // each time it runs after an eviction.
+  void on_running(std::function<void(JobId)> fn) { on_running_ = std::move(fn); }
 
   // Writes every action the world carries out and every observation it reports (optional;
   // the log must outlive the world).
@@ -141,6 +144,7 @@ class TrainingWorld {
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;
   std::function<void(JobId)> on_finish_;
+  std::function<void(JobId)> on_running_;
   ActionLog* action_log_ = nullptr;
 };
 

@@ -78,6 +78,8 @@ std::string_view to_string(SchedulerEventKind k) {
     case SchedulerEventKind::kFail: return "fail";
     case SchedulerEventKind::kBackfill: return "backfill";
     case SchedulerEventKind::kLostAttempt: return "lost-attempt";
+    case SchedulerEventKind::kAdoptedAttempt: return "adopted-attempt";
+    case SchedulerEventKind::kKillUnknown: return "kill-unknown";
     case SchedulerEventKind::kRejected: return "rejected";
     case SchedulerEventKind::kUnschedulable: return "unschedulable";
     case SchedulerEventKind::kAttemptEnded: return "attempt-ended";

@@ -12,13 +12,17 @@
 namespace gantry {
 
 void SchedulerCore::reject(const OperatorAction& a, const std::string& why) {
+  rejection_ = why;
   event(SchedulerEventKind::kRejected, a.pipeline, a.logical_time, a.task,
         std::string(to_string(a.kind)) + ": " + why);
 }
 
 SchedulerCore::PipelineState* SchedulerCore::pipeline_for(const OperatorAction& a) {
   PipelineState* p = find_pipeline(a.pipeline);
-  if (p == nullptr) reject(a, "no such pipeline");
+  if (p == nullptr || p->removed) {
+    reject(a, "no such pipeline");
+    return nullptr;
+  }
   return p;
 }
 
@@ -33,7 +37,13 @@ std::optional<SchedulerCore::RunIndex> SchedulerCore::run_for(const OperatorActi
   return it->second;
 }
 
-void SchedulerCore::apply(const OperatorAction& action) {
+std::optional<std::string> SchedulerCore::apply(const OperatorAction& action) {
+  rejection_.reset();
+  apply_action(action);
+  return std::exchange(rejection_, std::nullopt);
+}
+
+void SchedulerCore::apply_action(const OperatorAction& action) {
   compact_finished();
   switch (action.kind) {
     case ActionKind::kSchedulerDown:
@@ -182,7 +192,7 @@ void SchedulerCore::scheduler_up() {
 BackfillReport SchedulerCore::backfill(const std::string& pipeline, Time from, Time to,
                                        BackfillRerun rerun) {
   PipelineState* found = find_pipeline(pipeline);
-  if (found == nullptr) throw std::invalid_argument("no pipeline " + pipeline);
+  if (found == nullptr || found->removed) throw std::invalid_argument("no pipeline " + pipeline);
   PipelineState& p = *found;
   if (!p.planner) throw std::invalid_argument("pipeline " + pipeline + " has no schedule");
   BackfillReport report;

@@ -13,22 +13,6 @@ namespace gantry {
 
 namespace {
 
-// The run's task instances in the pipeline's order, matched by name (a store may return any
-// order); tasks the store does not have (added to the file since) are pending.
-std::vector<TaskInstance> in_pipeline_order(const PipelineSpec& spec,
-                                            std::vector<TaskInstance> stored) {
-  std::vector<TaskInstance> out;
-  out.reserve(spec.tasks.size());
-  for (const TaskSpec& t : spec.tasks) {
-    const auto same = std::find_if(stored.begin(), stored.end(),
-                                   [&](const TaskInstance& i) { return i.name == t.name; });
-    out.push_back(same != stored.end()
-                      ? std::move(*same)
-                      : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
-  }
-  return out;
-}
-
 int not_lost(const TaskInstance& inst) {
   return static_cast<int>(
       std::count_if(inst.attempts.begin(), inst.attempts.end(),
@@ -50,7 +34,7 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
     PipelineState* found = find_pipeline(run.pipeline);
     if (found == nullptr || found->runs.count(run.logical_time) != 0) continue;
     PipelineState& p = *found;
-    run.tasks = in_pipeline_order(p.spec, std::move(run.tasks));
+    run.tasks = tasks_in_pipeline_order(p.spec, std::move(run.tasks));
     const Time lt = run.logical_time;
     const RunTrigger trigger = run.trigger;
     const RunState state = run.state;

@@ -15,6 +15,8 @@
 
 namespace gantry {
 
+struct PipelineSpec;
+
 // Names one attempt for good: the store keeps it with the attempt (RunStore::attempt_started)
 // and a scheduler that recovers continues after the greatest stored id, so an id is never
 // reused, across restarts too, and an executor can be asked about it after one
@@ -106,5 +108,10 @@ std::string_view to_string(RunTrigger v);
 std::string_view to_string(RunState v);
 std::string_view to_string(TaskState v);
 std::string_view to_string(AttemptState v);
+
+// A run's task instances in the pipeline's task order, matched by name: instances of tasks the
+// pipeline no longer has are dropped, tasks it gained are pending with no attempts. What a
+// restart with a changed pipeline file, or a replaced pipeline, does to the runs it has.
+std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec, std::vector<TaskInstance> stored);
 
 }  // namespace gantry

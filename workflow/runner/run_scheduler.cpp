@@ -34,8 +34,14 @@ void RunScheduler::schedule(const OperatorAction& action) {
   loop_.schedule_at(action.at, [this, index] { apply(actions_[index]); });
 }
 
-void RunScheduler::apply(const OperatorAction& action) {
-  core_.apply(action);
+std::optional<std::string> RunScheduler::apply(const OperatorAction& action) {
+  std::optional<std::string> refused = core_.apply(action);
+  flush();
+  return refused;
+}
+
+void RunScheduler::put_pipeline(const PipelineSpec& spec) {
+  core_.put_pipeline(spec);
   flush();
 }
 

@@ -137,6 +137,16 @@
 //   A pending task that was waiting for a retry waits for the rest of its backoff, counting
 //   retries from its first attempt (lost attempts not counted).
 //
+// PIPELINES THAT CHANGE (gantry serve: pipelines applied and deleted through the API)
+//   put_pipeline(spec) after switch_on(): a new pipeline is added and its schedule looked at
+//   at once (the catch-up rules, from its start); an existing one is replaced, only while none
+//   of its runs is in flight (PipelineBusy otherwise: runs were made from the old tasks).
+//   Its runs take the new task list as after a restart with the new file (RESTART: matched
+//   by task name), its schedule goes on after the last tick looked at with the new cron, and
+//   a paused pipeline stays paused. remove_pipeline(name): no more ticks and no operator
+//   actions (rejected: no such pipeline); its runs stay in the timeline; refused while runs
+//   are in flight. Putting it again brings it back with its runs and its last tick.
+//
 // KILLS
 //   Attempts the scheduler gives up (run ended, timeout, fail action, mark-success) end at once
 //   in its record and are killed in the executor after the event; an executor that did not
@@ -180,6 +190,10 @@ class RunScheduler final : private AttemptListener {
   // pool; CronError on a bad cron expression or zone.
   void add_pipeline(const PipelineSpec& spec) { core_.add_pipeline(spec); }
 
+  // See PIPELINES THAT CHANGE.
+  void put_pipeline(const PipelineSpec& spec);
+  bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
+
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
   // of pipelines not added are ignored.
   void recover();
@@ -190,8 +204,8 @@ class RunScheduler final : private AttemptListener {
 
   // Applies `action` at action.at (>= loop.now()); several at one instant apply in call order.
   void schedule(const OperatorAction& action);
-  // Applies it now.
-  void apply(const OperatorAction& action);
+  // Applies it now. Returns why it was refused (an event rejected is recorded too), or nullopt.
+  std::optional<std::string> apply(const OperatorAction& action);
 
   // See BACKFILL. Throws std::invalid_argument for an unknown pipeline or one without a
   // schedule.

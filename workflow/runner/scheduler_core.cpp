@@ -23,9 +23,15 @@ void SchedulerCore::add_pipeline(const PipelineSpec& spec) {
   if (pipeline_index_.count(spec.name) != 0) {
     throw std::invalid_argument("pipeline " + spec.name + " added twice");
   }
+  std::unique_ptr<PipelineState> p = make_state(spec);
+  p->index = static_cast<uint32_t>(pipelines_.size());
+  pipeline_index_.emplace(spec.name, p->index);
+  pipelines_.push_back(std::move(p));
+}
+
+std::unique_ptr<SchedulerCore::PipelineState> SchedulerCore::make_state(const PipelineSpec& spec) {
   // PipelineDag refuses unknown dependencies, duplicate names and cycles.
   auto p = std::make_unique<PipelineState>(spec);
-  p->index = static_cast<uint32_t>(pipelines_.size());
   if (spec.schedule) p->planner.emplace(*spec.schedule);
   p->pool.assign(spec.tasks.size(), kNoPool);
   for (size_t i = 0; i < spec.tasks.size(); ++i) {
@@ -42,8 +48,7 @@ void SchedulerCore::add_pipeline(const PipelineSpec& spec) {
     }
     p->pool[i] = pool;
   }
-  pipeline_index_.emplace(spec.name, p->index);
-  pipelines_.push_back(std::move(p));
+  return p;
 }
 
 SchedulerCore::PipelineState* SchedulerCore::find_pipeline(const std::string& name) {
@@ -84,7 +89,7 @@ void SchedulerCore::switch_on() {
 }
 
 void SchedulerCore::catch_up(PipelineState& p) {
-  if (!p.planner || !switched_on_ || down_ || p.paused) return;
+  if (!p.planner || !switched_on_ || down_ || p.paused || p.removed) return;
   if (p.tick_timer) {
     loop_.cancel(*p.tick_timer);
     p.tick_timer.reset();

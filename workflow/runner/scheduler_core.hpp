@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <map>
 #include <memory>
 #include <optional>
@@ -72,6 +73,13 @@ struct KillOrder {
   uint32_t task = 0;
 };
 
+// A pipeline cannot be replaced or removed while runs of it are in flight: they were made from
+// its tasks as they are (pause it and let them end, or mark them succeeded).
+class PipelineBusy : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class SchedulerCore {
  public:
   // `loop` and `store` must outlive the core.
@@ -83,6 +91,13 @@ class SchedulerCore {
   // --- Set-up (run_scheduler.hpp documents the errors) -----------------------------------
   void add_pool(const PoolSpec& pool);
   void add_pipeline(const PipelineSpec& spec);
+  // Adds a pipeline, or replaces the one of that name, while the scheduler runs (gantry serve;
+  // run_scheduler.hpp, PIPELINES THAT CHANGE). Throws PipelineBusy while the pipeline has runs in
+  // flight, and the errors of add_pipeline() (nothing changes then).
+  void put_pipeline(const PipelineSpec& spec);
+  // Stops a pipeline's schedule for good and forgets it for operator actions; its runs stay
+  // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
+  bool remove_pipeline(const std::string& name);
   void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
   // Called after each event the core handled on its own (a tick, a timeout, a retry coming
   // due), so that the caller collects ready() and take_kills(). Optional.
@@ -92,7 +107,8 @@ class SchedulerCore {
   // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt()).
   void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt);
   void switch_on();
-  void apply(const OperatorAction& action);
+  // Returns why the action was refused (also recorded as an event rejected), or nullopt.
+  std::optional<std::string> apply(const OperatorAction& action);
   BackfillReport backfill(const std::string& pipeline, Time from, Time to, BackfillRerun rerun);
 
   // --- Work --------------------------------------------------------------------------------
@@ -166,6 +182,7 @@ class SchedulerCore {
     int running = 0;
     std::optional<Time> last_tick;  // the last tick the schedule looked at
     bool paused = false;
+    bool removed = false;  // remove_pipeline(): no schedule, no actions; runs kept
     bool starting = false;  // inside try_start_runs (it is not re-entered)
     std::optional<TimerId> tick_timer;
     // Task instances waiting (task dependsOnPast) for the instance named by the key.
@@ -261,6 +278,10 @@ class SchedulerCore {
   std::optional<RunIndex> run_for(const OperatorAction& a);
   PipelineState* pipeline_for(const OperatorAction& a);
   void reject(const OperatorAction& a, const std::string& why);
+  std::optional<std::string> rejection_;  // the last reject() of the action being applied
+  void apply_action(const OperatorAction& action);
+  // A new PipelineState for `spec`, checked (DAG, pools) but not indexed.
+  std::unique_ptr<PipelineState> make_state(const PipelineSpec& spec);
   void fail_attempt(const OperatorAction& a);
 
   EventLoop& loop_;

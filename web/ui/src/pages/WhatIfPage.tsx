@@ -1,0 +1,1 @@
+export default function WhatIfPage(_: Record<string, unknown>) { return <div className="page">WhatIfPage</div>; }

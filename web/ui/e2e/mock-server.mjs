@@ -254,7 +254,7 @@ const cluster = (() => {
       const g = [];
       for (let k = 0; k < gpus; k++) {
         const x = r();
-        let milli = x < busy ? 1000 : x < busy + 0.12 ? [250, 500, 750][Math.floor(r() * 3)] : 0;
+        let milli = x < busy ? 1000 : x < busy + (gpuType === 'T4' ? 0.25 : 0.05) ? [250, 500, 750][Math.floor(r() * 3)] : 0;
         g.push({ index: k, allocatedMilli: milli });
       }
       const used = g.reduce((s, x) => s + x.allocatedMilli, 0) / (gpus * 1000 || 1);

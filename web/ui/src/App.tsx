@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { getToken, onTokenChange, setToken } from './api/client';
-import { useLiveStatus } from './api/events';
+import { hub, useLiveStatus } from './api/events';
 import { IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
@@ -32,6 +32,8 @@ function PageFallback() {
 
 function Nav({ section }: { section: string }) {
   const live = useLiveStatus();
+  // One live connection for the whole session, whichever page is open.
+  useEffect(() => hub.on(() => {}), []);
   const items = [
     { id: 'pipelines', label: 'Pipelines', icon: IconPipelines, to: href('pipelines') },
     { id: 'editor', label: 'Editor', icon: IconEditor, to: href('editor') },
@@ -49,20 +51,20 @@ function Nav({ section }: { section: string }) {
         </div>
       </div>
       {items.map((it) => (
-        <a key={it.id} href={it.to} className={section === it.id ? 'active' : ''} data-nav={it.id}>
+        <a key={it.id} href={it.to} className={section === it.id ? 'active' : ''} data-nav={it.id} title={it.label}>
           <it.icon />
-          {it.label}
+          <span>{it.label}</span>
         </a>
       ))}
       <div className="spacer" />
       <div className="foot">
-        <span className={`live live-${live}`} title="Live updates (Server-Sent Events)">
+        <span className={`live live-${live}`} title={`Live updates (Server-Sent Events): ${live}`} data-live={live}>
           <i />
-          {live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}
+          <span className="txt">{live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}</span>
         </span>
-        <button onClick={() => setToken(null)}>
-          <IconLogout width={14} height={14} style={{ verticalAlign: -2, marginRight: 6 }} />
-          Sign out
+        <button onClick={() => setToken(null)} title="Sign out">
+          <IconLogout width={14} height={14} style={{ verticalAlign: -2 }} />
+          <span className="txt"> Sign out</span>
         </button>
       </div>
     </nav>
@@ -105,7 +107,7 @@ export function App() {
   }
   return (
     <ToastProvider>
-      <div className="shell">
+      <div className={`shell ${section === 'editor' ? 'compact' : ''}`}>
         <Nav section={section} />
         <main className="main">
           <Suspense fallback={<PageFallback />}>{page}</Suspense>

@@ -12,7 +12,8 @@ export function fmtTime(iso: string | null | undefined, zone?: string): string {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-  }).format(d) + (zone ? '' : ' UTC');
+    ...(zone && zone !== 'UTC' ? { timeZoneName: 'short' } : {}),
+  }).format(d) + (zone && zone !== 'UTC' ? '' : ' UTC');
 }
 
 export function fmtShort(iso: string | null | undefined, zone = 'UTC'): string {

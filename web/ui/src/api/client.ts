@@ -21,6 +21,11 @@ export function setToken(token: string | null) {
 }
 
 const tokenListeners = new Set<(t: string | null) => void>();
+// Signing in or out in another tab of the same origin.
+if (typeof window !== 'undefined')
+  window.addEventListener('storage', (e) => {
+    if (e.key === kTokenKey) tokenListeners.forEach((f) => f(e.newValue));
+  });
 export function onTokenChange(f: (t: string | null) => void): () => void {
   tokenListeners.add(f);
   return () => tokenListeners.delete(f);

@@ -3,12 +3,12 @@
 // stays small.
 import { useEffect, useRef } from 'react';
 import * as echarts from 'echarts/core';
-import { LineChart, CustomChart, BarChart } from 'echarts/charts';
-import { GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, TitleComponent } from 'echarts/components';
+import { LineChart, CustomChart } from 'echarts/charts';
+import { GridComponent, TooltipComponent, LegendComponent } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 
-echarts.use([LineChart, CustomChart, BarChart, GridComponent, TooltipComponent, LegendComponent, DataZoomComponent, MarkLineComponent, TitleComponent, CanvasRenderer]);
+echarts.use([LineChart, CustomChart, GridComponent, TooltipComponent, LegendComponent, CanvasRenderer]);
 
 export { echarts };
 

@@ -25,4 +25,6 @@ export const IconFit = (p: P) => (<svg {...base} {...p}><path d="M4 9V4h5M20 9V4
 export const IconLogout = (p: P) => (<svg {...base} {...p}><path d="M15 4h4v16h-4M10 8l-4 4 4 4M6 12h10" /></svg>);
 export const IconCode = (p: P) => (<svg {...base} {...p}><path d="M8 7l-5 5 5 5M16 7l5 5-5 5" /></svg>);
 export const IconGraph = (p: P) => (<svg {...base} {...p}><circle cx="6" cy="6" r="2.5" /><circle cx="18" cy="12" r="2.5" /><circle cx="6" cy="18" r="2.5" /><path d="M8.3 7.2l7.4 3.6M8.3 16.8l7.4-3.6" /></svg>);
+export const IconArrowRight = (p: P) => (<svg {...base} {...p}><path d="M4 12h15M13 6l6 6-6 6" /></svg>);
+export const IconArrowDown = (p: P) => (<svg {...base} {...p}><path d="M12 4v15M6 13l6 6 6-6" /></svg>);
 export const Logo = (p: P) => (<svg viewBox="0 0 32 32" {...p}><rect width="32" height="32" rx="8" fill="#4f46e5" /><path d="M8 9h16v3H17.5v12h-3V12H8z" fill="#fff" /><circle cx="9.5" cy="22.5" r="2" fill="#a5b4fc" /><circle cx="22.5" cy="22.5" r="2" fill="#a5b4fc" /></svg>);

@@ -13,7 +13,7 @@ import type { Connection, Edge, FinalConnectionState, NodeChange, EdgeChange, Is
 import { api, ApiError, enc } from '../api/client';
 import { mutate, peek, useResource } from '../api/resource';
 import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
-import { IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload, IconCheck, IconAlert } from '../components/icons';
+import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
 import { Skeleton, useToast } from '../components/ui';
 import { fmtTime } from '../format';
 import { printValues } from '../model/bundle';
@@ -28,7 +28,7 @@ import type { TemplateName } from '../model/spec';
 import { isPlainObject } from '../model/util';
 import { actionError } from '../pages/PipelinesPage';
 import { href, navigate, useRoute } from '../router';
-import { savePositions, savedPositions, takeDraft } from './drafts';
+import { saveLayout, savedLayout, takeDraft } from './drafts';
 import type { Draft } from './drafts';
 import { ImportDialog } from './ImportDialog';
 import { PipelinePanel } from './PipelinePanel';
@@ -37,6 +37,7 @@ import type { EditorState, Selection } from './state';
 import { TaskNode, templateAbbrev } from './TaskNode';
 import type { TaskFlowNode } from './TaskNode';
 import { TaskPanel } from './TaskPanel';
+import { YamlTab } from './YamlTab';
 
 const nodeTypes = { task: TaskNode };
 
@@ -84,7 +85,9 @@ function Editor({ name }: { name: string }) {
   const pools = useResource<{ pools: Pool[] }>('/pools');
   const draft = useRef<Draft | null>(isNew ? takeDraft() : null);
   const [state, dispatch] = useReducer(reducer, undefined, () =>
-    isNew ? initialState(draft.current?.text ?? newPipelineText(), draft.current?.positions) : initialState(peek<PipelineDetail>(`/pipelines/${enc(name)}`)?.yaml ?? '', savedPositions(name), name),
+    isNew
+      ? initialState(draft.current?.text ?? newPipelineText(), draft.current?.positions && { direction: 'LR', positions: draft.current.positions })
+      : initialState(peek<PipelineDetail>(`/pipelines/${enc(name)}`)?.yaml ?? '', savedLayout(name), name),
   );
   const [loaded, setLoaded] = useState<boolean>(isNew || !!peek<PipelineDetail>(`/pipelines/${enc(name)}`));
   const [savedText, setSavedText] = useState<string>(isNew ? '' : (peek<PipelineDetail>(`/pipelines/${enc(name)}`)?.yaml ?? ''));
@@ -95,7 +98,7 @@ function Editor({ name }: { name: string }) {
 
   useEffect(() => {
     if (!isNew && !loaded && detail.data) {
-      dispatch({ type: 'load', text: detail.data.yaml, positionsByName: savedPositions(name), active: name });
+      dispatch({ type: 'load', text: detail.data.yaml, layout: savedLayout(name), active: name });
       setSavedText(detail.data.yaml);
       setLoaded(true);
     }
@@ -149,10 +152,10 @@ function Editor({ name }: { name: string }) {
     const t = window.setTimeout(() => {
       const byName: Record<string, { x: number; y: number }> = {};
       for (const n of state.graph.nodes) if (state.positions[n.uid]) byName[String(n.task.name)] = state.positions[n.uid];
-      savePositions(activeName, byName);
+      saveLayout(activeName, { direction: state.direction, positions: byName });
     }, 500);
     return () => window.clearTimeout(t);
-  }, [state.positions, state.graph, activeName]);
+  }, [state.positions, state.graph, state.direction, activeName]);
 
   // Undo / redo from the keyboard, outside text fields.
   useEffect(() => {
@@ -312,7 +315,13 @@ function Editor({ name }: { name: string }) {
           {tab === 'graph' ? (
             <Canvas state={state} dispatch={dispatch} grouped={grouped} />
           ) : (
-            <YamlTab text={state.yamlText} problems={state.yamlProblems} docs={state.bundle.docs.length} onChange={(t) => dispatch({ type: 'yaml', text: t })} />
+            <YamlTab
+              text={state.yamlText}
+              problems={state.yamlProblems}
+              serverLines={errors.filter((e) => e.line).map((e) => ({ line: e.line!, column: e.column, message: e.message }))}
+              docs={state.bundle.docs.length}
+              onChange={(t) => dispatch({ type: 'yaml', text: t })}
+            />
           )}
           <Problems state={state} errors={errors} onPick={(sel) => {
             setTab('graph');
@@ -416,8 +425,8 @@ function Palette({ onAdd }: { onAdd: (t: TemplateName) => void }) {
         </div>
       ))}
       <div className="tip">
-        Drag a template onto the canvas, then drag from a task's right handle to another task's left handle to make it depend on it. A connection that would close a cycle is
-        refused. Del removes the selection; Ctrl+Z undoes.
+        Drag a template onto the canvas, then drag from a task's output handle (right or bottom) to another task's input handle to make it depend on it. A connection
+        that would close a cycle is refused. Del removes the selection; Ctrl+Z undoes.
       </div>
     </div>
   );
@@ -449,18 +458,18 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
     const list = state.graph.nodes.map((n, i) => {
       const errs = grouped.byTask.get(i)?.length ?? 0;
       const pos = state.positions[n.uid] ?? { x: 0, y: 0 };
-      const key = [n.task, errs, cycles.has(n.uid), n.uid === selectedUid, pos.x, pos.y];
+      const key = [n.task, errs, cycles.has(n.uid), n.uid === selectedUid, pos.x, pos.y, state.direction];
       const old = cache.current.get(n.uid);
       const node =
         old && old.key.every((k, j) => k === key[j])
           ? old.node
-          : ({ id: n.uid, type: 'task', position: pos, selected: n.uid === selectedUid, data: { task: n.task, errors: errs, onCycle: cycles.has(n.uid) }, width: kNodeWidth, height: kNodeHeight } as TaskFlowNode);
+          : ({ id: n.uid, type: 'task', position: pos, selected: n.uid === selectedUid, data: { task: n.task, errors: errs, onCycle: cycles.has(n.uid), direction: state.direction }, width: kNodeWidth, height: kNodeHeight } as TaskFlowNode);
       next.set(n.uid, { key, node });
       return node;
     });
     cache.current = next;
     return list;
-  }, [state.graph, state.positions, grouped, cycles, selectedUid]);
+  }, [state.graph, state.positions, state.direction, grouped, cycles, selectedUid]);
 
   const edges: Edge[] = useMemo(() => {
     const index = new Map(state.graph.nodes.map((n, i) => [n.uid, i]));
@@ -586,7 +595,15 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
         <button className="btn sm" onClick={() => dispatch({ type: 'layout' })} title="Arrange the graph with dagre" data-testid="auto-layout">
           <IconLayout /> Auto-layout
         </button>
-        <button className="btn sm" onClick={() => flow.fitView({ padding: 0.2, duration: 200 })} title="Fit to view">
+        <div className="segmented" role="radiogroup" aria-label="Direction" style={{ boxShadow: 'var(--shadow)' }}>
+          <button className={state.direction === 'LR' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'LR' })} role="radio" aria-checked={state.direction === 'LR'} title="Left to right" aria-label="Left to right">
+            <IconArrowRight width={14} height={14} style={{ verticalAlign: -2 }} />
+          </button>
+          <button className={state.direction === 'TB' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'TB' })} role="radio" aria-checked={state.direction === 'TB'} title="Top to bottom" aria-label="Top to bottom">
+            <IconArrowDown width={14} height={14} style={{ verticalAlign: -2 }} />
+          </button>
+        </div>
+        <button className="btn sm" onClick={() => flow.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 })} title="Fit to view">
           <IconFit /> Fit
         </button>
       </div>
@@ -625,50 +642,6 @@ function SelectedTask({ state, dispatch, grouped, pools }: { state: EditorState;
       onDelete={() => dispatch({ type: 'graph', update: (g) => removeTasks(g, new Set([uid])), select: { kind: 'pipeline' } })}
       onRemoveUpstream={(i) => dispatch({ type: 'graph', update: (g) => removeEdge(g, { target: uid, index: i }) })}
     />
-  );
-}
-
-function YamlTab({ text, problems, docs, onChange }: { text: string; problems: { line: number; column: number; message: string }[]; docs: number; onChange: (t: string) => void }) {
-  const [local, setLocal] = useState(text);
-  const timer = useRef<number | null>(null);
-  useEffect(() => setLocal(text), [text]);
-  return (
-    <div className="yaml-tab">
-      <textarea
-        value={local}
-        spellCheck={false}
-        aria-label="Pipeline YAML"
-        data-testid="yaml-text"
-        onChange={(e) => {
-          const v = e.target.value;
-          setLocal(v);
-          if (timer.current) window.clearTimeout(timer.current);
-          timer.current = window.setTimeout(() => onChange(v), 300);
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Tab') {
-            e.preventDefault();
-            const el = e.currentTarget;
-            const s = el.selectionStart;
-            const v = local.slice(0, s) + '  ' + local.slice(el.selectionEnd);
-            setLocal(v);
-            onChange(v);
-            requestAnimationFrame(() => el.setSelectionRange(s + 2, s + 2));
-          }
-        }}
-      />
-      <div className="yaml-status">
-        {problems.length ? (
-          <span className="bad">
-            line {problems[0].line}, column {problems[0].column}: {problems[0].message}
-            {problems.length > 1 && ` (+${problems.length - 1} more)`}
-          </span>
-        ) : (
-          <span className="good">YAML parses · {docs} document{docs === 1 ? '' : 's'} · the graph follows every edit</span>
-        )}
-        <span style={{ marginLeft: 'auto' }}>Comments, quoting and key order are kept</span>
-      </div>
-    </div>
   );
 }
 

@@ -99,8 +99,8 @@ export function PipelinePanel({
               <label htmlFor="cron">Cron expression</label>
               <div className="row">
                 <input id="cron" className="mono" value={String(schedule.cron ?? '')} onChange={(e) => setSpec(['schedule', 'cron'], e.target.value)} spellCheck={false} data-testid="cron-input" />
-                <select className="input" style={{ width: 36, padding: '0 4px' }} value="" onChange={(e) => e.target.value && setSpec(['schedule', 'cron'], e.target.value)} aria-label="Presets" title="Presets">
-                  <option value="">…</option>
+                <select className="input" style={{ width: 92, flex: 'none' }} value="" onChange={(e) => e.target.value && setSpec(['schedule', 'cron'], e.target.value)} aria-label="Presets" title="Presets">
+                  <option value="">Presets</option>
                   {kPresets.map((p) => (
                     <option key={p.cron} value={p.cron}>
                       {p.label} ({p.cron})
@@ -142,10 +142,8 @@ export function PipelinePanel({
                 <div className="hint">No tick after now (before the schedule's end).</div>
               )}
             </div>
-            <div className="fields-2">
-              <TextField label="Start" value={schedule.start} check={checkRfc3339} mono errors={msgs('schedule.start')} onChange={(v) => setSpec(['schedule', 'start'], v)} />
-              <TextField label="End" value={schedule.end} check={checkRfc3339} mono placeholder="never" errors={msgs('schedule.end')} onChange={(v) => setSpec(['schedule', 'end'], v)} />
-            </div>
+            <TextField label="Start (RFC 3339, inclusive)" value={schedule.start} check={checkRfc3339} mono errors={msgs('schedule.start')} onChange={(v) => setSpec(['schedule', 'start'], v)} />
+            <TextField label="End" value={schedule.end} check={checkRfc3339} mono placeholder="never" errors={msgs('schedule.end')} onChange={(v) => setSpec(['schedule', 'end'], v)} />
             <SelectField label="A run is due" value={schedule.semantics} defaultLabel="at the tick (trigger, default)" options={kSemantics} errors={msgs('schedule.semantics')} onChange={(v) => setSpec(['schedule', 'semantics'], v)} />
             <BoolField label="Catch up: every missed tick gets a run" value={schedule.catchup} defaultValue={kDefaults.catchup} errors={msgs('schedule.catchup')} onChange={(v) => setSpec(['schedule', 'catchup'], v)} testId="catchup" />
             {schedule.catchup === false && (

@@ -8,6 +8,7 @@ export interface TaskNodeData extends Record<string, unknown> {
   task: Record<string, unknown>;
   errors: number;
   onCycle: boolean;
+  direction: 'LR' | 'TB';
 }
 export type TaskFlowNode = Node<TaskNodeData, 'task'>;
 
@@ -22,7 +23,7 @@ export function resourceSummary(task: Record<string, unknown>): string[] {
   if (r.memory !== undefined) out.push(String(r.memory));
   if (r.gpu !== undefined && Number(r.gpu) > 0) {
     const n = Number(r.gpu);
-    out.push(`${n < 1 ? `${r.gpu} of a` : `${r.gpu}×`} ${r.gpuType ?? 'GPU'}`);
+    out.push(n < 1 ? `${r.gpu} of a ${r.gpuType ?? 'GPU'}` : `${r.gpu}×${r.gpuType ?? 'GPU'}`);
   }
   return out;
 }
@@ -42,13 +43,14 @@ function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
   const cls = ['task-node', selected ? 'selected' : '', data.errors ? 'has-error' : '', data.onCycle ? 'on-cycle' : '', task.skip === true ? 'skip' : ''].join(' ');
   return (
     <div className={cls} data-task={String(task.name ?? '')} data-errors={data.errors}>
-      <Handle type="target" position={Position.Left} className="task-handle" />
+      <Handle type="target" position={data.direction === 'TB' ? Position.Top : Position.Left} className="task-handle" />
       <div className="stripe" style={{ background: tpl.accent }} />
       <div className="body">
         <div className="top">
           <span className="nm" title={String(task.name ?? '')}>
             {String(task.name ?? '(unnamed)')}
           </span>
+          {pods && <span className="pods">{pods}</span>}
           <span className="tpl" style={{ background: tpl.accent }}>
             {templateAbbrev(tpl.name)}
           </span>
@@ -56,13 +58,12 @@ function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
         <div className="img" title={String(task.image ?? '')}>
           {task.image ? String(task.image) : <span style={{ fontStyle: 'italic' }}>no image</span>}
         </div>
-        <div className="res">
-          {res.length ? res.map((r) => <b key={r}>{r}</b>) : <span className="muted">default resources</span>}
-          {pods && <span style={{ marginLeft: 'auto' }}>{pods}</span>}
+        <div className="res" title={res.join(' · ')}>
+          {res.length ? res.join(' · ') : <span className="muted">no resources requested</span>}
         </div>
       </div>
       {data.errors > 0 && <div className="errs" title={`${data.errors} problem${data.errors === 1 ? '' : 's'}`}>{data.errors}</div>}
-      <Handle type="source" position={Position.Right} className="task-handle" />
+      <Handle type="source" position={data.direction === 'TB' ? Position.Bottom : Position.Right} className="task-handle" />
     </div>
   );
 }

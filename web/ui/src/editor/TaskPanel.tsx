@@ -117,7 +117,7 @@ export function TaskPanel({
         <div className="field">
           <div className="label">Upstream tasks</div>
           {upstream.length === 0 ? (
-            <div className="hint">None: drag from another task's right handle to this task's left handle.</div>
+            <div className="hint">None: drag from another task's output handle to this task's input handle.</div>
           ) : (
             <div className="row" style={{ flexWrap: 'wrap', gap: 6 }}>
               {upstream.map((u) => (

@@ -1,3 +1,5 @@
+import type { SavedLayout } from './state';
+
 // A YAML text handed to the editor by another page (an import), with node positions by task
 // name, kept for the session only.
 
@@ -22,18 +24,19 @@ export function takeDraft(): Draft | null {
 // Positions the user arranged, per pipeline, by task name (browser storage).
 const kLayoutKey = (name: string) => `gantry.layout.${name}`;
 
-export function savedPositions(name: string): Record<string, { x: number; y: number }> | undefined {
+export function savedLayout(name: string): SavedLayout | undefined {
   try {
     const raw = localStorage.getItem(kLayoutKey(name));
-    return raw ? JSON.parse(raw) : undefined;
+    const v = raw ? JSON.parse(raw) : undefined;
+    return v && typeof v === 'object' && v.positions ? (v as SavedLayout) : undefined;
   } catch {
     return undefined;
   }
 }
 
-export function savePositions(name: string, positions: Record<string, { x: number; y: number }>) {
+export function saveLayout(name: string, layout: SavedLayout) {
   try {
-    localStorage.setItem(kLayoutKey(name), JSON.stringify(positions));
+    localStorage.setItem(kLayoutKey(name), JSON.stringify(layout));
   } catch {
     /* storage full or disabled: positions are a convenience */
   }

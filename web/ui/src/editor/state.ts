@@ -7,8 +7,8 @@ import { parseBundle, updateDocument } from '../model/bundle';
 import type { Bundle, YamlProblem } from '../model/bundle';
 import { toGraph, fromGraph } from '../model/graph';
 import type { PipelineGraph } from '../model/graph';
-import { layoutGraph, kNodeWidth } from '../model/layout';
-import type { Positions } from '../model/layout';
+import { layoutGraph, kNodeWidth, kNodeHeight } from '../model/layout';
+import type { Direction, Positions } from '../model/layout';
 import { keyOrder } from '../model/spec';
 import { isPlainObject } from '../model/util';
 
@@ -19,6 +19,7 @@ export interface EditorState {
   active: number; // index of the Pipeline document shown, -1 when there is none
   graph: PipelineGraph;
   positions: Positions;
+  direction: Direction; // of the layout and of the handles (left/right or top/bottom)
   selection: Selection;
   yamlText: string; // what the YAML tab shows (may not parse while being typed)
   yamlProblems: YamlProblem[];
@@ -28,7 +29,7 @@ export interface EditorState {
 }
 
 export type Action =
-  | { type: 'load'; text: string; positionsByName?: Record<string, { x: number; y: number }>; active?: string }
+  | { type: 'load'; text: string; layout?: SavedLayout; active?: string }
   | { type: 'graph'; update: (g: PipelineGraph) => PipelineGraph; select?: Selection }
   | { type: 'pipeline'; update: (value: Record<string, unknown>) => Record<string, unknown> }
   | { type: 'yaml'; text: string }
@@ -36,6 +37,7 @@ export type Action =
   | { type: 'select'; selection: Selection }
   | { type: 'active'; index: number }
   | { type: 'layout' }
+  | { type: 'direction'; direction: Direction }
   | { type: 'undo' }
   | { type: 'redo' };
 
@@ -59,20 +61,45 @@ function deriveGraph(bundle: Bundle, active: number, previous?: PipelineGraph): 
   return toGraph(value, (name) => byName.get(name) ?? `u${Date.now().toString(36)}${(i++).toString(36)}${Math.random().toString(36).slice(2, 5)}`);
 }
 
-// Positions for every node: kept when known, laid out when none is, and placed to the right
-// of the drawing for a few new ones (a task added in the YAML tab).
-function placeAll(graph: PipelineGraph, known: Positions): Positions {
+export interface SavedLayout {
+  direction?: Direction;
+  positions: Record<string, { x: number; y: number }>; // by task name
+}
+
+// Positions for every node: kept when known, laid out when none is, and placed after the
+// drawing for a few new ones (a task added in the YAML tab).
+function placeAll(graph: PipelineGraph, known: Positions, direction: Direction): Positions {
   const missing = graph.nodes.filter((n) => !known[n.uid]);
   if (missing.length === 0) return known;
   if (missing.length === graph.nodes.length || missing.length > 3) {
-    const laid = layoutGraph(graph);
+    const laid = layoutGraph(graph, direction);
     return missing.length === graph.nodes.length ? laid : { ...laid, ...pick(known, graph) };
   }
-  const xs = Object.values(known);
-  const maxX = xs.length ? Math.max(...xs.map((p) => p.x)) : 0;
+  const ps = Object.values(known);
   const out = { ...known };
-  missing.forEach((n, i) => (out[n.uid] = { x: maxX + kNodeWidth + 80, y: 40 + i * 110 }));
+  if (direction === 'LR') {
+    const maxX = ps.length ? Math.max(...ps.map((p) => p.x)) : 0;
+    missing.forEach((n, i) => (out[n.uid] = { x: maxX + kNodeWidth + 80, y: 40 + i * 110 }));
+  } else {
+    const maxY = ps.length ? Math.max(...ps.map((p) => p.y)) : 0;
+    missing.forEach((n, i) => (out[n.uid] = { x: 40 + i * (kNodeWidth + 40), y: maxY + kNodeHeight + 70 }));
+  }
   return out;
+}
+
+// Left to right or top to bottom: whichever shows the graph larger in the editor's canvas
+// (the canvas is the window minus the navigation, palette and side panel).
+function chooseDirection(graph: PipelineGraph): Direction {
+  if (graph.nodes.length < 2 || graph.nodes.length > 150) return 'LR';
+  const w = typeof window === 'undefined' ? 860 : Math.max(400, window.innerWidth - 600);
+  const h = typeof window === 'undefined' ? 760 : Math.max(300, window.innerHeight - 110);
+  const zoom = (d: Direction) => {
+    const p = Object.values(layoutGraph(graph, d));
+    const W = Math.max(...p.map((q) => q.x)) - Math.min(...p.map((q) => q.x)) + kNodeWidth;
+    const H = Math.max(...p.map((q) => q.y)) - Math.min(...p.map((q) => q.y)) + kNodeHeight;
+    return Math.min(1, w / W, h / H);
+  };
+  return zoom('TB') > zoom('LR') + 0.05 ? 'TB' : 'LR';
 }
 
 function pick(known: Positions, graph: PipelineGraph): Positions {
@@ -81,18 +108,21 @@ function pick(known: Positions, graph: PipelineGraph): Positions {
   return out;
 }
 
-export function initialState(text: string, positionsByName?: Record<string, { x: number; y: number }>, activeName?: string): EditorState {
+export function initialState(text: string, layout?: SavedLayout, activeName?: string): EditorState {
   const bundle = parseBundle(text);
   const pipelines = bundle.problems.length ? [] : pipelineIndexes(bundle);
   const active = pipelines.find((i) => pipelineName(bundle, i) === activeName) ?? pipelines[0] ?? -1;
   const graph = active >= 0 ? deriveGraph(bundle, active) : { nodes: [] };
   const known: Positions = {};
-  if (positionsByName) for (const n of graph.nodes) if (positionsByName[String(n.task.name)]) known[n.uid] = positionsByName[String(n.task.name)];
+  const byName = layout?.positions ?? {};
+  for (const n of graph.nodes) if (byName[String(n.task.name)]) known[n.uid] = byName[String(n.task.name)];
+  const direction = layout?.direction ?? (Object.keys(known).length ? 'LR' : chooseDirection(graph));
   return {
     bundle,
     active,
     graph,
-    positions: placeAll(graph, known),
+    direction,
+    positions: placeAll(graph, known, direction),
     selection: { kind: 'pipeline' },
     yamlText: text,
     yamlProblems: bundle.problems,
@@ -124,7 +154,7 @@ function reread(state: EditorState, text: string, history: Partial<EditorState>)
   const currentName = pipelineName(state.bundle, state.active);
   const active = pipelines.find((i) => pipelineName(bundle, i) === currentName) ?? (pipelines.includes(state.active) ? state.active : (pipelines[0] ?? -1));
   const graph = deriveGraph(bundle, active, state.graph);
-  const positions = placeAll(graph, pick(state.positions, graph));
+  const positions = placeAll(graph, pick(state.positions, graph), state.direction);
   const selection: Selection = state.selection.kind === 'task' && graph.nodes.some((n) => n.uid === (state.selection as { uid: string }).uid) ? state.selection : { kind: 'pipeline' };
   return { ...state, bundle, active, graph, positions, selection, yamlText: text, yamlProblems: [], ...history };
 }
@@ -132,14 +162,14 @@ function reread(state: EditorState, text: string, history: Partial<EditorState>)
 export function reducer(state: EditorState, action: Action): EditorState {
   switch (action.type) {
     case 'load':
-      return initialState(action.text, action.positionsByName, action.active);
+      return initialState(action.text, action.layout, action.active);
     case 'graph': {
       if (state.active < 0) return state;
       const graph = action.update(state.graph);
       if (graph === state.graph) return action.select ? { ...state, selection: action.select } : state;
       const value = fromGraph(state.bundle.docs[state.active].value, graph);
       const bundle = updateDocument(state.bundle, state.active, value, keyOrder);
-      const positions = placeAll(graph, pick(state.positions, graph));
+      const positions = placeAll(graph, pick(state.positions, graph), state.direction);
       return withBundle(state, bundle, graph, { positions, ...(action.select ? { selection: action.select } : {}) });
     }
     case 'pipeline': {
@@ -162,10 +192,13 @@ export function reducer(state: EditorState, action: Action): EditorState {
       return { ...state, selection: action.selection };
     case 'active': {
       const graph = deriveGraph(state.bundle, action.index);
-      return { ...state, active: action.index, graph, positions: layoutGraph(graph), selection: { kind: 'pipeline' }, fitRequest: state.fitRequest + 1 };
+      const direction = chooseDirection(graph);
+      return { ...state, active: action.index, graph, direction, positions: layoutGraph(graph, direction), selection: { kind: 'pipeline' }, fitRequest: state.fitRequest + 1 };
     }
     case 'layout':
-      return { ...state, positions: layoutGraph(state.graph), fitRequest: state.fitRequest + 1 };
+      return { ...state, positions: layoutGraph(state.graph, state.direction), fitRequest: state.fitRequest + 1 };
+    case 'direction':
+      return { ...state, direction: action.direction, positions: layoutGraph(state.graph, action.direction), fitRequest: state.fitRequest + 1 };
     case 'undo': {
       const prev = state.undo[state.undo.length - 1];
       if (prev === undefined) return state;

@@ -226,6 +226,53 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
         )}
       </div>
       <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={busy} onAct={act} />
+      <RunList runs={runs} current={current} onSelect={select} />
+    </div>
+  );
+}
+
+function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSelect: (r: Run) => void }) {
+  const newest = runs.slice().reverse();
+  return (
+    <div className="card" style={{ gridColumn: '1 / 2' }}>
+      <div className="card-head">
+        <h2>Runs</h2>
+        <span className="small muted">newest first</span>
+      </div>
+      <table className="table small" data-testid="run-list">
+        <thead>
+          <tr>
+            <th>Logical time</th>
+            <th>Trigger</th>
+            <th>State</th>
+            <th>Started</th>
+            <th>Duration</th>
+            <th>Tasks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {newest.map((r) => {
+            const tasks = r.tasks ?? [];
+            const ok = tasks.filter((t) => t.state === 'succeeded' || t.state === 'skipped').length;
+            return (
+              <tr key={r.logicalTime} onClick={() => onSelect(r)} style={{ cursor: 'pointer', background: r === current ? '#f1f4ff' : undefined }}>
+                <td className="nowrap">{fmtTime(r.logicalTime)}</td>
+                <td>
+                  <span className={`tag ${r.trigger === 'manual' ? 'accent' : ''}`}>{r.trigger}</span>
+                </td>
+                <td>
+                  <StateBadge state={r.state} />
+                </td>
+                <td className="nowrap">{fmtShort(r.start)}</td>
+                <td className="nowrap">{r.start ? fmtDuration(runDuration(r)) : '—'}</td>
+                <td className="nowrap">
+                  {ok} / {tasks.length}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
     </div>
   );
 }
@@ -326,10 +373,10 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; t
     const id = window.setInterval(() => setNow(Date.now()), 1000);
     return () => window.clearInterval(id);
   }, [running]);
-  if (!run) return <div className="card card-body muted">Select a run.</div>;
+  if (!run) return <div className="card card-body muted" style={{ gridRow: 'span 2' }}>Select a run.</div>;
   const t = task ? run.tasks?.find((x) => x.name === task) : undefined;
   return (
-    <div className="card" data-testid="run-detail" data-state={run.state}>
+    <div className="card" data-testid="run-detail" data-state={run.state} style={{ gridRow: 'span 2' }}>
       <div className="card-head">
         <div>
           <h2>{fmtTime(run.logicalTime)}</h2>

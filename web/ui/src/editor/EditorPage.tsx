@@ -443,10 +443,16 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
     noticeTimer.current = window.setTimeout(() => setNotice(null), 4000);
   }, []);
 
+  // Fit when asked (load, auto-layout, direction), not on every change: `flow` is not stable.
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
+  const hasNodes = state.graph.nodes.length > 0;
   useEffect(() => {
-    const t = window.setTimeout(() => flow.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 }), 50);
+    if (!hasNodes) return; // an empty canvas keeps its viewport, so drops land where they are made
+    const t = window.setTimeout(() => flowRef.current.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 }), 50);
     return () => window.clearTimeout(t);
-  }, [state.fitRequest, flow]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.fitRequest]);
 
   const cycles = useMemo(() => nodesOnCycles(state.graph), [state.graph]);
   const selectedUid = state.selection.kind === 'task' ? state.selection.uid : null;
@@ -585,7 +591,6 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ type: 'default' }}
         connectionRadius={28}
-        fitView
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cdd3df" />
         <Controls showInteractive={false} position="bottom-left" />

@@ -24,6 +24,7 @@ if (!url || !token) {
 }
 const out = path.resolve(process.argv[2] ?? process.env.SCREENSHOT_DIR ?? 'e2e/screenshots');
 const runTimeout = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 10 * 60 * 1000);
+const kImage = process.env.E2E_IMAGE === 'jpeg' ? 'jpeg' : 'png'; // jpeg: smaller files, for docs
 fs.mkdirSync(out, { recursive: true });
 
 const errors = [];
@@ -40,12 +41,25 @@ const page = await context.newPage();
 watchErrors(page, errors);
 page.setDefaultTimeout(20000);
 
-async function shot(name, opts = {}) {
+const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+// `full`: the whole scrolling page (the app scrolls inside .page, not the document, so the
+// window is made as tall as the content for the shot).
+async function shot(name, { full = false } = {}) {
   await page.waitForLoadState('networkidle').catch(() => {});
   // Charts draw on the next frames; wait for two of them, not for a fixed time.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  const file = path.join(out, `${name}.png`);
-  await page.screenshot({ path: file, ...opts });
+  await frames();
+  const file = path.join(out, `${name}.${kImage}`);
+  const size = page.viewportSize();
+  if (full) {
+    const h = await page.evaluate(() => document.querySelector('.page')?.scrollHeight ?? 0);
+    if (h > size.height) {
+      await page.setViewportSize({ width: size.width, height: h });
+      await frames();
+    }
+  }
+  await page.screenshot({ path: file, ...(kImage === 'jpeg' ? { type: 'jpeg', quality: 72 } : {}) });
+  if (full) await page.setViewportSize(size);
   console.log(`  screenshot ${file}`);
 }
 
@@ -136,7 +150,7 @@ try {
   await page.waitForSelector('[data-testid=run-detail][data-state=succeeded]');
   await page.click(`.rgrid .cell button[data-run="${run.logicalTime}"][data-task="train"]`);
   await page.waitForSelector('[data-testid=gantt] canvas');
-  await shot('runs');
+  await shot('runs', { full: true });
 
   step('every page');
   await page.click('[data-nav=pipelines]');
@@ -147,18 +161,19 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('.task-node').length === 3);
   await page.click('.task-node[data-task="train"]');
   await page.waitForSelector('[data-testid=task-panel]');
+  await page.waitForSelector('[data-testid=validation][data-valid=true]');
   await shot('editor');
 
   await page.click('[data-nav=cluster]');
   await page.waitForSelector('.node-tile');
-  await shot('cluster', { fullPage: true });
+  await shot('cluster', { full: true });
 
   await page.click('[data-nav=whatif]');
   await page.waitForSelector('.variant select');
   await page.click('[data-testid=run-both]');
   await page.waitForSelector('[data-testid=comparison] table.compare', { timeout: runTimeout });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
-  await shot('whatif', { fullPage: true });
+  await shot('whatif', { full: true });
 
   // Editor timings on a large pipeline, when the server has one.
   const big = await page.evaluate(async (t) => (await fetch('/api/v1/pipelines/load-test-500', { headers: { Authorization: `Bearer ${t}` } })).ok, token);

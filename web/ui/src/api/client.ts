@@ -86,7 +86,10 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     const code = b?.error?.code ?? (b?.errors ? 'invalid' : String(res.status));
     const message = b?.error?.message ?? (b?.errors ? `${b.errors.length} validation error${b.errors.length === 1 ? '' : 's'}` : `HTTP ${res.status}`);
     const err = new ApiError(res.status, code, message, b);
-    if (res.status === 401 && !opts.token) setToken(null);
+    if (res.status === 401 && !opts.token) {
+      sessionStorage.setItem('gantry.rejected', '1');
+      setToken(null);
+    }
     throw err;
   }
   return parsed as T;

@@ -4,7 +4,11 @@ import { Logo } from '../components/icons';
 
 export function LoginPage() {
   const [token, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => {
+    const rejected = sessionStorage.getItem('gantry.rejected');
+    sessionStorage.removeItem('gantry.rejected');
+    return rejected ? 'The server no longer accepts the saved token (it was revoked, or the server has a new database). Sign in again.' : null;
+  });
   const [busy, setBusy] = useState(false);
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
 import { api, enc } from '../api/client';
-import { useLiveEvents } from '../api/events';
+import { useLiveEvents, useLiveStatus } from '../api/events';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, AttemptState, PipelineDetail, PipelineSummary, Run, RunTask, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
@@ -85,7 +85,12 @@ function GridSkeleton() {
 function PipelineRuns({ name, selected, summary }: { name: string; selected: string | null; summary?: PipelineSummary }) {
   const toast = useToast();
   const key = `/pipelines/${enc(name)}/runs?limit=${kPage}`;
-  const page = useResource<RunsPage>(key, { refreshMs: 60000 });
+  const live = useLiveStatus();
+  const [inFlight, setInFlight] = useState(false);
+  // Live events keep the grid current; without them (or while reconnecting), poll, fast while
+  // a run is in flight.
+  const page = useResource<RunsPage>(key, { refreshMs: live === 'live' ? 60000 : inFlight ? 3000 : 15000 });
+  useEffect(() => setInFlight(!!page.data?.runs.some((r) => r.state === 'running' || r.state === 'queued')), [page.data]);
   const detail = useResource<PipelineDetail>(`/pipelines/${enc(name)}`);
   const [older, setOlder] = useState<RunsPage | null>(null);
   const [task, setTask] = useState<string | null>(null);

@@ -344,7 +344,7 @@ function baseOption() {
   return {
     animation: false,
     textStyle: { fontFamily: kFont },
-    grid: { left: 8, right: 20, top: 36, bottom: 8, containLabel: true },
+    grid: { left: 8, right: 20, top: 36, bottom: 30, containLabel: true },
     legend: { top: 0, right: 0, textStyle: { color: '#4a5468' }, icon: 'roundRect', itemHeight: 4, itemWidth: 16 },
     tooltip: { trigger: 'axis' },
   };

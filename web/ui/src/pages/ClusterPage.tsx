@@ -43,7 +43,7 @@ function NodeTile({ node }: { node: ClusterNode }) {
         <span className="t">{!node.ready ? 'NOT READY' : node.cordoned ? 'CORDONED' : (node.gpuType ?? 'CPU')}</span>
       </div>
       {node.gpus.length > 0 ? (
-        <div className="gpus" style={{ gridTemplateColumns: `repeat(${Math.min(8, node.gpus.length)}, 1fr)` }}>
+        <div className="gpus">
           {node.gpus.map((g) => (
             <GpuCell key={g.index} g={g} node={node} />
           ))}

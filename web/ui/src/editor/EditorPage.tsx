@@ -107,8 +107,18 @@ function Editor({ name }: { name: string }) {
   // ---- validation: client checks at once, the server's dry run shortly after ----
   const text = state.bundle.text;
   const parseOk = state.yamlProblems.length === 0;
+  const clientErrors: LocatedError[] = useMemo(() => {
+    const out: LocatedError[] = [];
+    state.bundle.docs.forEach((d, i) => {
+      if (isPlainObject(d.value) && d.value.kind === 'Pipeline') out.push(...locateErrors(checkPipeline(d.value), { ...state.bundle, docs: [d] }).map((e) => ({ ...e, doc: i })));
+    });
+    return out;
+  }, [state.bundle]);
+  // The server is asked once the text passes the browser's own checks: what it would refuse
+  // for those reasons is already on screen, and each refusal is an HTTP 400 the browser logs.
+  const askServer = loaded && parseOk && !!text.trim() && clientErrors.length === 0;
   useEffect(() => {
-    if (!loaded || !parseOk || !text.trim()) return;
+    if (!askServer) return;
     const controller = new AbortController();
     const timer = window.setTimeout(async () => {
       try {
@@ -127,17 +137,10 @@ function Editor({ name }: { name: string }) {
     };
     // state.bundle changes with text
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text, loaded, parseOk]);
+  }, [text, askServer]);
 
   const serverCurrent = validation && validation.text === text && !validation.failed;
-  const errors: LocatedError[] = useMemo(() => {
-    if (serverCurrent) return validation!.errors;
-    const out: LocatedError[] = [];
-    state.bundle.docs.forEach((d, i) => {
-      if (isPlainObject(d.value) && d.value.kind === 'Pipeline') out.push(...locateErrors(checkPipeline(d.value), { ...state.bundle, docs: [d] }).map((e) => ({ ...e, doc: i })));
-    });
-    return out;
-  }, [serverCurrent, validation, state.bundle]);
+  const errors: LocatedError[] = serverCurrent ? validation!.errors : clientErrors;
   const grouped = useMemo(() => groupErrors(errors, state.active), [errors, state.active]);
 
   const active = state.active;
@@ -272,7 +275,7 @@ function Editor({ name }: { name: string }) {
             ))}
           </select>
         )}
-        <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} current={!!serverCurrent} failed={validation?.failed} />
+        <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} current={!!serverCurrent} failed={validation?.text === text ? validation?.failed : undefined} />
         <div className="actions">
           <button className="btn ghost sm" onClick={() => dispatch({ type: 'undo' })} disabled={!state.undo.length} title="Undo (Ctrl+Z)">
             Undo

@@ -288,7 +288,7 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
           <span className="muted small">GPUs per pod (at most 64)</span>
         </div>
       )}
-      {local && <div className="err">{local}</div>}
+      {local && !errors.length && <div className="err">{local}</div>}
       {errors.map((e) => (
         <div className="err" key={e}>
           {e}

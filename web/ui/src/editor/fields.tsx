@@ -56,7 +56,7 @@ export function TextField({
         onChange={(e) => onChange(e.target.value === '' ? undefined : e.target.value)}
         data-testid={testId}
       />
-      <Errors errors={errors} local={local} />
+      <Errors errors={errors} local={errors?.length ? null : local} />
       {hint && !invalid && <div className="hint">{hint}</div>}
     </div>
   );

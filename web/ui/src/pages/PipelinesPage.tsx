@@ -1,16 +1,17 @@
-import { useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
 import type { PipelineSummary, Run } from '../api/types';
 import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../components/icons';
 import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
-import { ImportDialog } from '../editor/ImportDialog';
 import { fmtRelative, fmtTime } from '../format';
 import { describeCron } from '../model/cron';
 import { href, navigate } from '../router';
 
 const kKey = '/pipelines';
+// The importer brings the YAML library: load it when asked for.
+const ImportDialog = lazy(() => import('../editor/ImportDialog').then((m) => ({ default: m.ImportDialog })));
 
 export function PipelinesPage() {
   const { data, error, reload } = useResource<{ pipelines: PipelineSummary[] }>(kKey, { refreshMs: 30000 });
@@ -213,7 +214,11 @@ export function PipelinesPage() {
           </div>
         )}
       </div>
-      {importing && <ImportDialog onClose={() => setImporting(false)} />}
+      {importing && (
+        <Suspense fallback={null}>
+          <ImportDialog onClose={() => setImporting(false)} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// The browser test of the web app (issue #10): Debian's Chromium driven by playwright-core
+// against a running server, `gantry serve` on loopback or the mock of e2e/mock-server.mjs.
+//
+//   GANTRY_URL=http://127.0.0.1:8080 GANTRY_TOKEN=$(cat gantry.db.token) \
+//     node e2e/run.mjs [screenshot-dir]            # default e2e/screenshots
+//
+// It signs in, drags three templates onto the editor's canvas, connects them (and checks that
+// closing a cycle is refused), sets a cron, saves, triggers, waits in the runs grid until the
+// run has succeeded, opens every page and saves a screenshot of each, and fails on any console
+// error or uncaught exception. Waits are on DOM state, never on sleeps. Timings of the editor
+// (layout, drag frame rate) are logged when the server has a pipeline `load-test-500`
+// (the mock has it with MOCK_BIG=1); they are not asserted.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { launch, watchErrors } from './browser.mjs';
+
+const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
+const token = process.env.GANTRY_TOKEN ?? '';
+if (!url || !token) {
+  console.error('set GANTRY_URL (e.g. http://127.0.0.1:8080) and GANTRY_TOKEN');
+  process.exit(2);
+}
+const out = path.resolve(process.argv[2] ?? process.env.SCREENSHOT_DIR ?? 'e2e/screenshots');
+const runTimeout = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 10 * 60 * 1000);
+const kImage = process.env.E2E_IMAGE === 'jpeg' ? 'jpeg' : 'png'; // jpeg: smaller files, for docs
+fs.mkdirSync(out, { recursive: true });
+
+const errors = [];
+const steps = [];
+let current = '';
+function step(name) {
+  current = name;
+  steps.push(name);
+  console.log(`- ${name}`);
+}
+
+const { context, close } = await launch({ width: 1440, height: 900 });
+const page = await context.newPage();
+watchErrors(page, errors);
+page.setDefaultTimeout(20000);
+
+const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+// `full`: the whole scrolling page (the app scrolls inside .page, not the document, so the
+// window is made as tall as the content for the shot).
+async function shot(name, { full = false } = {}) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  // Charts draw on the next frames; wait for two of them, not for a fixed time.
+  await frames();
+  const file = path.join(out, `${name}.${kImage}`);
+  const size = page.viewportSize();
+  if (full) {
+    const h = await page.evaluate(() => document.querySelector('.page')?.scrollHeight ?? 0);
+    if (h > size.height) {
+      await page.setViewportSize({ width: size.width, height: h });
+      await frames();
+    }
+  }
+  await page.screenshot({ path: file, ...(kImage === 'jpeg' ? { type: 'jpeg', quality: 72 } : {}) });
+  if (full) await page.setViewportSize(size);
+  console.log(`  screenshot ${file}`);
+}
+
+async function center(locator) {
+  const b = await locator.boundingBox();
+  if (!b) throw new Error('element has no box');
+  return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+}
+
+async function connect(from, to) {
+  const a = await center(page.locator(`.task-node[data-task="${from}"]`).locator('..').locator('.react-flow__handle.source'));
+  const b = await center(page.locator(`.task-node[data-task="${to}"]`).locator('..').locator('.react-flow__handle.target'));
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 8 });
+  await page.mouse.move(b.x, b.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+const name = `e2e-${Date.now().toString(36)}`;
+try {
+  step('sign in');
+  await page.goto(url + '/');
+  await page.fill('#token', token);
+  await page.click('button[type=submit]');
+  await page.waitForSelector('[data-testid=pipelines-table]');
+
+  step('new pipeline: drag three templates onto the canvas');
+  await page.click('[data-testid=new-pipeline]');
+  const canvas = page.locator('[data-testid=canvas]');
+  await canvas.waitFor();
+  await page.fill('[data-testid=pipeline-name]', name);
+  const box = await canvas.boundingBox();
+  const drops = [
+    ['container', 0.2],
+    ['pytorchjob', 0.5],
+    ['container', 0.8],
+  ];
+  for (const [tpl, fx] of drops) {
+    await page.dragAndDrop(`.palette-item[data-template="${tpl}"]`, '[data-testid=canvas]', {
+      targetPosition: { x: Math.round(box.width * fx), y: Math.round(box.height * 0.45) },
+    });
+  }
+  await page.waitForFunction(() => document.querySelectorAll('.task-node').length === 3);
+  // New tasks are named after their template: task, train, task-2.
+  for (const t of ['task', 'train', 'task-2']) await page.locator(`.task-node[data-task="${t}"]`).waitFor();
+
+  step('connect them: task -> train -> task-2');
+  await connect('task', 'train');
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 1);
+  await connect('train', 'task-2');
+  await page.waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 2);
+
+  step('a connection that would close a cycle is refused');
+  await connect('task-2', 'task');
+  await page.waitForSelector('[data-testid=canvas-notice]:has-text("cycle")');
+  if ((await page.locator('.react-flow__edge').count()) !== 2) throw new Error('the cycle edge was added');
+
+  step('set a cron; the next five ticks show');
+  await page.mouse.click(box.x + box.width * 0.5, box.y + box.height * 0.85); // an empty spot of the canvas
+  await page.waitForSelector('[data-testid=pipeline-panel]');
+  await page.fill('[data-testid=cron-input]', '*/5 * * * *');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=next-ticks] li').length === 5);
+  await page.waitForSelector('[data-testid=validation][data-valid=true]');
+  await shot('editor-new-pipeline');
+
+  step('YAML tab shows what will be saved');
+  await page.click('[data-testid=tab-yaml]');
+  const yaml = await page.inputValue('[data-testid=yaml-text]');
+  for (const needle of [`name: ${name}`, 'cron: "*/5 * * * *"', 'template: pytorchjob', 'dependsOn: [task]', 'dependsOn: [train]'])
+    if (!yaml.includes(needle)) throw new Error(`the YAML lacks ${needle}:\n${yaml}`);
+  await shot('editor-yaml');
+  await page.click('[data-testid=tab-graph]');
+
+  step('save');
+  await page.click('[data-testid=save]');
+  await page.waitForSelector('.toast[data-kind=ok]:has-text("Saved")');
+
+  step('trigger, and wait in the runs grid for the run to succeed');
+  const triggered = page.waitForResponse((r) => r.url().endsWith(`/pipelines/${name}/trigger`) && r.request().method() === 'POST');
+  await page.click('[data-testid=trigger]');
+  const run = await (await triggered).json();
+  if (!run.logicalTime) throw new Error(`trigger answered ${JSON.stringify(run)}`);
+  await page.goto(`${url}/#/runs/${encodeURIComponent(name)}?run=${encodeURIComponent(run.logicalTime)}`);
+  await page.waitForSelector(`.rgrid .head button[data-run="${run.logicalTime}"]`);
+  await page.waitForSelector(`.rgrid .head button[data-run="${run.logicalTime}"][data-state="succeeded"]`, { timeout: runTimeout });
+  for (const t of ['task', 'train', 'task-2']) await page.waitForSelector(`.rgrid .cell button[data-run="${run.logicalTime}"][data-task="${t}"][data-state="succeeded"]`);
+  await page.waitForSelector('[data-testid=run-detail][data-state=succeeded]');
+  await page.click(`.rgrid .cell button[data-run="${run.logicalTime}"][data-task="train"]`);
+  await page.waitForSelector('[data-testid=gantt] canvas');
+  await shot('runs', { full: true });
+
+  step('every page');
+  await page.click('[data-nav=pipelines]');
+  await page.waitForSelector(`[data-pipeline="${name}"]`);
+  await shot('pipelines');
+
+  await page.goto(`${url}/#/editor/${encodeURIComponent(name)}`);
+  await page.waitForFunction(() => document.querySelectorAll('.task-node').length === 3);
+  await page.click('.task-node[data-task="train"]');
+  await page.waitForSelector('[data-testid=task-panel]');
+  await page.waitForSelector('[data-testid=validation][data-valid=true]');
+  await shot('editor');
+
+  await page.click('[data-nav=cluster]');
+  await page.waitForSelector('.node-tile');
+  await shot('cluster', { full: true });
+
+  await page.click('[data-nav=whatif]');
+  await page.waitForSelector('.variant select');
+  await page.click('[data-testid=run-both]');
+  await page.waitForSelector('[data-testid=comparison] table.compare', { timeout: runTimeout });
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
+  await shot('whatif', { full: true });
+
+  // Editor timings on a large pipeline, when the server has one.
+  const big = await page.evaluate(async (t) => (await fetch('/api/v1/pipelines/load-test-500', { headers: { Authorization: `Bearer ${t}` } })).ok, token);
+  if (big) {
+    step('editor timings on load-test-500 (logged, not asserted)');
+    await page.goto(`${url}/#/editor/load-test-500`);
+    await page.waitForSelector('.task-node');
+    await page.click('[data-testid=auto-layout]');
+    const layout = await page.evaluate(() => globalThis.__gantryLayout);
+    const node = page.locator('.task-node').first();
+    const a = await center(node);
+    await page.evaluate(() => {
+      globalThis.__frames = [];
+      const tick = (t) => {
+        globalThis.__frames.push(t);
+        if (!globalThis.__stop) requestAnimationFrame(tick);
+      };
+      globalThis.__stop = false;
+      requestAnimationFrame(tick);
+    });
+    await page.mouse.move(a.x, a.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 90; i++) await page.mouse.move(a.x + i * 3, a.y + Math.sin(i / 8) * 40);
+    await page.mouse.up();
+    const frames = await page.evaluate(() => {
+      globalThis.__stop = true;
+      const f = globalThis.__frames;
+      const gaps = f.slice(1).map((t, i) => t - f[i]);
+      return { count: f.length, seconds: (f[f.length - 1] - f[0]) / 1000, longest: Math.max(...gaps) };
+    });
+    console.log(`  layout of ${layout?.tasks} tasks: ${layout?.ms?.toFixed(0)} ms`);
+    console.log(`  drag: ${(frames.count / frames.seconds).toFixed(0)} frames/s over ${frames.seconds.toFixed(1)} s, longest frame ${frames.longest.toFixed(0)} ms (headless, software rendering)`);
+    await shot('editor-500-tasks');
+  }
+
+  step('sign out: the login screen');
+  await page.click('.nav .foot button');
+  await page.waitForSelector('#token');
+  await shot('login');
+} catch (e) {
+  errors.push(`step "${current}": ${e.message.split('\n')[0]}`);
+  await page.screenshot({ path: path.join(out, 'FAILED.png') }).catch(() => {});
+} finally {
+  await close();
+}
+
+if (errors.length) {
+  console.error(`\nFAILED (${errors.length}):\n` + errors.map((e) => `  ${e}`).join('\n'));
+  process.exit(1);
+}
+console.log(`\nOK: ${steps.length} steps; screenshots in ${out}`);

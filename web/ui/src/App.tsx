@@ -1,0 +1,118 @@
+import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { getToken, onTokenChange, setToken } from './api/client';
+import { hub, useLiveStatus } from './api/events';
+import { IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
+import { ToastProvider } from './components/ui';
+import { LoginPage } from './pages/LoginPage';
+import { PipelinesPage } from './pages/PipelinesPage';
+import { href, navigate, useRoute } from './router';
+
+// The editor (React Flow, dagre, YAML) and the chart pages (ECharts) load on first use.
+const EditorPage = lazy(() => import('./editor/EditorPage'));
+const RunsPage = lazy(() => import('./pages/RunsPage'));
+const ClusterPage = lazy(() => import('./pages/ClusterPage'));
+const WhatIfPage = lazy(() => import('./pages/WhatIfPage'));
+
+function useToken() {
+  return useSyncExternalStore(onTokenChange, getToken);
+}
+
+function PageFallback() {
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div className="skeleton" style={{ width: 220, height: 24 }} />
+      </div>
+      <div className="card" style={{ height: 320 }}>
+        <div className="skeleton" style={{ margin: 16, height: 280, width: 'calc(100% - 32px)' }} />
+      </div>
+    </div>
+  );
+}
+
+function Nav({ section }: { section: string }) {
+  const live = useLiveStatus();
+  // One live connection for the whole session, whichever page is open.
+  useEffect(() => hub.on(() => {}), []);
+  const items = [
+    { id: 'pipelines', label: 'Pipelines', icon: IconPipelines, to: href('pipelines') },
+    { id: 'editor', label: 'Editor', icon: IconEditor, to: href('editor') },
+    { id: 'runs', label: 'Runs', icon: IconRuns, to: href('runs') },
+    { id: 'cluster', label: 'Cluster', icon: IconCluster, to: href('cluster') },
+    { id: 'whatif', label: 'What-if', icon: IconWhatIf, to: href('whatif') },
+  ];
+  return (
+    <nav className="nav" aria-label="Main">
+      <div className="brand">
+        <Logo width={30} height={30} />
+        <div>
+          Gantry
+          <small>ML platform orchestrator</small>
+        </div>
+      </div>
+      {items.map((it) => (
+        <a key={it.id} href={it.to} className={section === it.id ? 'active' : ''} data-nav={it.id} title={it.label}>
+          <it.icon />
+          <span>{it.label}</span>
+        </a>
+      ))}
+      <div className="spacer" />
+      <div className="foot">
+        <span className={`live live-${live}`} title={`Live updates (Server-Sent Events): ${live}`} data-live={live}>
+          <i />
+          <span className="txt">{live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}</span>
+        </span>
+        <button onClick={() => setToken(null)} title="Sign out">
+          <IconLogout width={14} height={14} style={{ verticalAlign: -2 }} />
+          <span className="txt"> Sign out</span>
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+export function App() {
+  const token = useToken();
+  const route = useRoute();
+  const [, force] = useState(0);
+  useEffect(() => {
+    if (route.path.length === 0) navigate(href('pipelines'), true);
+  }, [route.path.length]);
+  useEffect(() => onTokenChange(() => force((x) => x + 1)), []);
+
+  if (!token) {
+    return (
+      <ToastProvider>
+        <LoginPage />
+      </ToastProvider>
+    );
+  }
+  const [section = 'pipelines'] = route.path;
+  let page: React.ReactNode;
+  switch (section) {
+    case 'editor':
+      page = <EditorPage name={route.path[1] ?? null} />;
+      break;
+    case 'runs':
+      page = <RunsPage pipeline={route.path[1] ?? null} run={route.query.get('run')} />;
+      break;
+    case 'cluster':
+      page = <ClusterPage />;
+      break;
+    case 'whatif':
+      page = <WhatIfPage />;
+      break;
+    default:
+      page = <PipelinesPage />;
+  }
+  return (
+    <ToastProvider>
+      <div className={`shell ${section === 'editor' ? 'compact' : ''}`}>
+        <Nav section={section} />
+        <main className="main">
+          <Suspense fallback={<PageFallback />}>{page}</Suspense>
+        </main>
+      </div>
+    </ToastProvider>
+  );
+}

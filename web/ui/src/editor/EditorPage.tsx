@@ -1,0 +1,679 @@
+import { useCallback, useEffect, useMemo, useReducer, useRef, useState } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MarkerType,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  useReactFlow,
+} from '@xyflow/react';
+import type { Connection, Edge, FinalConnectionState, NodeChange, EdgeChange, IsValidConnection } from '@xyflow/react';
+import { api, ApiError, enc } from '../api/client';
+import { mutate, peek, useResource } from '../api/resource';
+import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
+import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
+import { Skeleton, useToast } from '../components/ui';
+import { fmtTime } from '../format';
+import { printValues } from '../model/bundle';
+import { checkPipeline } from '../model/checks';
+import { checkConnection, nodesOnCycles } from '../model/dag';
+import { groupErrors, locateErrors } from '../model/errors';
+import type { LocatedError } from '../model/errors';
+import { addEdge, addTask, edgesOf, removeEdge, removeTasks, uniqueName, updateTask } from '../model/graph';
+import { kNodeHeight, kNodeWidth } from '../model/layout';
+import { kApiVersion, kTemplates, templateInfo } from '../model/spec';
+import type { TemplateName } from '../model/spec';
+import { isPlainObject } from '../model/util';
+import { actionError } from '../pages/PipelinesPage';
+import { href, navigate, useRoute } from '../router';
+import { saveLayout, savedLayout, takeDraft } from './drafts';
+import type { Draft } from './drafts';
+import { ImportDialog } from './ImportDialog';
+import { PipelinePanel } from './PipelinePanel';
+import { initialState, pipelineIndexes, pipelineName, reducer } from './state';
+import type { EditorState, Selection } from './state';
+import { TaskNode, templateAbbrev } from './TaskNode';
+import type { TaskFlowNode } from './TaskNode';
+import { TaskPanel } from './TaskPanel';
+import { YamlTab } from './YamlTab';
+
+const nodeTypes = { task: TaskNode };
+
+function newPipelineText(): string {
+  const d = new Date();
+  const start = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate())).toISOString().replace('.000Z', 'Z');
+  return printValues(
+    [
+      {
+        apiVersion: kApiVersion,
+        kind: 'Pipeline',
+        metadata: { name: 'new-pipeline' },
+        spec: { schedule: { cron: '0 3 * * *', start }, tasks: [] },
+      },
+    ],
+    'A new pipeline: drag task templates onto the canvas and connect them.',
+  );
+}
+
+interface Validation {
+  text: string;
+  errors: LocatedError[];
+  summaries: PipelineSummary[];
+  failed?: string; // the dry run itself could not be made
+}
+
+export default function EditorPage({ name }: { name: string | null }) {
+  const route = useRoute();
+  useEffect(() => {
+    if (name === null) navigate(href('editor', sessionStorage.getItem('gantry.editor.last') ?? 'new'), true);
+    else if (name !== 'new') sessionStorage.setItem('gantry.editor.last', name);
+  }, [name]);
+  if (name === null) return null;
+  return (
+    <ReactFlowProvider>
+      <Editor key={name + (route.query.get('draft') ? ':draft' : '')} name={name} />
+    </ReactFlowProvider>
+  );
+}
+
+function Editor({ name }: { name: string }) {
+  const isNew = name === 'new';
+  const toast = useToast();
+  const detail = useResource<PipelineDetail>(isNew ? null : `/pipelines/${enc(name)}`);
+  const pools = useResource<{ pools: Pool[] }>('/pools');
+  const draft = useRef<Draft | null>(isNew ? takeDraft() : null);
+  const [state, dispatch] = useReducer(reducer, undefined, () =>
+    isNew
+      ? initialState(draft.current?.text ?? newPipelineText(), draft.current?.positions && { direction: 'LR', positions: draft.current.positions })
+      : initialState(peek<PipelineDetail>(`/pipelines/${enc(name)}`)?.yaml ?? '', savedLayout(name), name),
+  );
+  const [loaded, setLoaded] = useState<boolean>(isNew || !!peek<PipelineDetail>(`/pipelines/${enc(name)}`));
+  const [savedText, setSavedText] = useState<string>(isNew ? '' : (peek<PipelineDetail>(`/pipelines/${enc(name)}`)?.yaml ?? ''));
+  const [tab, setTab] = useState<'graph' | 'yaml'>('graph');
+  const [validation, setValidation] = useState<Validation | null>(null);
+  const [busy, setBusy] = useState<'save' | 'trigger' | null>(null);
+  const [importing, setImporting] = useState(false);
+
+  useEffect(() => {
+    if (!isNew && !loaded && detail.data) {
+      dispatch({ type: 'load', text: detail.data.yaml, layout: savedLayout(name), active: name });
+      setSavedText(detail.data.yaml);
+      setLoaded(true);
+    }
+  }, [detail.data, isNew, loaded, name]);
+
+  // ---- validation: client checks at once, the server's dry run shortly after ----
+  const text = state.bundle.text;
+  const parseOk = state.yamlProblems.length === 0;
+  const clientErrors: LocatedError[] = useMemo(() => {
+    const out: LocatedError[] = [];
+    state.bundle.docs.forEach((d, i) => {
+      if (isPlainObject(d.value) && d.value.kind === 'Pipeline') out.push(...locateErrors(checkPipeline(d.value), { ...state.bundle, docs: [d] }).map((e) => ({ ...e, doc: i })));
+    });
+    return out;
+  }, [state.bundle]);
+  // The server is asked once the text passes the browser's own checks: what it would refuse
+  // for those reasons is already on screen, and each refusal is an HTTP 400 the browser logs.
+  const askServer = loaded && parseOk && !!text.trim() && clientErrors.length === 0;
+  useEffect(() => {
+    if (!askServer) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(async () => {
+      try {
+        const r = await api<ApplyResult>('/pipelines?dryRun=true', { method: 'POST', yaml: text, signal: controller.signal });
+        setValidation({ text, errors: [], summaries: r.pipelines ?? [] });
+      } catch (e) {
+        if ((e as Error).name === 'AbortError') return;
+        const err = e as ApiError;
+        if (err.validation) setValidation({ text, errors: locateErrors(err.validation, state.bundle), summaries: [] });
+        else setValidation({ text, errors: [], summaries: [], failed: err.message });
+      }
+    }, 600);
+    return () => {
+      controller.abort();
+      window.clearTimeout(timer);
+    };
+    // state.bundle changes with text
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text, askServer]);
+
+  const serverCurrent = validation && validation.text === text && !validation.failed;
+  const errors: LocatedError[] = serverCurrent ? validation!.errors : clientErrors;
+  const grouped = useMemo(() => groupErrors(errors, state.active), [errors, state.active]);
+
+  const active = state.active;
+  const activeValue = active >= 0 ? (state.bundle.docs[active].value as Record<string, unknown>) : null;
+  const activeName = active >= 0 ? pipelineName(state.bundle, active) : '';
+  const dirty = text !== savedText;
+  const pipelines = pipelineIndexes(state.bundle);
+
+  // Remember the arrangement of the nodes, by task name.
+  useEffect(() => {
+    if (!activeName) return;
+    const t = window.setTimeout(() => {
+      const byName: Record<string, { x: number; y: number }> = {};
+      for (const n of state.graph.nodes) if (state.positions[n.uid]) byName[String(n.task.name)] = state.positions[n.uid];
+      saveLayout(activeName, { direction: state.direction, positions: byName });
+    }, 500);
+    return () => window.clearTimeout(t);
+  }, [state.positions, state.graph, state.direction, activeName]);
+
+  // Undo / redo from the keyboard, outside text fields.
+  useEffect(() => {
+    const f = (e: KeyboardEvent) => {
+      const el = e.target as HTMLElement;
+      if (el.closest('input, textarea, select, [contenteditable]')) return;
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'z') {
+        e.preventDefault();
+        dispatch({ type: e.shiftKey ? 'redo' : 'undo' });
+      } else if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 'y') {
+        e.preventDefault();
+        dispatch({ type: 'redo' });
+      }
+    };
+    window.addEventListener('keydown', f);
+    return () => window.removeEventListener('keydown', f);
+  }, []);
+
+  useEffect(() => {
+    if (!dirty) return;
+    const f = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', f);
+    return () => window.removeEventListener('beforeunload', f);
+  }, [dirty]);
+
+  // ---- save and trigger ----
+  const save = useCallback(async (): Promise<boolean> => {
+    if (!parseOk) {
+      toast('error', 'The YAML does not parse; fix it in the YAML tab first.');
+      return false;
+    }
+    setBusy('save');
+    try {
+      const r = await api<ApplyResult>('/pipelines', { method: 'POST', yaml: text });
+      setSavedText(text);
+      setValidation({ text, errors: [], summaries: r.pipelines ?? [] });
+      for (const p of r.pipelines ?? []) {
+        mutate<{ pipelines: PipelineSummary[] }>('/pipelines', (old) =>
+          old ? { pipelines: [...old.pipelines.filter((x) => x.name !== p.name), p].sort((a, b) => a.name.localeCompare(b.name)) } : old,
+        );
+        mutate<PipelineDetail>(`/pipelines/${enc(p.name)}`, (old) => ({ ...(old ?? { spec: null }), ...p, yaml: text }) as PipelineDetail);
+      }
+      toast('ok', `Saved ${(r.pipelines ?? []).map((p) => p.name).join(', ') || 'the pipeline'}${r.pools?.length ? ` and ${r.pools.length} pool(s)` : ''}.`);
+      if (activeName && activeName !== name) navigate(href('editor', activeName), true);
+      return true;
+    } catch (e) {
+      const err = e as ApiError;
+      if (err.validation) {
+        setValidation({ text, errors: locateErrors(err.validation, state.bundle), summaries: [] });
+        toast('error', `Not saved: ${err.validation.length} problem${err.validation.length === 1 ? '' : 's'} (shown on the tasks and fields).`);
+      } else toast('error', `Not saved: ${actionError(e)}`);
+      return false;
+    } finally {
+      setBusy(null);
+    }
+  }, [parseOk, text, toast, activeName, name, state.bundle]);
+
+  const trigger = useCallback(async () => {
+    if (!activeName) return;
+    if (dirty && !(await save())) return;
+    setBusy('trigger');
+    try {
+      const run = await api<Run>(`/pipelines/${enc(activeName)}/trigger`, { method: 'POST' });
+      toast(
+        'ok',
+        <>
+          Run at {fmtTime(run.logicalTime)} created. <a href={href('runs', activeName) + `?run=${enc(run.logicalTime)}`}>Open the runs</a>
+        </>,
+      );
+    } catch (e) {
+      toast('error', actionError(e));
+    } finally {
+      setBusy(null);
+    }
+  }, [activeName, dirty, save, toast]);
+
+  const exportYaml = () => {
+    const blob = new Blob([text], { type: 'application/yaml' });
+    const a = document.createElement('a');
+    a.href = URL.createObjectURL(blob);
+    a.download = `${activeName || 'pipeline'}.yaml`;
+    a.click();
+    URL.revokeObjectURL(a.href);
+  };
+
+  const serverTicks = useMemo(() => {
+    if (!serverCurrent) return null;
+    const s = validation!.summaries.find((p) => p.name === activeName);
+    return s && s.schedule ? s.nextTicks : null;
+  }, [serverCurrent, validation, activeName]);
+
+  const poolNames = useMemo(() => {
+    const fromFile = state.bundle.docs.filter((d) => isPlainObject(d.value) && d.value.kind === 'Pool').map((d) => String(((d.value as Record<string, unknown>).metadata as Record<string, unknown>)?.name ?? ''));
+    return [...new Set([...(pools.data?.pools.map((p) => p.name) ?? []), ...fromFile])];
+  }, [pools.data, state.bundle]);
+
+  if (!loaded) return <EditorSkeleton error={detail.error?.message} />;
+
+  return (
+    <div className="page full">
+      <div className="editor-bar">
+        <div className="title">
+          <b data-testid="editor-title">{activeName || (isNew ? 'New pipeline' : name)}</b>
+          <span className="small muted">
+            {isNew && !savedText ? 'Not saved yet' : dirty ? 'Unsaved changes' : 'Saved'} · {state.graph.nodes.length} task{state.graph.nodes.length === 1 ? '' : 's'}
+          </span>
+        </div>
+        {pipelines.length > 1 && (
+          <select className="input" style={{ width: 200 }} value={active} onChange={(e) => dispatch({ type: 'active', index: Number(e.target.value) })} aria-label="Pipeline of this file">
+            {pipelines.map((i) => (
+              <option key={i} value={i}>
+                {pipelineName(state.bundle, i)}
+              </option>
+            ))}
+          </select>
+        )}
+        <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} current={!!serverCurrent} failed={validation?.text === text ? validation?.failed : undefined} />
+        <div className="actions">
+          <button className="btn ghost sm" onClick={() => dispatch({ type: 'undo' })} disabled={!state.undo.length} title="Undo (Ctrl+Z)">
+            Undo
+          </button>
+          <button className="btn ghost sm" onClick={() => dispatch({ type: 'redo' })} disabled={!state.redo.length} title="Redo (Ctrl+Shift+Z)">
+            Redo
+          </button>
+          <button className="btn" onClick={() => setImporting(true)} title="Import a cube-studio pipeline export">
+            <IconUpload /> Import
+          </button>
+          <button className="btn" onClick={exportYaml} title="Download the Gantry YAML">
+            <IconDownload /> Export YAML
+          </button>
+          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void save()} disabled={!!busy || (!dirty && !isNew)} data-testid="save">
+            <IconSave /> Save
+          </button>
+          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName} data-testid="trigger">
+            <IconPlay /> {dirty ? 'Save & trigger' : 'Trigger'}
+          </button>
+        </div>
+      </div>
+      <div className="editor">
+        <Palette
+          onAdd={(t) =>
+            dispatch({
+              type: 'graph',
+              update: (g) => addTask(g, newTask(g, t), `n${Date.now().toString(36)}`),
+            })
+          }
+        />
+        <div className="canvas-wrap">
+          <div className="canvas-tabs" role="tablist">
+            <button className={tab === 'graph' ? 'on' : ''} onClick={() => setTab('graph')} role="tab" aria-selected={tab === 'graph'} data-testid="tab-graph">
+              <IconGraph width={15} height={15} /> Graph
+            </button>
+            <button className={tab === 'yaml' ? 'on' : ''} onClick={() => setTab('yaml')} role="tab" aria-selected={tab === 'yaml'} data-testid="tab-yaml">
+              <IconCode width={15} height={15} /> YAML {state.yamlProblems.length > 0 && <span className="count">{state.yamlProblems.length}</span>}
+            </button>
+          </div>
+          {tab === 'graph' ? (
+            <Canvas state={state} dispatch={dispatch} grouped={grouped} />
+          ) : (
+            <YamlTab
+              text={state.yamlText}
+              problems={state.yamlProblems}
+              serverLines={errors.filter((e) => e.line).map((e) => ({ line: e.line!, column: e.column, message: e.message }))}
+              docs={state.bundle.docs.length}
+              onChange={(t) => dispatch({ type: 'yaml', text: t })}
+            />
+          )}
+          <Problems state={state} errors={errors} onPick={(sel) => {
+            setTab('graph');
+            dispatch({ type: 'select', selection: sel });
+          }} />
+        </div>
+        <aside className="side" aria-label="Properties">
+          {activeValue && state.selection.kind === 'task' ? (
+            <SelectedTask state={state} dispatch={dispatch} grouped={grouped} pools={poolNames} />
+          ) : activeValue ? (
+            <PipelinePanel
+              value={activeValue}
+              errors={grouped.pipeline}
+              serverTicks={serverTicks}
+              otherDocs={state.bundle.docs
+                .map((d, i) => (i === active || !isPlainObject(d.value) ? '' : `${String(d.value.kind)} ${String((d.value.metadata as Record<string, unknown>)?.name ?? '')}`))
+                .filter(Boolean)}
+              onChange={(v) => dispatch({ type: 'pipeline', update: () => v })}
+            />
+          ) : (
+            <div className="empty">
+              <h2>No pipeline</h2>
+              <div>{state.yamlProblems.length ? 'The YAML does not parse.' : 'This file has no kind: Pipeline document.'}</div>
+            </div>
+          )}
+        </aside>
+      </div>
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
+    </div>
+  );
+}
+
+function newTask(g: { nodes: { task: Record<string, unknown> }[] }, t: TemplateName): Record<string, unknown> {
+  const info = templateInfo(t);
+  const base = { container: 'task', pytorchjob: 'train', tfjob: 'tf-train', mpijob: 'mpi-train', xgboostjob: 'xgboost', rayjob: 'ray', sparkjob: 'spark' }[t];
+  const task: Record<string, unknown> = { name: uniqueName(g as never, base) };
+  if (t !== 'container') task.template = t;
+  task.image = info.image;
+  if (info.command) task.command = [...info.command];
+  if (info.replicas) task.replicas = { ...info.replicas };
+  if (info.resources) task.resources = { ...info.resources };
+  return task;
+}
+
+function ValidationChip({ parseProblems, errors, current, failed }: { parseProblems: number; errors: number; current: boolean; failed?: string }) {
+  if (parseProblems) return <span className="tag danger"><IconAlert width={13} height={13} style={{ marginRight: 4 }} />YAML does not parse</span>;
+  if (errors) return <span className="tag danger" data-testid="validation">{errors} problem{errors === 1 ? '' : 's'}</span>;
+  if (failed) return <span className="tag warn" title={failed}>not validated by the server</span>;
+  if (!current) return <span className="tag" data-testid="validation">validating…</span>;
+  return (
+    <span className="tag accent" data-testid="validation" data-valid="true">
+      <IconCheck width={13} height={13} style={{ marginRight: 4 }} />
+      valid
+    </span>
+  );
+}
+
+function EditorSkeleton({ error }: { error?: string }) {
+  return (
+    <div className="page full">
+      <div className="editor-bar">
+        <Skeleton w={220} h={22} />
+      </div>
+      <div className="editor">
+        <div className="palette">{Array.from({ length: 7 }, (_, i) => <Skeleton key={i} h={48} />)}</div>
+        <div className="canvas-wrap" style={{ alignItems: 'center', justifyContent: 'center' }}>
+          {error ? <div className="banner error">Could not load the pipeline: {error}</div> : <Skeleton w="60%" h={180} />}
+        </div>
+        <div className="side" style={{ padding: 16 }}>
+          {Array.from({ length: 8 }, (_, i) => <Skeleton key={i} h={30} style={{ marginBottom: 12 }} />)}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Palette({ onAdd }: { onAdd: (t: TemplateName) => void }) {
+  return (
+    <div className="palette" aria-label="Task templates">
+      <h3>Task templates</h3>
+      {kTemplates.map((t) => (
+        <div
+          key={t.name}
+          className="palette-item"
+          draggable
+          data-template={t.name}
+          onDragStart={(e) => {
+            e.dataTransfer.setData('application/gantry-template', t.name);
+            e.dataTransfer.effectAllowed = 'copy';
+          }}
+          onDoubleClick={() => onAdd(t.name)}
+          title="Drag onto the canvas (or double-click)"
+        >
+          <div className="tpl-icon" style={{ background: t.accent }}>
+            {templateAbbrev(t.name)}
+          </div>
+          <div style={{ minWidth: 0 }}>
+            <b>{t.label}</b>
+            <span>{t.blurb}</span>
+          </div>
+        </div>
+      ))}
+      <div className="tip">
+        Drag a template onto the canvas, then drag from a task's output handle (right or bottom) to another task's input handle to make it depend on it. A connection
+        that would close a cycle is refused. Del removes the selection; Ctrl+Z undoes.
+      </div>
+    </div>
+  );
+}
+
+function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors> }) {
+  const flow = useReactFlow();
+  const [notice, setNotice] = useState<{ text: string; kind: 'error' | 'info' } | null>(null);
+  const refusal = useRef<string | null>(null);
+  const noticeTimer = useRef<number | null>(null);
+  const show = useCallback((text: string, kind: 'error' | 'info' = 'error') => {
+    setNotice({ text, kind });
+    if (noticeTimer.current) window.clearTimeout(noticeTimer.current);
+    noticeTimer.current = window.setTimeout(() => setNotice(null), 4000);
+  }, []);
+
+  // Fit when asked (load, auto-layout, direction), not on every change: `flow` is not stable.
+  const flowRef = useRef(flow);
+  flowRef.current = flow;
+  const hasNodes = state.graph.nodes.length > 0;
+  useEffect(() => {
+    if (!hasNodes) return; // an empty canvas keeps its viewport, so drops land where they are made
+    const t = window.setTimeout(() => flowRef.current.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 }), 50);
+    return () => window.clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state.fitRequest]);
+
+  const cycles = useMemo(() => nodesOnCycles(state.graph), [state.graph]);
+  const selectedUid = state.selection.kind === 'task' ? state.selection.uid : null;
+
+  // Node objects are cached per task so that dragging one of 500 nodes re-renders one.
+  const cache = useRef(new Map<string, { key: unknown[]; node: TaskFlowNode }>());
+  const nodes = useMemo(() => {
+    const next = new Map<string, { key: unknown[]; node: TaskFlowNode }>();
+    const list = state.graph.nodes.map((n, i) => {
+      const errs = grouped.byTask.get(i)?.length ?? 0;
+      const pos = state.positions[n.uid] ?? { x: 0, y: 0 };
+      const key = [n.task, errs, cycles.has(n.uid), n.uid === selectedUid, pos.x, pos.y, state.direction];
+      const old = cache.current.get(n.uid);
+      const node =
+        old && old.key.every((k, j) => k === key[j])
+          ? old.node
+          : ({ id: n.uid, type: 'task', position: pos, selected: n.uid === selectedUid, data: { task: n.task, errors: errs, onCycle: cycles.has(n.uid), direction: state.direction }, width: kNodeWidth, height: kNodeHeight } as TaskFlowNode);
+      next.set(n.uid, { key, node });
+      return node;
+    });
+    cache.current = next;
+    return list;
+  }, [state.graph, state.positions, state.direction, grouped, cycles, selectedUid]);
+
+  const edges: Edge[] = useMemo(() => {
+    const index = new Map(state.graph.nodes.map((n, i) => [n.uid, i]));
+    return edgesOf(state.graph).map((e) => {
+      const bad = grouped.byEdge.has(`${index.get(e.target)}:${e.index}`) || (cycles.has(e.source) && cycles.has(e.target));
+      return {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        data: { index: e.index },
+        className: bad ? 'error-edge' : undefined,
+        markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16, color: bad ? '#dc3545' : '#8d97ad' },
+        style: { stroke: bad ? '#dc3545' : '#8d97ad', strokeWidth: 1.6 },
+      };
+    });
+  }, [state.graph, grouped, cycles]);
+
+  const onNodesChange = useCallback(
+    (changes: NodeChange<TaskFlowNode>[]) => {
+      let positions: typeof state.positions | null = null;
+      for (const c of changes) {
+        if (c.type === 'position' && c.position) {
+          positions ??= { ...state.positions };
+          positions[c.id] = { x: Math.round(c.position.x), y: Math.round(c.position.y) };
+        }
+      }
+      if (positions) dispatch({ type: 'positions', positions });
+    },
+    [state.positions, dispatch],
+  );
+
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      const removed = changes.filter((c) => c.type === 'remove').map((c) => edges.find((e) => e.id === c.id)).filter((e): e is Edge => !!e);
+      if (!removed.length) return;
+      // Highest dependsOn index first, so the others stay valid.
+      removed.sort((a, b) => (b.data!.index as number) - (a.data!.index as number));
+      dispatch({ type: 'graph', update: (g) => removed.reduce((acc, e) => removeEdge(acc, { target: e.target, index: e.data!.index as number }), g) });
+    },
+    [edges, dispatch],
+  );
+
+  const isValidConnection: IsValidConnection = useCallback(
+    (c) => {
+      const r = checkConnection(state.graph, c.source, c.target);
+      refusal.current = r.ok ? null : r.message;
+      return r.ok;
+    },
+    [state.graph],
+  );
+
+  const onConnect = useCallback(
+    (c: Connection) => {
+      const r = checkConnection(state.graph, c.source, c.target);
+      if (!r.ok) {
+        show(r.message);
+        return;
+      }
+      dispatch({ type: 'graph', update: (g) => addEdge(g, c.source, c.target) });
+    },
+    [state.graph, dispatch, show],
+  );
+
+  const onConnectEnd = useCallback(
+    (_: MouseEvent | TouchEvent, s: FinalConnectionState) => {
+      if (!s.isValid && s.toNode && refusal.current) show(refusal.current);
+      refusal.current = null;
+    },
+    [show],
+  );
+
+  const onDrop = useCallback(
+    (e: React.DragEvent) => {
+      const t = e.dataTransfer.getData('application/gantry-template') as TemplateName;
+      if (!t) return;
+      e.preventDefault();
+      const p = flow.screenToFlowPosition({ x: e.clientX, y: e.clientY });
+      const uid = `n${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+      dispatch({
+        type: 'graph',
+        update: (g) => addTask(g, newTask(g, t), uid),
+        select: { kind: 'task', uid },
+      });
+      dispatch({ type: 'positions', positions: { ...state.positions, [uid]: { x: Math.round(p.x - kNodeWidth / 2), y: Math.round(p.y - kNodeHeight / 2) } } });
+    },
+    [flow, dispatch, state.positions],
+  );
+
+  const empty = state.graph.nodes.length === 0;
+  return (
+    <div className="canvas" onDragOver={(e) => {
+      if (e.dataTransfer.types.includes('application/gantry-template')) {
+        e.preventDefault();
+        e.dataTransfer.dropEffect = 'copy';
+      }
+    }} onDrop={onDrop} data-testid="canvas">
+      <ReactFlow<TaskFlowNode, Edge>
+        nodes={nodes}
+        edges={edges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        onConnectEnd={onConnectEnd}
+        isValidConnection={isValidConnection}
+        onNodeClick={(_, n) => dispatch({ type: 'select', selection: { kind: 'task', uid: n.id } })}
+        onPaneClick={() => dispatch({ type: 'select', selection: { kind: 'pipeline' } })}
+        onNodesDelete={(ns) => dispatch({ type: 'graph', update: (g) => removeTasks(g, new Set(ns.map((n) => n.id))), select: { kind: 'pipeline' } })}
+        deleteKeyCode={['Delete', 'Backspace']}
+        minZoom={0.1}
+        maxZoom={2}
+        onlyRenderVisibleElements={state.graph.nodes.length > 150}
+        proOptions={{ hideAttribution: true }}
+        defaultEdgeOptions={{ type: 'default' }}
+        connectionRadius={28}
+      >
+        <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cdd3df" />
+        <Controls showInteractive={false} position="bottom-left" />
+        {state.graph.nodes.length > 12 && <MiniMap pannable zoomable position="bottom-right" nodeColor={(n) => templateInfo((n.data as { task: Record<string, unknown> }).task.template ?? 'container').accent} />}
+      </ReactFlow>
+      <div className="flow-tools">
+        <button className="btn sm" onClick={() => dispatch({ type: 'layout' })} title="Arrange the graph with dagre" data-testid="auto-layout">
+          <IconLayout /> Auto-layout
+        </button>
+        <div className="segmented" role="radiogroup" aria-label="Direction" style={{ boxShadow: 'var(--shadow)' }}>
+          <button className={state.direction === 'LR' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'LR' })} role="radio" aria-checked={state.direction === 'LR'} title="Left to right" aria-label="Left to right">
+            <IconArrowRight width={14} height={14} style={{ verticalAlign: -2 }} />
+          </button>
+          <button className={state.direction === 'TB' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'TB' })} role="radio" aria-checked={state.direction === 'TB'} title="Top to bottom" aria-label="Top to bottom">
+            <IconArrowDown width={14} height={14} style={{ verticalAlign: -2 }} />
+          </button>
+        </div>
+        <button className="btn sm" onClick={() => flow.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 })} title="Fit to view">
+          <IconFit /> Fit
+        </button>
+      </div>
+      {empty && (
+        <div className="canvas-hint">
+          <div>
+            <b>Drag a task template here</b>
+            <div className="small">from the palette on the left</div>
+          </div>
+        </div>
+      )}
+      {notice && (
+        <div className={`canvas-toast ${notice.kind}`} role="alert" data-testid="canvas-notice">
+          {notice.text}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function SelectedTask({ state, dispatch, grouped, pools }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors>; pools: string[] }) {
+  const uid = (state.selection as { uid: string }).uid;
+  const index = state.graph.nodes.findIndex((n) => n.uid === uid);
+  if (index < 0) return null;
+  const node = state.graph.nodes[index];
+  const nameOf = new Map(state.graph.nodes.map((n) => [n.uid, String(n.task.name ?? '')]));
+  const upstream = node.deps.map((d, i) => ('uid' in d ? { name: nameOf.get(d.uid) ?? '?', index: i, dangling: false } : { name: d.dangling, index: i, dangling: true }));
+  return (
+    <TaskPanel
+      key={uid}
+      task={node.task}
+      errors={grouped.byTask.get(index)}
+      upstream={upstream}
+      pools={pools}
+      onChange={(task) => dispatch({ type: 'graph', update: (g) => updateTask(g, uid, task) })}
+      onDelete={() => dispatch({ type: 'graph', update: (g) => removeTasks(g, new Set([uid])), select: { kind: 'pipeline' } })}
+      onRemoveUpstream={(i) => dispatch({ type: 'graph', update: (g) => removeEdge(g, { target: uid, index: i }) })}
+    />
+  );
+}
+
+function Problems({ state, errors, onPick }: { state: EditorState; errors: LocatedError[]; onPick: (s: Selection) => void }) {
+  if (!errors.length) return null;
+  const name = (doc: number) => {
+    const v = state.bundle.docs[doc]?.value;
+    return isPlainObject(v) ? `${String(v.kind)} ${String((v.metadata as Record<string, unknown>)?.name ?? '')}` : `document ${doc + 1}`;
+  };
+  return (
+    <div className="problems" data-testid="problems">
+      {errors.map((e, i) => {
+        const t = e.target;
+        const taskUid = (t.kind === 'task' || t.kind === 'edge') && e.doc === state.active ? state.graph.nodes[t.task]?.uid : undefined;
+        return (
+          <div key={i} className="p" onClick={() => (taskUid ? onPick({ kind: 'task', uid: taskUid }) : onPick({ kind: 'pipeline' }))}>
+            <span className="where">
+              {e.line ? `${e.line}:${e.column ?? 0}` : ''} {e.doc !== state.active && state.bundle.docs.length > 1 ? name(e.doc) + ' ' : ''}
+              {e.path || ''}
+            </span>
+            <span className="msg">{e.message}</span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,316 @@
+import { useState } from 'react';
+import type { LocatedError } from '../model/errors';
+import { messagesFor } from '../model/errors';
+import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, kDefaults, kGpuTypes, kRetryPolicies, kTemplates, kTriggerRules, templateInfo } from '../model/spec';
+import type { TemplateName } from '../model/spec';
+import { isPlainObject, setIn } from '../model/util';
+import { IconPlus, IconTrash } from '../components/icons';
+import { BoolField, IntField, LinesField, SelectField, TextField } from './fields';
+import { templateAbbrev } from './TaskNode';
+
+type Task = Record<string, unknown>;
+
+export interface Upstream {
+  name: string;
+  index: number; // in dependsOn
+  dangling: boolean;
+}
+
+export function TaskPanel({
+  task,
+  errors,
+  upstream,
+  pools,
+  onChange,
+  onDelete,
+  onRemoveUpstream,
+}: {
+  task: Task;
+  errors: LocatedError[] | undefined;
+  upstream: Upstream[];
+  pools: string[];
+  onChange: (task: Task) => void;
+  onDelete: () => void;
+  onRemoveUpstream: (index: number) => void;
+}) {
+  const msgs = (field: string) => messagesFor(errors, field);
+  const set = (path: string[], value: unknown) => onChange(setIn(task, path, value));
+  const template = String(task.template ?? 'container');
+  const tpl = templateInfo(template);
+  const resources = isPlainObject(task.resources) ? task.resources : {};
+  const retry = isPlainObject(task.retry) ? task.retry : {};
+  const simulate = isPlainObject(task.simulate) ? task.simulate : {};
+
+  const changeTemplate = (t: TemplateName | undefined) => {
+    const info = templateInfo(t ?? 'container');
+    let next = setIn(task, ['template'], t === 'container' ? undefined : t);
+    // The loader requires replicas for distributed templates and refuses them for container.
+    if (info.distributed && !isPlainObject(task.replicas)) next = setIn(next, ['replicas'], { ...info.replicas });
+    if (!info.distributed) next = setIn(next, ['replicas'], undefined);
+    onChange(next);
+  };
+
+  return (
+    <div data-testid="task-panel">
+      <div className="side-head">
+        <div className="tpl-icon" style={{ background: tpl.accent }}>
+          {templateAbbrev(tpl.name)}
+        </div>
+        <div style={{ minWidth: 0 }}>
+          <div style={{ fontWeight: 650, overflow: 'hidden', textOverflow: 'ellipsis' }}>{String(task.name ?? '')}</div>
+          <div className="small muted">{tpl.label} task</div>
+        </div>
+        <button className="btn sm ghost danger" style={{ marginLeft: 'auto' }} onClick={onDelete} title="Delete task (Del)">
+          <IconTrash /> Delete
+        </button>
+      </div>
+
+      <section>
+        <h3>Task</h3>
+        <TextField label="Name" value={task.name} check={checkTaskName} errors={msgs('name')} onChange={(v) => set(['name'], v ?? '')} testId="task-name" />
+        <SelectField<TemplateName>
+          label="Template"
+          value={task.template}
+          defaultLabel="container (default)"
+          options={kTemplates.filter((t) => t.name !== 'container').map((t) => ({ value: t.name, label: `${t.name} — ${t.label}`, help: t.blurb }))}
+          errors={msgs('template')}
+          onChange={changeTemplate}
+          testId="task-template"
+        />
+        <TextField label="Image" value={task.image} mono placeholder="registry.local/app:1" errors={msgs('image')} onChange={(v) => set(['image'], v)} testId="task-image" />
+        <LinesField label="Command" hint="One argument per line; empty: the image's entrypoint." value={task.command} errors={msgs('command')} onChange={(v) => set(['command'], v)} placeholder={'python\ntrain.py'} testId="task-command" />
+      </section>
+
+      {(tpl.distributed || task.replicas !== undefined) && (
+        <section>
+          <h3>Replicas</h3>
+          <ReplicasEditor value={task.replicas} defaults={tpl.replicas ?? { worker: 1 }} errors={msgs('replicas')} onChange={(v) => set(['replicas'], v)} />
+        </section>
+      )}
+
+      <section>
+        <h3>Resources</h3>
+        <div className="fields-2">
+          <TextField label="CPU" value={resources.cpu} check={checkCpu} placeholder="none requested" errors={msgs('resources.cpu')} onChange={(v) => set(['resources', 'cpu'], v)} testId="task-cpu" />
+          <TextField label="Memory" value={resources.memory} check={checkMemory} placeholder="e.g. 16Gi" errors={msgs('resources.memory')} onChange={(v) => set(['resources', 'memory'], v)} testId="task-memory" />
+        </div>
+        <GpuEditor
+          gpu={resources.gpu}
+          gpuType={resources.gpuType}
+          errors={msgs('resources.gpu')}
+          typeErrors={msgs('resources.gpuType')}
+          onChange={(gpu, gpuType) => {
+            let r = setIn(resources, ['gpu'], gpu);
+            r = setIn(r, ['gpuType'], gpu === undefined ? undefined : gpuType);
+            onChange(setIn(task, ['resources'], Object.keys(r).length ? r : undefined));
+          }}
+        />
+        {msgs('resources').filter((m) => !msgs('resources.cpu').includes(m) && !msgs('resources.memory').includes(m) && !msgs('resources.gpu').includes(m) && !msgs('resources.gpuType').includes(m)).map((m) => (
+          <div className="field invalid" key={m}>
+            <div className="err">{m}</div>
+          </div>
+        ))}
+      </section>
+
+      <section>
+        <h3>Dependencies</h3>
+        <div className="field">
+          <div className="label">Upstream tasks</div>
+          {upstream.length === 0 ? (
+            <div className="hint">None: drag from another task's output handle to this task's input handle.</div>
+          ) : (
+            <div className="row" style={{ flexWrap: 'wrap', gap: 6 }}>
+              {upstream.map((u) => (
+                <span key={u.index} className={`tag ${u.dangling ? 'danger' : 'accent'}`} title={u.dangling ? 'No task has this name' : undefined}>
+                  {u.name}
+                  <button className="btn sm ghost icon" style={{ height: 18, width: 18, marginLeft: 2 }} onClick={() => onRemoveUpstream(u.index)} aria-label={`Remove dependency on ${u.name}`}>
+                    ×
+                  </button>
+                </span>
+              ))}
+            </div>
+          )}
+          {msgs('dependsOn').map((m) => (
+            <div className="err" key={m}>
+              {m}
+            </div>
+          ))}
+        </div>
+        <SelectField label="Trigger rule" value={task.triggerRule} defaultLabel={`${kDefaults.triggerRule} (default)`} options={kTriggerRules} errors={msgs('triggerRule')} onChange={(v) => set(['triggerRule'], v)} testId="task-trigger-rule" />
+        <BoolField label="Depends on past (this task of the previous run must have succeeded)" value={task.dependsOnPast} defaultValue={false} errors={msgs('dependsOnPast')} onChange={(v) => set(['dependsOnPast'], v)} />
+      </section>
+
+      <section>
+        <h3>Scheduling</h3>
+        <div className="fields-2">
+          <TextField label="Pool" value={task.pool} list="gantry-pools" placeholder="no pool" errors={msgs('pool')} onChange={(v) => onChange(setIn(setIn(task, ['pool'], v), ['poolSlots'], v === undefined ? undefined : task.poolSlots))} testId="task-pool" />
+          <IntField label="Pool slots" value={task.poolSlots} min={1} placeholder={String(kDefaults.poolSlots)} errors={msgs('poolSlots')} onChange={(v) => set(['poolSlots'], v)} />
+        </div>
+        <datalist id="gantry-pools">
+          {pools.map((p) => (
+            <option key={p} value={p} />
+          ))}
+        </datalist>
+        <IntField label="Priority" value={task.priority} placeholder="0" hint="Higher runs first when tasks compete for a pool." errors={msgs('priority')} onChange={(v) => set(['priority'], v)} testId="task-priority" />
+      </section>
+
+      <section>
+        <h3>Retries and timeout</h3>
+        <div className="fields-2">
+          <TextField label="Attempt timeout" value={task.timeout} check={(v) => checkDuration(v)} placeholder="none" errors={msgs('timeout')} onChange={(v) => set(['timeout'], v)} testId="task-timeout" />
+          <IntField label="Retries" value={retry.limit} min={0} max={10000} placeholder="0" errors={msgs('retry.limit')} onChange={(v) => set(['retry', 'limit'], v)} testId="task-retries" />
+        </div>
+        <SelectField label="Retry on" value={retry.policy} defaultLabel={`${kDefaults.retryPolicy} (default)`} options={kRetryPolicies} errors={msgs('retry.policy')} onChange={(v) => set(['retry', 'policy'], v)} />
+        <div className="fields-3">
+          <TextField label="First delay" value={retry.delay} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryDelay} errors={msgs('retry.delay')} onChange={(v) => set(['retry', 'delay'], v)} />
+          <TextField label="Factor" value={retry.factor} placeholder={String(kDefaults.retryFactor)} errors={msgs('retry.factor')} onChange={(v) => set(['retry', 'factor'], v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : v)} />
+          <TextField label="Cap" value={retry.cap} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryCap} errors={msgs('retry.cap')} onChange={(v) => set(['retry', 'cap'], v)} />
+        </div>
+        <TextField label="Give up after" value={retry.maxDuration} check={(v) => checkDuration(v)} placeholder="never" hint="No retry starts later than the first start plus this." errors={msgs('retry.maxDuration')} onChange={(v) => set(['retry', 'maxDuration'], v)} />
+        <div className="hint" style={{ marginTop: -6, marginBottom: 12 }}>
+          Wait before retry k: delay · factor<sup>k−1</sup>, capped.
+        </div>
+      </section>
+
+      <section>
+        <h3>Other</h3>
+        <BoolField label="Skip (the task is marked skipped when it would start)" value={task.skip} defaultValue={false} errors={msgs('skip')} onChange={(v) => set(['skip'], v)} />
+        <BoolField label="Autosize CPU and memory from past runs" value={task.autosize} defaultValue={false} errors={msgs('autosize')} onChange={(v) => set(['autosize'], v)} />
+        <TextField
+          label="Simulated duration"
+          value={isPlainObject(simulate.duration) ? undefined : simulate.duration}
+          check={(v) => checkDuration(v, false)}
+          placeholder={isPlainObject(simulate.duration) ? 'a distribution (edit in YAML)' : kDefaults.simulateDuration}
+          hint="How long an attempt takes in the simulated world; outcomes and distributions are in the YAML tab."
+          errors={msgs('simulate')}
+          onChange={(v) => onChange(setIn(task, ['simulate'], Object.keys(setIn(simulate, ['duration'], v)).length ? setIn(simulate, ['duration'], v) : undefined))}
+        />
+      </section>
+    </div>
+  );
+}
+
+function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown; defaults: Record<string, number>; errors: string[]; onChange: (v: Record<string, number> | undefined) => void }) {
+  const roles = isPlainObject(value) ? Object.entries(value) : [];
+  const [newRole, setNewRole] = useState('');
+  const update = (entries: [string, unknown][]) => onChange(entries.length ? (Object.fromEntries(entries) as Record<string, number>) : undefined);
+  return (
+    <div className={`field ${errors.length ? 'invalid' : ''}`} data-field="replicas">
+      {roles.length === 0 && (
+        <button className="btn sm" onClick={() => onChange({ ...defaults })}>
+          Add the template's roles
+        </button>
+      )}
+      {roles.map(([role, n], i) => (
+        <div className="kv" key={role}>
+          <input className="input" value={role} readOnly aria-label="Role" />
+          <input
+            className="input"
+            inputMode="numeric"
+            value={String(n)}
+            aria-label={`${role} count`}
+            onChange={(e) => {
+              const v = Number(e.target.value);
+              const next = roles.slice();
+              next[i] = [role, Number.isInteger(v) && v >= 1 ? v : e.target.value];
+              update(next);
+            }}
+          />
+          <button className="btn sm ghost icon" onClick={() => update(roles.filter((_, j) => j !== i))} aria-label={`Remove role ${role}`}>
+            <IconTrash />
+          </button>
+        </div>
+      ))}
+      <div className="kv">
+        <input className="input" value={newRole} placeholder="new role (e.g. ps)" onChange={(e) => setNewRole(e.target.value.trim())} />
+        <span />
+        <button
+          className="btn sm icon"
+          disabled={!newRole || roles.some(([r]) => r === newRole)}
+          onClick={() => {
+            update([...roles, [newRole, 1]]);
+            setNewRole('');
+          }}
+          aria-label="Add role"
+        >
+          <IconPlus />
+        </button>
+      </div>
+      {errors.map((e) => (
+        <div className="err" key={e}>
+          {e}
+        </div>
+      ))}
+      <div className="hint">Pods of each role; the gang starts when all of them fit.</div>
+    </div>
+  );
+}
+
+const kShares = ['0.1', '0.125', '0.2', '0.25', '0.3', '0.4', '0.5', '0.6', '0.7', '0.75', '0.8', '0.9'];
+
+function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknown; gpuType: unknown; errors: string[]; typeErrors: string[]; onChange: (gpu: string | undefined, type: string | undefined) => void }) {
+  const value = gpu === undefined ? undefined : String(gpu);
+  const mode: 'none' | 'share' | 'whole' = value === undefined || Number(value) === 0 ? 'none' : Number(value) < 1 ? 'share' : 'whole';
+  const type = gpuType === undefined ? undefined : String(gpuType);
+  const local = value ? checkGpu(value) : null;
+  return (
+    <div className={`field ${errors.length || local ? 'invalid' : ''}`} data-field="gpu">
+      <div className="label">GPU</div>
+      <div className="segmented" role="radiogroup" aria-label="GPU request">
+        <button className={mode === 'none' ? 'on' : ''} onClick={() => onChange(undefined, undefined)} role="radio" aria-checked={mode === 'none'}>
+          None
+        </button>
+        <button className={mode === 'share' ? 'on' : ''} onClick={() => mode !== 'share' && onChange('0.5', type)} role="radio" aria-checked={mode === 'share'} data-testid="gpu-share">
+          Share of one
+        </button>
+        <button className={mode === 'whole' ? 'on' : ''} onClick={() => mode !== 'whole' && onChange('1', type)} role="radio" aria-checked={mode === 'whole'} data-testid="gpu-whole">
+          Whole GPUs
+        </button>
+      </div>
+      {mode === 'share' && (
+        <div className="row" style={{ marginTop: 8 }}>
+          <input
+            type="range"
+            min={0}
+            max={kShares.length - 1}
+            step={1}
+            value={Math.max(0, kShares.indexOf(value!))}
+            onChange={(e) => onChange(kShares[Number(e.target.value)], type)}
+            style={{ flex: 1, accentColor: 'var(--accent)' }}
+            aria-label="GPU share"
+          />
+          <input className="input" style={{ width: 72 }} value={value} onChange={(e) => onChange(e.target.value || undefined, type)} aria-label="GPU share value" />
+        </div>
+      )}
+      {mode === 'whole' && (
+        <div className="row" style={{ marginTop: 8 }}>
+          <input className="input" style={{ width: 90 }} inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value || undefined, type)} aria-label="Whole GPUs" data-testid="gpu-count" />
+          <span className="muted small">GPUs per pod (at most 64)</span>
+        </div>
+      )}
+      {local && !errors.length && <div className="err">{local}</div>}
+      {errors.map((e) => (
+        <div className="err" key={e}>
+          {e}
+        </div>
+      ))}
+      {mode !== 'none' && (
+        <div className={`field ${typeErrors.length ? 'invalid' : ''}`} style={{ marginTop: 10, marginBottom: 0 }}>
+          <label>GPU type</label>
+          <input list="gantry-gpu-types" value={type ?? ''} placeholder="any type" onChange={(e) => onChange(value, e.target.value || undefined)} data-testid="gpu-type" />
+          <datalist id="gantry-gpu-types">
+            {kGpuTypes.map((t) => (
+              <option key={t} value={t} />
+            ))}
+          </datalist>
+          {typeErrors.map((e) => (
+            <div className="err" key={e}>
+              {e}
+            </div>
+          ))}
+        </div>
+      )}
+      {mode === 'share' && <div className="hint">Shared GPUs are packed with other pods on the same device (milli-GPU accounting).</div>}
+    </div>
+  );
+}

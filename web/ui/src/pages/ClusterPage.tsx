@@ -1,0 +1,306 @@
+import { useMemo, useRef, useState } from 'react';
+import { useLiveEvents } from '../api/events';
+import { mutate, useResource } from '../api/resource';
+import type { Cluster, ClusterNode, GpuSlot, PendingGang, Pool } from '../api/types';
+import { Banner, Skeleton, SkeletonRows } from '../components/ui';
+import { fmtBytes, fmtRelative, pct } from '../format';
+import { href } from '../router';
+
+// Allocation of one GPU, 0..1000 milli-GPU, as a colour of the heatmap: whole GPUs in the
+// accent colour, shares as a partial fill of a lighter one (the share is its height).
+function gpuStyle(milli: number) {
+  if (milli >= 1000) return { background: '#4f46e5' };
+  return { background: '#eef1f6' };
+}
+
+function GpuCell({ g, node }: { g: GpuSlot; node: ClusterNode }) {
+  const shared = g.allocatedMilli > 0 && g.allocatedMilli < 1000;
+  return (
+    <div
+      className="gpu"
+      style={gpuStyle(g.allocatedMilli)}
+      title={`${node.name} GPU ${g.index}: ${g.allocatedMilli === 0 ? 'free' : g.allocatedMilli >= 1000 ? 'allocated (whole)' : `${g.allocatedMilli / 1000} allocated (shared)`}`}
+      data-milli={g.allocatedMilli}
+    >
+      {shared && <div className="fill" style={{ height: `${g.allocatedMilli / 10}%`, background: '#a5b4fc' }} />}
+      {shared && <span style={{ color: '#312e81' }}>.{String(g.allocatedMilli / 1000).split('.')[1]?.slice(0, 2)}</span>}
+    </div>
+  );
+}
+
+function NodeTile({ node }: { node: ClusterNode }) {
+  const down = !node.ready || node.cordoned;
+  const cpu = node.cpu.capacityMilli ? node.cpu.allocatedMilli / node.cpu.capacityMilli : 0;
+  const mem = node.memory.capacityBytes ? node.memory.allocatedBytes / node.memory.capacityBytes : 0;
+  return (
+    <div className={`node-tile ${down ? 'down' : ''}`} data-node={node.name}>
+      <div className="nh">
+        <span
+          style={{ width: 7, height: 7, borderRadius: '50%', background: !node.ready ? 'var(--danger)' : node.cordoned ? 'var(--warn)' : 'var(--ok)', flex: 'none' }}
+          title={!node.ready ? 'not ready' : node.cordoned ? 'cordoned' : 'ready'}
+        />
+        <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{node.name}</span>
+        <span className="t">{!node.ready ? 'NOT READY' : node.cordoned ? 'CORDONED' : (node.gpuType ?? 'CPU')}</span>
+      </div>
+      {node.gpus.length > 0 ? (
+        <div className="gpus">
+          {node.gpus.map((g) => (
+            <GpuCell key={g.index} g={g} node={node} />
+          ))}
+        </div>
+      ) : (
+        <div className="small muted" style={{ height: 18 }}>
+          no GPU
+        </div>
+      )}
+      <div className="minibar">
+        <span>CPU</span>
+        <div className="b" title={`${(node.cpu.allocatedMilli / 1000).toFixed(1)} of ${node.cpu.capacityMilli / 1000} CPUs`}>
+          <div style={{ width: pct(cpu, 0) }} />
+        </div>
+        <span>MEM</span>
+        <div className="b" title={`${fmtBytes(node.memory.allocatedBytes)} of ${fmtBytes(node.memory.capacityBytes)}`}>
+          <div style={{ width: pct(mem, 0) }} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function rackStats(nodes: ClusterNode[]) {
+  let gpus = 0;
+  let milli = 0;
+  let shared = 0;
+  for (const n of nodes)
+    for (const g of n.gpus) {
+      gpus++;
+      milli += g.allocatedMilli;
+      if (g.allocatedMilli > 0 && g.allocatedMilli < 1000) shared++;
+    }
+  return { gpus, ratio: gpus ? milli / (gpus * 1000) : 0, shared };
+}
+
+export default function ClusterPage() {
+  const cluster = useResource<Cluster>('/cluster', { refreshMs: 30000 });
+  const queue = useResource<{ pending: PendingGang[] }>('/cluster/queue', { refreshMs: 5000 });
+  const pools = useResource<{ pools: Pool[] }>('/pools', { refreshMs: 10000 });
+  const [type, setType] = useState<string>('all');
+  const queueTimer = useRef<number | null>(null);
+
+  useLiveEvents(['cluster', 'reset'], (t, data) => {
+    if (t === 'reset') {
+      void cluster.reload();
+      return;
+    }
+    const e = data as { node: string; gpus: GpuSlot[] };
+    mutate<Cluster>('/cluster', (old) => {
+      if (!old) return old;
+      let delta = 0;
+      const racks = old.racks.map((r) => ({
+        ...r,
+        nodes: r.nodes.map((n) => {
+          if (n.name !== e.node) return n;
+          delta = e.gpus.reduce((s, g) => s + g.allocatedMilli, 0) - n.gpus.reduce((s, g) => s + g.allocatedMilli, 0);
+          return { ...n, gpus: e.gpus };
+        }),
+      }));
+      return { ...old, racks, totals: { ...old.totals, allocatedMilli: old.totals.allocatedMilli + delta } };
+    });
+    if (queueTimer.current === null)
+      queueTimer.current = window.setTimeout(() => {
+        queueTimer.current = null;
+        void queue.reload();
+      }, 1000);
+  });
+
+  const data = cluster.data;
+  const nodes = useMemo(() => data?.racks.flatMap((r) => r.nodes) ?? [], [data]);
+  const unavailable = nodes.filter((n) => !n.ready || n.cordoned).length;
+  const alloc = data && data.totals.gpus ? data.totals.allocatedMilli / (data.totals.gpus * 1000) : 0;
+  const shared = nodes.reduce((s, n) => s + n.gpus.filter((g) => g.allocatedMilli > 0 && g.allocatedMilli < 1000).length, 0);
+  const free = nodes.reduce((s, n) => s + (n.ready && !n.cordoned ? n.gpus.filter((g) => g.allocatedMilli === 0).length : 0), 0);
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Cluster</h1>
+          <div className="sub">GPU allocation by rack and node, live; the gangs waiting to be placed.</div>
+        </div>
+        <div className="actions">
+          <div className="segmented" role="radiogroup" aria-label="GPU type">
+            {['all', ...(data?.gpuTypes.map((g) => g.name) ?? [])].map((t) => (
+              <button key={t} className={type === t ? 'on' : ''} onClick={() => setType(t)} role="radio" aria-checked={type === t}>
+                {t === 'all' ? 'All types' : t}
+              </button>
+            ))}
+          </div>
+        </div>
+      </div>
+
+      {cluster.error && !data && <Banner>Could not load the cluster: {cluster.error.message}</Banner>}
+
+      <div className="kpis">
+        <div className="card kpi">
+          <h3>GPU allocation</h3>
+          <div className="v">{data ? pct(alloc) : <Skeleton w={70} h={28} />}</div>
+          <div className="d">{data ? `${(data.totals.allocatedMilli / 1000).toFixed(1)} of ${data.totals.gpus} GPUs` : ' '}</div>
+          <div className="bar">
+            <div style={{ width: pct(alloc) }} />
+          </div>
+        </div>
+        <div className="card kpi">
+          <h3>Free GPUs</h3>
+          <div className="v">{data ? free : <Skeleton w={50} h={28} />}</div>
+          <div className="d">{data ? `${shared} GPUs shared by several pods` : ' '}</div>
+        </div>
+        <div className="card kpi">
+          <h3>GPU types</h3>
+          <div className="v" style={{ fontSize: 15, marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+            {data ? data.gpuTypes.map((g) => <span className="tag accent" key={g.name}>{g.count} × {g.name}</span>) : <Skeleton w={140} h={20} />}
+          </div>
+          <div className="d">{data ? `${nodes.length} nodes in ${data.racks.length} racks` : ' '}</div>
+        </div>
+        <div className="card kpi">
+          <h3>Pending gangs</h3>
+          <div className="v" style={queue.data?.pending.length ? { color: 'var(--warn)' } : undefined}>{queue.data ? queue.data.pending.length : <Skeleton w={40} h={28} />}</div>
+          <div className="d">{unavailable ? `${unavailable} node${unavailable === 1 ? '' : 's'} unavailable` : 'all nodes ready'}</div>
+        </div>
+      </div>
+
+      <div className="grid-2" style={{ gridTemplateColumns: 'minmax(0, 1fr) 420px', alignItems: 'start' }}>
+        <div className="racks" data-testid="heatmap">
+          <div className="heat-legend">
+            <span>GPU:</span>
+            <span className="scale">
+              <i style={{ background: '#eef1f6' }} />
+            </span>
+            free
+            <span className="scale">
+              <i style={{ background: 'linear-gradient(0deg, #a5b4fc 50%, #eef1f6 50%)' }} />
+            </span>
+            shared (fill = share)
+            <span className="scale">
+              <i style={{ background: '#4f46e5' }} />
+            </span>
+            whole GPU allocated
+          </div>
+          {!data &&
+            [0, 1].map((i) => (
+              <div className="card" key={i}>
+                <div className="card-head">
+                  <Skeleton w={120} h={18} />
+                </div>
+                <div className="rack-nodes">
+                  {Array.from({ length: 8 }, (_, j) => (
+                    <Skeleton key={j} h={86} />
+                  ))}
+                </div>
+              </div>
+            ))}
+          {data?.racks.map((rack) => {
+            const shown = rack.nodes.filter((n) => type === 'all' || n.gpuType === type);
+            if (!shown.length) return null;
+            const s = rackStats(rack.nodes);
+            return (
+              <div className="card" key={rack.name} data-rack={rack.name}>
+                <div className="card-head">
+                  <h2>Rack {rack.name}</h2>
+                  <span className="small muted">
+                    {rack.nodes.length} nodes{s.gpus ? ` · ${s.gpus} GPUs · ${pct(s.ratio, 0)} allocated${s.shared ? ` · ${s.shared} shared` : ''}` : ' · CPU only'}
+                  </span>
+                  <div className="actions" style={{ width: 140 }}>
+                    {s.gpus > 0 && (
+                      <div className="progress" style={{ width: '100%' }}>
+                        <div style={{ width: pct(s.ratio) }} />
+                      </div>
+                    )}
+                  </div>
+                </div>
+                <div className="rack-nodes">
+                  {shown.map((n) => (
+                    <NodeTile key={n.name} node={n} />
+                  ))}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+
+        <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
+          <div className="card">
+            <div className="card-head">
+              <h2>Pending queue</h2>
+              <span className="small muted">gangs not yet placed, oldest first</span>
+            </div>
+            <table className="table small" data-testid="queue">
+              <thead>
+                <tr>
+                  <th>Workload</th>
+                  <th>GPUs</th>
+                  <th>Waiting</th>
+                </tr>
+              </thead>
+              <tbody>
+                {!queue.data && <SkeletonRows rows={3} cols={3} />}
+                {queue.data?.pending.map((g) => (
+                  <tr key={g.workload}>
+                    <td>
+                      <b>{g.name}</b>
+                      {g.pipeline && (
+                        <div>
+                          <a href={href('runs', g.pipeline)}>{g.pipeline}</a>
+                        </div>
+                      )}
+                      <div className="muted" style={{ marginTop: 2 }}>
+                        {g.reason}
+                      </div>
+                    </td>
+                    <td className="nowrap">{g.gpus ? `${g.gpus}` : g.gpuMilli ? `${g.gpuMilli / 1000} (share)` : '—'}</td>
+                    <td className="nowrap">{fmtRelative(g.since).replace(' ago', '')}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {queue.data?.pending.length === 0 && <div className="empty">Nothing waiting: every gang is placed.</div>}
+          </div>
+          <div className="card">
+            <div className="card-head">
+              <h2>Pools</h2>
+              <span className="small muted">slots shared by pipeline tasks</span>
+            </div>
+            <table className="table small">
+              <thead>
+                <tr>
+                  <th>Pool</th>
+                  <th>In use</th>
+                  <th>Waiting</th>
+                  <th>Max wait</th>
+                </tr>
+              </thead>
+              <tbody>
+                {!pools.data && <SkeletonRows rows={2} cols={4} />}
+                {pools.data?.pools.map((p) => (
+                  <tr key={p.name}>
+                    <td>
+                      <b>{p.name}</b>
+                    </td>
+                    <td style={{ minWidth: 110 }}>
+                      {p.inUse} / {p.slots}
+                      <div className="progress" style={{ marginTop: 4 }}>
+                        <div style={{ width: pct(p.slots ? p.inUse / p.slots : 0) }} />
+                      </div>
+                    </td>
+                    <td>{p.waiting}</td>
+                    <td>{p.maxWait ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {pools.data?.pools.length === 0 && <div className="empty">No pool declared.</div>}
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

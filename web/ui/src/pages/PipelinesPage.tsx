@@ -1,0 +1,243 @@
+import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { api, ApiError, enc } from '../api/client';
+import { useLiveEvents } from '../api/events';
+import { mutate, useResource } from '../api/resource';
+import type { PipelineSummary, Run } from '../api/types';
+import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../components/icons';
+import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
+import { fmtRelative, fmtTime } from '../format';
+import { describeCron } from '../model/cron';
+import { href, navigate } from '../router';
+
+const kKey = '/pipelines';
+// The importer brings the YAML library: load it when asked for.
+const ImportDialog = lazy(() => import('../editor/ImportDialog').then((m) => ({ default: m.ImportDialog })));
+
+export function PipelinesPage() {
+  const { data, error, reload } = useResource<{ pipelines: PipelineSummary[] }>(kKey, { refreshMs: 30000 });
+  const toast = useToast();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [importing, setImporting] = useState(false);
+  const reloadTimer = useRef<number | null>(null);
+
+  // A pipeline event carries its new summary; a run event changes a last run or the runs in
+  // flight: refresh the list (once per burst).
+  useLiveEvents(['pipeline', 'run', 'reset'], (type, payload) => {
+    if (type === 'pipeline') {
+      const p = payload as PipelineSummary;
+      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => {
+        if (!old) return old;
+        const exists = old.pipelines.some((x) => x.name === p.name);
+        const pipelines = exists ? old.pipelines.map((x) => (x.name === p.name ? p : x)) : [...old.pipelines, p].sort((a, b) => a.name.localeCompare(b.name));
+        return { pipelines };
+      });
+      return;
+    }
+    if (type === 'run') {
+      const r = payload as Run;
+      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) =>
+        old && {
+          pipelines: old.pipelines.map((x) =>
+            x.name === r.pipeline && (!x.lastRun || x.lastRun.logicalTime <= r.logicalTime) ? { ...x, lastRun: { logicalTime: r.logicalTime, state: r.state } } : x,
+          ),
+        },
+      );
+    }
+    if (reloadTimer.current === null)
+      reloadTimer.current = window.setTimeout(() => {
+        reloadTimer.current = null;
+        void reload();
+      }, 800);
+  });
+
+  const pipelines = data?.pipelines;
+  const kpis = useMemo(() => {
+    if (!pipelines) return null;
+    return {
+      total: pipelines.length,
+      scheduled: pipelines.filter((p) => p.schedule && !p.paused).length,
+      paused: pipelines.filter((p) => p.paused).length,
+      inFlight: pipelines.reduce((s, p) => s + p.runsInFlight, 0),
+      failing: pipelines.filter((p) => p.lastRun?.state === 'failed').length,
+    };
+  }, [pipelines]);
+
+  const setPaused = async (p: PipelineSummary, paused: boolean) => {
+    setBusy(p.name);
+    // Optimistic: the switch moves at once, and back if the server refuses.
+    mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: old.pipelines.map((x) => (x.name === p.name ? { ...x, paused } : x)) });
+    try {
+      const s = await api<PipelineSummary>(`/pipelines/${enc(p.name)}/${paused ? 'pause' : 'resume'}`, { method: 'POST' });
+      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: old.pipelines.map((x) => (x.name === p.name ? s : x)) });
+      toast('ok', `${p.name} ${paused ? 'paused' : 'resumed'}`);
+    } catch (e) {
+      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: old.pipelines.map((x) => (x.name === p.name ? { ...x, paused: !paused } : x)) });
+      toast('error', actionError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const trigger = async (p: PipelineSummary) => {
+    setBusy(p.name);
+    try {
+      const run = await api<Run>(`/pipelines/${enc(p.name)}/trigger`, { method: 'POST' });
+      toast(
+        'ok',
+        <>
+          Run of <b>{p.name}</b> at {fmtTime(run.logicalTime)} created. <a href={href('runs', p.name) + `?run=${enc(run.logicalTime)}`}>Watch it</a>
+        </>,
+      );
+      void reload();
+    } catch (e) {
+      toast('error', actionError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Pipelines</h1>
+          <div className="sub">Scheduled ML and data workflows: what runs next, what ran last.</div>
+        </div>
+        <div className="actions">
+          <button className="btn" onClick={() => setImporting(true)}>
+            <IconUpload /> Import cube-studio
+          </button>
+          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} data-testid="new-pipeline">
+            <IconPlus /> New pipeline
+          </button>
+        </div>
+      </div>
+
+      <div className="kpis">
+        <Kpi label="Pipelines" value={kpis?.total} detail={kpis ? `${kpis.scheduled} on a schedule` : undefined} />
+        <Kpi label="Runs in flight" value={kpis?.inFlight} detail="queued or running" />
+        <Kpi label="Last run failed" value={kpis?.failing} detail="pipelines to look at" warn={!!kpis?.failing} />
+        <Kpi label="Paused" value={kpis?.paused} detail="no new scheduled runs" />
+      </div>
+
+      {error && !data && <Banner>Could not load the pipelines: {error.message}</Banner>}
+      {error && data && <Banner kind="warn">Showing the last data; refreshing failed: {error.message}</Banner>}
+
+      <div className="card" style={{ marginTop: error ? 12 : 0 }}>
+        <table className="table" data-testid="pipelines-table">
+          <thead>
+            <tr>
+              <th>Pipeline</th>
+              <th>Schedule</th>
+              <th>Next ticks</th>
+              <th>Tasks</th>
+              <th>Last run</th>
+              <th>In flight</th>
+              <th>Active</th>
+              <th style={{ textAlign: 'right' }}>Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {!pipelines && <SkeletonRows rows={6} cols={8} />}
+            {pipelines?.map((p) => (
+              <tr key={p.name} data-pipeline={p.name}>
+                <td className="name">
+                  <a href={href('editor', p.name)}>{p.name}</a>
+                  <div className="small muted">{p.namespace}</div>
+                </td>
+                <td>
+                  {p.schedule ? (
+                    <>
+                      <code>{p.schedule.cron}</code>
+                      <div className="small muted">
+                        {describeCron(p.schedule.cron)} · {p.schedule.timezone}
+                      </div>
+                    </>
+                  ) : (
+                    <span className="muted">manual only</span>
+                  )}
+                </td>
+                <td>
+                  {p.paused ? (
+                    <span className="tag warn">paused</span>
+                  ) : p.nextTicks.length ? (
+                    <div className="ticks" title={p.nextTicks.map((t) => fmtTime(t, p.schedule?.timezone)).join('\n')}>
+                      <span className="first">{fmtTime(p.nextTicks[0], p.schedule?.timezone ?? 'UTC')}</span>
+                      <span className="small muted">
+                        {fmtRelative(p.nextTicks[0])}
+                        {p.nextTicks.length > 1 && ` · then ${fmtRelative(p.nextTicks[1])}`}
+                      </span>
+                    </div>
+                  ) : (
+                    <span className="muted">—</span>
+                  )}
+                </td>
+                <td>{p.tasks}</td>
+                <td>
+                  {p.lastRun ? (
+                    <a href={href('runs', p.name) + `?run=${enc(p.lastRun.logicalTime)}`} style={{ display: 'inline-flex', flexDirection: 'column', gap: 2 }}>
+                      <StateBadge state={p.lastRun.state} />
+                      <span className="small muted">{fmtRelative(p.lastRun.logicalTime)}</span>
+                    </a>
+                  ) : (
+                    <span className="muted">never run</span>
+                  )}
+                </td>
+                <td>{p.runsInFlight > 0 ? <StateBadge state="running" label={`${p.runsInFlight} running`} /> : <span className="muted">0</span>}</td>
+                <td>
+                  <Switch on={!p.paused} disabled={busy === p.name} onChange={(on) => setPaused(p, !on)} label={`${p.paused ? 'Resume' : 'Pause'} ${p.name}`} />
+                </td>
+                <td style={{ textAlign: 'right' }}>
+                  <div className="row" style={{ justifyContent: 'flex-end' }}>
+                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name} data-testid={`trigger-${p.name}`}>
+                      <IconPlay /> Trigger
+                    </button>
+                    <a className="btn sm ghost" href={href('runs', p.name)} title="Runs">
+                      <IconRuns />
+                    </a>
+                    <a className="btn sm ghost" href={href('editor', p.name)} title="Edit">
+                      <IconEditor />
+                    </a>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {pipelines && pipelines.length === 0 && (
+          <div className="empty">
+            <h2>No pipelines yet</h2>
+            <div>Draw one in the editor, import a cube-studio export, or apply YAML with <code>gantry pipeline apply</code>.</div>
+            <button className="btn primary" onClick={() => navigate(href('editor', 'new'))}>
+              <IconPlus /> New pipeline
+            </button>
+          </div>
+        )}
+      </div>
+      {importing && (
+        <Suspense fallback={null}>
+          <ImportDialog onClose={() => setImporting(false)} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
+function Kpi({ label, value, detail, warn }: { label: string; value?: number; detail?: string; warn?: boolean }) {
+  return (
+    <div className="card kpi">
+      <h3>{label}</h3>
+      <div className="v" style={warn ? { color: 'var(--danger)' } : undefined}>
+        {value === undefined ? <div className="skeleton" style={{ width: 48, height: 28 }} /> : value}
+      </div>
+      {detail && <div className="d">{detail}</div>}
+    </div>
+  );
+}
+
+export function actionError(e: unknown): string {
+  const err = e as ApiError;
+  if (err.status === 403) return 'This token is read-only: ask for an admin token to change pipelines.';
+  if (err.status === 409) return `Conflict: ${err.message}`;
+  return err.message ?? String(e);
+}

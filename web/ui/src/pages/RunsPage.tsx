@@ -1,0 +1,517 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
+import { api, enc } from '../api/client';
+import { useLiveEvents, useLiveStatus } from '../api/events';
+import { load, mutate, useResource } from '../api/resource';
+import type { Attempt, AttemptState, PipelineDetail, PipelineSummary, Run, RunTask, TaskState } from '../api/types';
+import { Chart, echarts, kFont } from '../components/Chart';
+import { IconCheck, IconPlay, IconRefresh } from '../components/icons';
+import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
+import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
+import { isPlainObject } from '../model/util';
+import { href, navigate } from '../router';
+import { actionError } from './PipelinesPage';
+
+const kPage = 25;
+const kStateColor: Record<string, string> = {
+  succeeded: '#22a06b',
+  failed: '#e5484d',
+  running: '#3e63dd',
+  queued: '#a0a8b8',
+  pending: '#dfe3ea',
+  ready: '#9db4f5',
+  upstream_failed: '#f08c3a',
+  skipped: '#e38fc6',
+  killed: '#8e1d2c',
+  expired: '#b08a3e',
+  error: '#b42318',
+  timeout: '#d9488f',
+  lost: '#6b7280',
+};
+const kTaskLegend: TaskState[] = ['succeeded', 'running', 'failed', 'upstream_failed', 'skipped', 'pending', 'killed'];
+
+interface RunsPage {
+  runs: Run[];
+  next: string | null;
+}
+
+export default function RunsPage({ pipeline, run: runParam }: { pipeline: string | null; run: string | null }) {
+  const list = useResource<{ pipelines: PipelineSummary[] }>('/pipelines');
+  useEffect(() => {
+    if (!pipeline && list.data?.pipelines.length) navigate(href('runs', list.data.pipelines[0].name), true);
+  }, [pipeline, list.data]);
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>Runs</h1>
+          <div className="sub">Every run of a pipeline, task by task; live.</div>
+        </div>
+        <div className="actions">
+          <select className="input" style={{ width: 260 }} value={pipeline ?? ''} onChange={(e) => navigate(href('runs', e.target.value))} aria-label="Pipeline" data-testid="runs-pipeline">
+            {!pipeline && <option value="">Choose a pipeline</option>}
+            {list.data?.pipelines.map((p) => (
+              <option key={p.name} value={p.name}>
+                {p.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
+    </div>
+  );
+}
+
+function GridSkeleton() {
+  return (
+    <div className="runs-layout">
+      <div className="card card-body">
+        {Array.from({ length: 7 }, (_, r) => (
+          <div key={r} className="row" style={{ marginBottom: 10 }}>
+            <Skeleton w={120} h={16} />
+            {Array.from({ length: 18 }, (_, c) => <Skeleton key={c} w={16} h={16} />)}
+          </div>
+        ))}
+      </div>
+      <div className="card card-body">
+        <Skeleton h={20} w={180} style={{ marginBottom: 12 }} />
+        <Skeleton h={220} />
+      </div>
+    </div>
+  );
+}
+
+function PipelineRuns({ name, selected, summary }: { name: string; selected: string | null; summary?: PipelineSummary }) {
+  const toast = useToast();
+  const key = `/pipelines/${enc(name)}/runs?limit=${kPage}`;
+  const live = useLiveStatus();
+  const [inFlight, setInFlight] = useState(false);
+  // Live events keep the grid current; without them (or while reconnecting), poll, fast while
+  // a run is in flight.
+  const page = useResource<RunsPage>(key, { refreshMs: live === 'live' ? 60000 : inFlight ? 3000 : 15000 });
+  useEffect(() => setInFlight(!!page.data?.runs.some((r) => r.state === 'running' || r.state === 'queued')), [page.data]);
+  const detail = useResource<PipelineDetail>(`/pipelines/${enc(name)}`);
+  const [older, setOlder] = useState<RunsPage | null>(null);
+  const [task, setTask] = useState<string | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+
+  // Live: runs appear and change state, tasks and attempts move on.
+  useLiveEvents(['run', 'task', 'attempt', 'reset'], (type, data) => {
+    if (type === 'reset') {
+      void page.reload();
+      return;
+    }
+    const d = data as { pipeline: string; logicalTime: string };
+    if (d.pipeline !== name) return;
+    mutate<RunsPage>(key, (old) => {
+      if (!old) return old;
+      const runs = old.runs.slice();
+      let i = runs.findIndex((r) => r.logicalTime === d.logicalTime);
+      if (i < 0) {
+        if (type !== 'run') {
+          void load(`/pipelines/${enc(name)}/runs/${enc(d.logicalTime)}`).then((r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r as Run) }));
+          return old;
+        }
+        runs.unshift({ ...(data as Run), tasks: specTasks(detail.data).map((n) => ({ name: n, state: 'pending', attempts: [] })) });
+        runs.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
+        return { ...old, runs };
+      }
+      const run = { ...runs[i] };
+      if (type === 'run') Object.assign(run, data as Run, { tasks: run.tasks });
+      if (type === 'task') {
+        const e = data as { task: string; state: TaskState };
+        run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => ({ ...t, state: e.state }));
+      }
+      if (type === 'attempt') {
+        const e = data as { task: string; attempt: number; state: AttemptState; start: string; end: string | null };
+        run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => {
+          const attempts = t.attempts.slice();
+          attempts[e.attempt] = { ...(attempts[e.attempt] ?? {}), start: e.start, end: e.end, state: e.state };
+          return { ...t, attempts: attempts.filter(Boolean) };
+        });
+      }
+      runs[i] = run;
+      return { ...old, runs };
+    });
+  });
+
+  const runs = useMemo(() => {
+    const all = [...(page.data?.runs ?? []), ...(older?.runs ?? [])];
+    const seen = new Set<string>();
+    return all.filter((r) => !seen.has(r.logicalTime) && !!seen.add(r.logicalTime)).sort((a, b) => a.logicalTime.localeCompare(b.logicalTime));
+  }, [page.data, older]);
+
+  const taskNames = useMemo(() => {
+    const names = specTasks(detail.data);
+    for (const r of runs) for (const t of r.tasks ?? []) if (!names.includes(t.name)) names.push(t.name);
+    return names;
+  }, [detail.data, runs]);
+
+  const current = runs.find((r) => r.logicalTime === selected) ?? runs[runs.length - 1];
+  const select = useCallback((r: Run, t?: string) => {
+    navigate(href('runs', name) + `?run=${enc(r.logicalTime)}`, true);
+    setTask(t ?? null);
+  }, [name]);
+
+  const loadOlder = async () => {
+    const cursor = older?.next ?? page.data?.next;
+    if (!cursor) return;
+    const r = await api<RunsPage>(`/pipelines/${enc(name)}/runs?limit=${kPage}&after=${enc(cursor)}`);
+    setOlder((o) => ({ runs: [...(o?.runs ?? []), ...r.runs], next: r.next }));
+  };
+
+  const act = async (what: 'trigger' | 'rerun' | 'mark-success', run?: Run) => {
+    setBusy(what);
+    try {
+      if (what === 'trigger') {
+        const r = await api<Run>(`/pipelines/${enc(name)}/trigger`, { method: 'POST' });
+        mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+        select(r);
+        toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
+      } else if (run) {
+        const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${what}`, { method: 'POST' });
+        mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+        toast('ok', what === 'rerun' ? 'Run restarted: its failed tasks run again.' : 'Run marked succeeded.');
+      }
+    } catch (e) {
+      toast('error', actionError(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (!page.data && page.error) return <Banner>Could not load the runs: {page.error.message}</Banner>;
+  if (!page.data) return <GridSkeleton />;
+
+  return (
+    <div className="runs-layout">
+      <div className="card">
+        <div className="card-head">
+          <h2>{name}</h2>
+          {summary?.schedule && (
+            <span className="small muted">
+              <code>{summary.schedule.cron}</code> {summary.schedule.timezone}
+              {summary.nextTicks[0] && ` · next ${fmtRelative(summary.nextTicks[0])}`}
+            </span>
+          )}
+          <div className="actions">
+            {(older?.next ?? page.data.next) && (
+              <button className="btn sm" onClick={loadOlder}>
+                Older runs
+              </button>
+            )}
+            <button className="btn sm ghost icon" onClick={() => void page.reload()} title="Refresh">
+              <IconRefresh />
+            </button>
+            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => act('trigger')} disabled={!!busy} data-testid="runs-trigger">
+              <IconPlay /> Trigger
+            </button>
+          </div>
+        </div>
+        {runs.length === 0 ? (
+          <div className="empty">
+            <h2>No runs yet</h2>
+            <div>Trigger one, or wait for the next tick.</div>
+          </div>
+        ) : (
+          <>
+            <div className="grid-scroll" style={{ padding: '8px 0 12px' }}>
+              <RunGrid runs={runs} taskNames={taskNames} current={current} task={task} onSelect={select} />
+            </div>
+            <div className="legend" style={{ padding: '0 16px 14px' }}>
+              {kTaskLegend.map((s) => (
+                <span key={s}>
+                  <i style={{ background: kStateColor[s] }} />
+                  {s.replace('_', ' ')}
+                </span>
+              ))}
+            </div>
+          </>
+        )}
+      </div>
+      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={busy} onAct={act} />
+      <RunList runs={runs} current={current} onSelect={select} />
+    </div>
+  );
+}
+
+function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSelect: (r: Run) => void }) {
+  const newest = runs.slice().reverse();
+  return (
+    <div className="card" style={{ gridColumn: '1 / 2' }}>
+      <div className="card-head">
+        <h2>Runs</h2>
+        <span className="small muted">newest first</span>
+      </div>
+      <table className="table small" data-testid="run-list">
+        <thead>
+          <tr>
+            <th>Logical time</th>
+            <th>Trigger</th>
+            <th>State</th>
+            <th>Started</th>
+            <th>Duration</th>
+            <th>Tasks</th>
+          </tr>
+        </thead>
+        <tbody>
+          {newest.map((r) => {
+            const tasks = r.tasks ?? [];
+            const ok = tasks.filter((t) => t.state === 'succeeded' || t.state === 'skipped').length;
+            return (
+              <tr key={r.logicalTime} onClick={() => onSelect(r)} style={{ cursor: 'pointer', background: r === current ? '#f1f4ff' : undefined }}>
+                <td className="nowrap">{fmtTime(r.logicalTime)}</td>
+                <td>
+                  <span className={`tag ${r.trigger === 'manual' ? 'accent' : ''}`}>{r.trigger}</span>
+                </td>
+                <td>
+                  <StateBadge state={r.state} />
+                </td>
+                <td className="nowrap">{fmtShort(r.start)}</td>
+                <td className="nowrap">{r.start ? fmtDuration(runDuration(r)) : '—'}</td>
+                <td className="nowrap">
+                  {ok} / {tasks.length}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function specTasks(detail: PipelineDetail | undefined): string[] {
+  const spec = detail?.spec;
+  if (!isPlainObject(spec) || !isPlainObject(spec.spec) || !Array.isArray(spec.spec.tasks)) return [];
+  return spec.spec.tasks.map((t) => String((t as { name?: unknown }).name ?? ''));
+}
+
+function upsert(runs: Run[], r: Run): Run[] {
+  const out = runs.filter((x) => x.logicalTime !== r.logicalTime);
+  out.push(r);
+  return out.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
+}
+
+function upsertTask(tasks: RunTask[], name: string, f: (t: RunTask) => RunTask): RunTask[] {
+  const i = tasks.findIndex((t) => t.name === name);
+  if (i < 0) return [...tasks, f({ name, state: 'pending', attempts: [] })];
+  const out = tasks.slice();
+  out[i] = f(out[i]);
+  return out;
+}
+
+function runDuration(r: Run, now = Date.now()): number {
+  if (!r.start) return 0;
+  return (r.end ? Date.parse(r.end) : now) - Date.parse(r.start);
+}
+
+function RunGrid({ runs, taskNames, current, task, onSelect }: { runs: Run[]; taskNames: string[]; current?: Run; task: string | null; onSelect: (r: Run, t?: string) => void }) {
+  const max = Math.max(1, ...runs.map((r) => runDuration(r)));
+  const cols = `minmax(140px, 220px) repeat(${runs.length}, 22px) 16px`;
+  return (
+    <div className="rgrid" style={{ gridTemplateColumns: cols }} data-testid="run-grid">
+      <div className="hlabel">
+        duration
+        <br />
+        {fmtDuration(max)} max
+      </div>
+      {runs.map((r) => (
+        <div key={r.logicalTime} className={`head ${current === r ? 'sel' : ''}`}>
+          <button
+            className={`bg-${r.state}`}
+            style={{ height: Math.max(4, (runDuration(r) / max) * 80) }}
+            title={`${fmtTime(r.logicalTime)} · ${r.trigger} · ${r.state} · ${fmtDuration(runDuration(r))}`}
+            onClick={() => onSelect(r)}
+            data-run={r.logicalTime}
+            data-state={r.state}
+            aria-label={`Run ${r.logicalTime}, ${r.state}`}
+          />
+        </div>
+      ))}
+      <div />
+      {taskNames.map((t) => (
+        <Row key={t} name={t} runs={runs} current={current} task={task} onSelect={onSelect} />
+      ))}
+    </div>
+  );
+}
+
+function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[]; current?: Run; task: string | null; onSelect: (r: Run, t?: string) => void }) {
+  return (
+    <>
+      <div className="tname" title={name}>
+        {name}
+      </div>
+      {runs.map((r) => {
+        const t = r.tasks?.find((x) => x.name === name);
+        const sel = current === r && task === name;
+        return (
+          <div key={r.logicalTime} className={`cell ${current === r ? 'colsel' : ''}`}>
+            {t ? (
+              <button
+                className={`bg-${t.state} ${sel ? 'sel' : ''}`}
+                title={`${name} · ${t.state}${t.attempts.length > 1 ? ` · ${t.attempts.length} attempts` : ''}\n${fmtTime(r.logicalTime)}`}
+                onClick={() => onSelect(r, name)}
+                data-task={name}
+                data-run={r.logicalTime}
+                data-state={t.state}
+                aria-label={`${name} in run ${r.logicalTime}: ${t.state}`}
+              />
+            ) : (
+              <button className="none" disabled aria-hidden />
+            )}
+          </div>
+        );
+      })}
+      <div />
+    </>
+  );
+}
+
+function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: 'rerun' | 'mark-success', r: Run) => void }) {
+  const [now, setNow] = useState(Date.now());
+  const running = run?.state === 'running' || run?.state === 'queued';
+  useEffect(() => {
+    if (!running) return;
+    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(id);
+  }, [running]);
+  if (!run) return <div className="card card-body muted" style={{ gridRow: 'span 2' }}>Select a run.</div>;
+  const t = task ? run.tasks?.find((x) => x.name === task) : undefined;
+  return (
+    <div className="card" data-testid="run-detail" data-state={run.state} style={{ gridRow: 'span 2' }}>
+      <div className="card-head">
+        <div>
+          <h2>{fmtTime(run.logicalTime)}</h2>
+          <div className="small muted">logical time · {run.trigger}</div>
+        </div>
+        <div className="actions">
+          <StateBadge state={run.state} />
+        </div>
+      </div>
+      <div className="card-body">
+        <dl className="run-facts" style={{ margin: '0 0 12px' }}>
+          <dt>Started</dt>
+          <dd>{fmtTime(run.start)}</dd>
+          <dt>Ended</dt>
+          <dd>{run.end ? fmtTime(run.end) : running ? <span className="s-running">running…</span> : '—'}</dd>
+          <dt>Duration</dt>
+          <dd>{fmtDuration(runDuration(run, now))}</dd>
+        </dl>
+        <div className="row" style={{ marginBottom: 14 }}>
+          <button className={`btn sm ${busy === 'rerun' ? 'busy' : ''}`} disabled={!!busy || running} onClick={() => onAct('rerun', run)} title="Run the failed and not-run tasks again">
+            <IconRefresh /> Rerun
+          </button>
+          <button className={`btn sm ${busy === 'mark-success' ? 'busy' : ''}`} disabled={!!busy || run.state === 'succeeded'} onClick={() => onAct('mark-success', run)} title="Mark the run succeeded (unblocks dependsOnPast)">
+            <IconCheck /> Mark success
+          </button>
+        </div>
+        <h3 style={{ marginBottom: 4 }}>Tasks and attempts</h3>
+        <Gantt run={run} taskNames={taskNames} now={now} selected={task} onTask={onTask} />
+        {t && (
+          <div style={{ marginTop: 8 }}>
+            <div className="row" style={{ marginBottom: 6 }}>
+              <b>{t.name}</b>
+              <StateBadge state={t.state} />
+            </div>
+            {t.attempts.length === 0 ? (
+              <div className="small muted">No attempt ({t.state === 'upstream_failed' ? 'an upstream task failed' : t.state === 'skipped' ? 'skipped' : 'not started'}).</div>
+            ) : (
+              <table className="table small">
+                <thead>
+                  <tr>
+                    <th>#</th>
+                    <th>State</th>
+                    <th>Start</th>
+                    <th>Duration</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {t.attempts.map((a, i) => (
+                    <tr key={i}>
+                      <td>{i + 1}</td>
+                      <td>
+                        <StateBadge state={a.state} />
+                        {a.reason && <div className="small muted">{a.reason}</div>}
+                      </td>
+                      <td>{fmtShort(a.start)}</td>
+                      <td>{fmtDuration((a.end ? Date.parse(a.end) : now) - Date.parse(a.start))}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Gantt({ run, taskNames, now, selected, onTask }: { run: Run; taskNames: string[]; now: number; selected: string | null; onTask: (t: string) => void }) {
+  const names = taskNames.filter((n) => run.tasks?.some((t) => t.name === n));
+  const option = useMemo(() => {
+    const data: { value: [number, number, number, string, number, string]; itemStyle: { color: string; opacity: number } }[] = [];
+    let min = Infinity;
+    let max = -Infinity;
+    names.forEach((n, i) => {
+      const t = run.tasks!.find((x) => x.name === n)!;
+      t.attempts.forEach((a: Attempt, k) => {
+        const s = Date.parse(a.start);
+        const e = a.end ? Date.parse(a.end) : now;
+        min = Math.min(min, s);
+        max = Math.max(max, e);
+        data.push({ value: [i, s, e, a.state, k + 1, a.reason ?? ''], itemStyle: { color: kStateColor[a.state] ?? '#999', opacity: !selected || selected === n ? 1 : 0.45 } });
+      });
+    });
+    if (!Number.isFinite(min)) {
+      min = run.start ? Date.parse(run.start) : now;
+      max = min + 60000;
+    }
+    const pad = Math.max(1000, (max - min) * 0.03);
+    return {
+      animation: false,
+      textStyle: { fontFamily: kFont },
+      grid: { left: 8, right: 16, top: 8, bottom: 28, containLabel: true },
+      tooltip: {
+        formatter: (p: { value: [number, number, number, string, number, string] }) => {
+          const [i, s, e, st, k, reason] = p.value;
+          return `<b>${names[i]}</b> · attempt ${k}<br/>${st} · ${fmtDuration(e - s)}<br/>${fmtShort(new Date(s).toISOString())} → ${fmtShort(new Date(e).toISOString())}${reason ? `<br/><i>${reason}</i>` : ''}`;
+        },
+      },
+      xAxis: { type: 'time', min: min - pad, max: max + pad, axisLabel: { color: '#7a8499', fontSize: 11, hideOverlap: true }, splitLine: { lineStyle: { color: '#eef1f6' } } },
+      yAxis: {
+        type: 'category',
+        data: names,
+        inverse: true,
+        axisTick: { show: false },
+        axisLine: { lineStyle: { color: '#e4e7ee' } },
+        axisLabel: { color: '#4a5468', fontSize: 11.5, width: 120, overflow: 'truncate', fontWeight: (v: string) => (v === selected ? 700 : 400) },
+      },
+      series: [
+        {
+          type: 'custom',
+          encode: { x: [1, 2], y: 0 },
+          renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI) => {
+            const start = api.coord([api.value(1), api.value(0)]);
+            const end = api.coord([api.value(2), api.value(0)]);
+            const h = (api.size!([0, 1]) as number[])[1] * 0.56;
+            const shape = echarts.graphic.clipRectByRect(
+              { x: start[0], y: start[1] - h / 2, width: Math.max(2, end[0] - start[0]), height: h },
+              { x: (params.coordSys as unknown as { x: number }).x, y: (params.coordSys as unknown as { y: number }).y, width: (params.coordSys as unknown as { width: number }).width, height: (params.coordSys as unknown as { height: number }).height },
+            );
+            return shape && { type: 'rect', transition: ['shape'], shape: { ...shape, r: 3 }, style: api.style() };
+          },
+          data,
+        },
+      ],
+    };
+  }, [run, names.join('|'), now, selected]);
+  const onClick = useCallback((p: unknown) => {
+    const v = (p as { value?: number[] }).value;
+    if (v) onTask(names[v[0]]);
+  }, [names.join('|'), onTask]);
+  return <Chart option={option} height={Math.max(140, names.length * 30 + 44)} onClick={onClick} testId="gantt" />;
+}

@@ -1,0 +1,473 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { api, ApiError, enc } from '../api/client';
+import { useLiveEvents } from '../api/events';
+import { useResource } from '../api/resource';
+import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } from '../api/types';
+import { Chart, kFont } from '../components/Chart';
+import type { EChartsCoreOption } from 'echarts/core';
+import { IconPlay } from '../components/icons';
+import { Banner, Skeleton, StateBadge } from '../components/ui';
+import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
+import { kGpuTypes } from '../model/spec';
+
+// Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
+// experiment (README, "openb-fragmentation").
+const kPlacements = ['binpack', 'spread', 'topology', 'random', 'dotproduct', 'gpuclustering', 'gpupacking', 'bestfit', 'fgd'];
+const kFragPolicies = ['Random', 'DotProduct', 'GpuClustering', 'GpuPacking', 'BestFit', 'FGD'];
+const kFabrics = ['InfiniBand', 'RoCE', 'TCP'];
+const kColors = { A: '#4f46e5', B: '#f59e0b' } as const;
+
+type Key = 'A' | 'B';
+interface Form {
+  scenario: string;
+  policy: string;
+  nodes: string;
+  gpuType: string;
+  fabric: string;
+  seed: string;
+}
+interface Variant {
+  form: Form;
+  sim: Simulation | null;
+  series: SimulationSeries | null;
+  error: string | null;
+}
+
+// Kept for the session: leaving the page and coming back shows the same comparison.
+const store: Record<Key, Variant> = {
+  A: { form: { scenario: 'quickstart', policy: 'binpack', nodes: '', gpuType: '', fabric: '', seed: '42' }, sim: null, series: null, error: null },
+  B: { form: { scenario: 'quickstart', policy: 'topology', nodes: '', gpuType: '', fabric: 'TCP', seed: '42' }, sim: null, series: null, error: null },
+};
+
+export default function WhatIfPage() {
+  const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
+  const history = useResource<{ simulations: Simulation[] }>('/simulations');
+  const [variants, setVariants] = useState<Record<Key, Variant>>({ ...store });
+  const setVariant = useCallback((k: Key, f: (v: Variant) => Variant) => {
+    setVariants((all) => {
+      const next = { ...all, [k]: f(all[k]) };
+      store[k] = next[k];
+      return next;
+    });
+  }, []);
+
+  // Progress: live events, and polling as a fallback.
+  useLiveEvents(['simulation'], (_, data) => {
+    const s = data as Simulation;
+    for (const k of ['A', 'B'] as Key[]) if (store[k].sim?.id === s.id && store[k].sim?.state === 'running') setVariant(k, (v) => ({ ...v, sim: { ...v.sim!, progress: s.progress } }));
+  });
+  const running = (['A', 'B'] as Key[]).filter((k) => variants[k].sim?.state === 'running').map((k) => variants[k].sim!.id).join(',');
+  useEffect(() => {
+    if (!running) return;
+    const id = window.setInterval(async () => {
+      for (const k of ['A', 'B'] as Key[]) {
+        const sim = store[k].sim;
+        if (!sim || sim.state !== 'running') continue;
+        try {
+          const s = await api<Simulation>(`/simulations/${enc(sim.id)}`);
+          if (s.state === 'done') {
+            const series = await api<SimulationSeries>(`/simulations/${enc(sim.id)}/series`).catch(() => null);
+            setVariant(k, (v) => ({ ...v, sim: { ...s, overrides: v.sim?.overrides }, series }));
+            void history.reload();
+          } else setVariant(k, (v) => ({ ...v, sim: { ...s, overrides: v.sim?.overrides }, error: s.error }));
+        } catch (e) {
+          setVariant(k, (v) => ({ ...v, error: (e as Error).message }));
+        }
+      }
+    }, 500);
+    return () => window.clearInterval(id);
+  }, [running, setVariant, history]);
+
+  const run = async (k: Key) => {
+    const f = store[k].form;
+    const overrides: Record<string, unknown> = {};
+    if (f.nodes) overrides.nodes = Number(f.nodes);
+    if (f.gpuType) overrides.gpuType = f.gpuType;
+    if (f.fabric) overrides.fabric = f.fabric;
+    const body: Record<string, unknown> = { scenarioName: f.scenario };
+    if (f.seed) body.seed = Number(f.seed);
+    if (f.policy) body.policy = f.policy;
+    if (Object.keys(overrides).length) body.overrides = overrides;
+    setVariant(k, (v) => ({ ...v, error: null, series: null, sim: { id: '', state: 'running', progress: 0, scenario: f.scenario, seed: Number(f.seed) || null, policy: f.policy || null, created: new Date().toISOString(), result: null, error: null } }));
+    try {
+      const s = await api<Simulation>('/simulations', { method: 'POST', body });
+      setVariant(k, (v) => ({ ...v, sim: { ...s, overrides } }));
+    } catch (e) {
+      setVariant(k, (v) => ({ ...v, sim: null, error: (e as ApiError).message }));
+    }
+  };
+
+  const use = async (k: Key, s: Simulation) => {
+    const full = await api<Simulation>(`/simulations/${enc(s.id)}`);
+    const series = full.state === 'done' ? await api<SimulationSeries>(`/simulations/${enc(s.id)}/series`).catch(() => null) : null;
+    setVariant(k, (v) => ({ ...v, sim: full, series, error: null }));
+  };
+
+  const list = scenarios.data?.scenarios;
+  return (
+    <div className="page">
+      <div className="page-head">
+        <div>
+          <h1>What-if</h1>
+          <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use.</div>
+        </div>
+        <div className="actions">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running} data-testid="run-both">
+            <IconPlay /> Run both
+          </button>
+        </div>
+      </div>
+      {scenarios.error && !list && <Banner>Could not load the scenarios: {scenarios.error.message}</Banner>}
+      <div className="whatif-forms">
+        {(['A', 'B'] as Key[]).map((k) => (
+          <VariantCard key={k} k={k} v={variants[k]} scenarios={list} onForm={(form) => setVariant(k, (v) => ({ ...v, form }))} onRun={() => void run(k)} />
+        ))}
+      </div>
+      <Comparison a={variants.A} b={variants.B} scenarios={list} />
+      <History sims={history.data?.simulations} onUse={use} />
+    </div>
+  );
+}
+
+function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; scenarios?: ScenarioInfo[]; onForm: (f: Form) => void; onRun: () => void }) {
+  const f = v.form;
+  const sc = scenarios?.find((s) => s.name === f.scenario);
+  const experiment = sc?.kind === 'Experiment';
+  const set = (patch: Partial<Form>) => onForm({ ...f, ...patch });
+  const sim = v.sim;
+  return (
+    <div className={`card variant ${k === 'B' ? 'b' : ''}`} data-variant={k}>
+      <div className="card-head">
+        <div className="variant-title">
+          <span className="dot" />
+          <h2>Run {k}</h2>
+        </div>
+        {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={sim.state} />}
+        <div className="actions">
+          <button className="btn sm" onClick={onRun} disabled={!scenarios || sim?.state === 'running'} data-testid={`run-${k}`}>
+            <IconPlay /> Run {k}
+          </button>
+        </div>
+      </div>
+      <div className="card-body">
+        <div className="field">
+          <label>Scenario</label>
+          {scenarios ? (
+            <select value={f.scenario} onChange={(e) => set({ scenario: e.target.value, policy: '' })} data-testid={`scenario-${k}`}>
+              {scenarios.map((s) => (
+                <option key={s.name} value={s.name}>
+                  {s.name} {s.kind === 'Experiment' ? '(experiment)' : ''}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <Skeleton h={32} />
+          )}
+          <div className="hint" style={{ minHeight: 30 }}>
+            {sc?.description}
+          </div>
+        </div>
+        <div className="fields-3">
+          <div className="field">
+            <label>{experiment ? 'Policy' : 'Placement'}</label>
+            <select value={f.policy} onChange={(e) => set({ policy: e.target.value })} data-testid={`policy-${k}`}>
+              <option value="">{experiment ? 'all six' : "scenario's own"}</option>
+              {(experiment ? kFragPolicies : kPlacements).map((p) => (
+                <option key={p} value={p}>
+                  {p}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label>Nodes</label>
+            <input inputMode="numeric" value={f.nodes} placeholder="as in file" onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} />
+          </div>
+          <div className="field">
+            <label>Seed</label>
+            <input inputMode="numeric" value={f.seed} placeholder="file's" onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
+          </div>
+        </div>
+        <div className="fields-2">
+          <div className="field">
+            <label>GPU type</label>
+            <select value={f.gpuType} onChange={(e) => set({ gpuType: e.target.value })} disabled={experiment}>
+              <option value="">as in file</option>
+              {kGpuTypes.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label>Fabric</label>
+            <select value={f.fabric} onChange={(e) => set({ fabric: e.target.value })} disabled={experiment}>
+              <option value="">as in file</option>
+              {kFabrics.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
+          </div>
+        </div>
+        {sim?.state === 'running' && (
+          <div data-testid={`progress-${k}`}>
+            <div className="row small muted" style={{ marginBottom: 4 }}>
+              Simulating {sim.scenario}… <span style={{ marginLeft: 'auto' }}>{pct(sim.progress, 0)}</span>
+            </div>
+            <div className="progress">
+              <div style={{ width: pct(sim.progress) }} />
+            </div>
+          </div>
+        )}
+        {sim?.state === 'done' && sim.result && <Summary r={sim.result} />}
+        {(v.error || sim?.error) && <Banner>{v.error ?? sim?.error}</Banner>}
+      </div>
+    </div>
+  );
+}
+
+function Summary({ r }: { r: SimulationResult }) {
+  if (r.policies)
+    return (
+      <div className="small muted">
+        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs: {r.policies.map((p) => p.name).join(', ')}.
+      </div>
+    );
+  return (
+    <div className="row small" style={{ gap: 16, flexWrap: 'wrap' }}>
+      <span>
+        <b>{r.jobs?.finished ?? '—'}</b> / {r.jobs?.total ?? '—'} jobs finished
+      </span>
+      <span>
+        JCT p50 <b>{fmtSeconds(r.jct_s?.p50)}</b>
+      </span>
+      <span>
+        wait p50 <b>{fmtSeconds(r.wait_s?.p50)}</b>
+      </span>
+      <span>
+        GPU allocation <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
+      </span>
+    </div>
+  );
+}
+
+type Row = { label: string; a?: number; b?: number; fmt: (x: number) => string; better: 'lower' | 'higher' };
+
+function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: ScenarioInfo[] }) {
+  const ra = a.sim?.state === 'done' ? a.sim.result : null;
+  const rb = b.sim?.state === 'done' ? b.sim.result : null;
+  const label = (v: Variant) => (v.sim ? `${v.sim.scenario}${v.sim.policy ? ` · ${v.sim.policy}` : ''}${v.sim.overrides?.fabric ? ` · ${v.sim.overrides.fabric}` : ''}${v.sim.overrides?.gpuType ? ` · ${v.sim.overrides.gpuType}` : ''}${v.sim.overrides?.nodes ? ` · ${v.sim.overrides.nodes} nodes` : ''}` : '—');
+  const makespan = (r: SimulationResult | null | undefined) => (r?.start && r?.end ? (Date.parse(r.end) - Date.parse(r.start)) / 1000 : undefined);
+  const rows: Row[] = [
+    { label: 'JCT median', a: ra?.jct_s?.p50, b: rb?.jct_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'JCT p95', a: ra?.jct_s?.p95, b: rb?.jct_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'JCT mean', a: ra?.jct_s?.mean, b: rb?.jct_s?.mean, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'Wait median', a: ra?.wait_s?.p50, b: rb?.wait_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'Wait p95', a: ra?.wait_s?.p95, b: rb?.wait_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'GPU allocation', a: ra?.gpu?.allocation_ratio, b: rb?.gpu?.allocation_ratio, fmt: (x) => pct(x), better: 'higher' },
+    { label: 'GPU busy', a: ra?.gpu?.busy_ratio, b: rb?.gpu?.busy_ratio, fmt: (x) => pct(x), better: 'higher' },
+    { label: 'Makespan', a: makespan(ra), b: makespan(rb), fmt: (x) => fmtDuration(x * 1000), better: 'lower' },
+  ];
+  const experiment = (v: Variant) => scenarios?.find((s) => s.name === v.sim?.scenario)?.kind === 'Experiment' || !!v.sim?.result?.policies;
+  const anyJobs = (ra && !ra.policies) || (rb && !rb.policies);
+  const anyFrag = (a.series && experiment(a)) || (b.series && experiment(b));
+  if (!ra && !rb && a.sim?.state !== 'running' && b.sim?.state !== 'running')
+    return (
+      <div className="card empty" data-testid="comparison-empty">
+        <h2>Nothing to compare yet</h2>
+        <div>Choose two variants above and press Run both. A scenario of 600 jobs on 256 GPUs takes well under a second of the server's time.</div>
+      </div>
+    );
+  return (
+    <div data-testid="comparison">
+      {anyJobs && (
+        <div className="card">
+          <div className="card-head">
+            <h2>Side by side</h2>
+            <span className="small muted">B against A; green is better</span>
+          </div>
+          <table className="compare">
+            <thead>
+              <tr>
+                <th />
+                <th style={{ color: kColors.A }}>A · {label(a)}</th>
+                <th style={{ color: kColors.B }}>B · {label(b)}</th>
+                <th>B vs A</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => {
+                const d = r.a !== undefined && r.b !== undefined && r.a !== 0 ? (r.b - r.a) / Math.abs(r.a) : undefined;
+                const good = d !== undefined && (r.better === 'lower' ? d < -0.005 : d > 0.005);
+                const bad = d !== undefined && (r.better === 'lower' ? d > 0.005 : d < -0.005);
+                return (
+                  <tr key={r.label}>
+                    <td>{r.label}</td>
+                    <td>{r.a === undefined ? '—' : r.fmt(r.a)}</td>
+                    <td>{r.b === undefined ? '—' : r.fmt(r.b)}</td>
+                    <td className={`delta ${good ? 'good' : bad ? 'bad' : ''}`}>{d === undefined ? '' : `${d > 0 ? '+' : ''}${(d * 100).toFixed(1)}%`}</td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <div className="charts">
+        {anyJobs || (!anyFrag && (a.sim?.state === 'running' || b.sim?.state === 'running')) ? (
+          <>
+            <ChartCard title="Job completion time (CDF)" subtitle="fraction of jobs finished within x" option={cdfOption(a, b, 'jctCdf')} loading={!a.series && !b.series} />
+            <ChartCard title="Queueing wait (CDF)" subtitle="fraction of jobs started within x of arrival" option={cdfOption(a, b, 'waitCdf')} loading={!a.series && !b.series} />
+            <ChartCard title="GPU allocation over time" subtitle="allocated GPUs / all GPUs" option={allocOption(a, b)} loading={!a.series && !b.series} wide={!anyFrag} />
+          </>
+        ) : null}
+        {anyFrag && <ChartCard title="Unallocated GPUs as the workload arrives" subtitle="% of GPUs left unallocated (lower: less fragmentation), by policy" option={fragOption(a, b)} loading={false} wide />}
+      </div>
+    </div>
+  );
+}
+
+function ChartCard({ title, subtitle, option, loading, wide }: { title: string; subtitle: string; option: EChartsCoreOption; loading: boolean; wide?: boolean }) {
+  return (
+    <div className="card" style={wide ? { gridColumn: '1 / -1' } : undefined}>
+      <div className="card-head">
+        <h2>{title}</h2>
+        <span className="small muted">{subtitle}</span>
+      </div>
+      <div className="card-body" style={{ paddingTop: 6 }}>
+        {loading ? <Skeleton h={280} /> : <Chart option={option} testId={title} />}
+      </div>
+    </div>
+  );
+}
+
+function baseOption() {
+  return {
+    animation: false,
+    textStyle: { fontFamily: kFont },
+    grid: { left: 8, right: 20, top: 36, bottom: 30, containLabel: true },
+    legend: { top: 0, right: 0, textStyle: { color: '#4a5468' }, icon: 'roundRect', itemHeight: 4, itemWidth: 16 },
+    tooltip: { trigger: 'axis' },
+  };
+}
+
+function cdfOption(a: Variant, b: Variant, key: 'jctCdf' | 'waitCdf') {
+  const series = (['A', 'B'] as Key[])
+    .map((k) => ({ k, v: k === 'A' ? a : b }))
+    .filter(({ v }) => v.series && v.series[key]?.length)
+    .map(({ k, v }) => ({
+      name: `${k} · ${v.sim?.policy ?? v.sim?.scenario ?? ''}${v.sim?.overrides?.fabric ? ` · ${v.sim.overrides.fabric}` : ''}`,
+      type: 'line',
+      showSymbol: false,
+      step: false,
+      smooth: false,
+      lineStyle: { width: 2.4, color: kColors[k] },
+      itemStyle: { color: kColors[k] },
+      data: v.series![key].map(([x, y]) => [Math.max(x, 0.1), y]),
+    }));
+  return {
+    ...baseOption(),
+    tooltip: { trigger: 'axis', valueFormatter: (y: number) => pct(y) },
+    xAxis: { type: 'log', name: 'seconds', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499', formatter: (x: number) => fmtSeconds(x) }, splitLine: { lineStyle: { color: '#eef1f6' } } },
+    yAxis: { type: 'value', min: 0, max: 1, axisLabel: { color: '#7a8499', formatter: (y: number) => `${Math.round(y * 100)}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
+    series,
+  };
+}
+
+function allocOption(a: Variant, b: Variant) {
+  const series = (['A', 'B'] as Key[])
+    .map((k) => ({ k, v: k === 'A' ? a : b }))
+    .filter(({ v }) => v.series?.gpuAllocation.length)
+    .map(({ k, v }) => {
+      const t0 = Date.parse(v.series!.gpuAllocation[0][0]);
+      return {
+        name: `${k}`,
+        type: 'line',
+        showSymbol: false,
+        areaStyle: { opacity: 0.08 },
+        lineStyle: { width: 2, color: kColors[k] },
+        itemStyle: { color: kColors[k] },
+        data: v.series!.gpuAllocation.map(([t, y]) => [(Date.parse(t) - t0) / 3600e3, y]),
+      };
+    });
+  return {
+    ...baseOption(),
+    tooltip: { trigger: 'axis', valueFormatter: (y: number) => pct(y) },
+    xAxis: { type: 'value', name: 'hours since start', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
+    yAxis: { type: 'value', min: 0, max: 1, axisLabel: { color: '#7a8499', formatter: (y: number) => `${Math.round(y * 100)}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
+    series,
+  };
+}
+
+const kPolicyColors = ['#4f46e5', '#f59e0b', '#10b981', '#ef4444', '#06b6d4', '#a855f7', '#64748b'];
+function fragOption(a: Variant, b: Variant) {
+  const series: object[] = [];
+  (['A', 'B'] as Key[]).forEach((k) => {
+    const v = k === 'A' ? a : b;
+    const curves = v.series?.unallocatedGpuPct ?? {};
+    Object.entries(curves).forEach(([policy, pts], i) =>
+      series.push({
+        name: `${k} · ${policy}`,
+        type: 'line',
+        showSymbol: false,
+        lineStyle: { width: 2, type: k === 'B' ? 'dashed' : 'solid', color: kPolicyColors[i % kPolicyColors.length] },
+        itemStyle: { color: kPolicyColors[i % kPolicyColors.length] },
+        data: pts,
+      }),
+    );
+  });
+  return {
+    ...baseOption(),
+    legend: { ...baseOption().legend, type: 'scroll' },
+    tooltip: { trigger: 'axis', valueFormatter: (y: number) => `${y.toFixed(1)}%` },
+    xAxis: { type: 'value', name: 'arrived workload, % of GPU capacity', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
+    yAxis: { type: 'value', min: 0, axisLabel: { color: '#7a8499', formatter: (y: number) => `${y}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
+    series,
+  };
+}
+
+function History({ sims, onUse }: { sims?: Simulation[]; onUse: (k: Key, s: Simulation) => void }) {
+  const done = useMemo(() => (sims ?? []).slice(0, 12), [sims]);
+  const ref = useRef<HTMLDivElement>(null);
+  if (!sims || sims.length === 0) return null;
+  return (
+    <div className="card history" style={{ marginTop: 16 }} ref={ref}>
+      <div className="card-head">
+        <h2>Recent simulations</h2>
+        <span className="small muted">on this server</span>
+      </div>
+      <table className="table small">
+        <thead>
+          <tr>
+            <th>Scenario</th>
+            <th>Policy</th>
+            <th>Seed</th>
+            <th>State</th>
+            <th>Started</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {done.map((s) => (
+            <tr key={s.id}>
+              <td>{s.scenario}</td>
+              <td>{s.policy ?? <span className="muted">scenario's</span>}</td>
+              <td>{s.seed ?? '—'}</td>
+              <td>
+                <StateBadge state={s.state === 'done' ? 'succeeded' : s.state === 'cancelled' ? 'killed' : s.state} label={s.state} />
+              </td>
+              <td>{fmtShort(s.created)}</td>
+              <td style={{ textAlign: 'right' }}>
+                <button className="btn sm" disabled={s.state !== 'done'} onClick={() => onUse('A', s)}>
+                  Use as A
+                </button>{' '}
+                <button className="btn sm" disabled={s.state !== 'done'} onClick={() => onUse('B', s)}>
+                  Use as B
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

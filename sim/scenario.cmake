@@ -2,4 +2,4 @@
 gantry_library(gantry_sim_scenario
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/fragmentation_spec_loader.cpp
           ${CMAKE_CURRENT_LIST_DIR}/gang_fit.cpp ${CMAKE_CURRENT_LIST_DIR}/placement_constraints_loader.cpp
-  DEPS gantry_config gantry_cluster gantry_policy)
+  DEPS gantry_config gantry_config_resources gantry_cluster gantry_policy)

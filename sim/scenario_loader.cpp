@@ -703,7 +703,7 @@ SimParameters read_sim(const ConfigNode& node) {
 
 ScenarioSpec read_scenario(const ConfigNode& document, const ClusterTraceLoader& traces) {
   const Envelope envelope = read_envelope(document, "Scenario");
-  const ConfigMap m = envelope.spec.as_map(
+  const ConfigMap m = envelope.spec->as_map(
       {"seed", "start", "horizon", "cluster", "workload", "policy", "sim", "experiment"});
   ScenarioSpec s;
   s.name = envelope.name;

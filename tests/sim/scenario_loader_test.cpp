@@ -281,7 +281,9 @@ TEST(ScenarioLoader, Envelope) {
             "t.yaml:2:7: kind: expected kind Scenario, got 'scenario'");
   EXPECT_THAT(error_of(with("gantry.dev/v1", "gantry.dev/v0")),
               StartsWith("t.yaml:1:13: apiVersion: unsupported apiVersion"));
+  // Both errors of the misspelt key: what is there, and what is missing.
   EXPECT_EQ(error_of(with("{name: t}", "{nam: t}")),
+            "t.yaml:3:11: metadata.name: missing required field 'name'\n"
             "t.yaml:3:12: metadata.nam: unknown field 'nam'; expected one of: name, description, "
             "labels");
   EXPECT_EQ(error_of(with("spec:\n", "spec:\n  seeds: 3\n")),

@@ -1,3 +1,3 @@
 gantry_library(gantry_sim_world
-  SOURCES training_world.cpp simulation.cpp summary.cpp results_export.cpp
+  SOURCES training_world.cpp world_builder.cpp simulation.cpp summary.cpp results_export.cpp
   DEPS gantry_policy gantry_sim_physics gantry_sim_workload gantry_metrics gantry_sim_results)

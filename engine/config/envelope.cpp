@@ -35,6 +35,7 @@ std::optional<Envelope> read_envelope(const ConfigNode& document,
   std::optional<std::string> kind = read_kind(top, kinds);
   if (!kind) return std::nullopt;
   Envelope out;
+  out.file = document.file();
   out.kind = std::move(*kind);
   if (auto meta = top.required("metadata")) {
     const ConfigFields metadata(*meta, {"name", "description", "labels"}, errors);

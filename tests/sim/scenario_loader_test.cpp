@@ -228,9 +228,12 @@ TEST(ScenarioLoader, UnknownKeyInFile) {
     load_scenario_file(kData + "bad_unknown_key.yaml");
     FAIL() << "no error";
   } catch (const InputError& e) {
+    // The misspelt key, and the key it should have been: one error each, in file order.
     EXPECT_EQ(std::string(e.what()),
               kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwith: unknown field "
-                      "'bandwith'; expected one of: bandwidth");
+                      "'bandwith'; expected one of: bandwidth\n" +
+                  kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwidth: missing "
+                          "required field 'bandwidth'");
   }
 }
 
@@ -288,7 +291,7 @@ TEST(ScenarioLoader, Envelope) {
             "labels");
   EXPECT_EQ(error_of(with("spec:\n", "spec:\n  seeds: 3\n")),
             "t.yaml:5:3: spec.seeds: unknown field 'seeds'; expected one of: seed, start, "
-            "horizon, cluster, workload, policy, sim, experiment");
+            "horizon, cluster, workload, policy, sim");
 }
 
 TEST(ScenarioLoader, MissingRequiredFields) {
@@ -399,6 +402,8 @@ TEST(ScenarioLoader, GeneratorSemantics) {
             "t.yaml:21:13: spec.workload.generators[0].kind: unknown value 'poisson'; expected "
             "one of: Poisson");
   EXPECT_EQ(error_of(edit("      mix:\n      - {weight", "      mix: []\n      x: {weight")),
+            "t.yaml:25:12: spec.workload.generators[0].mix: a generator needs at least one entry "
+            "in its mix\n"
             "t.yaml:26:7: spec.workload.generators[0].x: unknown field 'x'; expected one of: "
             "kind, name, count, meanInterarrival, start, mix");
   // No clash: generated jobs are "j-<index>", the explicit job is "j".

@@ -15,11 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/simulate_command.hpp"
+#include "tools/gantry/validate_command.hpp"
 
 namespace {
 
@@ -72,6 +74,7 @@ int main(int argc, char** argv) {
   gantry::cli::add_pipeline_validate(*pipeline);
   gantry::cli::add_pipeline_run(*pipeline);
   gantry::cli::add_pipeline_backfill(*pipeline);
+  gantry::cli::add_validate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -85,6 +88,10 @@ int main(int argc, char** argv) {
     return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "error: {}\nRun with --help for more information.\n", describe(app, e));
+    return kBadInput;
+  } catch (const gantry::InputErrors& e) {
+    // Every error of a file, one per line, each a message of its own.
+    for (const gantry::InputError& error : e.errors()) fmt::print(stderr, "error: {}\n", error.what());
     return kBadInput;
   } catch (const gantry::GantryError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -1,0 +1,20 @@
+#pragma once
+// `gantry validate FILE|DIR...`: checks any Gantry files and lists every error, whatever their
+// kind. A file whose first document is a Scenario or an Experiment is loaded on its own as
+// `gantry simulate` would (sim/simulation_file.hpp: a cluster trace it names is read too);
+// every other file is a pipeline file, and those are loaded together as `gantry pipeline
+// validate` loads them (pools are shared across files). A folder stands for its *.yaml and
+// *.yml files.
+//
+// Valid: one "ok: FILE: Scenario NAME" (or Experiment) line per simulation file and, when
+// pipeline files were given, "ok: N pipelines, M pools", on stdout; exit 0. Otherwise every
+// error on stderr, one per line as "file:line:col: field: message", and exit 2. A file that
+// cannot be read is a FileError, reported by main.cpp (exit 2).
+
+#include <CLI/CLI.hpp>
+
+namespace gantry::cli {
+
+void add_validate_command(CLI::App& app);
+
+}  // namespace gantry::cli

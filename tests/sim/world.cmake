@@ -1,3 +1,3 @@
 gantry_test(gantry_world_tests
-  SOURCES training_world_test.cpp world_eviction_test.cpp summary_test.cpp
+  SOURCES training_world_test.cpp world_eviction_test.cpp summary_test.cpp world_builder_test.cpp
   DEPS gantry_sim_world)

@@ -393,16 +393,32 @@ bool looks_generated_by(const std::string& job, const std::string& generator) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
-// Records a duplicate name at `name` ("duplicate job name 'j' (first used at line 14)").
-template <typename T>
-void check_unique(const Named<T>& item, const char* what,
-                  std::map<std::string, int, std::less<>>& lines, ConfigErrors& errors) {
-  if (!item.name) return;
-  const auto [it, inserted] = lines.emplace(item.value.name, item.name->location().line);
-  if (!inserted)
-    errors.add(*item.name, std::string("duplicate ") + what + " name " +
-                               quote_for_message(item.value.name) + " (first used at line " +
-                               std::to_string(it->second) + ")");
+// Reads the list `key` of `m` (jobs or generators): each entry with `read`, a duplicate name
+// recorded at the later one ("duplicate job name 'j' (first used at line 14)"), every entry
+// read handed to `keep`. Returns the number of entries written, readable or not.
+template <typename T, typename Read, typename Keep>
+size_t read_named_list(const ConfigFields& m, std::string_view key, const char* what, Read&& read,
+                       Keep&& keep) {
+  size_t given = 0;
+  m.read(key, [&](const ConfigNode& list) {
+    std::map<std::string, int, std::less<>> lines;
+    const std::vector<ConfigNode> items = list.as_sequence();
+    given = items.size();
+    for (const ConfigNode& item : items) {
+      std::optional<Named<T>> entry = read(item);
+      if (!entry) continue;
+      if (entry->name) {
+        const auto [it, inserted] = lines.emplace(entry->value.name, entry->name->location().line);
+        if (!inserted)
+          m.errors().add(*entry->name, std::string("duplicate ") + what + " name " +
+                                           quote_for_message(entry->value.name) +
+                                           " (first used at line " + std::to_string(it->second) +
+                                           ")");
+      }
+      keep(*entry);
+    }
+  });
+  return given;
 }
 
 }  // namespace
@@ -413,29 +429,19 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx,
   WorkloadSpec w;
   size_t given = 0;  // entries written, readable or not
   std::vector<std::optional<ConfigNode>> job_names;  // parallel to w.jobs
-  m.read("jobs", [&](const ConfigNode& jobs) {
-    std::map<std::string, int, std::less<>> lines;
-    const std::vector<ConfigNode> items = jobs.as_sequence();
-    given += items.size();
-    for (const ConfigNode& item : items) {
-      std::optional<Named<JobSpec>> job = read_job(item, ctx, errors);
-      if (!job) continue;
-      check_unique(*job, "job", lines, errors);
-      job_names.push_back(job->name);
-      w.jobs.push_back(std::move(job->value));
-    }
-  });
-  std::map<std::string, int, std::less<>> generator_lines;
-  m.read("generators", [&](const ConfigNode& generators) {
-    const std::vector<ConfigNode> items = generators.as_sequence();
-    given += items.size();
-    for (const ConfigNode& item : items) {
-      std::optional<Named<PoissonGeneratorSpec>> g = read_generator(item, ctx, errors);
-      if (!g) continue;
-      check_unique(*g, "generator", generator_lines, errors);
-      w.generators.push_back(std::move(g->value));
-    }
-  });
+  given += read_named_list<JobSpec>(
+      m, "jobs", "job", [&](const ConfigNode& item) { return read_job(item, ctx, errors); },
+      [&](Named<JobSpec>& job) {
+        job_names.push_back(job.name);
+        w.jobs.push_back(std::move(job.value));
+      });
+  given += read_named_list<PoissonGeneratorSpec>(
+      m, "generators", "generator",
+      [&](const ConfigNode& item) { return read_generator(item, ctx, errors); },
+      [&](Named<PoissonGeneratorSpec>& g) { w.generators.push_back(std::move(g.value)); });
+  std::set<std::string, std::less<>> generator_names;
+  for (const PoissonGeneratorSpec& g : w.generators)
+    if (!g.name.empty()) generator_names.insert(g.name);
   // Each job name is split once at its last '-' and looked up among the generators, so a file
   // of many jobs and many generators costs O(jobs · log generators), not their product.
   for (size_t j = 0; j < w.jobs.size(); ++j) {
@@ -443,11 +449,11 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx,
     // Only the last '-' can be followed by digits alone.
     const size_t dash = job.rfind('-');
     if (!job_names[j] || dash == std::string::npos) continue;
-    const auto g = generator_lines.find(std::string_view(job).substr(0, dash));
-    if (g == generator_lines.end() || !looks_generated_by(job, g->first)) continue;
+    const auto g = generator_names.find(std::string_view(job).substr(0, dash));
+    if (g == generator_names.end() || !looks_generated_by(job, *g)) continue;
     errors.add(*job_names[j], "job name " + quote_for_message(job) +
-                                  " clashes with the jobs of generator " +
-                                  quote_for_message(g->first) + ", named " + g->first + "-<index>");
+                                  " clashes with the jobs of generator " + quote_for_message(*g) +
+                                  ", named " + *g + "-<index>");
   }
   // A list that is not a list is its own error; only written empty lists, or none, are this.
   const auto unreadable = [&](std::string_view key) {

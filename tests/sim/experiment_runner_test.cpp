@@ -6,33 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/sim/fragmentation_fixtures.hpp"
+
 namespace gantry {
 namespace {
 
-// Two nodes of two T4s each (4 GPUs in all), 8 cores each.
-Topology small_cluster() {
-  Topology t;
-  t.gpus = GpuCatalog::with_defaults();
-  NodeClass c;
-  c.name = "t4x2";
-  c.capacity = Resources{8'000, 64ll << 30, 2};
-  c.gpu_type = t.gpus.find("T4");
-  c.island_size = 2;
-  c.island_link = IslandLink::kPCIe;
-  c.island_bytes_per_s = 16e9;
-  c.pcie_bytes_per_s = 16e9;
-  t.classes.push_back(c);
-  t.racks.push_back("r");
-  for (int i = 0; i < 2; ++i) t.nodes.push_back(NodeInfo{"n" + std::to_string(i), 0, 0});
-  return t;
-}
-
-JobSpec pod(std::string name, int gpus, int gpu_milli) {
-  JobSpec j;
-  j.name = std::move(name);
-  j.roles.push_back(RoleSpec{RoleKind::kWorker, 1, Resources{1'000, 1ll << 30, gpus, gpu_milli}});
-  return j;
-}
+using testing::pod;
 
 TraceRef ref(const std::string& file) { return TraceRef{"openb-pods", "/data/" + file, file, {}}; }
 
@@ -55,7 +34,7 @@ struct FakeTraces {
   ExperimentTraces traces() {
     return {[this](const TraceRef& r) {
               asked.push_back(r.file);
-              return small_cluster();
+              return testing::two_gpu_node(2);  // 4 GPUs
             },
             [this](const TraceRef& r) {
               asked.push_back(r.file);

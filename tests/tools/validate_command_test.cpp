@@ -20,19 +20,6 @@ using gantry::testing::slurp;
 class Validate : public CliTest {
  protected:
   std::string source(const std::string& path) { return std::string(GANTRY_SOURCE_DIR) + "/" + path; }
-  // scenarios/quickstart.yaml with each `from` replaced by its `to`, written to `name`.
-  std::string quickstart_with(const std::string& name,
-                              const std::vector<std::pair<std::string, std::string>>& edits) {
-    std::string text = slurp(source("scenarios/quickstart.yaml"));
-    for (const auto& [from, to] : edits) {
-      const size_t at = text.find(from);
-      EXPECT_NE(at, std::string::npos) << from;
-      if (at != std::string::npos) text.replace(at, from.size(), to);
-    }
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
-  }
 };
 
 TEST_F(Validate, EveryKindOfShippedFileIsOk) {
@@ -48,8 +35,9 @@ TEST_F(Validate, EveryKindOfShippedFileIsOk) {
 // Three mistakes, three lines, in file order; exit 2. `simulate` says the same, each line an
 // error of its own.
 TEST_F(Validate, AScenarioWithThreeBadFieldsHasThreeErrors) {
-  const std::string f = quickstart_with(
-      "s.yaml", {{"kind: InfiniBand", "kind: Infiniband"},
+  const std::string f = edited_copy(
+      source("scenarios/quickstart.yaml"), "s.yaml",
+                {{"kind: InfiniBand", "kind: Infiniband"},
                  {"meanInterarrival: 150s", "meanInterarrival: 150"},
                  {"placement: binpack", "placement: bogus"}});
   const Outcome o = run("validate " + f);

@@ -64,13 +64,22 @@ void run_validate(const std::vector<std::string>& args) {
   }
   if (!pipeline_files.empty()) {
     const std::vector<InputError> found = errors_of([&] {
-      const PipelineDocuments docs = load_pipelines(pipeline_files);
-      ok.push_back(fmt::format("ok: {} pipeline{}, {} pool{}", docs.pipelines.size(),
-                               docs.pipelines.size() == 1 ? "" : "s", docs.pools.size(),
-                               docs.pools.size() == 1 ? "" : "s"));
+      ok.push_back(describe_pipelines(load_pipelines(pipeline_files)));
     });
     errors.insert(errors.end(), found.begin(), found.end());
   }
+  report_validation(ok, errors);
+}
+
+}  // namespace
+
+std::string describe_pipelines(const PipelineDocuments& docs) {
+  return fmt::format("ok: {} pipeline{}, {} pool{}", docs.pipelines.size(),
+                     docs.pipelines.size() == 1 ? "" : "s", docs.pools.size(),
+                     docs.pools.size() == 1 ? "" : "s");
+}
+
+void report_validation(const std::vector<std::string>& ok, const std::vector<InputError>& errors) {
   if (errors.empty()) {
     for (const std::string& line : ok) fmt::print("{}\n", line);
     return;
@@ -80,8 +89,6 @@ void run_validate(const std::vector<std::string>& args) {
   // Exit 2 without a further message (CLI11 prints nothing for a RuntimeError).
   throw CLI::RuntimeError(2);
 }
-
-}  // namespace
 
 void add_validate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();

@@ -13,8 +13,22 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <vector>
+
+#include "engine/core/errors.hpp"
+#include "workflow/pipeline/pipeline_spec.hpp"
+
 namespace gantry::cli {
 
 void add_validate_command(CLI::App& app);
+
+// "ok: N pipelines, M pools".
+std::string describe_pipelines(const PipelineDocuments& docs);
+
+// The end of a validation, shared with `gantry pipeline validate`: with no errors, prints the
+// `ok` lines on stdout; otherwise prints every error on stderr, one per line, and throws
+// CLI::RuntimeError(2) (exit 2, nothing more printed).
+void report_validation(const std::vector<std::string>& ok, const std::vector<InputError>& errors);
 
 }  // namespace gantry::cli

@@ -26,7 +26,7 @@ ConfigErrors::ConfigErrors(size_t limit) : limit_(std::max<size_t>(1, limit)) {}
 
 void ConfigErrors::add(InputError error) {
   if (full()) {
-    stopped_ = true;
+    ++passed_over_;
     return;
   }
   list_.push_back(std::move(error));
@@ -48,18 +48,18 @@ std::vector<InputError> ConfigErrors::take(const std::vector<std::string>& file_
     };
     return key(a) < key(b);
   });
-  if (stopped_ && !out.empty()) {
+  if (passed_over_ > 0 && !out.empty()) {
     // Named after the last file reached: the rest of it, and any later file, was not checked.
     out.emplace_back(SourceLocation{out.back().where().file, 0, 0}, "",
                      "stopped after " + std::to_string(out.size()) +
                          " errors; the rest was not checked");
   }
-  stopped_ = false;
+  passed_over_ = 0;
   return out;
 }
 
 void ConfigErrors::throw_if_any(const std::vector<std::string>& file_order) {
-  if (list_.empty()) return;
+  if (empty()) return;
   throw InputErrors(take(file_order));
 }
 

@@ -61,7 +61,7 @@ class ConfigErrors {
   template <typename F>
   bool attempt(F&& read) {
     if (full()) {
-      stopped_ = true;
+      ++passed_over_;
       return false;
     }
     try {
@@ -73,10 +73,12 @@ class ConfigErrors {
     }
   }
 
-  // Errors recorded so far. Readers compare counts before and after a block to tell whether
-  // its values can be trusted by later checks (no cascade of errors from one mistake).
-  size_t size() const { return list_.size(); }
-  bool empty() const { return list_.empty(); }
+  // Problems met so far: the errors kept, those dropped at the limit, and the readers not run
+  // there. Readers compare counts before and after a block to tell whether its values can be
+  // trusted by later checks (no cascade of errors from one mistake); counting what the limit
+  // passes over keeps that answer right once it is reached.
+  size_t size() const { return list_.size() + passed_over_; }
+  bool empty() const { return size() == 0; }
   bool full() const { return list_.size() >= limit_; }
 
   // The errors in file order: files in `file_order` first, in that order, then the others in
@@ -90,7 +92,7 @@ class ConfigErrors {
  private:
   size_t limit_;
   std::vector<InputError> list_;
-  bool stopped_ = false;  // an error was dropped, or a reader not run, at the limit
+  size_t passed_over_ = 0;  // errors dropped, and readers not run, at the limit
 };
 
 }  // namespace gantry

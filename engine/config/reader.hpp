@@ -1,13 +1,16 @@
 #pragma once
 // Strict reading of Gantry YAML files, on top of yaml-cpp.
 //
-// Every kind of file (Scenario now; Pipeline, Cluster, Sweep later) is read through these
-// types, so every problem is reported the same way: a gantry::InputError naming the file, the
-// 1-based line and column, the dotted field path ("spec.cluster.nodeClasses[1].gpu.count") and
-// what was expected ("expected an integer, got 'eight'").
+// Every kind of file (Scenario, Experiment, Pipeline, Pool, operator events; Cluster, Sweep
+// later) is read through these types, so every problem is reported the same way: a
+// gantry::InputError naming the file, the 1-based line and column, the dotted field path
+// ("spec.cluster.nodeClasses[1].gpu.count") and what was expected ("expected an integer, got
+// 'eight'"). The loaders collect every such error of a file rather than stopping at the first
+// (config_errors.hpp, config_fields.hpp); ConfigMap below is the strict form that throws.
 //
 // What "strict" means here:
-//  - unknown keys are errors, listing the keys that are allowed (ConfigNode::as_map);
+//  - unknown keys are errors, listing the keys that are allowed (ConfigNode::as_map,
+//    ConfigNode::allowed_entries);
 //  - a key given twice in one map is an error (yaml-cpp keeps both entries; we check);
 //  - keys must be plain scalars; YAML tags ("!!str", "!foo") are errors;
 //  - numbers and booleans must be plain scalars: `count: "8"` is "expected an integer, got the

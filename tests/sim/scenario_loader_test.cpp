@@ -309,6 +309,25 @@ TEST(ScenarioLoader, EveryBadFieldIsReported) {
             "1000000000000, got '0'");
 }
 
+// 150 jobs with a bad submit: the first 100 errors, then a note; the jobs past the limit are
+// not read at all (and not checked with values that were never read).
+TEST(ScenarioLoader, ErrorsStopAtTheLimit) {
+  std::string text = kBase.substr(0, kBase.find("    jobs:")) + "    jobs:\n";
+  for (int i = 0; i < 150; ++i)
+    text += "    - {name: j" + std::to_string(i) +
+            ", submit: soon, framework: MPI, roles: [{kind: Worker, resources: {cpu: 1, "
+            "memory: 1Gi}}], work: {steps: 1, stepCompute: 1s, gradientSize: 0}}\n";
+  try {
+    load_scenario_text(text, "t.yaml");
+    FAIL() << "no error";
+  } catch (const InputErrors& e) {
+    ASSERT_EQ(e.errors().size(), 101u);
+    EXPECT_EQ(e.errors()[0].field(), "spec.workload.jobs[0].submit");
+    EXPECT_EQ(e.errors()[99].field(), "spec.workload.jobs[99].submit");
+    EXPECT_STREQ(e.errors()[100].what(), "t.yaml: stopped after 100 errors; the rest was not checked");
+  }
+}
+
 // A node class whose name is wrong is one error: the rack that names it is not another.
 TEST(ScenarioLoader, OneMistakeIsReportedOnce) {
   EXPECT_EQ(error_of(with("{name: g, cpu", "{name: \"\", cpu")),

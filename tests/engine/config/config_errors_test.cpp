@@ -62,6 +62,9 @@ TEST(ConfigErrors, StopsAtTheLimitAndSaysSo) {
     });
   EXPECT_EQ(ran, 2) << "readers after the limit are skipped";
   EXPECT_TRUE(errors.full());
+  // The three readers not run count as problems: a reader that compares counts before and
+  // after a block must not take skipped values for good ones.
+  EXPECT_EQ(errors.size(), 5u);
   EXPECT_EQ(messages(errors.take()),
             (std::vector<std::string>{"a.yaml:1:1: f: bad", "a.yaml:2:1: f: bad",
                                       "a.yaml: stopped after 2 errors; the rest was not checked"}));

@@ -1,6 +1,5 @@
 #include "sim/results_writer.hpp"
 
-#include <sqlite3.h>
 
 #include <cassert>
 #include <filesystem>

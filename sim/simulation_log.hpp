@@ -25,6 +25,8 @@ struct JobLog {
   int64_t steps_done = 0;          // settled progress (at the last start, stop or checkpoint)
   int64_t lost_steps = 0;          // work thrown away by evictions (since the last checkpoint)
   int evictions = 0;
+  int resizes = 0;
+  bool restarting = false;         // resized: starting again at the new size, already ran
 };
 
 // Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all
@@ -44,6 +46,7 @@ enum class EventKind : uint8_t {
   kFinish,        // all steps done; resources released
   kEvict,         // the world stopped every pod (detail: steps lost); the job waits again
   kWithdraw,      // its owner removed it
+  kResize,        // a policy resized its elastic role (detail: pods after); it restarts
 };
 const char* to_string(EventKind kind);
 

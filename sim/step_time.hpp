@@ -109,8 +109,9 @@ struct StepTime {
 };
 
 // The step time of `job` placed as `pods`.
-// `pods` has one PodPlacement per pod of the job, in the job's pod order (role by role,
-// replica by replica; see JobSpec). Every node id must be valid in `topo` and every GPU pod's
+// `pods` has one PodPlacement per pod the job runs, in the job's pod order (role by role,
+// replica by replica; see JobSpec): its spec's pods, or after a resize (ResizeAction) more or
+// fewer pods of its last role. Every node id must be valid in `topo` and every GPU pod's
 // node must have a GPU type (asserted). Pure function; never fails.
 StepTime step_time(const Topology& topo, const JobSpec& job, const std::vector<PodPlacement>& pods);
 

@@ -16,6 +16,7 @@ const char* to_string(EventKind kind) {
     case EventKind::kFinish: return "finish";
     case EventKind::kEvict: return "evict";
     case EventKind::kWithdraw: return "withdraw";
+    case EventKind::kResize: return "resize";
   }
   return "?";
 }
@@ -137,13 +138,51 @@ void TrainingWorld::bind(const BindAction& action) {
   record(EventKind::kBind, action.job, static_cast<int32_t>(action.pods.size()));
   // The simulated API server accepts every bind of a placement the model made.
   tell(Observation::Kind::kBound, action.job);
-  account(job, +1, 0);
+  account(job.pods, +1, 0);
+  start_pods(action.job);
+}
+
+void TrainingWorld::start_pods(JobId id) {
   // Stage 0 (master/chief/PS/launcher) pods start first; workers follow once they run. A job
   // without stage-0 roles starts its workers at once.
-  const JobId id = action.job;
   const int first = stages_[static_cast<size_t>(id)].first;
   set_timer(id, saturating_add(loop_.now(), params_.pod_startup),
             [this, id, first] { stage_running(id, first); });
+}
+
+Status TrainingWorld::apply(const ResizeAction& action) {
+  const JobId id = action.job;
+  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size()) return Status::error("no job " + std::to_string(id));
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  if (job.state != JobState::kRunning)
+    return Status::error("job " + std::to_string(id) + " is not running (" + to_string(job.state) + ")");
+  const RoleSpec& role = job.spec->roles.back();
+  const auto keep = static_cast<size_t>(job.spec->total_pods() - role.replicas + action.replicas);
+  if (action.first_added != static_cast<int32_t>(job.pods.size()) || (action.added.empty() && keep > job.pods.size()) ||
+      (!action.added.empty() && keep != job.pods.size() + action.added.size()))
+    return Status::error("resize of job " + std::to_string(id) + " does not match its " +
+                         std::to_string(job.pods.size()) + " pods");
+  if (action_log_ != nullptr) action_log_->resize(loop_.now(), action);
+  // The job checkpoints (settled progress is kept: a resize loses nothing) and restarts at the
+  // new size; it makes no progress until every pod runs again.
+  cancel_timer(id);
+  settle(id);
+  account(job.pods, 0, -1);
+  if (keep < job.pods.size()) {
+    account(std::span<const PodPlacement>(job.pods).subspan(keep), -1, 0);
+    job.pods.resize(keep);
+  } else {
+    job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
+    account(action.added, +1, 0);
+  }
+  ++job.resizes;
+  job.restarting = true;
+  job.state = JobState::kStarting;
+  record(EventKind::kResize, id, static_cast<int32_t>(job.pods.size()));
+  tell(Observation::Kind::kResized, id);  // a scale-in's pods are released now
+  start_pods(id);
+  request_cycle();
+  return Status::ok();
 }
 
 void TrainingWorld::stage_running(JobId id, int stage) {
@@ -160,13 +199,18 @@ void TrainingWorld::stage_running(JobId id, int stage) {
 void TrainingWorld::job_running(JobId id) {
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   job.state = JobState::kRunning;
-  job.running = loop_.now();
   job.step = step_time(cluster_.topology(), *job.spec, job.pods);
   record(EventKind::kRunning, id);
-  tell(Observation::Kind::kRunning, id);
-  account(job, 0, +1);
+  if (job.restarting) {
+    job.restarting = false;  // after a resize: the workload never stopped running for policies
+  } else {
+    job.running = loop_.now();
+    tell(Observation::Kind::kRunning, id);
+  }
+  account(job.pods, 0, +1);
   since_[static_cast<size_t>(id)] = loop_.now();
   schedule_end(id);
+  if (on_running_) on_running_(id);
 }
 
 void TrainingWorld::schedule_end(JobId id) {
@@ -209,8 +253,9 @@ Status TrainingWorld::apply(const EvictAction& action) {
     job.steps_done = saved;
     job.lost_steps += lost;
   }
-  account(job, -1, was_running ? -1 : 0);
+  account(job.pods, -1, was_running ? -1 : 0);
   ++job.evictions;
+  job.restarting = false;
   job.state = JobState::kPending;
   job.pods.clear();
   record(EventKind::kEvict, id, static_cast<int32_t>(std::min<int64_t>(lost, INT32_MAX)));
@@ -253,7 +298,7 @@ void TrainingWorld::finish(JobId id) {
   job.state = JobState::kFinished;
   job.finished = loop_.now();
   record(EventKind::kFinish, id);
-  account(job, -1, -1);
+  account(job.pods, -1, -1);
   tell(Observation::Kind::kFinished, id);  // the scheduler releases the job's allocations
   ++finished_;
   if (progress_) progress_(finished_, jobs_.size());
@@ -261,8 +306,8 @@ void TrainingWorld::finish(JobId id) {
   request_cycle();
 }
 
-void TrainingWorld::account(const JobLog& job, int allocated_sign, int busy_sign) {
-  for (const PodPlacement& p : job.pods) {
+void TrainingWorld::account(std::span<const PodPlacement> pods, int allocated_sign, int busy_sign) {
+  for (const PodPlacement& p : pods) {
     const int gpus = std::popcount(p.gpu_mask);
     if (gpus == 0) continue;
     const GpuTypeId type = cluster_.gpu_type_of(p.node);

@@ -9,6 +9,7 @@
 //   running ──(steps × step time)──► finished (resources released, a new cycle requested)
 //   bound or running ──(evicted: withdraw(), or a policy's EvictAction)──► queued again, or
 //   withdrawn
+//   running ──(a policy's ResizeAction: checkpoint, new pod set)──► starting again ──► running
 //
 // Progress: a running job keeps its settled steps and its current step time; whatever changes
 // its rate or stops it settles progress first (whole steps; a step in flight is lost) and the
@@ -28,6 +29,7 @@
 
 #include <deque>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
@@ -55,12 +57,22 @@ class TrainingWorld {
   // settles and loses progress as above, and reports kEvicted to the scheduler, which requeues
   // it (or ends it, for a withdrawal). An error for a job that is not placed.
   Status apply(const EvictAction& action);
+  // Carries out a policy's resize of a running job's elastic role (Scheduler::resize()): the
+  // job settles its progress (nothing is lost: it checkpoints), drops its highest pods or adds
+  // the new ones the action placed, reports kResized, and restarts at the new size: its pods
+  // start again in stage order (podStartup each) and the step time is re-derived from the new
+  // placement. An error, changing nothing, for a job that is not running or an action that
+  // does not match its pods.
+  Status apply(const ResizeAction& action);
   // Its owner removes a job: a queued one leaves the queue, a placed one is evicted first; either
   // way it ends withdrawn and never runs again. An error for an unknown or ended job.
   Status withdraw(JobId id);
 
   // Called at the moment a job finishes, after its resources are released.
   void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
+  // Called at the moment a job runs (every pod started), after its end is scheduled; again
+  // each time it runs after an eviction.
+  void on_running(std::function<void(JobId)> fn) { on_running_ = std::move(fn); }
 
   // Writes every action the world carries out and every observation it reports (optional;
   // the log must outlive the world).
@@ -83,6 +95,8 @@ class TrainingWorld {
   void request_cycle();
   void cycle();
   void bind(const BindAction& action);
+  // Starts a placed job's pods in stage order (podStartup per stage), then it runs.
+  void start_pods(JobId id);
   void stage_running(JobId id, int stage);
   void job_running(JobId id);
   void finish(JobId id);
@@ -94,8 +108,8 @@ class TrainingWorld {
   template <typename F>
   void set_timer(JobId id, Time at, F&& fn);
   void cancel_timer(JobId id);
-  // Adds `allocated`/`busy` GPU deltas for each pod of the job and records the series.
-  void account(const JobLog& job, int allocated_sign, int busy_sign);
+  // Adds `allocated`/`busy` GPU deltas for each pod and records the series.
+  void account(std::span<const PodPlacement> pods, int allocated_sign, int busy_sign);
   void record(EventKind kind, JobId job, int32_t detail = 0);
   // Reports an observation about a job to the scheduler.
   void tell(Observation::Kind kind, JobId job);
@@ -130,6 +144,7 @@ class TrainingWorld {
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;
   std::function<void(JobId)> on_finish_;
+  std::function<void(JobId)> on_running_;
   ActionLog* action_log_ = nullptr;
 };
 

@@ -14,7 +14,8 @@ packages=(
   libhowardhinnant-date-dev tzdata
   libgtest-dev libgmock-dev libbenchmark-dev
   hyperfine time
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
+  libssl-dev chromium
 )
 if [ "${1:-}" = "--bench-peers" ]; then
   packages+=(libns3-dev)

@@ -66,6 +66,12 @@ ClusterTaskExecutor::ClusterTaskExecutor(TrainingWorld& world, TaskExecutor& fal
     running_.erase(it);
     p.listener->attempt_finished(p.attempt, AttemptResult{AttemptOutcome::kSucceeded, p.requests});
   });
+  world_.on_running([this](JobId job) {
+    const auto it = running_.find(job);
+    if (it == running_.end() || it->second.reported_running) return;  // not ours, or again
+    it->second.reported_running = true;
+    it->second.listener->attempt_running(it->second.attempt, world_.loop().now());
+  });
 }
 
 std::string never_fits(const Topology& topology, const JobSpec& job) {
@@ -127,16 +133,21 @@ void ClusterTaskExecutor::start(const AttemptRequest& request, AttemptListener& 
   jobs_[request.id] = job;
 }
 
-void ClusterTaskExecutor::kill(AttemptId id) {
-  if (refused_.erase(id) > 0) return;
+KillAck ClusterTaskExecutor::kill(AttemptId id) {
+  if (refused_.erase(id) > 0) return KillAck::kKilled;  // its error will not be reported
   const auto it = jobs_.find(id);
-  if (it == jobs_.end()) {
-    fallback_.kill(id);
-    return;
-  }
+  if (it == jobs_.end()) return fallback_.kill(id);
   // Withdraw the job from the world: a queued one leaves the queue, a placed one is evicted and
   // gives its GPUs back at once. Already ended (finished): nothing to do.
-  if (running_.erase(it->second) != 0) (void)world_.withdraw(it->second);
+  if (running_.erase(it->second) == 0) return KillAck::kUnknown;
+  (void)world_.withdraw(it->second);
+  return KillAck::kKilled;
+}
+
+bool ClusterTaskExecutor::adopt(AttemptId id, AttemptListener& listener) {
+  // Jobs of this world were all started by this process's scheduler; only the fallback may
+  // know an attempt from before.
+  return fallback_.adopt(id, listener);
 }
 
 JobId ClusterTaskExecutor::job_of(AttemptId id) const {

@@ -20,8 +20,15 @@
 // would wait for GPUs forever and the run would show "running" to the end. check_tasks_fit()
 // finds the same tasks before a replay starts.
 //
-// kill(): the attempt is forgotten at once and its job withdrawn from the world: a queued job
-// leaves the queue, a placed one is evicted and its GPUs are free for the next cycle.
+// The executor contract (workflow/runner/task_executor.hpp): a distributed attempt is queued
+// while its job waits for GPUs and starts its pods, and is reported running (attempt_running)
+// when the world says every pod runs, so the task's timeout counts from there; a job evicted
+// and run again is not reported twice. kill(): the attempt is forgotten at once and its job
+// withdrawn from the world (a queued job leaves the queue, a placed one is evicted and its GPUs
+// are free for the next cycle), acknowledged kKilled; an attempt that already ended, or an id
+// never seen, is kUnknown (container attempts: whatever the fallback says). adopt(): the world
+// lives in this process only, so nothing of an earlier process is known; container attempts
+// are the fallback's to adopt.
 //
 // Thread safety: loop thread only.
 
@@ -37,11 +44,12 @@ namespace gantry {
 
 class ClusterTaskExecutor final : public TaskExecutor {
  public:
-  // All must outlive the executor. Installs the world's on_finish callback.
+  // All must outlive the executor. Installs the world's on_finish and on_running callbacks.
   ClusterTaskExecutor(TrainingWorld& world, TaskExecutor& fallback);
 
   void start(const AttemptRequest& request, AttemptListener& listener) override;
-  void kill(AttemptId id) override;
+  KillAck kill(AttemptId id) override;
+  bool adopt(AttemptId id, AttemptListener& listener) override;
 
   // The job a distributed task's attempt became (for tests and reports), or -1.
   JobId job_of(AttemptId id) const;
@@ -51,6 +59,7 @@ class ClusterTaskExecutor final : public TaskExecutor {
     AttemptId attempt;
     AttemptListener* listener;
     Resources requests;
+    bool reported_running = false;
   };
 
   TrainingWorld& world_;

@@ -21,21 +21,26 @@ void write(std::ostream& out, const Json& line) { out << line.dump() << '\n'; }
 
 }  // namespace
 
-void ActionLog::bind(Time at, const BindAction& action) {
-  Json j = head(at, "bind", action.job);
-  Json pods = Json::array();
-  for (size_t i = 0; i < action.pods.size(); ++i) {
-    const PodPlacement& p = action.pods[i];
+Json ActionLog::pods_json(const std::vector<PodPlacement>& pods, const std::vector<Resources>& requests,
+                          int32_t first_pod) const {
+  Json out = Json::array();
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const PodPlacement& p = pods[i];
     Json gpus = Json::array();
     for (uint64_t bits = p.gpu_mask; bits != 0; bits &= bits - 1) gpus.push_back(std::countr_zero(bits));
     Json pod;
-    pod["pod"] = i;
+    pod["pod"] = first_pod + static_cast<int32_t>(i);
     pod["node"] = cluster_.node_info(p.node).name;
     pod["gpus"] = std::move(gpus);
-    pod["gpuMilli"] = i < action.requests.size() ? action.requests[i].gpu_milli : 0;
-    pods.push_back(std::move(pod));
+    pod["gpuMilli"] = i < requests.size() ? requests[i].gpu_milli : 0;
+    out.push_back(std::move(pod));
   }
-  j["pods"] = std::move(pods);
+  return out;
+}
+
+void ActionLog::bind(Time at, const BindAction& action) {
+  Json j = head(at, "bind", action.job);
+  j["pods"] = pods_json(action.pods, action.requests, 0);
   write(out_, j);
 }
 
@@ -48,6 +53,7 @@ void ActionLog::evict(Time at, const EvictAction& action) {
 void ActionLog::resize(Time at, const ResizeAction& action) {
   Json j = head(at, "resize", action.job);
   j["replicas"] = action.replicas;
+  if (!action.added.empty()) j["pods"] = pods_json(action.added, action.requests, action.first_added);
   write(out_, j);
 }
 

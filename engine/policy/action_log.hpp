@@ -8,7 +8,8 @@
 //   {"t":"2026-01-05T08:10:00Z","kind":"bind","workload":3,
 //    "pods":[{"pod":0,"node":"r1-n000","gpus":[0,1],"gpuMilli":0}, ...]}
 //   {"t":...,"kind":"evict","workload":3,"reason":"preempted"}
-//   {"t":...,"kind":"resize","workload":3,"replicas":4}
+//   {"t":...,"kind":"resize","workload":3,"replicas":4,"pods":[...]}   (pods: a scale-out's
+//    new pods, numbered from the first added; absent for a scale-in)
 //   {"t":...,"kind":"<observation kind>","workload":3,"pod":1,"node":"r1-n000","exitCode":137,
 //    "reason":"..."}   (kinds as Observation::Kind's to_string: bound, running, finished, ...)
 // "gpus" lists the GPU indices of the node a pod holds (its whole GPUs, or the one GPU its share
@@ -18,6 +19,9 @@
 // owner of the stream to check.
 
 #include <ostream>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/policy/actions.hpp"
@@ -35,6 +39,11 @@ class ActionLog {
   void observation(const Observation& o);
 
  private:
+  using Json = nlohmann::ordered_json;
+  // The "pods" array: pods[i] is pod first_pod + i.
+  Json pods_json(const std::vector<PodPlacement>& pods, const std::vector<Resources>& requests,
+                 int32_t first_pod) const;
+
   std::ostream& out_;
   const Cluster& cluster_;
 };

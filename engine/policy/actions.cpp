@@ -16,6 +16,7 @@ const char* to_string(Observation::Kind kind) {
     case K::kPodFailed: return "pod-failed";
     case K::kFailed: return "failed";
     case K::kEvicted: return "evicted";
+    case K::kResized: return "resized";
     case K::kNodeAdded: return "node-added";
     case K::kNodeRemoved: return "node-removed";
     case K::kNodeCordoned: return "node-cordoned";

@@ -36,11 +36,20 @@ struct EvictAction {
   std::string reason{};
 };
 
-// Change the number of replicas of a workload's elastic role (issue 13). The world reports the
-// outcome as observations of the pods it adds or removes.
+// Change the number of replicas of a running workload's elastic role: its last role, which must
+// be a Worker role (the elastic role of et-operator's TrainingJob and of PyTorch elastic jobs).
+// Pods keep their indices: a scale-in removes the highest ones; a scale-out adds pods after the
+// current last one, which the scheduler has already placed and allocated in the model (assumed,
+// all of them or none, like a gang): `added` and `requests` hold them in pod order, the first
+// being pod `first_added`. The world checkpoints the job (no progress is lost), restarts it at
+// the new size (pods start again in stage order) and reports Observation::kResized; the
+// allocations of removed pods are released then.
 struct ResizeAction {
   JobId job = 0;
-  int replicas = 0;
+  int replicas = 0;  // of the elastic role, after the resize
+  int32_t first_added = 0;
+  std::vector<PodPlacement> added;
+  std::vector<Resources> requests;
 };
 
 // What a world tells the policies. Fields that do not apply to a kind are left at their
@@ -58,6 +67,7 @@ struct Observation {
     kPodFailed,     // one pod failed (job, pod, exit_code, reason)
     kFailed,        // the workload failed for good (job, reason)
     kEvicted,       // the world stopped every pod of the workload (job, reason)
+    kResized,       // the world carried out a ResizeAction (job)
     kNodeAdded,     // (node)
     kNodeRemoved,   // (node)
     kNodeCordoned,  // (node)

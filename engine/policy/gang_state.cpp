@@ -47,12 +47,7 @@ bool GangState::allows_type(GpuTypeId t) const {
   return std::find(gpu_types_.begin(), gpu_types_.end(), t) != gpu_types_.end();
 }
 
-void GangState::add(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
-  assert(!complete());
-  const int index = current();
-  const Resources& request = pod(index);
-  placements_[static_cast<size_t>(index)] = PodPlacement{n, gpu_mask};
-  placed_.push_back(index);
+void GangState::count_on(const Cluster& cluster, NodeId n) {
   const auto i = static_cast<size_t>(n);
   if (node_stamp_[i] != gang_) {
     node_stamp_[i] = gang_;
@@ -71,6 +66,23 @@ void GangState::add(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
     rack_pods_[r] = 0;
   }
   ++rack_pods_[r];
+}
+
+void GangState::add_existing(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
+  count_on(cluster, n);
+  if (gpu_mask != 0 && !type_pinned_) {
+    type_pinned_ = true;
+    gpu_types_.assign(1, cluster.gpu_type_of(n));
+  }
+}
+
+void GangState::add(const Cluster& cluster, NodeId n, uint64_t gpu_mask) {
+  assert(!complete());
+  const int index = current();
+  const Resources& request = pod(index);
+  placements_[static_cast<size_t>(index)] = PodPlacement{n, gpu_mask};
+  placed_.push_back(index);
+  count_on(cluster, n);
   if (request.needs_gpu() && !type_pinned_) {
     type_pinned_ = true;
     gpu_types_.assign(1, cluster.gpu_type_of(n));

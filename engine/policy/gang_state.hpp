@@ -45,6 +45,11 @@ class GangState {
   }
   // Records that pod current() was placed on node n with `gpu_mask`; advances to the next pod.
   void add(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
+  // Counts a pod the workload already runs on node n (a scale-out places new pods next to the
+  // running ones): it shows in pods_on(), pods_in_rack() and nodes(), and a GPU pod pins the
+  // GPU type, but it is not one of pods() and is not placed again. Call after begin(), before
+  // the first add().
+  void add_existing(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
 
   int pod_count() const { return static_cast<int>(pods_.size()); }
   // Pods placed so far.
@@ -76,6 +81,9 @@ class GangState {
   bool allows_type(GpuTypeId t) const;
 
  private:
+  // Bumps the per-node and per-rack counters for one pod on node n.
+  void count_on(const Cluster& cluster, NodeId n);
+
   std::vector<Resources> pods_;
   std::vector<int> order_;     // placement order: pod-order indices
   std::vector<int> same_run_;  // same_run_[j]: like pods from position j of order_ on

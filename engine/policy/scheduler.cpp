@@ -32,6 +32,17 @@ bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
   return false;
 }
 
+// The catalog's ids of the model names it knows, ascending, without repeats; unknown names are
+// left out (such a job never fits on those).
+std::vector<GpuTypeId> known_gpu_types(const GpuCatalog& catalog, const std::vector<std::string>& names) {
+  std::vector<GpuTypeId> types;
+  for (const std::string& name : names)
+    if (const GpuTypeId t = catalog.find(name); t >= 0) types.push_back(t);
+  std::sort(types.begin(), types.end());
+  types.erase(std::unique(types.begin(), types.end()), types.end());
+  return types;
+}
+
 }  // namespace
 
 Scheduler::Scheduler(SchedulerConfig config)
@@ -63,6 +74,55 @@ void Scheduler::release_all(Cluster& cluster, Workload& w) {
   for (size_t pod = 0; pod < w.pods.size(); ++pod)
     (void)cluster.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
   w.pods.clear();
+  w.resize_to_pods = -1;
+}
+
+Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas, Time now) {
+  (void)now;  // resizes are not recorded in the history: the workload stays running
+  Workload* w = workloads_.find(id);
+  const std::string name = "workload " + std::to_string(id);
+  if (w == nullptr) return Status::error("no " + name);
+  if (w->state != WorkloadState::kRunning)
+    return Status::error(name + " is " + to_string(w->state) + "; only a running workload can be resized");
+  if (w->resize_to_pods >= 0) return Status::error("a resize of " + name + " is already in flight");
+  const JobSpec& spec = *w->spec;
+  if (spec.roles.empty() || spec.roles.back().kind != RoleKind::kWorker)
+    return Status::error(name + " has no trailing Worker role to resize");
+  if (replicas < 1) return Status::error("replicas must be at least 1, got " + std::to_string(replicas));
+  const RoleSpec& role = spec.roles.back();
+  const auto fixed = static_cast<int32_t>(spec.total_pods() - role.replicas);
+  const auto now_pods = static_cast<int32_t>(w->pods.size());
+  const int current = now_pods - fixed;
+  if (replicas == current) return std::optional<ResizeAction>{};
+
+  ResizeAction action;
+  action.job = id;
+  action.replicas = replicas;
+  action.first_added = now_pods;
+  if (replicas > current) {
+    // The new pods use the GPU type of the running ones (add_existing() pins it); a job with no
+    // GPU pod yet may use any type it allows.
+    const GpuCatalog& catalog = cluster.topology().gpus;
+    std::vector<GpuTypeId> types = known_gpu_types(catalog, spec.allowed_gpu_models());
+    if (spec.allowed_gpu_models().empty())
+      for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()); ++t) types.push_back(t);
+    const std::vector<Resources> pods(static_cast<size_t>(replicas - current), role.per_replica);
+    const GangRequest request{pods, now_pods, &spec.node_selector, &spec.tolerations, w->pods};
+    begin_cycle(cluster);
+    index_.sync(cluster);
+    index_synced_ = true;
+    BindAction placed;
+    const bool ok = place_gang(cluster, id, request, std::move(types), placed);
+    end_cycle(cluster);
+    if (!ok)
+      return Status::error(name + ": " + std::to_string(replicas - current) + " more " +
+                           to_string(role.kind) + " pods do not fit now");
+    action.added = std::move(placed.pods);
+    action.requests = std::move(placed.requests);
+    w->pods.insert(w->pods.end(), action.added.begin(), action.added.end());
+  }
+  w->resize_to_pods = fixed + replicas;
+  return std::optional<ResizeAction>{std::move(action)};
 }
 
 void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reason) {
@@ -164,6 +224,15 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
       enqueue(*w);
       return Status::ok();
     }
+    case K::kResized: {
+      if (w->state != S::kRunning || w->resize_to_pods < 0) return refuse();
+      // A scale-in's removed pods leave now; a scale-out's were allocated at the decision.
+      for (auto pod = static_cast<size_t>(w->resize_to_pods); pod < w->pods.size(); ++pod)
+        (void)cluster.release(AllocationOwner{w->id, static_cast<int32_t>(pod)});
+      w->pods.resize(static_cast<size_t>(w->resize_to_pods));
+      w->resize_to_pods = -1;
+      return Status::ok();
+    }
     case K::kDeleted: {
       Result<std::optional<EvictAction>> r = withdraw(o.job, o.at);
       return r ? Status::ok() : Status::error(r.error());
@@ -206,15 +275,8 @@ bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
   GroupState& st = group_state_[g];
   if (st.resolved_for != cluster.instance_id()) {
     st.resolved_for = cluster.instance_id();
-    st.types.clear();
     st.any = shape.gpu_models.empty();
-    const GpuCatalog& catalog = cluster.topology().gpus;
-    for (const std::string& name : shape.gpu_models) {
-      const GpuTypeId t = catalog.find(name);
-      if (t >= 0 && std::find(st.types.begin(), st.types.end(), t) == st.types.end())
-        st.types.push_back(t);
-    }
-    std::sort(st.types.begin(), st.types.end());
+    st.types = known_gpu_types(cluster.topology().gpus, shape.gpu_models);
     st.dead = false;
   }
   fitting_types_.clear();
@@ -251,8 +313,16 @@ bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
 bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types,
                       BindAction& out) {
   const FullShape& shape = queue_.full_shape(job.full_shape);
-  gang_.begin(cluster, shape.pods, std::move(types));
-  gang_.set_constraints(&shape.node_selector, &shape.tolerations);
+  const GangRequest gang{shape.pods, 0, &shape.node_selector, &shape.tolerations, {}};
+  return place_gang(cluster, job.id, gang, std::move(types), out);
+}
+
+bool Scheduler::place_gang(Cluster& cluster, JobId id, const GangRequest& request,
+                           std::vector<GpuTypeId> types, BindAction& out) {
+  gang_.begin(cluster, {request.pods.begin(), request.pods.end()}, std::move(types));
+  gang_.set_constraints(request.node_selector, request.tolerations);
+  for (const PodPlacement& p : request.existing) gang_.add_existing(cluster, p.node, p.gpu_mask);
+  const auto owner = [&](int pod) { return AllocationOwner{id, request.first_pod + pod}; };
   while (!gang_.complete()) {
     const Resources& pod = gang_.pod(gang_.current());
     const PlacementContext ctx{cluster, index_, gang_, pod};
@@ -261,7 +331,7 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
       // Never leave a partial gang: give back what the earlier pods took.
       for (auto i = gang_.placed().rbegin(); i != gang_.placed().rend(); ++i) {
         const PodPlacement& p = gang_.placements()[static_cast<size_t>(*i)];
-        [[maybe_unused]] const Status released = cluster.release(AllocationOwner{job.id, *i});
+        [[maybe_unused]] const Status released = cluster.release(owner(*i));
         assert(released && "the gang's own allocation is gone");
         index_.note(cluster, p.node);
       }
@@ -275,16 +345,14 @@ bool Scheduler::place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTyp
     assert((!pod.shares_gpu() || cluster.gpu_free_milli(*node, std::countr_zero(mask)) >= pod.gpu_milli) &&
            "a plugin picked a GPU without room for the share");
     // The plugin filtered the node, so the model takes the pod; anything else is a plugin bug.
-    [[maybe_unused]] const Status taken =
-        cluster.allocate(*node, pod, mask, AllocationOwner{job.id, gang_.current()});
+    [[maybe_unused]] const Status taken = cluster.allocate(*node, pod, mask, owner(gang_.current()));
     assert(taken && "a plugin chose a node the pod does not fit on");
     index_.note(cluster, *node);
     gang_.add(cluster, *node, mask);
   }
-  out.job = job.id;
+  out.job = id;
   out.pods = gang_.placements();
-  out.requests.clear();
-  for (size_t i = 0; i < out.pods.size(); ++i) out.requests.push_back(gang_.pod(static_cast<int>(i)));
+  out.requests.assign(request.pods.begin(), request.pods.end());
   return true;
 }
 

@@ -100,6 +100,16 @@ class Scheduler {
   // unknown or already ended workload.
   Result<std::optional<EvictAction>> withdraw(JobId id, Time now);
 
+  // Resizes a running workload's elastic role (its last role, a Worker role) to `replicas` pods
+  // (ResizeAction). A scale-out places the new pods now with the placement plugin, next to the
+  // workload's running pods and on their GPU type, all of them or none, and allocates them
+  // owned by (id, pod index); a scale-in only names the new size (the world reports kResized,
+  // then the removed pods' allocations are released). nullopt when the role already has that
+  // many replicas. An error, changing nothing, when the workload is unknown or not running, a
+  // resize is already in flight, it has no trailing Worker role, replicas < 1, or the new pods
+  // do not fit now.
+  Result<std::optional<ResizeAction>> resize(Cluster& cluster, JobId id, int replicas, Time now);
+
   // Places one job now or gives up, leaving nothing queued: the job goes through exactly what
   // run_cycle() does for a job (GPU feasibility by the free-GPU histogram, then the placement
   // plugin pod by pod, the whole gang or nothing), as a cycle of its own; jobs already in the
@@ -123,6 +133,20 @@ class Scheduler {
   // failed for this cycle.
   bool try_job(Cluster& cluster, const QueuedJob& job, BindAction& out);
   bool place(Cluster& cluster, const QueuedJob& job, std::vector<GpuTypeId> types, BindAction& out);
+  // What place_gang() places: `pods` in pod order, owned by (id, first_pod + i), next to the
+  // workload's `existing` pods (a scale-out), under the constraints (which must outlive it).
+  struct GangRequest {
+    std::span<const Resources> pods;
+    int32_t first_pod = 0;
+    const Labels* node_selector = nullptr;
+    const std::vector<Toleration>* tolerations = nullptr;
+    std::span<const PodPlacement> existing;
+  };
+  // Places every pod of `request` with the placement plugin and allocates each in `cluster`, or
+  // none (pods placed before one that finds no node are released again). On success `out`
+  // holds the placements and requests in pod order.
+  bool place_gang(Cluster& cluster, JobId id, const GangRequest& request,
+                  std::vector<GpuTypeId> types, BindAction& out);
   // Start of a cycle: bumps the version of every GPU type whose free-GPU histogram differs
   // from the one the previous cycle left behind.
   void note_cluster(const Cluster& cluster);

@@ -65,6 +65,10 @@ struct Workload {
   Time retry_at;                   // pending after a failed bind: not tried before this
   bool withdraw_requested = false; // an eviction for a withdrawal is on its way
   std::string last_reason;         // why it last left a placed state (bind failure, eviction)
+  // A resize in flight (Scheduler::resize() until the world's kResized): the pod count after
+  // it, or -1. pods already holds the added pods of a scale-out; a scale-in's pods leave at
+  // kResized.
+  int32_t resize_to_pods = -1;
 };
 
 // The workloads of one scheduler by id. Not thread-safe (event loop thread).

@@ -19,6 +19,13 @@
 
 namespace gantry::testing {
 
+// The programs under test: the shipped one, and the same CLI with a fault-injecting commit hook
+// (tests/tools/gantry_faulty_main.cpp) for the crash and concurrency tests.
+inline const std::string kGantry = std::string(GANTRY_BINARY_DIR) + "/gantry";
+#ifdef GANTRY_FAULTY_PROGRAM
+inline const std::string kGantryFaulty = GANTRY_FAULTY_PROGRAM;
+#endif
+
 struct Outcome {
   int status = -1;  // raw wait status
   std::string out, err;
@@ -51,14 +58,14 @@ class CliTest : public ::testing::Test {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  // Runs build/gantry with `args` (already shell-quoted), `env` (VAR=value ...) set for it,
-  // no standard input. `exec` makes the shell replace itself, so a signal that kills gantry
-  // shows in the wait status.
-  Outcome run(const std::string& args, const std::string& env = "") {
+  // Runs `program` (build/gantry by default) with `args` (already shell-quoted), `env`
+  // (VAR=value ...) set for it, no standard input. `exec` makes the shell replace itself, so a
+  // signal that kills the program shows in the wait status.
+  Outcome run(const std::string& args, const std::string& env = "",
+              const std::string& program = kGantry) {
     const std::filesystem::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) +
-                            "/gantry " + args + " >" + out.string() + " 2>" + err.string() +
-                            " </dev/null";
+    const std::string cmd = "exec env " + env + " " + program + " " + args + " >" +
+                            out.string() + " 2>" + err.string() + " </dev/null";
     Outcome o;
     o.status = std::system(cmd.c_str());
     o.out = slurp(out);
@@ -66,13 +73,15 @@ class CliTest : public ::testing::Test {
     return o;
   }
 
-  // Starts build/gantry like run() but without waiting, its output going to `tag`.stdout and
-  // `tag`.stderr in the test's folder; returns its pid (the shell execs env, which execs
-  // gantry, so the pid is gantry's). Wait for it with waitpid(); WUNTRACED sees a SIGSTOP.
-  pid_t start(const std::string& args, const std::string& env, const std::string& tag) {
-    const std::string cmd = "exec env " + env + " " + std::string(GANTRY_BINARY_DIR) +
-                            "/gantry " + args + " >" + (dir_ / (tag + ".stdout")).string() +
-                            " 2>" + (dir_ / (tag + ".stderr")).string() + " </dev/null";
+  // Starts `program` like run() but without waiting, its output going to `tag`.stdout and
+  // `tag`.stderr in the test's folder; returns its pid (the shell execs env, which execs the
+  // program, so the pid is the program's). Wait for it with waitpid(); WUNTRACED sees a
+  // SIGSTOP.
+  pid_t start(const std::string& args, const std::string& env, const std::string& tag,
+              const std::string& program = kGantry) {
+    const std::string cmd = "exec env " + env + " " + program + " " + args + " >" +
+                            (dir_ / (tag + ".stdout")).string() + " 2>" +
+                            (dir_ / (tag + ".stderr")).string() + " </dev/null";
     const pid_t pid = ::fork();
     if (pid == 0) {
       ::execl("/bin/sh", "sh", "-c", cmd.c_str(), static_cast<char*>(nullptr));

@@ -68,14 +68,15 @@ TEST_F(PipelineCommand, RunPrintsTheHandDerivedTimeline) {
   EXPECT_EQ(query("SELECT count(*) FROM attempts WHERE state = 'failed'"), 5);
 }
 
-// Backfill 2026-03-01 (24 hourly ticks). The first attempt kills itself with SIGKILL after 40
-// commits, mid-way; the second run of the same command finishes the job. Afterwards every tick
+// Backfill 2026-03-01 (24 hourly ticks). The first attempt (gantry-faulty, the same CLI with a
+// fault-injecting commit hook) kills itself with SIGKILL after 40 commits, mid-way; the second
+// run of the same command, by the shipped program, finishes the job. Afterwards every tick
 // has exactly one run, every run succeeded with its three tasks, and a third backfill creates
 // nothing.
 TEST_F(PipelineCommand, BackfillSurvivesKillNine) {
   const std::string backfill = "pipeline backfill " + etl() +
                                " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --format json --db " + db_path();
-  const Outcome killed = run(backfill, "GANTRY_CRASH_AFTER_COMMITS=40");
+  const Outcome killed = run(backfill, "GANTRY_CRASH_AFTER_COMMITS=40", gantry::testing::kGantryFaulty);
   ASSERT_TRUE(WIFSIGNALED(killed.status)) << "exit " << killed.exit_code() << ": " << killed.err;
   EXPECT_EQ(WTERMSIG(killed.status), SIGKILL);
   const int64_t before = query("SELECT count(*) FROM runs");

@@ -22,6 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 using gantry::testing::CliTest;
+using gantry::testing::kGantryFaulty;
 using gantry::testing::Outcome;
 using gantry::testing::slurp;
 
@@ -111,7 +112,7 @@ TEST_F(Reliability, SimulateNeverReplacesAForeignResultsFile) {
 // previous attempt of its task ended.
 TEST_F(Reliability, SecondWriterIsRefusedWhileTheFirstHoldsTheDatabase) {
   const std::string backfill = "pipeline backfill " + etl() + kBackfillDay + " --db " + db();
-  const pid_t first = start(backfill, "GANTRY_STOP_AFTER_COMMITS=30", "first");
+  const pid_t first = start(backfill, "GANTRY_STOP_AFTER_COMMITS=30", "first", kGantryFaulty);
   ASSERT_GT(first, 0);
   int status = 0;
   ASSERT_EQ(waitpid(first, &status, WUNTRACED), first);
@@ -148,7 +149,7 @@ TEST_F(Reliability, SecondWriterIsRefusedWhileTheFirstHoldsTheDatabase) {
 // not blocked (the kernel released the flock when the holder died).
 TEST_F(Reliability, AWriterKilledWithSigkillDoesNotBlockTheNext) {
   const std::string backfill = "pipeline backfill " + etl() + kBackfillDay + " --db " + db();
-  const pid_t first = start(backfill, "GANTRY_STOP_AFTER_COMMITS=10", "first");
+  const pid_t first = start(backfill, "GANTRY_STOP_AFTER_COMMITS=10", "first", kGantryFaulty);
   int status = 0;
   ASSERT_EQ(waitpid(first, &status, WUNTRACED), first);
   ASSERT_TRUE(WIFSTOPPED(status));
@@ -160,15 +161,26 @@ TEST_F(Reliability, AWriterKilledWithSigkillDoesNotBlockTheNext) {
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24);
 }
 
+// Fault injection lives in the test program gantry-faulty only (issue 9): the shipped program
+// ignores the variables that make gantry-faulty kill or stop itself, and finishes the backfill
+// of 24 runs.
+TEST_F(Reliability, TheShippedProgramInjectsNoFaults) {
+  const Outcome o = run("pipeline backfill " + etl() + kBackfillDay + " --db " + db(),
+                        "GANTRY_CRASH_AFTER_COMMITS=1 GANTRY_STOP_AFTER_COMMITS=1");
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24);
+}
+
 // --- Restart: lost attempts --------------------------------------------------------------------
 
 // One 10-minute task, no retries; backfill of 00:00..03:00 (4 runs), run at "now" = 03:00, one
 // run at a time. With one transaction per change, the 10th commit is the first attempt's start
-// (03:00): killed there, the attempt is running in the database. Restarted:
+// (03:00) and the 11th its running mark (the simulated executor runs it at once): killed after
+// either, the attempt is open in the database. Restarted:
 // - default (--lost-attempts rerun): the attempt is closed as lost and run again, 03:00-03:10,
 //   succeeded; all 4 runs succeed, with 5 attempts (one lost).
 // - --lost-attempts error: closed as error, no retry (limit 0): the 00:00 run fails.
-// After the 11th commit the attempt's end is stored but not the task's state: the restart
+// After the 12th commit the attempt's end is stored but not the task's state: the restart
 // finishes the task without running it again (4 attempts, none lost).
 class LostAttempts : public Reliability {
  protected:
@@ -185,7 +197,8 @@ spec:
     return "pipeline backfill " + yaml + " --from 2026-03-01T00:00:00Z --to 2026-03-01T03:00:00Z --db " + db();
   }
   void crash_after(int commits) {
-    const Outcome killed = run(backfill(), "GANTRY_CRASH_AFTER_COMMITS=" + std::to_string(commits));
+    const Outcome killed =
+        run(backfill(), "GANTRY_CRASH_AFTER_COMMITS=" + std::to_string(commits), kGantryFaulty);
     ASSERT_TRUE(WIFSIGNALED(killed.status)) << killed.err;
   }
 };
@@ -199,6 +212,9 @@ TEST_F(LostAttempts, AreRunAgainByDefault) {
   EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts"), 5);
   EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE state = 'lost'"), 1);
   EXPECT_EQ(query(db(), "SELECT count(*) FROM events WHERE kind = 'lost-attempt'"), 1);
+  // Ids are durable: the restart went on after the greatest stored one (1), none was reused.
+  EXPECT_EQ(query(db(), "SELECT count(DISTINCT attempt_id) FROM attempts"), 5);
+  EXPECT_EQ(query(db(), "SELECT max(attempt_id) FROM attempts"), 5);
 }
 
 TEST_F(LostAttempts, EndAsErrorWhenAsked) {
@@ -213,7 +229,7 @@ TEST_F(LostAttempts, EndAsErrorWhenAsked) {
 }
 
 TEST_F(LostAttempts, AFinishedAttemptIsNotRunAgain) {
-  crash_after(11);
+  crash_after(12);
   ASSERT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE end_us IS NULL"), 0) << "precondition";
   ASSERT_EQ(query(db(), "SELECT count(*) FROM task_instances WHERE state = 'running'"), 1) << "precondition";
   const Outcome o = run(backfill());

@@ -5,13 +5,19 @@
 #include <sys/wait.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "engine/core/time.hpp"
+#include "engine/store/database.hpp"
+#include "engine/store/statement.hpp"
 #include "tests/tools/cli_harness.hpp"
 
 namespace {
@@ -21,6 +27,12 @@ namespace fs = std::filesystem;
 using gantry::testing::CliTest;
 using gantry::testing::Outcome;
 using gantry::testing::slurp;
+using gantry::Database;
+using gantry::Duration;
+using gantry::Statement;
+using gantry::Time;
+using gantry::format_duration;
+using gantry::format_rfc3339;
 
 class SimulateCommand : public CliTest {
  protected:
@@ -31,22 +43,80 @@ class SimulateCommand : public CliTest {
   }
 
   static std::string quickstart() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"; }
+
+  // What the jobs and events tables of a results database say, read with plain SQL.
+  struct JobRows {
+    size_t finished = 0;
+    std::vector<double> wait_s, jct_s;  // of finished jobs, from submit_us, start_us and end_us
+    int64_t last_end_us = 0;
+    int64_t events = 0;
+  };
+  static JobRows read_jobs(const fs::path& db_path) {
+    JobRows rows;
+    Database db = Database::open(db_path.string(), {.create = false, .read_only = true});
+    Statement jobs = db.prepare("SELECT submit_us, start_us, end_us FROM jobs WHERE state = 'finished'");
+    while (jobs.step()) {
+      const int64_t submit = jobs.column_int64(0), start = jobs.column_int64(1), end = jobs.column_int64(2);
+      ++rows.finished;
+      rows.wait_s.push_back(static_cast<double>(start - submit) / 1e6);
+      rows.jct_s.push_back(static_cast<double>(end - submit) / 1e6);
+      rows.last_end_us = std::max(rows.last_end_us, end);
+    }
+    Statement events = db.prepare("SELECT count(*) FROM events");
+    if (events.step()) rows.events = events.column_int64(0);
+    return rows;
+  }
+  // count, mean, p50, p95, p99 and max of `xs` by the report's rule: linear interpolation
+  // between closest ranks (Hyndman & Fan's method 7), h = (n − 1)·p.
+  static void expect_figures(const nlohmann::json& j, std::vector<double> xs, const std::string& what) {
+    std::sort(xs.begin(), xs.end());
+    const auto pct = [&](double p) {
+      const double h = static_cast<double>(xs.size() - 1) * p;
+      const size_t lo = static_cast<size_t>(h);
+      return lo + 1 < xs.size() ? xs[lo] + (h - static_cast<double>(lo)) * (xs[lo + 1] - xs[lo]) : xs[lo];
+    };
+    double sum = 0;
+    for (double x : xs) sum += x;
+    EXPECT_EQ(j["count"], xs.size()) << what;
+    EXPECT_NEAR(j["mean"].get<double>(), sum / static_cast<double>(xs.size()), 1e-6) << what;
+    EXPECT_NEAR(j["p50"].get<double>(), pct(0.50), 1e-6) << what;
+    EXPECT_NEAR(j["p95"].get<double>(), pct(0.95), 1e-6) << what;
+    EXPECT_NEAR(j["p99"].get<double>(), pct(0.99), 1e-6) << what;
+    EXPECT_NEAR(j["max"].get<double>(), xs.back(), 1e-6) << what;
+  }
+  static std::string iso_utc(int64_t us) { return format_rfc3339(Time::from_micros(us)); }
+  static std::string fmt_duration(double s) { return format_duration(Duration::from_seconds(s)); }
+  static std::string fmt_pct(double ratio) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f %%", ratio * 100);
+    return buf;
+  }
 };
 
-TEST_F(SimulateCommand, JsonReportHasTheDocumentedShape) {
+// The JSON's figures are recomputed here from the jobs table of results.db (submit, start and
+// end of each job), with the percentile rule the report documents: linear interpolation
+// between closest ranks (engine/metrics/distribution.hpp).
+TEST_F(SimulateCommand, JsonReportFiguresMatchTheJobsTable) {
   const Outcome o = run("simulate " + quickstart() + " --format json --out " + (dir_ / "r").string());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["scenario"], "quickstart");
   EXPECT_EQ(j["seed"], 42);
-  EXPECT_EQ(j["jobs"]["total"], 600);
-  EXPECT_EQ(j["jobs"]["finished"], 600);
+  EXPECT_EQ(j["cluster"]["nodes"], 32);  // scenarios/quickstart.yaml: 32 nodes of 8 A100-80G
   EXPECT_EQ(j["cluster"]["gpus"], 256);
-  for (const char* key : {"mean", "p50", "p95", "p99", "max"}) {
-    EXPECT_TRUE(j["wait_s"].contains(key)) << key;
-    EXPECT_TRUE(j["jct_s"].contains(key)) << key;
-  }
-  EXPECT_TRUE(fs::exists(dir_ / "r" / "results.db"));
+  EXPECT_EQ(j["policy"]["placement"], "binpack");
+
+  const JobRows rows = read_jobs(dir_ / "r" / "results.db");
+  ASSERT_EQ(rows.finished, 600u) << "the quickstart's 600 jobs all finish";
+  EXPECT_EQ(j["jobs"]["total"], 600);
+  EXPECT_EQ(j["jobs"]["finished"], rows.finished);
+  EXPECT_EQ(j["jobs"]["running_at_end"], 0);
+  EXPECT_EQ(j["jobs"]["queued_at_end"], 0);
+  expect_figures(j["wait_s"], rows.wait_s, "wait_s");
+  expect_figures(j["jct_s"], rows.jct_s, "jct_s");
+  EXPECT_EQ(j["end"], iso_utc(rows.last_end_us)) << "the run ends when the last job does";
+  EXPECT_EQ(j["events"], rows.events);
+  EXPECT_EQ(j["results"], (dir_ / "r" / "results.db").string());
   EXPECT_EQ(o.out.find('\r'), std::string::npos) << "no progress bar when not on a terminal";
   EXPECT_EQ(o.err, "") << "nothing on stderr when piped";
 }
@@ -106,12 +176,24 @@ TEST_F(SimulateCommand, MissingFileIsReported) {
   EXPECT_NE(o.err.find("nope.yaml"), std::string::npos) << o.err;
 }
 
-TEST_F(SimulateCommand, TextReportShowsTheHeadlineFigures) {
-  const Outcome o = run("simulate " + quickstart() + " --out " + (dir_ / "r").string());
-  ASSERT_EQ(o.exit_code(), 0) << o.err;
-  for (const char* needle : {"Scenario   quickstart (seed 42)", "256 × A100-80G", "finished",
-                             "p99", "GPU allocated", "results.db"})
-    EXPECT_NE(o.out.find(needle), std::string::npos) << needle << "\n" << o.out;
+// The text report prints the same figures as the JSON (same run, same seed), rounded for
+// people: the wait and JCT percentiles, the job counts and the GPU allocation.
+TEST_F(SimulateCommand, TextReportShowsTheSameFiguresAsTheJson) {
+  const Outcome text = run("simulate " + quickstart() + " --out " + (dir_ / "t").string());
+  const Outcome json = run("simulate " + quickstart() + " --format json --out " + (dir_ / "j").string());
+  ASSERT_EQ(text.exit_code(), 0) << text.err;
+  ASSERT_EQ(json.exit_code(), 0) << json.err;
+  const auto j = nlohmann::json::parse(json.out);
+  for (const char* needle : {"Scenario   quickstart (seed 42)", "256 × A100-80G", "results.db"})
+    EXPECT_NE(text.out.find(needle), std::string::npos) << needle << "\n" << text.out;
+  const std::string alloc = fmt_pct(j["gpu"]["allocation_ratio"].get<double>());
+  EXPECT_NE(text.out.find(alloc), std::string::npos) << alloc << "\n" << text.out;
+  for (const char* metric : {"wait_s", "jct_s"})
+    for (const char* key : {"mean", "p50", "p95", "p99", "max"}) {
+      const std::string shown = fmt_duration(j[metric][key].get<double>());
+      EXPECT_NE(text.out.find(shown), std::string::npos)
+          << metric << "." << key << " = " << shown << "\n" << text.out;
+    }
 }
 
 // --policy and --seed narrow a fragmentation experiment to one policy and one seed; the JSON
@@ -168,15 +250,37 @@ TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
   EXPECT_NE(missing.err.find("no curves for policy 'BestFit'"), std::string::npos) << missing.err;
 }
 
+// compare reads both results databases: each metric's a and b are the runs' own summaries,
+// and the delta is b − a.
 TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
-  ASSERT_EQ(run("simulate " + quickstart() + " --out " + (dir_ / "a").string()).exit_code(), 0);
-  ASSERT_EQ(run("simulate " + quickstart() + " --policy spread --out " + (dir_ / "b").string()).exit_code(), 0);
+  const Outcome ra = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome rb = run("simulate " + quickstart() + " --policy spread --format json --out " + (dir_ / "b").string());
+  ASSERT_EQ(ra.exit_code(), 0) << ra.err;
+  ASSERT_EQ(rb.exit_code(), 0) << rb.err;
+  const auto ja = nlohmann::json::parse(ra.out), jb = nlohmann::json::parse(rb.out);
   const Outcome o = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string() + " --format json");
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["metrics"]["jobs_total"]["a"], 600);
   EXPECT_EQ(j["metrics"]["jobs_total"]["b"], 600);
-  EXPECT_TRUE(j["metrics"].contains("jct_s_mean"));
+  const std::pair<const char*, double> expected[] = {
+      {"jct_s_mean", ja["jct_s"]["mean"].get<double>()}, {"jct_s_p99", ja["jct_s"]["p99"].get<double>()},
+      {"wait_s_mean", ja["wait_s"]["mean"].get<double>()},
+      {"gpu_allocation_ratio", ja["gpu"]["allocation_ratio"].get<double>()}};
+  for (const auto& [metric, a] : expected) {
+    ASSERT_TRUE(j["metrics"].contains(metric)) << metric;
+    const auto& m = j["metrics"][metric];
+    EXPECT_DOUBLE_EQ(m["a"].get<double>(), a) << metric;
+    const std::string key = metric;
+    const double b = key.starts_with("gpu_") ? jb["gpu"]["allocation_ratio"].get<double>()
+                     : key.starts_with("jct") ? jb["jct_s"][key.substr(6)].get<double>()
+                                              : jb["wait_s"][key.substr(7)].get<double>();
+    EXPECT_DOUBLE_EQ(m["b"].get<double>(), b) << metric;
+    if (m.contains("delta")) {
+      EXPECT_NEAR(m["delta"].get<double>(), b - a, 1e-9 * std::abs(b) + 1e-12) << metric;
+    }
+  }
+  EXPECT_NE(ja["fingerprint"], jb["fingerprint"]) << "binpack and spread place differently";
   const Outcome text = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string());
   EXPECT_NE(text.out.find("placement binpack"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("placement spread"), std::string::npos) << text.out;

@@ -244,6 +244,8 @@ TEST(RunnerOps, RestartNeverDuplicatesRuns) {
 // 03:20-03:50, succeeded: run 02 succeeded 02:00-03:50. With limit 0 a retry would not have
 // been allowed at all: the rerun is not one. maxActiveRuns 1 holds the caught-up 03:00 until
 // then: 03:50-04:20; the 04:00 tick (on time) queues behind it and runs from 04:20.
+// Attempt ids go on after the greatest stored: life 1 gave 1, 2, 3 (runs 00, 01, 02); life 2
+// gives 4 (run 02's replacement), 5 (run 03), 6 (run 04). No id is given twice.
 TEST(RunnerOps, RestartRerunsLostAttemptsWithoutSpendingRetries) {
   MemoryRunStore store;
   PipelineSpec p = hourly();
@@ -266,6 +268,11 @@ TEST(RunnerOps, RestartRerunsLostAttemptsWithoutSpendingRetries) {
                              "04:00 schedule running 04:20--"}));
   EXPECT_EQ(life2.attempts("p", day("02:00"), "t"), "succeeded: 02:00-03:20 lost 03:20-03:50 succeeded");
   EXPECT_TRUE(life2.has_event(SchedulerEventKind::kLostAttempt));
+  const std::vector<Attempt>& lost = life2.task_of("p", day("02:00"), "t").attempts;
+  EXPECT_EQ(lost.at(0).id, 3u);
+  EXPECT_EQ(lost.at(1).id, 4u);
+  EXPECT_EQ(life2.task_of("p", day("03:00"), "t").attempts.at(0).id, 5u);
+  EXPECT_EQ(life2.task_of("p", day("04:00"), "t").attempts.at(0).id, 6u);
 }
 
 // The retry budget after a restart counts attempts that were not lost. Task: limit 1, 10-minute

@@ -13,6 +13,7 @@
 #include <gmock/gmock.h>
 
 #include "engine/store/database.hpp"
+#include "tests/tools/fault_injection.hpp"
 
 namespace gantry {
 namespace {
@@ -69,9 +70,10 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
     const RunKey key{"etl", kT0};
     store.update_run(key, RunState::kRunning, kT0 + minutes(1), std::nullopt);
     store.update_task(key, "extract", TaskState::kRunning, Resources{1'500, 2ll << 30, 0, 500});
-    store.attempt_started(key, "extract", 0, kT0 + minutes(1));
+    store.attempt_started(key, "extract", 0, 7, kT0 + minutes(1));
+    store.attempt_running(key, "extract", 0, kT0 + minutes(2));
     store.attempt_ended(key, "extract", 0, kT0 + minutes(3), AttemptState::kFailed);
-    store.attempt_started(key, "extract", 1, kT0 + minutes(4));
+    store.attempt_started(key, "extract", 1, 9, kT0 + minutes(4));
     store.record_event(SchedulerEvent{kT0, SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
   }
   SqliteRunStore reopened(path_);
@@ -92,6 +94,12 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
   EXPECT_EQ(r.tasks[0].attempts[0].state, AttemptState::kFailed);
   EXPECT_EQ(r.tasks[0].attempts[0].end, kT0 + minutes(3));
   EXPECT_EQ(r.tasks[0].attempts[1].state, AttemptState::kRunning);
+  // Ids and running starts (schema 3): queued 00:01-00:02, then running; the second attempt
+  // is still queued.
+  EXPECT_EQ(r.tasks[0].attempts[0].id, 7u);
+  EXPECT_EQ(r.tasks[0].attempts[0].running, kT0 + minutes(2));
+  EXPECT_EQ(r.tasks[0].attempts[1].id, 9u);
+  EXPECT_FALSE(r.tasks[0].attempts[1].running.has_value());
   EXPECT_EQ(r.tasks[1].name, "load");
   EXPECT_EQ(r.tasks[1].state, TaskState::kPending);
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE kind = 'backfill'"), 1);
@@ -132,7 +140,7 @@ TEST_F(SqliteRunStoreTest, SurvivesKillNineWithoutLossOrDuplicates) {
   ASSERT_GE(child, 0);
   if (child == 0) {
     SqliteRunStore store(path_);
-    store.crash_after_commits(5);
+    store.set_commit_hook(gantry::testing::signal_self_after(5, SIGKILL));
     for (int h = 0; h < 10; ++h) store.create_run(make_run("etl", h));
     _exit(0);  // not reached: the fifth commit kills the process
   }
@@ -158,14 +166,22 @@ TEST_F(SqliteRunStoreTest, HistoryIsNeverOverwritten) {
   SqliteRunStore store(path_);
   store.create_run(make_run("etl", 0));
   const RunKey key{"etl", kT0};
-  store.attempt_started(key, "extract", 0, kT0);
+  store.attempt_started(key, "extract", 0, 1, kT0);
   store.attempt_ended(key, "extract", 0, kT0 + minutes(1), AttemptState::kFailed);
   try {
-    store.attempt_started(key, "extract", 0, kT0 + minutes(2));
+    store.attempt_started(key, "extract", 0, 2, kT0 + minutes(2));
     FAIL() << "expected StoreError";
   } catch (const StoreError& e) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": UNIQUE constraint failed: attempts"));
   }
+  // An attempt id is never given twice, not even to another task.
+  try {
+    store.attempt_started(key, "load", 0, 1, kT0 + minutes(2));
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), ::testing::HasSubstr("UNIQUE constraint failed: attempts.attempt_id"));
+  }
+  EXPECT_THROW(store.attempt_running(key, "extract", 3, kT0), StoreError);
   EXPECT_THROW(store.attempt_ended(key, "extract", 5, kT0, AttemptState::kFailed), StoreError);
   EXPECT_THROW(store.update_task(key, "nosuch", TaskState::kRunning, {}), StoreError);
   store.flush();
@@ -240,7 +256,7 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
 }
 
 // A database written by the version before issue 8 (no application_id, no meta table) opens,
-// keeps its runs and is stamped; a replay treats it as a history.
+// keeps its runs and is stamped, and is migrated to schema 3; a replay treats it as a history.
 TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
   {
     Database db = Database::open(path_, OpenOptions{.wal = true});
@@ -259,12 +275,23 @@ TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
                 "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT,"
                 " pipeline TEXT, logical_us INTEGER, task TEXT, message TEXT);"});
     db.exec("INSERT INTO runs VALUES (1, 'etl', 0, 'backfill', 'succeeded', 0, 1)");
+    db.exec("INSERT INTO task_instances VALUES (1, 0, 'extract', 'succeeded', 0, 0, 0, 0)");
+    db.exec("INSERT INTO attempts VALUES (1, 'extract', 0, 0, 1, 'succeeded')");
   }
   EXPECT_THROW(SqliteRunStore replay(path_, RunStoreOptions{.replay = true}), RunHistoryExists);
   {
     SqliteRunStore store(path_);
-    EXPECT_EQ(store.load_runs().size(), 1u);
+    const std::vector<gantry::Run> runs = store.load_runs();
+    ASSERT_EQ(runs.size(), 1u);
+    // Schema 3 added attempt ids and running starts: an old attempt has neither.
+    const Attempt& old = runs[0].tasks.at(0).attempts.at(0);
+    EXPECT_EQ(old.id, 0u);
+    EXPECT_FALSE(old.running.has_value());
+    EXPECT_TRUE(store.create_run(make_run("etl", 1)));
+    store.attempt_started(RunKey{"etl", kT0 + hours(1)}, "extract", 0, 1, kT0);
   }
+  EXPECT_EQ(count("PRAGMA user_version"), 3);
+  EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE attempt_id IS NULL"), 1);
   EXPECT_EQ(count("PRAGMA application_id"), static_cast<int64_t>(kRunsDatabase.application_id));
 }
 
@@ -288,9 +315,9 @@ TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
       EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": " + message)) << sql;
     }
   };
-  load_fails_with("INSERT INTO attempts VALUES (1, 'extract', 1, 0, NULL, 'running')",
+  load_fails_with("INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) VALUES (1, 'extract', 1, 0, NULL, 'running')",
                   "attempt 1 of task 'extract' of run id 1 follows 0 attempts");
-  load_fails_with("DELETE FROM attempts; INSERT INTO attempts VALUES (1, 'nosuch', 0, 0, NULL, 'running')",
+  load_fails_with("DELETE FROM attempts; INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) VALUES (1, 'nosuch', 0, 0, NULL, 'running')",
                   "attempt of task 'nosuch', which run id 1 does not have");
   load_fails_with("DELETE FROM attempts; INSERT INTO task_instances VALUES (9, 0, 'x', 'pending', 0, 0, 0, 0)",
                   "task instance 'x' of run id 9, which does not exist");

@@ -3,8 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <csignal>
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -44,6 +42,7 @@ struct RunOptions {
   uint64_t seed = 1;
   bool replace = false;                // run: replace a run history at --db
   std::string lost_attempts = "rerun";  // backfill: what recover() does with lost attempts
+  SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
 // --pipeline must name a pipeline of the files that has a schedule; a typo used to backfill
@@ -76,16 +75,6 @@ std::unique_ptr<SqliteRunStore> open_store(const RunOptions& opt, RunStoreOption
   } catch (const StoreError& e) {
     throw GantryError(fmt::format("--db: {}", e.what()));
   }
-}
-
-// Fault injection for the crash and concurrency tests (tests/tools/pipeline_command_test.cpp):
-// GANTRY_CRASH_AFTER_COMMITS=N kills the process with SIGKILL after N commits,
-// GANTRY_STOP_AFTER_COMMITS=N stops it with SIGSTOP (it holds the database until continued).
-void inject_faults(SqliteRunStore& store) {
-  if (const char* n = std::getenv("GANTRY_CRASH_AFTER_COMMITS"))
-    store.crash_after_commits(std::strtoull(n, nullptr, 10), SIGKILL);
-  if (const char* n = std::getenv("GANTRY_STOP_AFTER_COMMITS"))
-    store.crash_after_commits(std::strtoull(n, nullptr, 10), SIGSTOP);
 }
 
 Time parse_time_flag(const std::string& flag, const std::string& text) {
@@ -180,7 +169,7 @@ struct Orchestrator {
                  replay ? "" : opt.pipeline, replay ? "--until" : "--to");
     loop = EventLoop::virtual_time(start);
     store = open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
-    inject_faults(*store);
+    if (opt.runs_commit) store->set_commit_hook(opt.runs_commit);
     executor = std::make_unique<SimulatedExecutor>(*loop, opt.seed);
     TaskExecutor* tasks = executor.get();
     if (!opt.cluster.empty()) {
@@ -275,8 +264,9 @@ void common_options(CLI::App* cmd, const std::shared_ptr<RunOptions>& opt) {
 
 }  // namespace
 
-void add_pipeline_run(CLI::App& pipeline) {
+void add_pipeline_run(CLI::App& pipeline, const CliHooks& hooks) {
   auto opt = std::make_shared<RunOptions>();
+  opt->runs_commit = hooks.runs_commit;
   CLI::App* cmd = pipeline.add_subcommand("run", "Run pipelines in virtual time and print the timeline");
   common_options(cmd, opt);
   cmd->add_option("--from", opt->from, "When the pipelines are switched on (RFC 3339)")->required();
@@ -292,8 +282,9 @@ void add_pipeline_run(CLI::App& pipeline) {
   cmd->callback([opt] { run_pipelines(*opt); });
 }
 
-void add_pipeline_backfill(CLI::App& pipeline) {
+void add_pipeline_backfill(CLI::App& pipeline, const CliHooks& hooks) {
   auto opt = std::make_shared<RunOptions>();
+  opt->runs_commit = hooks.runs_commit;
   CLI::App* cmd = pipeline.add_subcommand("backfill", "Create and run the runs of a past window");
   common_options(cmd, opt);
   cmd->add_option("--from", opt->from, "First tick of the window (RFC 3339, inclusive)")->required();

@@ -21,15 +21,16 @@
 //   --pipeline must name a pipeline of the files that has a schedule.
 //
 // Both hold the database's writer lock while they run: a second process on the same database
-// fails at once with "database in use by pid N" (exit 2). The environment variables
-// GANTRY_CRASH_AFTER_COMMITS=N and GANTRY_STOP_AFTER_COMMITS=N make the process kill itself
-// with SIGKILL, or stop itself with SIGSTOP, after N commits (crash and concurrency tests).
+// fails at once with "database in use by pid N" (exit 2). `hooks.runs_commit` is installed on
+// that database (cli.hpp; the crash and concurrency tests' gantry-faulty uses it).
 
 #include <CLI/CLI.hpp>
 
+#include "tools/gantry/cli.hpp"
+
 namespace gantry::cli {
 
-void add_pipeline_run(CLI::App& pipeline);
-void add_pipeline_backfill(CLI::App& pipeline);
+void add_pipeline_run(CLI::App& pipeline, const CliHooks& hooks = {});
+void add_pipeline_backfill(CLI::App& pipeline, const CliHooks& hooks = {});
 
 }  // namespace gantry::cli

@@ -20,7 +20,7 @@
 #include "sim/summary.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
-#include "tools/gantry/json_report.hpp"
+#include "sim/json_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
 #include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"

@@ -37,11 +37,18 @@ void MemoryRunStore::update_task(const RunKey& key, std::string_view name, TaskS
 }
 
 void MemoryRunStore::attempt_started(const RunKey& key, std::string_view name, size_t index,
-                                     Time start) {
+                                     AttemptId id, Time start) {
   TaskInstance& t = task(key, name);
   assert(index == t.attempts.size());
   (void)index;
-  t.attempts.push_back(Attempt{start, std::nullopt, AttemptState::kRunning});
+  t.attempts.push_back(Attempt{start, std::nullopt, AttemptState::kRunning, {}, id});
+}
+
+void MemoryRunStore::attempt_running(const RunKey& key, std::string_view name, size_t index,
+                                     Time at) {
+  TaskInstance& t = task(key, name);
+  assert(index < t.attempts.size());
+  t.attempts[index].running = at;
 }
 
 void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, size_t index,

@@ -4,7 +4,8 @@
 // The wait before retry k (k = 1 for the first retry) is delay · factor^(k−1), capped at
 // `cap`, counted from the end of the failed attempt. `limit` retries follow the first
 // attempt. When the next attempt would start after first start + maxDuration the task gives
-// up instead (first start = the start of the first attempt since the task was last cleared).
+// up instead (first start = when the work of the first attempt since the task was last
+// cleared started running, or when it was asked for if it never ran).
 
 #include <optional>
 

@@ -1,8 +1,10 @@
 #include "workflow/runner/run.hpp"
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
+#include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/operator_action.hpp"
 #include "workflow/runner/run_store.hpp"
 
@@ -78,6 +80,8 @@ std::string_view to_string(SchedulerEventKind k) {
     case SchedulerEventKind::kFail: return "fail";
     case SchedulerEventKind::kBackfill: return "backfill";
     case SchedulerEventKind::kLostAttempt: return "lost-attempt";
+    case SchedulerEventKind::kAdoptedAttempt: return "adopted-attempt";
+    case SchedulerEventKind::kKillUnknown: return "kill-unknown";
     case SchedulerEventKind::kRejected: return "rejected";
     case SchedulerEventKind::kUnschedulable: return "unschedulable";
     case SchedulerEventKind::kAttemptEnded: return "attempt-ended";
@@ -118,6 +122,17 @@ std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text) {
   if (text == "failed") return BackfillRerun::kFailed;
   if (text == "all") return BackfillRerun::kAll;
   return std::nullopt;
+}
+
+std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec, std::vector<TaskInstance> stored) {
+  std::vector<TaskInstance> out;
+  out.reserve(spec.tasks.size());
+  for (const TaskSpec& t : spec.tasks) {
+    const auto same =
+        std::find_if(stored.begin(), stored.end(), [&](const TaskInstance& i) { return i.name == t.name; });
+    out.push_back(same != stored.end() ? std::move(*same) : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
+  }
+  return out;
 }
 
 }  // namespace gantry

@@ -15,6 +15,14 @@
 
 namespace gantry {
 
+struct PipelineSpec;
+
+// Names one attempt for good: the store keeps it with the attempt (RunStore::attempt_started)
+// and a scheduler that recovers continues after the greatest stored id, so an id is never
+// reused, across restarts too, and an executor can be asked about it after one
+// (TaskExecutor::adopt). 0 names no attempt (and attempts stored before ids were kept).
+using AttemptId = uint64_t;
+
 // Why a run exists.
 enum class RunTrigger {
   kSchedule,  // a tick handled on time
@@ -36,7 +44,7 @@ enum class RunState {
 
 enum class TaskState {
   kPending,         // waiting for upstream, a slot, dependsOnPast or a retry's backoff
-  kRunning,         // an attempt is running
+  kRunning,         // an attempt was started (the executor may still be queueing it)
   kSucceeded,       // the last attempt succeeded (or an operator marked the run success)
   kFailed,          // the last attempt was unsuccessful and no retry is left
   kUpstreamFailed,  // its trigger rule can no longer be met because upstream failed
@@ -45,7 +53,8 @@ enum class TaskState {
 };
 
 enum class AttemptState {
-  kRunning,    // not ended yet (never in a finished timeline)
+  kRunning,    // not ended yet, queued by the executor or running (never in a finished
+               // timeline; Attempt::running tells which)
   kSucceeded,  // the work finished successfully
   kFailed,     // the work failed (exit code != 0), or an operator's fail action
   kError,      // infrastructure: node lost, evicted, orchestrator lost track of it
@@ -56,10 +65,15 @@ enum class AttemptState {
 };
 
 struct Attempt {
-  Time start;
+  Time start;               // when the scheduler asked the executor for it
   std::optional<Time> end;
   AttemptState state = AttemptState::kRunning;
   std::string reason{};  // why it ended unsuccessfully, when the executor said (not stored)
+  AttemptId id = 0;
+  // When its work actually started (AttemptListener::attempt_running): after `start` when the
+  // executor queued it (a gang waiting for GPUs). Unset while queued, and for an attempt that
+  // ended without ever running. Timeouts count from here.
+  std::optional<Time> running{};
 };
 
 struct TaskInstance {
@@ -94,5 +108,10 @@ std::string_view to_string(RunTrigger v);
 std::string_view to_string(RunState v);
 std::string_view to_string(TaskState v);
 std::string_view to_string(AttemptState v);
+
+// A run's task instances in the pipeline's task order, matched by name: instances of tasks the
+// pipeline no longer has are dropped, tasks it gained are pending with no attempts. What a
+// restart with a changed pipeline file, or a replaced pipeline, does to the runs it has.
+std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec, std::vector<TaskInstance> stored);
 
 }  // namespace gantry

@@ -7,7 +7,9 @@
 //
 // Identity: a run is named by its RunKey (pipeline, logical time), a task instance by its
 // run and task name, an attempt by its 0-based index in the task instance. Task names are
-// unique within a pipeline.
+// unique within a pipeline. An attempt also carries its AttemptId (run.hpp), which the store
+// keeps so that a restarted scheduler never reuses one and can ask its executor about the
+// attempts that were running (RunScheduler::recover()).
 //
 // Exactly once: create_run() is the only way a run comes into existence, and it refuses a
 // second run for the same key. That check and the insert must be one atomic step in the
@@ -50,6 +52,10 @@ enum class SchedulerEventKind {
   kBackfill,         // a backfill request (message: the window and what it created)
   kLostAttempt,      // recover(): an attempt that was running at the crash is closed (lost and
                      // run again, or error: RunScheduler::set_lost_attempts())
+  kAdoptedAttempt,   // recover(): an attempt of the previous life still held by the executor
+                     // goes on (TaskExecutor::adopt())
+  kKillUnknown,      // the executor did not hold an attempt the scheduler stopped (it had ended
+                     // unreported); the scheduler's record stands
   kRejected,         // an operator action that could not be applied (message says why)
   kUnschedulable,    // an attempt that can never be placed on the cluster ended as error
   kAttemptEnded,     // an attempt ended unsuccessfully with a reason from the executor
@@ -84,9 +90,14 @@ class RunStore {
   virtual void update_task(const RunKey& key, std::string_view task, TaskState state,
                            const Resources& requests) = 0;
 
-  // An attempt began (it is the task instance's attempt number `index`, counted from 0).
+  // An attempt was asked of the executor at `start` (it is the task instance's attempt
+  // number `index`, counted from 0, named `id`). Written before the executor hears of it, so
+  // that with one transaction per change no attempt runs that the store does not know.
   virtual void attempt_started(const RunKey& key, std::string_view task, size_t index,
-                               Time start) = 0;
+                               AttemptId id, Time start) = 0;
+  // ... its work started at `at` (it was queued until then).
+  virtual void attempt_running(const RunKey& key, std::string_view task, size_t index,
+                               Time at) = 0;
   // ... and ended.
   virtual void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                              AttemptState state) = 0;

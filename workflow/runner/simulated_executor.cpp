@@ -53,9 +53,17 @@ void SimulatedExecutor::start(const AttemptRequest& request, AttemptListener& li
   if (sim.used_cpu_milli) result.used.cpu_milli = *sim.used_cpu_milli;
   if (sim.used_memory_bytes) result.used.memory_bytes = *sim.used_memory_bytes;
 
-  AttemptId id = request.id;
-  TimerId timer = loop_.schedule_after(d, [this, id] { finish(id); });
+  const AttemptId id = request.id;
+  const TimerId timer = loop_.schedule_after(d, [this, id] { finish(id); });
   running_.emplace(id, Pending{timer, result, &listener});
+  const Time now = loop_.now();
+  loop_.schedule_after(Duration(0), [this, id, now] { report_running(id, now); });
+}
+
+void SimulatedExecutor::report_running(AttemptId id, Time at) {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return;  // killed meanwhile
+  it->second.listener->attempt_running(id, at);
 }
 
 void SimulatedExecutor::finish(AttemptId id) {
@@ -66,11 +74,12 @@ void SimulatedExecutor::finish(AttemptId id) {
   p.listener->attempt_finished(id, p.result);
 }
 
-void SimulatedExecutor::kill(AttemptId id) {
-  auto it = running_.find(id);
-  if (it == running_.end()) return;
+KillAck SimulatedExecutor::kill(AttemptId id) {
+  const auto it = running_.find(id);
+  if (it == running_.end()) return KillAck::kUnknown;
   loop_.cancel(it->second.timer);
   running_.erase(it);
+  return KillAck::kKilled;
 }
 
 }  // namespace gantry

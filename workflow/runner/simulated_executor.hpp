@@ -11,6 +11,12 @@
 // when outcomes change (DESIGN.md rule 4). Draws happen at attempt start, in the event
 // loop's deterministic order. The reported `used` resources are simulate.used_* or, when
 // absent, the requests.
+//
+// Nothing queues here: an attempt runs at once. attempt_running() is reported at the start's
+// instant but from a loop event of its own (the contract of task_executor.hpp: never inside
+// start()), posted after the attempt's end is scheduled, so a timeout armed on it loses a tie
+// with the end. kill() acknowledges an attempt not yet finished. adopt() knows nothing: the
+// simulated world does not outlive its process.
 
 #include <map>
 #include <string>
@@ -28,7 +34,8 @@ class SimulatedExecutor final : public TaskExecutor {
   SimulatedExecutor(EventLoop& loop, uint64_t seed);
 
   void start(const AttemptRequest& request, AttemptListener& listener) override;
-  void kill(AttemptId id) override;
+  KillAck kill(AttemptId id) override;
+  bool adopt(AttemptId, AttemptListener&) override { return false; }
 
   size_t running() const { return running_.size(); }
 
@@ -43,6 +50,7 @@ class SimulatedExecutor final : public TaskExecutor {
     AttemptListener* listener;
   };
 
+  void report_running(AttemptId id, Time at);
   void finish(AttemptId id);
   Streams& streams(const std::string& pipeline, const std::string& task);
 

@@ -39,6 +39,8 @@ nlohmann::ordered_json run_json(const Run& run) {
     for (const Attempt& a : t.attempts) {
       nlohmann::ordered_json attempt;
       attempt["start"] = format_rfc3339(a.start);
+      // Only when the executor queued the attempt first: the usual case stays as it was.
+      if (a.running && *a.running != a.start) attempt["running"] = format_rfc3339(*a.running);
       attempt["end"] = time_or_null(a.end);
       attempt["state"] = std::string(to_string(a.state));
       if (!a.reason.empty()) attempt["reason"] = a.reason;

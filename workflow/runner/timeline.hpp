@@ -4,9 +4,12 @@
 //
 // JSON, exactly (keys in this order, times RFC 3339 UTC, null when absent):
 //   {"runs": [{"pipeline", "logicalTime", "trigger", "state", "start", "end",
-//              "tasks": [{"name", "state", "attempts": [{"start", "end", "state"[, "reason"]}]}]}]}
-// "reason" appears only on an attempt the executor gave a reason for ("can never be placed:
-// ..."); the text form shows it in brackets after the attempt.
+//              "tasks": [{"name", "state",
+//                         "attempts": [{"start"[, "running"], "end", "state"[, "reason"]}]}]}]}
+// "running" appears only on an attempt whose work started after it was asked for (the
+// executor queued it, e.g. a gang job waiting for GPUs): when it started. "reason" appears
+// only on an attempt the executor gave a reason for ("can never be placed: ..."); the text
+// form shows it in brackets after the attempt.
 // Runs come in the order given; RunScheduler::timeline() orders them by pipeline, then
 // logical time.
 //

@@ -1,8 +1,5 @@
 #include "workflow/store/sqlite_run_store.hpp"
 
-#include <signal.h>
-#include <unistd.h>
-
 #include <sqlite3.h>
 
 #include <algorithm>
@@ -36,7 +33,12 @@ const std::vector<std::string> kSchema = {
     "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,"
     " logical_us INTEGER, task TEXT, message TEXT);",
     // 2: what wrote the database, so that a replay never replaces a history (issue 8).
-    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);"};
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);",
+    // 3: durable attempt ids, unique for good, and when an attempt's work started (issue 9).
+    // Attempts written before have neither (NULL).
+    "ALTER TABLE attempts ADD COLUMN attempt_id INTEGER;"
+    "ALTER TABLE attempts ADD COLUMN running_us INTEGER;"
+    "CREATE UNIQUE INDEX attempts_by_id ON attempts(attempt_id);"};
 
 // Counts of the enums of run.hpp, for parse_word.
 constexpr int kRunTriggers = 4, kRunStates = 7, kTaskStates = 7, kAttemptStates = 7;
@@ -99,8 +101,10 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
   // A plain INSERT: an attempt is written once; a second writer or a bug that reuses an index
   // fails on the primary key instead of silently replacing the history.
   insert_attempt_ = db_.prepare(
-      "INSERT INTO attempts(run_id, task, idx, start_us, end_us, state)"
-      " VALUES (?, ?, ?, ?, NULL, 'running')");
+      "INSERT INTO attempts(run_id, task, idx, attempt_id, start_us, end_us, state)"
+      " VALUES (?, ?, ?, ?, ?, NULL, 'running')");
+  running_attempt_ = db_.prepare(
+      "UPDATE attempts SET running_us = ? WHERE run_id = ? AND task = ? AND idx = ?");
   end_attempt_ = db_.prepare(
       "UPDATE attempts SET end_us = ?, state = ? WHERE run_id = ? AND task = ? AND idx = ?");
   insert_event_ = db_.prepare(
@@ -180,7 +184,7 @@ void SqliteRunStore::flush() {
   open_ = false;
   in_batch_ = 0;
   ++commits_;
-  if (crash_after_ != 0 && commits_ == crash_after_) ::kill(::getpid(), crash_signal_);
+  if (commit_hook_) commit_hook_(commits_);
 }
 
 void SqliteRunStore::expect_one_row(const char* what) const {
@@ -256,12 +260,23 @@ void SqliteRunStore::update_task(const RunKey& key, std::string_view task, TaskS
 }
 
 void SqliteRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
-                                     Time start) {
+                                     AttemptId id, Time start) {
   begin_change();
   insert_attempt_.bind_all(run_id(key), std::string(task), static_cast<int64_t>(index),
-                           start.micros());
+                           static_cast<int64_t>(id), start.micros());
   insert_attempt_.step();
   insert_attempt_.reset();
+  commit_if_due();
+}
+
+void SqliteRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index,
+                                     Time at) {
+  begin_change();
+  running_attempt_.bind_all(at.micros(), run_id(key), std::string(task),
+                            static_cast<int64_t>(index));
+  running_attempt_.step();
+  running_attempt_.reset();
+  expect_one_row("recording an attempt's running start");
   commit_if_due();
 }
 
@@ -339,7 +354,8 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     run->second.tasks.push_back(std::move(task));
   }
   Statement a = db.prepare(
-      "SELECT run_id, task, idx, start_us, end_us, state FROM attempts ORDER BY run_id, task, idx");
+      "SELECT run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts"
+      " ORDER BY run_id, task, idx");
   while (a.step()) {
     const auto run = runs.find(a.column_int64(0));
     const std::string task = a.column_text(1);
@@ -360,6 +376,8 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     attempt.start = Time::from_micros(a.column_int64(3));
     attempt.end = time_or_null(a, 4);
     attempt.state = parse_word<AttemptState>(path_, a.column_text(5), kAttemptStates, "attempt state");
+    attempt.id = a.column_is_null(6) ? 0 : static_cast<AttemptId>(a.column_int64(6));
+    attempt.running = time_or_null(a, 7);
     ti->attempts.push_back(attempt);
   }
   std::vector<Run> out;

@@ -8,7 +8,11 @@
 //   task_instances(run_id INTEGER, position INTEGER, name TEXT, state TEXT, cpu_milli INTEGER,
 //        memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name))
 //   attempts(run_id INTEGER, task TEXT, idx INTEGER, start_us INTEGER, end_us INTEGER,
-//        state TEXT, PRIMARY KEY (run_id, task, idx))
+//        state TEXT, attempt_id INTEGER, running_us INTEGER, PRIMARY KEY (run_id, task, idx),
+//        UNIQUE (attempt_id))
+//        start_us: when the scheduler asked the executor for the attempt; running_us: when
+//        its work started (NULL while queued, or if it never ran); attempt_id: its AttemptId,
+//        never reused (NULL for attempts written by a Gantry before schema version 3)
 //   events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT, pipeline TEXT,
 //        logical_us INTEGER, task TEXT, message TEXT)
 //   meta(key TEXT PRIMARY KEY, value TEXT)
@@ -25,7 +29,11 @@
 // so a restart after kill -9 is never blocked. Readers are not blocked.
 //
 // History is never overwritten: attempts are plain INSERTs (a second attempt with the same
-// index is an error, not a replacement), and an UPDATE that matches no row is an error.
+// index, or the same attempt id, is an error, not a replacement), and an UPDATE that matches
+// no row is an error.
+//
+// Schema versions (Database::migrate, PRAGMA user_version): 1 the tables, 2 meta, 3 the
+// attempts' attempt_id and running_us. A database of an older version is migrated when opened.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
@@ -40,6 +48,7 @@
 // attempt numbers with gaps, unknown state words). Thread safety: one thread (the event
 // loop's).
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -90,8 +99,10 @@ class SqliteRunStore final : public RunStore {
                   std::optional<Time> end) override;
   void update_task(const RunKey& key, std::string_view task, TaskState state,
                    const Resources& requests) override;
-  void attempt_started(const RunKey& key, std::string_view task, size_t index,
+  void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
                        Time start) override;
+  void attempt_running(const RunKey& key, std::string_view task, size_t index,
+                       Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
@@ -102,14 +113,14 @@ class SqliteRunStore final : public RunStore {
   // State changes written so far (each call above counts one).
   uint64_t changes_written() const { return changes_; }
 
-  // Fault injection for crash and concurrency tests: after `n` more committed transactions
-  // the process sends itself `signal`: SIGKILL (a real kill -9, at a transaction boundary or,
-  // with batching, inside the open batch), or SIGSTOP (frozen while holding the database, so
-  // a test can start a second process against it without sleeping). 0 disables.
-  void crash_after_commits(uint64_t n, int signal = 9) {
-    crash_after_ = n;
-    crash_signal_ = signal;
-  }
+  // Called after each committed transaction with the number of transactions committed so far
+  // (1, 2, ...), on the caller's thread, before the change that committed returns. The store
+  // itself never acts on it. It is the seam of the crash and concurrency tests: their hook
+  // kills or stops the process at a chosen commit (tests/tools/fault_injection.hpp, linked
+  // only into test programs), a real kill -9 at a transaction boundary or, with batching,
+  // inside the open batch. Empty: nothing is called.
+  using CommitHook = std::function<void(uint64_t commits)>;
+  void set_commit_hook(CommitHook hook) { commit_hook_ = std::move(hook); }
 
  private:
   // Opens the batch transaction if needed; after the change, commit_if_due() ends it when the
@@ -129,11 +140,11 @@ class SqliteRunStore final : public RunStore {
   bool open_ = false;
   uint64_t changes_ = 0;
   uint64_t commits_ = 0;
-  uint64_t crash_after_ = 0;
-  int crash_signal_ = 9;
+  CommitHook commit_hook_;
   std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
-      end_attempt_, insert_event_, upsert_pipeline_;  // destroyed before db_ closes
+      running_attempt_, end_attempt_, insert_event_,
+      upsert_pipeline_;  // destroyed before db_ closes
 };
 
 }  // namespace gantry

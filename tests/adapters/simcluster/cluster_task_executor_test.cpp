@@ -46,6 +46,20 @@ TEST(JobForTask, RolesInStartOrderWithTheTaskResources) {
   EXPECT_EQ(job.work.steps * job.work.step_compute_ref.micros(), minutes(10).micros());
 }
 
+// One 8-GPU node whose eight GPUs a background job holds from 0 s (timing below), and the
+// executor in front of it.
+struct BusyNode {
+  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(kT0);
+  Cluster cluster{dgx_rack(1)};
+  Scheduler scheduler{SchedulerConfig{}};
+  const std::vector<JobSpec> background{training_job("bg", Framework::kTensorFlow,
+                                                     {role(RoleKind::kWorker, 1, 8)}, seconds(0),
+                                                     3600, seconds(1), 0)};
+  TrainingWorld world{*loop, cluster, scheduler, SimParameters{}, background};
+  SimulatedExecutor containers{*loop, 1};
+  ClusterTaskExecutor executor{world, containers};
+};
+
 // One 8-GPU node. A background job holds all eight GPUs from 0 s; a manual run of a pipeline
 // whose task is a PyTorchJob (master 4 GPUs + worker 4 GPUs) is triggered at 60 s and must wait.
 //   background: 1 worker × 8 GPUs, 3600 steps of 1 s; n = 8 on one NVSwitch island, S = 0:
@@ -53,17 +67,11 @@ TEST(JobForTask, RolesInStartOrderWithTheTaskResources) {
 //     running at 5 s (one start stage), ends at 3605.1008 s.
 //   task: submitted at 60 s; bound at 3605.1008 s; master running +5 s, worker +5 s ->
 //     running at 3615.1008 s; 1000 steps of 0.6 s + 28 µs -> 600.028 s; ends at 4215.1288 s.
-// The attempt lasts from 60 s to 4215.1288 s: queueing for GPUs counts in the task's time.
+// The attempt lasts from 60 s to 4215.1288 s: queueing for GPUs counts in the task's time; it
+// is reported running at 3615.1008 s, when both pods run (its timeout would count from there).
 TEST(ClusterTaskExecutor, DistributedTaskWaitsForGpusHeldByTheScenario) {
-  const auto loop = EventLoop::virtual_time(kT0);
-  Cluster cluster(dgx_rack(1));
-  Scheduler scheduler(SchedulerConfig{});
-  const std::vector<JobSpec> background{training_job("bg", Framework::kTensorFlow,
-                                                     {role(RoleKind::kWorker, 1, 8)}, seconds(0),
-                                                     3600, seconds(1), 0)};
-  TrainingWorld world(*loop, cluster, scheduler, SimParameters{}, background);
-  SimulatedExecutor containers(*loop, 1);
-  ClusterTaskExecutor executor(world, containers);
+  BusyNode node;
+  auto& [loop, cluster, scheduler, background, world, containers, executor] = node;
   MemoryRunStore store;
   RunScheduler runs(*loop, store, executor);
   runs.add_pipeline(training_pipeline());
@@ -84,12 +92,60 @@ TEST(ClusterTaskExecutor, DistributedTaskWaitsForGpusHeldByTheScenario) {
   ASSERT_EQ(run.tasks[0].attempts.size(), 1u);
   const Attempt& a = run.tasks[0].attempts[0];
   EXPECT_EQ(a.start, kT0 + seconds(60));
+  EXPECT_EQ(a.running, kT0 + microseconds(3'615'100'800));
   EXPECT_EQ(*a.end, kT0 + microseconds(4'215'128'800));
   EXPECT_EQ(a.state, AttemptState::kSucceeded);
   const JobLog& job = world.log().jobs.at(1);
   EXPECT_EQ(job.spec->name, "train/fit@2026-01-01T00:01:00Z#0");
   EXPECT_EQ(*job.bound - kT0, microseconds(3'605'100'800));
   EXPECT_EQ(cluster.free_gpus(), 8) << "everything released";
+}
+
+// What a listener hears from the executor.
+struct Heard final : AttemptListener {
+  void attempt_running(AttemptId id, Time at) override {
+    log.push_back("running " + std::to_string(id) + " at " + std::to_string((at - kT0).micros()));
+  }
+  void attempt_finished(AttemptId id, const AttemptResult&) override {
+    log.push_back("finished " + std::to_string(id));
+  }
+  std::vector<std::string> log;
+};
+
+// The kill contract (task_executor.hpp). One 8-GPU node held by the background job of the test
+// above (bound at 0 s) until 3605.1008 s. Attempt 1 (8 GPUs) is started at 1 s: queued behind
+// it. Killed at
+// 60 s it is acknowledged (kKilled), its job leaves the queue (withdrawn, never bound) and
+// nothing is ever reported for it; a second kill is kUnknown, as is an id never started.
+// Attempt 2, started at 60 s, runs when the background ends: bound 3605.1008 s, running 5 s
+// later, 3610.1008 s, reported once.
+TEST(ClusterTaskExecutor, KillWithdrawsAQueuedJobAndIsAcknowledged) {
+  BusyNode node;
+  auto& [loop, cluster, scheduler, background, world, containers, executor] = node;
+  world.start();
+  PipelineSpec p = training_pipeline();
+  p.tasks[0].replicas = {{"worker", 1}};
+  p.tasks[0].resources.gpus = 8;
+  AttemptRequest r;
+  r.pipeline = &p;
+  r.task = &p.tasks[0];
+  r.requests = p.tasks[0].resources;
+  r.id = 1;
+  Heard heard;
+  loop->run_until(kT0 + seconds(1));
+  executor.start(r, heard);
+  loop->run_until(kT0 + seconds(60));
+  EXPECT_EQ(executor.kill(1), KillAck::kKilled);
+  EXPECT_EQ(executor.kill(1), KillAck::kUnknown);
+  EXPECT_EQ(executor.kill(99), KillAck::kUnknown);
+  r.id = 2;
+  executor.start(r, heard);
+  loop->run();
+  const JobLog& killed = world.log().jobs.at(static_cast<size_t>(executor.job_of(1)));
+  EXPECT_EQ(killed.state, JobState::kWithdrawn);
+  EXPECT_FALSE(killed.bound.has_value());
+  EXPECT_EQ(heard.log, (std::vector<std::string>{"running 2 at 3610100800", "finished 2"}));
+  EXPECT_EQ(cluster.free_gpus(), 8);
 }
 
 // Container tasks never touch the cluster: they run in the fallback executor.

@@ -8,9 +8,9 @@
 #include "sim/scenario_spec.hpp"
 #include "sim/summary.hpp"
 
-namespace gantry::cli {
+namespace gantry {
 
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& summary,
                                    const std::string& results_path);
 
-}  // namespace gantry::cli
+}  // namespace gantry

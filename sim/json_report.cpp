@@ -1,8 +1,8 @@
-#include "tools/gantry/json_report.hpp"
+#include "sim/json_report.hpp"
 
 #include <fmt/format.h>
 
-namespace gantry::cli {
+namespace gantry {
 
 namespace {
 nlohmann::ordered_json distribution(const DistributionFigures& d) {
@@ -37,4 +37,4 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
   return j;
 }
 
-}  // namespace gantry::cli
+}  // namespace gantry

@@ -1,0 +1,20 @@
+// gantry-faulty: the real `gantry` command line (tools/gantry/cli.hpp) with a fault-injecting
+// commit hook on the runs database, for the crash and concurrency tests of tests/tools. A test
+// program only: the shipped `gantry` has no such hook and reads no such variable.
+//   GANTRY_CRASH_AFTER_COMMITS=N  kill -9 itself right after the N-th commit
+//   GANTRY_STOP_AFTER_COMMITS=N   stop itself (SIGSTOP) there, holding the database
+
+#include <csignal>
+#include <cstdlib>
+
+#include "tests/tools/fault_injection.hpp"
+#include "tools/gantry/cli.hpp"
+
+int main(int argc, char** argv) {
+  gantry::cli::CliHooks hooks;
+  if (const char* n = std::getenv("GANTRY_CRASH_AFTER_COMMITS"))
+    hooks.runs_commit = gantry::testing::signal_self_after(std::strtoull(n, nullptr, 10), SIGKILL);
+  if (const char* n = std::getenv("GANTRY_STOP_AFTER_COMMITS"))
+    hooks.runs_commit = gantry::testing::signal_self_after(std::strtoull(n, nullptr, 10), SIGSTOP);
+  return gantry::cli::run_cli(argc, argv, hooks);
+}

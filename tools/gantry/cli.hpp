@@ -1,0 +1,26 @@
+#pragma once
+// The `gantry` command line as a function, so that the shipped program (main.cpp) and test
+// programs built from the same code (tests/tools/gantry_faulty_main.cpp) share every command,
+// message and exit code. Each subcommand lives in its own file.
+//
+// Exit codes: 0 success (and --help), 1 internal error, 2 bad input: a flag, a file, a value,
+// a path that cannot be used. Command-line mistakes are bad input too: CLI11's own exit codes
+// (104 conversion, 105 validation, 106 required, 109 extras, ...) are folded into 2, so
+// scripts need to know three codes only.
+
+#include "workflow/store/sqlite_run_store.hpp"
+
+namespace gantry::cli {
+
+// Seams through which a test program changes what the commands do, in the manner of LevelDB's
+// Env: the shipped program passes none. Nothing in tools/ injects faults itself.
+struct CliHooks {
+  // Installed on the runs database of `pipeline run` and `pipeline backfill`
+  // (SqliteRunStore::set_commit_hook): gantry-faulty kills or stops itself there.
+  SqliteRunStore::CommitHook runs_commit;
+};
+
+// Parses `argv`, runs the command, prints what went wrong; returns the exit code.
+int run_cli(int argc, char** argv, const CliHooks& hooks = {});
+
+}  // namespace gantry::cli

@@ -1,0 +1,211 @@
+#include "tools/gantry/server_client_commands.hpp"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "engine/core/errors.hpp"
+#include "tools/gantry/cli_inputs.hpp"
+#include "web/client/http_client.hpp"
+#include "web/server/token_store.hpp"
+
+namespace gantry::cli {
+
+namespace {
+
+struct ServerFlags {
+  std::string server;
+  std::string token;
+  std::string token_file;
+};
+
+void add_server_flags(CLI::App* cmd, ServerFlags& f) {
+  cmd->add_option("--server", f.server, "Server URL (default $GANTRY_SERVER, else http://127.0.0.1:8080)");
+  cmd->add_option("--token", f.token, "Bearer token (default $GANTRY_TOKEN, else --token-file)");
+  cmd->add_option("--token-file", f.token_file, "File holding the token (the server's admin token file)");
+}
+
+std::string env_or(const char* name, std::string fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
+}
+
+std::unique_ptr<web::HttpClient> connect(const ServerFlags& f) {
+  const std::string url = f.server.empty() ? env_or("GANTRY_SERVER", "http://127.0.0.1:8080") : f.server;
+  std::string token = f.token.empty() ? env_or("GANTRY_TOKEN", "") : f.token;
+  if (token.empty() && !f.token_file.empty()) {
+    std::ifstream in(f.token_file);
+    if (!in) throw GantryError("--token-file: cannot read " + f.token_file);
+    std::getline(in >> std::ws, token);
+  }
+  return std::make_unique<web::HttpClient>(url, web::ClientOptions{.token = token});
+}
+
+// Sends a request; a transport failure is bad input naming the server.
+web::ClientResponse send(web::HttpClient& client, const std::string& method, const std::string& path,
+                         const std::string& body = {}, const std::string& content_type = {}) {
+  try {
+    return client.request(method, path, body, content_type);
+  } catch (const std::runtime_error& e) {
+    throw GantryError(fmt::format("cannot reach the server at {}: {}", client.base_url(), e.what()));
+  }
+}
+
+// The server's error message for a failed answer.
+std::string error_message(const web::ClientResponse& r) {
+  try {
+    const auto j = nlohmann::json::parse(r.body);
+    if (j.contains("error")) return j["error"].value("message", r.body);
+  } catch (const nlohmann::json::exception&) {
+  }
+  return r.body;
+}
+
+void check(const web::ClientResponse& r, const std::string& what) {
+  if (r.status >= 200 && r.status < 300) return;
+  const std::string msg = fmt::format("{}: HTTP {}: {}", what, r.status, error_message(r));
+  if (r.status >= 500) throw std::runtime_error(msg);
+  throw GantryError(msg);
+}
+
+std::string path_segment(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) {
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':') out += static_cast<char>(c);
+    else out += fmt::format("%{:02X}", c);
+  }
+  return out;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw GantryError("cannot read " + path);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_run) {
+  auto client = connect(f);
+  bool failed = false;
+  for (const std::string& file : expand_pipeline_args(args)) {
+    const web::ClientResponse r = send(*client, "POST", std::string("/api/v1/pipelines") + (dry_run ? "?dryRun=true" : ""),
+                                       read_file(file), "application/yaml");
+    if (r.status == 400) {
+      // Validation errors, each with its place in this file.
+      const auto j = nlohmann::json::parse(r.body, nullptr, false);
+      if (!j.is_discarded() && j.contains("errors")) {
+        for (const auto& e : j["errors"])
+          fmt::print(stderr, "{}:{}:{}: {}: {}\n", file, e.value("line", 0), e.value("column", 0), e.value("path", ""),
+                     e.value("message", ""));
+        failed = true;
+        continue;
+      }
+    }
+    check(r, file);
+    const auto j = nlohmann::json::parse(r.body);
+    for (const auto& p : j.value("pools", nlohmann::json::array()))
+      fmt::print("pool/{} {}\n", p.value("name", ""), dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
+    for (const auto& p : j.value("pipelines", nlohmann::json::array()))
+      fmt::print("pipeline/{} {}\n", p.value("name", ""), dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
+  }
+  if (failed) throw CLI::RuntimeError(2);
+}
+
+void list(const ServerFlags& f) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(*client, "GET", "/api/v1/pipelines");
+  check(r, "list");
+  const auto j = nlohmann::json::parse(r.body);
+  fmt::print("{:<28} {:<18} {:<7} {:<22} {}\n", "NAME", "SCHEDULE", "PAUSED", "NEXT", "LAST RUN");
+  for (const auto& p : j["pipelines"]) {
+    const std::string schedule = p["schedule"].is_object() ? p["schedule"].value("cron", "") : "-";
+    const std::string next = p["nextTicks"].empty() ? "-" : p["nextTicks"][0].get<std::string>();
+    std::string last = "-";
+    if (p["lastRun"].is_object()) last = p["lastRun"].value("state", "") + " " + p["lastRun"].value("logicalTime", "");
+    fmt::print("{:<28} {:<18} {:<7} {:<22} {}\n", p.value("name", ""), schedule, p.value("paused", false) ? "yes" : "no",
+               next, last);
+  }
+}
+
+void get(const ServerFlags& f, const std::string& name, const std::string& format) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(*client, "GET", "/api/v1/pipelines/" + path_segment(name));
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  if (format == "json") {
+    std::cout << j.dump(2) << "\n";
+  } else {
+    std::cout << j.value("yaml", "");
+  }
+}
+
+void trigger(const ServerFlags& f, const std::string& name) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger");
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  fmt::print("run {} {} ({})\n", name, j.value("logicalTime", ""), j.value("state", ""));
+}
+
+}  // namespace
+
+void add_pipeline_client_commands(CLI::App& pipeline) {
+  auto f = std::make_shared<ServerFlags>();
+  {
+    auto files = std::make_shared<std::vector<std::string>>();
+    auto dry = std::make_shared<bool>(false);
+    CLI::App* cmd = pipeline.add_subcommand("apply", "Create or replace pipelines and pools on a running gantry serve");
+    cmd->add_option("files", *files, "Pipeline YAML files (a folder stands for its *.yaml and *.yml)")->required();
+    cmd->add_flag("--dry-run", *dry, "Only validate on the server");
+    add_server_flags(cmd, *f);
+    cmd->callback([f, files, dry] { apply(*f, *files, *dry); });
+  }
+  {
+    CLI::App* cmd = pipeline.add_subcommand("list", "List the pipelines of a running gantry serve");
+    add_server_flags(cmd, *f);
+    cmd->callback([f] { list(*f); });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto format = std::make_shared<std::string>("yaml");
+    CLI::App* cmd = pipeline.add_subcommand("get", "Show one pipeline of a running gantry serve");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("--format", *format, "yaml (as submitted) or json")->check(CLI::IsMember({"yaml", "json"}));
+    add_server_flags(cmd, *f);
+    cmd->callback([f, name, format] { get(*f, *name, *format); });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    CLI::App* cmd = pipeline.add_subcommand("trigger", "Start a manual run on a running gantry serve");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    add_server_flags(cmd, *f);
+    cmd->callback([f, name] { trigger(*f, *name); });
+  }
+}
+
+void add_token_command(CLI::App& app) {
+  CLI::App* token = app.add_subcommand("token", "API tokens of gantry serve");
+  token->require_subcommand(1);
+  auto db = std::make_shared<std::string>("gantry.db");
+  auto read_only = std::make_shared<bool>(false);
+  auto name = std::make_shared<std::string>("cli");
+  CLI::App* create = token->add_subcommand("create", "Create a token (printed once; only its hash is stored)");
+  create->add_option("--db", *db, "The server's database (default gantry.db)");
+  create->add_flag("--read-only", *read_only, "A viewer token: GET requests only");
+  create->add_option("--name", *name, "What the token is for");
+  create->callback([db, read_only, name] {
+    if (!std::filesystem::exists(*db)) throw GantryError("--db: no database at " + *db + " (start gantry serve first)");
+    web::TokenStore store(*db);
+    std::cout << store.create(*read_only ? web::TokenRole::kViewer : web::TokenRole::kAdmin, *name) << "\n";
+  });
+}
+
+}  // namespace gantry::cli

@@ -1,0 +1,119 @@
+#include "web/server/api_server.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include "web/server/loop_call.hpp"
+
+namespace gantry::web {
+
+namespace {
+
+bool is_api_path(const std::string& path) {
+  return path.rfind("/api/", 0) == 0 || path == "/api" || path == "/healthz" || path == "/readyz" ||
+         path == "/metrics";
+}
+
+std::optional<std::string> bearer_token(const HttpRequest& req) {
+  if (const auto h = req.header("authorization")) {
+    constexpr std::string_view kBearer = "Bearer ";
+    if (h->size() > kBearer.size() && h->compare(0, kBearer.size(), kBearer) == 0) return h->substr(kBearer.size());
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min, int64_t max) {
+  const auto v = req.query_value(key);
+  if (!v) return fallback;
+  size_t used = 0;
+  int64_t n = 0;
+  try {
+    n = std::stoll(*v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != v->size() || n < min || n > max)
+    throw ApiError(400, "bad_request",
+                   "?" + key + ": expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
+                       ", got '" + *v + "'");
+  return n;
+}
+
+ApiServer::ApiServer(TokenStore& tokens, ApiOptions options)
+    : tokens_(tokens), options_(std::move(options)), static_files_(options_.ui_root) {
+  if (!options_.log) options_.log = [](const std::string& line) { std::cerr << line << '\n'; };
+}
+
+void ApiServer::add_cors(const HttpRequest& req, HttpResponse& r) const {
+  if (options_.allow_origin.empty()) return;
+  const auto origin = req.header("origin");
+  if (!origin || (options_.allow_origin != "*" && *origin != options_.allow_origin)) return;
+  r.headers.emplace_back("Access-Control-Allow-Origin", options_.allow_origin == "*" ? "*" : *origin);
+  r.headers.emplace_back("Vary", "Origin");
+}
+
+HttpResponse ApiServer::dispatch(HttpRequest& req) {
+  const auto start = std::chrono::steady_clock::now();
+  std::string label;
+  HttpResponse r;
+  if (!is_api_path(req.path)) {
+    label = "static";
+    r = (req.method == "GET" || req.method == "HEAD") ? static_files_.serve(req.path)
+                                                      : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
+  } else {
+    r = route(req, label);
+    add_cors(req, r);
+  }
+  metrics_.record(label, req.method, r.status, std::chrono::steady_clock::now() - start);
+  return r;
+}
+
+HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
+  if (req.method == "OPTIONS" && !options_.allow_origin.empty()) {
+    label = "preflight";
+    HttpResponse r = HttpResponse::text(204, "");
+    r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, DELETE");
+    r.headers.emplace_back("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID");
+    r.headers.emplace_back("Access-Control-Max-Age", "600");
+    return r;
+  }
+  const Router::Match m = router_.match(req.method, req.path);
+  if (m.route == nullptr) {
+    label = "unmatched";
+    if (m.allowed.empty()) return HttpResponse::error(404, "not_found", "no route " + req.path);
+    std::string allow;
+    for (const std::string& a : m.allowed) allow += (allow.empty() ? "" : ", ") + a;
+    HttpResponse r = HttpResponse::error(405, "method_not_allowed", req.method + " is not allowed here; allowed: " + allow);
+    r.headers.emplace_back("Allow", allow);
+    return r;
+  }
+  label = m.route->pattern;
+  if (!m.route->is_public) {
+    std::optional<std::string> token = bearer_token(req);
+    if (!token && req.path == "/api/v1/events") token = req.query_value("token");
+    const std::optional<TokenInfo> who = token ? tokens_.verify(*token) : std::nullopt;
+    if (!who) {
+      HttpResponse r = HttpResponse::error(401, "unauthorized", token ? "unknown or revoked token" : "missing bearer token");
+      r.headers.emplace_back("WWW-Authenticate", "Bearer");
+      return r;
+    }
+    if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
+      return HttpResponse::error(403, "forbidden", "a read-only token cannot " + req.method + " " + m.route->pattern);
+  }
+  req.params = m.params;
+  try {
+    return m.route->handler(req);
+  } catch (const ApiError& e) {
+    return HttpResponse::error(e.status(), e.code(), e.what());
+  } catch (const LoopUnavailable& e) {
+    return HttpResponse::error(503, "unavailable", e.what());
+  } catch (const std::exception& e) {
+    options_.log("error: " + req.method + " " + req.path + ": " + e.what());
+    return HttpResponse::error(500, "internal", "internal error (logged by the server)");
+  }
+}
+
+}  // namespace gantry::web

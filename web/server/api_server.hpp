@@ -1,0 +1,79 @@
+#pragma once
+// The front of `gantry serve`: one dispatch function for the HTTP listener that serves the
+// web app's files, routes API requests, checks tokens, turns exceptions into JSON errors and
+// counts every request for /metrics. The routes themselves are added by the api_*.cpp files.
+//
+// Access (issue 10, Security):
+//  - every route needs "Authorization: Bearer <token>" unless marked public (/healthz,
+//    /readyz); GET /api/v1/events also takes ?token= because a browser's EventSource cannot
+//    send headers. No cookies: a cross-site page cannot make the browser act with the user's
+//    credentials.
+//  - viewer tokens may only GET; anything else is 403.
+//  - CORS headers only for the origin given by --allow-origin (OPTIONS preflight answered for
+//    it); without it a browser refuses cross-origin reads, and cross-origin writes never get
+//    past the preflight their Authorization header requires.
+//
+// Errors: a handler throws ApiError for an answer other than success; LoopUnavailable is 503;
+// anything else is a 500 whose message is logged, not sent (it may hold internal detail).
+//
+// Thread-safe: dispatch() runs on every HTTP thread at once; the router is fixed before the
+// server starts.
+
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+#include "web/server/http_message.hpp"
+#include "web/server/http_metrics.hpp"
+#include "web/server/router.hpp"
+#include "web/server/static_files.hpp"
+#include "web/server/token_store.hpp"
+
+namespace gantry::web {
+
+class ApiError : public std::runtime_error {
+ public:
+  ApiError(int status, std::string code, const std::string& message)
+      : std::runtime_error(message), status_(status), code_(std::move(code)) {}
+  int status() const { return status_; }
+  const std::string& code() const { return code_; }
+
+ private:
+  int status_;
+  std::string code_;
+};
+
+struct ApiOptions {
+  std::filesystem::path ui_root;  // the built web app (web/ui/dist)
+  std::string allow_origin{};     // "" = no CORS
+  // Where 500s are reported (the server's log); defaults to stderr.
+  std::function<void(const std::string&)> log{};
+};
+
+class ApiServer {
+ public:
+  ApiServer(TokenStore& tokens, ApiOptions options);
+
+  Router& router() { return router_; }
+  const Router& router() const { return router_; }
+  HttpMetrics& metrics() { return metrics_; }
+
+  HttpResponse dispatch(HttpRequest& req);
+
+ private:
+  HttpResponse route(HttpRequest& req, std::string& route_label);
+  void add_cors(const HttpRequest& req, HttpResponse& r) const;
+
+  TokenStore& tokens_;
+  ApiOptions options_;
+  Router router_;
+  StaticFiles static_files_;
+  HttpMetrics metrics_;
+};
+
+// Parses an integer query parameter in [min, max]; absent gives `fallback`. Throws ApiError 400
+// naming the parameter.
+int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min, int64_t max);
+
+}  // namespace gantry::web

@@ -1,0 +1,189 @@
+#include "web/server/http_server.hpp"
+
+#include <civetweb.h>
+#include <openssl/ssl.h>
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+namespace gantry::web {
+
+namespace {
+
+// civetweb must be initialised once per process before any server starts.
+void init_civetweb() {
+  static std::once_flag once;
+  std::call_once(once, [] { mg_init_library(0); });
+}
+
+// civetweb's own logging goes nowhere: the API logs what matters.
+int quiet_log(const mg_connection*, const char*) { return 1; }
+
+class ConnectionWriter final : public StreamWriter {
+ public:
+  explicit ConnectionWriter(mg_connection* conn) : conn_(conn) {}
+  bool write(std::string_view chunk) override {
+    if (chunk.empty()) return true;
+    return mg_write(conn_, chunk.data(), chunk.size()) == static_cast<int>(chunk.size());
+  }
+
+ private:
+  mg_connection* conn_;
+};
+
+void send_head(mg_connection* conn, const HttpResponse& r, int64_t length, bool close) {
+  std::string head = "HTTP/1.1 " + std::to_string(r.status) + " " + status_reason(r.status) + "\r\n";
+  head += "Content-Type: " + r.content_type + "\r\n";
+  if (length >= 0) head += "Content-Length: " + std::to_string(length) + "\r\n";
+  head += "X-Content-Type-Options: nosniff\r\n";
+  for (const auto& [k, v] : r.headers) head += k + ": " + v + "\r\n";
+  if (close) head += "Connection: close\r\n";
+  head += "\r\n";
+  mg_write(conn, head.data(), head.size());
+}
+
+void send(mg_connection* conn, const HttpResponse& r, bool close = false) {
+  send_head(conn, r, static_cast<int64_t>(r.body.size()), close);
+  if (!r.body.empty()) mg_write(conn, r.body.data(), r.body.size());
+}
+
+}  // namespace
+
+std::optional<std::pair<std::string, int>> split_listen_address(const std::string& listen) {
+  std::string host;
+  std::string port;
+  if (!listen.empty() && listen[0] == '[') {
+    const size_t close = listen.find(']');
+    if (close == std::string::npos || close + 1 >= listen.size() || listen[close + 1] != ':') return std::nullopt;
+    host = listen.substr(1, close - 1);
+    port = listen.substr(close + 2);
+  } else {
+    const size_t colon = listen.rfind(':');
+    if (colon == std::string::npos) return std::nullopt;
+    host = listen.substr(0, colon);
+    port = listen.substr(colon + 1);
+  }
+  if (host.empty() || port.empty() || port.size() > 5) return std::nullopt;
+  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return std::nullopt;
+  const int p = std::stoi(port);
+  if (p > 65535) return std::nullopt;
+  return std::make_pair(host, p);
+}
+
+bool is_loopback_host(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.rfind("127.", 0) == 0;
+}
+
+HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
+    : options_(std::move(options)), dispatch_(std::move(dispatch)) {
+  const auto address = split_listen_address(options_.listen);
+  if (!address) throw std::runtime_error("--listen " + options_.listen + ": expected host:port");
+  host_ = address->first;
+  if (options_.tls_cert.empty() != options_.tls_key.empty())
+    throw std::runtime_error("TLS needs both a certificate and a key");
+  init_civetweb();
+  const bool v6 = host_.find(':') != std::string::npos;
+  std::string ports = (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(address->second);
+  if (tls()) ports += "s";
+  const std::string threads = std::to_string(options_.threads);
+  std::vector<const char*> opts = {"listening_ports", ports.c_str(), "num_threads", threads.c_str(),
+                                   "enable_keep_alive", "yes", "request_timeout_ms", "30000",
+                                   "enable_directory_listing", "no"};
+  if (tls()) {
+    opts.push_back("ssl_protocol_version");
+    opts.push_back("4");  // TLS 1.2 and later
+  }
+  opts.push_back(nullptr);
+  mg_callbacks callbacks{};
+  callbacks.log_message = quiet_log;
+  // civetweb wants the key and the chain in one PEM file; users have two (what cert-manager
+  // and Let's Encrypt write), so they are loaded into the SSL context here.
+  callbacks.init_ssl = [](void* ssl_ctx, void* self) -> int {
+    const auto* server = static_cast<const HttpServer*>(self);
+    auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
+    if (SSL_CTX_use_certificate_chain_file(ctx, server->options_.tls_cert.c_str()) != 1) return -1;
+    if (SSL_CTX_use_PrivateKey_file(ctx, server->options_.tls_key.c_str(), SSL_FILETYPE_PEM) != 1) return -1;
+    return SSL_CTX_check_private_key(ctx) == 1 ? 1 : -1;
+  };
+  char error[256] = "";
+  mg_init_data init{};
+  init.callbacks = &callbacks;
+  init.user_data = this;
+  init.configuration_options = opts.data();
+  mg_error_data err{};
+  err.text = error;
+  err.text_buffer_size = sizeof error;
+  ctx_ = mg_start2(&init, &err);
+  if (ctx_ == nullptr)
+    throw std::runtime_error("cannot listen on " + options_.listen + (error[0] != '\0' ? ": " + std::string(error) : ""));
+  mg_server_port info[4] = {};
+  const int n = mg_get_server_ports(ctx_, 4, info);
+  port_ = n > 0 ? info[0].port : address->second;
+  mg_set_request_handler(ctx_, "/", &HttpServer::on_request, this);
+}
+
+HttpServer::~HttpServer() {
+  if (ctx_ != nullptr) mg_stop(ctx_);
+}
+
+std::string HttpServer::url() const {
+  const bool v6 = host_.find(':') != std::string::npos;
+  return std::string(tls() ? "https" : "http") + "://" + (v6 ? "[" + host_ + "]" : host_) + ":" +
+         std::to_string(port_);
+}
+
+int HttpServer::on_request(mg_connection* conn, void* self) {
+  return static_cast<HttpServer*>(self)->handle(conn);
+}
+
+int HttpServer::handle(mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  HttpRequest req;
+  req.method = info->request_method != nullptr ? info->request_method : "";
+  req.path = info->local_uri_raw != nullptr ? info->local_uri_raw : (info->local_uri != nullptr ? info->local_uri : "");
+  req.remote_addr = info->remote_addr;
+  for (int i = 0; i < info->num_headers; ++i) {
+    std::string name = info->http_headers[i].name;
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    req.headers[name] = info->http_headers[i].value;
+  }
+  if (info->query_string != nullptr) {
+    std::optional<std::map<std::string, std::string>> q = parse_query(info->query_string);
+    if (!q) {
+      send(conn, HttpResponse::error(400, "bad_request", "malformed query string"));
+      return 400;
+    }
+    req.query = std::move(*q);
+  }
+  // The body, bounded.
+  const int64_t limit = options_.max_body_bytes;
+  const auto too_large = [&] {
+    send(conn, HttpResponse::error(413, "too_large", "request body over " + std::to_string(limit) + " bytes"), true);
+    return 413;
+  };
+  if (info->content_length > limit) return too_large();
+  char buf[16384];
+  while (true) {
+    const int got = mg_read(conn, buf, sizeof buf);
+    if (got <= 0) break;
+    req.body.append(buf, static_cast<size_t>(got));
+    if (static_cast<int64_t>(req.body.size()) > limit) return too_large();
+  }
+
+  HttpResponse r = dispatch_(req);
+  if (r.stream) {
+    HttpResponse head = r;
+    head.headers.emplace_back("Cache-Control", "no-cache");
+    send_head(conn, head, -1, true);
+    ConnectionWriter writer(conn);
+    r.stream(writer);
+    return r.status;
+  }
+  send(conn, r);
+  return r.status;
+}
+
+}  // namespace gantry::web

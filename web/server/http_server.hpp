@@ -1,0 +1,68 @@
+#pragma once
+// The HTTP listener of `gantry serve`, on civetweb: it turns each request into an HttpRequest,
+// hands it to one dispatch function on the connection's thread, and writes the HttpResponse
+// back (or streams it, for Server-Sent Events). It knows nothing of the API: routing, tokens
+// and JSON live in the dispatch function (api_server.hpp).
+//
+// Threads: civetweb runs `threads` worker threads; dispatch runs on them, concurrently, so it
+// must be thread-safe (the API posts engine work to the event loop and waits, DESIGN.md rule 1).
+// A streamed response holds its thread until the stream function returns.
+//
+// Limits: a body larger than `max_body_bytes` is refused with 413 before it is read (by its
+// Content-Length) or as soon as it grows past the limit (chunked); the connection is closed.
+//
+// Errors: the constructor throws std::runtime_error naming the address when civetweb cannot
+// listen there (port in use, bad address, TLS files unreadable).
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "web/server/http_message.hpp"
+
+struct mg_context;
+struct mg_connection;
+
+namespace gantry::web {
+
+struct HttpServerOptions {
+  std::string listen = "127.0.0.1:8080";  // host:port; port 0 picks a free port
+  int threads = 16;
+  int64_t max_body_bytes = 4 << 20;
+  std::string tls_cert{};  // PEM certificate chain and key file paths; both or neither
+  std::string tls_key{};
+};
+
+class HttpServer {
+ public:
+  using Dispatch = std::function<HttpResponse(HttpRequest&)>;
+  HttpServer(HttpServerOptions options, Dispatch dispatch);
+  // Stops accepting, waits for every request in progress (streams must notice and return).
+  ~HttpServer();
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // The port actually listened on (the one chosen when the options said 0).
+  int port() const { return port_; }
+  bool tls() const { return !options_.tls_cert.empty(); }
+  // "http://127.0.0.1:8080"
+  std::string url() const;
+
+ private:
+  static int on_request(mg_connection* conn, void* self);
+  int handle(mg_connection* conn);
+
+  HttpServerOptions options_;
+  Dispatch dispatch_;
+  mg_context* ctx_ = nullptr;
+  int port_ = 0;
+  std::string host_;
+};
+
+// Splits "host:port" (IPv4 or a name; "[::1]:8080" for IPv6). nullopt when malformed or the
+// port is not 0..65535.
+std::optional<std::pair<std::string, int>> split_listen_address(const std::string& listen);
+// Is `host` a loopback address or name ("127.x.x.x", "::1", "localhost")?
+bool is_loopback_host(const std::string& host);
+
+}  // namespace gantry::web

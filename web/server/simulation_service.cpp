@@ -1,0 +1,209 @@
+#include "web/server/simulation_service.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/policy/plugin_registry.hpp"
+#include "sim/json_report.hpp"
+#include "sim/run_series.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/simulation.hpp"
+#include "sim/summary.hpp"
+
+namespace gantry::web {
+
+namespace {
+
+// Thrown from the progress callback to stop a cancelled run.
+struct Cancelled {};
+
+const char* to_string_state(int s) {
+  static const char* kNames[] = {"queued", "running", "done", "failed", "cancelled"};
+  return kNames[s];
+}
+
+std::string now_rfc3339() {
+  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
+      std::chrono::system_clock::now().time_since_epoch());
+  return format_rfc3339(Time::from_micros(us.count()));
+}
+
+nlohmann::json pairs_json(const std::vector<std::pair<double, double>>& xs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& [x, y] : xs) out.push_back({x, y});
+  return out;
+}
+
+}  // namespace
+
+SimulationService::SimulationService(EventBus& bus, size_t keep)
+    : bus_(bus), keep_(keep), worker_([this] { work(); }) {}
+
+SimulationService::~SimulationService() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+    for (auto& [id, job] : jobs_) job->cancel = true;
+  }
+  wake_.notify_all();
+  worker_.join();
+}
+
+std::string SimulationService::submit(const SimulationRequest& request) {
+  // The original document first, so errors point at the lines the user wrote; then the
+  // overridden one (an override that breaks the scenario is reported by the loader too).
+  ScenarioSpec scenario = load_scenario_text(request.scenario_yaml, request.file, load_trace_topology);
+  if (!request.overrides.empty())
+    scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides), request.file + " (what-if)",
+                                  load_trace_topology);
+  if (request.seed) scenario.seed = *request.seed;
+  if (!request.policy.empty()) {
+    const auto known = placement_plugin_names();
+    if (std::find(known.begin(), known.end(), request.policy) == known.end())
+      throw std::invalid_argument("policy: unknown placement policy '" + request.policy + "'");
+    scenario.policy.placement = request.policy;
+  }
+  std::lock_guard lock(mu_);
+  auto job = std::make_unique<Job>();
+  job->id = "sim-" + std::to_string(next_++);
+  job->scenario = std::move(scenario);
+  job->created = now_rfc3339();
+  const std::string id = job->id;
+  publish(*job);
+  jobs_[id] = std::move(job);
+  queue_.push_back(id);
+  wake_.notify_all();
+  return id;
+}
+
+void SimulationService::work() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (stopping_) return;
+    const std::string id = queue_.front();
+    queue_.pop_front();
+    const auto it = jobs_.find(id);
+    if (it == jobs_.end()) continue;
+    Job& job = *it->second;
+    job.state = State::kRunning;
+    publish(job);
+    lock.unlock();
+    run(job);  // the job stays in jobs_ while running: remove() only flags it
+    lock.lock();
+    finished_.push_back(id);
+    publish(job);
+    forget_old();
+  }
+}
+
+void SimulationService::run(Job& job) {
+  try {
+    int last_percent = -1;
+    const SimulationRun result = run_simulation(job.scenario, [&](double f) {
+      std::lock_guard lock(mu_);
+      if (job.cancel) throw Cancelled{};
+      job.progress = f;
+      const int percent = static_cast<int>(f * 100);
+      if (percent != last_percent) {
+        last_percent = percent;
+        publish(job);
+      }
+    });
+    const RunSummary summary = summarize(result);
+    const RunSeries series = run_series(result);
+    nlohmann::json alloc = nlohmann::json::array();
+    for (const auto& [t, r] : series.gpu_allocation) alloc.push_back({format_rfc3339(t), r});
+    nlohmann::json report = json_report(job.scenario, summary, "");
+    report.erase("results");  // nothing is written to disk for a what-if run
+    std::lock_guard lock(mu_);
+    job.result = std::move(report);
+    job.series = {{"gpuAllocation", std::move(alloc)},
+                  {"jctCdf", pairs_json(series.jct_cdf)},
+                  {"waitCdf", pairs_json(series.wait_cdf)}};
+    job.progress = 1;
+    job.state = State::kDone;
+  } catch (const Cancelled&) {
+    std::lock_guard lock(mu_);
+    job.state = State::kCancelled;
+  } catch (const std::exception& e) {
+    std::lock_guard lock(mu_);
+    job.state = State::kFailed;
+    job.error = e.what();
+  }
+}
+
+nlohmann::json SimulationService::to_json(const Job& job, bool with_result) const {
+  nlohmann::json j = {{"id", job.id},
+                      {"state", to_string_state(static_cast<int>(job.state))},
+                      {"progress", job.progress},
+                      {"scenario", job.scenario.name},
+                      {"seed", job.scenario.seed},
+                      {"policy", job.scenario.policy.placement},
+                      {"created", job.created},
+                      {"result", nullptr},
+                      {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)}};
+  if (with_result && !job.result.is_null()) j["result"] = job.result;
+  return j;
+}
+
+void SimulationService::publish(const Job& job) { bus_.publish("simulation", to_json(job, false).dump()); }
+
+void SimulationService::forget_old() {
+  while (finished_.size() > keep_) {
+    jobs_.erase(finished_.front());
+    finished_.pop_front();
+  }
+}
+
+std::optional<nlohmann::json> SimulationService::describe(const std::string& id, bool with_result) const {
+  std::lock_guard lock(mu_);
+  const auto it = jobs_.find(id);
+  if (it == jobs_.end()) return std::nullopt;
+  return to_json(*it->second, with_result);
+}
+
+nlohmann::json SimulationService::list() const {
+  std::lock_guard lock(mu_);
+  std::vector<const Job*> all;
+  for (const auto& [id, job] : jobs_) all.push_back(job.get());
+  // Newest first: ids are "sim-<n>", compare n.
+  std::sort(all.begin(), all.end(), [](const Job* a, const Job* b) {
+    return std::stoull(a->id.substr(4)) > std::stoull(b->id.substr(4));
+  });
+  nlohmann::json out = nlohmann::json::array();
+  for (const Job* j : all) out.push_back(to_json(*j, false));
+  return out;
+}
+
+std::optional<nlohmann::json> SimulationService::series(const std::string& id) const {
+  std::lock_guard lock(mu_);
+  const auto it = jobs_.find(id);
+  if (it == jobs_.end() || it->second->state != State::kDone) return std::nullopt;
+  return it->second->series;
+}
+
+bool SimulationService::remove(const std::string& id) {
+  std::lock_guard lock(mu_);
+  const auto it = jobs_.find(id);
+  if (it == jobs_.end()) return false;
+  Job& job = *it->second;
+  switch (job.state) {
+    case State::kQueued:
+      queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+      job.state = State::kCancelled;
+      publish(job);
+      jobs_.erase(it);
+      return true;
+    case State::kRunning:
+      job.cancel = true;  // the worker ends it at its next progress report
+      return true;
+    default:
+      finished_.erase(std::find(finished_.begin(), finished_.end(), id));
+      jobs_.erase(it);
+      return true;
+  }
+}
+
+}  // namespace gantry::web

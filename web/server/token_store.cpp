@@ -1,0 +1,131 @@
+#include "web/server/token_store.hpp"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <openssl/rand.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "engine/store/statement.hpp"
+
+namespace gantry::web {
+
+namespace {
+
+constexpr std::string_view kPrefix = "gty_";
+
+std::string to_hex(const unsigned char* bytes, size_t n) {
+  static const char* kDigits = "0123456789abcdef";
+  std::string out(n * 2, '0');
+  for (size_t i = 0; i < n; ++i) {
+    out[2 * i] = kDigits[bytes[i] >> 4];
+    out[2 * i + 1] = kDigits[bytes[i] & 15];
+  }
+  return out;
+}
+
+int64_t now_us() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+TokenRole role_from(const std::string& s) { return s == "admin" ? TokenRole::kAdmin : TokenRole::kViewer; }
+
+}  // namespace
+
+const char* to_string(TokenRole role) { return role == TokenRole::kAdmin ? "admin" : "viewer"; }
+
+std::string sha256_hex(std::string_view text) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_Digest(text.data(), text.size(), digest, &len, EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256 failed");
+  return to_hex(digest, len);
+}
+
+bool looks_like_token(std::string_view text) {
+  if (text.size() != kPrefix.size() + 64 || text.substr(0, kPrefix.size()) != kPrefix) return false;
+  for (char c : text.substr(kPrefix.size()))
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  return true;
+}
+
+TokenStore::TokenStore(const std::string& db_path) : db_(Database::open(db_path, {.wal = true})) {
+  db_.exec(
+      "CREATE TABLE IF NOT EXISTS api_tokens(id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, "
+      "role TEXT NOT NULL, name TEXT NOT NULL, created_us INTEGER NOT NULL)");
+}
+
+std::string TokenStore::create(TokenRole role, const std::string& name) {
+  unsigned char bytes[32];
+  if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no random bytes for a token");
+  const std::string token = std::string(kPrefix) + to_hex(bytes, sizeof bytes);
+  std::lock_guard lock(mu_);
+  db_.prepare("INSERT INTO api_tokens(hash, role, name, created_us) VALUES (?, ?, ?, ?)")
+      .bind_all(sha256_hex(token), to_string(role), name, now_us())
+      .step();
+  return token;
+}
+
+std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
+  if (!looks_like_token(token)) return std::nullopt;
+  const std::string hash = sha256_hex(token);
+  std::lock_guard lock(mu_);
+  Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens WHERE hash = ?");
+  s.bind_all(hash);
+  if (!s.step()) return std::nullopt;
+  return TokenInfo{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)};
+}
+
+std::vector<TokenInfo> TokenStore::list() {
+  std::lock_guard lock(mu_);
+  std::vector<TokenInfo> out;
+  Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens ORDER BY id");
+  while (s.step()) out.push_back({s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)});
+  return out;
+}
+
+bool TokenStore::revoke(int64_t id) {
+  std::lock_guard lock(mu_);
+  db_.prepare("DELETE FROM api_tokens WHERE id = ?").bind_all(id).step();
+  return db_.changes() > 0;
+}
+
+bool TokenStore::ensure_admin(const std::filesystem::path& file) {
+  {
+    std::lock_guard lock(mu_);
+    Statement s = db_.prepare("SELECT count(*) FROM api_tokens WHERE role = 'admin'");
+    if (s.step() && s.column_int64(0) > 0) return false;
+  }
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
+    std::ifstream in(file);
+    std::string line, rest;
+    std::getline(in, line);
+    std::getline(in, rest);
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file)) || !looks_like_token(line) ||
+        !rest.empty())
+      throw std::runtime_error(file.string() + ": exists and is not a Gantry token file; not replacing it");
+  }
+  const std::string token = create(TokenRole::kAdmin, "admin (first start)");
+  // Written to a temporary name with mode 0600 from the start, then renamed: the token is
+  // never readable by others, not even for an instant.
+  const std::filesystem::path tmp = file.string() + ".tmp";
+  std::filesystem::remove(tmp, ec);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+  if (fd < 0) throw std::runtime_error(tmp.string() + ": cannot create the token file");
+  const std::string text = token + "\n";
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  ::close(fd);
+  if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
+    throw std::runtime_error(file.string() + ": cannot write the token file");
+  return true;
+}
+
+}  // namespace gantry::web

@@ -1,0 +1,62 @@
+// The core's put_pipeline() and remove_pipeline(): pipelines that change while the scheduler
+// runs (run_scheduler.hpp, PIPELINES THAT CHANGE).
+
+#include <fmt/format.h>
+
+#include "workflow/runner/scheduler_core.hpp"
+
+namespace gantry {
+
+namespace {
+
+void refuse_if_busy(const std::string& name, size_t in_flight, const char* what) {
+  if (in_flight == 0) return;
+  throw PipelineBusy(fmt::format(
+      "pipeline {} has {} run{} in flight; {} it once they end (pause it to stop new runs) or "
+      "after marking them succeeded",
+      name, in_flight, in_flight == 1 ? "" : "s", what));
+}
+
+}  // namespace
+
+void SchedulerCore::put_pipeline(const PipelineSpec& spec) {
+  compact_finished();
+  PipelineState* old = find_pipeline(spec.name);
+  if (old == nullptr) {
+    add_pipeline(spec);
+    PipelineState& added = *pipelines_.back();
+    catch_up(added);
+    try_start_runs(added);
+    return;
+  }
+  refuse_if_busy(spec.name, old->in_flight.size(), "replace");
+  std::unique_ptr<PipelineState> fresh = make_state(spec);  // throws before anything changes
+  fresh->index = old->index;
+  fresh->runs = std::move(old->runs);
+  fresh->last_tick = old->last_tick;
+  fresh->paused = old->removed ? false : old->paused;
+  if (old->tick_timer) loop_.cancel(*old->tick_timer);
+  // Its runs, all finished, take the new task list as a restart with the new file would: by
+  // task name (recovery.cpp); their per-task bookkeeping is rebuilt on demand (restore_tasks).
+  for (const auto& [logical, r] : fresh->runs) {
+    RunRt& run = *runs_[r];
+    run.run.tasks = tasks_in_pipeline_order(fresh->spec, std::move(run.run.tasks));
+    run.tasks.clear();
+  }
+  PipelineState& p = *fresh;
+  pipelines_[p.index] = std::move(fresh);
+  catch_up(p);
+  try_start_runs(p);
+}
+
+bool SchedulerCore::remove_pipeline(const std::string& name) {
+  PipelineState* p = find_pipeline(name);
+  if (p == nullptr || p->removed) return false;
+  refuse_if_busy(name, p->in_flight.size(), "remove");
+  p->removed = true;
+  if (p->tick_timer) loop_.cancel(*p->tick_timer);
+  p->tick_timer.reset();
+  return true;
+}
+
+}  // namespace gantry

@@ -1,0 +1,136 @@
+// The core's recover(): the runs of a previous life, continued (scheduler_core.hpp; the rules
+// in run_scheduler.hpp, RESTART).
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <tuple>
+
+#include "workflow/runner/retry.hpp"
+#include "workflow/runner/scheduler_core.hpp"
+
+namespace gantry {
+
+namespace {
+
+int not_lost(const TaskInstance& inst) {
+  return static_cast<int>(
+      std::count_if(inst.attempts.begin(), inst.attempts.end(),
+                    [](const Attempt& a) { return a.state != AttemptState::kLost; }));
+}
+
+}  // namespace
+
+void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt) {
+  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused.
+  for (const Run& run : stored)
+    for (const TaskInstance& t : run.tasks)
+      for (const Attempt& a : t.attempts) next_attempt_id_ = std::max(next_attempt_id_, a.id + 1);
+  std::sort(stored.begin(), stored.end(), [](const Run& a, const Run& b) {
+    return std::tie(a.pipeline, a.logical_time) < std::tie(b.pipeline, b.logical_time);
+  });
+  std::vector<RunIndex> running;
+  for (Run& run : stored) {
+    PipelineState* found = find_pipeline(run.pipeline);
+    if (found == nullptr || found->runs.count(run.logical_time) != 0) continue;
+    PipelineState& p = *found;
+    run.tasks = tasks_in_pipeline_order(p.spec, std::move(run.tasks));
+    const Time lt = run.logical_time;
+    const RunTrigger trigger = run.trigger;
+    const RunState state = run.state;
+    const RunIndex r = index_run(p, std::move(run));
+    RunRt& rt = *runs_[r];
+    for (size_t i = 0; i < rt.tasks.size(); ++i) {
+      const TaskInstance& inst = rt.run.tasks[i];
+      if (inst.attempts.empty()) continue;
+      const Attempt& first = inst.attempts.front();
+      rt.tasks[i].first_start = first.running.value_or(first.start);
+    }
+    // The schedule goes on after the last tick it looked at.
+    if (trigger == RunTrigger::kSchedule || trigger == RunTrigger::kCatchup ||
+        state == RunState::kSkipped) {
+      if (!p.last_tick || *p.last_tick < lt) p.last_tick = lt;
+    }
+    if (state == RunState::kQueued) {
+      p.queued.insert(lt);
+      p.in_flight.insert(lt);
+    } else if (state == RunState::kRunning) {
+      p.in_flight.insert(lt);
+      ++p.running;
+      slots_.open_run(r, p.spec.parallelism);
+      running.push_back(r);
+    } else if (is_finished(state)) {
+      finished_.push_back(r);
+    }
+  }
+  const Time now = loop_.now();
+  for (RunIndex r : running) {
+    RunRt& run = *runs_[r];
+    const PipelineState& p = *pipelines_[run.pipeline];
+    if (p.spec.timeout) {
+      arm_run_timeout(r, std::max(now, run.run.start.value_or(now) + *p.spec.timeout));
+    }
+    for (uint32_t i = 0; i < run.tasks.size() && run.run.state == RunState::kRunning; ++i) {
+      TaskInstance& inst = run.run.tasks[i];
+      const bool open_attempt = !inst.attempts.empty() && !inst.attempts.back().end;
+      if (inst.state == TaskState::kRunning && open_attempt && inst.attempts.back().id != 0 &&
+          adopt(inst.attempts.back().id)) {
+        adopt_attempt(r, i);
+      } else if (inst.state == TaskState::kRunning && open_attempt) {
+        // Lost with the previous process: the work may or may not have finished, and nobody
+        // will report it now.
+        const bool rerun = lost_attempts_ == LostAttempts::kRerun;
+        const AttemptState closed = rerun ? AttemptState::kLost : AttemptState::kError;
+        Attempt& a = inst.attempts.back();
+        a.end = now;
+        a.state = closed;
+        store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
+                             inst.attempts.size() - 1, now, closed);
+        event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time, inst.name,
+              rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
+                    : "running when the scheduler stopped; closed as error");
+        settle_attempt(r, i, closed, now);
+      } else if (inst.state == TaskState::kRunning && !inst.attempts.empty()) {
+        // The attempt's end was stored but not the task's new state (two commits apart with
+        // batch 1): finish what the previous process was doing when it died.
+        const Attempt a = inst.attempts.back();
+        settle_attempt(r, i, a.state, *a.end);
+      } else if (inst.state == TaskState::kPending && !inst.attempts.empty() &&
+                 inst.attempts.back().state == AttemptState::kLost) {
+        // Died again before the lost attempt's replacement started: start it now.
+        make_ready(r, i, now);
+      } else if (inst.state == TaskState::kPending && !inst.attempts.empty() &&
+                 inst.attempts.back().end) {
+        // Waiting for a retry at the crash: wait for the rest of the backoff.
+        const Attempt& a = inst.attempts.back();
+        arm_retry(r, i, std::max(now, *a.end + retry_wait(p.spec.tasks[i].retry, not_lost(inst))));
+      } else if (inst.state == TaskState::kRunning) {
+        inst.state = TaskState::kPending;  // running without an attempt: start afresh
+        store_task(run, i);
+      }
+    }
+    for (uint32_t i = 0; i < run.tasks.size() && run.run.state == RunState::kRunning; ++i) {
+      if (run.tasks[i].phase == Phase::kIdle) evaluate(r, i);
+    }
+    check_run_done(r);
+  }
+}
+
+void SchedulerCore::adopt_attempt(RunIndex r, uint32_t task) {
+  RunRt& run = *runs_[r];
+  const PipelineState& p = *pipelines_[run.pipeline];
+  TaskRt& t = run.tasks[task];
+  const TaskInstance& inst = run.run.tasks[task];
+  const Attempt& a = inst.attempts.back();
+  // As if dispatched in this life: it holds its slots, its reports reach the core, and its
+  // timeout counts from its recorded running start (or from the executor's report to come).
+  t.phase = Phase::kRunning;
+  t.attempt = a.id;
+  attempts_.emplace(a.id, std::make_pair(r, task));
+  slots_.hold(r, p.pool[task], p.spec.tasks[task].pool_slots);
+  arm_attempt_timeout(r, task);
+  event(SchedulerEventKind::kAdoptedAttempt, run.run.pipeline, run.run.logical_time, inst.name,
+        fmt::format("attempt {} still held by the executor: it goes on", a.id));
+}
+
+}  // namespace gantry

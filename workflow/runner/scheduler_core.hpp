@@ -1,0 +1,310 @@
+#pragma once
+// The run scheduler's core (issue #4 and #9): pipelines, runs, task instances and attempts,
+// and every rule of run_scheduler.hpp that decides what happens to them, without an executor.
+// Like Ninja's Plan it hands out work and is told how the work ended:
+//
+//   SchedulerCore core(loop, store);
+//   core.add_pipeline(spec); core.switch_on();
+//   for (const AttemptRequest& r : core.ready()) executor.start(r, ...);   // the front
+//   core.attempt_running(id, at);                                           // later
+//   core.attempt_finished(id, result);                                      // later still
+//   for (const KillOrder& k : core.take_kills()) executor.kill(k.id);
+//
+// RunScheduler (run_scheduler.hpp) is the thin front that wires it to a TaskExecutor and calls
+// ready() and take_kills() after every event; tests step the core by hand instead
+// (tests/workflow/scheduler_core_test.cpp). The core reads the clock of `loop` and keeps its
+// own timers on it (ticks, timeouts, retry backoffs); when one fires it calls the work hook
+// (on_work()) so that the front can collect the work it made.
+//
+// The parts, each in its own file:
+//   scheduler_core.cpp    set-up, schedules (TickPlanner), hand-out of work, output
+//   core_runs.cpp         runs: creation, the queue, concurrency, dependsOnPast, completion
+//   core_tasks.cpp        tasks inside a run: trigger rules, readiness, attempts, retries,
+//                         timeouts
+//   operator_actions.cpp  operator actions, scheduler down/up, backfill
+//   recovery.cpp          recover(): the runs of a previous life
+// with the pure rules in tick_planner.hpp (which ticks get runs), slot_dispatcher.hpp (which
+// ready tasks start), trigger_rule.hpp, retry.hpp and autosize.hpp.
+//
+// Cost: see run_scheduler.hpp. Thread safety: loop thread only.
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <variant>
+#include <vector>
+
+#include "engine/core/event_loop.hpp"
+#include "workflow/pipeline/dag.hpp"
+#include "workflow/pipeline/pipeline_spec.hpp"
+#include "workflow/runner/autosize.hpp"
+#include "workflow/runner/operator_action.hpp"
+#include "workflow/runner/run.hpp"
+#include "workflow/runner/run_store.hpp"
+#include "workflow/runner/slot_dispatcher.hpp"
+#include "workflow/runner/task_executor.hpp"
+#include "workflow/runner/tick_planner.hpp"
+
+namespace gantry {
+
+// What recover() does with an attempt that was running when the orchestrator stopped.
+enum class LostAttempts {
+  kRerun,  // closed as lost, run again at once, not counted as a retry (the default)
+  kError,  // closed as error; the task's retry policy decides
+};
+
+struct BackfillReport {
+  size_t created = 0;    // new runs
+  size_t rerun = 0;      // existing runs cleared and queued again
+  size_t untouched = 0;  // existing runs left alone
+};
+
+// An attempt the core gave up on (its run ended, it timed out, an operator failed it): the
+// executor must stop it. `run` and `task` are for kill_unknown().
+struct KillOrder {
+  AttemptId id = 0;
+  uint32_t run = 0;
+  uint32_t task = 0;
+};
+
+// A pipeline cannot be replaced or removed while runs of it are in flight: they were made from
+// its tasks as they are (pause it and let them end, or mark them succeeded).
+class PipelineBusy : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class SchedulerCore {
+ public:
+  // `loop` and `store` must outlive the core.
+  SchedulerCore(EventLoop& loop, RunStore& store, AutosizeConfig autosize = {});
+  ~SchedulerCore();
+  SchedulerCore(const SchedulerCore&) = delete;
+  SchedulerCore& operator=(const SchedulerCore&) = delete;
+
+  // --- Set-up (run_scheduler.hpp documents the errors) -----------------------------------
+  void add_pool(const PoolSpec& pool);
+  void add_pipeline(const PipelineSpec& spec);
+  // Adds a pipeline, or replaces the one of that name, while the scheduler runs (gantry serve;
+  // run_scheduler.hpp, PIPELINES THAT CHANGE). Throws PipelineBusy while the pipeline has runs in
+  // flight, and the errors of add_pipeline() (nothing changes then).
+  void put_pipeline(const PipelineSpec& spec);
+  // Stops a pipeline's schedule for good and forgets it for operator actions; its runs stay
+  // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
+  bool remove_pipeline(const std::string& name);
+  void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
+  // Called after each event the core handled on its own (a tick, a timeout, a retry coming
+  // due), so that the caller collects ready() and take_kills(). Optional.
+  void on_work(std::function<void()> fn) { work_ = std::move(fn); }
+
+  // --- Life (run_scheduler.hpp: SCHEDULE, OPERATOR ACTIONS, BACKFILL, RESTART) -----------
+  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt()).
+  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt);
+  void switch_on();
+  // Returns why the action was refused (also recorded as an event rejected), or nullopt.
+  std::optional<std::string> apply(const OperatorAction& action);
+  BackfillReport backfill(const std::string& pipeline, Time from, Time to, BackfillRerun rerun);
+
+  // --- Work --------------------------------------------------------------------------------
+  // Starts every task that may start now (slot_dispatcher.hpp): each gets a new attempt (its
+  // id assigned, requests autosized, the start stored) and its request is returned, in start
+  // order, for the caller to hand to an executor. Pointers in the requests stay valid as long
+  // as the core. Nothing while the scheduler is down.
+  std::vector<AttemptRequest> ready();
+  // Attempt `id` started running at `at` (<= now; AttemptListener::attempt_running): recorded
+  // (Attempt::running, RunStore::attempt_running), and its per-attempt timeout and the task's
+  // maxDuration count from `at`. Unknown ids (ended or killed meanwhile) and repeated reports
+  // are ignored; held while the scheduler is down, with its real `at`.
+  void attempt_running(AttemptId id, Time at);
+  // Attempt `id` ended on its own now (as AttemptListener::attempt_finished). Unknown ids
+  // (killed meanwhile) are ignored; held while the scheduler is down.
+  void attempt_finished(AttemptId id, const AttemptResult& result);
+  // The attempts to stop since the last call, in the order the core gave them up.
+  std::vector<KillOrder> take_kills();
+  // The executor did not hold an attempt of take_kills() (KillAck::kUnknown): recorded as an
+  // event (kill-unknown); the attempt stays as the core closed it.
+  void kill_unknown(const KillOrder& order);
+
+  // --- Output ----------------------------------------------------------------------------
+  // Every run, ordered by pipeline name then logical time, handed to `fn` one by one.
+  void for_each_run(const std::function<void(const Run&)>& fn) const;
+  std::vector<Run> timeline() const;
+  const Run* find_run(const std::string& pipeline, Time logical_time) const;
+  bool up() const { return !down_; }
+  size_t run_count() const { return runs_.size(); }
+  size_t runs_in_flight() const;
+
+ private:
+  using RunIndex = uint32_t;
+
+  // What the core still has to do for a task instance (TaskInstance::state is what users see:
+  // every phase but kRunning and kDone shows as pending).
+  enum class Phase : uint8_t {
+    kIdle,       // waiting for its trigger rule
+    kWaitPast,   // rule fired; waiting for the previous run's instance (task dependsOnPast)
+    kRetryWait,  // an attempt was unsuccessful; waiting for the backoff to pass
+    kReady,      // waiting for a parallelism or pool slot
+    kRunning,    // an attempt was handed out (queued or running in the executor)
+    kDone,       // finished; TaskInstance::state says how
+  };
+  struct TaskRt {
+    Phase phase = Phase::kIdle;
+    size_t clear_base = 0;            // first attempt since the task was last cleared
+    std::optional<Time> first_start;  // running start of that attempt (its start until then)
+    AttemptId attempt = 0;            // the running attempt, in phase kRunning
+    std::optional<TimerId> retry_timer;
+    std::optional<TimerId> timeout_timer;
+    ReadyTask key{};  // in phase kReady
+  };
+  struct RunRt {
+    Run run;
+    uint32_t pipeline = 0;
+    std::vector<TaskRt> tasks;  // empty once finished and compacted
+    int unfinished = 0;         // tasks not in phase kDone
+    std::optional<TimerId> timeout_timer;
+  };
+  struct PipelineState {
+    explicit PipelineState(const PipelineSpec& s) : spec(s), dag(s) {}
+    PipelineSpec spec;
+    PipelineDag dag;
+    uint32_t index = 0;
+    std::optional<TickPlanner> planner;  // with a schedule
+    std::vector<int> pool;               // pool index per task, kNoPool for none
+    std::map<Time, RunIndex> runs;       // every run, by logical time
+    std::set<Time> queued;               // queued runs, oldest first
+    std::set<Time> in_flight;            // queued or running
+    int running = 0;
+    std::optional<Time> last_tick;  // the last tick the schedule looked at
+    bool paused = false;
+    bool removed = false;  // remove_pipeline(): no schedule, no actions; runs kept
+    bool starting = false;  // inside try_start_runs (it is not re-entered)
+    std::optional<TimerId> tick_timer;
+    // Task instances waiting (task dependsOnPast) for the instance named by the key.
+    std::map<std::pair<RunIndex, uint32_t>, std::vector<std::pair<RunIndex, uint32_t>>> waiters;
+  };
+  // Held while the scheduler is down (OPERATOR ACTIONS).
+  enum class HeldKind { kAttemptTimeout, kRunTimeout, kRetryDue };
+  struct Held {
+    HeldKind kind;
+    uint64_t arg;
+  };
+  struct Completion {
+    AttemptId id;
+    AttemptState state;
+    Time end;
+    Resources used;
+    std::string reason{};  // AttemptResult::reason
+  };
+  struct RunningReport {
+    AttemptId id;
+    Time at;
+  };
+
+  // scheduler_core.cpp: schedules.
+  void catch_up(PipelineState& p);
+  void arm_tick(PipelineState& p);
+  void on_tick(uint32_t pipeline);
+  void handle_tick(PipelineState& p, Time tick, RunTrigger trigger);
+  void notify_work();
+  void event(SchedulerEventKind kind, const std::string& pipeline, std::optional<Time> logical,
+             std::string task, std::string message);
+  void store_run(const RunRt& run);
+  void store_task(const RunRt& run, uint32_t task);
+  PipelineState* find_pipeline(const std::string& name);
+
+  // core_runs.cpp: runs.
+  // The one way a run comes into existence: stored (RunStore::create_run decides), indexed.
+  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger);
+  // A run read from the store (recover()), indexed like a created one.
+  RunIndex index_run(PipelineState& p, Run run);
+  // A new run joins the queue, then keepLatest applies (every trigger but Forbid's skip).
+  void queue_run(PipelineState& p, RunIndex r);
+  void enqueue(RunIndex r);
+  void apply_keep_latest(PipelineState& p);
+  void try_start_runs(PipelineState& p);
+  void start_run(RunIndex r);
+  void check_run_done(RunIndex r);
+  // The one way a run ends (queued, running or finished already): unfinished tasks end as
+  // `rest` (killed; succeeded for mark-success; skipped for Forbid).
+  void finish_run(RunIndex r, RunState state, TaskState rest);
+  void close_task(RunIndex r, uint32_t task, TaskState state);
+  void wake_past(RunIndex r, uint32_t task);
+  std::optional<RunIndex> previous_run(const PipelineState& p, Time logical) const;
+  void clear_tasks(RunIndex r, bool all);
+  // Finished runs keep their Run (the timeline) but not their per-task bookkeeping: a year of
+  // 5-task runs held 67 MB of it (issue 8). See finish_run().
+  void compact_finished();
+  // Gives a compacted run its per-task bookkeeping back (every task done), for rerun and
+  // mark-success.
+  void restore_tasks(RunRt& run);
+  void mark_success(RunIndex r);
+  void on_run_timeout(RunIndex r);
+  void arm_run_timeout(RunIndex r, Time at);
+
+  // core_tasks.cpp: tasks.
+  void evaluate(RunIndex r, uint32_t task);
+  void make_ready(RunIndex r, uint32_t task, Time ready_time);
+  void unready(RunIndex r, uint32_t task);
+  void set_task_done(RunIndex r, uint32_t task, TaskState state);
+  AttemptRequest start_attempt(RunIndex r, uint32_t task);
+  void end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end);
+  // Tells the executor to stop the task's running attempt (take_kills()).
+  void order_kill(RunIndex r, uint32_t task);
+  void finish_attempt(const Completion& c);
+  // attempt_running() once the scheduler is up.
+  void note_running(AttemptId id, Time at);
+  // What follows an attempt that ended as `state` at `end`, once it is closed: the task
+  // succeeds, is ready again at once (lost: not a retry), or goes by the retry rules.
+  void settle_attempt(RunIndex r, uint32_t task, AttemptState state, Time end);
+  void after_unsuccessful(RunIndex r, uint32_t task, AttemptState state, Time end);
+  void on_retry_due(RunIndex r, uint32_t task);
+  void arm_retry(RunIndex r, uint32_t task, Time at);
+  void on_attempt_timeout(AttemptId id);
+  // Arms the per-attempt timeout of the task's attempt from its running start, if it has both.
+  void arm_attempt_timeout(RunIndex r, uint32_t task);
+
+  // recovery.cpp: an attempt of the previous life that the executor still holds goes on.
+  void adopt_attempt(RunIndex r, uint32_t task);
+
+  // operator_actions.cpp.
+  void scheduler_down();
+  void scheduler_up();
+  std::optional<RunIndex> run_for(const OperatorAction& a);
+  PipelineState* pipeline_for(const OperatorAction& a);
+  void reject(const OperatorAction& a, const std::string& why);
+  std::optional<std::string> rejection_;  // the last reject() of the action being applied
+  void apply_action(const OperatorAction& action);
+  // A new PipelineState for `spec`, checked (DAG, pools) but not indexed.
+  std::unique_ptr<PipelineState> make_state(const PipelineSpec& spec);
+  void fail_attempt(const OperatorAction& a);
+
+  EventLoop& loop_;
+  RunStore& store_;
+  Autosizer autosizer_;
+  SlotDispatcher slots_;
+  std::function<void()> work_;
+
+  std::vector<std::unique_ptr<PipelineState>> pipelines_;
+  std::map<std::string, uint32_t> pipeline_index_;
+  std::vector<std::unique_ptr<RunRt>> runs_;  // RunIndex = position; never shrinks
+  std::unordered_map<AttemptId, std::pair<RunIndex, uint32_t>> attempts_;
+  AttemptId next_attempt_id_ = 1;
+  std::vector<KillOrder> kills_;
+
+  std::vector<RunIndex> finished_;  // runs finished since the last compact_finished()
+
+  bool switched_on_ = false;
+  bool down_ = false;
+  LostAttempts lost_attempts_ = LostAttempts::kRerun;
+  // What the executor reported while the scheduler was down, in order.
+  std::vector<std::variant<RunningReport, Completion>> held_reports_;
+  std::vector<Held> held_timers_;
+};
+
+}  // namespace gantry

@@ -66,7 +66,8 @@ void read_gpu_types(const ConfigNode& list, GpuCatalog& catalog, ConfigErrors& e
         type = catalog.at(existing);  // override only the figures given
       } else if (name) {
         // A new type has no catalog figures to fall back on.
-        for (std::string_view required : {"memory", "relativeCompute", "pcie"}) m.required(required);
+        for (std::string_view required : {"memory", "relativeCompute", "pcie"})
+          m.required(required);
         type.source = "scenario file " + item.file();
       }
       m.read("memory", [&](const ConfigNode& n) { type.memory_bytes = n.as_bytes(kMaxMemory); });
@@ -74,7 +75,8 @@ void read_gpu_types(const ConfigNode& list, GpuCatalog& catalog, ConfigErrors& e
         type.relative_compute = n.as_double(kMinRelativeCompute, kMaxRelativeCompute);
       });
       m.read("nvlink", [&](const ConfigNode& n) { type.nvlink_bytes_per_s = n.as_bandwidth(); });
-      m.read("pcie", [&](const ConfigNode& n) { type.pcie_bytes_per_s = read_positive_bandwidth(n); });
+      m.read("pcie",
+             [&](const ConfigNode& n) { type.pcie_bytes_per_s = read_positive_bandwidth(n); });
       if (!m.read("source", [&](const ConfigNode& n) { type.source = n.as_string(); }) &&
           existing >= 0)
         type.source += "; overridden in " + item.file();
@@ -117,8 +119,8 @@ void read_storage(const ConfigNode& node, Storage& s, ConfigErrors& errors) {
 
 // The GPU block of a node class. `catalog_ok`: spec.cluster.gpuTypes was read without error,
 // so a type's missing figure is the type's fault, not a consequence of an earlier error.
-void read_gpu_block(const ConfigNode& gpu, NodeClass& c, const GpuCatalog& catalog,
-                    bool catalog_ok, ConfigErrors& errors) {
+void read_gpu_block(const ConfigNode& gpu, NodeClass& c, const GpuCatalog& catalog, bool catalog_ok,
+                    ConfigErrors& errors) {
   const ConfigFields g(gpu, {"type", "count", "islandSize", "link", "islandBandwidth"}, errors);
   const bool type_ok =
       g.read_required("type", [&](const ConfigNode& n) { c.gpu_type = read_gpu_type(n, catalog); });
@@ -176,8 +178,10 @@ NodeClass read_node_class(const ConfigFields& m, const GpuCatalog& catalog, bool
     return c;
   }
   read_gpu_block(*gpu, c, catalog, catalog_ok, errors);
-  m.read("pcieBandwidth", [&](const ConfigNode& n) { c.pcie_bytes_per_s = read_positive_bandwidth(n); });
-  m.read_required("nic", [&](const ConfigNode& n) { c.nic_bytes_per_s = read_positive_bandwidth(n); });
+  m.read("pcieBandwidth",
+         [&](const ConfigNode& n) { c.pcie_bytes_per_s = read_positive_bandwidth(n); });
+  m.read_required("nic",
+                  [&](const ConfigNode& n) { c.nic_bytes_per_s = read_positive_bandwidth(n); });
   return c;
 }
 
@@ -196,9 +200,9 @@ std::vector<ClassEntry> read_node_classes(const ConfigNode& list, const GpuCatal
   std::set<std::string, std::less<>> names;
   errors.attempt([&] {
     for (const ConfigNode& item : list.as_sequence()) {
-      const ConfigFields cm(item, {"name", "cpu", "memory", "gpu", "pcieBandwidth", "nic",
-                                   "labels", "taints"},
-                            errors);
+      const ConfigFields cm(
+          item, {"name", "cpu", "memory", "gpu", "pcieBandwidth", "nic", "labels", "taints"},
+          errors);
       ClassEntry e{read_node_class(cm, catalog, catalog_ok, errors), {}, {}};
       if (auto n = cm.optional("labels")) e.labels = read_labels(*n, errors);
       if (auto n = cm.optional("taints")) e.taints = read_taints(*n, errors);
@@ -240,7 +244,8 @@ void read_racks(const ConfigNode& list, const std::vector<ClassEntry>& classes, 
         if (const auto it = class_index.find(class_name); it != class_index.end()) cls = it->second;
         if (cls || !names_ok) return;
         std::string known;
-        for (const ClassEntry& c : classes) known += (known.empty() ? "" : ", ") + c.node_class.name;
+        for (const ClassEntry& c : classes)
+          known += (known.empty() ? "" : ", ") + c.node_class.name;
         n.fail("unknown node class " + quote_for_message(class_name) +
                "; classes defined in spec.cluster.nodeClasses: " + known);
       });
@@ -277,7 +282,8 @@ Topology read_trace_cluster(const ConfigFields& m, const ClusterTraceLoader& tra
     });
   Topology t;
   const ConfigNode trace = *m.optional("trace");
-  std::optional<TraceRef> ref = read_trace_ref(trace, {"openb-nodes", "pai-machines", "spot-nodes"}, errors);
+  std::optional<TraceRef> ref =
+      read_trace_ref(trace, {"openb-nodes", "pai-machines", "spot-nodes"}, errors);
   if (ref && !traces) errors.add(trace, "this program cannot read cluster traces");
   if (ref && traces) errors.attempt([&] { t = traces(*ref); });
   if (auto n = m.optional("fabric")) t.fabric = read_fabric(*n, errors);
@@ -299,8 +305,9 @@ Topology read_trace_cluster(const ConfigFields& m, const ClusterTraceLoader& tra
 
 Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& traces,
                       ConfigErrors& errors) {
-  const ConfigFields m(cluster, {"gpuTypes", "fabric", "intraNodeLatency", "storage",
-                                 "nodeClasses", "racks", "trace", "nic", "memory"},
+  const ConfigFields m(cluster,
+                       {"gpuTypes", "fabric", "intraNodeLatency", "storage", "nodeClasses", "racks",
+                        "trace", "nic", "memory"},
                        errors);
   if (!m.valid()) return Topology{};
   if (m.has("trace")) return read_trace_cluster(m, traces, errors);

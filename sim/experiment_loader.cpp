@@ -18,8 +18,9 @@ ExperimentSpec read_experiment(const Envelope& envelope, ConfigErrors& errors) {
       {"type", "seed", "nodes", "pods", "arrivalLimit", "seeds", "typicalPodCoverage", "policies",
        "variants"},
       errors,
-      {{"experiment", "the experiment's fields go directly under spec (spec.nodes, spec.pods, "
-                      "...), with type: Fragmentation"},
+      {{"experiment",
+        "the experiment's fields go directly under spec (spec.nodes, spec.pods, "
+        "...), with type: Fragmentation"},
        {"kind", "an experiment's type is spec.type: Fragmentation"}});
   if (!spec.valid()) return e;
   enum class Type { kFragmentation };

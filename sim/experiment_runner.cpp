@@ -11,7 +11,8 @@ namespace gantry {
 std::string pod_list_name(const std::string& path) {
   std::string stem = std::filesystem::path(path).stem().string();
   constexpr std::string_view kPrefix = "openb_pod_list_";
-  if (stem.rfind(kPrefix, 0) == 0 && stem.size() > kPrefix.size()) stem = stem.substr(kPrefix.size());
+  if (stem.rfind(kPrefix, 0) == 0 && stem.size() > kPrefix.size())
+    stem = stem.substr(kPrefix.size());
   return stem;
 }
 

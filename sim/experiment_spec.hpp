@@ -15,8 +15,8 @@ namespace gantry {
 
 struct ExperimentSpec {
   std::string name;
-  std::string file;    // where it was loaded from, for messages
-  uint64_t seed = 1;   // the first seed; seed, seed + 1, ... for fragmentation.seeds runs
+  std::string file;   // where it was loaded from, for messages
+  uint64_t seed = 1;  // the first seed; seed, seed + 1, ... for fragmentation.seeds runs
   FragmentationExperimentSpec fragmentation;
 };
 

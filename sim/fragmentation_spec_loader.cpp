@@ -18,7 +18,8 @@ std::optional<TraceRef> read_trace_ref(const ConfigNode& node,
     if (std::find(formats.begin(), formats.end(), ref.format) != formats.end()) return;
     std::string allowed;
     for (std::string_view f : formats) allowed += (allowed.empty() ? "" : ", ") + std::string(f);
-    n.fail("unknown trace format " + quote_for_message(ref.format) + "; expected one of: " + allowed);
+    n.fail("unknown trace format " + quote_for_message(ref.format) +
+           "; expected one of: " + allowed);
   });
   const bool file_ok = m.read_required("file", [&](const ConfigNode& n) {
     ref.file = n.as_name();
@@ -39,7 +40,8 @@ FragmentationExperimentSpec read_fragmentation_fields(const ConfigFields& spec) 
       e.nodes = *ref;
   if (auto n = spec.required("pods"))
     if (auto ref = read_trace_ref(*n, {"openb-pods"}, errors)) e.pods = *ref;
-  spec.read("arrivalLimit", [&](const ConfigNode& n) { e.arrival_limit_pct = n.as_double(1, 1000); });
+  spec.read("arrivalLimit",
+            [&](const ConfigNode& n) { e.arrival_limit_pct = n.as_double(1, 1000); });
   spec.read("seeds", [&](const ConfigNode& n) { e.seeds = static_cast<int>(n.as_int(1, 1000)); });
   spec.read("typicalPodCoverage", [&](const ConfigNode& n) {
     e.typical_coverage = n.as_double(0, 1);
@@ -47,17 +49,19 @@ FragmentationExperimentSpec read_fragmentation_fields(const ConfigFields& spec) 
   });
   std::vector<std::string_view> names;
   for (const ExperimentPolicy& p : kExperimentPolicies) names.push_back(p.display);
-  if (!spec.read("policies", [&](const ConfigNode& n) {
-        const std::vector<ConfigNode> items = n.as_sequence();
-        if (items.empty()) n.fail("list at least one policy");
-        for (const ConfigNode& item : items)
-          errors.attempt([&] {
-            const std::string_view name = names[item.as_choice(names)];
-            if (std::find(e.policies.begin(), e.policies.end(), name) != e.policies.end())
-              item.fail("policy " + std::string(name) + " is listed twice");
-            e.policies.emplace_back(name);
-          });
-      }) &&
+  if (!spec.read("policies",
+                 [&](const ConfigNode& n) {
+                   const std::vector<ConfigNode> items = n.as_sequence();
+                   if (items.empty()) n.fail("list at least one policy");
+                   for (const ConfigNode& item : items)
+                     errors.attempt([&] {
+                       const std::string_view name = names[item.as_choice(names)];
+                       if (std::find(e.policies.begin(), e.policies.end(), name) !=
+                           e.policies.end())
+                         item.fail("policy " + std::string(name) + " is listed twice");
+                       e.policies.emplace_back(name);
+                     });
+                 }) &&
       !spec.has("policies"))
     e.policies.assign(names.begin(), names.end());
   spec.read("variants", [&](const ConfigNode& n) {

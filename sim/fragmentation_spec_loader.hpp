@@ -9,7 +9,8 @@
 //   typicalPodCoverage: 0.95   # (0, 1], default 0.95
 //   policies: [Random, DotProduct, GpuClustering, GpuPacking, BestFit, FGD]   # default: all
 //   variants:                  # optional sweep over pod lists, names unique
-//   - {name: gpushare20, pods: {format: openb-pods, file: data/openb/openb_pod_list_gpushare20.csv}}
+//   - {name: gpushare20, pods: {format: openb-pods, file:
+//   data/openb/openb_pod_list_gpushare20.csv}}
 //
 // Files are resolved against the experiment file's folder and must exist. Every problem is
 // recorded in the collector (engine/config/config_errors.hpp) with its position.

@@ -52,10 +52,12 @@ std::vector<Toleration> read_tolerations(const ConfigNode& node, ConfigErrors& e
       });
       m.read("key", [&](const ConfigNode& n) { t.key = n.as_name(); });
       if (m.valid() && op_ok && !m.has("key") && t.op == Toleration::Operator::kEqual)
-        errors.add(item, "a toleration without a key needs operator: Exists (it then tolerates "
-                         "every taint)");
+        errors.add(item,
+                   "a toleration without a key needs operator: Exists (it then tolerates "
+                   "every taint)");
       m.read("value", [&](const ConfigNode& n) {
-        if (op_ok && t.op == Toleration::Operator::kExists) n.fail("operator Exists takes no value");
+        if (op_ok && t.op == Toleration::Operator::kExists)
+          n.fail("operator Exists takes no value");
         t.value = n.as_string();
       });
       m.read("effect", [&](const ConfigNode& n) {
@@ -70,12 +72,14 @@ std::vector<Toleration> read_tolerations(const ConfigNode& node, ConfigErrors& e
 
 void check_some_node_admits(const ConfigNode& where, const Topology& topology,
                             const Labels& selector, const std::vector<Toleration>& tolerations) {
-  const bool any = std::any_of(topology.nodes.begin(), topology.nodes.end(), [&](const NodeInfo& n) {
-    return selector_matches(selector, n.labels) && tolerates_all(tolerations, n.taints);
-  });
+  const bool any =
+      std::any_of(topology.nodes.begin(), topology.nodes.end(), [&](const NodeInfo& n) {
+        return selector_matches(selector, n.labels) && tolerates_all(tolerations, n.taints);
+      });
   if (!any)
-    where.fail("no node of spec.cluster matches this job's nodeSelector and tolerates its taints; "
-               "the job could never run");
+    where.fail(
+        "no node of spec.cluster matches this job's nodeSelector and tolerates its taints; "
+        "the job could never run");
 }
 
 }  // namespace gantry

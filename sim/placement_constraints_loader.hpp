@@ -5,7 +5,8 @@
 //   nodeClasses: [{..., labels: {pool: spot, zone: a},
 //                       taints: [{key: spot, value: "true", effect: NoSchedule}]}]
 //   jobs:        [{..., nodeSelector: {pool: spot},
-//                       tolerations: [{key: spot, operator: Equal, value: "true", effect: NoSchedule}]}]
+//                       tolerations: [{key: spot, operator: Equal, value: "true", effect:
+//                       NoSchedule}]}]
 //
 // Label keys and values are non-empty names; a taint's value may be empty. effect is NoSchedule,
 // PreferNoSchedule or NoExecute (absent on a toleration: every effect); operator is Equal (the

@@ -28,7 +28,8 @@ SchedulerConfig read_policy(const ConfigNode& node, ConfigErrors& errors) {
   const ConfigFields m(node, {"queue", "queueing", "placement"}, errors);
   SchedulerConfig p;
   m.read("queue", [&](const ConfigNode& n) {
-    p.order = n.as_enum<QueueOrder>({{"Fifo", QueueOrder::kFifo}, {"Priority", QueueOrder::kPriority}});
+    p.order =
+        n.as_enum<QueueOrder>({{"Fifo", QueueOrder::kFifo}, {"Priority", QueueOrder::kPriority}});
   });
   m.read("queueing", [&](const ConfigNode& n) {
     p.queueing = n.as_enum<Queueing>(
@@ -67,10 +68,10 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
                        {{"experiment", kExperimentMoved}});
   // An experiment in the old form: the rest would only repeat that it is not a scenario.
   if (!m.valid() || m.retired("experiment")) return s;
-  m.read("seed", [&](const ConfigNode& n) { s.seed = static_cast<uint64_t>(n.as_int(0, kInt64Max)); });
-  const bool start_ok = !m.has("start") || m.read("start", [&](const ConfigNode& n) {
-    s.start = n.as_time();
-  });
+  m.read("seed",
+         [&](const ConfigNode& n) { s.seed = static_cast<uint64_t>(n.as_int(0, kInt64Max)); });
+  const bool start_ok =
+      !m.has("start") || m.read("start", [&](const ConfigNode& n) { s.start = n.as_time(); });
   m.read("horizon", [&](const ConfigNode& n) {
     s.horizon = n.as_positive_duration();
     if (start_ok) offset_time(n, s.start, *s.horizon);

@@ -10,9 +10,12 @@ SimulationFile load_simulation_text(const std::string& text, const std::string& 
   const ConfigNode document = parse_yaml_document(text, file_name);
   ConfigErrors errors;
   SimulationFile out;
-  if (std::optional<Envelope> envelope = read_envelope(document, {"Scenario", "Experiment"}, errors)) {
-    if (envelope->kind == "Experiment") out = read_experiment(*envelope, errors);
-    else out = read_scenario(*envelope, traces, errors);
+  if (std::optional<Envelope> envelope =
+          read_envelope(document, {"Scenario", "Experiment"}, errors)) {
+    if (envelope->kind == "Experiment")
+      out = read_experiment(*envelope, errors);
+    else
+      out = read_scenario(*envelope, traces, errors);
   }
   errors.throw_if_any({file_name});
   return out;

@@ -22,7 +22,7 @@ constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 
 // Typo guards. Each keeps a slip of the keyboard from exhausting memory or overflowing the
 // int64 sums in Cluster and JobSpec, while staying far above real systems.
-constexpr int64_t kMaxReplicas = 10'000;            // pods of one role
+constexpr int64_t kMaxReplicas = 10'000;  // pods of one role
 // Jobs of a whole workload, explicit and generated: each costs about 600 bytes while it runs
 // plus its rows in results.db, so a million is about 1 GB; scale-100k.yaml has 100,000.
 constexpr int64_t kMaxJobs = 1'000'000;
@@ -83,15 +83,19 @@ void check_fits(const ConfigNode& where, const Topology& topology, const Resourc
 // ---- jobs ----
 
 const std::initializer_list<EnumName<Framework>> kFrameworks = {
-    {"PyTorch", Framework::kPyTorch}, {"TensorFlow", Framework::kTensorFlow}, {"MPI", Framework::kMPI}};
+    {"PyTorch", Framework::kPyTorch},
+    {"TensorFlow", Framework::kTensorFlow},
+    {"MPI", Framework::kMPI}};
 
 // The roles each framework's operator knows (Kubeflow PyTorchJob, TFJob, MPIJob).
 std::vector<RoleKind> roles_of(Framework f) {
   switch (f) {
-    case Framework::kPyTorch: return {RoleKind::kMaster, RoleKind::kWorker};
+    case Framework::kPyTorch:
+      return {RoleKind::kMaster, RoleKind::kWorker};
     case Framework::kTensorFlow:
       return {RoleKind::kPS, RoleKind::kChief, RoleKind::kWorker, RoleKind::kEvaluator};
-    case Framework::kMPI: return {RoleKind::kLauncher, RoleKind::kWorker};
+    case Framework::kMPI:
+      return {RoleKind::kLauncher, RoleKind::kWorker};
   }
   return {};
 }
@@ -133,7 +137,8 @@ std::optional<RoleSpec> read_role(const ConfigNode& node, std::optional<Framewor
   m.read("replicas", [&](const ConfigNode& n) {
     role.replicas = static_cast<int>(n.as_int(1, kMaxReplicas));
     if (kind_ok && is_singleton(role.kind) && role.replicas != 1)
-      n.fail(std::string("a job has exactly one ") + to_string(role.kind) + "; expected replicas: 1");
+      n.fail(std::string("a job has exactly one ") + to_string(role.kind) +
+             "; expected replicas: 1");
   });
   if (auto resources = m.required("resources")) {
     const ConfigFields r(*resources, {"cpu", "memory", "gpu"}, errors);
@@ -151,9 +156,8 @@ std::optional<RoleSpec> read_role(const ConfigNode& node, std::optional<Framewor
 // The work of a job; `steps` is set to the steps field when it was read.
 TrainingWork read_work(const ConfigNode& node, std::optional<ConfigNode>& steps,
                        ConfigErrors& errors) {
-  const ConfigFields m(node, {"steps", "stepCompute", "gradientSize", "inputPerStep",
-                              "checkpointEvery"},
-                       errors);
+  const ConfigFields m(
+      node, {"steps", "stepCompute", "gradientSize", "inputPerStep", "checkpointEvery"}, errors);
   TrainingWork w;
   if (m.read_required("steps", [&](const ConfigNode& n) { w.steps = n.as_int(1, kMaxSteps); }))
     steps = m.optional("steps");
@@ -193,8 +197,9 @@ struct Named {
 std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadContext& ctx,
                                        ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(node, {"name", "submit", "framework", "priority", "tenant", "gpuType",
-                              "roles", "work", "nodeSelector", "tolerations"},
+  const ConfigFields m(node,
+                       {"name", "submit", "framework", "priority", "tenant", "gpuType", "roles",
+                        "work", "nodeSelector", "tolerations"},
                        errors);
   if (!m.valid()) return std::nullopt;
   Named<JobSpec> out;
@@ -280,10 +285,11 @@ IntRange read_steps(const ConfigNode& node, ConfigErrors& errors) {
 JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
                         std::optional<Time> last_arrival, ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(node, {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute",
-                              "gradientSize", "inputPerStep", "cpuPerGpu", "memoryPerGpu",
-                              "priority", "tenant", "gpuType"},
-                       errors);
+  const ConfigFields m(
+      node,
+      {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute", "gradientSize",
+       "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority", "tenant", "gpuType"},
+      errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
     c.weight = n.as_double(0, 1e12);
@@ -301,7 +307,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
       n.fail("gpus (" + std::to_string(c.gpus) + ") must be a multiple of gpusPerPod (" +
              std::to_string(c.gpus_per_pod) + ")");
   });
-  m.read("framework", [&](const ConfigNode& n) { c.framework = n.as_enum<Framework>(kFrameworks); });
+  m.read("framework",
+         [&](const ConfigNode& n) { c.framework = n.as_enum<Framework>(kFrameworks); });
   const std::optional<ConfigNode> steps = m.required("steps");
   if (steps) errors.attempt([&] { c.steps = read_steps(*steps, errors); });
   m.read_required("stepCompute",
@@ -319,8 +326,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
 
   if (errors.size() != before || !ctx.topology_ok) return c;
   // Both factors are capped (kMaxCpuMilli, kMaxMemory, 64 GPUs), so the products fit int64.
-  const Resources pod{c.cpu_milli_per_gpu * c.gpus_per_pod,
-                      c.memory_bytes_per_gpu * c.gpus_per_pod, c.gpus_per_pod};
+  const Resources pod{c.cpu_milli_per_gpu * c.gpus_per_pod, c.memory_bytes_per_gpu * c.gpus_per_pod,
+                      c.gpus_per_pod};
   if (!errors.attempt([&] { check_fits(node, ctx.topology, pod, gpu_type); })) return c;
   errors.attempt([&] {
     const std::vector<RoleSpec> roles{RoleSpec{RoleKind::kWorker, c.gpus / c.gpus_per_pod, pod}};
@@ -427,7 +434,7 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx,
                            ConfigErrors& errors) {
   const ConfigFields m(node, {"jobs", "generators"}, errors);
   WorkloadSpec w;
-  size_t given = 0;  // entries written, readable or not
+  size_t given = 0;                                  // entries written, readable or not
   std::vector<std::optional<ConfigNode>> job_names;  // parallel to w.jobs
   given += read_named_list<JobSpec>(
       m, "jobs", "job", [&](const ConfigNode& item) { return read_job(item, ctx, errors); },

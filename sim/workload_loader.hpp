@@ -39,8 +39,8 @@ namespace gantry {
 
 struct WorkloadContext {
   const Topology& topology;
-  Time start;                 // the scenario's start: submit and start offsets count from it
-  bool topology_ok = true;    // false: the cluster had errors, so checks against it are skipped
+  Time start;               // the scenario's start: submit and start offsets count from it
+  bool topology_ok = true;  // false: the cluster had errors, so checks against it are skipped
   std::vector<int64_t> nodes_of = nodes_per_class(topology);  // for gang_misfit
 };
 

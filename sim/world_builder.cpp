@@ -10,7 +10,8 @@ std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventL
   w->cluster = std::make_unique<Cluster>(scenario.topology);
   w->jobs = build_workload(scenario.workload, scenario.start, RandomStreams(scenario.seed));
   w->scheduler = std::make_unique<Scheduler>(scenario.policy);
-  w->world = std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);
+  w->world =
+      std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);
   return w;
 }
 

@@ -50,9 +50,9 @@ std::vector<InputError> ConfigErrors::take(const std::vector<std::string>& file_
   });
   if (passed_over_ > 0 && !out.empty()) {
     // Named after the last file reached: the rest of it, and any later file, was not checked.
-    out.emplace_back(SourceLocation{out.back().where().file, 0, 0}, "",
-                     "stopped after " + std::to_string(out.size()) +
-                         " errors; the rest was not checked");
+    out.emplace_back(
+        SourceLocation{out.back().where().file, 0, 0}, "",
+        "stopped after " + std::to_string(out.size()) + " errors; the rest was not checked");
   }
   passed_over_ = 0;
   return out;

@@ -24,7 +24,7 @@ namespace gantry {
 inline constexpr std::string_view kApiVersion = "gantry.dev/v1";
 
 struct Envelope {
-  std::string file;                           // the document's file, for messages
+  std::string file;  // the document's file, for messages
   std::string kind;
   std::string name;                           // metadata.name, required
   std::string description;                    // metadata.description, optional

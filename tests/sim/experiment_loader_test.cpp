@@ -17,14 +17,14 @@ const std::string kFile = std::string(GANTRY_SOURCE_DIR) + "/scenarios/e.yaml";
 
 // A valid experiment; tests edit one spot of it. Line numbers matter to the tests below.
 const std::string kBase =
-    "apiVersion: gantry.dev/v1\n"                                                        // 1
-    "kind: Experiment\n"                                                                 // 2
-    "metadata: {name: e}\n"                                                              // 3
-    "spec:\n"                                                                            // 4
-    "  type: Fragmentation\n"                                                            // 5
-    "  seed: 4\n"                                                                        // 6
-    "  nodes: {format: openb-nodes, file: data/openb/openb_node_list_gpu_node.csv}\n"    // 7
-    "  pods: {format: openb-pods, file: data/openb/openb_pod_list_default.csv}\n";       // 8
+    "apiVersion: gantry.dev/v1\n"                                                      // 1
+    "kind: Experiment\n"                                                               // 2
+    "metadata: {name: e}\n"                                                            // 3
+    "spec:\n"                                                                          // 4
+    "  type: Fragmentation\n"                                                          // 5
+    "  seed: 4\n"                                                                      // 6
+    "  nodes: {format: openb-nodes, file: data/openb/openb_node_list_gpu_node.csv}\n"  // 7
+    "  pods: {format: openb-pods, file: data/openb/openb_pod_list_default.csv}\n";     // 8
 
 std::string with(const std::string& from, const std::string& to) {
   std::string text = kBase;
@@ -69,14 +69,15 @@ TEST(ExperimentLoader, TheShippedSweepHasItsVariants) {
 
 TEST(ExperimentLoader, EveryErrorIsReportedInFileOrder) {
   std::string text = with("seed: 4", "seed: -4");
-  text += "  seeds: 0\n"                       // 9
-          "  policies: [FGD, Tetris, FGD]\n";  // 10
+  text +=
+      "  seeds: 0\n"                       // 9
+      "  policies: [FGD, Tetris, FGD]\n";  // 10
   EXPECT_EQ(error_of(text),
-            kFile + ":6:9: spec.seed: expected an integer >= 0, got '-4'\n" +
-                kFile + ":9:10: spec.seeds: expected an integer from 1 to 1000, got '0'\n" +
-                kFile + ":10:19: spec.policies[1]: unknown value 'Tetris'; expected one of: " +
-                "Random, DotProduct, GpuClustering, GpuPacking, BestFit, FGD\n" +
-                kFile + ":10:27: spec.policies[2]: policy FGD is listed twice");
+            kFile + ":6:9: spec.seed: expected an integer >= 0, got '-4'\n" + kFile +
+                ":9:10: spec.seeds: expected an integer from 1 to 1000, got '0'\n" + kFile +
+                ":10:19: spec.policies[1]: unknown value 'Tetris'; expected one of: " +
+                "Random, DotProduct, GpuClustering, GpuPacking, BestFit, FGD\n" + kFile +
+                ":10:27: spec.policies[2]: policy FGD is listed twice");
 }
 
 TEST(ExperimentLoader, TraceReferencesAreChecked) {
@@ -84,8 +85,9 @@ TEST(ExperimentLoader, TraceReferencesAreChecked) {
             kFile + ":8:36: spec.pods.file: no such file: " + std::string(GANTRY_SOURCE_DIR) +
                 "/scenarios/data/openb/nope.csv");
   EXPECT_EQ(error_of(with("format: openb-pods", "format: openb-nodes")),
-            kFile + ":8:18: spec.pods.format: unknown trace format 'openb-nodes'; expected one of: "
-                    "openb-pods");
+            kFile +
+                ":8:18: spec.pods.format: unknown trace format 'openb-nodes'; expected one of: "
+                "openb-pods");
 }
 
 TEST(ExperimentLoader, TheTypeIsRequiredAndKnown) {
@@ -117,8 +119,9 @@ TEST(SimulationFile, TellsScenariosAndExperimentsApart) {
     load_simulation_text(with("kind: Experiment", "kind: Pipeline"), kFile, {});
     FAIL() << "no error";
   } catch (const InputError& e) {
-    EXPECT_EQ(std::string(e.what()),
-              kFile + ":2:7: kind: unknown value 'Pipeline'; expected one of: Scenario, Experiment");
+    EXPECT_EQ(
+        std::string(e.what()),
+        kFile + ":2:7: kind: unknown value 'Pipeline'; expected one of: Scenario, Experiment");
   }
 }
 

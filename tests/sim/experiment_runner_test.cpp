@@ -38,7 +38,8 @@ struct FakeTraces {
             },
             [this](const TraceRef& r) {
               asked.push_back(r.file);
-              if (r.file == "halves.csv") return std::vector<JobSpec>{pod("a", 0, 500), pod("b", 0, 500)};
+              if (r.file == "halves.csv")
+                return std::vector<JobSpec>{pod("a", 0, 500), pod("b", 0, 500)};
               return std::vector<JobSpec>{pod("a", 1, 0), pod("b", 0, 500), pod("c", 0, 0)};
             }};
   }
@@ -47,8 +48,8 @@ struct FakeTraces {
 TEST(ExperimentRunner, RunsItsPodListThenEachVariant) {
   FakeTraces fake;
   const std::vector<NamedResult> results = run_experiment(two_lists(), fake.traces(), {});
-  EXPECT_EQ(fake.asked, (std::vector<std::string>{"data/nodes.csv", "openb_pod_list_base.csv",
-                                                  "halves.csv"}));
+  EXPECT_EQ(fake.asked,
+            (std::vector<std::string>{"data/nodes.csv", "openb_pod_list_base.csv", "halves.csv"}));
   ASSERT_EQ(results.size(), 2u);
   EXPECT_EQ(results[0].variant, "base");  // pod_list_name of its file
   EXPECT_EQ(results[1].variant, "halves");

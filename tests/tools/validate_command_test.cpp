@@ -19,7 +19,9 @@ using gantry::testing::slurp;
 
 class Validate : public CliTest {
  protected:
-  std::string source(const std::string& path) { return std::string(GANTRY_SOURCE_DIR) + "/" + path; }
+  std::string source(const std::string& path) {
+    return std::string(GANTRY_SOURCE_DIR) + "/" + path;
+  }
 };
 
 TEST_F(Validate, EveryKindOfShippedFileIsOk) {
@@ -35,19 +37,20 @@ TEST_F(Validate, EveryKindOfShippedFileIsOk) {
 // Three mistakes, three lines, in file order; exit 2. `simulate` says the same, each line an
 // error of its own.
 TEST_F(Validate, AScenarioWithThreeBadFieldsHasThreeErrors) {
-  const std::string f = edited_copy(
-      source("scenarios/quickstart.yaml"), "s.yaml",
-                {{"kind: InfiniBand", "kind: Infiniband"},
-                 {"meanInterarrival: 150s", "meanInterarrival: 150"},
-                 {"placement: binpack", "placement: bogus"}});
+  const std::string f = edited_copy(source("scenarios/quickstart.yaml"), "s.yaml",
+                                    {{"kind: InfiniBand", "kind: Infiniband"},
+                                     {"meanInterarrival: 150s", "meanInterarrival: 150"},
+                                     {"placement: binpack", "placement: bogus"}});
   const Outcome o = run("validate " + f);
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_EQ(o.err,
-            f + ":17:20: spec.cluster.fabric.kind: unknown value 'Infiniband'; expected one of: "
+            f +
+                ":17:20: spec.cluster.fabric.kind: unknown value 'Infiniband'; expected one of: "
                 "InfiniBand, RoCE, TCP\n" +
-                f + ":35:25: spec.workload.generators[0].meanInterarrival: expected a duration "
-                    "such as 90s, 1h30m or 500ms, got '150' (the unit is required: d, h, m, s, ms "
-                    "or us)\n" +
+                f +
+                ":35:25: spec.workload.generators[0].meanInterarrival: expected a duration "
+                "such as 90s, 1h30m or 500ms, got '150' (the unit is required: d, h, m, s, ms "
+                "or us)\n" +
                 f + ":44:16: spec.policy.placement: unknown placement policy 'bogus'; known: " +
                 o.err.substr(o.err.rfind("known: ") + 7));
   const Outcome sim = run("simulate " + f + " --out " + (dir_ / "r").string());
@@ -77,8 +80,9 @@ TEST_F(Validate, PipelineFilesAreLoadedTogetherAndTheirErrorsListed) {
                       "spec:\n  tasks: [{name: a, pool: nope}]\n";
   const Outcome o = run("validate " + f.string());
   EXPECT_EQ(o.exit_code(), 2);
-  EXPECT_EQ(o.err, f.string() + ":5:27: spec.tasks[0].pool: unknown pool 'nope'; no pool is "
-                                "declared in the files given (declare pools with kind: Pool)\n");
+  EXPECT_EQ(o.err, f.string() +
+                       ":5:27: spec.tasks[0].pool: unknown pool 'nope'; no pool is "
+                       "declared in the files given (declare pools with kind: Pool)\n");
 }
 
 }  // namespace

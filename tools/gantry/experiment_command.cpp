@@ -13,9 +13,9 @@
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/store/replacement_file.hpp"
-#include "tools/gantry/cli_inputs.hpp"
 #include "sim/experiment_runner.hpp"
 #include "sim/fragmentation_export.hpp"
+#include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/fragmentation_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
 
@@ -45,9 +45,10 @@ std::vector<std::string> chosen_policies(const FragmentationExperimentSpec& e,
 // header, the SVG's opening tag), and atomically.
 void write_output(const std::filesystem::path& path, const std::string& text) {
   if (!first_line_matches(path.string(), text))
-    throw GantryError(fmt::format("--out: '{}' exists and was not written by Gantry (its first line "
-                                  "differs); Gantry does not overwrite it",
-                                  path.string()));
+    throw GantryError(
+        fmt::format("--out: '{}' exists and was not written by Gantry (its first line "
+                    "differs); Gantry does not overwrite it",
+                    path.string()));
   write_file_atomically(path.string(), text);
 }
 
@@ -83,9 +84,9 @@ void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions
   options.threads = std::max(1u, std::thread::hardware_concurrency());
 
   // Where the results go is checked before the experiment, not after minutes of it.
-  const std::filesystem::path dir =
-      opt.out_dir.empty() ? std::filesystem::path("gantry-out") / experiment.name
-                          : std::filesystem::path(opt.out_dir);
+  const std::filesystem::path dir = opt.out_dir.empty()
+                                        ? std::filesystem::path("gantry-out") / experiment.name
+                                        : std::filesystem::path(opt.out_dir);
   make_output_dir("--out", dir.string());
   const std::string db = (dir / "results.db").string();
   check_output_database(db);

@@ -68,7 +68,8 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
     m.read_required("pipeline", [&](const ConfigNode& n) {
       a.pipeline = n.as_name();
       pipeline = find_pipeline(docs, a.pipeline);
-      if (pipeline == nullptr) n.fail("no pipeline named '" + a.pipeline + "' in the pipeline files");
+      if (pipeline == nullptr)
+        n.fail("no pipeline named '" + a.pipeline + "' in the pipeline files");
     });
   if (needs_run)
     m.read_required("logicalTime", [&](const ConfigNode& n) { a.logical_time = n.as_time(); });
@@ -81,7 +82,8 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
       if (!known) n.fail("pipeline '" + a.pipeline + "' has no task '" + a.task + "'");
     });
   if (window) {
-    const bool from_ok = m.read_required("from", [&](const ConfigNode& n) { a.from = n.as_time(); });
+    const bool from_ok =
+        m.read_required("from", [&](const ConfigNode& n) { a.from = n.as_time(); });
     m.read_required("to", [&](const ConfigNode& n) {
       a.to = n.as_time();
       if (from_ok && a.to < a.from) n.fail("the window ends before it starts");

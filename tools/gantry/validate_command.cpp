@@ -25,7 +25,8 @@ bool is_simulation_file(const std::string& text, const std::string& file) {
     const std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
     if (docs.empty() || !docs.front().is_map()) return false;
     const YAML::Node kind = docs.front().yaml()["kind"];
-    return kind && kind.IsScalar() && (kind.Scalar() == "Scenario" || kind.Scalar() == "Experiment");
+    return kind && kind.IsScalar() &&
+           (kind.Scalar() == "Scenario" || kind.Scalar() == "Experiment");
   } catch (const InputError&) {
     return false;
   }
@@ -58,14 +59,14 @@ void run_validate(const std::vector<std::string>& args) {
       if (const auto* s = std::get_if<ScenarioSpec>(&loaded))
         ok.push_back(fmt::format("ok: {}: Scenario {}", file, s->name));
       else
-        ok.push_back(fmt::format("ok: {}: Experiment {}", file, std::get<ExperimentSpec>(loaded).name));
+        ok.push_back(
+            fmt::format("ok: {}: Experiment {}", file, std::get<ExperimentSpec>(loaded).name));
     });
     errors.insert(errors.end(), found.begin(), found.end());
   }
   if (!pipeline_files.empty()) {
-    const std::vector<InputError> found = errors_of([&] {
-      ok.push_back(describe_pipelines(load_pipelines(pipeline_files)));
-    });
+    const std::vector<InputError> found =
+        errors_of([&] { ok.push_back(describe_pipelines(load_pipelines(pipeline_files))); });
     errors.insert(errors.end(), found.begin(), found.end());
   }
   report_validation(ok, errors);
@@ -93,7 +94,8 @@ void report_validation(const std::vector<std::string>& ok, const std::vector<Inp
 void add_validate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
-      "validate", "Check Gantry files of any kind (Scenario, Experiment, Pipeline, Pool) and list every error");
+      "validate",
+      "Check Gantry files of any kind (Scenario, Experiment, Pipeline, Pool) and list every error");
   // No CLI::ExistingFile check: an unreadable file is a FileError, bad input (exit 2).
   cmd->add_option("files", *files,
                   "YAML files; pipeline files are loaded together; a folder stands for its *.yaml "

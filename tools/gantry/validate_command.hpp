@@ -12,7 +12,6 @@
 // cannot be read is a FileError, reported by main.cpp (exit 2).
 
 #include <CLI/CLI.hpp>
-
 #include <string>
 #include <vector>
 

@@ -16,10 +16,10 @@ TEST(OpenbGpuRequest, MapsToWholeGpusOrShares) {
 }
 
 TEST(OpenbGpuRequest, CombinationsTheModelCannotExpressHaveNoMapping) {
-  EXPECT_FALSE(openb_gpu_request(2, 500).has_value());   // shares of several GPUs
-  EXPECT_FALSE(openb_gpu_request(0, 100).has_value());   // a share of no GPU
-  EXPECT_FALSE(openb_gpu_request(1, 0).has_value());     // one GPU of nothing
-  EXPECT_FALSE(openb_gpu_request(65, 1000).has_value()); // more than a node's 64-bit mask
+  EXPECT_FALSE(openb_gpu_request(2, 500).has_value());    // shares of several GPUs
+  EXPECT_FALSE(openb_gpu_request(0, 100).has_value());    // a share of no GPU
+  EXPECT_FALSE(openb_gpu_request(1, 0).has_value());      // one GPU of nothing
+  EXPECT_FALSE(openb_gpu_request(65, 1000).has_value());  // more than a node's 64-bit mask
 }
 
 }  // namespace

@@ -45,7 +45,10 @@ TEST(ConfigErrors, FilesGivenInOrderComeFirstEvenWhenFoundLater) {
 TEST(ConfigErrors, AttemptRecordsAnInputErrorAndGoesOn) {
   ConfigErrors errors;
   int ran = 0;
-  EXPECT_FALSE(errors.attempt([&] { ++ran; throw at("a.yaml", 1, 1, "no"); }));
+  EXPECT_FALSE(errors.attempt([&] {
+    ++ran;
+    throw at("a.yaml", 1, 1, "no");
+  }));
   EXPECT_TRUE(errors.attempt([&] { ++ran; }));
   EXPECT_EQ(ran, 2);
   EXPECT_EQ(errors.size(), 1u);
@@ -96,10 +99,9 @@ TEST(ConfigFields, EveryUnknownFieldAndEveryMissingOneIsRecorded) {
   EXPECT_TRUE(f.has("a"));
   EXPECT_FALSE(f.required("b").has_value());
   EXPECT_EQ(messages(errors.take()),
-            (std::vector<std::string>{
-                "t.yaml:1:1: b: missing required field 'b'",
-                "t.yaml:2:1: x: unknown field 'x'; expected one of: a, b",
-                "t.yaml:3:1: y: unknown field 'y'; expected one of: a, b"}));
+            (std::vector<std::string>{"t.yaml:1:1: b: missing required field 'b'",
+                                      "t.yaml:2:1: x: unknown field 'x'; expected one of: a, b",
+                                      "t.yaml:3:1: y: unknown field 'y'; expected one of: a, b"}));
 }
 
 TEST(ConfigFields, ReadRecordsEachFieldsErrorAndReadsTheRest) {
@@ -110,9 +112,10 @@ TEST(ConfigFields, ReadRecordsEachFieldsErrorAndReadsTheRest) {
   EXPECT_TRUE(f.read("b", [&](const ConfigNode& n) { b = n.as_int(0, 9); }));
   EXPECT_FALSE(f.read_required("c", [&](const ConfigNode& n) { c = n.as_int(0, 9); }));
   EXPECT_EQ(b, 2);
-  EXPECT_EQ(messages(errors.take()),
-            (std::vector<std::string>{"t.yaml:1:4: a: expected an integer from 0 to 9, got 'one'",
-                                      "t.yaml:3:4: c: expected an integer from 0 to 9, got 'three'"}));
+  EXPECT_EQ(
+      messages(errors.take()),
+      (std::vector<std::string>{"t.yaml:1:4: a: expected an integer from 0 to 9, got 'one'",
+                                "t.yaml:3:4: c: expected an integer from 0 to 9, got 'three'"}));
 }
 
 // Not a map: one error, and no field of it is reported missing on top.

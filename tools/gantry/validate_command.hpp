@@ -9,7 +9,7 @@
 // Valid: one "ok: FILE: Scenario NAME" (or Experiment) line per simulation file and, when
 // pipeline files were given, "ok: N pipelines, M pools", on stdout; exit 0. Otherwise every
 // error on stderr, one per line as "file:line:col: field: message", and exit 2. A file that
-// cannot be read is a FileError, reported by main.cpp (exit 2).
+// cannot be read is a FileError, reported by run_cli() (cli.hpp; exit 2).
 
 #include <CLI/CLI.hpp>
 #include <string>

@@ -36,13 +36,7 @@ ExperimentSpec read_experiment(const Envelope& envelope, ConfigErrors& errors) {
 }
 
 ExperimentSpec load_experiment_text(const std::string& text, const std::string& file_name) {
-  const ConfigNode document = parse_yaml_document(text, file_name);
-  ConfigErrors errors;
-  ExperimentSpec e;
-  if (std::optional<Envelope> envelope = read_envelope(document, {"Experiment"}, errors))
-    e = read_experiment(*envelope, errors);
-  errors.throw_if_any({file_name});
-  return e;
+  return load_document<ExperimentSpec>(text, file_name, {"Experiment"}, read_experiment);
 }
 
 ExperimentSpec load_experiment_file(const std::string& path) {

@@ -88,13 +88,10 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
 
 ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name,
                                 const ClusterTraceLoader& traces) {
-  const ConfigNode document = parse_yaml_document(text, file_name);
-  ConfigErrors errors;
-  ScenarioSpec s;
-  if (std::optional<Envelope> envelope = read_envelope(document, {"Scenario"}, errors))
-    s = read_scenario(*envelope, traces, errors);
-  errors.throw_if_any({file_name});
-  return s;
+  return load_document<ScenarioSpec>(text, file_name, {"Scenario"},
+                                     [&](const Envelope& envelope, ConfigErrors& errors) {
+                                       return read_scenario(envelope, traces, errors);
+                                     });
 }
 
 ScenarioSpec load_scenario_file(const std::string& path, const ClusterTraceLoader& traces) {

@@ -50,4 +50,20 @@ std::optional<Envelope> read_envelope(const ConfigNode& document,
 // The same for one kind, all at once: throws InputErrors listing every problem.
 Envelope read_envelope(const ConfigNode& document, std::string_view expected_kind);
 
+// A whole file of one document: parses `text` (InputError for a YAML syntax error), reads its
+// envelope (a kind among `kinds`) and hands it to `read(envelope, errors)`, which returns a T;
+// every problem of the envelope and of `read` is collected and thrown at the end as one
+// InputErrors, this file's errors first.
+template <typename T, typename Read>
+T load_document(const std::string& text, const std::string& file_name,
+                std::initializer_list<std::string_view> kinds, Read&& read) {
+  const ConfigNode document = parse_yaml_document(text, file_name);
+  ConfigErrors errors;
+  T out{};
+  if (std::optional<Envelope> envelope = read_envelope(document, kinds, errors))
+    out = read(*envelope, errors);
+  errors.throw_if_any({file_name});
+  return out;
+}
+
 }  // namespace gantry

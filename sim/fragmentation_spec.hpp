@@ -1,7 +1,7 @@
 #pragma once
-// The fragmentation experiment of a Scenario (`spec.experiment`, kind Fragmentation), after
-// Weng et al., "Beware of Fragmentation: Scheduling GPU-Sharing Workloads with Fragmentation
-// Gradient Descent", USENIX ATC'23: a trace's nodes, a trace's pod list shuffled with a seed
+// The fragmentation experiment (a `kind: Experiment` file of `type: Fragmentation`,
+// sim/experiment_spec.hpp), after Weng et al., "Beware of Fragmentation: Scheduling
+// GPU-Sharing Workloads with Fragmentation Gradient Descent", USENIX ATC'23: a trace's nodes, a trace's pod list shuffled with a seed
 // and extended by sampling with replacement for as long as the requested GPU stays within
 // `arrival_limit_pct` of the cluster's GPU capacity, placed one pod at a time, never retried and
 // never leaving (sim/fragmentation_experiment.hpp has the exact rules).

@@ -2,70 +2,83 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
+#include <set>
+
+#include "engine/config/quote.hpp"
 
 namespace gantry {
 
-TraceRef read_trace_ref(const ConfigNode& node, std::initializer_list<std::string_view> formats) {
-  const ConfigMap m = node.as_map({"format", "file"});
+std::optional<TraceRef> read_trace_ref(const ConfigNode& node,
+                                       std::initializer_list<std::string_view> formats,
+                                       ConfigErrors& errors) {
+  const ConfigFields m(node, {"format", "file"}, errors);
   TraceRef ref;
-  const ConfigNode format = m.required("format");
-  ref.format = format.as_name();
-  if (std::find(formats.begin(), formats.end(), ref.format) == formats.end()) {
+  const bool format_ok = m.read_required("format", [&](const ConfigNode& n) {
+    ref.format = n.as_name();
+    if (std::find(formats.begin(), formats.end(), ref.format) != formats.end()) return;
     std::string allowed;
     for (std::string_view f : formats) allowed += (allowed.empty() ? "" : ", ") + std::string(f);
-    format.fail("unknown trace format '" + ref.format + "'; expected one of: " + allowed);
-  }
-  const ConfigNode file = m.required("file");
-  ref.file = file.as_name();
-  ref.where = file.location();
-  const std::filesystem::path base = std::filesystem::path(node.file()).parent_path();
-  ref.path = (base / ref.file).lexically_normal().string();
-  if (!std::filesystem::is_regular_file(ref.path))
-    file.fail("no such file: " + ref.path);
+    n.fail("unknown trace format " + quote_for_message(ref.format) +
+           "; expected one of: " + allowed);
+  });
+  const bool file_ok = m.read_required("file", [&](const ConfigNode& n) {
+    ref.file = n.as_name();
+    ref.where = n.location();
+    const std::filesystem::path base = std::filesystem::path(node.file()).parent_path();
+    ref.path = (base / ref.file).lexically_normal().string();
+    if (!std::filesystem::is_regular_file(ref.path)) n.fail("no such file: " + ref.path);
+  });
+  if (!format_ok || !file_ok) return std::nullopt;
   return ref;
 }
 
-FragmentationExperimentSpec read_fragmentation_experiment(const ConfigNode& node) {
-  const ConfigMap m = node.as_map({"kind", "nodes", "pods", "arrivalLimit", "seeds",
-                                   "typicalPodCoverage", "policies", "variants"});
-  enum class Kind { kFragmentation };
-  m.required("kind").as_enum<Kind>({{"Fragmentation", Kind::kFragmentation}});
+FragmentationExperimentSpec read_fragmentation_fields(const ConfigFields& spec) {
+  ConfigErrors& errors = spec.errors();
   FragmentationExperimentSpec e;
-  e.nodes = read_trace_ref(m.required("nodes"), {"openb-nodes", "pai-machines", "spot-nodes"});
-  e.pods = read_trace_ref(m.required("pods"), {"openb-pods"});
-  if (auto n = m.optional("arrivalLimit")) e.arrival_limit_pct = n->as_double(1, 1000);
-  if (auto n = m.optional("seeds")) e.seeds = static_cast<int>(n->as_int(1, 1000));
-  if (auto n = m.optional("typicalPodCoverage")) {
-    e.typical_coverage = n->as_double(0, 1);
-    if (!(e.typical_coverage > 0)) n->fail("expected a share in (0, 1], such as 0.95");
-  }
-  if (auto n = m.optional("policies")) {
-    for (const ConfigNode& item : n->as_sequence()) {
-      std::vector<std::string_view> names;
-      for (const ExperimentPolicy& p : kExperimentPolicies) names.push_back(p.display);
-      const size_t i = item.as_choice(names);
-      if (std::find(e.policies.begin(), e.policies.end(), names[i]) != e.policies.end())
-        item.fail("policy " + std::string(names[i]) + " is listed twice");
-      e.policies.emplace_back(names[i]);
-    }
-    if (e.policies.empty()) n->fail("list at least one policy");
-  } else {
-    for (const ExperimentPolicy& p : kExperimentPolicies) e.policies.emplace_back(p.display);
-  }
-  if (auto n = m.optional("variants")) {
-    std::map<std::string, int, std::less<>> lines;
-    for (const ConfigNode& item : n->as_sequence()) {
-      const ConfigMap v = item.as_map({"name", "pods"});
+  if (auto n = spec.required("nodes"))
+    if (auto ref = read_trace_ref(*n, {"openb-nodes", "pai-machines", "spot-nodes"}, errors))
+      e.nodes = *ref;
+  if (auto n = spec.required("pods"))
+    if (auto ref = read_trace_ref(*n, {"openb-pods"}, errors)) e.pods = *ref;
+  spec.read("arrivalLimit",
+            [&](const ConfigNode& n) { e.arrival_limit_pct = n.as_double(1, 1000); });
+  spec.read("seeds", [&](const ConfigNode& n) { e.seeds = static_cast<int>(n.as_int(1, 1000)); });
+  spec.read("typicalPodCoverage", [&](const ConfigNode& n) {
+    e.typical_coverage = n.as_double(0, 1);
+    if (!(e.typical_coverage > 0)) n.fail("expected a share in (0, 1], such as 0.95");
+  });
+  std::vector<std::string_view> names;
+  for (const ExperimentPolicy& p : kExperimentPolicies) names.push_back(p.display);
+  if (!spec.read("policies",
+                 [&](const ConfigNode& n) {
+                   const std::vector<ConfigNode> items = n.as_sequence();
+                   if (items.empty()) n.fail("list at least one policy");
+                   for (const ConfigNode& item : items)
+                     errors.attempt([&] {
+                       const std::string_view name = names[item.as_choice(names)];
+                       if (std::find(e.policies.begin(), e.policies.end(), name) !=
+                           e.policies.end())
+                         item.fail("policy " + std::string(name) + " is listed twice");
+                       e.policies.emplace_back(name);
+                     });
+                 }) &&
+      !spec.has("policies"))
+    e.policies.assign(names.begin(), names.end());
+  spec.read("variants", [&](const ConfigNode& n) {
+    std::set<std::string, std::less<>> seen;
+    for (const ConfigNode& item : n.as_sequence()) {
+      const ConfigFields v(item, {"name", "pods"}, errors);
       PodListVariant variant;
-      const ConfigNode name = v.required("name");
-      variant.name = name.as_name();
-      if (!lines.emplace(variant.name, name.location().line).second)
-        name.fail("duplicate variant name '" + variant.name + "'");
-      variant.pods = read_trace_ref(v.required("pods"), {"openb-pods"});
+      v.read_required("name", [&](const ConfigNode& name) {
+        variant.name = name.as_name();
+        if (!seen.insert(variant.name).second)
+          name.fail("duplicate variant name " + quote_for_message(variant.name));
+      });
+      if (auto pods = v.required("pods"))
+        if (auto ref = read_trace_ref(*pods, {"openb-pods"}, errors)) variant.pods = *ref;
       e.variants.push_back(std::move(variant));
     }
-  }
+  });
   return e;
 }
 

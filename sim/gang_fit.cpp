@@ -21,7 +21,7 @@ std::string format_bytes(int64_t bytes) {
 
 // Whether a node of class `c` may hold pods of `request` (GPU type `type` for GPU pods).
 bool class_eligible(const NodeClass& c, const Resources& request, GpuTypeId type) {
-  return !(request.gpus > 0 && type >= 0 && c.gpu_type != type) && request.fits_in(c.capacity);
+  return !(request.needs_gpu() && type >= 0 && c.gpu_type != type) && request.fits_in(c.capacity);
 }
 
 // How many pods of `request` an empty node of class `c` holds (a large number for an empty
@@ -31,14 +31,25 @@ int64_t pods_per_node(const NodeClass& c, const Resources& request) {
   if (request.cpu_milli > 0) n = std::min(n, c.capacity.cpu_milli / request.cpu_milli);
   if (request.memory_bytes > 0) n = std::min(n, c.capacity.memory_bytes / request.memory_bytes);
   if (request.gpus > 0) n = std::min<int64_t>(n, c.capacity.gpus / request.gpus);
+  // Shares of one GPU do not straddle GPUs: 300 milli fits three times in each.
+  if (request.gpu_milli > 0)
+    n = std::min<int64_t>(n, int64_t{c.capacity.gpus} * (kMilliPerGpu / request.gpu_milli));
   return n;
 }
 
 }  // namespace
 
 std::string describe_request(const Resources& r) {
+  std::string gpu = std::to_string(r.gpus);
+  if (r.gpu_milli > 0) {
+    // As written in files: "0.5", "0.25", "0.125".
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0.%03d", static_cast<int>(r.gpu_milli));
+    gpu = buf;
+    while (gpu.back() == '0') gpu.pop_back();
+  }
   return "cpu " + std::to_string(r.cpu_milli) + "m, memory " + format_bytes(r.memory_bytes) +
-         ", gpu " + std::to_string(r.gpus);
+         ", gpu " + gpu;
 }
 
 std::vector<int64_t> nodes_per_class(const Topology& topology) {

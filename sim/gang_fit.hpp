@@ -30,7 +30,8 @@ std::vector<int64_t> nodes_per_class(const Topology& topology);
 std::string gang_misfit(const Topology& topology, const std::vector<int64_t>& nodes_of,
                         const std::vector<RoleSpec>& roles, GpuTypeId type);
 
-// "cpu 8000m, memory 64Gi, gpu 8": a pod's request as the messages above show it.
+// "cpu 8000m, memory 64Gi, gpu 8" (or "gpu 0.5" for a share of one GPU): a pod's request as
+// the messages above show it.
 std::string describe_request(const Resources& r);
 
 }  // namespace gantry

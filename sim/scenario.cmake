@@ -1,5 +1,9 @@
-# Scenario files (kind: Scenario) -> ScenarioSpec.
+# Scenario files (kind: Scenario) -> ScenarioSpec; experiment files (kind: Experiment) ->
+# ExperimentSpec; either, told apart by kind, for `gantry simulate`.
 gantry_library(gantry_sim_scenario
-  SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/fragmentation_spec_loader.cpp
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/cluster_loader.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/workload_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/scenario_values.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/experiment_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/fragmentation_spec_loader.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/simulation_file.cpp
           ${CMAKE_CURRENT_LIST_DIR}/gang_fit.cpp ${CMAKE_CURRENT_LIST_DIR}/placement_constraints_loader.cpp
-  DEPS gantry_config gantry_cluster gantry_policy)
+  DEPS gantry_config gantry_config_resources gantry_cluster gantry_policy)

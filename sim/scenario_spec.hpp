@@ -1,6 +1,8 @@
 #pragma once
 // A Scenario as loaded from YAML (kind: Scenario): the cluster, the workload, the policy, the
 // horizon and the seed. Plain data; sim/scenario_loader fills it, sim/simulation runs it.
+// (Experiments, run many times over on trace inputs, are a kind of their own:
+// sim/experiment_spec.hpp.)
 
 #include <cstdint>
 #include <optional>
@@ -11,7 +13,6 @@
 #include "engine/cluster/topology.hpp"
 #include "engine/core/time.hpp"
 #include "engine/policy/scheduler_config.hpp"
-#include "sim/fragmentation_spec.hpp"
 
 namespace gantry {
 
@@ -69,9 +70,6 @@ struct ScenarioSpec {
   WorkloadSpec workload;
   SchedulerConfig policy;
   SimParameters sim;
-  // Present for a fragmentation experiment; then the cluster and the pods come from its traces
-  // and `topology` and `workload` stay empty.
-  std::optional<FragmentationExperimentSpec> experiment;
 };
 
 }  // namespace gantry

@@ -1,10 +1,7 @@
 #include "sim/simulation.hpp"
 
 #include "engine/core/event_loop.hpp"
-#include "engine/core/random.hpp"
-#include "engine/policy/scheduler.hpp"
-#include "sim/training_world.hpp"
-#include "sim/workload_generator.hpp"
+#include "sim/world_builder.hpp"
 
 namespace gantry {
 
@@ -12,21 +9,18 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
                              std::ostream* actions) {
   SimulationRun run;
   run.start = scenario.start;
-  run.cluster = std::make_unique<Cluster>(scenario.topology);
-  run.jobs = build_workload(scenario.workload, scenario.start, RandomStreams(scenario.seed));
-
-  Scheduler scheduler(scenario.policy);
   const auto loop = EventLoop::virtual_time(scenario.start);
-  TrainingWorld world(*loop, *run.cluster, scheduler, scenario.sim, run.jobs);
+  const std::unique_ptr<SimulatedWorld> built = build_world(scenario, *loop);
+  TrainingWorld& world = *built->world;
   std::optional<ActionLog> action_log;
   if (actions != nullptr) {
-    action_log.emplace(*actions, *run.cluster);
+    action_log.emplace(*actions, *built->cluster);
     world.set_action_log(&*action_log);
   }
 
   if (progress) {
     // Report about 200 times per run: often enough for a smooth bar, rare enough to be free.
-    const size_t every = std::max<size_t>(1, run.jobs.size() / 200);
+    const size_t every = std::max<size_t>(1, built->jobs.size() / 200);
     const std::optional<Time> horizon =
         scenario.horizon ? std::optional<Time>(scenario.start + *scenario.horizon) : std::nullopt;
     world.on_progress([&, every, horizon](size_t done, size_t total) {
@@ -50,8 +44,12 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
 
   run.end = loop->now();
   run.events_dispatched = loop->dispatched();
-  run.queued_at_end = scheduler.queued();
+  run.queued_at_end = built->scheduler->queued();
   run.log = world.take_log();
+  // Moving the vector keeps its elements where they are, so the log's JobLog::spec pointers
+  // stay valid in `run`.
+  run.jobs = std::move(built->jobs);
+  run.cluster = std::move(built->cluster);
   return run;
 }
 

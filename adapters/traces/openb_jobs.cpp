@@ -2,7 +2,7 @@
 
 #include <cassert>
 
-#include "engine/cluster/resources.hpp"
+#include "adapters/traces/openb_gpu_request.hpp"
 
 namespace gantry {
 

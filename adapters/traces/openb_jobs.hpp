@@ -1,6 +1,6 @@
 #pragma once
 // openb pods as the scheduler sees them: each pod becomes a one-pod job (a gang of one) whose
-// request is openb_gpu_request(num_gpu, gpu_milli) (engine/cluster/resources.hpp) and whose
+// request is openb_gpu_request(num_gpu, gpu_milli) (openb_gpu_request.hpp) and whose
 // allowed GPU models come from gpu_spec.
 
 #include <vector>

@@ -10,7 +10,7 @@ namespace {
 constexpr int64_t kGiB = 1024ll * 1024 * 1024;
 constexpr double kGBps = 1e9;
 
-// The same defaults as sim/scenario_loader.cpp, with the same sources: kernel TCP pays tens of
+// The same defaults as sim/cluster_loader.cpp, with the same sources: kernel TCP pays tens of
 // microseconds per message for the socket stack; NVLink peer copies start in about 2 us, PCIe
 // peer traffic crosses a switch or the root complex and takes a few more.
 constexpr double kTcpLatencyS = 50e-6;

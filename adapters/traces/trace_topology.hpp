@@ -15,7 +15,7 @@
 //     are unmodelled until a scenario sets them (the step-time model treats a zero link it
 //     needs as infinitely slow, so multi-node jobs need a NIC figure first);
 //   - fabric TCP with the scenario loader's TCP latency, intra-node latencies likewise
-//     (same figures and sources as sim/scenario_loader.cpp).
+//     (same figures and sources as sim/cluster_loader.cpp).
 
 #include <cstdint>
 #include <map>

@@ -10,7 +10,8 @@
 //   - no GPU: gpus = 0, gpu_milli = 0.
 // A request with both gpus > 0 and gpu_milli > 0 is invalid (asserted where it matters).
 // A share of 1000 is spelled gpus = 1, gpu_milli = 0: a pod that wants a whole GPU takes it
-// whole, so there is exactly one spelling of each request (see openb_gpu_request()).
+// whole, so there is exactly one spelling of each request (a trace's other spellings are mapped
+// to it where the trace is read: adapters/traces/openb_gpu_request.hpp).
 //
 // In a node's *free* vector (Cluster::free()) the GPU fields mean: gpus = number of fully free
 // GPUs; gpu_milli = the largest free milli among the node's partly used GPUs (0 < free < 1000),
@@ -20,7 +21,6 @@
 // free GPU.
 
 #include <cstdint>
-#include <optional>
 
 namespace gantry {
 
@@ -62,24 +62,5 @@ struct Resources {
   }
   bool operator==(const Resources&) const = default;
 };
-
-// The GPU part of a request as the Alibaba openb trace spells it (columns num_gpu, gpu_milli,
-// where gpu_milli is per GPU): (0, 0) no GPU; (1, m) with 1 <= m <= 999 a share of m milli;
-// (k, 1000) with k >= 1 k whole GPUs (so "num_gpu=1, gpu_milli=1000" is one whole GPU). Returns
-// {gpus, gpu_milli} as Resources (cpu and memory 0), or nullopt for any other combination
-// (e.g. 2 GPUs at 500 milli each, which this model cannot express).
-inline std::optional<Resources> openb_gpu_request(int64_t num_gpu, int64_t gpu_milli) {
-  Resources r;
-  if (num_gpu == 0 && gpu_milli == 0) return r;
-  if (num_gpu == 1 && gpu_milli >= 1 && gpu_milli < kMilliPerGpu) {
-    r.gpu_milli = static_cast<int32_t>(gpu_milli);
-    return r;
-  }
-  if (num_gpu >= 1 && num_gpu <= 64 && gpu_milli == kMilliPerGpu) {
-    r.gpus = static_cast<int32_t>(num_gpu);
-    return r;
-  }
-  return std::nullopt;
-}
 
 }  // namespace gantry

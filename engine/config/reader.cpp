@@ -143,6 +143,12 @@ Duration ConfigNode::as_duration(Duration max) const {
   return unwrap(*this, parse_duration(scalar("a duration such as 90s, 1h30m or 500ms"), max));
 }
 
+Duration ConfigNode::as_positive_duration(Duration max) const {
+  const Duration d = as_duration(max);
+  if (d <= Duration(0)) fail("expected a duration greater than zero, got " + quote_for_message(node_.Scalar()));
+  return d;
+}
+
 int64_t ConfigNode::as_cpu_milli(int64_t max) const {
   return unwrap(*this, parse_cpu_milli(scalar("a CPU amount such as 2, 0.5 or 500m"), max));
 }
@@ -223,20 +229,35 @@ std::string ConfigNode::item_path(size_t index) const {
   return path_ + "[" + std::to_string(index) + "]";
 }
 
+std::vector<ConfigEntry> ConfigNode::allowed_entries(
+    const std::vector<std::string_view>& allowed,
+    const std::function<void(const ConfigEntry&, std::string)>& unknown) const {
+  if (!is_map()) fail_expected("a map with fields " + join(allowed));
+  std::vector<ConfigEntry> entries = as_entries();
+  std::vector<ConfigEntry> known;
+  known.reserve(entries.size());
+  for (ConfigEntry& entry : entries) {
+    if (std::find(allowed.begin(), allowed.end(), entry.name) != allowed.end()) {
+      known.push_back(std::move(entry));
+      continue;
+    }
+    unknown(entry, "unknown field " + quote_for_message(entry.name) + "; expected one of: " +
+                       join(allowed));
+  }
+  return known;
+}
+
+InputError ConfigNode::missing_field(std::string_view key) const {
+  return InputError(location(), child_path(key), "missing required field " + quote_for_message(key));
+}
+
 ConfigMap::ConfigMap(const ConfigNode& node, std::initializer_list<std::string_view> allowed)
     : node_(node), allowed_(allowed.begin(), allowed.end()) {
-  if (!node.is_map()) {
-    const std::vector<std::string_view> names(allowed.begin(), allowed.end());
-    node.fail_expected("a map with fields " + join(names));
-  }
-  for (ConfigEntry& entry : node.as_entries()) {
-    if (std::find(allowed_.begin(), allowed_.end(), entry.name) == allowed_.end()) {
-      const std::vector<std::string_view> names(allowed.begin(), allowed.end());
-      entry.key.fail("unknown field " + quote_for_message(entry.name) + "; expected one of: " +
-                     join(names));
-    }
+  const auto refuse = [](const ConfigEntry& entry, std::string message) {
+    entry.key.fail(message);
+  };
+  for (ConfigEntry& entry : node.allowed_entries({allowed.begin(), allowed.end()}, refuse))
     entries_.try_emplace(entry.name, std::move(entry.value));
-  }
 }
 
 void ConfigMap::check_allowed(std::string_view key) const {
@@ -253,9 +274,7 @@ bool ConfigMap::has(std::string_view key) const {
 ConfigNode ConfigMap::required(std::string_view key) const {
   check_allowed(key);
   const auto it = entries_.find(key);
-  if (it == entries_.end())
-    throw InputError(node_.location(), node_.child_path(key),
-                     "missing required field " + quote_for_message(key));
+  if (it == entries_.end()) throw node_.missing_field(key);
   return it->second;
 }
 

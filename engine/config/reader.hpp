@@ -1,13 +1,16 @@
 #pragma once
 // Strict reading of Gantry YAML files, on top of yaml-cpp.
 //
-// Every kind of file (Scenario now; Pipeline, Cluster, Sweep later) is read through these
-// types, so every problem is reported the same way: a gantry::InputError naming the file, the
-// 1-based line and column, the dotted field path ("spec.cluster.nodeClasses[1].gpu.count") and
-// what was expected ("expected an integer, got 'eight'").
+// Every kind of file (Scenario, Experiment, Pipeline, Pool, operator events; Cluster, Sweep
+// later) is read through these types, so every problem is reported the same way: a
+// gantry::InputError naming the file, the 1-based line and column, the dotted field path
+// ("spec.cluster.nodeClasses[1].gpu.count") and what was expected ("expected an integer, got
+// 'eight'"). The loaders collect every such error of a file rather than stopping at the first
+// (config_errors.hpp, config_fields.hpp); ConfigMap below is the strict form that throws.
 //
 // What "strict" means here:
-//  - unknown keys are errors, listing the keys that are allowed (ConfigNode::as_map);
+//  - unknown keys are errors, listing the keys that are allowed (ConfigNode::as_map,
+//    ConfigNode::allowed_entries);
 //  - a key given twice in one map is an error (yaml-cpp keeps both entries; we check);
 //  - keys must be plain scalars; YAML tags ("!!str", "!foo") are errors;
 //  - numbers and booleans must be plain scalars: `count: "8"` is "expected an integer, got the
@@ -20,6 +23,7 @@
 // gone. Not thread-safe: yaml-cpp nodes share reference counts without locks.
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -81,6 +85,8 @@ class ConfigNode {
   int64_t as_bytes(int64_t max = kMaxDataBytes) const;      // parse_bytes
   double as_bandwidth(double max = kMaxBandwidth) const;    // bytes per second
   Duration as_duration(Duration max = kMaxDuration) const;  // parse_duration
+  // A duration above zero: "0s" is "expected a duration greater than zero, got '0s'".
+  Duration as_positive_duration(Duration max = kMaxDuration) const;
   int64_t as_cpu_milli(int64_t max = std::numeric_limits<int64_t>::max()) const;
   // RFC 3339 ("2026-01-01T00:00:00Z"), within [kEarliestTime, kLatestTime]; a field out of
   // range is named ("offset +99:00 is out of range: hours 00-23, minutes 00-59").
@@ -105,6 +111,17 @@ class ConfigNode {
 
   // A map whose keys must all be in `allowed`; see ConfigMap.
   ConfigMap as_map(std::initializer_list<std::string_view> allowed) const;
+
+  // The entries of a map whose keys should all be in `allowed`, in document order. Each entry
+  // with another key is left out and passed to `unknown` with the message "unknown field 'k';
+  // expected one of: ..." (ConfigMap throws it, ConfigFields records it). Throws InputError
+  // for a node that is not a map ("expected a map with fields ...") and as as_entries().
+  std::vector<ConfigEntry> allowed_entries(
+      const std::vector<std::string_view>& allowed,
+      const std::function<void(const ConfigEntry&, std::string)>& unknown) const;
+
+  // "missing required field 'key'", at this map's position with the path of the missing field.
+  InputError missing_field(std::string_view key) const;
 
   // The child path for a key or an index of this node.
   std::string child_path(std::string_view key) const;

@@ -1,6 +1,9 @@
-// libFuzzer target for the Scenario loader: arbitrary bytes in, and the only acceptable
-// failure is gantry::InputError. Any other exception escapes and libFuzzer reports it as a
-// crash (an uncaught exception aborts); sanitizers report memory errors and UB.
+// libFuzzer target for the loader of `gantry simulate` files, Scenarios and Experiments alike
+// (sim/simulation_file.hpp): arbitrary bytes in, and the only acceptable failure is
+// gantry::InputError (InputErrors when a file has several). Every error must name the file,
+// and a list of errors must stay within the bound (kMaxReportedErrors and the note that
+// checking stopped). Any other exception escapes and libFuzzer reports it as a crash (an
+// uncaught exception aborts); sanitizers report memory errors and UB.
 //
 // Build and run (clang only):
 //   CXX=clang++ cmake -S . -B build-fuzz -DGANTRY_BUILD_FUZZ=ON -DGANTRY_BUILD_BENCH=OFF \
@@ -12,16 +15,29 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
-#include "sim/scenario_loader.hpp"
+#include "sim/simulation_file.hpp"
+
+namespace {
+
+bool names_the_file(const gantry::InputError& e) {
+  return std::string(e.what()).rfind("fuzz.yaml", 0) == 0;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
   try {
-    gantry::load_scenario_text(text, "fuzz.yaml");
+    gantry::load_simulation_text(text, "fuzz.yaml", {});
+  } catch (const gantry::InputErrors& e) {
+    if (e.errors().size() > gantry::kMaxReportedErrors + 1) __builtin_trap();
+    for (const gantry::InputError& error : e.errors())
+      if (!names_the_file(error)) __builtin_trap();
   } catch (const gantry::InputError& e) {
-    // Expected for almost every input. The message must name the file.
-    if (std::string(e.what()).rfind("fuzz.yaml", 0) != 0) __builtin_trap();
+    // Expected for almost every input (a syntax error is one InputError).
+    if (!names_the_file(e)) __builtin_trap();
   }
   return 0;
 }

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "adapters/traces/trace_ref_loader.hpp"
-#include "sim/fragmentation_experiment.hpp"
-#include "sim/scenario_loader.hpp"
+#include "sim/experiment_loader.hpp"
+#include "sim/experiment_runner.hpp"
 
 namespace gantry {
 namespace {
@@ -29,19 +29,13 @@ std::string scenario_path(const std::string& name) {
   return std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name;
 }
 
-FragmentationResult run_scenario_list(const ScenarioSpec& scenario, const TraceRef& pods) {
-  const FragmentationExperimentSpec& e = *scenario.experiment;
-  FragmentationInput input;
-  input.topology = load_trace_topology(e.nodes);
-  input.pods = load_trace_pods(pods);
-  ExperimentOptions options;
-  options.policies = e.policies;
-  options.seeds = e.seeds;
-  options.base_seed = scenario.seed;
-  options.limit_pct = e.arrival_limit_pct;
-  options.typical_coverage = e.typical_coverage;
+// Every pod list of the experiment file `name` as `gantry simulate` runs it
+// (sim/experiment_runner.hpp), on both cores.
+std::vector<NamedResult> run_file(const std::string& name) {
+  const ExperimentSpec experiment = load_experiment_file(scenario_path(name));
+  ExperimentRunOptions options;
   options.threads = 2;
-  return run_fragmentation_experiment(input, options);
+  return run_experiment(experiment, {load_trace_topology, load_trace_pods}, options);
 }
 
 const PolicyCurves& policy(const FragmentationResult& r, const std::string& name) {
@@ -63,9 +57,9 @@ const std::map<std::string, std::array<double, 7>> kPublishedDefault = {
 };
 
 TEST(PublishedResults, OpenbDefaultTraceWithinHalfAPointAtEveryLevel) {
-  const ScenarioSpec scenario = load_scenario_file(scenario_path("openb-fragmentation.yaml"));
-  ASSERT_TRUE(scenario.experiment.has_value());
-  const FragmentationResult r = run_scenario_list(scenario, scenario.experiment->pods);
+  const std::vector<NamedResult> results = run_file("openb-fragmentation.yaml");
+  ASSERT_EQ(results.size(), 1u);
+  const FragmentationResult& r = results.front().result;
   ASSERT_EQ(r.policies.size(), 6u);
   EXPECT_EQ(r.nodes, 1213);
   EXPECT_EQ(r.capacity_gpus, 6212);
@@ -116,14 +110,10 @@ const std::vector<ListMeans> kPublishedLists = {
 // at the limit on each (the paper's Fig. 9–12 claim), with the CPU sweep allowed 0.3 point; a
 // list with published means above must match them.
 void expect_fgd_within(const std::string& file, size_t lists, double points) {
-  const ScenarioSpec scenario = load_scenario_file(scenario_path(file));
-  ASSERT_TRUE(scenario.experiment.has_value());
-  std::vector<std::pair<std::string, TraceRef>> refs{{"base", scenario.experiment->pods}};
-  for (const PodListVariant& v : scenario.experiment->variants) refs.emplace_back(v.name, v.pods);
-  ASSERT_EQ(refs.size(), lists);
+  const std::vector<NamedResult> results = run_file(file);
+  ASSERT_EQ(results.size(), lists);
   int compared = 0;
-  for (const auto& [name, ref] : refs) {
-    const FragmentationResult r = run_scenario_list(scenario, ref);
+  for (const auto& [name, r] : results) {
     const double fgd = policy(r, "FGD").unallocated_gpu_pct_mean.back();
     for (const PolicyCurves& p : r.policies) {
       if (p.policy == "FGD") continue;

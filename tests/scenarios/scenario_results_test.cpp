@@ -79,21 +79,24 @@ TEST(Scenarios, Pai2020ClusterRunsEveryJobAtTheSpeedOfItsGpu) {
   EXPECT_GT(slowest / fastest, 10.0) << fastest << " s vs " << slowest << " s";
 }
 
-// The fragmentation experiments (openb-fragmentation.yaml, openb-sweep-*.yaml) are checked
-// against the FGD paper's published results in published_results_test.cpp.
+// The fragmentation experiments (kind: Experiment: openb-fragmentation.yaml,
+// openb-sweep-*.yaml) are checked against the FGD paper's published results in
+// published_results_test.cpp.
 
 // Catches a scenario added to scenarios/ without a test above. (Pipeline examples in
 // scenarios/pipelines/ are checked by tests/tools/pipeline_command_test.cpp.)
 TEST(Scenarios, EveryShippedScenarioIsCovered) {
-  int count = 0;
+  int scenarios = 0, experiments = 0;
   for (const auto& entry :
        std::filesystem::recursive_directory_iterator(std::string(GANTRY_SOURCE_DIR) + "/scenarios")) {
     if (entry.path().extension() != ".yaml") continue;
     std::ifstream in(entry.path());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.find("\nkind: Scenario") != std::string::npos) ++count;
+    if (text.find("\nkind: Scenario") != std::string::npos) ++scenarios;
+    if (text.find("\nkind: Experiment") != std::string::npos) ++experiments;
   }
-  EXPECT_EQ(count, 12) << "add a test for the new scenario's promised result";
+  EXPECT_EQ(scenarios, 7) << "add a test above for the new scenario's promised result";
+  EXPECT_EQ(experiments, 5) << "add a test in published_results_test.cpp for the new experiment";
 }
 
 }  // namespace

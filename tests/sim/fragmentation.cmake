@@ -1,3 +1,3 @@
 gantry_test(gantry_fragmentation_tests
-  SOURCES fragmentation_experiment_test.cpp
+  SOURCES fragmentation_experiment_test.cpp experiment_runner_test.cpp
   DEPS gantry_sim_fragmentation)

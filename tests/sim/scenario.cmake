@@ -1,6 +1,7 @@
-# Loading kind: Scenario files. Test files live in tests/data/scenarios/.
+# Loading kind: Scenario and kind: Experiment files. Test files live in tests/data/scenarios/.
 gantry_test(gantry_scenario_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader_test.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/experiment_loader_test.cpp
   DEPS gantry_sim_scenario)
 
 gantry_test(gantry_constraints_scenario_tests

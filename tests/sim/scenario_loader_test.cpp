@@ -228,9 +228,12 @@ TEST(ScenarioLoader, UnknownKeyInFile) {
     load_scenario_file(kData + "bad_unknown_key.yaml");
     FAIL() << "no error";
   } catch (const InputError& e) {
+    // The misspelt key, and the key it should have been: one error each, in file order.
     EXPECT_EQ(std::string(e.what()),
               kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwith: unknown field "
-                      "'bandwith'; expected one of: bandwidth");
+                      "'bandwith'; expected one of: bandwidth\n" +
+                  kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwidth: missing "
+                          "required field 'bandwidth'");
   }
 }
 
@@ -281,12 +284,92 @@ TEST(ScenarioLoader, Envelope) {
             "t.yaml:2:7: kind: expected kind Scenario, got 'scenario'");
   EXPECT_THAT(error_of(with("gantry.dev/v1", "gantry.dev/v0")),
               StartsWith("t.yaml:1:13: apiVersion: unsupported apiVersion"));
+  // Both errors of the misspelt key: what is there, and what is missing.
   EXPECT_EQ(error_of(with("{name: t}", "{nam: t}")),
+            "t.yaml:3:11: metadata.name: missing required field 'name'\n"
             "t.yaml:3:12: metadata.nam: unknown field 'nam'; expected one of: name, description, "
             "labels");
   EXPECT_EQ(error_of(with("spec:\n", "spec:\n  seeds: 3\n")),
             "t.yaml:5:3: spec.seeds: unknown field 'seeds'; expected one of: seed, start, "
-            "horizon, cluster, workload, policy, sim, experiment");
+            "horizon, cluster, workload, policy, sim");
+}
+
+// Three mistakes in three parts of the file: each reported once, in file order, and none of
+// the checks that depend on them (the gang's fit needs the cluster) adds a fourth.
+TEST(ScenarioLoader, EveryBadFieldIsReported) {
+  std::string text = with("count: 8}", "count: eight}");
+  text = testing::replace_first(text, "submit: 0s", "submit: 10");
+  text = testing::replace_first(text, "steps: 10,", "steps: 0,");
+  EXPECT_EQ(error_of(text),
+            "t.yaml:9:70: spec.cluster.nodeClasses[0].gpu.count: expected an integer from 1 to "
+            "64, got 'eight'\n"
+            "t.yaml:15:15: spec.workload.jobs[0].submit: expected a duration such as 90s, 1h30m "
+            "or 500ms, got '10' (the unit is required: d, h, m, s, ms or us)\n"
+            "t.yaml:19:21: spec.workload.jobs[0].work.steps: expected an integer from 1 to "
+            "1000000000000, got '0'");
+}
+
+// 150 jobs with a bad submit: the first 100 errors, then a note; the jobs past the limit are
+// not read at all (and not checked with values that were never read).
+TEST(ScenarioLoader, ErrorsStopAtTheLimit) {
+  std::string text = kBase.substr(0, kBase.find("    jobs:")) + "    jobs:\n";
+  for (int i = 0; i < 150; ++i)
+    text += "    - {name: j" + std::to_string(i) +
+            ", submit: soon, framework: MPI, roles: [{kind: Worker, resources: {cpu: 1, "
+            "memory: 1Gi}}], work: {steps: 1, stepCompute: 1s, gradientSize: 0}}\n";
+  try {
+    load_scenario_text(text, "t.yaml");
+    FAIL() << "no error";
+  } catch (const InputErrors& e) {
+    ASSERT_EQ(e.errors().size(), 101u);
+    EXPECT_EQ(e.errors()[0].field(), "spec.workload.jobs[0].submit");
+    EXPECT_EQ(e.errors()[99].field(), "spec.workload.jobs[99].submit");
+    EXPECT_STREQ(e.errors()[100].what(), "t.yaml: stopped after 100 errors; the rest was not checked");
+  }
+}
+
+// A node class whose name is wrong is one error: the rack that names it is not another.
+TEST(ScenarioLoader, OneMistakeIsReportedOnce) {
+  EXPECT_EQ(error_of(with("{name: g, cpu", "{name: \"\", cpu")),
+            "t.yaml:9:14: spec.cluster.nodeClasses[0].name: expected a name, got an empty string");
+  // A bad GPU request of a role: neither the pod's fit nor the gang's is checked on top.
+  EXPECT_EQ(error_of(with("gpu: 8}}", "gpu: 1.5}}")),
+            "t.yaml:18:76: spec.workload.jobs[0].roles[0].resources.gpu: expected a GPU count "
+            "such as 1 or 2, or a share of one GPU below 1 such as 0.5, got '1.5' (a share is of "
+            "one GPU; ask for whole GPUs above 1)");
+}
+
+// The spellings of a pipeline task's resources (engine/config/resource_fields.hpp).
+TEST(ScenarioLoader, RolesAskForGpusAsPipelineTasksDo) {
+  const ScenarioSpec s = load_scenario_text(with("gpu: 8}}", "gpu: \"0.5\"}}"), "t.yaml");
+  EXPECT_EQ(s.workload.jobs.at(0).roles.at(0).per_replica, (Resources{8000, 64ll << 30, 0, 500}));
+  // Shares pack by GPU: 4 nodes × 8 GPUs × 2 shares of 0.5 hold 64 such pods, not 65.
+  EXPECT_NO_THROW(load_scenario_text(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
+                                          "replicas: 64, resources: {cpu: 1, memory: 1Gi, gpu: 0.5}"),
+                                     "t.yaml"));
+  EXPECT_EQ(error_of(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
+                          "replicas: 65, resources: {cpu: 1, memory: 1Gi, gpu: 0.5}")),
+            "t.yaml:18:7: spec.workload.jobs[0].roles: job 'j' can never start: it needs 65 "
+            "Worker pods of cpu 1000m, memory 1Gi, gpu 0.5, but the whole cluster holds at most "
+            "64 of them at once");
+}
+
+// Until issue #9 an experiment was a Scenario with spec.experiment; that file now says how to
+// convert it, at the block, and nothing else.
+TEST(ScenarioLoader, AnExperimentInTheScenarioFormIsToldItsKind) {
+  const std::string old =
+      "apiVersion: gantry.dev/v1\n"
+      "kind: Scenario\n"
+      "metadata: {name: e}\n"
+      "spec:\n"
+      "  seed: 1\n"
+      "  experiment:\n"
+      "    kind: Fragmentation\n"
+      "    nodes: {format: openb-nodes, file: nodes.csv}\n";
+  EXPECT_EQ(error_of(old),
+            "t.yaml:6:3: spec.experiment: an experiment is a file of its own kind: write kind: "
+            "Experiment, move the fields of spec.experiment up into spec, and replace their kind: "
+            "Fragmentation by type: Fragmentation (see scenarios/openb-fragmentation.yaml)");
 }
 
 TEST(ScenarioLoader, MissingRequiredFields) {
@@ -397,6 +480,8 @@ TEST(ScenarioLoader, GeneratorSemantics) {
             "t.yaml:21:13: spec.workload.generators[0].kind: unknown value 'poisson'; expected "
             "one of: Poisson");
   EXPECT_EQ(error_of(edit("      mix:\n      - {weight", "      mix: []\n      x: {weight")),
+            "t.yaml:25:12: spec.workload.generators[0].mix: a generator needs at least one entry "
+            "in its mix\n"
             "t.yaml:26:7: spec.workload.generators[0].x: unknown field 'x'; expected one of: "
             "kind, name, count, meanInterarrival, start, mix");
   // No clash: generated jobs are "j-<index>", the explicit job is "j".

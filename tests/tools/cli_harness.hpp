@@ -14,6 +14,8 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace gantry::testing {
 
@@ -94,6 +96,21 @@ class CliTest : public ::testing::Test {
     o.out = slurp(dir_ / (tag + ".stdout"));
     o.err = slurp(dir_ / (tag + ".stderr"));
     return o;
+  }
+
+  // The file at `source` with the first occurrence of each `from` replaced by its `to` (a test
+  // failure when absent), written to `name` in the test's folder; returns its path.
+  std::string edited_copy(const std::string& source, const std::string& name,
+                          const std::vector<std::pair<std::string, std::string>>& edits) {
+    std::string text = slurp(source);
+    for (const auto& [from, to] : edits) {
+      const size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    const std::filesystem::path p = dir_ / name;
+    std::ofstream(p) << text;
+    return p.string();
   }
 
   std::filesystem::path dir_;

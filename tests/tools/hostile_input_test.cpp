@@ -24,13 +24,8 @@ class HostileInput : public CliTest {
   // scenarios/quickstart.yaml with the first `from` replaced by `to`, written to `name`.
   std::string quickstart_with(const std::string& name, const std::string& from,
                               const std::string& to) {
-    std::string text = slurp(std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml");
-    const size_t at = text.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) text.replace(at, from.size(), to);
-    const fs::path p = dir_ / name;
-    std::ofstream(p) << text;
-    return p.string();
+    return edited_copy(std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml", name,
+                       {{from, to}});
   }
   std::string out() const { return " --out " + (dir_ / "r").string(); }
 };

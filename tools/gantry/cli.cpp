@@ -12,12 +12,14 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
+#include "tools/gantry/validate_command.hpp"
 
 namespace {
 
@@ -74,6 +76,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_pipeline_backfill(*pipeline, hooks);
   add_pipeline_client_commands(*pipeline);
   add_token_command(app);
+  add_validate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -87,6 +90,10 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
     return e.get_exit_code();
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "error: {}\nRun with --help for more information.\n", describe(app, e));
+    return kBadInput;
+  } catch (const gantry::InputErrors& e) {
+    // Every error of a file, one per line, each a message of its own.
+    for (const gantry::InputError& error : e.errors()) fmt::print(stderr, "error: {}\n", error.what());
     return kBadInput;
   } catch (const gantry::GantryError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

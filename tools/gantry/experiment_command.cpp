@@ -7,14 +7,15 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <thread>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/store/replacement_file.hpp"
-#include "tools/gantry/cli_inputs.hpp"
-#include "sim/fragmentation_experiment.hpp"
+#include "sim/experiment_runner.hpp"
 #include "sim/fragmentation_export.hpp"
+#include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/fragmentation_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
 
@@ -28,7 +29,7 @@ std::string lower(std::string s) {
   return s;
 }
 
-// --policy narrows the run to one of the scenario's policies (any case).
+// --policy narrows the run to one of the experiment's policies (any case).
 std::vector<std::string> chosen_policies(const FragmentationExperimentSpec& e,
                                          const std::string& flag) {
   if (flag.empty()) return e.policies;
@@ -44,18 +45,11 @@ std::vector<std::string> chosen_policies(const FragmentationExperimentSpec& e,
 // header, the SVG's opening tag), and atomically.
 void write_output(const std::filesystem::path& path, const std::string& text) {
   if (!first_line_matches(path.string(), text))
-    throw GantryError(fmt::format("--out: '{}' exists and was not written by Gantry (its first line "
-                                  "differs); Gantry does not overwrite it",
-                                  path.string()));
+    throw GantryError(
+        fmt::format("--out: '{}' exists and was not written by Gantry (its first line "
+                    "differs); Gantry does not overwrite it",
+                    path.string()));
   write_file_atomically(path.string(), text);
-}
-
-// "data/openb/openb_pod_list_default.csv" -> "default".
-std::string list_name(const std::string& path) {
-  std::string stem = std::filesystem::path(path).stem().string();
-  constexpr std::string_view kPrefix = "openb_pod_list_";
-  if (stem.rfind(kPrefix, 0) == 0 && stem.size() > kPrefix.size()) stem = stem.substr(kPrefix.size());
-  return stem;
 }
 
 // Unallocated GPU % at 100 % and at the last level, policies as columns, one row per variant.
@@ -83,48 +77,36 @@ std::string sweep_table(const std::vector<NamedResult>& results) {
 
 }  // namespace
 
-void run_fragmentation_scenario(const ScenarioSpec& scenario, const SimulateOptions& opt) {
-  const FragmentationExperimentSpec& e = *scenario.experiment;
-  ExperimentOptions options;
-  options.policies = chosen_policies(e, opt.policy);
-  options.seeds = opt.seed ? 1 : e.seeds;
-  options.base_seed = opt.seed.value_or(scenario.seed);
-  options.limit_pct = e.arrival_limit_pct;
-  options.typical_coverage = e.typical_coverage;
+void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions& opt) {
+  ExperimentRunOptions options;
+  options.policies = chosen_policies(experiment.fragmentation, opt.policy);
+  options.seed = opt.seed;
   options.threads = std::max(1u, std::thread::hardware_concurrency());
 
-  std::vector<std::pair<std::string, TraceRef>> lists{{list_name(e.pods.file), e.pods}};
-  for (const PodListVariant& v : e.variants) lists.emplace_back(v.name, v.pods);
-
   // Where the results go is checked before the experiment, not after minutes of it.
-  const std::filesystem::path dir =
-      opt.out_dir.empty() ? std::filesystem::path("gantry-out") / scenario.name
-                          : std::filesystem::path(opt.out_dir);
+  const std::filesystem::path dir = opt.out_dir.empty()
+                                        ? std::filesystem::path("gantry-out") / experiment.name
+                                        : std::filesystem::path(opt.out_dir);
   make_output_dir("--out", dir.string());
   const std::string db = (dir / "results.db").string();
   check_output_database(db);
 
-  FragmentationInput input;
-  input.topology = load_trace_topology(e.nodes);
-  input.node_list = std::filesystem::path(e.nodes.file).filename().string();
+  // One bar per pod list, made when the list starts.
+  std::optional<ProgressBar> bar;
+  options.progress = [&](const ExperimentProgress& p) {
+    if (p.done == 0 && p.total == 0) {
+      if (bar) bar->finish();
+      bar.emplace(fmt::format("{} [{}/{}] {}", experiment.name, p.list + 1, p.lists, p.name),
+                  !opt.no_progress);
+      return;
+    }
+    bar->update(static_cast<double>(p.done) / static_cast<double>(p.total));
+  };
+  const std::vector<NamedResult> results =
+      run_experiment(experiment, {load_trace_topology, load_trace_pods}, options);
+  if (bar) bar->finish();
 
-  std::vector<NamedResult> results;
-  for (size_t i = 0; i < lists.size(); ++i) {
-    const auto& [name, ref] = lists[i];
-    input.pods = load_trace_pods(ref);
-    input.pod_list = std::filesystem::path(ref.file).filename().string();
-    ProgressBar bar(fmt::format("{} [{}/{}] {}", scenario.name, i + 1, lists.size(), name),
-                    !opt.no_progress);
-    options.progress = [&bar](size_t done, size_t total) {
-      bar.update(static_cast<double>(done) / static_cast<double>(total));
-    };
-    FragmentationResult r = run_fragmentation_experiment(input, options);
-    bar.finish();
-    r.scenario = scenario.name;
-    results.push_back({name, std::move(r)});
-  }
-
-  write_fragmentation_database(db, scenario.name, results);
+  write_fragmentation_database(db, experiment.name, results);
   std::string csv;
   for (const NamedResult& r : results) {
     std::string part = fragmentation_csv(r.result);

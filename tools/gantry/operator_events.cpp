@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include "engine/config/config_errors.hpp"
+#include "engine/config/config_fields.hpp"
 #include "engine/config/reader.hpp"
 
 namespace gantry::cli {
@@ -15,25 +17,33 @@ const PipelineSpec* find_pipeline(const PipelineDocuments& docs, const std::stri
   return nullptr;
 }
 
-// The action, or nullopt when it is after `not_after` (reported in `skipped`). Its fields are
-// checked all the same: a mistake is a mistake even in an action that will not happen.
+// The action, or nullopt when it is after `not_after` (reported in `skipped`) or wrong
+// (reported in `errors`). Its fields are checked all the same: a mistake is a mistake even in
+// an action that will not happen.
 std::optional<OperatorAction> read_action(const ConfigNode& node, const PipelineDocuments& docs,
                                           Time not_before, Time not_after,
-                                          std::vector<InputError>* skipped) {
-  const ConfigMap m =
-      node.as_map({"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun"});
+                                          std::vector<InputError>* skipped, ConfigErrors& errors) {
+  const size_t before = errors.size();
+  const ConfigFields m(
+      node, {"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun"}, errors);
+  if (!m.valid()) return std::nullopt;
   OperatorAction a;
-  const ConfigNode at = m.required("at");
-  a.at = at.as_time();
-  if (a.at < not_before)
-    at.fail("the action is before the run starts (" + format_rfc3339(not_before) + ")");
-  const ConfigNode action = m.required("action");
-  const std::string word = action.as_name();
-  const std::optional<ActionKind> kind = parse_action_kind(word);
-  if (!kind)
-    action.fail("unknown action '" + word +
-                "'; expected one of: scheduler-down, scheduler-up, trigger, rerun, "
-                "mark-success, fail, pause, resume, backfill");
+  m.read_required("at", [&](const ConfigNode& n) {
+    a.at = n.as_time();
+    if (a.at < not_before)
+      n.fail("the action is before the run starts (" + format_rfc3339(not_before) + ")");
+  });
+  std::string word;
+  std::optional<ActionKind> kind;
+  m.read_required("action", [&](const ConfigNode& n) {
+    word = n.as_name();
+    kind = parse_action_kind(word);
+    if (!kind)
+      n.fail("unknown action '" + word +
+             "'; expected one of: scheduler-down, scheduler-up, trigger, rerun, "
+             "mark-success, fail, pause, resume, backfill");
+  });
+  if (!kind) return std::nullopt;  // which fields the action takes is not known
   a.kind = *kind;
 
   // Which fields each action takes.
@@ -44,7 +54,7 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   const bool window = a.kind == ActionKind::kBackfill;
   const auto refuse = [&](std::string_view key, bool allowed) {
     if (allowed) return;
-    if (auto n = m.optional(key)) n->fail(word + " does not take " + std::string(key));
+    m.read(key, [&](const ConfigNode& n) { n.fail(word + " does not take " + std::string(key)); });
   };
   refuse("pipeline", !global);
   refuse("logicalTime", needs_run);
@@ -54,40 +64,44 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   refuse("rerun", window);
 
   const PipelineSpec* pipeline = nullptr;
-  if (!global) {
-    const ConfigNode p = m.required("pipeline");
-    a.pipeline = p.as_name();
-    pipeline = find_pipeline(docs, a.pipeline);
-    if (pipeline == nullptr) p.fail("no pipeline named '" + a.pipeline + "' in the pipeline files");
-  }
-  if (needs_run) a.logical_time = m.required("logicalTime").as_time();
-  if (needs_task) {
-    const ConfigNode t = m.required("task");
-    a.task = t.as_name();
-    const bool known = std::any_of(pipeline->tasks.begin(), pipeline->tasks.end(),
-                                   [&](const TaskSpec& ts) { return ts.name == a.task; });
-    if (!known) t.fail("pipeline '" + a.pipeline + "' has no task '" + a.task + "'");
-  }
+  if (!global)
+    m.read_required("pipeline", [&](const ConfigNode& n) {
+      a.pipeline = n.as_name();
+      pipeline = find_pipeline(docs, a.pipeline);
+      if (pipeline == nullptr)
+        n.fail("no pipeline named '" + a.pipeline + "' in the pipeline files");
+    });
+  if (needs_run)
+    m.read_required("logicalTime", [&](const ConfigNode& n) { a.logical_time = n.as_time(); });
+  if (needs_task)
+    m.read_required("task", [&](const ConfigNode& n) {
+      a.task = n.as_name();
+      if (pipeline == nullptr) return;  // the pipeline's own error is reported
+      const bool known = std::any_of(pipeline->tasks.begin(), pipeline->tasks.end(),
+                                     [&](const TaskSpec& ts) { return ts.name == a.task; });
+      if (!known) n.fail("pipeline '" + a.pipeline + "' has no task '" + a.task + "'");
+    });
   if (window) {
-    a.from = m.required("from").as_time();
-    const ConfigNode to = m.required("to");
-    a.to = to.as_time();
-    if (a.to < a.from) to.fail("the window ends before it starts");
-    if (auto r = m.optional("rerun")) {
-      const std::string value = r->as_name();
+    const bool from_ok =
+        m.read_required("from", [&](const ConfigNode& n) { a.from = n.as_time(); });
+    m.read_required("to", [&](const ConfigNode& n) {
+      a.to = n.as_time();
+      if (from_ok && a.to < a.from) n.fail("the window ends before it starts");
+    });
+    m.read("rerun", [&](const ConfigNode& n) {
+      const std::string value = n.as_name();
       const auto rerun = parse_backfill_rerun(value);
-      if (!rerun) r->fail("unknown rerun '" + value + "'; expected one of: none, failed, all");
+      if (!rerun) n.fail("unknown rerun '" + value + "'; expected one of: none, failed, all");
       a.rerun = *rerun;
-    }
+    });
   }
+  if (errors.size() != before) return std::nullopt;
   if (a.at > not_after) {
     if (skipped != nullptr) {
-      try {
-        at.fail("the action is after the run ends (" + format_rfc3339(not_after) +
-                "), so it does not happen");
-      } catch (const InputError& e) {
-        skipped->push_back(e);
-      }
+      const ConfigNode at = *m.optional("at");
+      skipped->emplace_back(at.location(), at.path(),
+                            "the action is after the run ends (" + format_rfc3339(not_after) +
+                                "), so it does not happen");
     }
     return std::nullopt;
   }
@@ -103,10 +117,13 @@ std::vector<OperatorAction> load_operator_events_text(const std::string& text,
                                                       std::vector<InputError>* skipped) {
   const ConfigNode doc = parse_yaml_document(text, file_name);
   std::vector<OperatorAction> actions;
-  for (const ConfigNode& item : doc.as_sequence()) {
-    if (auto a = read_action(item, pipelines, not_before, not_after, skipped))
-      actions.push_back(std::move(*a));
-  }
+  ConfigErrors errors;
+  errors.attempt([&] {
+    for (const ConfigNode& item : doc.as_sequence())
+      if (auto a = read_action(item, pipelines, not_before, not_after, skipped, errors))
+        actions.push_back(std::move(*a));
+  });
+  errors.throw_if_any({file_name});
   // Actions at one instant apply in file order; stable_sort keeps it.
   std::stable_sort(actions.begin(), actions.end(),
                    [](const OperatorAction& x, const OperatorAction& y) { return x.at < y.at; });

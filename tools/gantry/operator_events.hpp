@@ -12,7 +12,8 @@
 //
 // Every problem is an InputError naming file, line, column and field: unknown actions, fields
 // an action does not take or lacks, pipelines and tasks that the pipeline files do not define,
-// times before the run starts (`not_before`, --from).
+// times before the run starts (`not_before`, --from). All of them are collected and thrown
+// together as InputErrors (engine/config/config_errors.hpp), in file order.
 //
 // Actions after the run ends (`not_after`, --until) are not errors: stopping a replay early to
 // look at the state before an action is a legitimate use of one events file with several

@@ -11,11 +11,8 @@
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/event_loop.hpp"
-#include "engine/core/random.hpp"
-#include "engine/policy/scheduler.hpp"
 #include "sim/scenario_loader.hpp"
-#include "sim/training_world.hpp"
-#include "sim/workload_generator.hpp"
+#include "sim/world_builder.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/operator_events.hpp"
 #include "tools/gantry/progress_bar.hpp"
@@ -138,27 +135,17 @@ void print_timeline(const RunScheduler& scheduler, const std::string& format) {
   if (format == "json") std::cout << "\n";
 }
 
-// The simulated cluster of `--cluster SCENARIO`: its nodes, its scheduler and its workload,
-// shifted so that the scenario starts when the pipelines are switched on.
+// The simulated cluster of `--cluster SCENARIO` (sim/world_builder.hpp): its nodes, its
+// scheduler and its workload, shifted so that the scenario starts when the pipelines are
+// switched on, and the executor that runs distributed tasks in it.
 struct SimulatedCluster {
-  std::vector<JobSpec> workload;
-  std::unique_ptr<Cluster> cluster;
-  std::unique_ptr<Scheduler> scheduler;
-  std::unique_ptr<TrainingWorld> world;
+  std::unique_ptr<SimulatedWorld> sim;
   std::unique_ptr<ClusterTaskExecutor> executor;
 
   SimulatedCluster(const std::string& file, EventLoop& loop, TaskExecutor& containers) {
-    ScenarioSpec s = load_scenario_file(file, load_trace_topology);
-    if (s.experiment) throw GantryError(file + ": --cluster needs a training scenario, not an experiment");
-    const Duration shift = loop.now() - s.start;
-    for (JobSpec& job : s.workload.jobs) job.submit += shift;
-    s.start = loop.now();
-    workload = build_workload(s.workload, s.start, RandomStreams(s.seed));
-    cluster = std::make_unique<Cluster>(s.topology);
-    scheduler = std::make_unique<Scheduler>(s.policy);
-    world = std::make_unique<TrainingWorld>(loop, *cluster, *scheduler, s.sim, workload);
-    executor = std::make_unique<ClusterTaskExecutor>(*world, containers);
-    world->start();
+    sim = build_world(starting_at(load_scenario_file(file, load_trace_topology), loop.now()), loop);
+    executor = std::make_unique<ClusterTaskExecutor>(*sim->world, containers);
+    sim->world->start();
   }
 };
 
@@ -187,7 +174,7 @@ struct Orchestrator {
     TaskExecutor* tasks = executor.get();
     if (!opt.cluster.empty()) {
       cluster = std::make_unique<SimulatedCluster>(opt.cluster, *loop, *executor);
-      check_tasks_fit(docs.pipelines, cluster->cluster->topology());
+      check_tasks_fit(docs.pipelines, cluster->sim->cluster->topology());
       tasks = cluster->executor.get();
     }
     scheduler = std::make_unique<RunScheduler>(*loop, *store, *tasks);
@@ -217,11 +204,11 @@ void run_pipelines(const RunOptions& opt) {
   o.store->flush();
   print_timeline(*o.scheduler, opt.format);
   if (o.cluster && opt.format != "json") {
-    const SimulationLog& log = o.cluster->world->log();
+    const SimulationLog& log = o.cluster->sim->world->log();
     std::cout << fmt::format("\ncluster {}: {} jobs ({} from pipeline tasks), {} finished by {}\n",
                              opt.cluster, log.jobs.size(),
-                             log.jobs.size() - o.cluster->workload.size(),
-                             o.cluster->world->finished(), format_rfc3339(until));
+                             log.jobs.size() - o.cluster->sim->jobs.size(),
+                             o.cluster->sim->world->finished(), format_rfc3339(until));
   }
 }
 

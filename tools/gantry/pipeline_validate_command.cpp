@@ -1,13 +1,11 @@
 #include "tools/gantry/pipeline_validate_command.hpp"
 
-#include <fmt/format.h>
-
-#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/validate_command.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 
 namespace gantry::cli {
@@ -16,15 +14,9 @@ namespace {
 
 void run_validate(const std::vector<std::string>& files) {
   try {
-    const PipelineDocuments docs = load_pipelines(expand_pipeline_args(files));
-    fmt::print("ok: {} pipeline{}, {} pool{}\n", docs.pipelines.size(),
-               docs.pipelines.size() == 1 ? "" : "s", docs.pools.size(),
-               docs.pools.size() == 1 ? "" : "s");
+    report_validation({describe_pipelines(load_pipelines(expand_pipeline_args(files)))}, {});
   } catch (const PipelineErrors& e) {
-    // Every error, not just the first: that is the point of validating.
-    for (const InputError& error : e.errors()) fmt::print(stderr, "{}\n", error.what());
-    // Exit 2 without a further message (CLI11 prints nothing for a RuntimeError).
-    throw CLI::RuntimeError(2);
+    report_validation({}, e.errors());
   }
 }
 

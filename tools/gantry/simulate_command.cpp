@@ -15,7 +15,7 @@
 #include "engine/policy/scheduler.hpp"
 #include "engine/store/replacement_file.hpp"
 #include "sim/results_export.hpp"
-#include "sim/scenario_loader.hpp"
+#include "sim/simulation_file.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
 #include "tools/gantry/cli_inputs.hpp"
@@ -53,11 +53,12 @@ void check_actions_path(const std::string& path) {
 }
 
 void run_simulate(const SimulateOptions& opt) {
-  ScenarioSpec scenario = load_scenario_file(opt.scenario, load_trace_topology);
-  if (scenario.experiment) {
-    run_fragmentation_scenario(scenario, opt);
+  SimulationFile file = load_simulation_file(opt.scenario, load_trace_topology);
+  if (const auto* experiment = std::get_if<ExperimentSpec>(&file)) {
+    run_experiment_file(*experiment, opt);
     return;
   }
+  ScenarioSpec& scenario = std::get<ScenarioSpec>(file);
   if (opt.seed) scenario.seed = *opt.seed;
   // The file's placement was checked by the loader, at its position; only the flag is new here.
   if (!opt.policy.empty()) {
@@ -93,8 +94,9 @@ void run_simulate(const SimulateOptions& opt) {
 
 void add_simulate_command(CLI::App& app) {
   auto opt = std::make_shared<SimulateOptions>();
-  CLI::App* cmd = app.add_subcommand("simulate", "Run a scenario in virtual time and report");
-  cmd->add_option("scenario", opt->scenario, "Scenario YAML file (kind: Scenario)")
+  CLI::App* cmd = app.add_subcommand(
+      "simulate", "Run a scenario in virtual time (or an experiment's runs) and report");
+  cmd->add_option("scenario", opt->scenario, "Scenario or Experiment YAML file (kind: Scenario or Experiment)")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--seed", opt->seed, "Override the scenario's seed (0 to 2^63-1)")

@@ -6,9 +6,9 @@
 #include <optional>
 #include <set>
 #include <string_view>
-#include <tuple>
 #include <utility>
 
+#include "engine/config/config_fields.hpp"
 #include "engine/config/envelope.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/reader.hpp"
@@ -31,7 +31,6 @@ constexpr int64_t kMaxTasks = 10'000;
 constexpr int64_t kMaxReplicas = 10'000;       // pods of one role
 constexpr int64_t kMaxSlots = 1'000'000;       // a pool's slots
 constexpr int64_t kMaxRetries = 10'000;
-constexpr int64_t kMaxWholeGpus = 64;          // one pod; a node's GPUs fit a 64-bit mask
 constexpr int64_t kMaxActiveRuns = 1'000'000;
 constexpr int64_t kMaxMissedRuns = 1'000'000'000;
 constexpr double kMaxFactor = 1e6;
@@ -39,95 +38,6 @@ constexpr size_t kMaxListedNames = 20;         // in "tasks of this pipeline: ..
 
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-
-// ---- collecting errors ----
-
-class Errors {
- public:
-  void add(InputError e) { list_.push_back(std::move(e)); }
-  void add(const ConfigNode& at, std::string message) {
-    add(InputError(at.location(), at.path(), std::move(message)));
-  }
-  // Runs `f`; an InputError it throws is recorded. Returns whether it finished.
-  template <typename F>
-  bool attempt(F&& f) {
-    try {
-      f();
-      return true;
-    } catch (const InputError& e) {
-      add(e);
-      return false;
-    }
-  }
-  size_t size() const { return list_.size(); }
-  std::vector<InputError>& list() { return list_; }
-
- private:
-  std::vector<InputError> list_;
-};
-
-std::string join(const std::vector<std::string_view>& names) {
-  std::string out;
-  for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + std::string(names[i]);
-  return out;
-}
-
-// Like ConfigMap, but records every unknown field instead of stopping at the first, and a
-// missing required field as an error instead of an exception.
-class Fields {
- public:
-  Fields(const ConfigNode& node, std::initializer_list<std::string_view> allowed, Errors& errors)
-      : node_(node), allowed_(allowed), errors_(&errors) {
-    if (!node.is_map()) {
-      errors.attempt([&] { node.as_map(allowed); });  // "expected a map with fields ..."
-      return;
-    }
-    std::vector<ConfigEntry> entries;
-    if (!errors.attempt([&] { entries = node.as_entries(); })) return;
-    valid_ = true;
-    for (ConfigEntry& e : entries) {
-      if (std::find(allowed_.begin(), allowed_.end(), e.name) == allowed_.end()) {
-        errors.add(e.key, "unknown field " + quote_for_message(e.name) +
-                              "; expected one of: " + join(allowed_));
-        continue;
-      }
-      values_.emplace(e.name, std::move(e.value));
-    }
-  }
-
-  bool valid() const { return valid_; }
-  const ConfigNode& node() const { return node_; }
-
-  std::optional<ConfigNode> optional(std::string_view key) const {
-    const auto it = values_.find(key);
-    if (it == values_.end()) return std::nullopt;
-    return it->second;
-  }
-  // Records "missing required field" at the map when absent (and the map itself was readable).
-  std::optional<ConfigNode> required(std::string_view key) const {
-    std::optional<ConfigNode> n = optional(key);
-    if (!n && valid_) missing(key, "");
-    return n;
-  }
-  void missing(std::string_view key, const std::string& why) const {
-    errors_->add(InputError(node_.location(), node_.child_path(key),
-                            "missing required field " + quote_for_message(key) + why));
-  }
-
-  // Reads `key` with `read` if present; an InputError becomes a recorded error.
-  template <typename F>
-  bool read(std::string_view key, F&& read) const {
-    if (auto n = optional(key)) return errors_->attempt([&] { read(*n); });
-    return false;
-  }
-
- private:
-  ConfigNode node_;
-  std::vector<std::string_view> allowed_;
-  Errors* errors_;
-  std::map<std::string, ConfigNode, std::less<>> values_;
-  bool valid_ = false;
-};
 
 // ---- names ----
 
@@ -188,38 +98,6 @@ std::string list_names(const std::vector<std::string>& names) {
 
 // ---- values ----
 
-Duration read_positive_duration(const ConfigNode& n) {
-  const Duration d = n.as_duration();
-  if (d <= Duration(0)) n.fail("expected a duration greater than zero, got 0");
-  return d;
-}
-
-// Whole GPUs ("1", "2") or a share of one GPU below 1 ("0.5"). Shares are what the cluster
-// model tracks as milli-GPU (engine/cluster/resources.hpp).
-void read_gpu(const ConfigNode& n, Resources& r) {
-  constexpr std::string_view kWhat =
-      "a GPU count such as 1 or 2, or a share of one GPU below 1 such as 0.5";
-  const std::string text = n.as_string();
-  // parse_cpu_milli reads exactly "number with at most 3 decimals" into milli units; its own
-  // "500m" spelling is refused so a GPU request has one spelling.
-  Result<int64_t> milli = parse_cpu_milli(text);
-  if (!milli || text.empty() || text.back() == 'm')
-    n.fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text));
-  const int64_t m = milli.value();
-  if (m % kMilliPerGpu == 0) {
-    if (m / kMilliPerGpu > kMaxWholeGpus)
-      n.fail("at most " + std::to_string(kMaxWholeGpus) + " GPUs per pod, got " + text);
-    r.gpus = static_cast<int32_t>(m / kMilliPerGpu);
-    r.gpu_milli = 0;
-  } else if (m < kMilliPerGpu) {
-    r.gpus = 0;
-    r.gpu_milli = static_cast<int32_t>(m);
-  } else {
-    n.fail("expected " + std::string(kWhat) + ", got " + quote_for_message(text) +
-           " (a share is of one GPU; ask for whole GPUs above 1)");
-  }
-}
-
 bool is_distributed(TaskTemplate t) { return t != TaskTemplate::kContainer; }
 
 // ---- what the checks after reading need to point at ----
@@ -255,8 +133,8 @@ class Loader {
 
  private:
   void read_document(const ConfigNode& doc, size_t source);
-  void read_pipeline(const Fields& top, size_t source);
-  void read_pool(const Fields& top, size_t source);
+  void read_pipeline(const ConfigFields& top, size_t source);
+  void read_pool(const ConfigFields& top, size_t source);
   std::optional<ScheduleSpec> read_schedule(const ConfigNode& node, size_t source);
   ConcurrencySpec read_concurrency(const ConfigNode& node);
   TaskSpec read_task(const ConfigNode& item, TaskSite& site);
@@ -268,7 +146,7 @@ class Loader {
   SourceLocation expression_start(const ConfigNode& n, size_t source) const;
 
   const std::vector<PipelineSource>& sources_;
-  Errors errors_;
+  ConfigErrors errors_;
   std::vector<PipelineRecord> pipelines_;
   std::vector<PoolRecord> pools_;
   bool all_parsed_ = true;
@@ -285,18 +163,10 @@ std::vector<InputError> Loader::run(PipelineDocuments& out) {
   }
   check_across_files();
 
-  // File order (as given), then position. Errors name their file; equal names share an order.
-  std::map<std::string, size_t, std::less<>> file_order;
-  for (size_t i = 0; i < sources_.size(); ++i) file_order.emplace(sources_[i].file_name, i);
-  std::vector<InputError> list = std::move(errors_.list());
-  std::stable_sort(list.begin(), list.end(), [&](const InputError& a, const InputError& b) {
-    const auto order = [&](const InputError& e) {
-      const auto it = file_order.find(e.where().file);
-      return std::tuple(it == file_order.end() ? sources_.size() : it->second, e.where().line,
-                        e.where().column);
-    };
-    return order(a) < order(b);
-  });
+  // File order (as given), then position.
+  std::vector<std::string> file_order;
+  for (const PipelineSource& source : sources_) file_order.push_back(source.file_name);
+  std::vector<InputError> list = errors_.take(file_order);
 
   for (PipelineRecord& p : pipelines_)
     if (p.ok) out.pipelines.push_back(std::move(p.spec));
@@ -306,33 +176,22 @@ std::vector<InputError> Loader::run(PipelineDocuments& out) {
 }
 
 void Loader::read_document(const ConfigNode& doc, size_t source) {
-  const Fields top(doc, {"apiVersion", "kind", "metadata", "spec"}, errors_);
+  const ConfigFields top(doc, {"apiVersion", "kind", "metadata", "spec"}, errors_);
   if (!top.valid()) return;
-  top.read("apiVersion", [](const ConfigNode& n) {
-    if (n.as_string() != kApiVersion)
-      n.fail("unsupported apiVersion " + quote_for_message(n.as_string()) + "; expected " +
-             std::string(kApiVersion));
-  });
-  std::optional<ConfigNode> kind_node = top.required("kind");
-  if (!kind_node) return;
-  enum class Kind { kPipeline, kPool };
-  Kind kind = Kind::kPipeline;
-  if (!errors_.attempt([&] {
-        kind = kind_node->as_enum<Kind>({{"Pipeline", Kind::kPipeline}, {"Pool", Kind::kPool}});
-      }))
-    return;
-  if (kind == Kind::kPipeline) read_pipeline(top, source);
+  const std::optional<std::string> kind = read_kind(top, {"Pipeline", "Pool"});
+  if (!kind) return;
+  if (*kind == "Pipeline") read_pipeline(top, source);
   else read_pool(top, source);
 }
 
-void Loader::read_pipeline(const Fields& top, size_t source) {
+void Loader::read_pipeline(const ConfigFields& top, size_t source) {
   const size_t errors_before = errors_.size();
   PipelineRecord p;
   p.source = source;
   p.spec.file = sources_[source].file_name;
   p.spec.where = top.node().location();
   if (auto meta = top.required("metadata")) {
-    const Fields m(*meta, {"name", "namespace", "description", "labels"}, errors_);
+    const ConfigFields m(*meta, {"name", "namespace", "description", "labels"}, errors_);
     if (auto n = m.required("name"))
       if (errors_.attempt([&] { p.spec.name = read_metadata_name(*n, "pipeline"); })) p.name = n;
     m.read("namespace", [&](const ConfigNode& n) { p.spec.namespace_name = read_namespace(n); });
@@ -343,7 +202,7 @@ void Loader::read_pipeline(const Fields& top, size_t source) {
   }
 
   if (auto spec_node = top.required("spec")) {
-    const Fields s(*spec_node, {"schedule", "concurrency", "dependsOnPast", "parallelism",
+    const ConfigFields s(*spec_node, {"schedule", "concurrency", "dependsOnPast", "parallelism",
                                 "timeout", "env", "tasks"},
                    errors_);
     if (auto n = s.optional("schedule")) p.spec.schedule = read_schedule(*n, source);
@@ -352,7 +211,7 @@ void Loader::read_pipeline(const Fields& top, size_t source) {
     s.read("parallelism", [&](const ConfigNode& n) {
       p.spec.parallelism = static_cast<int>(n.as_int(0, kInt32Max));
     });
-    s.read("timeout", [&](const ConfigNode& n) { p.spec.timeout = read_positive_duration(n); });
+    s.read("timeout", [&](const ConfigNode& n) { p.spec.timeout = n.as_positive_duration(); });
     s.read("env", [&](const ConfigNode& n) {
       for (const ConfigEntry& e : n.as_entries()) {
         const bool shape = !e.name.empty() &&
@@ -385,13 +244,13 @@ void Loader::read_pipeline(const Fields& top, size_t source) {
   pipelines_.push_back(std::move(p));
 }
 
-void Loader::read_pool(const Fields& top, size_t source) {
+void Loader::read_pool(const ConfigFields& top, size_t source) {
   const size_t errors_before = errors_.size();
   PoolRecord p;
   p.source = source;
   p.spec.where = top.node().location();
   if (auto meta = top.required("metadata")) {
-    const Fields m(*meta, {"name", "description", "labels"}, errors_);
+    const ConfigFields m(*meta, {"name", "description", "labels"}, errors_);
     if (auto n = m.required("name"))
       if (errors_.attempt([&] { p.spec.name = read_metadata_name(*n, "pool"); })) p.name = n;
     m.read("description", [](const ConfigNode& n) { n.as_string(); });
@@ -400,7 +259,7 @@ void Loader::read_pool(const Fields& top, size_t source) {
     });
   }
   if (auto spec_node = top.required("spec")) {
-    const Fields s(*spec_node, {"slots", "maxWait"}, errors_);
+    const ConfigFields s(*spec_node, {"slots", "maxWait"}, errors_);
     if (auto n = s.required("slots"))
       p.slots_known = errors_.attempt([&] { p.spec.slots = static_cast<int>(n->as_int(1, kMaxSlots)); });
     s.read("maxWait", [&](const ConfigNode& n) { p.spec.max_wait = n.as_duration(); });
@@ -424,7 +283,7 @@ SourceLocation Loader::expression_start(const ConfigNode& n, size_t source) cons
 }
 
 std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t source) {
-  const Fields f(node, {"cron", "timezone", "start", "end", "semantics", "catchup",
+  const ConfigFields f(node, {"cron", "timezone", "start", "end", "semantics", "catchup",
                         "startingDeadline", "maxMissedRuns"},
                  errors_);
   if (!f.valid()) return std::nullopt;
@@ -475,7 +334,7 @@ std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t
   });
   f.read("catchup", [&](const ConfigNode& n) { s.catchup = n.as_bool(); });
   f.read("startingDeadline",
-         [&](const ConfigNode& n) { s.starting_deadline = read_positive_duration(n); });
+         [&](const ConfigNode& n) { s.starting_deadline = n.as_positive_duration(); });
   f.read("maxMissedRuns",
          [&](const ConfigNode& n) { s.max_missed_runs = n.as_int(0, kMaxMissedRuns); });
 
@@ -495,7 +354,7 @@ std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t
 }
 
 ConcurrencySpec Loader::read_concurrency(const ConfigNode& node) {
-  const Fields f(node, {"maxActiveRuns", "policy", "keepLatest"}, errors_);
+  const ConfigFields f(node, {"maxActiveRuns", "policy", "keepLatest"}, errors_);
   ConcurrencySpec c;
   f.read("maxActiveRuns", [&](const ConfigNode& n) {
     c.max_active_runs = static_cast<int>(n.as_int(1, kMaxActiveRuns));
@@ -514,7 +373,7 @@ ConcurrencySpec Loader::read_concurrency(const ConfigNode& node) {
 TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
   TaskSpec t;
   t.where = item.location();
-  const Fields f(item, {"name", "template", "image", "command", "resources", "replicas",
+  const ConfigFields f(item, {"name", "template", "image", "command", "resources", "replicas",
                         "dependsOn", "triggerRule", "dependsOnPast", "pool", "poolSlots",
                         "priority", "timeout", "retry", "skip", "autosize", "simulate"},
                  errors_);
@@ -593,7 +452,7 @@ TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
   f.read("priority", [&](const ConfigNode& n) {
     t.priority = static_cast<int>(n.as_int(kInt32Min, kInt32Max));
   });
-  f.read("timeout", [&](const ConfigNode& n) { t.timeout = read_positive_duration(n); });
+  f.read("timeout", [&](const ConfigNode& n) { t.timeout = n.as_positive_duration(); });
   if (auto n = f.optional("retry")) read_retry(*n, t.retry);
   f.read("skip", [&](const ConfigNode& n) { t.skip = n.as_bool(); });
   f.read("autosize", [&](const ConfigNode& n) { t.autosize = n.as_bool(); });
@@ -602,7 +461,7 @@ TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
 }
 
 void Loader::read_resources(const ConfigNode& node, TaskSpec& t) {
-  const Fields f(node, {"cpu", "memory", "gpu", "gpuType"}, errors_);
+  const ConfigFields f(node, {"cpu", "memory", "gpu", "gpuType"}, errors_);
   f.read("cpu", [&](const ConfigNode& n) { t.resources.cpu_milli = read_cpu(n); });
   f.read("memory", [&](const ConfigNode& n) { t.resources.memory_bytes = read_memory(n); });
   const bool gpu_ok = f.read("gpu", [&](const ConfigNode& n) { read_gpu(n, t.resources); });
@@ -616,7 +475,7 @@ void Loader::read_resources(const ConfigNode& node, TaskSpec& t) {
 }
 
 void Loader::read_retry(const ConfigNode& node, RetrySpec& r) {
-  const Fields f(node, {"limit", "policy", "delay", "factor", "cap", "maxDuration"}, errors_);
+  const ConfigFields f(node, {"limit", "policy", "delay", "factor", "cap", "maxDuration"}, errors_);
   f.read("limit", [&](const ConfigNode& n) { r.limit = static_cast<int>(n.as_int(0, kMaxRetries)); });
   f.read("policy", [&](const ConfigNode& n) {
     r.policy = n.as_enum<RetryPolicy>({{"OnFailure", RetryPolicy::kOnFailure},
@@ -630,17 +489,17 @@ void Loader::read_retry(const ConfigNode& node, RetrySpec& r) {
       n.fail("the backoff factor must be at least 1 (waits never shrink), got " + n.as_string());
   });
   f.read("cap", [&](const ConfigNode& n) { r.cap = n.as_duration(); });
-  f.read("maxDuration", [&](const ConfigNode& n) { r.max_duration = read_positive_duration(n); });
+  f.read("maxDuration", [&](const ConfigNode& n) { r.max_duration = n.as_positive_duration(); });
 }
 
 void Loader::read_simulate(const ConfigNode& node, SimulateSpec& sim) {
-  const Fields f(node, {"duration", "outcomes", "failureProbability", "used"}, errors_);
+  const ConfigFields f(node, {"duration", "outcomes", "failureProbability", "used"}, errors_);
   f.read("duration", [&](const ConfigNode& n) {
     if (!n.is_map()) {
       sim.duration = n.as_duration();
       return;
     }
-    const Fields d(n, {"distribution", "median", "p90"}, errors_);
+    const ConfigFields d(n, {"distribution", "median", "p90"}, errors_);
     enum class Distribution { kLognormal };
     d.read("distribution", [](const ConfigNode& k) {
       k.as_enum<Distribution>({{"lognormal", Distribution::kLognormal}});
@@ -648,7 +507,7 @@ void Loader::read_simulate(const ConfigNode& node, SimulateSpec& sim) {
     if (!d.optional("distribution") && d.valid()) d.missing("distribution", "");
     std::optional<Duration> median;
     if (auto m = d.required("median"))
-      errors_.attempt([&] { median = read_positive_duration(*m); });
+      errors_.attempt([&] { median = m->as_positive_duration(); });
     if (median) sim.duration = *median;
     if (auto p = d.required("p90"))
       errors_.attempt([&] {
@@ -674,7 +533,7 @@ void Loader::read_simulate(const ConfigNode& node, SimulateSpec& sim) {
       n.fail("give outcomes or failureProbability, not both");
   });
   f.read("used", [&](const ConfigNode& n) {
-    const Fields u(n, {"cpu", "memory"}, errors_);
+    const ConfigFields u(n, {"cpu", "memory"}, errors_);
     u.read("cpu", [&](const ConfigNode& c) { sim.used_cpu_milli = read_cpu(c); });
     u.read("memory", [&](const ConfigNode& m) { sim.used_memory_bytes = read_memory(m); });
   });
@@ -786,16 +645,7 @@ void Loader::check_across_files() {
   }
 }
 
-std::string join_errors(const std::vector<InputError>& errors) {
-  std::string out;
-  for (size_t i = 0; i < errors.size(); ++i) out += (i ? "\n" : "") + std::string(errors[i].what());
-  return out;
-}
-
 }  // namespace
-
-PipelineErrors::PipelineErrors(std::vector<InputError> errors)
-    : InputError(errors.at(0)), errors_(std::move(errors)), all_(join_errors(errors_)) {}
 
 std::vector<InputError> validate_pipeline_sources(const std::vector<PipelineSource>& sources,
                                                   PipelineDocuments& out) {

@@ -60,7 +60,8 @@
 // ERRORS
 // Loading collects every problem it can find rather than stopping at the first, each an
 // InputError "file:line:col: field.path: message" naming what was expected. Listed in file
-// order (files in the order given), then line and column. Checked:
+// order (files in the order given), then line and column; at most kMaxReportedErrors, then a
+// note that checking stopped (engine/config/config_errors.hpp). Checked:
 //  - YAML syntax (one error per file: the rest of that file cannot be read), apiVersion, kind;
 //  - unknown fields (every one, listing the allowed fields), duplicate keys, missing required
 //    fields, wrong types, bad units, values out of range, bad enum values (listing the choices);
@@ -84,26 +85,15 @@
 #include <string>
 #include <vector>
 
+#include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 
 namespace gantry {
 
-// Every problem found in a set of pipeline files. An InputError so callers that only want the
-// first can catch that: where(), field() and detail() are the first error's; what() is every
-// error's "file:line:col: field: message", one per line.
-class PipelineErrors : public InputError {
- public:
-  // `errors` must not be empty.
-  explicit PipelineErrors(std::vector<InputError> errors);
-
-  const std::vector<InputError>& errors() const { return errors_; }
-  const char* what() const noexcept override { return all_.c_str(); }
-
- private:
-  std::vector<InputError> errors_;
-  std::string all_;
-};
+// Every problem found in a set of pipeline files (engine/config/config_errors.hpp): what() is
+// every error's "file:line:col: field: message", one per line, where() and detail() the first's.
+using PipelineErrors = InputErrors;
 
 // Reads the files at `paths` (all of them, then checks references across them: pools, names).
 // Throws FileError if one cannot be read, PipelineErrors if anything is wrong. PipelineSpec::file

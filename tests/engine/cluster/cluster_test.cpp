@@ -217,15 +217,5 @@ TEST(ClusterSharing, RandomMixOfWholeAndShareAllocationsKeepsTheInvariants) {
   EXPECT_EQ(c.allocation_count(), 0u);
 }
 
-TEST(Resources, OpenbGpuRequestsMapToWholeGpusOrShares) {
-  EXPECT_EQ(openb_gpu_request(0, 0), (Resources{0, 0, 0, 0}));
-  EXPECT_EQ(openb_gpu_request(1, 460), (Resources{0, 0, 0, 460}));
-  EXPECT_EQ(openb_gpu_request(1, 1000), (Resources{0, 0, 1, 0}));  // a whole GPU
-  EXPECT_EQ(openb_gpu_request(8, 1000), (Resources{0, 0, 8, 0}));
-  EXPECT_FALSE(openb_gpu_request(2, 500).has_value());
-  EXPECT_FALSE(openb_gpu_request(0, 100).has_value());
-  EXPECT_FALSE(openb_gpu_request(1, 0).has_value());
-}
-
 }  // namespace
 }  // namespace gantry

@@ -291,7 +291,8 @@ TEST(Envelope, ChecksApiVersionKindAndMetadata) {
                                      "Scenario");
   EXPECT_EQ(env.name, "q");
   EXPECT_EQ(env.labels.at("team"), "a");
-  EXPECT_EQ(env.spec.path(), "spec");
+  ASSERT_TRUE(env.spec.has_value());
+  EXPECT_EQ(env.spec->path(), "spec");
 
   EXPECT_EQ(std::string(expect_input_error([] {
                           read_envelope(doc("apiVersion: gantry.dev/v2\nkind: Scenario\n"

@@ -1,0 +1,25 @@
+#include "sim/world_builder.hpp"
+
+#include "engine/core/random.hpp"
+#include "sim/workload_generator.hpp"
+
+namespace gantry {
+
+std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventLoop& loop) {
+  auto w = std::make_unique<SimulatedWorld>();
+  w->cluster = std::make_unique<Cluster>(scenario.topology);
+  w->jobs = build_workload(scenario.workload, scenario.start, RandomStreams(scenario.seed));
+  w->scheduler = std::make_unique<Scheduler>(scenario.policy);
+  w->world =
+      std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);
+  return w;
+}
+
+ScenarioSpec starting_at(ScenarioSpec scenario, Time start) {
+  const Duration shift = start - scenario.start;
+  for (JobSpec& job : scenario.workload.jobs) job.submit += shift;
+  scenario.start = start;
+  return scenario;
+}
+
+}  // namespace gantry

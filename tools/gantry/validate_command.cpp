@@ -1,0 +1,107 @@
+#include "tools/gantry/validate_command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/config/config_errors.hpp"
+#include "engine/config/reader.hpp"
+#include "sim/simulation_file.hpp"
+#include "tools/gantry/cli_inputs.hpp"
+
+namespace gantry::cli {
+
+namespace {
+
+// Whether the file's first document says kind: Scenario or kind: Experiment. A file that does
+// not parse is left to the pipeline loader, which reports its syntax error like any other.
+bool is_simulation_file(const std::string& text, const std::string& file) {
+  try {
+    const std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
+    if (docs.empty() || !docs.front().is_map()) return false;
+    const YAML::Node kind = docs.front().yaml()["kind"];
+    return kind && kind.IsScalar() &&
+           (kind.Scalar() == "Scenario" || kind.Scalar() == "Experiment");
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+// The errors of one load, or none.
+template <typename F>
+std::vector<InputError> errors_of(F&& load) {
+  try {
+    load();
+  } catch (const InputErrors& e) {
+    return e.errors();
+  } catch (const InputError& e) {
+    return {e};
+  }
+  return {};
+}
+
+void run_validate(const std::vector<std::string>& args) {
+  std::vector<std::string> pipeline_files;
+  std::vector<std::string> ok;
+  std::vector<InputError> errors;
+  for (const std::string& file : expand_pipeline_args(args)) {
+    if (!is_simulation_file(read_text_file(file), file)) {
+      pipeline_files.push_back(file);
+      continue;
+    }
+    const std::vector<InputError> found = errors_of([&] {
+      const SimulationFile loaded = load_simulation_file(file, load_trace_topology);
+      if (const auto* s = std::get_if<ScenarioSpec>(&loaded))
+        ok.push_back(fmt::format("ok: {}: Scenario {}", file, s->name));
+      else
+        ok.push_back(
+            fmt::format("ok: {}: Experiment {}", file, std::get<ExperimentSpec>(loaded).name));
+    });
+    errors.insert(errors.end(), found.begin(), found.end());
+  }
+  if (!pipeline_files.empty()) {
+    const std::vector<InputError> found =
+        errors_of([&] { ok.push_back(describe_pipelines(load_pipelines(pipeline_files))); });
+    errors.insert(errors.end(), found.begin(), found.end());
+  }
+  report_validation(ok, errors);
+}
+
+}  // namespace
+
+std::string describe_pipelines(const PipelineDocuments& docs) {
+  return fmt::format("ok: {} pipeline{}, {} pool{}", docs.pipelines.size(),
+                     docs.pipelines.size() == 1 ? "" : "s", docs.pools.size(),
+                     docs.pools.size() == 1 ? "" : "s");
+}
+
+void report_validation(const std::vector<std::string>& ok, const std::vector<InputError>& errors) {
+  if (errors.empty()) {
+    for (const std::string& line : ok) fmt::print("{}\n", line);
+    return;
+  }
+  // Every error, not just the first: that is the point of validating.
+  for (const InputError& e : errors) fmt::print(stderr, "{}\n", e.what());
+  // Exit 2 without a further message (CLI11 prints nothing for a RuntimeError).
+  throw CLI::RuntimeError(2);
+}
+
+void add_validate_command(CLI::App& app) {
+  auto files = std::make_shared<std::vector<std::string>>();
+  CLI::App* cmd = app.add_subcommand(
+      "validate",
+      "Check Gantry files of any kind (Scenario, Experiment, Pipeline, Pool) and list every error");
+  // No CLI::ExistingFile check: an unreadable file is a FileError, bad input (exit 2).
+  cmd->add_option("files", *files,
+                  "YAML files; pipeline files are loaded together; a folder stands for its *.yaml "
+                  "and *.yml files")
+      ->required();
+  cmd->callback([files] { run_validate(*files); });
+}
+
+}  // namespace gantry::cli

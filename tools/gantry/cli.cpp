@@ -17,6 +17,7 @@
 #include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
+#include "tools/gantry/serve_command.hpp"
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
 #include "tools/gantry/validate_command.hpp"
@@ -77,6 +78,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_pipeline_client_commands(*pipeline);
   add_token_command(app);
   add_validate_command(app);
+  add_serve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

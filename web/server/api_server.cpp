@@ -102,11 +102,13 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     }
     if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
       return HttpResponse::error(403, "forbidden", "a read-only token cannot " + req.method + " " + m.route->pattern);
+    req.role = to_string(who->role);
   }
   req.params = m.params;
   try {
     return m.route->handler(req);
   } catch (const ApiError& e) {
+    if (!e.body().is_null()) return HttpResponse::json(e.status(), e.body());
     return HttpResponse::error(e.status(), e.code(), e.what());
   } catch (const LoopUnavailable& e) {
     return HttpResponse::error(503, "unavailable", e.what());

@@ -36,12 +36,17 @@ class ApiError : public std::runtime_error {
  public:
   ApiError(int status, std::string code, const std::string& message)
       : std::runtime_error(message), status_(status), code_(std::move(code)) {}
+  // With a body of its own instead of {"error":...} (validation errors: {"errors":[...]}).
+  ApiError(int status, std::string code, const std::string& message, nlohmann::json body)
+      : std::runtime_error(message), status_(status), code_(std::move(code)), body_(std::move(body)) {}
   int status() const { return status_; }
   const std::string& code() const { return code_; }
+  const nlohmann::json& body() const { return body_; }
 
  private:
   int status_;
   std::string code_;
+  nlohmann::json body_;  // null: the standard error body
 };
 
 struct ApiOptions {

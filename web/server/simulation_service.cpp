@@ -35,6 +35,14 @@ nlohmann::json pairs_json(const std::vector<std::pair<double, double>>& xs) {
   return out;
 }
 
+nlohmann::json overrides_json(const WhatIfOverrides& o) {
+  nlohmann::json j = nlohmann::json::object();
+  if (o.nodes) j["nodes"] = *o.nodes;
+  if (o.gpu_type) j["gpuType"] = *o.gpu_type;
+  if (o.fabric) j["fabric"] = *o.fabric;
+  return j;
+}
+
 }  // namespace
 
 SimulationService::SimulationService(EventBus& bus, size_t keep)
@@ -68,6 +76,7 @@ std::string SimulationService::submit(const SimulationRequest& request) {
   auto job = std::make_unique<Job>();
   job->id = "sim-" + std::to_string(next_++);
   job->scenario = std::move(scenario);
+  job->overrides = request.overrides;
   job->created = now_rfc3339();
   const std::string id = job->id;
   publish(*job);
@@ -141,6 +150,7 @@ nlohmann::json SimulationService::to_json(const Job& job, bool with_result) cons
                       {"scenario", job.scenario.name},
                       {"seed", job.scenario.seed},
                       {"policy", job.scenario.policy.placement},
+                      {"overrides", overrides_json(job.overrides)},
                       {"created", job.created},
                       {"result", nullptr},
                       {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)}};

@@ -67,6 +67,7 @@ class SimulationService {
   struct Job {
     std::string id;
     ScenarioSpec scenario;
+    WhatIfOverrides overrides;
     std::string created;
     State state = State::kQueued;
     double progress = 0;

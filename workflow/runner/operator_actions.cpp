@@ -68,12 +68,15 @@ void SchedulerCore::apply_action(const OperatorAction& action) {
     case ActionKind::kTrigger: {
       PipelineState* p = pipeline_for(a);
       if (p == nullptr) return;
-      const std::optional<RunIndex> r = create_run(*p, loop_.now(), RunTrigger::kManual);
+      // The action's instant: the same as now in virtual time; on a wall clock, the instant the
+      // caller asked at, so it can find the run it made.
+      const Time logical = std::min(a.at, loop_.now());
+      const std::optional<RunIndex> r = create_run(*p, logical, RunTrigger::kManual);
       if (!r) {
         reject(a, "a run exists at this logical time");
         return;
       }
-      event(SchedulerEventKind::kTrigger, a.pipeline, loop_.now(), "", "");
+      event(SchedulerEventKind::kTrigger, a.pipeline, logical, "", "");
       queue_run(*p, *r);
       try_start_runs(*p);
       return;

@@ -59,4 +59,15 @@ bool SchedulerCore::remove_pipeline(const std::string& name) {
   return true;
 }
 
+size_t SchedulerCore::runs_in_flight(const std::string& pipeline) const {
+  const auto it = pipeline_index_.find(pipeline);
+  return it == pipeline_index_.end() ? 0 : pipelines_[it->second]->in_flight.size();
+}
+
+std::optional<SchedulerCore::PoolUsage> SchedulerCore::pool_usage(const std::string& pool) const {
+  const int index = slots_.find_pool(pool);
+  if (index == kNoPool) return std::nullopt;
+  return PoolUsage{slots_.used(index), slots_.waiting(index)};
+}
+
 }  // namespace gantry

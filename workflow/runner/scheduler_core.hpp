@@ -139,6 +139,14 @@ class SchedulerCore {
   bool up() const { return !down_; }
   size_t run_count() const { return runs_.size(); }
   size_t runs_in_flight() const;
+  // Runs of one pipeline queued or running (0 for an unknown one).
+  size_t runs_in_flight(const std::string& pipeline) const;
+  // A pool's slots in use and ready tasks waiting for it; nullopt for an unknown pool.
+  struct PoolUsage {
+    int in_use = 0;
+    size_t waiting = 0;
+  };
+  std::optional<PoolUsage> pool_usage(const std::string& pool) const;
 
  private:
   using RunIndex = uint32_t;

@@ -64,6 +64,8 @@ class SlotDispatcher {
   const PoolSpec& pool_spec(int pool) const { return pools_[static_cast<size_t>(pool)].spec; }
   // Slots of `pool` taken by attempts.
   int used(int pool) const { return pools_[static_cast<size_t>(pool)].used; }
+  // Ready tasks waiting in `pool` for slots.
+  size_t waiting(int pool) const { return pools_[static_cast<size_t>(pool)].waiting.size(); }
 
   // A run starts (its tasks may take slots) / ends (it must hold nothing and have nothing
   // ready any more: the core has closed its tasks first).

@@ -1,0 +1,177 @@
+// `gantry serve` end to end: the real program as a child process on loopback, driven by the
+// real thin clients (`gantry pipeline apply|trigger`) and libcurl, watched through its event
+// stream. Nothing waits by sleeping: the tests block on the server's output, on the event
+// stream, or on the process's end.
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "engine/core/time.hpp"
+#include "engine/store/database.hpp"
+#include "engine/store/statement.hpp"
+#include "tests/tools/cli_harness.hpp"
+#include "tests/tools/serve_process.hpp"
+#include "web/client/http_client.hpp"
+
+namespace gantry::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = GANTRY_SOURCE_DIR;
+
+class ServeCommand : public CliTest {
+ protected:
+  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {}, const std::string& tag = "serve") {
+    std::vector<std::string> args = {"--db", db(), "--listen", "127.0.0.1:0", "--cluster",
+                                     kSource + "/scenarios/quickstart.yaml", "--scenarios", kSource + "/scenarios",
+                                     "--ui", (dir_ / "no-ui").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
+    EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
+    return p;
+  }
+  std::string db() const { return (dir_ / "g.db").string(); }
+  std::string token() const { return read_token(db() + ".token"); }
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name) << text;
+    return (dir_ / name).string();
+  }
+  // Reads the event stream from the start (the bus keeps its history) until `done` says so.
+  void watch(const std::string& url, const std::function<bool(const std::string&, const nlohmann::json&)>& done) {
+    web::HttpClient client(url, {.token = token(), .timeout = std::chrono::minutes(5)});
+    std::string buffer;
+    client.stream("/api/v1/events?lastEventId=0", [&](std::string_view chunk) {
+      buffer += chunk;
+      for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
+        const std::string event = buffer.substr(0, end);
+        buffer.erase(0, end + 2);
+        std::string type, data;
+        std::istringstream in(event);
+        for (std::string line; std::getline(in, line);) {
+          if (line.rfind("event: ", 0) == 0) type = line.substr(7);
+          if (line.rfind("data: ", 0) == 0) data = line.substr(6);
+        }
+        if (!type.empty() && done(type, nlohmann::json::parse(data))) return false;
+      }
+      return true;
+    });
+  }
+};
+
+const char* kTwoTasks = R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: nightly}
+spec:
+  tasks:
+  - name: prepare
+    image: registry.local/prepare:1
+    resources: {cpu: "2", memory: 4Gi}
+    simulate: {duration: 10m}
+  - name: train
+    image: registry.local/train:1
+    resources: {cpu: "4", memory: 16Gi}
+    dependsOn: [prepare]
+    simulate: {duration: 10m}
+)";
+
+// Apply with the CLI, trigger with the CLI, watch the run succeed on the event stream, then
+// read it back from the API: two tasks, one attempt each, the second after the first.
+TEST_F(ServeCommand, ApplyTriggerAndWatchTheRunSucceed) {
+  auto server = serve({"--speed", "36000"});
+  ASSERT_FALSE(server->url().empty());
+  EXPECT_NE(server->token_line().find(db() + ".token"), std::string::npos) << server->token_line();
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  const Outcome applied = run("pipeline apply " + write("nightly.yaml", kTwoTasks) + flags);
+  ASSERT_EQ(applied.exit_code(), 0) << applied.err;
+  EXPECT_EQ(applied.out, "pipeline/nightly applied\n");
+  const Outcome again = run("pipeline apply " + (dir_ / "nightly.yaml").string() + flags);
+  EXPECT_EQ(again.out, "pipeline/nightly configured\n") << "the same name again replaces it";
+  const Outcome triggered = run("pipeline trigger nightly" + flags);
+  ASSERT_EQ(triggered.exit_code(), 0) << triggered.err;
+  std::string logical;
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || d["pipeline"] != "nightly") return false;
+    logical = d["logicalTime"];
+    return d["state"] == "succeeded";
+  });
+  web::HttpClient client(server->url(), {.token = token()});
+  const web::ClientResponse r = client.get("/api/v1/pipelines/nightly/runs");
+  ASSERT_EQ(r.status, 200) << r.body;
+  const auto runs = nlohmann::json::parse(r.body)["runs"];
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["logicalTime"], logical);
+  EXPECT_EQ(runs[0]["trigger"], "manual");
+  ASSERT_EQ(runs[0]["tasks"].size(), 2u);
+  const auto& prepare = runs[0]["tasks"][0]["attempts"][0];
+  const auto& train = runs[0]["tasks"][1]["attempts"][0];
+  EXPECT_EQ(prepare["state"], "succeeded");
+  EXPECT_EQ(train["state"], "succeeded");
+  Time prepare_end, train_start, train_end;
+  ASSERT_TRUE(parse_rfc3339(prepare["end"], prepare_end));
+  ASSERT_TRUE(parse_rfc3339(train["start"], train_start));
+  ASSERT_TRUE(parse_rfc3339(train["end"], train_end));
+  EXPECT_GE(train_start, prepare_end) << "train depends on prepare";
+  EXPECT_GE(train_end - train_start, minutes(10)) << "simulate.duration of simulated time";
+  const Outcome listed = run("pipeline list" + flags);
+  EXPECT_NE(listed.out.find("nightly"), std::string::npos) << listed.out;
+  EXPECT_NE(listed.out.find("succeeded"), std::string::npos) << listed.out;
+}
+
+// The server refuses a bad file with the errors `gantry pipeline validate` prints for it, and
+// the CLI shows them the same way (file:line:col: path: message), exit 2.
+TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {
+  auto server = serve();
+  std::string bad = kTwoTasks;
+  bad.replace(bad.find("dependsOn: [prepare]"), 20, "dependsOn: [prepar]");
+  bad.replace(bad.find("cpu: \"2\""), 8, "cpu: lots");
+  const std::string file = write("bad.yaml", bad);
+  const Outcome validate = run("pipeline validate " + file);
+  const Outcome apply = run("pipeline apply " + file + " --server " + server->url() + " --token " + token());
+  EXPECT_EQ(validate.exit_code(), 2);
+  EXPECT_EQ(apply.exit_code(), 2);
+  EXPECT_EQ(apply.err, validate.err);
+  EXPECT_NE(apply.err.find(file + ":8:"), std::string::npos) << apply.err;
+}
+
+TEST_F(ServeCommand, TokensAreRequiredAndViewersOnlyRead) {
+  auto server = serve();
+  web::HttpClient anonymous(server->url());
+  EXPECT_EQ(anonymous.get("/api/v1/pipelines").status, 401);
+  EXPECT_EQ(anonymous.get("/healthz").status, 200);
+  EXPECT_EQ(anonymous.get("/readyz").status, 200) << "started before it printed its URL";
+  const Outcome viewer = run("token create --read-only --db " + db());
+  ASSERT_EQ(viewer.exit_code(), 0) << viewer.err;
+  web::HttpClient reader(server->url(), {.token = viewer.out.substr(0, viewer.out.find('\n'))});
+  EXPECT_EQ(reader.get("/api/v1/pipelines").status, 200);
+  EXPECT_EQ(reader.post("/api/v1/pipelines", kTwoTasks, "application/yaml").status, 403);
+  EXPECT_EQ(nlohmann::json::parse(reader.get("/api/v1/whoami").body)["role"], "viewer");
+}
+
+// SIGTERM: the server answers, closes and exits 0; the database is free for the next one.
+TEST_F(ServeCommand, SigtermStopsGracefully) {
+  auto server = serve();
+  server->signal(SIGTERM);
+  const int status = server->wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(server->line(), "gantry serve: stopped");
+  auto second = serve({}, "second");
+  EXPECT_FALSE(second->url().empty()) << "the lock was released";
+}
+
+TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
+  auto first = serve();
+  const Outcome second = run("serve --db " + db() + " --listen 127.0.0.1:0 --cluster " + kSource +
+                             "/scenarios/quickstart.yaml");
+  EXPECT_EQ(second.exit_code(), 2);
+  EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
+}
+
+}  // namespace
+}  // namespace gantry::testing

@@ -1,0 +1,122 @@
+// Pipelines, runs and pools (web/API.md, "Pipelines").
+
+#include <nlohmann/json.hpp>
+
+#include "web/server/api_routes.hpp"
+#include "web/server/loop_call.hpp"
+#include "web/server/run_queries.hpp"
+
+namespace gantry::web {
+
+Time parse_time_param(const std::string& text, const std::string& what) {
+  Result<Time> t = read_rfc3339(text);
+  if (!t) throw ApiError(400, "bad_request", what + ": expected an RFC 3339 time such as 2026-10-01T03:00:00Z, got '" + text + "'");
+  return t.value();
+}
+
+namespace {
+
+bool query_flag(const HttpRequest& req, const std::string& key) {
+  const auto v = req.query_value(key);
+  if (!v) return false;
+  if (*v == "true" || v->empty() || *v == "1") return true;
+  if (*v == "false" || *v == "0") return false;
+  throw ApiError(400, "bad_request", "?" + key + ": expected true or false, got '" + *v + "'");
+}
+
+nlohmann::json body_json(const HttpRequest& req) {
+  if (req.body.empty()) return nlohmann::json::object();
+  nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) throw ApiError(400, "bad_request", "the body is not a JSON object");
+  return j;
+}
+
+}  // namespace
+
+void add_pipeline_routes(Router& router, ApiContext& ctx) {
+  ServeEngine& engine = ctx.engine;
+  EventLoop& loop = engine.loop();
+
+  router.get("/api/v1/pipelines", [&](HttpRequest&) {
+    return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.list_pipelines(); }));
+  });
+  router.post("/api/v1/pipelines", [&](HttpRequest& req) {
+    const std::string type = req.header("content-type").value_or("application/yaml");
+    if (type.find("yaml") == std::string::npos && type.find("json") == std::string::npos &&
+        type.find("text/plain") == std::string::npos)
+      throw ApiError(415, "unsupported_media_type", "send application/yaml or application/json, not " + type);
+    const bool dry = query_flag(req, "dryRun");
+    auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
+      bool made = false;
+      nlohmann::json applied = engine.apply(body, dry, made);
+      return std::make_pair(std::move(applied), made);
+    });
+    return HttpResponse::json(created ? 201 : 200, out);
+  }).writes = true;
+  router.get("/api/v1/pipelines/{name}", [&](HttpRequest& req) {
+    return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name")] { return engine.pipeline(name); }));
+  });
+  router.del("/api/v1/pipelines/{name}", [&](HttpRequest& req) {
+    call_on_loop(loop, [&engine, name = req.param("name")] { engine.delete_pipeline(name); });
+    return HttpResponse::json(200, {{"deleted", req.param("name")}});
+  }).writes = true;
+  for (const bool pause : {true, false}) {
+    router.post(std::string("/api/v1/pipelines/{name}/") + (pause ? "pause" : "resume"), [&, pause](HttpRequest& req) {
+      return HttpResponse::json(
+          200, call_on_loop(loop, [&engine, name = req.param("name"), pause] { return engine.set_paused(name, pause); }));
+    }).writes = true;
+  }
+  router.post("/api/v1/pipelines/{name}/trigger", [&](HttpRequest& req) {
+    return HttpResponse::json(201, call_on_loop(loop, [&engine, name = req.param("name")] { return engine.trigger(name); }));
+  }).writes = true;
+  router.post("/api/v1/pipelines/{name}/backfill", [&](HttpRequest& req) {
+    const nlohmann::json b = body_json(req);
+    if (!b.contains("from") || !b.contains("to") || !b["from"].is_string() || !b["to"].is_string())
+      throw ApiError(400, "bad_request", "backfill needs {\"from\": time, \"to\": time}");
+    const Time from = parse_time_param(b["from"], "from"), to = parse_time_param(b["to"], "to");
+    const std::string rerun_word = b.value("rerun", "none");
+    const std::optional<BackfillRerun> rerun = parse_backfill_rerun(rerun_word);
+    if (!rerun) throw ApiError(400, "bad_request", "rerun: expected none, failed or all, got '" + rerun_word + "'");
+    return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name"), from, to, r = *rerun] {
+                                return engine.backfill(name, from, to, r);
+                              }));
+  }).writes = true;
+
+  router.get("/api/v1/pipelines/{name}/runs", [&](HttpRequest& req) {
+    RunPageQuery q;
+    q.pipeline = req.param("name");
+    q.limit = static_cast<int>(query_int(req, "limit", 50, 1, 1000));
+    if (const auto s = req.query_value("state"); s && !s->empty()) q.state = *s;
+    if (const auto f = req.query_value("from")) q.from = parse_time_param(*f, "?from");
+    if (const auto t = req.query_value("to")) q.to = parse_time_param(*t, "?to");
+    if (req.query_value("after")) q.after = query_int(req, "after", 0, INT64_MIN, INT64_MAX);
+    const RunPage page = engine.queries().page(q);
+    nlohmann::ordered_json out;
+    out["runs"] = page.runs;
+    out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next)) : nlohmann::ordered_json(nullptr);
+    HttpResponse r;
+    r.body = out.dump() + "\n";
+    return r;
+  });
+  router.get("/api/v1/pipelines/{name}/runs/{logicalTime}", [&](HttpRequest& req) {
+    const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+    const nlohmann::ordered_json run = engine.queries().run(req.param("name"), lt);
+    if (run.is_null()) throw ApiError(404, "not_found", "no run of " + req.param("name") + " at " + req.param("logicalTime"));
+    HttpResponse r;
+    r.body = run.dump() + "\n";
+    return r;
+  });
+  for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun}, std::pair{"mark-success", ActionKind::kMarkSuccess}}) {
+    const ActionKind k = kind;
+    router.post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/") + word, [&, k](HttpRequest& req) {
+      const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+      return HttpResponse::json(
+          200, call_on_loop(loop, [&engine, name = req.param("name"), lt, k] { return engine.run_action(name, lt, k); }));
+    }).writes = true;
+  }
+  router.get("/api/v1/pools", [&](HttpRequest&) {
+    return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));
+  });
+}
+
+}  // namespace gantry::web

@@ -1,0 +1,29 @@
+#pragma once
+// The routes of the REST API (web/API.md), by area. Each handler parses and checks its request
+// on the HTTP thread, then does the engine's part on the loop thread (call_on_loop) or reads the
+// database (RunQueries) or the simulation service, which are thread-safe.
+
+#include <filesystem>
+
+#include "web/server/api_server.hpp"
+#include "web/server/event_bus.hpp"
+#include "web/server/serve_engine.hpp"
+#include "web/server/simulation_service.hpp"
+
+namespace gantry::web {
+
+struct ApiContext {
+  ServeEngine& engine;
+  SimulationService& simulations;
+  EventBus& bus;
+  std::filesystem::path scenarios_dir;  // the shipped what-if scenarios
+};
+
+void add_pipeline_routes(Router& router, ApiContext& ctx);    // api_pipelines.cpp
+void add_cluster_routes(Router& router, ApiContext& ctx);     // api_cluster.cpp
+void add_meta_routes(ApiServer& api, ApiContext& ctx);        // api_meta.cpp (health, metrics, events)
+
+// RFC 3339 from a path or query value; ApiError 400 naming `what` otherwise.
+Time parse_time_param(const std::string& text, const std::string& what);
+
+}  // namespace gantry::web

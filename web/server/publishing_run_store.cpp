@@ -1,0 +1,124 @@
+#include "web/server/publishing_run_store.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace gantry::web {
+
+namespace {
+
+nlohmann::json time_or_null(const std::optional<Time>& t) {
+  return t ? nlohmann::json(format_rfc3339(*t)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json head(const RunKey& key) {
+  return {{"pipeline", key.pipeline}, {"logicalTime", format_rfc3339(key.logical_time)}};
+}
+
+}  // namespace
+
+PublishingRunStore::PublishingRunStore(RunStore& inner, EventBus& bus) : inner_(inner), bus_(bus) {}
+
+void PublishingRunStore::move_run(const RunKey& key, const std::string& to) {
+  std::lock_guard lock(mu_);
+  auto [it, inserted] = run_state_.try_emplace(key, to);
+  if (!inserted) {
+    if (--metrics_.runs_by_state[it->second] == 0) metrics_.runs_by_state.erase(it->second);
+    it->second = to;
+  }
+  ++metrics_.runs_by_state[to];
+}
+
+bool PublishingRunStore::create_run(const Run& run) {
+  if (!inner_.create_run(run)) return false;
+  const RunKey key{run.pipeline, run.logical_time};
+  move_run(key, std::string(to_string(run.state)));
+  nlohmann::json j = head(key);
+  j["trigger"] = to_string(run.trigger);
+  j["state"] = to_string(run.state);
+  j["start"] = time_or_null(run.start);
+  j["end"] = time_or_null(run.end);
+  bus_.publish("run", j.dump());
+  return true;
+}
+
+void PublishingRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                                    std::optional<Time> end) {
+  inner_.update_run(key, state, start, end);
+  move_run(key, std::string(to_string(state)));
+  nlohmann::json j = head(key);
+  j["state"] = to_string(state);
+  j["start"] = time_or_null(start);
+  j["end"] = time_or_null(end);
+  bus_.publish("run", j.dump());
+}
+
+void PublishingRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
+                                     const Resources& requests) {
+  inner_.update_task(key, task, state, requests);
+  nlohmann::json j = head(key);
+  j["task"] = task;
+  j["state"] = to_string(state);
+  bus_.publish("task", j.dump());
+}
+
+void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
+                                         Time start) {
+  inner_.attempt_started(key, task, index, id, start);
+  attempt_start_[{key, std::string(task), index}] = start;
+  nlohmann::json j = head(key);
+  j["task"] = task;
+  j["attempt"] = index;
+  j["state"] = "queued";
+  j["start"] = format_rfc3339(start);
+  bus_.publish("attempt", j.dump());
+}
+
+void PublishingRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) {
+  inner_.attempt_running(key, task, index, at);
+  attempt_start_[{key, std::string(task), index}] = at;
+  nlohmann::json j = head(key);
+  j["task"] = task;
+  j["attempt"] = index;
+  j["state"] = "running";
+  j["running"] = format_rfc3339(at);
+  bus_.publish("attempt", j.dump());
+}
+
+void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
+                                       AttemptState state) {
+  inner_.attempt_ended(key, task, index, end, state);
+  const auto it = attempt_start_.find({key, std::string(task), index});
+  if (it != attempt_start_.end()) {
+    const double s = (end - it->second).seconds();
+    attempt_start_.erase(it);
+    std::lock_guard lock(mu_);
+    ++metrics_.attempts_ended;
+    metrics_.attempt_seconds_sum += s;
+    for (size_t i = 0; i < RunMetrics::kBuckets.size(); ++i)
+      if (s <= RunMetrics::kBuckets[i]) {
+        ++metrics_.attempt_le[i];
+        break;
+      }
+  }
+  nlohmann::json j = head(key);
+  j["task"] = task;
+  j["attempt"] = index;
+  j["state"] = to_string(state);
+  j["end"] = format_rfc3339(end);
+  bus_.publish("attempt", j.dump());
+}
+
+void PublishingRunStore::record_event(const SchedulerEvent& event) { inner_.record_event(event); }
+
+std::vector<Run> PublishingRunStore::load_runs() const { return inner_.load_runs(); }
+
+void PublishingRunStore::count_loaded(const Run& run) {
+  move_run(RunKey{run.pipeline, run.logical_time}, std::string(to_string(run.state)));
+}
+
+RunMetrics PublishingRunStore::metrics() const {
+  std::lock_guard lock(mu_);
+  return metrics_;
+}
+
+}  // namespace gantry::web

@@ -1,0 +1,66 @@
+#pragma once
+// A RunStore that writes through to the real store and then tells the world: every change of
+// a run, a task instance or an attempt is published on the event bus (Server-Sent Events) and
+// counted for /metrics. Writing first means a subscriber never hears of a change the database
+// does not hold (a crash between the two loses the event, never the change).
+//
+// Event data (web/API.md, "Live updates"):
+//   run      {"pipeline","logicalTime","trigger"?,"state","start","end"}
+//   task     {"pipeline","logicalTime","task","state"}
+//   attempt  {"pipeline","logicalTime","task","attempt","state","start"?,"running"?,"end"?}
+//
+// Thread safety: the event loop's thread, like any RunStore; metrics() is read under its own
+// lock from HTTP threads.
+
+#include <array>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "web/server/event_bus.hpp"
+#include "workflow/runner/run_store.hpp"
+
+namespace gantry::web {
+
+// What /metrics shows about runs and tasks.
+struct RunMetrics {
+  std::map<std::string, int64_t> runs_by_state;  // state word -> runs now in it
+  // Attempt latency (running → end, or start → end when it never reported running), by the
+  // histogram's buckets in seconds.
+  static constexpr std::array<double, 9> kBuckets = {1, 10, 60, 300, 900, 1800, 3600, 14400, 86400};
+  std::array<uint64_t, kBuckets.size()> attempt_le{};
+  uint64_t attempts_ended = 0;
+  double attempt_seconds_sum = 0;
+};
+
+class PublishingRunStore final : public RunStore {
+ public:
+  // Both must outlive this store.
+  PublishingRunStore(RunStore& inner, EventBus& bus);
+
+  bool create_run(const Run& run) override;
+  void update_run(const RunKey& key, RunState state, std::optional<Time> start, std::optional<Time> end) override;
+  void update_task(const RunKey& key, std::string_view task, TaskState state, const Resources& requests) override;
+  void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id, Time start) override;
+  void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
+  void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end, AttemptState state) override;
+  void record_event(const SchedulerEvent& event) override;
+  std::vector<Run> load_runs() const override;
+
+  // Counts a run recover() loaded (call for each, once, after it), so runs_by_state covers it.
+  void count_loaded(const Run& run);
+  RunMetrics metrics() const;
+
+ private:
+  void move_run(const RunKey& key, const std::string& to);
+
+  RunStore& inner_;
+  EventBus& bus_;
+  mutable std::mutex mu_;  // guards metrics_
+  RunMetrics metrics_;
+  std::map<RunKey, std::string> run_state_;  // for runs_by_state moves
+  // (run, task, attempt index) -> when it started running (or was asked for)
+  std::map<std::tuple<RunKey, std::string, size_t>, Time> attempt_start_;
+};
+
+}  // namespace gantry::web

@@ -1,0 +1,416 @@
+#include "web/server/serve_engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "adapters/simcluster/cluster_task_executor.hpp"
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/core/clock.hpp"
+#include "sim/scenario_loader.hpp"
+#include "sim/world_builder.hpp"
+#include "web/server/api_server.hpp"
+#include "web/server/document_split.hpp"
+#include "web/server/line_stream.hpp"
+#include "web/server/yaml_json.hpp"
+#include "workflow/cron/cron.hpp"
+#include "workflow/pipeline/pipeline_loader.hpp"
+#include "workflow/runner/simulated_executor.hpp"
+#include "workflow/runner/timeline.hpp"
+#include "workflow/store/sqlite_run_store.hpp"
+
+namespace gantry::web {
+
+namespace {
+
+Time wall_now() {
+  return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count());
+}
+
+nlohmann::json pool_json(const PoolSpec& p, const nlohmann::json& use) {
+  return {{"name", p.name},
+          {"slots", p.slots},
+          {"inUse", use.value("inUse", 0)},
+          {"waiting", use.value("waiting", 0)},
+          {"maxWait", p.max_wait ? nlohmann::json(format_duration(*p.max_wait)) : nlohmann::json(nullptr)}};
+}
+
+bool same_pool(const PoolSpec& a, const PoolSpec& b) { return a.slots == b.slots && a.max_wait == b.max_wait; }
+
+}  // namespace
+
+ServeEngine::ServeEngine(ServeConfig config, EventBus& bus) : config_(std::move(config)), bus_(bus) {
+  sqlite_ = std::make_unique<SqliteRunStore>(config_.db_path, RunStoreOptions{.batch = 1});
+  store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
+  catalog_ = std::make_unique<PipelineCatalog>(config_.db_path);
+  queries_ = std::make_unique<RunQueries>(config_.db_path);
+  const Time start = std::max(wall_now(), queries_->latest_instant().value_or(Time::epoch()));
+  loop_ = std::make_unique<EventLoop>(std::make_unique<WallClock>(start, config_.speed));
+  const ScenarioSpec scenario = load_scenario_file(config_.cluster_file, load_trace_topology);
+  world_ = build_world(starting_at(scenario, loop_->now()), *loop_);
+  containers_ = std::make_unique<SimulatedExecutor>(*loop_, config_.seed);
+  executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
+  scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, *executor_);
+  scheduler_->set_lost_attempts(config_.lost_attempts);
+  action_lines_ = std::make_unique<LineStream>([this](std::string&&) { cluster_changed(); });
+  action_log_ = std::make_unique<ActionLog>(*action_lines_, *world_->cluster);
+  world_->world->set_action_log(action_log_.get());
+}
+
+void ServeEngine::cluster_changed() {
+  if (publish_pending_) return;
+  publish_pending_ = true;
+  loop_->schedule_after(Duration(0), [this] { publish_changed_nodes(); });
+}
+
+void ServeEngine::publish_changed_nodes() {
+  publish_pending_ = false;
+  const Cluster& c = *world_->cluster;
+  published_version_.resize(static_cast<size_t>(c.node_count()), 0);
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    if (c.version(n) == published_version_[static_cast<size_t>(n)]) continue;
+    published_version_[static_cast<size_t>(n)] = c.version(n);
+    bus_.publish("cluster", node_json(n).dump());
+  }
+}
+
+ServeEngine::~ServeEngine() = default;
+
+void ServeEngine::start() {
+  // The catalog: pools first (pipelines name them), each document as it was applied.
+  for (const CatalogEntry& e : catalog_->all()) {
+    try {
+      const PipelineDocuments docs = load_pipeline_text(e.yaml, "catalog " + e.kind + "/" + e.name);
+      for (const PoolSpec& pool : docs.pools) {
+        scheduler_->add_pool(pool);
+        pools_[pool.name] = pool;
+      }
+      for (const PipelineSpec& p : docs.pipelines) {
+        scheduler_->add_pipeline(p);
+        pipelines_[p.name] = p;
+        paused_[p.name] = e.paused;
+      }
+    } catch (const std::exception& ex) {
+      // A document an older Gantry accepted and this one refuses: the server still starts.
+      bus_.publish("log", nlohmann::json({{"error", ex.what()}}).dump());
+    }
+  }
+  scheduler_->recover();
+  scheduler_->for_each_run([&](const Run& r) { store_->count_loaded(r); });
+  for (const auto& [name, paused] : paused_) {
+    if (!paused) continue;
+    OperatorAction pause;
+    pause.at = loop_->now();
+    pause.kind = ActionKind::kPause;
+    pause.pipeline = name;
+    scheduler_->apply(pause);
+  }
+  scheduler_->switch_on();
+  world_->world->start();
+  ready_ = true;
+}
+
+nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& errors, const std::string& file) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const InputError& e : errors) {
+    list.push_back({{"file", e.where().file.empty() ? file : e.where().file},
+                    {"line", e.where().line},
+                    {"column", e.where().column},
+                    {"path", e.field()},
+                    {"message", e.detail()}});
+  }
+  return {{"errors", list}};
+}
+
+nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
+  created = false;
+  std::vector<DocumentText> pieces = split_documents(text);
+  const bool json_items = !pieces.empty() && text.find_first_not_of(" \t\r\n") != std::string::npos &&
+                          text[text.find_first_not_of(" \t\r\n")] == '{' && pieces.size() > 1;
+  std::string body = text;
+  if (json_items) {
+    body.clear();
+    for (const DocumentText& d : pieces) body += d.text + "---\n";
+  }
+  // Pools this body declares replace nothing: the loader sees the server's other pools beside
+  // the body, so a pipeline may name a pool applied earlier.
+  std::vector<PipelineSource> sources;
+  for (const auto& [name, pool] : pools_) {
+    const bool redeclared = std::any_of(pieces.begin(), pieces.end(),
+                                        [&](const DocumentText& d) { return d.kind == "Pool" && d.name == name; });
+    if (redeclared) continue;
+    if (const auto entry = catalog_->find("Pool", name)) sources.push_back({"pool/" + name, entry->yaml});
+  }
+  sources.push_back({"body", body});
+  PipelineDocuments docs;
+  const std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
+  if (!errors.empty()) throw ApiError(400, "invalid", "the documents are not valid", validation_errors(errors, "body"));
+  // Only the body's documents are applied.
+  std::erase_if(docs.pools, [&](const PoolSpec& p) { return p.where.file != "body"; });
+  if (docs.pipelines.empty() && docs.pools.empty())
+    throw ApiError(400, "invalid", "no Pipeline or Pool document in the body");
+
+  // All or nothing: every refusal is found before anything changes.
+  for (const PoolSpec& pool : docs.pools) {
+    const auto it = pools_.find(pool.name);
+    if (it != pools_.end() && !same_pool(it->second, pool))
+      throw ApiError(409, "conflict",
+                     "pool " + pool.name + " exists with other settings; a pool changes at the next start of gantry serve");
+  }
+  for (const PipelineSpec& p : docs.pipelines) {
+    const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
+    if (busy > 0)
+      throw ApiError(409, "conflict",
+                     fmt::format("pipeline {} has {} run{} in flight; apply it once they end (pause it to stop new runs)",
+                                 p.name, busy, busy == 1 ? "" : "s"));
+  }
+  nlohmann::json out = {{"pipelines", nlohmann::json::array()}, {"pools", nlohmann::json::array()}};
+  const auto text_of = [&](const std::string& kind, const std::string& name) {
+    for (const DocumentText& d : pieces)
+      if (d.kind == kind && d.name == name) return d.text;
+    return body;  // a single document whose name could not be read otherwise
+  };
+  const int64_t now_us = loop_->now().micros();
+  for (const PoolSpec& pool : docs.pools) {
+    if (!dry_run && pools_.count(pool.name) == 0) {
+      scheduler_->add_pool(pool);
+      pools_[pool.name] = pool;
+      created = catalog_->put("Pool", pool.name, text_of("Pool", pool.name), now_us) || created;
+    }
+    out["pools"].push_back(pool_json(pool, {}));
+  }
+  for (const PipelineSpec& p : docs.pipelines) {
+    if (!dry_run) {
+      scheduler_->put_pipeline(p);
+      sqlite_->save_pipeline(p);
+      created = catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name), now_us) || created;
+      pipelines_[p.name] = p;
+      paused_.try_emplace(p.name, false);
+      bus_.publish("pipeline", summary(p, paused_[p.name]).dump());
+    }
+    out["pipelines"].push_back(summary(p, paused_.count(p.name) != 0 && paused_[p.name]));
+  }
+  return out;
+}
+
+const PipelineSpec* ServeEngine::find(const std::string& name) const {
+  const auto it = pipelines_.find(name);
+  return it == pipelines_.end() ? nullptr : &it->second;
+}
+
+nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
+  nlohmann::json j;
+  j["name"] = spec.name;
+  j["namespace"] = spec.namespace_name;
+  j["paused"] = paused;
+  nlohmann::json ticks = nlohmann::json::array();
+  if (spec.schedule) {
+    j["schedule"] = {{"cron", spec.schedule->cron}, {"timezone", spec.schedule->timezone}};
+    try {
+      const CronSchedule cron(spec.schedule->cron, spec.schedule->timezone);
+      Time t = std::max(loop_->now(), spec.schedule->start - microseconds(1));
+      for (int i = 0; i < 5; ++i) {
+        const std::optional<Time> next = cron.next_after(t);
+        if (!next || (spec.schedule->end && *next > *spec.schedule->end)) break;
+        ticks.push_back(format_rfc3339(*next));
+        t = *next;
+      }
+    } catch (const std::exception&) {
+      // validated at apply; nothing to show otherwise
+    }
+  } else {
+    j["schedule"] = nullptr;
+  }
+  j["nextTicks"] = std::move(ticks);
+  j["tasks"] = spec.tasks.size();
+  const auto last = queries_->last_run(spec.name);
+  j["lastRun"] = last ? nlohmann::json({{"logicalTime", format_rfc3339(last->first)}, {"state", last->second}})
+                      : nlohmann::json(nullptr);
+  j["runsInFlight"] = scheduler_->runs_in_flight(spec.name);
+  return j;
+}
+
+nlohmann::json ServeEngine::list_pipelines() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, spec] : pipelines_) list.push_back(summary(spec, paused_[name]));
+  return {{"pipelines", std::move(list)}};
+}
+
+nlohmann::json ServeEngine::pipeline(const std::string& name) {
+  const PipelineSpec* spec = find(name);
+  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  nlohmann::json j = summary(*spec, paused_[name]);
+  const auto entry = catalog_->find("Pipeline", name);
+  j["yaml"] = entry ? entry->yaml : "";
+  j["spec"] = nullptr;
+  if (entry) {
+    try {
+      j["spec"] = yaml_to_json(entry->yaml);
+    } catch (const std::exception&) {
+    }
+  }
+  return j;
+}
+
+void ServeEngine::delete_pipeline(const std::string& name) {
+  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  try {
+    scheduler_->remove_pipeline(name);
+  } catch (const PipelineBusy& e) {
+    throw ApiError(409, "conflict", e.what());
+  }
+  catalog_->remove("Pipeline", name);
+  pipelines_.erase(name);
+  paused_.erase(name);
+  bus_.publish("pipeline", nlohmann::json({{"name", name}, {"deleted", true}}).dump());
+}
+
+nlohmann::json ServeEngine::set_paused(const std::string& name, bool paused) {
+  const PipelineSpec* spec = find(name);
+  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  OperatorAction a;
+  a.at = loop_->now();
+  a.kind = paused ? ActionKind::kPause : ActionKind::kResume;
+  a.pipeline = name;
+  scheduler_->apply(a);
+  paused_[name] = paused;
+  catalog_->set_paused(name, paused);
+  nlohmann::json j = summary(*spec, paused);
+  bus_.publish("pipeline", j.dump());
+  return j;
+}
+
+nlohmann::json ServeEngine::trigger(const std::string& name) {
+  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  OperatorAction a;
+  a.at = loop_->now();
+  a.kind = ActionKind::kTrigger;
+  a.pipeline = name;
+  if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
+  const Run* run = scheduler_->find_run(name, a.at);
+  return run != nullptr ? nlohmann::json(run_json(*run)) : nlohmann::json(nullptr);
+}
+
+nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to, BackfillRerun rerun) {
+  const PipelineSpec* spec = find(name);
+  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  if (!spec->schedule) throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
+  if (to < from) throw ApiError(400, "bad_request", "to is before from");
+  const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
+  return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
+}
+
+nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind) {
+  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  if (scheduler_->find_run(name, logical) == nullptr)
+    throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
+  OperatorAction a;
+  a.at = loop_->now();
+  a.kind = kind;
+  a.pipeline = name;
+  a.logical_time = logical;
+  if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
+  return run_json(*scheduler_->find_run(name, logical));
+}
+
+nlohmann::json ServeEngine::pools() {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& [name, pool] : pools_) {
+    const auto use = scheduler_->pool_usage(name);
+    list.push_back(pool_json(pool, {{"inUse", use ? use->in_use : 0}, {"waiting", use ? use->waiting : 0}}));
+  }
+  return {{"pools", std::move(list)}};
+}
+
+nlohmann::json ServeEngine::node_json(NodeId n) const {
+  const Cluster& c = *world_->cluster;
+  const Resources& cap = c.node_class(n).capacity;
+  const Resources& free = c.free(n);
+  nlohmann::json gpus = nlohmann::json::array();
+  for (int g = 0; g < c.gpu_count(n); ++g) gpus.push_back({{"index", g}, {"allocatedMilli", 1000 - c.gpu_free_milli(n, g)}});
+  const GpuTypeId type = c.gpu_type_of(n);
+  return {{"name", c.node_info(n).name},
+          {"rack", c.topology().racks[static_cast<size_t>(c.rack_of(n))]},
+          {"gpuType", type >= 0 ? nlohmann::json(c.topology().gpus.at(type).name) : nlohmann::json(nullptr)},
+          {"cordoned", c.cordoned(n)},
+          {"ready", c.ready(n)},
+          {"cpu", {{"capacityMilli", cap.cpu_milli}, {"allocatedMilli", cap.cpu_milli - free.cpu_milli}}},
+          {"memory", {{"capacityBytes", cap.memory_bytes}, {"allocatedBytes", cap.memory_bytes - free.memory_bytes}}},
+          {"gpus", std::move(gpus)}};
+}
+
+nlohmann::json ServeEngine::cluster() {
+  const Cluster& c = *world_->cluster;
+  const Topology& topo = c.topology();
+  nlohmann::json racks = nlohmann::json::array();
+  for (size_t r = 0; r < topo.racks.size(); ++r) racks.push_back({{"name", topo.racks[r]}, {"nodes", nlohmann::json::array()}});
+  int64_t allocated_milli = 0;
+  for (NodeId n = 0; n < c.node_count(); ++n) {
+    if (c.removed(n)) continue;
+    nlohmann::json node = node_json(n);
+    for (const auto& g : node["gpus"]) allocated_milli += g["allocatedMilli"].get<int64_t>();
+    racks[static_cast<size_t>(c.rack_of(n))]["nodes"].push_back(std::move(node));
+  }
+  nlohmann::json types = nlohmann::json::array();
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(topo.gpus.size()); ++t)
+    if (c.total_gpus(t) > 0) types.push_back({{"name", topo.gpus.at(t).name}, {"count", c.total_gpus(t)}});
+  return {{"gpuTypes", std::move(types)},
+          {"racks", std::move(racks)},
+          {"totals", {{"gpus", c.total_gpus()}, {"allocatedMilli", allocated_milli}}}};
+}
+
+nlohmann::json ServeEngine::queue() {
+  nlohmann::json pending = nlohmann::json::array();
+  std::vector<const Workload*> waiting;
+  world_->scheduler->workloads().for_each([&](const Workload& w) {
+    if (w.state == WorkloadState::kPending) waiting.push_back(&w);
+  });
+  std::sort(waiting.begin(), waiting.end(), [](const Workload* a, const Workload* b) {
+    return std::tie(a->history.back().at, a->id) < std::tie(b->history.back().at, b->id);
+  });
+  for (const Workload* w : waiting) {
+    const Resources total = w->spec->total_request();
+    pending.push_back({{"workload", w->id},
+                       {"name", w->spec->name},
+                       {"pipeline", nullptr},
+                       {"gpus", total.gpus},
+                       {"gpuMilli", total.gpu_milli},
+                       {"since", format_rfc3339(w->history.back().at)},
+                       {"reason", w->last_reason}});
+  }
+  return {{"pending", std::move(pending)}};
+}
+
+std::string ServeEngine::prometheus() {
+  const RunMetrics m = store_->metrics();
+  std::string out =
+      "# HELP gantry_runs Runs by state.\n"
+      "# TYPE gantry_runs gauge\n";
+  for (const auto& [state, n] : m.runs_by_state) out += fmt::format("gantry_runs{{state=\"{}\"}} {}\n", state, n);
+  out +=
+      "# HELP gantry_attempt_duration_seconds Task attempts from running (or request) to end.\n"
+      "# TYPE gantry_attempt_duration_seconds histogram\n";
+  uint64_t cumulative = 0;
+  for (size_t i = 0; i < RunMetrics::kBuckets.size(); ++i) {
+    cumulative += m.attempt_le[i];
+    out += fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"{}\"}} {}\n", RunMetrics::kBuckets[i], cumulative);
+  }
+  out += fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"+Inf\"}} {}\n", m.attempts_ended);
+  out += fmt::format("gantry_attempt_duration_seconds_sum {}\n", m.attempt_seconds_sum);
+  out += fmt::format("gantry_attempt_duration_seconds_count {}\n", m.attempts_ended);
+  const Cluster& c = *world_->cluster;
+  out += "# HELP gantry_queue_length Gangs waiting for the cluster.\n# TYPE gantry_queue_length gauge\n";
+  out += fmt::format("gantry_queue_length {}\n", world_->scheduler->queued());
+  out += "# HELP gantry_gpus GPUs of the cluster by state.\n# TYPE gantry_gpus gauge\n";
+  int allocated = 0;
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(c.topology().gpus.size()); ++t) allocated += c.allocated_gpus(t);
+  out += fmt::format("gantry_gpus{{state=\"allocated\"}} {}\ngantry_gpus{{state=\"total\"}} {}\n", allocated, c.total_gpus());
+  return out;
+}
+
+void ServeEngine::flush() { sqlite_->flush(); }
+
+}  // namespace gantry::web

@@ -1,0 +1,120 @@
+#pragma once
+// The orchestrator of `gantry serve`: one event loop on the wall clock (scaled by --speed), the
+// runs database, the run scheduler, and the world its tasks run in (the simulated cluster of a
+// Scenario; the live Kubernetes world comes behind the same seam, issue 11). The REST handlers
+// call its operations on the loop thread (call_on_loop(), DESIGN.md rule 1); reads of runs go
+// to the database directly (run_queries.hpp).
+//
+// Persistence: every run, task and attempt change commits on its own (SqliteRunStore, batch 1)
+// and every pipeline or pool applied is kept as submitted (PipelineCatalog), so after kill -9
+// start() rebuilds the same pipelines, recover() settles what was running (RESTART in
+// workflow/runner/run_scheduler.hpp) and the schedules catch up by their own rules.
+//
+// Time: simulated time starts at the wall clock's now, or at the latest instant the runs
+// database holds when that is later (a server at --speed 60 runs ahead of the wall clock; a
+// restart must not go back in time), and advances `speed` seconds per wall second.
+//
+// Pools: declared at the first apply and fixed for the life of the process; applying a pool
+// again with another spec is refused (409) until a restart.
+//
+// Thread safety: the operations run on the loop thread; queries(), tokens() and ready() are
+// thread-safe.
+
+#include <atomic>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "engine/core/event_loop.hpp"
+#include "engine/policy/action_log.hpp"
+#include "web/server/event_bus.hpp"
+#include "web/server/pipeline_catalog.hpp"
+#include "web/server/publishing_run_store.hpp"
+#include "web/server/run_queries.hpp"
+#include "workflow/pipeline/pipeline_spec.hpp"
+#include "workflow/runner/run_scheduler.hpp"
+
+namespace gantry {
+class SqliteRunStore;
+class SimulatedExecutor;
+class ClusterTaskExecutor;
+struct SimulatedWorld;
+}  // namespace gantry
+
+namespace gantry::web {
+
+struct ServeConfig {
+  std::string db_path = "gantry.db";
+  std::string cluster_file;  // a kind: Scenario whose cluster (and workload) the tasks share
+  double speed = 1;
+  uint64_t seed = 1;
+  LostAttempts lost_attempts = LostAttempts::kRerun;
+};
+
+class ServeEngine {
+ public:
+  // Opens the database (StoreError: in use by another process, not a runs database), loads the
+  // cluster scenario (InputError), builds the world. Nothing runs until start().
+  ServeEngine(ServeConfig config, EventBus& bus);
+  ~ServeEngine();
+
+  EventLoop& loop() { return *loop_; }
+  RunQueries& queries() { return *queries_; }
+  bool ready() const { return ready_.load(); }
+
+  // --- on the loop thread ---
+  // Loads the catalog, recovers the runs, switches the schedules and the world on.
+  void start();
+  // Applies pipeline and pool documents (YAML or JSON text). Throws ApiError: 400 with
+  // {"errors":[...]} for invalid documents, 409 for a pipeline with runs in flight or a
+  // changed pool. Returns {"pipelines":[PipelineSummary], "pools":[Pool]} and sets `created`
+  // when any document was new.
+  nlohmann::json apply(const std::string& text, bool dry_run, bool& created);
+  nlohmann::json list_pipelines();
+  nlohmann::json pipeline(const std::string& name);  // ApiError 404
+  void delete_pipeline(const std::string& name);     // 404, 409
+  nlohmann::json set_paused(const std::string& name, bool paused);
+  nlohmann::json trigger(const std::string& name);   // 201 body; 409 when a run exists now
+  nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
+  nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind);
+  nlohmann::json pools();
+  nlohmann::json cluster();
+  nlohmann::json queue();
+  // Prometheus text of the orchestrator: runs by state, attempt latency, queue, GPUs.
+  std::string prometheus();
+  // Writes what is pending and closes nothing yet (the destructor does).
+  void flush();
+
+ private:
+  nlohmann::json summary(const PipelineSpec& spec, bool paused);
+  const PipelineSpec* find(const std::string& name) const;
+  nlohmann::json validation_errors(const std::vector<InputError>& errors, const std::string& file);
+  nlohmann::json node_json(NodeId n) const;
+  // The world acted: once the current event is done, every node whose Cluster::version()
+  // moved is published as a "cluster" event (the whole Node of GET /cluster).
+  void cluster_changed();
+  void publish_changed_nodes();
+
+  ServeConfig config_;
+  EventBus& bus_;
+  std::unique_ptr<EventLoop> loop_;
+  std::unique_ptr<SqliteRunStore> sqlite_;
+  std::unique_ptr<PublishingRunStore> store_;
+  std::unique_ptr<PipelineCatalog> catalog_;
+  std::unique_ptr<RunQueries> queries_;
+  std::unique_ptr<SimulatedExecutor> containers_;
+  std::unique_ptr<SimulatedWorld> world_;
+  std::unique_ptr<ClusterTaskExecutor> executor_;
+  std::unique_ptr<RunScheduler> scheduler_;
+  std::unique_ptr<std::ostream> action_lines_;
+  std::unique_ptr<ActionLog> action_log_;
+  std::vector<uint64_t> published_version_;  // per node
+  bool publish_pending_ = false;
+  std::map<std::string, PipelineSpec> pipelines_;  // applied, by name
+  std::map<std::string, bool> paused_;
+  std::map<std::string, PoolSpec> pools_;
+  std::atomic<bool> ready_{false};
+};
+
+}  // namespace gantry::web

@@ -1,0 +1,49 @@
+#include "web/server/yaml_json.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <charconv>
+
+namespace gantry::web {
+
+namespace {
+
+nlohmann::ordered_json scalar(const YAML::Node& n) {
+  const std::string& s = n.Scalar();
+  if (n.Tag() == "!") return s;  // quoted: a string whatever it looks like
+  if (s == "true") return true;
+  if (s == "false") return false;
+  if (s == "null" || s == "~" || s.empty()) return nullptr;
+  int64_t i = 0;
+  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i); ec == std::errc() && p == s.data() + s.size())
+    return i;
+  double d = 0;
+  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d); ec == std::errc() && p == s.data() + s.size())
+    return d;
+  return s;
+}
+
+nlohmann::ordered_json convert(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      nlohmann::ordered_json j = nlohmann::ordered_json::object();
+      for (const auto& kv : n) j[kv.first.as<std::string>()] = convert(kv.second);
+      return j;
+    }
+    case YAML::NodeType::Sequence: {
+      nlohmann::ordered_json j = nlohmann::ordered_json::array();
+      for (const auto& item : n) j.push_back(convert(item));
+      return j;
+    }
+    case YAML::NodeType::Scalar:
+      return scalar(n);
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+nlohmann::ordered_json yaml_to_json(const std::string& yaml) { return convert(YAML::Load(yaml)); }
+
+}  // namespace gantry::web

@@ -38,6 +38,11 @@ class StoreError : public GantryError {
   // without any SQLite call failing: a refusal to touch a foreign file, a held lock, a file
   // that cannot be removed. (SQLITE_OK, which no SQLite failure carries.)
   static constexpr int kGantry = 0;
+  // SQLite's result codes that code outside engine/store reports itself (kept equal to
+  // SQLITE_CORRUPT and SQLITE_CONSTRAINT; store_error.cpp checks), so no other folder includes
+  // sqlite3.h.
+  static constexpr int kCorrupt = 11;
+  static constexpr int kConstraint = 19;
 
  private:
   std::string path_;

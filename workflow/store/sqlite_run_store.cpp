@@ -1,7 +1,5 @@
 #include "workflow/store/sqlite_run_store.hpp"
 
-#include <sqlite3.h>
-
 #include <algorithm>
 #include <cassert>
 
@@ -49,7 +47,7 @@ E parse_word(const std::string& path, std::string_view word, int count, const ch
   for (int i = 0; i < count; ++i)
     if (to_string(static_cast<E>(i)) == word) return static_cast<E>(i);
   throw StoreError(path, std::string("unknown ") + what + " '" + std::string(word) + "'",
-                   SQLITE_CORRUPT);
+                   StoreError::kCorrupt);
 }
 
 std::optional<Time> time_or_null(const Statement& s, int col) {
@@ -193,7 +191,7 @@ void SqliteRunStore::expect_one_row(const char* what) const {
     throw StoreError(path_, std::string(what) + " changed " + std::to_string(n) +
                                 " rows instead of 1 (the database does not hold what this "
                                 "process wrote)",
-                     SQLITE_CONSTRAINT);
+                     StoreError::kConstraint);
   }
 }
 
@@ -322,7 +320,7 @@ std::vector<Run> SqliteRunStore::load_runs() const {
   } end_read{db, own_tx};
 
   const auto corrupt = [this](const std::string& what) {
-    return StoreError(path_, what, SQLITE_CORRUPT);
+    return StoreError(path_, what, StoreError::kCorrupt);
   };
   std::map<int64_t, Run> runs;
   Statement r = db.prepare(

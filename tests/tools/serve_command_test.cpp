@@ -173,5 +173,122 @@ TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
   EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
 }
 
+
+// Crash safety (issue 10): a minutely pipeline at --speed 6000 (100 simulated minutes a wall
+// second, up to 8 runs in flight, 90-second tasks) is killed with SIGKILL while runs and attempts
+// are in flight, then started again on the same database and folder. Afterwards:
+//  - every tick from the first to the last has exactly one run (created once; catch-up true
+//    fills the ticks that fell due while it was down);
+//  - every run that had finished before the kill is exactly as it was (not redone);
+//  - every attempt that was running at the kill was settled by recover(): ended lost, and its
+//    task got a new attempt (LostAttempts::kRerun);
+//  - the schedule went on past the kill, and attempt ids were never reused.
+TEST_F(ServeCommand, KillNineUnderLoadLosesNothing) {
+  const auto minute_floor = [] {
+    const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                           std::chrono::system_clock::now().time_since_epoch()).count();
+    return format_rfc3339(Time::from_micros(us / 60'000'000 * 60'000'000));
+  };
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "minutely.yaml") << "apiVersion: gantry.dev/v1\nkind: Pipeline\n"
+      "metadata: {name: minutely}\nspec:\n  schedule: {cron: \"* * * * *\", start: " + minute_floor() + "}\n"
+      "  concurrency: {maxActiveRuns: 8}\n  tasks:\n"
+      "  - {name: extract, image: x, resources: {cpu: \"1\", memory: 1Gi}, simulate: {duration: 90s}}\n"
+      "  - {name: load, image: x, resources: {cpu: \"1\", memory: 1Gi}, dependsOn: [extract], simulate: {duration: 90s}}\n";
+  const std::vector<std::string> args = {"--speed", "6000", "--pipelines", (dir_ / "pipelines").string()};
+
+  auto first = serve(args, "first");
+  ASSERT_FALSE(first->url().empty());
+  int created = 0;
+  watch(first->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type == "run" && d.contains("trigger")) ++created;
+    if (created < 150) return false;
+    first->signal(SIGKILL);  // mid-stream: runs and attempts are in flight
+    return true;
+  });
+  ASSERT_TRUE(WIFSIGNALED(first->wait()));
+
+  struct Row {
+    std::string state;
+    std::vector<std::string> attempts;  // "task/idx start end state id"
+  };
+  const auto read_runs = [&] {
+    std::map<int64_t, Row> runs;
+    Database d = Database::open(db(), {.create = false, .read_only = true});
+    Statement r = d.prepare("SELECT id, logical_us, state FROM runs WHERE pipeline = 'minutely'");
+    std::map<int64_t, int64_t> logical_of;
+    while (r.step()) {
+      logical_of[r.column_int64(0)] = r.column_int64(1);
+      runs[r.column_int64(1)].state = r.column_text(2);
+    }
+    Statement a = d.prepare(
+        "SELECT run_id, task, idx, start_us, coalesce(end_us, -1), state, attempt_id FROM attempts ORDER BY run_id, task, idx");
+    while (a.step())
+      runs[logical_of[a.column_int64(0)]].attempts.push_back(
+          a.column_text(1) + "/" + std::to_string(a.column_int64(2)) + " " + std::to_string(a.column_int64(3)) + " " +
+          std::to_string(a.column_int64(4)) + " " + a.column_text(5) + " " + std::to_string(a.column_int64(6)));
+    return runs;
+  };
+  const std::map<int64_t, Row> before = read_runs();
+  ASSERT_GE(before.size(), 150u);
+  int64_t max_id_before = 0, in_flight = 0;
+  for (const auto& [lt, row] : before)
+    for (const std::string& a : row.attempts) {
+      max_id_before = std::max<int64_t>(max_id_before, std::stoll(a.substr(a.rfind(' ') + 1)));
+      in_flight += a.find(" -1 ") != std::string::npos;
+    }
+  ASSERT_GT(in_flight, 0) << "the kill should catch attempts running";
+
+  auto second = serve(args, "second");
+  ASSERT_FALSE(second->url().empty()) << slurp(dir_ / "second.stderr");
+  const int64_t last_before = before.rbegin()->first;
+  watch(second->url(), [&](const std::string& type, const nlohmann::json& d) {
+    Time t;
+    return type == "run" && d.contains("trigger") && parse_rfc3339(d["logicalTime"], t) &&
+           t.micros() > last_before + 100 * 60'000'000LL;
+  });
+  second->signal(SIGTERM);
+  ASSERT_EQ(WEXITSTATUS(second->wait()), 0);
+
+  const std::map<int64_t, Row> after = read_runs();
+  int64_t expected = after.begin()->first;
+  for (const auto& [lt, row] : after) {
+    ASSERT_EQ(lt, expected) << "one run per minute, none missing";
+    expected += 60'000'000;
+  }
+  for (const auto& [lt, row] : before) {
+    const Row& now = after.at(lt);
+    const bool finished = row.state == "succeeded" || row.state == "failed";
+    if (finished) {
+      EXPECT_EQ(now.state, row.state) << lt;
+      EXPECT_EQ(now.attempts, row.attempts) << "a finished run is not redone: " << lt;
+      continue;
+    }
+    for (size_t i = 0; i < row.attempts.size(); ++i) {
+      const std::string& a = row.attempts[i];
+      if (a.find(" -1 ") == std::string::npos) continue;
+      const std::string key = a.substr(0, a.find(' '));
+      const auto settled = std::find_if(now.attempts.begin(), now.attempts.end(),
+                                        [&](const std::string& x) { return x.rfind(key + " ", 0) == 0; });
+      ASSERT_NE(settled, now.attempts.end());
+      EXPECT_NE(settled->find(" lost "), std::string::npos) << "settled by recover(): " << *settled;
+      const std::string task = key.substr(0, key.find('/'));
+      const int idx = std::stoi(key.substr(key.find('/') + 1));
+      const std::string next = task + "/" + std::to_string(idx + 1) + " ";
+      EXPECT_TRUE(std::any_of(now.attempts.begin(), now.attempts.end(),
+                              [&](const std::string& x) { return x.rfind(next, 0) == 0; }))
+          << "the lost attempt's task ran again: " << key << " of " << lt;
+    }
+  }
+  EXPECT_GT(after.rbegin()->first, last_before) << "the schedule went on";
+  std::set<int64_t> ids;
+  for (const auto& [lt, row] : after)
+    for (const std::string& a : row.attempts) {
+      const int64_t id = std::stoll(a.substr(a.rfind(' ') + 1));
+      EXPECT_TRUE(ids.insert(id).second) << "attempt id " << id << " reused";
+    }
+  EXPECT_GT(*ids.rbegin(), max_id_before);
+}
+
 }  // namespace
 }  // namespace gantry::testing

@@ -153,6 +153,11 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
   if (docs.pipelines.empty() && docs.pools.empty())
     throw ApiError(400, "invalid", "no Pipeline or Pool document in the body");
 
+  const auto text_of = [&](const std::string& kind, const std::string& name) {
+    for (const DocumentText& d : pieces)
+      if (d.kind == kind && d.name == name) return d.text;
+    return body;  // a single document whose name could not be read otherwise
+  };
   // All or nothing: every refusal is found before anything changes.
   for (const PoolSpec& pool : docs.pools) {
     const auto it = pools_.find(pool.name);
@@ -160,7 +165,14 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
       throw ApiError(409, "conflict",
                      "pool " + pool.name + " exists with other settings; a pool changes at the next start of gantry serve");
   }
+  // A document applied again exactly as stored changes nothing (kubectl's "unchanged"), also
+  // while its runs are in flight: a restart with --pipelines re-applies its folder.
+  const auto unchanged = [&](const std::string& kind, const std::string& name) {
+    const auto entry = catalog_->find(kind, name);
+    return entry && entry->yaml == text_of(kind, name);
+  };
   for (const PipelineSpec& p : docs.pipelines) {
+    if (unchanged("Pipeline", p.name)) continue;
     const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
     if (busy > 0)
       throw ApiError(409, "conflict",
@@ -168,11 +180,6 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
                                  p.name, busy, busy == 1 ? "" : "s"));
   }
   nlohmann::json out = {{"pipelines", nlohmann::json::array()}, {"pools", nlohmann::json::array()}};
-  const auto text_of = [&](const std::string& kind, const std::string& name) {
-    for (const DocumentText& d : pieces)
-      if (d.kind == kind && d.name == name) return d.text;
-    return body;  // a single document whose name could not be read otherwise
-  };
   const int64_t now_us = loop_->now().micros();
   for (const PoolSpec& pool : docs.pools) {
     if (!dry_run && pools_.count(pool.name) == 0) {
@@ -183,7 +190,7 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
     out["pools"].push_back(pool_json(pool, {}));
   }
   for (const PipelineSpec& p : docs.pipelines) {
-    if (!dry_run) {
+    if (!dry_run && !unchanged("Pipeline", p.name)) {
       scheduler_->put_pipeline(p);
       sqlite_->save_pipeline(p);
       created = catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name), now_us) || created;

@@ -41,8 +41,10 @@ void BM_FragmentationRun(benchmark::State& state, const std::string& plugin) {
 }
 
 BENCHMARK_CAPTURE(BM_FragmentationRun, fgd, std::string("fgd"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_FragmentationRun, bestfit, std::string("bestfit"))->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_FragmentationRun, random, std::string("random"))->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FragmentationRun, bestfit, std::string("bestfit"))
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_FragmentationRun, random, std::string("random"))
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace gantry

@@ -1,9 +1,9 @@
 #include "sim/fragmentation_experiment.hpp"
 
 #include <atomic>
-#include <cstdint>
 #include <cmath>
 #include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -57,7 +57,8 @@ std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double cap
   const RandomStreams streams(seed);
   RandomStream shuffle = streams.stream("experiment/shuffle");
   for (size_t i = order.size() - 1; i > 0; --i)
-    std::swap(order[i], order[static_cast<size_t>(shuffle.uniform_int(0, static_cast<int64_t>(i)))]);
+    std::swap(order[i],
+              order[static_cast<size_t>(shuffle.uniform_int(0, static_cast<int64_t>(i)))]);
   // In milli-GPU, so that a pod that reaches the limit exactly is still taken.
   int64_t requested = 0;
   for (uint32_t i : order) requested += requested_milli(pods[i]);
@@ -66,7 +67,8 @@ std::vector<uint32_t> arrival_order(const std::vector<JobSpec>& pods, double cap
   bool any_gpu = false;
   for (const JobSpec& p : pods) any_gpu |= requested_milli(p) > 0;
   while (any_gpu) {
-    const auto i = static_cast<uint32_t>(extend.uniform_int(0, static_cast<int64_t>(pods.size()) - 1));
+    const auto i =
+        static_cast<uint32_t>(extend.uniform_int(0, static_cast<int64_t>(pods.size()) - 1));
     const int64_t r = requested_milli(pods[i]);
     if (static_cast<double>(requested + r) > target) break;
     order.push_back(i);
@@ -87,7 +89,8 @@ Topology shuffled_nodes(const Topology& topology, uint64_t seed) {
 std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, double coverage) {
   std::vector<PodClass> classes;
   classes.reserve(pods.size());
-  for (const JobSpec& p : pods) classes.push_back(pod_class_of(p.total_request(), p.allowed_gpu_models()));
+  for (const JobSpec& p : pods)
+    classes.push_back(pod_class_of(p.total_request(), p.allowed_gpu_models()));
   return typical_pod_classes(classes, coverage);
 }
 
@@ -113,7 +116,9 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
     int64_t pods = 0;
   };
   std::vector<Bucket> buckets(levels + 1);
-  const auto percent = [capacity](double milli) { return 100.0 * milli / static_cast<double>(capacity); };
+  const auto percent = [capacity](double milli) {
+    return 100.0 * milli / static_cast<double>(capacity);
+  };
   int64_t arrived = 0, allocated = 0;
   double failed = 0;
   FragmentationRun run;

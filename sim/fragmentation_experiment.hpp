@@ -70,8 +70,7 @@ std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, dou
 FragmentationRun run_fragmentation_once(const FragmentationInput& input,
                                         const std::vector<WeightedPodClass>& typical,
                                         const std::vector<uint32_t>& order,
-                                        const std::string& plugin, uint64_t seed,
-                                        double limit_pct);
+                                        const std::string& plugin, uint64_t seed, double limit_pct);
 
 struct ExperimentOptions {
   std::vector<std::string> policies;  // display names (kExperimentPolicies)
@@ -79,7 +78,7 @@ struct ExperimentOptions {
   uint64_t base_seed = 1;
   double limit_pct = 130;
   double typical_coverage = 0.95;
-  unsigned threads = 1;               // runs in parallel, one (policy, seed) per task
+  unsigned threads = 1;  // runs in parallel, one (policy, seed) per task
   std::function<void(size_t done, size_t total)> progress;  // called on the calling thread
 };
 

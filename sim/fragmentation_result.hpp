@@ -10,9 +10,9 @@
 namespace gantry {
 
 struct PolicyCurves {
-  std::string policy;                  // "FGD", "BestFit", ...
-  int seeds = 0;                       // runs averaged
-  std::vector<int> arrival_pct;        // 0, 1, ..., limit
+  std::string policy;            // "FGD", "BestFit", ...
+  int seeds = 0;                 // runs averaged
+  std::vector<int> arrival_pct;  // 0, 1, ..., limit
   std::vector<double> allocated_gpu_pct_mean, allocated_gpu_pct_sd;
   std::vector<double> unallocated_gpu_pct_mean, unallocated_gpu_pct_sd;
   std::vector<double> fragmentation_pct_mean, fragmentation_pct_sd;
@@ -21,9 +21,9 @@ struct PolicyCurves {
 
 struct FragmentationResult {
   std::string scenario;
-  std::string pod_list;                // the pod list's file name
+  std::string pod_list;  // the pod list's file name
   std::string node_list;
-  double capacity_gpus = 0;            // the cluster's GPUs
+  double capacity_gpus = 0;  // the cluster's GPUs
   int nodes = 0;
   int pods_in_list = 0;
   std::vector<PolicyCurves> policies;  // in the order the scenario lists them

@@ -37,8 +37,8 @@ std::string describe_placement(const Topology& topology, const std::vector<PodPl
   // Merge the pods of each node, keeping the order in which nodes first appear.
   std::vector<std::pair<NodeId, uint64_t>> nodes;
   for (const PodPlacement& p : pods) {
-    auto it = std::find_if(nodes.begin(), nodes.end(),
-                           [&](const auto& n) { return n.first == p.node; });
+    auto it =
+        std::find_if(nodes.begin(), nodes.end(), [&](const auto& n) { return n.first == p.node; });
     if (it == nodes.end()) {
       nodes.emplace_back(p.node, p.gpu_mask);
     } else {

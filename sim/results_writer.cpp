@@ -1,6 +1,5 @@
 #include "sim/results_writer.hpp"
 
-
 #include <cassert>
 #include <filesystem>
 #include <system_error>
@@ -71,8 +70,8 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path), file_(path)
       "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert_series_ = db_.prepare(
       "INSERT INTO cluster_series(time_us, gpu_type, allocated, busy) VALUES (?, ?, ?, ?)");
-  insert_event_ = db_.prepare(
-      "INSERT INTO events(seq, time_us, kind, job_id, detail) VALUES (?, ?, ?, ?, ?)");
+  insert_event_ =
+      db_.prepare("INSERT INTO events(seq, time_us, kind, job_id, detail) VALUES (?, ?, ?, ?, ?)");
   insert_summary_ = db_.prepare("INSERT OR REPLACE INTO summary(metric, value) VALUES (?, ?)");
   begin_batch();
 }
@@ -131,8 +130,7 @@ void ResultsWriter::add_series(const SeriesRecord& row) {
 void ResultsWriter::add_event(const EventRecord& event) {
   assert(!finished_);
   insert_event_
-      .bind_all(next_event_seq_, event.time, borrow(event.kind), event.job_id,
-                borrow(event.detail))
+      .bind_all(next_event_seq_, event.time, borrow(event.kind), event.job_id, borrow(event.detail))
       .step();
   insert_event_.reset();
   ++next_event_seq_;

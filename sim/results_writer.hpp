@@ -74,9 +74,9 @@ struct JobRecord {
   int gpus = 0;
   int pods = 0;
   Time submit;
-  std::optional<Time> start;  // all pods running; empty if the job never started
-  std::optional<Time> end;    // finished; empty if it did not finish within the horizon
-  std::optional<int> nodes;   // distinct nodes used
+  std::optional<Time> start;             // all pods running; empty if the job never started
+  std::optional<Time> end;               // finished; empty if it did not finish within the horizon
+  std::optional<int> nodes;              // distinct nodes used
   std::optional<std::string> placement;  // "r1-n000:0-7,r1-n001:0-7"
   std::optional<double> step_time_s;
   std::optional<std::string> bottleneck;  // the link or resource that sets the step time

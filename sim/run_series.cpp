@@ -4,7 +4,8 @@
 
 namespace gantry {
 
-std::vector<std::pair<double, double>> empirical_cdf(std::vector<double> values, size_t max_points) {
+std::vector<std::pair<double, double>> empirical_cdf(std::vector<double> values,
+                                                     size_t max_points) {
   std::vector<std::pair<double, double>> out;
   if (values.empty() || max_points == 0) return out;
   std::sort(values.begin(), values.end());

@@ -24,9 +24,9 @@ struct IntRange {
 
 // One entry of a generator's job-size mix.
 struct JobClass {
-  double weight = 1;               // relative frequency
-  int gpus = 1;                    // total GPUs of the job
-  int gpus_per_pod = 1;            // the job has gpus / gpus_per_pod worker pods
+  double weight = 1;     // relative frequency
+  int gpus = 1;          // total GPUs of the job
+  int gpus_per_pod = 1;  // the job has gpus / gpus_per_pod worker pods
   Framework framework = Framework::kPyTorch;
   IntRange steps{1000, 1000};
   Duration step_compute_ref = Duration(200'000);  // per step on the reference GPU
@@ -36,21 +36,21 @@ struct JobClass {
   int64_t memory_bytes_per_gpu = 64ll << 30;
   int priority = 0;
   std::string tenant = "default";
-  std::string gpu_type;            // empty: any
+  std::string gpu_type;  // empty: any
 };
 
 // Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting
 // at `start` (an offset from the scenario start), each drawn from `mix` by weight.
 struct PoissonGeneratorSpec {
-  std::string name;                // job names are "<name>-<index>"
+  std::string name;  // job names are "<name>-<index>"
   int64_t count = 0;
   Duration mean_interarrival = Duration(60'000'000);
-  Duration start;                  // offset from the scenario start
+  Duration start;  // offset from the scenario start
   std::vector<JobClass> mix;
 };
 
 struct WorkloadSpec {
-  std::vector<JobSpec> jobs;       // explicit list; submit times are absolute
+  std::vector<JobSpec> jobs;  // explicit list; submit times are absolute
   std::vector<PoissonGeneratorSpec> generators;
 };
 
@@ -62,10 +62,10 @@ struct SimParameters {
 
 struct ScenarioSpec {
   std::string name;
-  std::string file;                // where it was loaded from, for messages
+  std::string file;  // where it was loaded from, for messages
   uint64_t seed = 1;
-  Time start;                      // the instant the simulation starts
-  std::optional<Duration> horizon; // absent: run until every job has finished
+  Time start;                       // the instant the simulation starts
+  std::optional<Duration> horizon;  // absent: run until every job has finished
   Topology topology;
   WorkloadSpec workload;
   SchedulerConfig policy;

@@ -19,13 +19,13 @@
 namespace gantry {
 
 struct SimulationRun {
-  std::vector<JobSpec> jobs;          // the workload, sorted by submit; JobId = index
-  SimulationLog log;                  // its JobLog::spec pointers point into `jobs`
-  std::unique_ptr<Cluster> cluster;   // the cluster as left at the end
+  std::vector<JobSpec> jobs;         // the workload, sorted by submit; JobId = index
+  SimulationLog log;                 // its JobLog::spec pointers point into `jobs`
+  std::unique_ptr<Cluster> cluster;  // the cluster as left at the end
   Time start;
-  Time end;                           // the horizon, or the last event's time
+  Time end;  // the horizon, or the last event's time
   uint64_t events_dispatched = 0;
-  size_t queued_at_end = 0;           // jobs still waiting for placement
+  size_t queued_at_end = 0;  // jobs still waiting for placement
 };
 
 // Called now and then with the fraction done in [0, 1]: finished jobs over all jobs, or the

@@ -15,10 +15,10 @@ namespace gantry {
 
 struct JobLog {
   JobId id = 0;
-  const JobSpec* spec = nullptr;   // owned by the Simulation's workload
+  const JobSpec* spec = nullptr;  // owned by the Simulation's workload
   JobState state = JobState::kPending;
-  std::optional<Time> bound;       // gang placed, pods starting
-  std::optional<Time> running;     // every pod running: progress starts
+  std::optional<Time> bound;    // gang placed, pods starting
+  std::optional<Time> running;  // every pod running: progress starts
   std::optional<Time> finished;
   std::vector<PodPlacement> pods;  // in the job's pod order; empty until bound
   StepTime step;                   // valid once running
@@ -26,7 +26,7 @@ struct JobLog {
   int64_t lost_steps = 0;          // work thrown away by evictions (since the last checkpoint)
   int evictions = 0;
   int resizes = 0;
-  bool restarting = false;         // resized: starting again at the new size, already ran
+  bool restarting = false;  // resized: starting again at the new size, already ran
 };
 
 // Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all

@@ -1,5 +1,7 @@
 #include "sim/step_time.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <bit>
 #include <cassert>
@@ -7,8 +9,6 @@
 #include <limits>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 namespace gantry {
 

@@ -68,11 +68,18 @@ RunSummary summarize(const SimulationRun& run) {
   for (const JobLog& job : run.log.jobs) {
     ++s.jobs_total;
     switch (job.state) {
-      case JobState::kPending: ++s.jobs_queued_at_end; break;
+      case JobState::kPending:
+        ++s.jobs_queued_at_end;
+        break;
       case JobState::kStarting:
-      case JobState::kRunning: ++s.jobs_running_at_end; break;
-      case JobState::kFinished: ++s.jobs_finished; break;
-      case JobState::kWithdrawn: break;  // counted in the total only
+      case JobState::kRunning:
+        ++s.jobs_running_at_end;
+        break;
+      case JobState::kFinished:
+        ++s.jobs_finished;
+        break;
+      case JobState::kWithdrawn:
+        break;  // counted in the total only
     }
     if (job.running) wait.add((*job.running - job.spec->submit).seconds());
     if (job.finished) jct.add((*job.finished - job.spec->submit).seconds());

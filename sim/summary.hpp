@@ -17,16 +17,16 @@ struct DistributionFigures {
 struct RunSummary {
   int64_t jobs_total = 0;
   int64_t jobs_finished = 0;
-  int64_t jobs_running_at_end = 0;   // bound (starting or running) but not finished
-  int64_t jobs_queued_at_end = 0;    // never placed
-  DistributionFigures wait_s;        // start − submit, over jobs that started
-  DistributionFigures jct_s;         // end − submit, over finished jobs
+  int64_t jobs_running_at_end = 0;  // bound (starting or running) but not finished
+  int64_t jobs_queued_at_end = 0;   // never placed
+  DistributionFigures wait_s;       // start − submit, over jobs that started
+  DistributionFigures jct_s;        // end − submit, over finished jobs
   int total_gpus = 0;
-  double gpu_allocation_ratio = 0;   // time-average of allocated GPUs / total GPUs over [start, end]
-  double gpu_busy_ratio = 0;         // same for GPUs of running jobs
+  double gpu_allocation_ratio = 0;  // time-average of allocated GPUs / total GPUs over [start, end]
+  double gpu_busy_ratio = 0;        // same for GPUs of running jobs
   Time start, end;
   uint64_t events = 0;
-  uint64_t fingerprint = 0;          // trajectory fingerprint, see below
+  uint64_t fingerprint = 0;  // trajectory fingerprint, see below
 };
 
 // Figures over the whole run. Percentiles use linear interpolation between closest ranks.

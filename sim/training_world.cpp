@@ -9,14 +9,22 @@ namespace gantry {
 
 const char* to_string(EventKind kind) {
   switch (kind) {
-    case EventKind::kSubmit: return "submit";
-    case EventKind::kBind: return "bind";
-    case EventKind::kStageRunning: return "stage-running";
-    case EventKind::kRunning: return "running";
-    case EventKind::kFinish: return "finish";
-    case EventKind::kEvict: return "evict";
-    case EventKind::kWithdraw: return "withdraw";
-    case EventKind::kResize: return "resize";
+    case EventKind::kSubmit:
+      return "submit";
+    case EventKind::kBind:
+      return "bind";
+    case EventKind::kStageRunning:
+      return "stage-running";
+    case EventKind::kRunning:
+      return "running";
+    case EventKind::kFinish:
+      return "finish";
+    case EventKind::kEvict:
+      return "evict";
+    case EventKind::kWithdraw:
+      return "withdraw";
+    case EventKind::kResize:
+      return "resize";
   }
   return "?";
 }
@@ -152,13 +160,16 @@ void TrainingWorld::start_pods(JobId id) {
 
 Status TrainingWorld::apply(const ResizeAction& action) {
   const JobId id = action.job;
-  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size()) return Status::error("no job " + std::to_string(id));
+  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size())
+    return Status::error("no job " + std::to_string(id));
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   if (job.state != JobState::kRunning)
-    return Status::error("job " + std::to_string(id) + " is not running (" + to_string(job.state) + ")");
+    return Status::error("job " + std::to_string(id) + " is not running (" + to_string(job.state) +
+                         ")");
   const RoleSpec& role = job.spec->roles.back();
   const auto keep = static_cast<size_t>(job.spec->total_pods() - role.replicas + action.replicas);
-  if (action.first_added != static_cast<int32_t>(job.pods.size()) || (action.added.empty() && keep > job.pods.size()) ||
+  if (action.first_added != static_cast<int32_t>(job.pods.size()) ||
+      (action.added.empty() && keep > job.pods.size()) ||
       (!action.added.empty() && keep != job.pods.size() + action.added.size()))
     return Status::error("resize of job " + std::to_string(id) + " does not match its " +
                          std::to_string(job.pods.size()) + " pods");
@@ -232,10 +243,12 @@ void TrainingWorld::settle(JobId id) {
 
 Status TrainingWorld::apply(const EvictAction& action) {
   const JobId id = action.job;
-  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size()) return Status::error("no job " + std::to_string(id));
+  if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size())
+    return Status::error("no job " + std::to_string(id));
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   if (job.state != JobState::kStarting && job.state != JobState::kRunning)
-    return Status::error("job " + std::to_string(id) + " is not placed (" + to_string(job.state) + ")");
+    return Status::error("job " + std::to_string(id) + " is not placed (" + to_string(job.state) +
+                         ")");
   if (action_log_ != nullptr) action_log_->evict(loop_.now(), action);
   cancel_timer(id);
   const bool was_running = job.state == JobState::kRunning;
@@ -267,7 +280,8 @@ Status TrainingWorld::apply(const EvictAction& action) {
   if (action_log_ != nullptr) action_log_->observation(o);
   const Status told = scheduler_.observe(cluster_, o);
   if (!told) return told;
-  if (const Workload* w = scheduler_.workloads().find(id); w != nullptr && w->state == WorkloadState::kWithdrawn)
+  if (const Workload* w = scheduler_.workloads().find(id);
+      w != nullptr && w->state == WorkloadState::kWithdrawn)
     job.state = JobState::kWithdrawn;
   request_cycle();  // its resources are free for others
   return Status::ok();

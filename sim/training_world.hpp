@@ -124,9 +124,9 @@ class TrainingWorld {
   std::deque<JobSpec> submitted_;  // jobs from submit(); a deque keeps their addresses stable
 
   SimulationLog log_;
-  std::vector<int32_t> allocated_;      // per GPU type
-  std::vector<int32_t> busy_;           // per GPU type
-  std::vector<size_t> last_point_;      // per GPU type: index in log_.series, or SIZE_MAX
+  std::vector<int32_t> allocated_;  // per GPU type
+  std::vector<int32_t> busy_;       // per GPU type
+  std::vector<size_t> last_point_;  // per GPU type: index in log_.series, or SIZE_MAX
   // Per job: lowest and highest start stage among its roles with replicas.
   struct Stages {
     int first = 0;

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Installs the dependencies, builds everything, runs each fuzz target briefly, runs the tests
+# Installs the dependencies, checks the formatting (.clang-format), builds everything, runs each fuzz target briefly, runs the tests
 # under ASan + UBSan, and then the whole test suite with CTest (last, so its summary closes
 # the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
+tools/check-format.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$(nproc)"
 tools/fuzz-smoke.sh "${GANTRY_FUZZ_SECONDS:-20}"

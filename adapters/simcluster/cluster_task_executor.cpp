@@ -18,9 +18,12 @@ constexpr int64_t kSteps = 1000;
 
 Framework framework_of(TaskTemplate t) {
   switch (t) {
-    case TaskTemplate::kTFJob: return Framework::kTensorFlow;
-    case TaskTemplate::kMPIJob: return Framework::kMPI;
-    default: return Framework::kPyTorch;
+    case TaskTemplate::kTFJob:
+      return Framework::kTensorFlow;
+    case TaskTemplate::kMPIJob:
+      return Framework::kMPI;
+    default:
+      return Framework::kPyTorch;
   }
 }
 

@@ -64,9 +64,9 @@ class ClusterTaskExecutor final : public TaskExecutor {
 
   TrainingWorld& world_;
   TaskExecutor& fallback_;
-  std::map<JobId, Pending> running_;     // by the world's job id
-  std::map<AttemptId, JobId> jobs_;      // every distributed attempt started
-  std::set<AttemptId> refused_;          // never placeable; their error is due this instant
+  std::map<JobId, Pending> running_;  // by the world's job id
+  std::map<AttemptId, JobId> jobs_;   // every distributed attempt started
+  std::set<AttemptId> refused_;       // never placeable; their error is due this instant
 };
 
 // The training job a distributed task's attempt becomes (exposed for tests).

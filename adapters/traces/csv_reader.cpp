@@ -14,8 +14,8 @@ namespace gantry {
 
 namespace {
 bool is_line_end(std::string_view text, size_t pos) {
-  return pos < text.size() &&
-         (text[pos] == '\n' || (text[pos] == '\r' && pos + 1 < text.size() && text[pos + 1] == '\n'));
+  return pos < text.size() && (text[pos] == '\n' || (text[pos] == '\r' && pos + 1 < text.size() &&
+                                                     text[pos + 1] == '\n'));
 }
 
 bool only_line_ends_from(std::string_view text, size_t pos) {
@@ -142,7 +142,8 @@ void CsvReader::read_header(const std::vector<std::string_view>& known) {
   std::unordered_set<std::string> seen;
   for (size_t i = 0; i < field_count_; ++i) {
     const Field& f = fields_[i];
-    if (f.text.empty()) fail_at(f.line, f.column, field_label(i), "empty column name in the header");
+    if (f.text.empty())
+      fail_at(f.line, f.column, field_label(i), "empty column name in the header");
     if (!seen.insert(f.text).second)
       fail_at(f.line, f.column, f.text, "column appears twice in the header");
     if (!known.empty()) {
@@ -153,7 +154,8 @@ void CsvReader::read_header(const std::vector<std::string_view>& known) {
         if (!expected.empty()) expected += ", ";
         expected += k;
       }
-      if (!found) fail_at(f.line, f.column, f.text, "unknown column; expected columns: " + expected);
+      if (!found)
+        fail_at(f.line, f.column, f.text, "unknown column; expected columns: " + expected);
     }
     columns_.push_back(f.text);
   }

@@ -87,9 +87,9 @@ class CsvReader {
 
   std::string_view text_;
   std::string file_;
-  size_t pos_ = 0;          // next byte to read
-  int line_ = 1;            // line of text_[pos_]
-  size_t line_start_ = 0;   // offset of the first byte of line_
+  size_t pos_ = 0;         // next byte to read
+  int line_ = 1;           // line of text_[pos_]
+  size_t line_start_ = 0;  // offset of the first byte of line_
   std::vector<std::string> columns_;
   std::vector<Field> fields_;
   size_t field_count_ = 0;  // fields in the current record (fields_ may be larger: reused)

@@ -1,8 +1,8 @@
 #include "adapters/traces/openb.hpp"
 
 #include <algorithm>
-#include <utility>
 #include <unordered_set>
+#include <utility>
 
 #include "adapters/traces/csv_reader.hpp"
 #include "adapters/traces/trace_topology.hpp"
@@ -31,8 +31,8 @@ void add_openb_gpu_types(GpuCatalog& catalog) {
 }
 
 const std::vector<std::string>& openb_gpu_models() {
-  static const std::vector<std::string> kModels = {"A10", "G1", "G2", "G3", "P100",
-                                                   "T4", "V100M16", "V100M32"};
+  static const std::vector<std::string> kModels = {"A10",  "G1", "G2",      "G3",
+                                                   "P100", "T4", "V100M16", "V100M32"};
   return kModels;
 }
 
@@ -65,7 +65,8 @@ Topology load_openb_nodes_text(std::string_view text, const std::string& file_na
       if (csv.text(model).empty()) csv.fail(model, "a node with GPUs needs a GPU model");
       type = find_trace_gpu_model(csv, model, openb_model_mapping(), builder.catalog());
     } else if (!csv.text(model).empty()) {
-      csv.fail(model, "must be empty on a node without GPUs, got " + CsvReader::quote(csv.text(model)));
+      csv.fail(model,
+               "must be empty on a node without GPUs, got " + CsvReader::quote(csv.text(model)));
     }
     builder.add_node(name, cpu_milli, memory_mib * kMiB, gpus, type, IslandLink::kPCIe);
   }
@@ -120,8 +121,8 @@ std::vector<TracePod> load_openb_pods_text(std::string_view text, const std::str
       size_t start = 0;
       while (true) {
         const size_t bar = spec.find('|', start);
-        const std::string_view part =
-            spec.substr(start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
+        const std::string_view part = spec.substr(
+            start, bar == std::string_view::npos ? std::string_view::npos : bar - start);
         if (part.empty())
           csv.fail(gpu_spec, "expected GPU model names separated by '|', got " +
                                  CsvReader::quote(spec) + " (an empty name)");

@@ -14,8 +14,11 @@ constexpr int64_t kMaxCores = kMaxCpuMilli / 1000;
 constexpr int64_t kMaxMemoryGb = kMaxMemoryMib / 1024;
 
 const std::vector<TraceGpuModel>& pai_model_mapping() {
-  static const std::vector<TraceGpuModel> kMapping = {
-      {"MISC", "MISC"}, {"P100", "P100"}, {"T4", "T4"}, {"V100", "V100M16"}, {"V100M32", "V100M32"}};
+  static const std::vector<TraceGpuModel> kMapping = {{"MISC", "MISC"},
+                                                      {"P100", "P100"},
+                                                      {"T4", "T4"},
+                                                      {"V100", "V100M16"},
+                                                      {"V100M32", "V100M32"}};
   return kMapping;
 }
 
@@ -59,7 +62,8 @@ Topology load_pai_machines_text(std::string_view text, const std::string& file_n
     if (std::exchange(first, false) && is_header_row(csv)) continue;
     const std::string name(csv.text(kMachine));
     if (name.empty()) csv.fail(kMachine, "machine name must not be empty");
-    if (builder.has_node(name)) csv.fail(kMachine, "duplicate machine name " + CsvReader::quote(name));
+    if (builder.has_node(name))
+      csv.fail(kMachine, "duplicate machine name " + CsvReader::quote(name));
     const int64_t cores = csv.integer(kCpu, 0, kMaxCores);
     const int64_t memory_gb = csv.integer(kMem, 0, kMaxMemoryGb);
     const auto gpus = static_cast<int32_t>(csv.integer(kGpu, 0, kMaxGpusPerNode));

@@ -13,10 +13,12 @@ constexpr int64_t kMaxCores = kMaxCpuMilli / 1000;
 constexpr const char* kUndisclosed = "undisclosed GPU type of the spot-GPU trace (ASPLOS'26)";
 
 const std::vector<TraceGpuModel>& spot_model_mapping() {
-  static const std::vector<TraceGpuModel> kMapping = {
-      {"A100-SXM4-80GB", "A100-80G"}, {"A800-SXM4-80GB", "A800-80G"},
-      {"H800", "H800"},               {"A10", "A10"},
-      {"GPU-series-1", "GPU-series-1"}, {"GPU-series-2", "GPU-series-2"}};
+  static const std::vector<TraceGpuModel> kMapping = {{"A100-SXM4-80GB", "A100-80G"},
+                                                      {"A800-SXM4-80GB", "A800-80G"},
+                                                      {"H800", "H800"},
+                                                      {"A10", "A10"},
+                                                      {"GPU-series-1", "GPU-series-1"},
+                                                      {"GPU-series-2", "GPU-series-2"}};
   return kMapping;
 }
 }  // namespace
@@ -52,7 +54,8 @@ Topology load_spot_nodes_text(std::string_view text, const std::string& file_nam
       type = find_trace_gpu_model(csv, model, spot_model_mapping(), builder.catalog());
       if (builder.catalog().at(type).nvlink_bytes_per_s > 0) link = IslandLink::kNVSwitch;
     } else if (!csv.text(model).empty()) {
-      csv.fail(model, "must be empty on a node without GPUs, got " + CsvReader::quote(csv.text(model)));
+      csv.fail(model,
+               "must be empty on a node without GPUs, got " + CsvReader::quote(csv.text(model)));
     }
     builder.add_node(name, vcpus * 1000, /*memory_bytes=*/-1, gpus, type, link);
   }

@@ -33,13 +33,21 @@ GpuType v100_16g_gpu_type() { return v100_with_memory("V100M16", 16 * kGiB, "16G
 GpuType v100_32g_gpu_type() { return v100_with_memory("V100M32", 32 * kGiB, "32GB"); }
 
 GpuType p100_gpu_type() {
-  return {"P100", 16 * kGiB, 21.2 / 312.0, 80 * kGBps, 16 * kGBps,
+  return {"P100",
+          16 * kGiB,
+          21.2 / 312.0,
+          80 * kGBps,
+          16 * kGBps,
           "NVIDIA Tesla P100 datasheet (SXM2): FP16 21.2 TFLOPS, 16GB HBM2, NVLink 160 GB/s, "
           "PCIe Gen3"};
 }
 
 GpuType a800_gpu_type() {
-  return {"A800-80G", 80 * kGiB, 1.0, 200 * kGBps, 32 * kGBps,
+  return {"A800-80G",
+          80 * kGiB,
+          1.0,
+          200 * kGBps,
+          32 * kGBps,
           "NVIDIA A800 SXM4 80GB: A100 compute (BF16 dense 312 TFLOPS) with NVLink cut to "
           "400 GB/s, PCIe Gen4"};
 }
@@ -48,7 +56,11 @@ GpuType undisclosed_gpu_type(std::string name, std::string source) {
   // Relative compute 1.0 and 16 GB/s are placeholders, not measurements: a scenario that
   // cares about speed on these GPUs should override them. PCIe Gen3 x16 matches the other
   // types of the traces' era (T4, P100, V100), and a non-zero figure keeps step times finite.
-  return {std::move(name), 0, 1.0, 0, 16 * kGBps,
+  return {std::move(name),
+          0,
+          1.0,
+          0,
+          16 * kGBps,
           std::move(source) + "; relative compute 1.0 and PCIe Gen3 x16 (16 GB/s) are assumed"};
 }
 
@@ -88,8 +100,7 @@ void TopologyBuilder::add_node(const std::string& name, int64_t cpu_milli, int64
   assert(!has_node(name));
   if (gpus == 0) link = IslandLink::kPCIe;  // irrelevant without GPUs; keeps one class per shape
   const ClassKey key{gpu_type, gpus, cpu_milli, memory_bytes, link};
-  auto [it, inserted] =
-      class_index_.emplace(key, static_cast<int32_t>(topology_.classes.size()));
+  auto [it, inserted] = class_index_.emplace(key, static_cast<int32_t>(topology_.classes.size()));
   if (inserted) {
     NodeClass c;
     c.capacity.cpu_milli = cpu_milli;

@@ -20,8 +20,8 @@
 #include <cstdint>
 #include <map>
 #include <string>
-#include <tuple>
 #include <string_view>
+#include <tuple>
 #include <unordered_set>
 #include <vector>
 
@@ -57,8 +57,7 @@ struct TraceGpuModel {
 // one of `models` exactly (case-sensitively, unlike GpuCatalog::find); otherwise InputError at
 // the field, listing the known names. Every catalog_name must be in `catalog` (asserted).
 GpuTypeId find_trace_gpu_model(const CsvReader& csv, int col,
-                               const std::vector<TraceGpuModel>& models,
-                               const GpuCatalog& catalog);
+                               const std::vector<TraceGpuModel>& models, const GpuCatalog& catalog);
 
 class TopologyBuilder {
  public:

@@ -92,12 +92,12 @@ void Cluster::count_request(size_t i, const Resources& request, int delta) {
   list.push_back(GpuRequestCount{request.gpus, request.gpu_milli, delta});
 }
 
-
 std::string Cluster::why_not(NodeId n, const Resources& request, uint64_t gpu_mask) const {
   if (n < 0 || n >= node_count()) return "no node " + std::to_string(n);
   const auto i = static_cast<size_t>(n);
   if (state_[i].removed) return "node " + node_info(n).name + " was removed";
-  if (request.cpu_milli < 0 || request.memory_bytes < 0 || request.gpus < 0 || request.gpu_milli < 0)
+  if (request.cpu_milli < 0 || request.memory_bytes < 0 || request.gpus < 0 ||
+      request.gpu_milli < 0)
     return "a negative request";
   if (request.gpus > 0 && request.gpu_milli > 0) return "whole GPUs and a share in one request";
   if (request.gpu_milli >= kMilliPerGpu) return "a share must be 1..999 milli-GPU";
@@ -123,7 +123,8 @@ std::string Cluster::why_not(NodeId n, const Resources& request, uint64_t gpu_ma
   return {};
 }
 
-Status Cluster::allocate(NodeId n, const Resources& request, uint64_t gpu_mask, AllocationOwner owner) {
+Status Cluster::allocate(NodeId n, const Resources& request, uint64_t gpu_mask,
+                         AllocationOwner owner) {
   if (allocations_.count(key_of(owner)) != 0)
     return Status::error("workload " + std::to_string(owner.workload) + " pod " +
                          std::to_string(owner.pod) + " already holds an allocation");
@@ -161,7 +162,8 @@ void Cluster::touch(NodeId n) {
 
 Result<NodeId> Cluster::add_node(NodeInfo info) {
   if (info.node_class < 0 || static_cast<size_t>(info.node_class) >= topology_.classes.size())
-    return Status::error("node " + info.name + ": no node class " + std::to_string(info.node_class));
+    return Status::error("node " + info.name + ": no node class " +
+                         std::to_string(info.node_class));
   const NodeClass& c = topology_.classes[static_cast<size_t>(info.node_class)];
   if (c.capacity.gpus > 64) return Status::error("node " + info.name + ": more than 64 GPUs");
   if (c.gpu_type >= static_cast<GpuTypeId>(per_type_.size()))

@@ -230,8 +230,8 @@ class Cluster {
   std::vector<Resources> free_;
   std::vector<uint64_t> free_mask_;
   std::vector<uint64_t> partial_mask_;
-  std::vector<int32_t> gpu_base_;     // node n's GPUs are gpu_milli_[gpu_base_[n] .. gpu_base_[n+1])
-  std::vector<uint16_t> gpu_milli_;   // free milli per GPU
+  std::vector<int32_t> gpu_base_;    // node n's GPUs are gpu_milli_[gpu_base_[n] .. gpu_base_[n+1])
+  std::vector<uint16_t> gpu_milli_;  // free milli per GPU
   std::vector<int64_t> node_free_milli_;
   std::vector<uint64_t> version_;
   std::vector<std::vector<GpuRequestCount>> requests_;

@@ -13,7 +13,7 @@
 namespace gantry {
 
 struct GpuType {
-  std::string name;               // catalog key, e.g. "A100-80G"
+  std::string name;  // catalog key, e.g. "A100-80G"
   int64_t memory_bytes = 0;
   double relative_compute = 1.0;  // A100 = 1.0
   double nvlink_bytes_per_s = 0;  // per GPU, per direction; 0 if the model has no NVLink

@@ -4,21 +4,30 @@ namespace gantry {
 
 const char* to_string(Framework f) {
   switch (f) {
-    case Framework::kTensorFlow: return "tensorflow";
-    case Framework::kPyTorch: return "pytorch";
-    case Framework::kMPI: return "mpi";
+    case Framework::kTensorFlow:
+      return "tensorflow";
+    case Framework::kPyTorch:
+      return "pytorch";
+    case Framework::kMPI:
+      return "mpi";
   }
   return "?";
 }
 
 const char* to_string(RoleKind r) {
   switch (r) {
-    case RoleKind::kPS: return "PS";
-    case RoleKind::kChief: return "Chief";
-    case RoleKind::kWorker: return "Worker";
-    case RoleKind::kEvaluator: return "Evaluator";
-    case RoleKind::kMaster: return "Master";
-    case RoleKind::kLauncher: return "Launcher";
+    case RoleKind::kPS:
+      return "PS";
+    case RoleKind::kChief:
+      return "Chief";
+    case RoleKind::kWorker:
+      return "Worker";
+    case RoleKind::kEvaluator:
+      return "Evaluator";
+    case RoleKind::kMaster:
+      return "Master";
+    case RoleKind::kLauncher:
+      return "Launcher";
   }
   return "?";
 }
@@ -39,11 +48,16 @@ int start_stage(RoleKind r) {
 
 const char* to_string(JobState s) {
   switch (s) {
-    case JobState::kPending: return "pending";
-    case JobState::kStarting: return "starting";
-    case JobState::kRunning: return "running";
-    case JobState::kFinished: return "finished";
-    case JobState::kWithdrawn: return "withdrawn";
+    case JobState::kPending:
+      return "pending";
+    case JobState::kStarting:
+      return "starting";
+    case JobState::kRunning:
+      return "running";
+    case JobState::kFinished:
+      return "finished";
+    case JobState::kWithdrawn:
+      return "withdrawn";
   }
   return "?";
 }

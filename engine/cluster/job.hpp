@@ -34,9 +34,9 @@ struct RoleSpec {
 
 struct TrainingWork {
   int64_t steps = 0;
-  Duration step_compute_ref;        // compute time of one step on the reference GPU (A100 = 1.0)
-  int64_t gradient_bytes = 0;       // all-reduced per step
-  int64_t input_bytes_per_step = 0; // read from the remote store per step, whole job
+  Duration step_compute_ref;         // compute time of one step on the reference GPU (A100 = 1.0)
+  int64_t gradient_bytes = 0;        // all-reduced per step
+  int64_t input_bytes_per_step = 0;  // read from the remote store per step, whole job
   // Progress is saved every checkpoint_every of running time (0: never), so an eviction loses
   // only the steps since the last checkpoint (all of them without checkpoints).
   Duration checkpoint_every;
@@ -45,9 +45,9 @@ struct TrainingWork {
 struct JobSpec {
   std::string name;
   std::string tenant = "default";
-  int priority = 0;                  // higher runs first under the priority queue order
+  int priority = 0;  // higher runs first under the priority queue order
   Framework framework = Framework::kPyTorch;
-  std::string gpu_type;              // empty: any GPU type (unless gpu_types says otherwise)
+  std::string gpu_type;  // empty: any GPU type (unless gpu_types says otherwise)
   std::vector<RoleSpec> roles;
   TrainingWork work;
   Time submit;
@@ -77,9 +77,9 @@ std::vector<std::string> parse_gpu_models(std::string_view spec);
 using JobId = int32_t;
 
 enum class JobState {
-  kPending,   // submitted, waiting in the queue
-  kStarting,  // bound; pods are starting in stage order
-  kRunning,   // every pod runs: the job makes progress
+  kPending,    // submitted, waiting in the queue
+  kStarting,   // bound; pods are starting in stage order
+  kRunning,    // every pod runs: the job makes progress
   kFinished,   // all steps done; resources released
   kWithdrawn,  // removed by its owner (a pipeline's kill) before it finished
 };

@@ -27,10 +27,10 @@ namespace gantry {
 inline constexpr int32_t kMilliPerGpu = 1000;
 
 struct Resources {
-  int64_t cpu_milli = 0;     // 1000 = one core
+  int64_t cpu_milli = 0;  // 1000 = one core
   int64_t memory_bytes = 0;
-  int32_t gpus = 0;          // whole GPUs
-  int32_t gpu_milli = 0;     // a request: share of one GPU (1..999), 0 = not sharing; see above
+  int32_t gpus = 0;       // whole GPUs
+  int32_t gpu_milli = 0;  // a request: share of one GPU (1..999), 0 = not sharing; see above
 
   // The pod asks for a share of one GPU.
   bool shares_gpu() const { return gpu_milli > 0; }
@@ -42,8 +42,8 @@ struct Resources {
 
   // For a request against a node's free vector or capacity (see above).
   bool fits_in(const Resources& free) const {
-    return cpu_milli <= free.cpu_milli && memory_bytes <= free.memory_bytes &&
-           gpus <= free.gpus && (gpu_milli <= free.gpu_milli || free.gpus > 0);
+    return cpu_milli <= free.cpu_milli && memory_bytes <= free.memory_bytes && gpus <= free.gpus &&
+           (gpu_milli <= free.gpu_milli || free.gpus > 0);
   }
   // Sums of requests (JobSpec::total_request): gpu_milli adds up the shares.
   Resources& operator+=(const Resources& o) {

@@ -4,18 +4,24 @@ namespace gantry {
 
 const char* to_string(IslandLink link) {
   switch (link) {
-    case IslandLink::kNVSwitch: return "NVSwitch";
-    case IslandLink::kNVLink: return "NVLink";
-    case IslandLink::kPCIe: return "PCIe";
+    case IslandLink::kNVSwitch:
+      return "NVSwitch";
+    case IslandLink::kNVLink:
+      return "NVLink";
+    case IslandLink::kPCIe:
+      return "PCIe";
   }
   return "?";
 }
 
 const char* to_string(FabricKind kind) {
   switch (kind) {
-    case FabricKind::kInfiniBand: return "InfiniBand";
-    case FabricKind::kRoCE: return "RoCE";
-    case FabricKind::kTcp: return "TCP";
+    case FabricKind::kInfiniBand:
+      return "InfiniBand";
+    case FabricKind::kRoCE:
+      return "RoCE";
+    case FabricKind::kTcp:
+      return "TCP";
   }
   return "?";
 }

@@ -23,13 +23,13 @@ const char* to_string(IslandLink link);
 // A kind of node. Many nodes share one class.
 struct NodeClass {
   std::string name;
-  Resources capacity;                // cpu, memory and gpus of one node
-  GpuTypeId gpu_type = -1;           // -1 for CPU-only nodes
-  int island_size = 0;               // GPUs per NVLink/NVSwitch island; gpus % island_size == 0
+  Resources capacity;       // cpu, memory and gpus of one node
+  GpuTypeId gpu_type = -1;  // -1 for CPU-only nodes
+  int island_size = 0;      // GPUs per NVLink/NVSwitch island; gpus % island_size == 0
   IslandLink island_link = IslandLink::kNVSwitch;
-  double island_bytes_per_s = 0;     // per GPU, per direction, inside an island
-  double pcie_bytes_per_s = 0;       // per direction, between islands of one node
-  double nic_bytes_per_s = 0;        // node to fabric, all NICs together, per direction
+  double island_bytes_per_s = 0;  // per GPU, per direction, inside an island
+  double pcie_bytes_per_s = 0;    // per direction, between islands of one node
+  double nic_bytes_per_s = 0;     // node to fabric, all NICs together, per direction
 
   int islands() const { return island_size > 0 ? capacity.gpus / island_size : 0; }
 };
@@ -67,7 +67,7 @@ struct NodeInfo {
   std::string name;
   int32_t node_class = 0;  // index into Topology::classes
   RackId rack = 0;
-  Labels labels{};            // what a pod's nodeSelector matches (node_labels.hpp)
+  Labels labels{};              // what a pod's nodeSelector matches (node_labels.hpp)
   std::vector<Taint> taints{};  // what a pod must tolerate to be placed here
 };
 

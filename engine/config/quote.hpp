@@ -14,8 +14,10 @@ inline std::string quote_for_message(std::string_view text) {
   std::string out = "'";
   for (size_t i = 0; i < text.size() && i < kMaxShown; ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\t')
+      out += "\\t";
     else if (c < 0x20 || c == 0x7f) {
       char buf[8];
       std::snprintf(buf, sizeof buf, "\\x%02x", c);

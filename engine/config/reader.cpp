@@ -1,5 +1,9 @@
 #include "engine/config/reader.hpp"
 
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -7,10 +11,6 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
-
-#include <yaml-cpp/depthguard.h>
-#include <yaml-cpp/eventhandler.h>
-#include <yaml-cpp/parser.h>
 
 #include "engine/config/quote.hpp"
 #include "engine/config/units.hpp"
@@ -74,14 +74,20 @@ void ConfigNode::fail(const std::string& message) const {
 void ConfigNode::fail_expected(std::string_view what) const {
   std::string got;
   switch (node_.Type()) {
-    case YAML::NodeType::Map: got = "a map"; break;
-    case YAML::NodeType::Sequence: got = "a list"; break;
+    case YAML::NodeType::Map:
+      got = "a map";
+      break;
+    case YAML::NodeType::Sequence:
+      got = "a list";
+      break;
     case YAML::NodeType::Scalar:
       got = node_.Tag() == "!" ? "the string " + quote_for_message(node_.Scalar())
                                : quote_for_message(node_.Scalar());
       break;
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: got = "nothing (null)"; break;
+    case YAML::NodeType::Undefined:
+      got = "nothing (null)";
+      break;
   }
   fail("expected " + std::string(what) + ", got " + got);
 }
@@ -108,8 +114,9 @@ std::string ConfigNode::as_name() const {
   if (text.size() > kMaxName) fail("a name is at most 253 characters long");
   for (char c : text) {
     const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u == 0x7f) fail("expected a name, got " + quote_for_message(text) +
-                                    " (control characters are not allowed)");
+    if (u < 0x20 || u == 0x7f)
+      fail("expected a name, got " + quote_for_message(text) +
+           " (control characters are not allowed)");
   }
   if (text.front() == ' ' || text.back() == ' ')
     fail("expected a name, got " + quote_for_message(text) + " (leading or trailing spaces)");
@@ -145,7 +152,8 @@ Duration ConfigNode::as_duration(Duration max) const {
 
 Duration ConfigNode::as_positive_duration(Duration max) const {
   const Duration d = as_duration(max);
-  if (d <= Duration(0)) fail("expected a duration greater than zero, got " + quote_for_message(node_.Scalar()));
+  if (d <= Duration(0))
+    fail("expected a duration greater than zero, got " + quote_for_message(node_.Scalar()));
   return d;
 }
 
@@ -241,14 +249,15 @@ std::vector<ConfigEntry> ConfigNode::allowed_entries(
       known.push_back(std::move(entry));
       continue;
     }
-    unknown(entry, "unknown field " + quote_for_message(entry.name) + "; expected one of: " +
-                       join(allowed));
+    unknown(entry, "unknown field " + quote_for_message(entry.name) +
+                       "; expected one of: " + join(allowed));
   }
   return known;
 }
 
 InputError ConfigNode::missing_field(std::string_view key) const {
-  return InputError(location(), child_path(key), "missing required field " + quote_for_message(key));
+  return InputError(location(), child_path(key),
+                    "missing required field " + quote_for_message(key));
 }
 
 ConfigMap::ConfigMap(const ConfigNode& node, std::initializer_list<std::string_view> allowed)
@@ -370,7 +379,8 @@ std::vector<ConfigNode> parse_yaml_documents(const std::string& text, const std:
 
 ConfigNode parse_yaml_document(const std::string& text, const std::string& file) {
   std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
-  if (docs.empty()) throw InputError(SourceLocation{file, 0, 0}, "", "the file holds no YAML document");
+  if (docs.empty())
+    throw InputError(SourceLocation{file, 0, 0}, "", "the file holds no YAML document");
   if (docs.size() > 1)
     throw InputError(docs[1].location(), "",
                      "expected a single YAML document, found another one here");

@@ -22,6 +22,8 @@
 // shared file name and its path string); copies stay valid after the text they came from is
 // gone. Not thread-safe: yaml-cpp nodes share reference counts without locks.
 
+#include <yaml-cpp/yaml.h>
+
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
@@ -31,8 +33,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "engine/config/limits.hpp"
 #include "engine/config/units.hpp"
@@ -74,11 +74,11 @@ class ConfigNode {
   bool is_map() const { return node_.IsMap(); }
 
   // Scalars. Each throws InputError naming what was expected when the node is not one.
-  std::string as_string() const;           // any scalar, quoted or plain; may be empty
-  std::string as_name() const;             // a non-empty string without control characters
+  std::string as_string() const;  // any scalar, quoted or plain; may be empty
+  std::string as_name() const;    // a non-empty string without control characters
   int64_t as_int(int64_t min, int64_t max) const;
   double as_double(double min, double max) const;
-  bool as_bool() const;                    // true or false, nothing else
+  bool as_bool() const;  // true or false, nothing else
   // Unit fields (engine/config/units.hpp), each at most `max` (engine/config/limits.hpp for
   // the defaults); past it: "expected a duration from 0s to 36500d, got '1000000d' (value out
   // of range)".
@@ -150,7 +150,7 @@ class ConfigNode {
 // One key of a free-form map and its value (ConfigNode::as_entries).
 struct ConfigEntry {
   std::string name;
-  ConfigNode key;    // the key itself, so errors can point at it
+  ConfigNode key;  // the key itself, so errors can point at it
   ConfigNode value;
 };
 

@@ -1,12 +1,12 @@
 #include "engine/config/units.hpp"
 
-#include "engine/config/quote.hpp"
-
 #include <charconv>
 #include <cmath>
 #include <limits>
-#include <utility>
 #include <string>
+#include <utility>
+
+#include "engine/config/quote.hpp"
 
 namespace gantry {
 
@@ -147,22 +147,36 @@ constexpr U128 kK = 1000;
 
 // Longest suffixes first so that "Gi" wins over "G".
 constexpr Suffix kByteSuffixes[] = {
-    {"KiB", kKi},         {"MiB", kKi * kKi},   {"GiB", kKi * kKi * kKi},
-    {"TiB", kKi * kKi * kKi * kKi},             {"PiB", kKi * kKi * kKi * kKi * kKi},
-    {"Ki", kKi},          {"Mi", kKi * kKi},    {"Gi", kKi * kKi * kKi},
-    {"Ti", kKi * kKi * kKi * kKi},              {"Pi", kKi * kKi * kKi * kKi * kKi},
-    {"kB", kK},           {"KB", kK},           {"MB", kK * kK},
-    {"GB", kK * kK * kK}, {"TB", kK * kK * kK * kK}, {"PB", kK * kK * kK * kK * kK},
-    {"k", kK},            {"K", kK},            {"M", kK * kK},
-    {"G", kK * kK * kK},  {"T", kK * kK * kK * kK},  {"P", kK * kK * kK * kK * kK},
-    {"B", 1},             {"", 1},
+    {"KiB", kKi},
+    {"MiB", kKi* kKi},
+    {"GiB", kKi* kKi* kKi},
+    {"TiB", kKi* kKi* kKi* kKi},
+    {"PiB", kKi* kKi* kKi* kKi* kKi},
+    {"Ki", kKi},
+    {"Mi", kKi* kKi},
+    {"Gi", kKi* kKi* kKi},
+    {"Ti", kKi* kKi* kKi* kKi},
+    {"Pi", kKi* kKi* kKi* kKi* kKi},
+    {"kB", kK},
+    {"KB", kK},
+    {"MB", kK* kK},
+    {"GB", kK* kK* kK},
+    {"TB", kK* kK* kK* kK},
+    {"PB", kK* kK* kK* kK* kK},
+    {"k", kK},
+    {"K", kK},
+    {"M", kK* kK},
+    {"G", kK* kK* kK},
+    {"T", kK* kK* kK* kK},
+    {"P", kK* kK* kK* kK* kK},
+    {"B", 1},
+    {"", 1},
 };
 
 // Prefixes of bandwidth units.
 constexpr Suffix kRatePrefixes[] = {
-    {"Ki", kKi}, {"Mi", kKi * kKi}, {"Gi", kKi * kKi * kKi}, {"Ti", kKi * kKi * kKi * kKi},
-    {"k", kK},   {"K", kK},         {"M", kK * kK},          {"G", kK * kK * kK},
-    {"T", kK * kK * kK * kK},       {"", 1},
+    {"Ki", kKi}, {"Mi", kKi* kKi}, {"Gi", kKi* kKi* kKi}, {"Ti", kKi* kKi* kKi* kKi}, {"k", kK},
+    {"K", kK},   {"M", kK* kK},    {"G", kK* kK* kK},     {"T", kK* kK* kK* kK},      {"", 1},
 };
 
 constexpr Suffix kDurationUnits[] = {
@@ -198,8 +212,10 @@ Result<int64_t> parse_bytes(std::string_view text, int64_t max) {
   if (const Suffix* s = byte_suffix(suffix)) {
     U128 value = 0;
     switch (scale_exact(d, s->multiplier, static_cast<U128>(max), value)) {
-      case Scaled::kOk: return static_cast<int64_t>(value);
-      case Scaled::kNotWhole: return expected(kBytesWhat, text, "not a whole number of bytes");
+      case Scaled::kOk:
+        return static_cast<int64_t>(value);
+      case Scaled::kNotWhole:
+        return expected(kBytesWhat, text, "not a whole number of bytes");
       case Scaled::kTooLarge:
         return out_of_range("a size in bytes", format_bytes_exact(max), text);
     }
@@ -262,13 +278,14 @@ Result<Duration> parse_duration(std::string_view text, Duration max) {
     while (unit_len < rest.size() && !is_digit(rest[unit_len])) ++unit_len;
     const std::string_view unit = rest.substr(0, unit_len);
     rest.remove_prefix(unit_len);
-    if (unit.empty()) return expected(kDurationWhat, text, "the unit is required: d, h, m, s, ms or us");
+    if (unit.empty())
+      return expected(kDurationWhat, text, "the unit is required: d, h, m, s, ms or us");
     size_t index = std::size(kDurationUnits);
     for (size_t i = 0; i < std::size(kDurationUnits); ++i)
       if (kDurationUnits[i].text == unit) index = i;
     if (index == std::size(kDurationUnits))
-      return expected(kDurationWhat, text, "unknown unit " + quote_for_message(unit) +
-                                               "; use d, h, m, s, ms or us");
+      return expected(kDurationWhat, text,
+                      "unknown unit " + quote_for_message(unit) + "; use d, h, m, s, ms or us");
     if (last_unit != std::size(kDurationUnits) && index <= last_unit)
       return expected(kDurationWhat, text, "units must go from largest to smallest, once each");
     last_unit = index;
@@ -276,7 +293,8 @@ Result<Duration> parse_duration(std::string_view text, Duration max) {
     if (had_exponent) continue;
     U128 part = 0;
     switch (scale_exact(d, kDurationUnits[index].multiplier, kInt64Max, part)) {
-      case Scaled::kOk: break;
+      case Scaled::kOk:
+        break;
       case Scaled::kNotWhole:
         return expected(kDurationWhat, text, "finer than a microsecond");
       case Scaled::kTooLarge:
@@ -301,9 +319,12 @@ Result<int64_t> parse_cpu_milli(std::string_view text, int64_t max) {
   const size_t exponent = read_exponent(suffix, d, magnitude);
   suffix.remove_prefix(exponent);
   U128 multiplier = 0;
-  if (suffix.empty()) multiplier = 1000;
-  else if (suffix == "m") multiplier = 1;
-  else return expected(kCpuWhat, text, "the only suffix is m (millicores)");
+  if (suffix.empty())
+    multiplier = 1000;
+  else if (suffix == "m")
+    multiplier = 1;
+  else
+    return expected(kCpuWhat, text, "the only suffix is m (millicores)");
   const auto too_large = [&] { return out_of_range("a CPU amount", format_cpu_milli(max), text); };
   if (exponent) {
     if (magnitude * static_cast<double>(multiplier) > static_cast<double>(max)) return too_large();
@@ -311,8 +332,10 @@ Result<int64_t> parse_cpu_milli(std::string_view text, int64_t max) {
   }
   U128 value = 0;
   switch (scale_exact(d, multiplier, static_cast<U128>(max), value)) {
-    case Scaled::kOk: return static_cast<int64_t>(value);
-    case Scaled::kNotWhole: return expected(kCpuWhat, text, "finer than one millicore");
+    case Scaled::kOk:
+      return static_cast<int64_t>(value);
+    case Scaled::kNotWhole:
+      return expected(kCpuWhat, text, "finer than one millicore");
     case Scaled::kTooLarge:
       return too_large();
   }
@@ -358,8 +381,10 @@ std::string describe_integer(int64_t min, int64_t max) {
   std::string out = "an integer";
   if (min != kLowest && max != kInt64Max)
     out += " from " + std::to_string(min) + " to " + std::to_string(max);
-  else if (min != kLowest) out += " >= " + std::to_string(min);
-  else if (max != kInt64Max) out += " <= " + std::to_string(max);
+  else if (min != kLowest)
+    out += " >= " + std::to_string(min);
+  else if (max != kInt64Max)
+    out += " <= " + std::to_string(max);
   return out;
 }
 
@@ -369,8 +394,10 @@ std::string describe_number(double min, double max) {
   std::string out = "a number";
   if (min > kLowest && max < kHighest)
     out += " from " + format_number(min) + " to " + format_number(max);
-  else if (min > kLowest) out += " >= " + format_number(min);
-  else if (max < kHighest) out += " <= " + format_number(max);
+  else if (min > kLowest)
+    out += " >= " + format_number(min);
+  else if (max < kHighest)
+    out += " <= " + format_number(max);
   return out;
 }
 
@@ -387,7 +414,8 @@ Result<int64_t> parse_integer(std::string_view text, int64_t min, int64_t max) {
   const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
   if (r.ec != std::errc() || magnitude > static_cast<uint64_t>(kInt64Max) + (negative ? 1 : 0))
     return expected(what, text, "out of range");
-  const int64_t value = negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
+  const int64_t value =
+      negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
   if (value < min || value > max) return expected(what, text);
   return value;
 }

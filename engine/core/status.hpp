@@ -33,7 +33,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit on purpose, like std::expected
+  Result(T value) : v_(std::move(value)) {}       // NOLINT: implicit on purpose, like std::expected
   Result(Status error) : v_(std::move(error)) {}  // NOLINT
 
   bool is_ok() const { return std::holds_alternative<T>(v_); }

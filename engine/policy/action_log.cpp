@@ -21,13 +21,14 @@ void write(std::ostream& out, const Json& line) { out << line.dump() << '\n'; }
 
 }  // namespace
 
-Json ActionLog::pods_json(const std::vector<PodPlacement>& pods, const std::vector<Resources>& requests,
-                          int32_t first_pod) const {
+Json ActionLog::pods_json(const std::vector<PodPlacement>& pods,
+                          const std::vector<Resources>& requests, int32_t first_pod) const {
   Json out = Json::array();
   for (size_t i = 0; i < pods.size(); ++i) {
     const PodPlacement& p = pods[i];
     Json gpus = Json::array();
-    for (uint64_t bits = p.gpu_mask; bits != 0; bits &= bits - 1) gpus.push_back(std::countr_zero(bits));
+    for (uint64_t bits = p.gpu_mask; bits != 0; bits &= bits - 1)
+      gpus.push_back(std::countr_zero(bits));
     Json pod;
     pod["pod"] = first_pod + static_cast<int32_t>(i);
     pod["node"] = cluster_.node_info(p.node).name;
@@ -53,7 +54,8 @@ void ActionLog::evict(Time at, const EvictAction& action) {
 void ActionLog::resize(Time at, const ResizeAction& action) {
   Json j = head(at, "resize", action.job);
   j["replicas"] = action.replicas;
-  if (!action.added.empty()) j["pods"] = pods_json(action.added, action.requests, action.first_added);
+  if (!action.added.empty())
+    j["pods"] = pods_json(action.added, action.requests, action.first_added);
   write(out_, j);
 }
 

@@ -18,10 +18,9 @@
 // Not thread-safe (event loop thread). Write errors surface as the stream's state, for the
 // owner of the stream to check.
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/policy/actions.hpp"

@@ -2,8 +2,10 @@
 
 namespace gantry {
 
-int64_t BestFitPlugin::score_of(int64_t cpu_left, int64_t gpu_milli_left, const SpecMaxima& maxima) {
-  // L = A / (2·C·G) with A = cpu_left·G + gpu_left·C, so floor(100·(1 − L)) = 100 − ceil(100·A / 2CG).
+int64_t BestFitPlugin::score_of(int64_t cpu_left, int64_t gpu_milli_left,
+                                const SpecMaxima& maxima) {
+  // L = A / (2·C·G) with A = cpu_left·G + gpu_left·C, so floor(100·(1 − L)) = 100 − ceil(100·A /
+  // 2CG).
   const int64_t c = maxima.cpu_milli;
   const int64_t g = maxima.gpu_milli;
   return 100 - ceil_div<int64_t>(100 * (cpu_left * g + gpu_milli_left * c), 2 * c * g);

@@ -72,7 +72,7 @@ class FgdPlugin final : public PlacementPlugin {
   const Entry& entry(const PlacementContext& ctx, NodeId n) const;
 
   mutable FragmentationModel model_;
-  FgdScore score_;  // for model_'s workload
+  FgdScore score_;                 // for model_'s workload
   mutable uint64_t cache_of_ = 0;  // Cluster::instance_id() the cache describes
   mutable std::unordered_map<Key, size_t, KeyHash> class_ids_;
   mutable std::vector<std::vector<Entry>> entries_;  // by class id, then node

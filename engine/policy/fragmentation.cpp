@@ -102,7 +102,8 @@ int64_t FragmentationModel::compute(const Cluster& cluster, NodeId n) {
 
 int64_t FragmentationModel::node_fragmentation_scaled(const Cluster& cluster, NodeId n) {
   bind(cluster);
-  if (static_cast<size_t>(n) >= nodes_.size()) nodes_.resize(static_cast<size_t>(cluster.node_count()));
+  if (static_cast<size_t>(n) >= nodes_.size())
+    nodes_.resize(static_cast<size_t>(cluster.node_count()));
   NodeCache& c = nodes_[static_cast<size_t>(n)];
   const uint64_t v = cluster.version(n);
   if (c.version != v) {

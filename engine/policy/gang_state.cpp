@@ -18,11 +18,10 @@ void GangState::begin(const Cluster& cluster, std::vector<Resources> pods,
   nodes_.clear();
   order_.resize(pods_.size());
   for (size_t i = 0; i < pods_.size(); ++i) order_[i] = static_cast<int>(i);
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](int a, int b) {
-                     if (pod(a).gpus != pod(b).gpus) return pod(a).gpus > pod(b).gpus;
-                     return pod(a).gpu_milli > pod(b).gpu_milli;
-                   });
+  std::stable_sort(order_.begin(), order_.end(), [&](int a, int b) {
+    if (pod(a).gpus != pod(b).gpus) return pod(a).gpus > pod(b).gpus;
+    return pod(a).gpu_milli > pod(b).gpu_milli;
+  });
   same_run_.assign(pods_.size(), 1);
   for (size_t j = pods_.size(); j-- > 1;)
     if (pod(order_[j - 1]) == pod(order_[j])) same_run_[j - 1] = same_run_[j] + 1;

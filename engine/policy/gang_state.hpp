@@ -7,8 +7,9 @@
 // order (role by role, replica by replica) among equals. GPU pods thus fix the gang's nodes and
 // racks before GPU-less pods (a TF parameter server, an MPI launcher, usually first in pod
 // order) are placed, and those then join the gang instead of dragging it to wherever they
-// landed. placements() is nonetheless kept in pod order. The state answers in O(1) how many pods of this gang already sit on a node or in a rack, which
-// is what topology-aware scoring asks for every candidate node.
+// landed. placements() is nonetheless kept in pod order. The state answers in O(1) how many pods of
+// this gang already sit on a node or in a rack, which is what topology-aware scoring asks for every
+// candidate node.
 //
 // The scheduler reuses one GangState for every gang (begin() starts afresh in O(pods)), so
 // per-node and per-rack counters are stamped with a gang number instead of being cleared.
@@ -27,8 +28,9 @@ class GangState {
 
   // Starts a new gang. `pods` are the requests in pod order. `gpu_types` are the GPU types its
   // GPU pods (whole or share) may use: the job's allowed types, or, for a job that accepts any
-  // type, every type that could hold it. Once the first GPU pod is placed, later GPU pods are pinned to that
-  // pod's type (a training gang runs at the pace of its slowest GPU, so types are not mixed).
+  // type, every type that could hold it. Once the first GPU pod is placed, later GPU pods are
+  // pinned to that pod's type (a training gang runs at the pace of its slowest GPU, so types are
+  // not mixed).
   void begin(const Cluster& cluster, std::vector<Resources> pods, std::vector<GpuTypeId> gpu_types);
   // The gang's placement constraints (the job's nodeSelector and tolerations); both must outlive
   // the gang. Empty until set (no constraint).

@@ -41,7 +41,8 @@ Islands islands_of(const Cluster& cluster, NodeId n) {
   }
   is.size = c.island_size;
   is.count = std::min(c.capacity.gpus / c.island_size, kMaxIslands);
-  for (int i = 0; i < is.count; ++i) is.free[static_cast<size_t>(i)] = free & (low_bits(is.size) << (i * is.size));
+  for (int i = 0; i < is.count; ++i)
+    is.free[static_cast<size_t>(i)] = free & (low_bits(is.size) << (i * is.size));
   return is;
 }
 

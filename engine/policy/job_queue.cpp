@@ -63,7 +63,8 @@ JobQueue::Handle JobQueue::push(JobId id, const JobSpec& spec) {
 
   auto [git, group_new] = group_ids_.try_emplace(group_key, static_cast<uint32_t>(groups_.size()));
   if (group_new) groups_.push_back(Group{std::move(shape), {}});
-  auto [fit, full_new] = full_shape_ids_.try_emplace(full_key, static_cast<uint32_t>(full_shapes_.size()));
+  auto [fit, full_new] =
+      full_shape_ids_.try_emplace(full_key, static_cast<uint32_t>(full_shapes_.size()));
   if (full_new) full_shapes_.push_back(std::move(full));
 
   QueuedJob job;

@@ -3,7 +3,8 @@
 namespace gantry {
 
 void NodeIndex::set_bit(GpuTypeId t, int k, NodeId n, bool on) {
-  uint64_t& word = types_[static_cast<size_t>(t)][static_cast<size_t>(k)][static_cast<size_t>(n) / 64];
+  uint64_t& word =
+      types_[static_cast<size_t>(t)][static_cast<size_t>(k)][static_cast<size_t>(n) / 64];
   const uint64_t bit = 1ull << (static_cast<unsigned>(n) % 64);
   if (on) {
     word |= bit;

@@ -62,7 +62,7 @@ class NodeIndex {
   void set_bit(GpuTypeId t, int k, NodeId n, bool on);
 
   const Cluster* cluster_ = nullptr;
-  std::vector<int> cached_free_;  // per node: free GPUs as last recorded; -1 for CPU-only nodes
+  std::vector<int> cached_free_;    // per node: free GPUs as last recorded; -1 for CPU-only nodes
   std::vector<uint64_t> cpu_only_;  // bitset over node ids of the nodes without GPUs
   // types_[t][k] = bitset over node ids of the type-t nodes with exactly k free GPUs.
   std::vector<std::vector<std::vector<uint64_t>>> types_;

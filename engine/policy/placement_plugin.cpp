@@ -20,7 +20,8 @@ void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out) {
     return;
   }
   out.push_back(-1);
-  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(ctx.cluster.topology().gpus.size()); ++t) out.push_back(t);
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(ctx.cluster.topology().gpus.size()); ++t)
+    out.push_back(t);
 }
 
 bool PlacementPlugin::filter(const PlacementContext&, NodeId) const { return true; }
@@ -43,7 +44,8 @@ std::optional<NodeId> draw_feasible_node(const PlacementPlugin& plugin, const Pl
   });
   if (scratch.empty()) return std::nullopt;
   std::sort(scratch.begin(), scratch.end());
-  return scratch[static_cast<size_t>(stream.uniform_int(0, static_cast<int64_t>(scratch.size()) - 1))];
+  return scratch[static_cast<size_t>(
+      stream.uniform_int(0, static_cast<int64_t>(scratch.size()) - 1))];
 }
 
 uint64_t default_gpus(const Cluster& cluster, NodeId n, const Resources& pod) {

@@ -78,8 +78,9 @@ void for_each_candidate(const PlacementContext& ctx, F&& f) {
 }
 
 // The NodeIndex types a pod may use, for plugins that walk the buckets themselves: the gang's
-// allowed GPU types for a pod that needs a GPU (whole or share); every GPU type of the catalog plus -1 (nodes without GPUs)
-// for a GPU-less pod. Written into `out` (cleared first) to avoid an allocation per pod.
+// allowed GPU types for a pod that needs a GPU (whole or share); every GPU type of the catalog plus
+// -1 (nodes without GPUs) for a GPU-less pod. Written into `out` (cleared first) to avoid an
+// allocation per pod.
 void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out);
 
 // The default GPU choice (see PlacementPlugin::pick_gpus()), for plugins that reuse it.

@@ -6,8 +6,8 @@
 // "topology" (topology_plugin.hpp), and the GPU-sharing policies of the FGD paper: "random"
 // (random_plugin.hpp), "dotproduct" (dot_product_plugin.hpp), "gpuclustering"
 // (gpu_clustering_plugin.hpp), "gpupacking" (gpu_packing_plugin.hpp), "bestfit"
-// (best_fit_plugin.hpp) and "fgd" (fgd_plugin.hpp). More can be registered at start-up, before schedulers are built.
-// Not thread-safe: register from the main thread before the event loop runs.
+// (best_fit_plugin.hpp) and "fgd" (fgd_plugin.hpp). More can be registered at start-up, before
+// schedulers are built. Not thread-safe: register from the main thread before the event loop runs.
 
 #include <functional>
 #include <memory>

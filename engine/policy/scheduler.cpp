@@ -26,7 +26,8 @@ std::unique_ptr<PlacementPlugin> make_or_throw(const std::string& name) {
 bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
   int64_t room = 0;
   for (size_t k = static_cast<size_t>(gpus); k < histogram.size(); ++k) {
-    room += static_cast<int64_t>(histogram[k]) * static_cast<int64_t>(k / static_cast<size_t>(gpus));
+    room +=
+        static_cast<int64_t>(histogram[k]) * static_cast<int64_t>(k / static_cast<size_t>(gpus));
     if (room >= pods) return true;
   }
   return false;
@@ -34,7 +35,8 @@ bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
 
 // The catalog's ids of the model names it knows, ascending, without repeats; unknown names are
 // left out (such a job never fits on those).
-std::vector<GpuTypeId> known_gpu_types(const GpuCatalog& catalog, const std::vector<std::string>& names) {
+std::vector<GpuTypeId> known_gpu_types(const GpuCatalog& catalog,
+                                       const std::vector<std::string>& names) {
   std::vector<GpuTypeId> types;
   for (const std::string& name : names)
     if (const GpuTypeId t = catalog.find(name); t >= 0) types.push_back(t);
@@ -77,18 +79,21 @@ void Scheduler::release_all(Cluster& cluster, Workload& w) {
   w.resize_to_pods = -1;
 }
 
-Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas, Time now) {
+Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas,
+                                                      Time now) {
   (void)now;  // resizes are not recorded in the history: the workload stays running
   Workload* w = workloads_.find(id);
   const std::string name = "workload " + std::to_string(id);
   if (w == nullptr) return Status::error("no " + name);
   if (w->state != WorkloadState::kRunning)
-    return Status::error(name + " is " + to_string(w->state) + "; only a running workload can be resized");
+    return Status::error(name + " is " + to_string(w->state) +
+                         "; only a running workload can be resized");
   if (w->resize_to_pods >= 0) return Status::error("a resize of " + name + " is already in flight");
   const JobSpec& spec = *w->spec;
   if (spec.roles.empty() || spec.roles.back().kind != RoleKind::kWorker)
     return Status::error(name + " has no trailing Worker role to resize");
-  if (replicas < 1) return Status::error("replicas must be at least 1, got " + std::to_string(replicas));
+  if (replicas < 1)
+    return Status::error("replicas must be at least 1, got " + std::to_string(replicas));
   const RoleSpec& role = spec.roles.back();
   const auto fixed = static_cast<int32_t>(spec.total_pods() - role.replicas);
   const auto now_pods = static_cast<int32_t>(w->pods.size());
@@ -143,7 +148,8 @@ Result<std::optional<EvictAction>> Scheduler::withdraw(JobId id, Time now) {
   Workload* w = workloads_.find(id);
   if (w == nullptr) return Status::error("no workload " + std::to_string(id));
   if (is_terminal(w->state))
-    return Status::error("workload " + std::to_string(id) + " already ended (" + to_string(w->state) + ")");
+    return Status::error("workload " + std::to_string(id) + " already ended (" +
+                         to_string(w->state) + ")");
   if (w->state == WorkloadState::kPending) {
     if (const auto q = queued_.find(id); q != queued_.end()) {
       queue_.erase(q->second.group, q->second.job);
@@ -170,7 +176,8 @@ Status Scheduler::observe(Cluster& cluster, const Observation& o) {
     case K::kNodeUncordoned:
     case K::kNodeFailed:
     case K::kNodeRecovered:
-      if (o.node < 0 || o.node >= cluster.node_count()) return Status::error("no node " + std::to_string(o.node));
+      if (o.node < 0 || o.node >= cluster.node_count())
+        return Status::error("no node " + std::to_string(o.node));
       if (o.kind == K::kNodeCordoned || o.kind == K::kNodeUncordoned)
         cluster.set_cordoned(o.node, o.kind == K::kNodeCordoned);
       else
@@ -188,7 +195,8 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
   using K = Observation::Kind;
   using S = WorkloadState;
   Workload* w = workloads_.find(o.job);
-  if (w == nullptr) return Status::error(std::string(to_string(o.kind)) + ": no workload " + std::to_string(o.job));
+  if (w == nullptr)
+    return Status::error(std::string(to_string(o.kind)) + ": no workload " + std::to_string(o.job));
   const auto refuse = [&] {
     return Status::error(std::string(to_string(o.kind)) + " for workload " + std::to_string(o.job) +
                          " in state " + to_string(w->state));
@@ -282,7 +290,8 @@ bool Scheduler::gpus_could_fit(const Cluster& cluster, uint32_t g) {
   fitting_types_.clear();
   if (shape.total_gpus == 0 && shape.share_pods == 0) return true;
   if (!st.any && st.types.empty()) return false;  // no model the job allows is known here
-  const uint64_t version = st.types.size() == 1 ? type_version_[static_cast<size_t>(st.types[0])] : any_version_;
+  const uint64_t version =
+      st.types.size() == 1 ? type_version_[static_cast<size_t>(st.types[0])] : any_version_;
   if (st.dead && st.dead_version == version) return false;
 
   // Whole GPUs only: shares fit in partly used GPUs the histogram does not see, so a shape's
@@ -340,12 +349,14 @@ bool Scheduler::place_gang(Cluster& cluster, JobId id, const GangRequest& reques
     const uint64_t mask = plugin_->pick_gpus(ctx, *node);
     assert(std::popcount(mask) == (pod.shares_gpu() ? 1 : pod.gpus) &&
            "a plugin picked the wrong number of GPUs");
-    assert((pod.shares_gpu() ||
-            (cluster.free_gpu_mask(*node) & mask) == mask) && "a plugin picked a busy GPU");
-    assert((!pod.shares_gpu() || cluster.gpu_free_milli(*node, std::countr_zero(mask)) >= pod.gpu_milli) &&
+    assert((pod.shares_gpu() || (cluster.free_gpu_mask(*node) & mask) == mask) &&
+           "a plugin picked a busy GPU");
+    assert((!pod.shares_gpu() ||
+            cluster.gpu_free_milli(*node, std::countr_zero(mask)) >= pod.gpu_milli) &&
            "a plugin picked a GPU without room for the share");
     // The plugin filtered the node, so the model takes the pod; anything else is a plugin bug.
-    [[maybe_unused]] const Status taken = cluster.allocate(*node, pod, mask, owner(gang_.current()));
+    [[maybe_unused]] const Status taken =
+        cluster.allocate(*node, pod, mask, owner(gang_.current()));
     assert(taken && "a plugin chose a node the pod does not fit on");
     index_.note(cluster, *node);
     gang_.add(cluster, *node, mask);
@@ -402,7 +413,8 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
   auto& groups = queue_.groups();
   for (uint32_t g = 0; g < groups.size(); ++g)
-    if (!groups[g].jobs.empty()) heads.push(Head{groups[g].jobs.begin()->key, g, groups[g].jobs.begin()});
+    if (!groups[g].jobs.empty())
+      heads.push(Head{groups[g].jobs.begin()->key, g, groups[g].jobs.begin()});
 
   while (!heads.empty()) {
     const Head head = heads.top();

@@ -13,11 +13,11 @@
 // workloads stay visible to policies (workloads()), and their allocations carry their owner.
 //
 // A job is a gang: all of its pods are placed in one cycle or none is. For every pod, in
-// placement order (GPU pods first, see gang_state.hpp), the configured PlacementPlugin (plugin_registry.hpp) filters and scores nodes and
-// picks GPUs; the scheduler then *assumes* the pod into the cluster with Cluster::allocate()
-// (like kube-scheduler's assume step), so later pods and later jobs of the same cycle see it.
-// If pod k of a gang finds no node, pods 0..k-1 are released again: no partial gang is ever
-// left allocated.
+// placement order (GPU pods first, see gang_state.hpp), the configured PlacementPlugin
+// (plugin_registry.hpp) filters and scores nodes and picks GPUs; the scheduler then *assumes* the
+// pod into the cluster with Cluster::allocate() (like kube-scheduler's assume step), so later pods
+// and later jobs of the same cycle see it. If pod k of a gang finds no node, pods 0..k-1 are
+// released again: no partial gang is ever left allocated.
 //
 // Speed: a cycle does not look at every queued job. Jobs are grouped by shape (job_queue.hpp);
 // a group whose GPUs cannot fit by the cluster's free-GPU counters and histogram is skipped
@@ -32,8 +32,8 @@
 #include <cstddef>
 #include <memory>
 #include <optional>
-#include <span>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -173,7 +173,7 @@ class Scheduler {
     uint64_t resolved_for = 0;     // Cluster::instance_id() the types were resolved against
     bool any = true;               // the job allows every GPU model
     std::vector<GpuTypeId> types;  // else: the allowed models known to the catalog, ascending
-    bool dead = false;         // GPUs could not fit at version dead_version
+    bool dead = false;             // GPUs could not fit at version dead_version
     uint64_t dead_version = 0;
   };
   std::vector<GroupState> group_state_;

@@ -43,7 +43,8 @@ int64_t TopologyPlugin::rack_capacity(const PlacementContext& ctx, RackId r) con
     racks_epoch_ = pod_epoch_;
     std::fill(rack_sum_.begin(), rack_sum_.end(), 0);
     for_each_candidate(ctx, [&](NodeId n) {
-      rack_sum_[static_cast<size_t>(ctx.cluster.rack_of(n))] += ctx.cluster.free(n).gpus / ctx.pod.gpus;
+      rack_sum_[static_cast<size_t>(ctx.cluster.rack_of(n))] +=
+          ctx.cluster.free(n).gpus / ctx.pod.gpus;
     });
   }
   return std::min<int64_t>(rack_sum_[static_cast<size_t>(r)], ctx.gang.remaining_like_current());

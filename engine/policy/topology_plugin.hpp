@@ -48,11 +48,11 @@ class TopologyPlugin final : public PlacementPlugin {
   int64_t rack_capacity(const PlacementContext& ctx, RackId r) const;
   void index_racks(const Cluster& cluster);
 
-  const Cluster* racks_of_ = nullptr;        // the cluster rack_nodes_ describes
+  const Cluster* racks_of_ = nullptr;  // the cluster rack_nodes_ describes
   std::vector<std::vector<NodeId>> rack_nodes_;
-  uint64_t pod_epoch_ = 0;                   // bumped by pre_score()
-  mutable uint64_t racks_epoch_ = 0;         // pod_epoch_ rack_sum_ was computed for
-  mutable std::vector<int64_t> rack_sum_;    // per rack: uncapped key 5
+  uint64_t pod_epoch_ = 0;                 // bumped by pre_score()
+  mutable uint64_t racks_epoch_ = 0;       // pod_epoch_ rack_sum_ was computed for
+  mutable std::vector<int64_t> rack_sum_;  // per rack: uncapped key 5
 };
 
 }  // namespace gantry

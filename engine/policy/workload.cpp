@@ -4,14 +4,22 @@ namespace gantry {
 
 const char* to_string(WorkloadState s) {
   switch (s) {
-    case WorkloadState::kPending: return "pending";
-    case WorkloadState::kAssumed: return "assumed";
-    case WorkloadState::kBound: return "bound";
-    case WorkloadState::kRunning: return "running";
-    case WorkloadState::kFinished: return "finished";
-    case WorkloadState::kFailed: return "failed";
-    case WorkloadState::kEvicted: return "evicted";
-    case WorkloadState::kWithdrawn: return "withdrawn";
+    case WorkloadState::kPending:
+      return "pending";
+    case WorkloadState::kAssumed:
+      return "assumed";
+    case WorkloadState::kBound:
+      return "bound";
+    case WorkloadState::kRunning:
+      return "running";
+    case WorkloadState::kFinished:
+      return "finished";
+    case WorkloadState::kFailed:
+      return "failed";
+    case WorkloadState::kEvicted:
+      return "evicted";
+    case WorkloadState::kWithdrawn:
+      return "withdrawn";
   }
   return "?";
 }
@@ -19,15 +27,20 @@ const char* to_string(WorkloadState s) {
 bool transition_allowed(WorkloadState from, WorkloadState to) {
   using S = WorkloadState;
   switch (from) {
-    case S::kPending: return to == S::kAssumed || to == S::kWithdrawn;
-    case S::kAssumed: return to == S::kBound || to == S::kPending || to == S::kEvicted;
+    case S::kPending:
+      return to == S::kAssumed || to == S::kWithdrawn;
+    case S::kAssumed:
+      return to == S::kBound || to == S::kPending || to == S::kEvicted;
     case S::kBound:
       return to == S::kRunning || to == S::kPending || to == S::kEvicted || to == S::kFailed;
-    case S::kRunning: return to == S::kFinished || to == S::kFailed || to == S::kEvicted;
-    case S::kEvicted: return to == S::kPending || to == S::kWithdrawn;
+    case S::kRunning:
+      return to == S::kFinished || to == S::kFailed || to == S::kEvicted;
+    case S::kEvicted:
+      return to == S::kPending || to == S::kWithdrawn;
     case S::kFinished:
     case S::kFailed:
-    case S::kWithdrawn: return false;
+    case S::kWithdrawn:
+      return false;
   }
   return false;
 }

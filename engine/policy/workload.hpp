@@ -44,7 +44,8 @@ inline bool is_placed(WorkloadState s) {
   return s == WorkloadState::kAssumed || s == WorkloadState::kBound || s == WorkloadState::kRunning;
 }
 inline bool is_terminal(WorkloadState s) {
-  return s == WorkloadState::kFinished || s == WorkloadState::kFailed || s == WorkloadState::kWithdrawn;
+  return s == WorkloadState::kFinished || s == WorkloadState::kFailed ||
+         s == WorkloadState::kWithdrawn;
 }
 // May a workload go from `from` to `to` (the diagram above)?
 bool transition_allowed(WorkloadState from, WorkloadState to);
@@ -62,9 +63,9 @@ struct Workload {
   std::vector<PodPlacement> pods;  // where its pods are while placed; empty otherwise
   int bind_failures = 0;           // failed binds since the last confirmed one
   int evictions = 0;
-  Time retry_at;                   // pending after a failed bind: not tried before this
-  bool withdraw_requested = false; // an eviction for a withdrawal is on its way
-  std::string last_reason;         // why it last left a placed state (bind failure, eviction)
+  Time retry_at;                    // pending after a failed bind: not tried before this
+  bool withdraw_requested = false;  // an eviction for a withdrawal is on its way
+  std::string last_reason;          // why it last left a placed state (bind failure, eviction)
   // A resize in flight (Scheduler::resize() until the world's kResized): the pod count after
   // it, or -1. pods already holds the added pods of a scale-out; a scale-in's pods leave at
   // kResized.

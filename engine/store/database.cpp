@@ -28,7 +28,9 @@ void check_database_file(const std::string& path) {
                      StoreError::kGantry);
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw StoreError(path, std::string("cannot read: ") + std::strerror(errno), StoreError::kGantry);
+  if (!in)
+    throw StoreError(path, std::string("cannot read: ") + std::strerror(errno),
+                     StoreError::kGantry);
   char header[16] = {};
   in.read(header, sizeof header);
   const std::streamsize got = in.gcount();
@@ -151,8 +153,7 @@ Statement Database::prepare(std::string_view sql) {
   }
   sqlite3_stmt* stmt = nullptr;
   const char* tail = nullptr;
-  const int rc =
-      sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
+  const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &stmt, &tail);
   if (rc != SQLITE_OK) fail(rc, sql);
   Statement out(stmt, std::string(sql), path_);  // owns stmt from here on, even if we throw
   if (stmt == nullptr) throw StoreError(path_, "no statement to prepare", SQLITE_MISUSE, out.sql());

@@ -40,8 +40,7 @@ std::string describe(uint32_t id, const std::vector<std::string>& tables) {
   if (tables.empty()) return out + " without tables";
   constexpr size_t kShown = 6;
   std::string list;
-  for (size_t i = 0; i < tables.size() && i < kShown; ++i)
-    list += (i == 0 ? "" : ", ") + tables[i];
+  for (size_t i = 0; i < tables.size() && i < kShown; ++i) list += (i == 0 ? "" : ", ") + tables[i];
   if (tables.size() > kShown) list += fmt::format(", ... ({} in all)", tables.size());
   return out + " with tables " + list;
 }

@@ -30,10 +30,10 @@ struct DatabaseKind {
 };
 
 enum class Ownership {
-  kEmpty,   // no tables and application_id 0: a brand-new (or zero-byte) file
-  kOurs,    // application_id matches
-  kLegacy,  // application_id 0, and the tables of a legacy schema
-  kForeign, // anything else: another program's database, or another kind of Gantry's
+  kEmpty,    // no tables and application_id 0: a brand-new (or zero-byte) file
+  kOurs,     // application_id matches
+  kLegacy,   // application_id 0, and the tables of a legacy schema
+  kForeign,  // anything else: another program's database, or another kind of Gantry's
 };
 
 struct Identity {

@@ -20,11 +20,13 @@ namespace {
 // fsync(2) of a file or folder by path; `what` names it in the error.
 void sync_path(const std::string& path, const std::string& what, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC);
-  if (fd < 0) throw FileError(what + ": cannot open '" + path + "' to flush it: " + std::strerror(errno));
+  if (fd < 0)
+    throw FileError(what + ": cannot open '" + path + "' to flush it: " + std::strerror(errno));
   const int rc = ::fsync(fd);
   const int err = errno;
   ::close(fd);
-  if (rc != 0) throw FileError(what + ": cannot flush '" + path + "' to disk: " + std::strerror(err));
+  if (rc != 0)
+    throw FileError(what + ": cannot flush '" + path + "' to disk: " + std::strerror(err));
 }
 
 }  // namespace

@@ -37,8 +37,7 @@ void Statement::check_bind(int rc, int index) const {
   if (rc == SQLITE_OK) return;
   std::string message = "cannot bind parameter " + std::to_string(index);
   if (rc == SQLITE_RANGE) {
-    message += " (the statement has " + std::to_string(sqlite3_bind_parameter_count(stmt_)) +
-               ")";
+    message += " (the statement has " + std::to_string(sqlite3_bind_parameter_count(stmt_)) + ")";
   } else {
     message += std::string(": ") + sqlite3_errmsg(sqlite3_db_handle(stmt_));
   }

@@ -60,9 +60,9 @@ class Statement {
 
   // --- Binding. `index` is 1-based. A binding stays until rebound or reset(). ---------------
   Statement& bind_int64(int index, int64_t value);
-  Statement& bind_double(int index, double value);  // NaN is stored as NULL (SQLite's rule)
+  Statement& bind_double(int index, double value);          // NaN is stored as NULL (SQLite's rule)
   Statement& bind_text(int index, std::string_view value);  // copied by SQLite
-  Statement& bind_text(int index, BorrowedText value);       // not copied; see BorrowedText
+  Statement& bind_text(int index, BorrowedText value);      // not copied; see BorrowedText
   Statement& bind_null(int index);
 
   // Picks the binding by type: integers and bool -> int64, floating point -> double, strings

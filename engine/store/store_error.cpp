@@ -4,7 +4,8 @@
 
 namespace gantry {
 
-static_assert(StoreError::kCorrupt == SQLITE_CORRUPT && StoreError::kConstraint == SQLITE_CONSTRAINT);
+static_assert(StoreError::kCorrupt == SQLITE_CORRUPT &&
+              StoreError::kConstraint == SQLITE_CONSTRAINT);
 
 namespace {
 std::string compose(const std::string& path, const std::string& message, int code,

@@ -33,7 +33,7 @@ const std::array<TimeZone, 6>& zones() {
       TimeZone::locate("America/New_York").value(),
       TimeZone::locate("Australia/Lord_Howe").value(),
       TimeZone::locate("Europe/London").value(),
-      TimeZone::locate("Pacific/Apia").value(),  // skipped a whole day in 2011
+      TimeZone::locate("Pacific/Apia").value(),       // skipped a whole day in 2011
       TimeZone::locate("America/Sao_Paulo").value(),  // past transitions at midnight
   };
   return z;
@@ -41,9 +41,8 @@ const std::array<TimeZone, 6>& zones() {
 
 // Around transitions and far ends: 2026-03-08T06:00Z, 2026-11-01T05:00Z, 2011-12-29T10:00Z,
 // 2040-03-11T06:00Z, 1970-01-01, 9999-12-01, 0001-01-01.
-constexpr std::array<int64_t, 7> kStartSeconds = {1772949600, 1793509200, 1325152800,
-                                                  2214972000, 0,          253399622400,
-                                                  -62135596800};
+constexpr std::array<int64_t, 7> kStartSeconds = {1772949600, 1793509200,   1325152800,  2214972000,
+                                                  0,          253399622400, -62135596800};
 
 bool known_field(const std::string& f) {
   return f == "minute" || f == "hour" || f == "day-of-month" || f == "month" ||
@@ -55,8 +54,8 @@ bool known_field(const std::string& f) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   const TimeZone& zone = zones()[data[0] % zones().size()];
-  const Time start = Time::from_micros(kStartSeconds[(data[0] / 8) % kStartSeconds.size()] *
-                                       1'000'000);
+  const Time start =
+      Time::from_micros(kStartSeconds[(data[0] / 8) % kStartSeconds.size()] * 1'000'000);
   const std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
 
   CronSyntaxError error;

@@ -61,14 +61,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   expect_only_input_errors("pods.csv",
                            [&] { check_pods(gantry::load_openb_pods_text(text, "pods.csv")); });
-  expect_only_input_errors("nodes.csv", [&] {
-    check_topology(gantry::load_openb_nodes_text(text, "nodes.csv"));
-  });
-  expect_only_input_errors("pai.csv", [&] {
-    check_topology(gantry::load_pai_machines_text(text, "pai.csv"));
-  });
-  expect_only_input_errors("spot.csv", [&] {
-    check_topology(gantry::load_spot_nodes_text(text, "spot.csv"));
-  });
+  expect_only_input_errors(
+      "nodes.csv", [&] { check_topology(gantry::load_openb_nodes_text(text, "nodes.csv")); });
+  expect_only_input_errors(
+      "pai.csv", [&] { check_topology(gantry::load_pai_machines_text(text, "pai.csv")); });
+  expect_only_input_errors("spot.csv",
+                           [&] { check_topology(gantry::load_spot_nodes_text(text, "spot.csv")); });
   return 0;
 }

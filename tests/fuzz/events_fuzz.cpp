@@ -24,7 +24,8 @@
 namespace {
 
 const gantry::PipelineDocuments& pipelines() {
-  static const gantry::PipelineDocuments docs = gantry::load_pipeline_text(R"(apiVersion: gantry.dev/v1
+  static const gantry::PipelineDocuments docs =
+      gantry::load_pipeline_text(R"(apiVersion: gantry.dev/v1
 kind: Pipeline
 metadata: {name: hourly-etl}
 spec:
@@ -40,11 +41,13 @@ spec:
   tasks:
   - {name: only}
 )",
-                                                                          "pipelines.yaml");
+                                 "pipelines.yaml");
   return docs;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+bool starts_with(const std::string& s, const std::string& prefix) {
+  return s.rfind(prefix, 0) == 0;
+}
 
 }  // namespace
 
@@ -57,7 +60,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<gantry::InputError> skipped;
   std::vector<gantry::OperatorAction> actions;
   try {
-    actions = gantry::cli::load_operator_events_text(text, "events.yaml", docs, from, until, &skipped);
+    actions =
+        gantry::cli::load_operator_events_text(text, "events.yaml", docs, from, until, &skipped);
   } catch (const gantry::InputError& e) {
     if (!starts_with(e.what(), "events.yaml")) __builtin_trap();
     return 0;
@@ -68,11 +72,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const gantry::OperatorAction& a = actions[i];
     if (a.at < from || a.at > until) __builtin_trap();
     if (i > 0 && a.at < actions[i - 1].at) __builtin_trap();
-    const bool global = a.kind == gantry::ActionKind::kSchedulerDown ||
-                        a.kind == gantry::ActionKind::kSchedulerUp;
+    const bool global =
+        a.kind == gantry::ActionKind::kSchedulerDown || a.kind == gantry::ActionKind::kSchedulerUp;
     if (global) continue;
-    const auto p = std::find_if(docs.pipelines.begin(), docs.pipelines.end(),
-                                [&](const gantry::PipelineSpec& s) { return s.name == a.pipeline; });
+    const auto p =
+        std::find_if(docs.pipelines.begin(), docs.pipelines.end(),
+                     [&](const gantry::PipelineSpec& s) { return s.name == a.pipeline; });
     if (p == docs.pipelines.end()) __builtin_trap();
     if (a.kind == gantry::ActionKind::kFail &&
         std::none_of(p->tasks.begin(), p->tasks.end(),

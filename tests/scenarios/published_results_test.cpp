@@ -72,7 +72,9 @@ TEST(PublishedResults, OpenbDefaultTraceWithinHalfAPointAtEveryLevel) {
   // The paper's ordering from 95 % on: FGD < BestFit < GpuPacking ≈ GpuClustering < DotProduct
   // < Random (packing and clustering are within 0.15 of each other in the published means).
   for (size_t level = 95; level <= 130; ++level) {
-    const auto u = [&](const std::string& name) { return policy(r, name).unallocated_gpu_pct_mean[level]; };
+    const auto u = [&](const std::string& name) {
+      return policy(r, name).unallocated_gpu_pct_mean[level];
+    };
     EXPECT_LT(u("FGD"), u("BestFit")) << level;
     EXPECT_LT(u("BestFit"), u("GpuPacking")) << level;
     EXPECT_LT(u("BestFit"), u("GpuClustering")) << level;
@@ -93,17 +95,33 @@ struct ListMeans {
 };
 const std::vector<ListMeans> kPublishedLists = {
     {"gpushare40",
-     {{"Random", {15.14, 14.00}}, {"DotProduct", {10.70, 10.44}}, {"GpuClustering", {10.24, 9.99}},
-      {"GpuPacking", {10.23, 9.97}}, {"BestFit", {8.56, 8.31}}, {"FGD", {6.04, 5.85}}}},
+     {{"Random", {15.14, 14.00}},
+      {"DotProduct", {10.70, 10.44}},
+      {"GpuClustering", {10.24, 9.99}},
+      {"GpuPacking", {10.23, 9.97}},
+      {"BestFit", {8.56, 8.31}},
+      {"FGD", {6.04, 5.85}}}},
     {"gpuspec33",
-     {{"Random", {16.13, 13.54}}, {"DotProduct", {20.18, 10.86}}, {"GpuClustering", {18.91, 7.88}},
-      {"GpuPacking", {17.78, 6.78}}, {"BestFit", {19.61, 6.91}}, {"FGD", {12.16, 5.45}}}},
+     {{"Random", {16.13, 13.54}},
+      {"DotProduct", {20.18, 10.86}},
+      {"GpuClustering", {18.91, 7.88}},
+      {"GpuPacking", {17.78, 6.78}},
+      {"BestFit", {19.61, 6.91}},
+      {"FGD", {12.16, 5.45}}}},
     {"multigpu50",
-     {{"Random", {18.72, 9.73}}, {"DotProduct", {5.27, 5.15}}, {"GpuClustering", {4.31, 4.19}},
-      {"GpuPacking", {3.94, 3.82}}, {"BestFit", {4.38, 4.26}}, {"FGD", {2.91, 2.82}}}},
+     {{"Random", {18.72, 9.73}},
+      {"DotProduct", {5.27, 5.15}},
+      {"GpuClustering", {4.31, 4.19}},
+      {"GpuPacking", {3.94, 3.82}},
+      {"BestFit", {4.38, 4.26}},
+      {"FGD", {2.91, 2.82}}}},
     {"cpu250",
-     {{"Random", {20.00, 19.59}}, {"DotProduct", {16.43, 16.20}}, {"GpuClustering", {12.25, 12.01}},
-      {"GpuPacking", {11.95, 11.72}}, {"BestFit", {8.79, 8.55}}, {"FGD", {6.80, 6.59}}}},
+     {{"Random", {20.00, 19.59}},
+      {"DotProduct", {16.43, 16.20}},
+      {"GpuClustering", {12.25, 12.01}},
+      {"GpuPacking", {11.95, 11.72}},
+      {"BestFit", {8.79, 8.55}},
+      {"FGD", {6.80, 6.59}}}},
 };
 
 // The sweeps: every list of each shipped sweep runs; FGD must leave the least GPU unallocated
@@ -133,10 +151,18 @@ void expect_fgd_within(const std::string& file, size_t lists, double points) {
   EXPECT_EQ(compared, 1) << file << ": one list is checked against published means";
 }
 
-TEST(PublishedResults, SweepGpushareFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpushare.yaml", 6, 0); }
-TEST(PublishedResults, SweepGpuspecFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-gpuspec.yaml", 6, 0); }
-TEST(PublishedResults, SweepMultigpuFgdLowestOnEveryList) { expect_fgd_within("openb-sweep-multigpu.yaml", 5, 0); }
-TEST(PublishedResults, SweepCpuFgdWithinThreeTenthsOfTheBest) { expect_fgd_within("openb-sweep-cpu.yaml", 10, 0.3); }
+TEST(PublishedResults, SweepGpushareFgdLowestOnEveryList) {
+  expect_fgd_within("openb-sweep-gpushare.yaml", 6, 0);
+}
+TEST(PublishedResults, SweepGpuspecFgdLowestOnEveryList) {
+  expect_fgd_within("openb-sweep-gpuspec.yaml", 6, 0);
+}
+TEST(PublishedResults, SweepMultigpuFgdLowestOnEveryList) {
+  expect_fgd_within("openb-sweep-multigpu.yaml", 5, 0);
+}
+TEST(PublishedResults, SweepCpuFgdWithinThreeTenthsOfTheBest) {
+  expect_fgd_within("openb-sweep-cpu.yaml", 10, 0.3);
+}
 
 }  // namespace
 }  // namespace gantry

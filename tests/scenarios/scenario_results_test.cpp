@@ -87,8 +87,8 @@ TEST(Scenarios, Pai2020ClusterRunsEveryJobAtTheSpeedOfItsGpu) {
 // scenarios/pipelines/ are checked by tests/tools/pipeline_command_test.cpp.)
 TEST(Scenarios, EveryShippedScenarioIsCovered) {
   int scenarios = 0, experiments = 0;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(std::string(GANTRY_SOURCE_DIR) + "/scenarios")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(
+           std::string(GANTRY_SOURCE_DIR) + "/scenarios")) {
     if (entry.path().extension() != ".yaml") continue;
     std::ifstream in(entry.path());
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

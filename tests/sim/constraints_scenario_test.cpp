@@ -16,6 +16,8 @@ using ::testing::HasSubstr;
 
 // Two 8-GPU spot nodes (tainted) and two on-demand ones. Job "batch" may use spot capacity, job
 // "serving" may not; "batch" asks for spot by nodeSelector. Line numbers matter below.
+// The line numbers on the right are part of the test: the formatter leaves them alone.
+// clang-format off
 const std::string kScenario =
     "apiVersion: gantry.dev/v1\n"                                                          // 1
     "kind: Scenario\n"                                                                     // 2
@@ -51,6 +53,7 @@ const std::string kScenario =
 
 std::string replaced(const std::string& from, const std::string& to) {
   return testing::replace_first(kScenario, from, to);
+  // clang-format on
 }
 
 std::string error_of(const std::string& text) { return testing::load_error(text, "c.yaml"); }
@@ -81,17 +84,19 @@ TEST(ConstraintsScenario, ImpossibleOrMalformedConstraintsAreErrors) {
               HasSubstr("c.yaml:21:21: spec.workload.jobs[0].nodeSelector: no node of spec.cluster "
                         "matches"));
   // Without the toleration, the spot nodes it selects are all tainted.
-  EXPECT_THAT(error_of(replaced(
-                  "      tolerations: [{key: spot, operator: Equal, value: \"true\", effect: NoSchedule}]\n",
-                  "")),
+  EXPECT_THAT(error_of(replaced("      tolerations: [{key: spot, operator: Equal, value: \"true\", "
+                                "effect: NoSchedule}]\n",
+                                "")),
               HasSubstr("c.yaml:21:21: spec.workload.jobs[0].nodeSelector: no node"));
   EXPECT_THAT(error_of(replaced("effect: NoSchedule}]}", "effect: Never}]}")),
               HasSubstr("c.yaml:10:74: spec.cluster.nodeClasses[0].taints[0].effect"));
-  EXPECT_THAT(error_of(replaced("[{key: spot, operator: Equal, value: \"true\", effect: NoSchedule}]\n",
-                                "[{operator: Equal, value: \"true\"}]\n")),
-              HasSubstr("a toleration without a key needs operator: Exists"));
-  EXPECT_THAT(error_of(replaced("operator: Equal, value: \"true\"", "operator: Exists, value: \"true\"")),
-              HasSubstr("operator Exists takes no value"));
+  EXPECT_THAT(
+      error_of(replaced("[{key: spot, operator: Equal, value: \"true\", effect: NoSchedule}]\n",
+                        "[{operator: Equal, value: \"true\"}]\n")),
+      HasSubstr("a toleration without a key needs operator: Exists"));
+  EXPECT_THAT(
+      error_of(replaced("operator: Equal, value: \"true\"", "operator: Exists, value: \"true\"")),
+      HasSubstr("operator Exists takes no value"));
 }
 
 }  // namespace

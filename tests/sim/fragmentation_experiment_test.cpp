@@ -39,7 +39,8 @@ TEST(ArrivalOrder, APodThatReachesTheLimitExactlyIsTaken) {
   // Two 0.5-GPU pods on 1 GPU at 150 %: the extension adds one more 0.5 (1.5 is not over 1.5)
   // and stops at the next (2.0 would be), whatever the seed.
   const std::vector<JobSpec> pods{pod("a", 0, 500), pod("b", 0, 500)};
-  for (uint64_t seed = 1; seed < 6; ++seed) EXPECT_EQ(arrival_order(pods, 1.0, 150, seed).size(), 3u);
+  for (uint64_t seed = 1; seed < 6; ++seed)
+    EXPECT_EQ(arrival_order(pods, 1.0, 150, seed).size(), 3u);
 }
 
 TEST(ShuffledNodes, ARandomOrderPerSeed) {
@@ -84,8 +85,7 @@ TEST(FragmentationRun, HandDerivedCurve) {
   input.topology = two_gpu_node();
   input.pods = {pod("s1", 0, 600), pod("s2", 0, 600), pod("w", 1, 0)};
   const auto typical = typical_pods(input.pods, 1.0);
-  const FragmentationRun run =
-      run_fragmentation_once(input, typical, {0, 1, 2}, "bestfit", 1, 110);
+  const FragmentationRun run = run_fragmentation_once(input, typical, {0, 1, 2}, "bestfit", 1, 110);
   ASSERT_EQ(run.allocated_pct.size(), 111u);
   EXPECT_DOUBLE_EQ(run.allocated_pct[0], 0);
   EXPECT_DOUBLE_EQ(run.allocated_pct[28], 0);
@@ -159,7 +159,8 @@ TEST(FragmentationExperiment, AveragesSeedsWithSampleStandardDeviation) {
   std::vector<double> at100;
   for (uint64_t s = 5; s < 8; ++s) {
     const auto order = arrival_order(input.pods, 12, 130, s);
-    at100.push_back(run_fragmentation_once(input, typical, order, "fgd", s, 130).allocated_pct[100]);
+    at100.push_back(
+        run_fragmentation_once(input, typical, order, "fgd", s, 130).allocated_pct[100]);
   }
   const double mean = (at100[0] + at100[1] + at100[2]) / 3;
   double ss = 0;

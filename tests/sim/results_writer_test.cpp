@@ -2,7 +2,6 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -141,8 +140,8 @@ TEST_F(ResultsWriterTest, RoundTrip) {
   EXPECT_EQ(jobs.column_text(15), "Pending");
   EXPECT_FALSE(jobs.step());
 
-  Statement series = db.prepare(
-      "SELECT time_us, gpu_type, allocated, busy FROM cluster_series ORDER BY rowid");
+  Statement series =
+      db.prepare("SELECT time_us, gpu_type, allocated, busy FROM cluster_series ORDER BY rowid");
   ASSERT_TRUE(series.step());
   EXPECT_EQ(series.column_int64(0), (kT0 + seconds(90)).micros());
   EXPECT_EQ(series.column_text(1), "A100");
@@ -152,8 +151,9 @@ TEST_F(ResultsWriterTest, RoundTrip) {
   EXPECT_EQ(series.column_int64(2), 0);
   EXPECT_FALSE(series.step());
 
-  Statement events = db.prepare("SELECT seq, time_us, kind, job_id, detail FROM events "
-                                "ORDER BY seq");
+  Statement events = db.prepare(
+      "SELECT seq, time_us, kind, job_id, detail FROM events "
+      "ORDER BY seq");
   ASSERT_TRUE(events.step());
   EXPECT_EQ(events.column_int64(0), 1);
   EXPECT_EQ(events.column_text(2), "submit");
@@ -256,7 +256,8 @@ TEST_F(ResultsWriterTest, RefusesToReplaceWhatIsNotAResultsDatabase) {
     ResultsWriter w(foreign);
     FAIL() << "expected StoreError";
   } catch (const StoreError& e) {
-    EXPECT_THAT(e.what(), HasSubstr(foreign + ": exists and is an SQLite database with tables stale"));
+    EXPECT_THAT(e.what(),
+                HasSubstr(foreign + ": exists and is an SQLite database with tables stale"));
   }
   EXPECT_TRUE(file_bytes(foreign) == before);
 

@@ -26,15 +26,16 @@ TEST(EmpiricalCdf, ValuesAndDownsampling) {
 // → ends at 111.01228 s. Allocation of 8 GPUs: 0 s 0.5, 105.012 s 1.0 (a's release and b's
 // bind at one instant keep one point), 111.01228 s 0. Waits 5 s and 110.012 − 1 = 109.012 s.
 TEST(RunSeries, AllocationAndCdfsOfATwoJobRun) {
-  ScenarioSpec s = scenario_with(dgx_rack(1),
-                                 {training_job("a", Framework::kPyTorch, {role(RoleKind::kWorker, 1, 4)},
-                                               seconds(0), 1000, milliseconds(100), 0),
-                                  training_job("b", Framework::kPyTorch, {role(RoleKind::kWorker, 1, 8)},
-                                               seconds(1), 10, milliseconds(100), 0)});
+  ScenarioSpec s = scenario_with(
+      dgx_rack(1), {training_job("a", Framework::kPyTorch, {role(RoleKind::kWorker, 1, 4)},
+                                 seconds(0), 1000, milliseconds(100), 0),
+                    training_job("b", Framework::kPyTorch, {role(RoleKind::kWorker, 1, 8)},
+                                 seconds(1), 10, milliseconds(100), 0)});
   const SimulationRun run = run_simulation(s);
   const RunSeries series = run_series(run);
   using T = std::vector<std::pair<Time, double>>;
-  EXPECT_EQ(series.gpu_allocation, (T{{kT0, 0.5}, {kT0 + microseconds(105'012'000), 1.0},
+  EXPECT_EQ(series.gpu_allocation, (T{{kT0, 0.5},
+                                      {kT0 + microseconds(105'012'000), 1.0},
                                       {kT0 + microseconds(111'012'280), 0.0}}));
   using P = std::vector<std::pair<double, double>>;
   EXPECT_EQ(series.wait_cdf, (P{{5.0, 0.5}, {109.012, 1.0}}));

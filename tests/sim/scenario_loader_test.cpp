@@ -15,25 +15,25 @@ const std::string kData = std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenario
 
 // A small valid scenario; tests edit one spot of it. Line numbers matter to the tests below.
 const std::string kBase =
-    "apiVersion: gantry.dev/v1\n"                                                          // 1
-    "kind: Scenario\n"                                                                     // 2
-    "metadata: {name: t}\n"                                                                // 3
-    "spec:\n"                                                                              // 4
-    "  cluster:\n"                                                                         // 5
-    "    fabric: {kind: InfiniBand}\n"                                                     // 6
-    "    storage: {bandwidth: 10GB/s}\n"                                                   // 7
-    "    nodeClasses:\n"                                                                   // 8
+    "apiVersion: gantry.dev/v1\n"                                                               // 1
+    "kind: Scenario\n"                                                                          // 2
+    "metadata: {name: t}\n"                                                                     // 3
+    "spec:\n"                                                                                   // 4
+    "  cluster:\n"                                                                              // 5
+    "    fabric: {kind: InfiniBand}\n"                                                          // 6
+    "    storage: {bandwidth: 10GB/s}\n"                                                        // 7
+    "    nodeClasses:\n"                                                                        // 8
     "    - {name: g, cpu: 64, memory: 512Gi, gpu: {type: A100-80G, count: 8}, nic: 400Gbps}\n"  // 9
-    "    racks:\n"                                                                         // 10
-    "    - {name: r1, class: g, nodes: 4}\n"                                               // 11
-    "  workload:\n"                                                                        // 12
-    "    jobs:\n"                                                                          // 13
-    "    - name: j\n"                                                                      // 14
-    "      submit: 0s\n"                                                                   // 15
-    "      framework: PyTorch\n"                                                           // 16
-    "      roles:\n"                                                                       // 17
-    "      - {kind: Worker, replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}}\n"     // 18
-    "      work: {steps: 10, stepCompute: 1s, gradientSize: 1GB}\n";                       // 19
+    "    racks:\n"                                                                      // 10
+    "    - {name: r1, class: g, nodes: 4}\n"                                            // 11
+    "  workload:\n"                                                                     // 12
+    "    jobs:\n"                                                                       // 13
+    "    - name: j\n"                                                                   // 14
+    "      submit: 0s\n"                                                                // 15
+    "      framework: PyTorch\n"                                                        // 16
+    "      roles:\n"                                                                    // 17
+    "      - {kind: Worker, replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}}\n"  // 18
+    "      work: {steps: 10, stepCompute: 1s, gradientSize: 1GB}\n";                    // 19
 
 // kBase with the first occurrence of `from` replaced by `to`.
 std::string with(const std::string& from, const std::string& to) {
@@ -230,10 +230,12 @@ TEST(ScenarioLoader, UnknownKeyInFile) {
   } catch (const InputError& e) {
     // The misspelt key, and the key it should have been: one error each, in file order.
     EXPECT_EQ(std::string(e.what()),
-              kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwith: unknown field "
-                      "'bandwith'; expected one of: bandwidth\n" +
-                  kData + "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwidth: missing "
-                          "required field 'bandwidth'");
+              kData +
+                  "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwith: unknown field "
+                  "'bandwith'; expected one of: bandwidth\n" +
+                  kData +
+                  "bad_unknown_key.yaml:8:9: spec.cluster.storage.bandwidth: missing "
+                  "required field 'bandwidth'");
   }
 }
 
@@ -324,7 +326,8 @@ TEST(ScenarioLoader, ErrorsStopAtTheLimit) {
     ASSERT_EQ(e.errors().size(), 101u);
     EXPECT_EQ(e.errors()[0].field(), "spec.workload.jobs[0].submit");
     EXPECT_EQ(e.errors()[99].field(), "spec.workload.jobs[99].submit");
-    EXPECT_STREQ(e.errors()[100].what(), "t.yaml: stopped after 100 errors; the rest was not checked");
+    EXPECT_STREQ(e.errors()[100].what(),
+                 "t.yaml: stopped after 100 errors; the rest was not checked");
   }
 }
 
@@ -344,9 +347,10 @@ TEST(ScenarioLoader, RolesAskForGpusAsPipelineTasksDo) {
   const ScenarioSpec s = load_scenario_text(with("gpu: 8}}", "gpu: \"0.5\"}}"), "t.yaml");
   EXPECT_EQ(s.workload.jobs.at(0).roles.at(0).per_replica, (Resources{8000, 64ll << 30, 0, 500}));
   // Shares pack by GPU: 4 nodes × 8 GPUs × 2 shares of 0.5 hold 64 such pods, not 65.
-  EXPECT_NO_THROW(load_scenario_text(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
-                                          "replicas: 64, resources: {cpu: 1, memory: 1Gi, gpu: 0.5}"),
-                                     "t.yaml"));
+  EXPECT_NO_THROW(
+      load_scenario_text(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
+                              "replicas: 64, resources: {cpu: 1, memory: 1Gi, gpu: 0.5}"),
+                         "t.yaml"));
   EXPECT_EQ(error_of(with("replicas: 2, resources: {cpu: 8, memory: 64Gi, gpu: 8}",
                           "replicas: 65, resources: {cpu: 1, memory: 1Gi, gpu: 0.5}")),
             "t.yaml:18:7: spec.workload.jobs[0].roles: job 'j' can never start: it needs 65 "
@@ -391,8 +395,9 @@ TEST(ScenarioLoader, ClusterSemantics) {
             "in spec.cluster.nodeClasses: g");
   EXPECT_EQ(error_of(with("    - {name: r1, class: g, nodes: 4}\n", "    []\n")),
             "t.yaml:11:5: spec.cluster.racks: expected at least one rack");
-  EXPECT_EQ(error_of(with("    - {name: r1, class: g, nodes: 4}\n",
-                          "    - {name: r1, class: g, nodes: 4}\n    - {name: r1, class: g, nodes: 1}\n")),
+  EXPECT_EQ(error_of(with(
+                "    - {name: r1, class: g, nodes: 4}\n",
+                "    - {name: r1, class: g, nodes: 4}\n    - {name: r1, class: g, nodes: 1}\n")),
             "t.yaml:12:14: spec.cluster.racks[1].name: duplicate rack name 'r1'");
   EXPECT_EQ(error_of(with("nodes: 4", "nodes: 100001")),
             "t.yaml:11:35: spec.cluster.racks[0].nodes: expected an integer from 1 to 100000, "
@@ -408,13 +413,15 @@ TEST(ScenarioLoader, ClusterSemantics) {
 }
 
 TEST(ScenarioLoader, JobSemantics) {
-  EXPECT_EQ(error_of(with("      framework: PyTorch\n", "      framework: PyTorch\n      gpuType: Z9\n")),
-            "t.yaml:17:16: spec.workload.jobs[0].gpuType: unknown GPU type 'Z9'; known types: "
-            "A100-80G, H100-80G, H800, A10, T4, V100, L40S (add others under "
-            "spec.cluster.gpuTypes)");
-  EXPECT_EQ(error_of(with("      framework: PyTorch\n", "      framework: PyTorch\n      gpuType: T4\n")),
-            "t.yaml:17:16: spec.workload.jobs[0].gpuType: no node class in spec.cluster has GPU "
-            "type T4");
+  EXPECT_EQ(
+      error_of(with("      framework: PyTorch\n", "      framework: PyTorch\n      gpuType: Z9\n")),
+      "t.yaml:17:16: spec.workload.jobs[0].gpuType: unknown GPU type 'Z9'; known types: "
+      "A100-80G, H100-80G, H800, A10, T4, V100, L40S (add others under "
+      "spec.cluster.gpuTypes)");
+  EXPECT_EQ(
+      error_of(with("      framework: PyTorch\n", "      framework: PyTorch\n      gpuType: T4\n")),
+      "t.yaml:17:16: spec.workload.jobs[0].gpuType: no node class in spec.cluster has GPU "
+      "type T4");
   EXPECT_EQ(error_of(with("{kind: Worker,", "{kind: PS,")),
             "t.yaml:18:16: spec.workload.jobs[0].roles[0].kind: role PS is not used by PyTorch "
             "jobs; expected one of: Master, Worker");
@@ -450,13 +457,14 @@ TEST(ScenarioLoader, JobSemantics) {
 
 TEST(ScenarioLoader, GeneratorSemantics) {
   const std::string generator =
-      "    generators:\n"                                                             // 20
-      "    - kind: Poisson\n"                                                         // 21
-      "      name: gen\n"                                                             // 22
-      "      count: 10\n"                                                             // 23
-      "      meanInterarrival: 2m\n"                                                  // 24
-      "      mix:\n"                                                                  // 25
-      "      - {weight: 1, gpus: 16, gpusPerPod: 8, steps: 10, stepCompute: 1s, gradientSize: 1GB}\n";
+      "    generators:\n"             // 20
+      "    - kind: Poisson\n"         // 21
+      "      name: gen\n"             // 22
+      "      count: 10\n"             // 23
+      "      meanInterarrival: 2m\n"  // 24
+      "      mix:\n"                  // 25
+      "      - {weight: 1, gpus: 16, gpusPerPod: 8, steps: 10, stepCompute: 1s, gradientSize: "
+      "1GB}\n";
   const ScenarioSpec ok = load_scenario_text(kBase + generator, "t.yaml");
   ASSERT_EQ(ok.workload.generators.size(), 1u);
   EXPECT_EQ(ok.workload.generators[0].start, Duration(0));
@@ -489,10 +497,11 @@ TEST(ScenarioLoader, GeneratorSemantics) {
 }
 
 TEST(ScenarioLoader, GeneratedNamesMayNotClashWithJobs) {
-  const std::string text = with("- name: j\n", "- name: gen-7\n") +
-                           "    generators:\n"
-                           "    - {kind: Poisson, name: gen, count: 10, meanInterarrival: 2m,\n"
-                           "       mix: [{weight: 1, gpus: 1, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
+  const std::string text =
+      with("- name: j\n", "- name: gen-7\n") +
+      "    generators:\n"
+      "    - {kind: Poisson, name: gen, count: 10, meanInterarrival: 2m,\n"
+      "       mix: [{weight: 1, gpus: 1, steps: 1, stepCompute: 1s, gradientSize: 0}]}\n";
   EXPECT_EQ(error_of(text),
             "t.yaml:14:13: spec.workload.jobs[0].name: job name 'gen-7' clashes with the jobs of "
             "generator 'gen', named gen-<index>");
@@ -500,7 +509,8 @@ TEST(ScenarioLoader, GeneratedNamesMayNotClashWithJobs) {
 
 TEST(ScenarioLoader, EmptyWorkloadIsAnError) {
   const std::string text = kBase.substr(0, kBase.find("    jobs:")) + "    jobs: []\n";
-  EXPECT_EQ(error_of(text), "t.yaml:13:5: spec.workload: the workload has no jobs and no generators");
+  EXPECT_EQ(error_of(text),
+            "t.yaml:13:5: spec.workload: the workload has no jobs and no generators");
 }
 
 TEST(ScenarioLoader, PolicyAndSim) {
@@ -521,14 +531,14 @@ TEST(ScenarioLoader, PolicyAndSim) {
 }
 
 TEST(ScenarioLoader, SyntaxAndDuplicateKeys) {
-  EXPECT_THAT(error_of(with("    racks:\n", "    racks: [\n")),
-              StartsWith("t.yaml:"));
+  EXPECT_THAT(error_of(with("    racks:\n", "    racks: [\n")), StartsWith("t.yaml:"));
   EXPECT_THAT(error_of(with("    racks:\n", "    racks: [\n")), HasSubstr("YAML syntax error"));
   EXPECT_EQ(error_of(with("  workload:\n", "  seed: 1\n  seed: 2\n  workload:\n")),
             "t.yaml:13:3: spec.seed: duplicate field 'seed' (first given at line 12)");
   EXPECT_EQ(error_of(""), "t.yaml: the file holds no YAML document");
-  EXPECT_EQ(error_of("- 1\n"), "t.yaml:1:1: expected a map with fields apiVersion, kind, "
-                               "metadata, spec, got a list");
+  EXPECT_EQ(error_of("- 1\n"),
+            "t.yaml:1:1: expected a map with fields apiVersion, kind, "
+            "metadata, spec, got a list");
 }
 
 TEST(ScenarioLoader, StartAndOffsets) {
@@ -665,16 +675,20 @@ TEST(ScenarioLoader, UnknownPlacementIsBlamedOnTheFile) {
 // A cluster from a trace: the loader hands the reference to the caller's trace reader and
 // applies the scenario's nic and memory figures to what the trace left at zero.
 TEST(ScenarioLoader, ClusterFromATraceGetsTheScenarioFigures) {
-  const std::string csv = std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/pai-2020/pai_machine_spec.csv";
+  const std::string csv =
+      std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/pai-2020/pai_machine_spec.csv";
   const std::string text =
       "apiVersion: gantry.dev/v1\nkind: Scenario\nmetadata: {name: t}\nspec:\n"
       "  cluster:\n"
-      "    trace: {format: pai-machines, file: " + csv + "}\n"
+      "    trace: {format: pai-machines, file: " +
+      csv +
+      "}\n"
       "    nic: 200Gbps\n"
       "    memory: 1Ti\n"
       "  workload:\n"
       "    jobs:\n"
-      "    - {name: j, submit: 0s, framework: TensorFlow, roles: [{kind: Worker, resources: {cpu: \"1\", memory: 1Gi, gpu: 1}}],"
+      "    - {name: j, submit: 0s, framework: TensorFlow, roles: [{kind: Worker, resources: {cpu: "
+      "\"1\", memory: 1Gi, gpu: 1}}],"
       " work: {steps: 1, stepCompute: 1s, gradientSize: 0}}\n";
   std::string seen_format, seen_path;
   const ClusterTraceLoader fake = [&](const TraceRef& ref) {

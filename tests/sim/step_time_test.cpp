@@ -307,7 +307,7 @@ TEST(StepTime, SingleGpuHasNoAllReduce) {
 TEST(StepTime, CpuOnlyPodIsNotInTheRing) {
   Topology t = base_topology();
   t.fabric.rack_oversubscription = 3.0;
-  t.storage.bytes_per_s = 0;  // not configured: unlimited
+  t.storage.bytes_per_s = 0;                // not configured: unlimited
   const NodeId cpu = add_node(t, kCpu, 1);  // another rack: must not make the ring cross racks
   const NodeId n0 = add_node(t, kNvSwitch8, 0);
   const NodeId n1 = add_node(t, kNvSwitch8, 0);

@@ -27,13 +27,12 @@ using namespace gantry::testing;
 //    step = 100 ms + 9.525 ms = 109.525 ms; 500 steps = 54.7625 s
 //    finish = 123.778 + 54.7625 = 178.5405 s; wait = 123.778 − 1 = 122.778 s; JCT 177.5405 s
 ScenarioSpec two_job_scenario() {
-  return scenario_with(
-      dgx_rack(2),
-      {training_job("a", Framework::kPyTorch,
-                    {role(RoleKind::kMaster, 1, 4), role(RoleKind::kWorker, 1, 4)}, seconds(0),
-                    1000, milliseconds(100), 1'500'000'000),
-       training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 2, 8)}, seconds(1), 500,
-                    milliseconds(100), 1'000'000'000)});
+  return scenario_with(dgx_rack(2),
+                       {training_job("a", Framework::kPyTorch,
+                                     {role(RoleKind::kMaster, 1, 4), role(RoleKind::kWorker, 1, 4)},
+                                     seconds(0), 1000, milliseconds(100), 1'500'000'000),
+                        training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 2, 8)},
+                                     seconds(1), 500, milliseconds(100), 1'000'000'000)});
 }
 
 ScenarioSpec testing_two_jobs() { return two_job_scenario(); }
@@ -113,11 +112,10 @@ TEST(TrainingWorld, SeriesCoalescesChangesAtOneInstant) {
 // left to happen.
 TEST(TrainingWorld, JobThatNeverFitsStaysQueuedWithoutHoldingResources) {
   ScenarioSpec s = scenario_with(
-      dgx_rack(2),
-      {training_job("huge", Framework::kTensorFlow, {role(RoleKind::kWorker, 3, 8)}, seconds(0), 10,
-                    milliseconds(100), 0),
-       training_job("small", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)}, seconds(1),
-                    10, milliseconds(100), 0)});
+      dgx_rack(2), {training_job("huge", Framework::kTensorFlow, {role(RoleKind::kWorker, 3, 8)},
+                                 seconds(0), 10, milliseconds(100), 0),
+                    training_job("small", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
+                                 seconds(1), 10, milliseconds(100), 0)});
   const SimulationRun run = run_simulation(s);
   EXPECT_EQ(run.log.jobs[0].state, JobState::kPending);
   EXPECT_FALSE(run.log.jobs[0].bound.has_value());
@@ -145,10 +143,10 @@ TEST(TrainingWorld, HorizonCutsTheRun) {
 // Priority order: with one 8-GPU node busy until A finishes, the later high-priority job C
 // starts before the earlier low-priority job B once A is done.
 TEST(TrainingWorld, PriorityQueueStartsHighPriorityFirst) {
-  JobSpec a = training_job("a", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
-                           seconds(0), 100, milliseconds(100), 0);
-  JobSpec b = training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)},
-                           seconds(1), 100, milliseconds(100), 0);
+  JobSpec a = training_job("a", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)}, seconds(0),
+                           100, milliseconds(100), 0);
+  JobSpec b = training_job("b", Framework::kTensorFlow, {role(RoleKind::kWorker, 1, 8)}, seconds(1),
+                           100, milliseconds(100), 0);
   JobSpec c = b;
   c.name = "c";
   c.submit = kT0 + seconds(2);
@@ -177,17 +175,15 @@ TEST(TrainingWorld, ActionLogOfTwoJobs) {
   std::istringstream in(out.str());
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   ASSERT_EQ(lines.size(), 8u);
-  EXPECT_EQ(lines[0],
-            R"({"t":"2026-01-01T00:00:00Z","kind":"bind","workload":0,"pods":[)"
-            R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3],"gpuMilli":0},)"
-            R"({"pod":1,"node":"r1-n000","gpus":[4,5,6,7],"gpuMilli":0}]})");
+  EXPECT_EQ(lines[0], R"({"t":"2026-01-01T00:00:00Z","kind":"bind","workload":0,"pods":[)"
+                      R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3],"gpuMilli":0},)"
+                      R"({"pod":1,"node":"r1-n000","gpus":[4,5,6,7],"gpuMilli":0}]})");
   EXPECT_EQ(lines[1], R"({"t":"2026-01-01T00:00:00Z","kind":"bound","workload":0})");
   EXPECT_EQ(lines[2], R"({"t":"2026-01-01T00:00:10Z","kind":"running","workload":0})");
   EXPECT_EQ(lines[3], R"({"t":"2026-01-01T00:01:58.778Z","kind":"finished","workload":0})");
-  EXPECT_EQ(lines[4],
-            R"({"t":"2026-01-01T00:01:58.778Z","kind":"bind","workload":1,"pods":[)"
-            R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0},)"
-            R"({"pod":1,"node":"r1-n001","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0}]})");
+  EXPECT_EQ(lines[4], R"({"t":"2026-01-01T00:01:58.778Z","kind":"bind","workload":1,"pods":[)"
+                      R"({"pod":0,"node":"r1-n000","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0},)"
+                      R"({"pod":1,"node":"r1-n001","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0}]})");
   EXPECT_EQ(lines[7], R"({"t":"2026-01-01T00:02:58.5405Z","kind":"finished","workload":1})");
 }
 

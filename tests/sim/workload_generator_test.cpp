@@ -56,8 +56,8 @@ std::vector<std::string> describe_all(const std::vector<JobSpec>& jobs) {
 
 WorkloadSpec mixed_workload() {
   WorkloadSpec w;
-  PoissonGeneratorSpec g = generator("a", 200, {job_class(8, 8, Framework::kPyTorch, 2),
-                                                job_class(16, 4, Framework::kMPI, 1)});
+  PoissonGeneratorSpec g = generator(
+      "a", 200, {job_class(8, 8, Framework::kPyTorch, 2), job_class(16, 4, Framework::kMPI, 1)});
   g.mix[0].steps = {100, 5000};
   w.generators.push_back(g);
   return w;
@@ -120,9 +120,10 @@ TEST(WorkloadGenerator, MeanInterArrivalWithinThreeStandardErrors) {
 TEST(WorkloadGenerator, ClassFrequenciesFollowWeights) {
   constexpr int64_t kN = 20'000;
   // Classes told apart by their GPU count; weights 1:3:6 -> p = 0.1, 0.3, 0.6.
-  const PoissonGeneratorSpec g = generator("f", kN, {job_class(1, 1, Framework::kPyTorch, 1),
-                                                     job_class(2, 2, Framework::kPyTorch, 3),
-                                                     job_class(4, 4, Framework::kPyTorch, 6)});
+  const PoissonGeneratorSpec g =
+      generator("f", kN,
+                {job_class(1, 1, Framework::kPyTorch, 1), job_class(2, 2, Framework::kPyTorch, 3),
+                 job_class(4, 4, Framework::kPyTorch, 6)});
   RandomStream rng = RandomStreams(5).stream("workload/f");
   std::vector<JobSpec> jobs;
   generate_poisson(g, scenario_start(), rng, jobs);
@@ -191,8 +192,8 @@ TEST(WorkloadGenerator, MpiIsCpuLauncherPlusWorkers) {
   RandomStream rng(1);
   std::vector<JobSpec> jobs;
   // 16 GPUs in pods of 4, defaults 8000 milli-CPU and 64 GiB per GPU.
-  generate_poisson(generator("mpi", 1, {job_class(16, 4, Framework::kMPI)}), scenario_start(),
-                   rng, jobs);
+  generate_poisson(generator("mpi", 1, {job_class(16, 4, Framework::kMPI)}), scenario_start(), rng,
+                   jobs);
   ASSERT_EQ(jobs.size(), 1u);
   const JobSpec& j = jobs[0];
   ASSERT_EQ(j.roles.size(), 2u);
@@ -209,8 +210,8 @@ TEST(WorkloadGenerator, MpiIsCpuLauncherPlusWorkers) {
 TEST(WorkloadGenerator, TensorFlowIsWorkersOnly) {
   RandomStream rng(1);
   std::vector<JobSpec> jobs;
-  generate_poisson(generator("tf", 1, {job_class(4, 1, Framework::kTensorFlow)}),
-                   scenario_start(), rng, jobs);
+  generate_poisson(generator("tf", 1, {job_class(4, 1, Framework::kTensorFlow)}), scenario_start(),
+                   rng, jobs);
   ASSERT_EQ(jobs.size(), 1u);
   ASSERT_EQ(jobs[0].roles.size(), 1u);
   EXPECT_EQ(jobs[0].roles[0].kind, RoleKind::kWorker);
@@ -253,8 +254,8 @@ TEST(WorkloadGenerator, AppendsWithoutTouchingExistingJobs) {
   std::vector<JobSpec> jobs(1);
   jobs[0].name = "existing";
   RandomStream rng(1);
-  generate_poisson(generator("g", 3, {job_class(1, 1, Framework::kPyTorch)}), scenario_start(),
-                   rng, jobs);
+  generate_poisson(generator("g", 3, {job_class(1, 1, Framework::kPyTorch)}), scenario_start(), rng,
+                   jobs);
   ASSERT_EQ(jobs.size(), 4u);
   EXPECT_EQ(jobs[0].name, "existing");
   EXPECT_EQ(jobs[1].name, "g-0");

@@ -96,7 +96,8 @@ TEST(WorldEviction, AWithdrawnJobGivesItsGpusBackAndNeverRuns) {
   EXPECT_FALSE(a.finished.has_value());
   EXPECT_EQ(f.scheduler.workloads().find(0)->state, WorkloadState::kWithdrawn);
   EXPECT_EQ(f.cluster.free(0).gpus, 8);
-  EXPECT_EQ(f.world->log().events.back().time - kT0, seconds(30)) << "nothing ran after the withdrawal";
+  EXPECT_EQ(f.world->log().events.back().time - kT0, seconds(30))
+      << "nothing ran after the withdrawal";
   EXPECT_FALSE(f.world->withdraw(0)) << "already withdrawn";
   EXPECT_FALSE(f.world->apply(EvictAction{0, "again"})) << "not placed";
 }

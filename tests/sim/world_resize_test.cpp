@@ -24,8 +24,8 @@ namespace {
 using namespace gantry::testing;
 
 JobSpec elastic(std::string name, int workers, Duration submit = Duration{}) {
-  return training_job(std::move(name), Framework::kPyTorch, {role(RoleKind::kWorker, workers, 4)}, submit,
-                      1000, milliseconds(100), 0);
+  return training_job(std::move(name), Framework::kPyTorch, {role(RoleKind::kWorker, workers, 4)},
+                      submit, 1000, milliseconds(100), 0);
 }
 
 struct Fixture {
@@ -81,8 +81,9 @@ TEST(WorldResize, ScaleOutPlacesTheNewPodsAndRederivesTheStepTime) {
   EXPECT_EQ(f.cluster.allocation_count(), 0u);
   EXPECT_TRUE(f.cluster.check_invariants());
   const std::string log = f.actions.str();
-  EXPECT_NE(log.find(R"("kind":"resize","workload":0,"replicas":2,"pods":[{"pod":1,"node":"r1-n000")"),
-            std::string::npos)
+  EXPECT_NE(
+      log.find(R"("kind":"resize","workload":0,"replicas":2,"pods":[{"pod":1,"node":"r1-n000")"),
+      std::string::npos)
       << log;
   EXPECT_NE(log.find(R"("kind":"resized","workload":0)"), std::string::npos) << log;
 }
@@ -109,13 +110,15 @@ TEST(WorldResize, ScaleInFreesTheHighestPodsAtOnce) {
 
 // What the scheduler refuses, each time changing nothing.
 TEST(WorldResize, RefusalsLeaveTheWorkloadAsItWas) {
-  Fixture f(1, {elastic("e", 1), training_job("tf", Framework::kTensorFlow,
-                                              {role(RoleKind::kWorker, 1, 2), role(RoleKind::kEvaluator, 1, 0)},
-                                              Duration{}, 1000, milliseconds(100), 0)});
+  Fixture f(1, {elastic("e", 1),
+                training_job("tf", Framework::kTensorFlow,
+                             {role(RoleKind::kWorker, 1, 2), role(RoleKind::kEvaluator, 1, 0)},
+                             Duration{}, 1000, milliseconds(100), 0)});
   f.world->start();
   f.loop->run_until(kT0 + seconds(1));
   const auto refused = [&](JobId id, int replicas, const std::string& why) {
-    Result<std::optional<ResizeAction>> r = f.scheduler.resize(f.cluster, id, replicas, f.loop->now());
+    Result<std::optional<ResizeAction>> r =
+        f.scheduler.resize(f.cluster, id, replicas, f.loop->now());
     ASSERT_FALSE(r) << "resize " << id << " to " << replicas;
     EXPECT_NE(r.error().find(why), std::string::npos) << r.error();
   };

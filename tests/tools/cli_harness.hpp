@@ -4,10 +4,9 @@
 // back its exit status. Shared by the end-to-end suites in tests/tools/.
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <stdlib.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -64,8 +63,8 @@ class CliTest : public ::testing::Test {
   Outcome run(const std::string& args, const std::string& env = "",
               const std::string& program = kGantry) {
     const std::filesystem::path out = dir_ / "stdout", err = dir_ / "stderr";
-    const std::string cmd = "exec env " + env + " " + program + " " + args + " >" +
-                            out.string() + " 2>" + err.string() + " </dev/null";
+    const std::string cmd = "exec env " + env + " " + program + " " + args + " >" + out.string() +
+                            " 2>" + err.string() + " </dev/null";
     Outcome o;
     o.status = std::system(cmd.c_str());
     o.out = slurp(out);

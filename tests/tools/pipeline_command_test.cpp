@@ -31,22 +31,29 @@ class PipelineCommand : public CliTest {
   }
 
   std::string db_path() const { return (dir_ / "runs.db").string(); }
-  static std::string etl() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml"; }
+  static std::string etl() {
+    return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml";
+  }
 };
 
 // The timeline promised in scenarios/pipelines/hourly-etl.yaml, checked field by field.
 TEST_F(PipelineCommand, RunPrintsTheHandDerivedTimeline) {
-  const Outcome o = run("pipeline run " + etl() +
-                        " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --format json --db " + db_path());
+  const Outcome o = run(
+      "pipeline run " + etl() +
+      " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --format json --db " + db_path());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto runs = nlohmann::json::parse(o.out)["runs"];
   ASSERT_EQ(runs.size(), 6u);
-  const char* expected[][5] = {
-      {"2026-03-02T05:00:00Z", "catchup", "succeeded", "2026-03-02T07:00:00Z", "2026-03-02T07:12:10Z"},
-      {"2026-03-02T06:00:00Z", "catchup", "succeeded", "2026-03-02T07:12:10Z", "2026-03-02T07:24:20Z"},
-      {"2026-03-02T07:00:00Z", "schedule", "succeeded", "2026-03-02T07:24:20Z", "2026-03-02T07:36:30Z"},
-      {"2026-03-02T08:00:00Z", "schedule", "succeeded", "2026-03-02T08:00:00Z", "2026-03-02T08:12:10Z"},
-      {"2026-03-02T09:00:00Z", "schedule", "succeeded", "2026-03-02T09:00:00Z", "2026-03-02T09:12:10Z"}};
+  const char* expected[][5] = {{"2026-03-02T05:00:00Z", "catchup", "succeeded",
+                                "2026-03-02T07:00:00Z", "2026-03-02T07:12:10Z"},
+                               {"2026-03-02T06:00:00Z", "catchup", "succeeded",
+                                "2026-03-02T07:12:10Z", "2026-03-02T07:24:20Z"},
+                               {"2026-03-02T07:00:00Z", "schedule", "succeeded",
+                                "2026-03-02T07:24:20Z", "2026-03-02T07:36:30Z"},
+                               {"2026-03-02T08:00:00Z", "schedule", "succeeded",
+                                "2026-03-02T08:00:00Z", "2026-03-02T08:12:10Z"},
+                               {"2026-03-02T09:00:00Z", "schedule", "succeeded",
+                                "2026-03-02T09:00:00Z", "2026-03-02T09:12:10Z"}};
   for (size_t i = 0; i < 5; ++i) {
     EXPECT_EQ(runs[i]["pipeline"], "hourly-etl");
     EXPECT_EQ(runs[i]["logicalTime"], expected[i][0]);
@@ -74,9 +81,11 @@ TEST_F(PipelineCommand, RunPrintsTheHandDerivedTimeline) {
 // has exactly one run, every run succeeded with its three tasks, and a third backfill creates
 // nothing.
 TEST_F(PipelineCommand, BackfillSurvivesKillNine) {
-  const std::string backfill = "pipeline backfill " + etl() +
-                               " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --format json --db " + db_path();
-  const Outcome killed = run(backfill, "GANTRY_CRASH_AFTER_COMMITS=40", gantry::testing::kGantryFaulty);
+  const std::string backfill =
+      "pipeline backfill " + etl() +
+      " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --format json --db " + db_path();
+  const Outcome killed =
+      run(backfill, "GANTRY_CRASH_AFTER_COMMITS=40", gantry::testing::kGantryFaulty);
   ASSERT_TRUE(WIFSIGNALED(killed.status)) << "exit " << killed.exit_code() << ": " << killed.err;
   EXPECT_EQ(WTERMSIG(killed.status), SIGKILL);
   const int64_t before = query("SELECT count(*) FROM runs");
@@ -90,18 +99,21 @@ TEST_F(PipelineCommand, BackfillSurvivesKillNine) {
   EXPECT_EQ(query("SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24);
   EXPECT_EQ(query("SELECT count(*) FROM task_instances WHERE state = 'succeeded'"), 72);
 
-  const Outcome again = run("pipeline backfill " + etl() +
-                            " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --db " + db_path());
+  const Outcome again =
+      run("pipeline backfill " + etl() +
+          " --from 2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --db " + db_path());
   ASSERT_EQ(again.exit_code(), 0) << again.err;
   EXPECT_NE(again.out.find("0 runs created"), std::string::npos) << again.out;
   EXPECT_EQ(query("SELECT count(*) FROM runs"), 24);
 }
 
 TEST_F(PipelineCommand, BadEventsFileNamesLineAndField) {
-  std::ofstream(dir_ / "events.yaml") << "- {at: 2026-03-02T08:00:00Z, action: trigger, pipeline: hourly-etl}\n"
-                                         "- {at: 2026-03-02T09:00:00Z, action: fail, pipeline: hourly-etl,"
-                                         " logicalTime: 2026-03-02T08:00:00Z, task: transfrom}\n";
-  const Outcome o = run("pipeline run " + etl() + " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --events " +
+  std::ofstream(dir_ / "events.yaml")
+      << "- {at: 2026-03-02T08:00:00Z, action: trigger, pipeline: hourly-etl}\n"
+         "- {at: 2026-03-02T09:00:00Z, action: fail, pipeline: hourly-etl,"
+         " logicalTime: 2026-03-02T08:00:00Z, task: transfrom}\n";
+  const Outcome o = run("pipeline run " + etl() +
+                        " --from 2026-03-02T07:00:00Z --until 2026-03-02T10:00:00Z --events " +
                         (dir_ / "events.yaml").string() + " --db " + db_path());
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("events.yaml:2:"), std::string::npos) << o.err;
@@ -129,7 +141,8 @@ spec:
 )";
   const std::string args = "pipeline run " + (dir_ / "train.yaml").string() +
                            " --from 2026-01-05T08:00:00Z --until 2026-01-07T08:00:00Z --cluster " +
-                           std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml --db " + db_path();
+                           std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml --db " +
+                           db_path();
   const Outcome json = run(args + " --format json");
   ASSERT_EQ(json.exit_code(), 0) << json.err;
   const auto runs = nlohmann::json::parse(json.out)["runs"];
@@ -147,7 +160,8 @@ spec:
 }
 
 TEST_F(PipelineCommand, BadTimeFlagIsReported) {
-  const Outcome o = run("pipeline run " + etl() + " --from yesterday --until 2026-03-02T10:00:00Z --db " + db_path());
+  const Outcome o = run("pipeline run " + etl() +
+                        " --from yesterday --until 2026-03-02T10:00:00Z --db " + db_path());
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("--from: expected an RFC 3339 time"), std::string::npos) << o.err;
 }

@@ -50,7 +50,6 @@ class PipelineExamples : public CliTest {
     return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/" + name;
   }
 
-
   // `gantry pipeline run` on an example, exactly as its opening comment says, in JSON; the
   // database goes to the test's directory.
   json timeline(const std::string& file, const std::string& from, const std::string& until,

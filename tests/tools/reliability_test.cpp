@@ -31,8 +31,12 @@ constexpr const char* kRunWindow = " --from 2026-03-02T07:00:00Z --until 2026-03
 
 class Reliability : public CliTest {
  protected:
-  static std::string etl() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml"; }
-  static std::string quickstart() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"; }
+  static std::string etl() {
+    return std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/hourly-etl.yaml";
+  }
+  static std::string quickstart() {
+    return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml";
+  }
   std::string file(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name, std::ios::binary) << text;
     return (dir_ / name).string();
@@ -130,13 +134,15 @@ TEST_F(Reliability, SecondWriterIsRefusedWhileTheFirstHoldsTheDatabase) {
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs"), 24);
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 24);
   EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts"), 96);
-  EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts a JOIN attempts b ON a.run_id = b.run_id"
-                        " AND a.task = b.task AND b.idx = a.idx + 1 WHERE b.start_us < a.end_us"),
+  EXPECT_EQ(query(db(),
+                  "SELECT count(*) FROM attempts a JOIN attempts b ON a.run_id = b.run_id"
+                  " AND a.task = b.task AND b.idx = a.idx + 1 WHERE b.start_us < a.end_us"),
             0);
   // A succeeded task's last attempt succeeded.
-  EXPECT_EQ(query(db(), "SELECT count(*) FROM task_instances t WHERE t.state = 'succeeded' AND"
-                        " (SELECT state FROM attempts a WHERE a.run_id = t.run_id AND a.task = t.name"
-                        "  ORDER BY idx DESC LIMIT 1) != 'succeeded'"),
+  EXPECT_EQ(query(db(),
+                  "SELECT count(*) FROM task_instances t WHERE t.state = 'succeeded' AND"
+                  " (SELECT state FROM attempts a WHERE a.run_id = t.run_id AND a.task = t.name"
+                  "  ORDER BY idx DESC LIMIT 1) != 'succeeded'"),
             0);
   // Now that it is free, the second may go: nothing left to do.
   const Outcome later = run(backfill);
@@ -194,7 +200,8 @@ spec:
   - name: t
     simulate: {duration: 10m}
 )");
-    return "pipeline backfill " + yaml + " --from 2026-03-01T00:00:00Z --to 2026-03-01T03:00:00Z --db " + db();
+    return "pipeline backfill " + yaml +
+           " --from 2026-03-01T00:00:00Z --to 2026-03-01T03:00:00Z --db " + db();
   }
   void crash_after(int commits) {
     const Outcome killed =
@@ -231,7 +238,8 @@ TEST_F(LostAttempts, EndAsErrorWhenAsked) {
 TEST_F(LostAttempts, AFinishedAttemptIsNotRunAgain) {
   crash_after(12);
   ASSERT_EQ(query(db(), "SELECT count(*) FROM attempts WHERE end_us IS NULL"), 0) << "precondition";
-  ASSERT_EQ(query(db(), "SELECT count(*) FROM task_instances WHERE state = 'running'"), 1) << "precondition";
+  ASSERT_EQ(query(db(), "SELECT count(*) FROM task_instances WHERE state = 'running'"), 1)
+      << "precondition";
   const Outcome o = run(backfill());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 4);
@@ -259,7 +267,8 @@ TEST_F(Reliability, ValidateFolderLoadsItsYamlFiles) {
 
   fs::create_directories(dir_ / "good");
   fs::copy_file(etl(), dir_ / "good" / "etl.yaml");
-  fs::copy_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/pools.yaml", dir_ / "good" / "pools.yml");
+  fs::copy_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/pools.yaml",
+                dir_ / "good" / "pools.yml");
   const Outcome good = run("pipeline validate " + (dir_ / "good").string());
   EXPECT_EQ(good.exit_code(), 0) << good.err;
   EXPECT_EQ(good.out.rfind("ok: ", 0), 0u) << good.out;
@@ -272,7 +281,8 @@ TEST_F(Reliability, ValidateRefusesAnEmptyFile) {
   EXPECT_TRUE(has(empty.err, "empty.yaml:1:1: the file is empty")) << empty.err;
   const Outcome comments = run("pipeline validate " + file("c.yaml", "# nothing yet\n"));
   EXPECT_EQ(comments.exit_code(), 2);
-  EXPECT_TRUE(has(comments.err, "c.yaml:1:1: the file declares no Pipeline and no Pool")) << comments.err;
+  EXPECT_TRUE(has(comments.err, "c.yaml:1:1: the file declares no Pipeline and no Pool"))
+      << comments.err;
 }
 
 // --- 7. Atomic results: compare refuses what simulate did not finish ---------------------------
@@ -307,7 +317,8 @@ TEST_F(Reliability, CompareRefusesIncompleteAndForeignDatabases) {
 TEST_F(Reliability, CommandLineMistakesAreExitCodeTwo) {
   const Outcome bogus = run("bogus");
   EXPECT_EQ(bogus.exit_code(), 2);
-  EXPECT_TRUE(has(bogus.err, "unknown command 'bogus'; known: simulate, compare, pipeline")) << bogus.err;
+  EXPECT_TRUE(has(bogus.err, "unknown command 'bogus'; known: simulate, compare, pipeline"))
+      << bogus.err;
   const Outcome sub = run("pipeline valdate x.yaml");
   EXPECT_EQ(sub.exit_code(), 2);
   EXPECT_TRUE(has(sub.err, "unknown command 'valdate'; known: validate, run, backfill")) << sub.err;
@@ -321,10 +332,12 @@ TEST_F(Reliability, CommandLineMistakesAreExitCodeTwo) {
 // 2^64−1 is what "-1" became; 2^63 is one past what a scenario file accepts for spec.seed.
 TEST_F(Reliability, SeedOutsideZeroToTwoToTheSixtyThreeIsRefused) {
   for (const char* seed : {"-1", "9223372036854775808", "18446744073709551615", "1e3"}) {
-    const Outcome o = run("simulate " + quickstart() + " --seed " + seed + " --out " + (dir_ / "r").string());
+    const Outcome o =
+        run("simulate " + quickstart() + " --seed " + seed + " --out " + (dir_ / "r").string());
     EXPECT_EQ(o.exit_code(), 2) << seed;
     EXPECT_TRUE(has(o.err, "--seed: expected an integer from 0 to 9223372036854775807")) << o.err;
-    const Outcome p = run("pipeline run " + etl() + kRunWindow + " --seed " + seed + " --db " + db());
+    const Outcome p =
+        run("pipeline run " + etl() + kRunWindow + " --seed " + seed + " --db " + db());
     EXPECT_EQ(p.exit_code(), 2) << seed;
   }
   EXPECT_FALSE(fs::exists(dir_ / "r"));
@@ -350,9 +363,11 @@ TEST_F(Reliability, UnusableOutputPathsNameTheFlag) {
 // --- 10. Runner inputs ---------------------------------------------------------------------------
 
 TEST_F(Reliability, BackfillOfAnUnknownPipelineNamesTheKnownOnes) {
-  const Outcome o = run("pipeline backfill " + etl() + kBackfillDay + " --pipeline nosuch --db " + db());
+  const Outcome o =
+      run("pipeline backfill " + etl() + kBackfillDay + " --pipeline nosuch --db " + db());
   EXPECT_EQ(o.exit_code(), 2);
-  EXPECT_TRUE(has(o.err, "--pipeline: no pipeline named 'nosuch' in the files; known: hourly-etl")) << o.err;
+  EXPECT_TRUE(has(o.err, "--pipeline: no pipeline named 'nosuch' in the files; known: hourly-etl"))
+      << o.err;
   EXPECT_FALSE(fs::exists(db())) << "refused before anything was written";
 }
 
@@ -361,18 +376,23 @@ TEST_F(Reliability, BackfillOfAnUnknownPipelineNamesTheKnownOnes) {
 // case) but not silent either: a warning naming file, line and field. The action
 // at 08:30 happens: a manual run (not at 08:00, where the scheduled tick already has the run).
 TEST_F(Reliability, EventsAfterUntilAreReportedNotDropped) {
-  const std::string events = file("events.yaml",
-                                  "- {at: 2026-03-02T08:30:00Z, action: trigger, pipeline: hourly-etl}\n"
-                                  "- {at: 2026-03-02T10:30:00Z, action: trigger, pipeline: hourly-etl}\n");
+  const std::string events =
+      file("events.yaml",
+           "- {at: 2026-03-02T08:30:00Z, action: trigger, pipeline: hourly-etl}\n"
+           "- {at: 2026-03-02T10:30:00Z, action: trigger, pipeline: hourly-etl}\n");
   const Outcome o = run("pipeline run " + etl() + kRunWindow + " --events " + events +
                         " --format json --db " + db());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_TRUE(has(o.err, "warning: " + events + ":2:")) << o.err;
-  EXPECT_TRUE(has(o.err, "after the run ends (2026-03-02T10:00:00Z), so it does not happen")) << o.err;
+  EXPECT_TRUE(has(o.err, "after the run ends (2026-03-02T10:00:00Z), so it does not happen"))
+      << o.err;
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE trigger = 'manual'"), 1);
   // A mistake in an action after --until is still an error.
-  const std::string bad = file("bad.yaml", "- {at: 2026-03-02T11:00:00Z, action: trigger, pipeline: nosuch}\n");
-  EXPECT_EQ(run("pipeline run " + etl() + kRunWindow + " --events " + bad + " --db " + db()).exit_code(), 2);
+  const std::string bad =
+      file("bad.yaml", "- {at: 2026-03-02T11:00:00Z, action: trigger, pipeline: nosuch}\n");
+  EXPECT_EQ(
+      run("pipeline run " + etl() + kRunWindow + " --events " + bad + " --db " + db()).exit_code(),
+      2);
 }
 
 }  // namespace

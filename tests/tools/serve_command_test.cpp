@@ -27,10 +27,13 @@ const std::string kSource = GANTRY_SOURCE_DIR;
 
 class ServeCommand : public CliTest {
  protected:
-  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {}, const std::string& tag = "serve") {
-    std::vector<std::string> args = {"--db", db(), "--listen", "127.0.0.1:0", "--cluster",
-                                     kSource + "/scenarios/quickstart.yaml", "--scenarios", kSource + "/scenarios",
-                                     "--ui", (dir_ / "no-ui").string()};
+  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {},
+                                      const std::string& tag = "serve") {
+    std::vector<std::string> args = {"--db",        db(),
+                                     "--listen",    "127.0.0.1:0",
+                                     "--cluster",   kSource + "/scenarios/quickstart.yaml",
+                                     "--scenarios", kSource + "/scenarios",
+                                     "--ui",        (dir_ / "no-ui").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
     EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
@@ -43,7 +46,8 @@ class ServeCommand : public CliTest {
     return (dir_ / name).string();
   }
   // Reads the event stream from the start (the bus keeps its history) until `done` says so.
-  void watch(const std::string& url, const std::function<bool(const std::string&, const nlohmann::json&)>& done) {
+  void watch(const std::string& url,
+             const std::function<bool(const std::string&, const nlohmann::json&)>& done) {
     web::HttpClient client(url, {.token = token(), .timeout = std::chrono::minutes(5)});
     std::string buffer;
     client.stream("/api/v1/events?lastEventId=0", [&](std::string_view chunk) {
@@ -132,7 +136,8 @@ TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {
   bad.replace(bad.find("cpu: \"2\""), 8, "cpu: lots");
   const std::string file = write("bad.yaml", bad);
   const Outcome validate = run("pipeline validate " + file);
-  const Outcome apply = run("pipeline apply " + file + " --server " + server->url() + " --token " + token());
+  const Outcome apply =
+      run("pipeline apply " + file + " --server " + server->url() + " --token " + token());
   EXPECT_EQ(validate.exit_code(), 2);
   EXPECT_EQ(apply.exit_code(), 2);
   EXPECT_EQ(apply.err, validate.err);
@@ -173,7 +178,6 @@ TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
   EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
 }
 
-
 // Crash safety (issue 10): a minutely pipeline at --speed 6000 (100 simulated minutes a wall
 // second, up to 8 runs in flight, 90-second tasks) is killed with SIGKILL while runs and attempts
 // are in flight, then started again on the same database and folder. Afterwards:
@@ -186,16 +190,23 @@ TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
 TEST_F(ServeCommand, KillNineUnderLoadLosesNothing) {
   const auto minute_floor = [] {
     const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
-                           std::chrono::system_clock::now().time_since_epoch()).count();
+                           std::chrono::system_clock::now().time_since_epoch())
+                           .count();
     return format_rfc3339(Time::from_micros(us / 60'000'000 * 60'000'000));
   };
   fs::create_directories(dir_ / "pipelines");
-  std::ofstream(dir_ / "pipelines" / "minutely.yaml") << "apiVersion: gantry.dev/v1\nkind: Pipeline\n"
-      "metadata: {name: minutely}\nspec:\n  schedule: {cron: \"* * * * *\", start: " + minute_floor() + "}\n"
-      "  concurrency: {maxActiveRuns: 8}\n  tasks:\n"
-      "  - {name: extract, image: x, resources: {cpu: \"1\", memory: 1Gi}, simulate: {duration: 90s}}\n"
-      "  - {name: load, image: x, resources: {cpu: \"1\", memory: 1Gi}, dependsOn: [extract], simulate: {duration: 90s}}\n";
-  const std::vector<std::string> args = {"--speed", "6000", "--pipelines", (dir_ / "pipelines").string()};
+  std::ofstream(dir_ / "pipelines" / "minutely.yaml")
+      << "apiVersion: gantry.dev/v1\nkind: Pipeline\n"
+         "metadata: {name: minutely}\nspec:\n  schedule: {cron: \"* * * * *\", start: " +
+             minute_floor() +
+             "}\n"
+             "  concurrency: {maxActiveRuns: 8}\n  tasks:\n"
+             "  - {name: extract, image: x, resources: {cpu: \"1\", memory: 1Gi}, simulate: "
+             "{duration: 90s}}\n"
+             "  - {name: load, image: x, resources: {cpu: \"1\", memory: 1Gi}, dependsOn: "
+             "[extract], simulate: {duration: 90s}}\n";
+  const std::vector<std::string> args = {"--speed", "6000", "--pipelines",
+                                         (dir_ / "pipelines").string()};
 
   auto first = serve(args, "first");
   ASSERT_FALSE(first->url().empty());
@@ -222,11 +233,13 @@ TEST_F(ServeCommand, KillNineUnderLoadLosesNothing) {
       runs[r.column_int64(1)].state = r.column_text(2);
     }
     Statement a = d.prepare(
-        "SELECT run_id, task, idx, start_us, coalesce(end_us, -1), state, attempt_id FROM attempts ORDER BY run_id, task, idx");
+        "SELECT run_id, task, idx, start_us, coalesce(end_us, -1), state, attempt_id FROM attempts "
+        "ORDER BY run_id, task, idx");
     while (a.step())
       runs[logical_of[a.column_int64(0)]].attempts.push_back(
-          a.column_text(1) + "/" + std::to_string(a.column_int64(2)) + " " + std::to_string(a.column_int64(3)) + " " +
-          std::to_string(a.column_int64(4)) + " " + a.column_text(5) + " " + std::to_string(a.column_int64(6)));
+          a.column_text(1) + "/" + std::to_string(a.column_int64(2)) + " " +
+          std::to_string(a.column_int64(3)) + " " + std::to_string(a.column_int64(4)) + " " +
+          a.column_text(5) + " " + std::to_string(a.column_int64(6)));
     return runs;
   };
   const std::map<int64_t, Row> before = read_runs();
@@ -268,8 +281,9 @@ TEST_F(ServeCommand, KillNineUnderLoadLosesNothing) {
       const std::string& a = row.attempts[i];
       if (a.find(" -1 ") == std::string::npos) continue;
       const std::string key = a.substr(0, a.find(' '));
-      const auto settled = std::find_if(now.attempts.begin(), now.attempts.end(),
-                                        [&](const std::string& x) { return x.rfind(key + " ", 0) == 0; });
+      const auto settled =
+          std::find_if(now.attempts.begin(), now.attempts.end(),
+                       [&](const std::string& x) { return x.rfind(key + " ", 0) == 0; });
       ASSERT_NE(settled, now.attempts.end());
       EXPECT_NE(settled->find(" lost "), std::string::npos) << "settled by recover(): " << *settled;
       const std::string task = key.substr(0, key.find('/'));

@@ -21,7 +21,8 @@ class ServeProcess {
  public:
   // Starts `program serve <args>` with stderr to `err_file`. Blocks until the server printed
   // its URL and token lines (or exited: then url() is empty and wait() tells why).
-  ServeProcess(const std::string& program, const std::vector<std::string>& args, const std::string& err_file) {
+  ServeProcess(const std::string& program, const std::vector<std::string>& args,
+               const std::string& err_file) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     pid_ = ::fork();

@@ -24,15 +24,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
+using gantry::Database;
+using gantry::Duration;
+using gantry::format_duration;
+using gantry::format_rfc3339;
+using gantry::Statement;
+using gantry::Time;
 using gantry::testing::CliTest;
 using gantry::testing::Outcome;
 using gantry::testing::slurp;
-using gantry::Database;
-using gantry::Duration;
-using gantry::Statement;
-using gantry::Time;
-using gantry::format_duration;
-using gantry::format_rfc3339;
 
 class SimulateCommand : public CliTest {
  protected:
@@ -42,7 +42,9 @@ class SimulateCommand : public CliTest {
     return p.string();
   }
 
-  static std::string quickstart() { return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"; }
+  static std::string quickstart() {
+    return std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml";
+  }
 
   // What the jobs and events tables of a results database say, read with plain SQL.
   struct JobRows {
@@ -54,9 +56,11 @@ class SimulateCommand : public CliTest {
   static JobRows read_jobs(const fs::path& db_path) {
     JobRows rows;
     Database db = Database::open(db_path.string(), {.create = false, .read_only = true});
-    Statement jobs = db.prepare("SELECT submit_us, start_us, end_us FROM jobs WHERE state = 'finished'");
+    Statement jobs =
+        db.prepare("SELECT submit_us, start_us, end_us FROM jobs WHERE state = 'finished'");
     while (jobs.step()) {
-      const int64_t submit = jobs.column_int64(0), start = jobs.column_int64(1), end = jobs.column_int64(2);
+      const int64_t submit = jobs.column_int64(0), start = jobs.column_int64(1),
+                    end = jobs.column_int64(2);
       ++rows.finished;
       rows.wait_s.push_back(static_cast<double>(start - submit) / 1e6);
       rows.jct_s.push_back(static_cast<double>(end - submit) / 1e6);
@@ -68,12 +72,14 @@ class SimulateCommand : public CliTest {
   }
   // count, mean, p50, p95, p99 and max of `xs` by the report's rule: linear interpolation
   // between closest ranks (Hyndman & Fan's method 7), h = (n − 1)·p.
-  static void expect_figures(const nlohmann::json& j, std::vector<double> xs, const std::string& what) {
+  static void expect_figures(const nlohmann::json& j, std::vector<double> xs,
+                             const std::string& what) {
     std::sort(xs.begin(), xs.end());
     const auto pct = [&](double p) {
       const double h = static_cast<double>(xs.size() - 1) * p;
       const size_t lo = static_cast<size_t>(h);
-      return lo + 1 < xs.size() ? xs[lo] + (h - static_cast<double>(lo)) * (xs[lo + 1] - xs[lo]) : xs[lo];
+      return lo + 1 < xs.size() ? xs[lo] + (h - static_cast<double>(lo)) * (xs[lo + 1] - xs[lo])
+                                : xs[lo];
     };
     double sum = 0;
     for (double x : xs) sum += x;
@@ -97,7 +103,8 @@ class SimulateCommand : public CliTest {
 // end of each job), with the percentile rule the report documents: linear interpolation
 // between closest ranks (engine/metrics/distribution.hpp).
 TEST_F(SimulateCommand, JsonReportFiguresMatchTheJobsTable) {
-  const Outcome o = run("simulate " + quickstart() + " --format json --out " + (dir_ / "r").string());
+  const Outcome o =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "r").string());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["scenario"], "quickstart");
@@ -122,8 +129,10 @@ TEST_F(SimulateCommand, JsonReportFiguresMatchTheJobsTable) {
 }
 
 TEST_F(SimulateCommand, SameSeedGivesByteIdenticalResults) {
-  const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
-  const Outcome b = run("simulate " + quickstart() + " --format json --out " + (dir_ / "b").string());
+  const Outcome a =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome b =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "b").string());
   ASSERT_EQ(a.exit_code(), 0) << a.err;
   ASSERT_EQ(b.exit_code(), 0) << b.err;
   const std::string db_a = slurp(dir_ / "a" / "results.db");
@@ -136,21 +145,26 @@ TEST_F(SimulateCommand, SameSeedGivesByteIdenticalResults) {
 }
 
 TEST_F(SimulateCommand, SeedFlagChangesTheRun) {
-  const Outcome a = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
-  const Outcome b = run("simulate " + quickstart() + " --seed 43 --format json --out " + (dir_ / "b").string());
+  const Outcome a =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome b =
+      run("simulate " + quickstart() + " --seed 43 --format json --out " + (dir_ / "b").string());
   ASSERT_EQ(b.exit_code(), 0) << b.err;
   EXPECT_EQ(nlohmann::json::parse(b.out)["seed"], 43);
-  EXPECT_NE(nlohmann::json::parse(a.out)["fingerprint"], nlohmann::json::parse(b.out)["fingerprint"]);
+  EXPECT_NE(nlohmann::json::parse(a.out)["fingerprint"],
+            nlohmann::json::parse(b.out)["fingerprint"]);
 }
 
 TEST_F(SimulateCommand, PolicyFlagOverridesPlacement) {
-  const Outcome o = run("simulate " + quickstart() + " --policy spread --format json --out " + (dir_ / "r").string());
+  const Outcome o = run("simulate " + quickstart() + " --policy spread --format json --out " +
+                        (dir_ / "r").string());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(nlohmann::json::parse(o.out)["policy"]["placement"], "spread");
 }
 
 TEST_F(SimulateCommand, UnknownPolicyIsABadInputError) {
-  const Outcome o = run("simulate " + quickstart() + " --policy tetris --out " + (dir_ / "r").string());
+  const Outcome o =
+      run("simulate " + quickstart() + " --policy tetris --out " + (dir_ / "r").string());
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("unknown placement policy 'tetris'"), std::string::npos) << o.err;
   EXPECT_NE(o.err.find("binpack"), std::string::npos) << "lists the known policies: " << o.err;
@@ -180,7 +194,8 @@ TEST_F(SimulateCommand, MissingFileIsReported) {
 // people: the wait and JCT percentiles, the job counts and the GPU allocation.
 TEST_F(SimulateCommand, TextReportShowsTheSameFiguresAsTheJson) {
   const Outcome text = run("simulate " + quickstart() + " --out " + (dir_ / "t").string());
-  const Outcome json = run("simulate " + quickstart() + " --format json --out " + (dir_ / "j").string());
+  const Outcome json =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "j").string());
   ASSERT_EQ(text.exit_code(), 0) << text.err;
   ASSERT_EQ(json.exit_code(), 0) << json.err;
   const auto j = nlohmann::json::parse(json.out);
@@ -192,14 +207,16 @@ TEST_F(SimulateCommand, TextReportShowsTheSameFiguresAsTheJson) {
     for (const char* key : {"mean", "p50", "p95", "p99", "max"}) {
       const std::string shown = fmt_duration(j[metric][key].get<double>());
       EXPECT_NE(text.out.find(shown), std::string::npos)
-          << metric << "." << key << " = " << shown << "\n" << text.out;
+          << metric << "." << key << " = " << shown << "\n"
+          << text.out;
     }
 }
 
 // --policy and --seed narrow a fragmentation experiment to one policy and one seed; the JSON
 // has the documented shape and the plot, curves and database are written.
 TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
-  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const std::string scenario =
+      std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
   const Outcome o = run("simulate " + scenario + " --policy fgd --seed 3 --format json --out " +
                         (dir_ / "r").string());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
@@ -211,7 +228,8 @@ TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
   ASSERT_EQ(fgd["arrival_pct"].size(), 131u);
   EXPECT_EQ(fgd["arrival_pct"][0], 0);
   EXPECT_EQ(fgd["arrival_pct"][130], 130);
-  for (const char* key : {"unallocated_gpu_pct_mean", "unallocated_gpu_pct_sd", "fragmentation_pct_mean"})
+  for (const char* key :
+       {"unallocated_gpu_pct_mean", "unallocated_gpu_pct_sd", "fragmentation_pct_mean"})
     EXPECT_EQ(fgd[key].size(), 131u) << key;
   // Level 0 averages the pods that arrive below 0.5 % of capacity, all of which fit.
   EXPECT_GT(fgd["unallocated_gpu_pct_mean"][0].get<double>(), 99.5);
@@ -226,7 +244,8 @@ TEST_F(SimulateCommand, ExperimentJsonForOnePolicyAndSeed) {
 }
 
 TEST_F(SimulateCommand, ExperimentRejectsAnUnknownPolicy) {
-  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const std::string scenario =
+      std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
   const Outcome o = run("simulate " + scenario + " --policy tetris --out " + (dir_ / "r").string());
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("unknown policy 'tetris'"), std::string::npos) << o.err;
@@ -234,18 +253,26 @@ TEST_F(SimulateCommand, ExperimentRejectsAnUnknownPolicy) {
 }
 
 TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
-  const std::string scenario = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
-  ASSERT_EQ(run("simulate " + scenario + " --policy FGD --seed 2 --out " + (dir_ / "a").string()).exit_code(), 0);
-  ASSERT_EQ(run("simulate " + scenario + " --policy Random --seed 2 --out " + (dir_ / "b").string()).exit_code(), 0);
-  const Outcome o = run("compare " + (dir_ / "a").string() + ":FGD " + (dir_ / "b").string() + ":Random --format json");
+  const std::string scenario =
+      std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  ASSERT_EQ(run("simulate " + scenario + " --policy FGD --seed 2 --out " + (dir_ / "a").string())
+                .exit_code(),
+            0);
+  ASSERT_EQ(run("simulate " + scenario + " --policy Random --seed 2 --out " + (dir_ / "b").string())
+                .exit_code(),
+            0);
+  const Outcome o = run("compare " + (dir_ / "a").string() + ":FGD " + (dir_ / "b").string() +
+                        ":Random --format json");
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   ASSERT_EQ(j["rows"].size(), 131u);
   const auto& at130 = j["rows"][130];
   EXPECT_EQ(at130["arrival_pct"], 130);
-  EXPECT_LT(at130["a_unallocated_gpu_pct"].get<double>(), at130["b_unallocated_gpu_pct"].get<double>())
+  EXPECT_LT(at130["a_unallocated_gpu_pct"].get<double>(),
+            at130["b_unallocated_gpu_pct"].get<double>())
       << "FGD leaves less unallocated than Random";
-  const Outcome missing = run("compare " + (dir_ / "a").string() + ":BestFit " + (dir_ / "b").string() + ":Random");
+  const Outcome missing =
+      run("compare " + (dir_ / "a").string() + ":BestFit " + (dir_ / "b").string() + ":Random");
   EXPECT_EQ(missing.exit_code(), 2);
   EXPECT_NE(missing.err.find("no curves for policy 'BestFit'"), std::string::npos) << missing.err;
 }
@@ -253,18 +280,22 @@ TEST_F(SimulateCommand, CompareTwoExperimentPolicies) {
 // compare reads both results databases: each metric's a and b are the runs' own summaries,
 // and the delta is b − a.
 TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
-  const Outcome ra = run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
-  const Outcome rb = run("simulate " + quickstart() + " --policy spread --format json --out " + (dir_ / "b").string());
+  const Outcome ra =
+      run("simulate " + quickstart() + " --format json --out " + (dir_ / "a").string());
+  const Outcome rb = run("simulate " + quickstart() + " --policy spread --format json --out " +
+                         (dir_ / "b").string());
   ASSERT_EQ(ra.exit_code(), 0) << ra.err;
   ASSERT_EQ(rb.exit_code(), 0) << rb.err;
   const auto ja = nlohmann::json::parse(ra.out), jb = nlohmann::json::parse(rb.out);
-  const Outcome o = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string() + " --format json");
+  const Outcome o =
+      run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string() + " --format json");
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   const auto j = nlohmann::json::parse(o.out);
   EXPECT_EQ(j["metrics"]["jobs_total"]["a"], 600);
   EXPECT_EQ(j["metrics"]["jobs_total"]["b"], 600);
   const std::pair<const char*, double> expected[] = {
-      {"jct_s_mean", ja["jct_s"]["mean"].get<double>()}, {"jct_s_p99", ja["jct_s"]["p99"].get<double>()},
+      {"jct_s_mean", ja["jct_s"]["mean"].get<double>()},
+      {"jct_s_p99", ja["jct_s"]["p99"].get<double>()},
       {"wait_s_mean", ja["wait_s"]["mean"].get<double>()},
       {"gpu_allocation_ratio", ja["gpu"]["allocation_ratio"].get<double>()}};
   for (const auto& [metric, a] : expected) {
@@ -272,7 +303,7 @@ TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
     const auto& m = j["metrics"][metric];
     EXPECT_DOUBLE_EQ(m["a"].get<double>(), a) << metric;
     const std::string key = metric;
-    const double b = key.starts_with("gpu_") ? jb["gpu"]["allocation_ratio"].get<double>()
+    const double b = key.starts_with("gpu_")  ? jb["gpu"]["allocation_ratio"].get<double>()
                      : key.starts_with("jct") ? jb["jct_s"][key.substr(6)].get<double>()
                                               : jb["wait_s"][key.substr(7)].get<double>();
     EXPECT_DOUBLE_EQ(m["b"].get<double>(), b) << metric;
@@ -296,8 +327,8 @@ namespace {
 // log; a file that is not an action log is refused (exit 2) and left as it was.
 TEST_F(SimulateCommand, ActionsFileHasEveryActionAndObservation) {
   const fs::path log = dir_ / "actions.jsonl";
-  const std::string args = "simulate " + quickstart() + " --no-progress --out " + (dir_ / "r").string() +
-                           " --actions " + log.string();
+  const std::string args = "simulate " + quickstart() + " --no-progress --out " +
+                           (dir_ / "r").string() + " --actions " + log.string();
   ASSERT_EQ(run(args).exit_code(), 0);
   const std::string text = slurp(log);
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2400);
@@ -320,8 +351,8 @@ TEST_F(SimulateCommand, ActionsFileHasEveryActionAndObservation) {
 
   const fs::path foreign = dir_ / "notes.txt";
   { std::ofstream(foreign) << "my notes\n"; }
-  const Outcome o = run("simulate " + quickstart() + " --no-progress --out " + (dir_ / "r").string() +
-                        " --actions " + foreign.string());
+  const Outcome o = run("simulate " + quickstart() + " --no-progress --out " +
+                        (dir_ / "r").string() + " --actions " + foreign.string());
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_NE(o.err.find("--actions"), std::string::npos) << o.err;
   EXPECT_EQ(slurp(foreign), "my notes\n");

@@ -25,7 +25,8 @@ class ApiServerTest : public ::testing::Test {
 
   std::unique_ptr<ApiServer> make(std::string allow_origin = "") {
     auto made = std::make_unique<ApiServer>(
-        *tokens_, ApiOptions{.ui_root = dir_ / "ui", .allow_origin = std::move(allow_origin),
+        *tokens_, ApiOptions{.ui_root = dir_ / "ui",
+                             .allow_origin = std::move(allow_origin),
                              .log = [this](const std::string& line) { logged_ += line; }});
     ApiServer& api = *made;
     api.router().get("/api/v1/things/{name}", [](HttpRequest& req) {
@@ -33,9 +34,13 @@ class ApiServerTest : public ::testing::Test {
       if (req.param("name") == "boom") throw std::runtime_error("secret internal detail");
       return HttpResponse::json(200, {{"name", req.param("name")}});
     });
-    api.router().post("/api/v1/things", [](HttpRequest&) { return HttpResponse::json(201, {{"ok", true}}); });
+    api.router().post("/api/v1/things", [](HttpRequest&) {
+      return HttpResponse::json(201, {{"ok", true}});
+    });
     api.router().get("/api/v1/events", [](HttpRequest&) { return HttpResponse::json(200, {}); });
-    api.router().get("/healthz", [](HttpRequest&) { return HttpResponse::text(200, "ok\n"); }).is_public = true;
+    api.router()
+        .get("/healthz", [](HttpRequest&) { return HttpResponse::text(200, "ok\n"); })
+        .is_public = true;
     return made;
   }
 
@@ -95,7 +100,8 @@ TEST_F(ApiServerTest, NotFoundMethodNotAllowedAndErrors) {
   EXPECT_EQ(put.headers, (decltype(put.headers){{"Allow", "POST"}}));
   const HttpResponse missing = call(api, "GET", "/api/v1/things/missing", admin_);
   EXPECT_EQ(missing.status, 404);
-  EXPECT_EQ(missing.body, R"({"error":{"code":"not_found","message":"no thing 'missing'"}})" "\n");
+  EXPECT_EQ(missing.body, R"({"error":{"code":"not_found","message":"no thing 'missing'"}})"
+                          "\n");
   const HttpResponse boom = call(api, "GET", "/api/v1/things/boom", admin_);
   EXPECT_EQ(boom.status, 500);
   EXPECT_EQ(boom.body.find("secret"), std::string::npos) << "internal detail is logged, not sent";
@@ -104,17 +110,24 @@ TEST_F(ApiServerTest, NotFoundMethodNotAllowedAndErrors) {
 
 TEST_F(ApiServerTest, CorsOnlyForTheConfiguredOrigin) {
   ApiServer& closed = *make_kept();
-  const HttpResponse a = call(closed, "GET", "/api/v1/things/x", admin_, {{"origin", "https://evil.example"}});
+  const HttpResponse a =
+      call(closed, "GET", "/api/v1/things/x", admin_, {{"origin", "https://evil.example"}});
   for (const auto& [k, v] : a.headers) EXPECT_NE(k, "Access-Control-Allow-Origin");
-  EXPECT_EQ(call(closed, "OPTIONS", "/api/v1/things", "", {{"origin", "https://evil.example"}}).status, 405);
+  EXPECT_EQ(
+      call(closed, "OPTIONS", "/api/v1/things", "", {{"origin", "https://evil.example"}}).status,
+      405);
   ApiServer& open = *make_kept("https://ui.example");
-  const HttpResponse b = call(open, "GET", "/api/v1/things/x", admin_, {{"origin", "https://ui.example"}});
+  const HttpResponse b =
+      call(open, "GET", "/api/v1/things/x", admin_, {{"origin", "https://ui.example"}});
   EXPECT_NE(std::find(b.headers.begin(), b.headers.end(),
-                      std::make_pair(std::string("Access-Control-Allow-Origin"), std::string("https://ui.example"))),
+                      std::make_pair(std::string("Access-Control-Allow-Origin"),
+                                     std::string("https://ui.example"))),
             b.headers.end());
-  const HttpResponse other = call(open, "GET", "/api/v1/things/x", admin_, {{"origin", "https://evil.example"}});
+  const HttpResponse other =
+      call(open, "GET", "/api/v1/things/x", admin_, {{"origin", "https://evil.example"}});
   for (const auto& [k, v] : other.headers) EXPECT_NE(k, "Access-Control-Allow-Origin");
-  EXPECT_EQ(call(open, "OPTIONS", "/api/v1/things", "", {{"origin", "https://ui.example"}}).status, 204);
+  EXPECT_EQ(call(open, "OPTIONS", "/api/v1/things", "", {{"origin", "https://ui.example"}}).status,
+            204);
 }
 
 TEST_F(ApiServerTest, MetricsCountByRoutePatternAndCode) {
@@ -123,14 +136,19 @@ TEST_F(ApiServerTest, MetricsCountByRoutePatternAndCode) {
   call(api, "GET", "/api/v1/things/b", admin_);
   call(api, "GET", "/api/v1/things/c");
   const std::string text = api.metrics().prometheus();
-  EXPECT_NE(text.find(R"(gantry_http_requests_total{route="/api/v1/things/{name}",method="GET",code="200"} 2)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          R"(gantry_http_requests_total{route="/api/v1/things/{name}",method="GET",code="200"} 2)"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find(R"(gantry_http_requests_total{route="/api/v1/things/{name}",method="GET",code="401"} 1)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          R"(gantry_http_requests_total{route="/api/v1/things/{name}",method="GET",code="401"} 1)"),
+      std::string::npos)
       << text;
-  EXPECT_NE(text.find(R"(gantry_http_request_duration_seconds_count{route="/api/v1/things/{name}"} 3)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(R"(gantry_http_request_duration_seconds_count{route="/api/v1/things/{name}"} 3)"),
+      std::string::npos)
       << text;
 }
 

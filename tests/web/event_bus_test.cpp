@@ -14,7 +14,8 @@ using std::chrono::milliseconds;
 
 TEST(EventBus, ResumesAfterAnId) {
   EventBus bus(10);
-  for (int i = 1; i <= 5; ++i) EXPECT_EQ(bus.publish("run", "{\"n\":" + std::to_string(i) + "}"), static_cast<uint64_t>(i));
+  for (int i = 1; i <= 5; ++i)
+    EXPECT_EQ(bus.publish("run", "{\"n\":" + std::to_string(i) + "}"), static_cast<uint64_t>(i));
   const EventBus::Batch b = bus.wait_after(2, milliseconds(0));
   EXPECT_FALSE(b.reset);
   ASSERT_EQ(b.events.size(), 3u);
@@ -54,7 +55,8 @@ TEST(EventBus, PublishAndCloseWakeAWaiter) {
 }
 
 TEST(EventBus, FormatIsServerSentEvents) {
-  EXPECT_EQ(EventBus::format({7, "run", R"({"state":"running"})"}), "id: 7\nevent: run\ndata: {\"state\":\"running\"}\n\n");
+  EXPECT_EQ(EventBus::format({7, "run", R"({"state":"running"})"}),
+            "id: 7\nevent: run\ndata: {\"state\":\"running\"}\n\n");
 }
 
 }  // namespace

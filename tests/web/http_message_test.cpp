@@ -33,7 +33,8 @@ TEST(HttpResponse, ErrorBodyShape) {
   const HttpResponse r = HttpResponse::error(404, "not_found", "no pipeline 'x'");
   EXPECT_EQ(r.status, 404);
   EXPECT_EQ(r.content_type, "application/json");
-  EXPECT_EQ(r.body, R"({"error":{"code":"not_found","message":"no pipeline 'x'"}})" "\n");
+  EXPECT_EQ(r.body, R"({"error":{"code":"not_found","message":"no pipeline 'x'"}})"
+                    "\n");
 }
 
 }  // namespace

@@ -28,8 +28,8 @@ TEST(HttpServer, RequestsReachTheDispatchFunction) {
   ASSERT_GT(server.port(), 0);
   EXPECT_EQ(server.url(), "http://127.0.0.1:" + std::to_string(server.port()));
   HttpClient client(server.url(), {.token = "t0k"});
-  const ClientResponse r = client.post("/api/v1/pipelines/a%20b?dryRun=true&x=1+2", "kind: Pipeline\n",
-                                       "application/yaml");
+  const ClientResponse r = client.post("/api/v1/pipelines/a%20b?dryRun=true&x=1+2",
+                                       "kind: Pipeline\n", "application/yaml");
   ASSERT_EQ(r.status, 200);
   EXPECT_EQ(r.headers.at("content-type"), "application/json");
   const auto j = nlohmann::json::parse(r.body);
@@ -43,10 +43,11 @@ TEST(HttpServer, RequestsReachTheDispatchFunction) {
 
 TEST(HttpServer, BodiesOverTheLimitAre413AndNeverDispatched) {
   std::atomic<int> calls{0};
-  HttpServer server({.listen = "127.0.0.1:0", .threads = 2, .max_body_bytes = 1000}, [&](HttpRequest& req) {
-    ++calls;
-    return echo(req);
-  });
+  HttpServer server({.listen = "127.0.0.1:0", .threads = 2, .max_body_bytes = 1000},
+                    [&](HttpRequest& req) {
+                      ++calls;
+                      return echo(req);
+                    });
   HttpClient client(server.url());
   EXPECT_EQ(client.post("/x", std::string(1000, 'a')).status, 200) << "exactly the limit is fine";
   const ClientResponse big = client.post("/x", std::string(1001, 'a'));
@@ -78,8 +79,9 @@ TEST(HttpServer, StreamsChunksUntilTheClientStops) {
 TEST(HttpServer, RefusesABadAddressAndAPortInUse) {
   EXPECT_THROW(HttpServer({.listen = "nonsense"}, echo), std::runtime_error);
   HttpServer first({.listen = "127.0.0.1:0", .threads = 1}, echo);
-  EXPECT_THROW(HttpServer({.listen = "127.0.0.1:" + std::to_string(first.port()), .threads = 1}, echo),
-               std::runtime_error);
+  EXPECT_THROW(
+      HttpServer({.listen = "127.0.0.1:" + std::to_string(first.port()), .threads = 1}, echo),
+      std::runtime_error);
 }
 
 TEST(ListenAddress, SplitsAndRecognisesLoopback) {

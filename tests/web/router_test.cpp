@@ -7,9 +7,7 @@
 namespace gantry::web {
 namespace {
 
-HttpResponse named(std::string name) {
-  return HttpResponse::text(200, std::move(name));
-}
+HttpResponse named(std::string name) { return HttpResponse::text(200, std::move(name)); }
 
 Router api() {
   Router r;

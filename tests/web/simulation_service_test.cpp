@@ -63,9 +63,12 @@ TEST(SimulationService, RunsTheQuickstartWithTheCliFigures) {
 TEST(SimulationService, ABadScenarioIsRefusedAtSubmit) {
   EventBus bus;
   SimulationService service(bus);
-  EXPECT_THROW(service.submit({.scenario_yaml = "kind: Scenario\nspec: {seed: lots}\n", .file = "body"}), InputError);
+  EXPECT_THROW(
+      service.submit({.scenario_yaml = "kind: Scenario\nspec: {seed: lots}\n", .file = "body"}),
+      InputError);
   const std::string file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml";
-  EXPECT_THROW(service.submit({.scenario_yaml = read(file), .file = file, .policy = "tetris"}), std::invalid_argument);
+  EXPECT_THROW(service.submit({.scenario_yaml = read(file), .file = file, .policy = "tetris"}),
+               std::invalid_argument);
   EXPECT_EQ(service.list().size(), 0u) << "nothing queued";
 }
 
@@ -73,8 +76,11 @@ TEST(SimulationService, SeedPolicyAndOverridesChangeTheRun) {
   EventBus bus;
   SimulationService service(bus);
   const std::string file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml";
-  const std::string id = service.submit(
-      {.scenario_yaml = read(file), .file = file, .seed = 7, .policy = "spread", .overrides = {.nodes = 16}});
+  const std::string id = service.submit({.scenario_yaml = read(file),
+                                         .file = file,
+                                         .seed = 7,
+                                         .policy = "spread",
+                                         .overrides = {.nodes = 16}});
   ASSERT_EQ(wait_final(bus, id), "done");
   const auto j = *service.describe(id, true);
   EXPECT_EQ(j["seed"], 7);

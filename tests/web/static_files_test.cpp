@@ -51,8 +51,9 @@ TEST_F(StaticFilesTest, AppRoutesWithoutAnExtensionGetTheIndex) {
 
 TEST_F(StaticFilesTest, NothingOutsideTheFolder) {
   StaticFiles files(dir_ / "ui");
-  for (const char* path : {"/../secret.txt", "/assets/../../secret.txt", "/./index.html", "//etc/passwd",
-                           "/assets\\..\\..\\secret.txt", "/.env", "/link.txt", "/up/secret.txt"}) {
+  for (const char* path :
+       {"/../secret.txt", "/assets/../../secret.txt", "/./index.html", "//etc/passwd",
+        "/assets\\..\\..\\secret.txt", "/.env", "/link.txt", "/up/secret.txt"}) {
     EXPECT_EQ(files.resolve(path), std::nullopt) << path;
     EXPECT_EQ(files.serve(path).status, 404) << path;
   }

@@ -35,13 +35,16 @@ TEST(WhatIfOverrides, ScalesRacksToExactlyTheNodeCount) {
 }
 
 TEST(WhatIfOverrides, ReplacesGpuModelAndFabric) {
-  const YAML::Node doc = YAML::Load(apply_overrides(kScenario, {.gpu_type = "H100-80G", .fabric = "RoCE"}));
+  const YAML::Node doc =
+      YAML::Load(apply_overrides(kScenario, {.gpu_type = "H100-80G", .fabric = "RoCE"}));
   EXPECT_EQ(doc["spec"]["cluster"]["fabric"]["kind"].as<std::string>(), "RoCE");
   EXPECT_EQ(doc["spec"]["cluster"]["nodeClasses"][1]["gpu"]["type"].as<std::string>(), "H100-80G");
   EXPECT_FALSE(doc["spec"]["cluster"]["nodeClasses"][0]["gpu"]) << "a CPU class stays without GPUs";
 }
 
-TEST(WhatIfOverrides, NoOverridesLeaveTheTextAsItWas) { EXPECT_EQ(apply_overrides(kScenario, {}), kScenario); }
+TEST(WhatIfOverrides, NoOverridesLeaveTheTextAsItWas) {
+  EXPECT_EQ(apply_overrides(kScenario, {}), kScenario);
+}
 
 TEST(WhatIfOverrides, RefusalsNameTheOverride) {
   try {
@@ -50,7 +53,8 @@ TEST(WhatIfOverrides, RefusalsNameTheOverride) {
   } catch (const std::invalid_argument& e) {
     EXPECT_STREQ(e.what(), "overrides.nodes: at least one node per rack: 3 or more");
   }
-  EXPECT_THROW(apply_overrides("spec: {cluster: {trace: {format: openb}}}", {.nodes = 5}), std::invalid_argument);
+  EXPECT_THROW(apply_overrides("spec: {cluster: {trace: {format: openb}}}", {.nodes = 5}),
+               std::invalid_argument);
 }
 
 }  // namespace

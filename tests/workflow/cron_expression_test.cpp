@@ -8,9 +8,8 @@
 
 #include "workflow/cron/cron_expression.hpp"
 
-#include <gtest/gtest.h>
-
 #include <date/date.h>
+#include <gtest/gtest.h>
 
 namespace gantry {
 namespace {

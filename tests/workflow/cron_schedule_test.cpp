@@ -13,13 +13,12 @@
 //     first Sunday of October, 10-04, at 02:00 +10:30 = 2026-10-03T15:30Z (02:00-02:29 skipped).
 //     (Apr 1 2026 is a Wednesday, so Sunday is 04-05; Oct 1 is a Thursday, Sunday 10-04.)
 
-#include "workflow/cron/cron.hpp"
-
+#include <date/tz.h>
 #include <gtest/gtest.h>
 
 #include <set>
 
-#include <date/tz.h>
+#include "workflow/cron/cron.hpp"
 
 namespace gantry {
 namespace {
@@ -189,10 +188,10 @@ TEST(CronSchedule, LeapDayAndEndOfMonth) {
   // The 31st, at noon: Jan, Mar, May, Jul, Aug, Oct, Dec 2026 -> 7 runs.
   const CronSchedule eom("0 12 31 * *");
   const std::vector<Time> t = eom.ticks(utc("2026-01-01T00:00:00Z"), utc("2026-12-31T23:59:59Z"));
-  EXPECT_EQ(format(t), (std::vector<std::string>{
-                           "2026-01-31T12:00:00Z", "2026-03-31T12:00:00Z", "2026-05-31T12:00:00Z",
-                           "2026-07-31T12:00:00Z", "2026-08-31T12:00:00Z", "2026-10-31T12:00:00Z",
-                           "2026-12-31T12:00:00Z"}));
+  EXPECT_EQ(format(t), (std::vector<std::string>{"2026-01-31T12:00:00Z", "2026-03-31T12:00:00Z",
+                                                 "2026-05-31T12:00:00Z", "2026-07-31T12:00:00Z",
+                                                 "2026-08-31T12:00:00Z", "2026-10-31T12:00:00Z",
+                                                 "2026-12-31T12:00:00Z"}));
 }
 
 TEST(CronSchedule, ImpossibleExpressionsNeverFire) {
@@ -233,16 +232,18 @@ TEST(CronSchedule, UnknownTimeZoneIsNamed) {
     CronSchedule s("0 * * * *", "Mars/Olympus");
     FAIL() << "no error";
   } catch (const CronError& e) {
-    EXPECT_STREQ(e.what(), "timezone: unknown time zone \"Mars/Olympus\"; expected an IANA name "
-                           "such as \"Europe/Paris\"");
+    EXPECT_STREQ(e.what(),
+                 "timezone: unknown time zone \"Mars/Olympus\"; expected an IANA name "
+                 "such as \"Europe/Paris\"");
     EXPECT_EQ(e.field(), "timezone");
   }
   try {
     CronSchedule s("0 * * * *", "america/new_york");
     FAIL() << "no error";
   } catch (const CronError& e) {
-    EXPECT_STREQ(e.what(), "timezone: unknown time zone \"america/new_york\"; did you mean "
-                           "\"America/New_York\"?");
+    EXPECT_STREQ(e.what(),
+                 "timezone: unknown time zone \"america/new_york\"; did you mean "
+                 "\"America/New_York\"?");
   }
 }
 
@@ -264,14 +265,13 @@ TEST(CronSchedule, BadExpressionThrowsAndCanBePlacedInAFile) {
 TEST(CronSchedule, NextAndPreviousAgree) {
   // For assorted schedules, p = previous_at_or_before(x) satisfies next_after(p - 1us) == p and
   // next_after(p) > x; checked at instants around both New York transitions.
-  const char* exprs[] = {"*/7 * * * *", "30 1 * * *", "0 2 * * *", "0 */2 * * *",
+  const char* exprs[] = {"*/7 * * * *",   "30 1 * * *",  "0 2 * * *", "0 */2 * * *",
                          "0 0 */2 * FRI", "*/5 1 * * *", "30 2 * * *"};
   for (const char* e : exprs) {
     const CronSchedule s(e, "America/New_York");
     for (Time x = utc("2026-03-08T03:00:00Z"); x < utc("2026-11-01T09:00:00Z");
-         x += (x > utc("2026-03-08T09:00:00Z") && x < utc("2026-11-01T03:00:00Z"))
-                  ? days(30)
-                  : minutes(13)) {
+         x += (x > utc("2026-03-08T09:00:00Z") && x < utc("2026-11-01T03:00:00Z")) ? days(30)
+                                                                                   : minutes(13)) {
       const std::optional<Time> p = s.previous_at_or_before(x);
       ASSERT_TRUE(p) << e;
       EXPECT_LE(*p, x);
@@ -285,8 +285,8 @@ TEST(CronSchedule, NextAndPreviousAgree) {
 // library's own local_info (not TimeZone::resolve): fixed-time jobs visit every local minute
 // and map it (unique -> it, ambiguous -> first, nonexistent -> end of gap); wildcard jobs visit
 // every UTC minute and test its wall-clock reading.
-std::vector<Time> reference_ticks(const CronExpression& e, const std::string& zone_name,
-                                  Time from, Time to) {
+std::vector<Time> reference_ticks(const CronExpression& e, const std::string& zone_name, Time from,
+                                  Time to) {
   const date::time_zone* zone = date::locate_zone(zone_name);
   auto matches = [&](int64_t local_minute) {
     const date::local_days day{date::days{local_minute >= 0 ? local_minute / 1440 : 0}};
@@ -320,9 +320,9 @@ std::vector<Time> reference_ticks(const CronExpression& e, const std::string& zo
 }
 
 TEST(CronSchedule, MatchesANaiveReferenceAroundTransitions) {
-  const char* exprs[] = {"0 2 * * *",   "30 1 * * *",    "0,30 2 * * *",  "15 2,3 * * *",
-                         "0 1-3 * * *", "*/30 * * * *",  "*/7 * * * *",   "0 * * * *",
-                         "0 */2 * * *", "*/5 1,2 * * *", "45 1 * * SUN",  "59 23 * * *",
+  const char* exprs[] = {"0 2 * * *",   "30 1 * * *",       "0,30 2 * * *",   "15 2,3 * * *",
+                         "0 1-3 * * *", "*/30 * * * *",     "*/7 * * * *",    "0 * * * *",
+                         "0 */2 * * *", "*/5 1,2 * * *",    "45 1 * * SUN",   "59 23 * * *",
                          "0 0 * * *",   "10-50/20 2 * * *", "0 1-23/2 * * *", "@hourly"};
   struct Window {
     const char* zone;

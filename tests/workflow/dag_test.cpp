@@ -1,13 +1,13 @@
 // The task DAG: orders, upstream/downstream lists, leaves, cycles and the DOT dump, on small
 // graphs whose answers are worked out by hand in each test.
 
+#include "workflow/pipeline/dag.hpp"
+
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include "workflow/pipeline/dag.hpp"
 
 namespace gantry {
 namespace {
@@ -28,8 +28,8 @@ PipelineSpec pipeline(const std::vector<std::pair<std::string, std::vector<std::
 
 TEST(PipelineDag, DiamondOrdersAndLeaves) {
   // a -> b, a -> c, b -> d, c -> d, plus a lone task e.
-  const PipelineDag dag(pipeline({{"a", {}}, {"b", {"a"}}, {"c", {"a"}}, {"d", {"c", "b"}},
-                                  {"e", {}}}));
+  const PipelineDag dag(
+      pipeline({{"a", {}}, {"b", {"a"}}, {"c", {"a"}}, {"d", {"c", "b"}}, {"e", {}}}));
   EXPECT_EQ(dag.size(), 5u);
   EXPECT_EQ(dag.upstream(3), (Indices{2, 1}));  // dependsOn order
   EXPECT_EQ(dag.downstream(0), (Indices{1, 2}));
@@ -45,8 +45,8 @@ TEST(PipelineDag, DiamondOrdersAndLeaves) {
 
 TEST(PipelineDag, OrderFollowsDependenciesWhenFileOrderDoesNot) {
   // Declared load, transform, extract; data flows extract -> transform -> load.
-  const PipelineDag dag(pipeline({{"load", {"transform"}}, {"transform", {"extract"}},
-                                  {"extract", {}}}));
+  const PipelineDag dag(
+      pipeline({{"load", {"transform"}}, {"transform", {"extract"}}, {"extract", {}}}));
   EXPECT_EQ(dag.topological_order(), (Indices{2, 1, 0}));
   EXPECT_EQ(dag.leaves(), Indices{0});
   EXPECT_EQ(dag.roots(), Indices{2});
@@ -82,7 +82,8 @@ TEST(FindCycles, BackEdgesGiveCycles) {
 }
 
 TEST(PipelineDag, DotDump) {
-  PipelineSpec p = pipeline({{"extract", {}}, {"train", {"extract"}}, {"report", {"extract", "train"}}});
+  PipelineSpec p =
+      pipeline({{"extract", {}}, {"train", {"extract"}}, {"report", {"extract", "train"}}});
   p.name = "etl";
   p.namespace_name = "team-a";
   p.tasks[1].template_kind = TaskTemplate::kPyTorchJob;

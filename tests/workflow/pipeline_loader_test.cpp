@@ -4,6 +4,8 @@
 // at its opening quote; a missing field is reported at its map, whose mark is its first key or
 // its opening brace).
 
+#include "workflow/pipeline/pipeline_loader.hpp"
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include "workflow/pipeline/dag.hpp"
-#include "workflow/pipeline/pipeline_loader.hpp"
 
 namespace gantry {
 namespace {
@@ -28,7 +29,9 @@ std::vector<std::string> errors_of(const std::vector<PipelineSource>& sources) {
   return lines;
 }
 
-std::vector<std::string> errors_of(const std::string& text) { return errors_of({{"t.yaml", text}}); }
+std::vector<std::string> errors_of(const std::string& text) {
+  return errors_of({{"t.yaml", text}});
+}
 
 Time at(const char* text) {
   Time t;
@@ -66,8 +69,8 @@ TEST(PipelineLoader, FullFileReadsEveryField) {
   EXPECT_TRUE(p.depends_on_past);
   EXPECT_EQ(p.parallelism, 3);
   EXPECT_EQ(p.timeout, hours(6));
-  EXPECT_EQ(p.env, (std::map<std::string, std::string>{{"DATE", "{{ logicalTime }}"},
-                                                        {"MODE", "full"}}));
+  EXPECT_EQ(p.env,
+            (std::map<std::string, std::string>{{"DATE", "{{ logicalTime }}"}, {"MODE", "full"}}));
   ASSERT_EQ(p.tasks.size(), 3u);
 
   const TaskSpec& extract = p.tasks[0];
@@ -148,7 +151,8 @@ TEST(PipelineLoader, FullFileReadsEveryField) {
 
 TEST(PipelineLoader, DefaultsOfAMinimalPipeline) {
   const PipelineDocuments docs = load_pipeline_text(
-      "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n  tasks: [{name: a}]\n",
+      "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n  tasks: [{name: "
+      "a}]\n",
       "m.yaml");
   ASSERT_EQ(docs.pipelines.size(), 1u);
   const PipelineSpec& p = docs.pipelines[0];
@@ -194,8 +198,9 @@ TEST(PipelineLoader, PoolsAreFoundAcrossFiles) {
   } catch (const PipelineErrors& e) {
     ASSERT_EQ(e.errors().size(), 1u);
     EXPECT_EQ(std::string(e.what()),
-              kData + "other_pool_user.yaml:6:21: spec.tasks[0].pool: unknown pool 'shared'; no "
-                      "pool is declared in the files given (declare pools with kind: Pool)");
+              kData +
+                  "other_pool_user.yaml:6:21: spec.tasks[0].pool: unknown pool 'shared'; no "
+                  "pool is declared in the files given (declare pools with kind: Pool)");
     EXPECT_EQ(e.where().line, 6);
     EXPECT_EQ(e.field(), "spec.tasks[0].pool");
   }
@@ -279,7 +284,8 @@ spec: {slots: 1}
 }
 
 TEST(PipelineLoader, DuplicatePipelinesAndPoolsAcrossFiles) {
-  const std::string a = "apiVersion: gantry.dev/v1\nkind: Pool\nmetadata: {name: gpu}\nspec: {slots: 1}\n";
+  const std::string a =
+      "apiVersion: gantry.dev/v1\nkind: Pool\nmetadata: {name: gpu}\nspec: {slots: 1}\n";
   EXPECT_THAT(errors_of({{"a.yaml", a}, {"b.yaml", a}}),
               ElementsAre("b.yaml:3:18: metadata.name: duplicate pool 'gpu' (first declared at "
                           "a.yaml:3:18)"));
@@ -522,15 +528,17 @@ TEST(PipelineLoader, SyntaxErrorInOneFileDoesNotHideTheOthers) {
   const std::string good =
       "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n"
       "  tasks: [{name: a, pool: somewhere}, {name: b, dependsOn: [zz]}]\n";
-  const std::vector<std::string> errors = errors_of({{"bad.yaml", "a: [1, 2\n"}, {"good.yaml", good}});
+  const std::vector<std::string> errors =
+      errors_of({{"bad.yaml", "a: [1, 2\n"}, {"good.yaml", good}});
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].rfind("bad.yaml:", 0), 0u) << errors[0];
   // The unknown pool is not reported: bad.yaml might have declared it. The unknown task is.
   // `  tasks: [{name: a, pool: somewhere}, {name: b, dependsOn: [zz]}]`: '[' 10, '{' 11,
   // name: 12-16, a 18, ',' 19, pool: 21-25, somewhere 27-35, '}' 36, ',' 37, '{' 39,
   // name: 40-44, b 46, ',' 47, dependsOn: 49-58, '[' 60, zz 61.
-  EXPECT_EQ(errors[1], "good.yaml:5:61: spec.tasks[1].dependsOn[0]: unknown task 'zz'; tasks of "
-                       "this pipeline: a, b");
+  EXPECT_EQ(errors[1],
+            "good.yaml:5:61: spec.tasks[1].dependsOn[0]: unknown task 'zz'; tasks of "
+            "this pipeline: a, b");
 }
 
 TEST(PipelineLoader, ErrorsLeaveOutOnlyTheBrokenDocuments) {
@@ -557,7 +565,8 @@ TEST(PipelineLoader, GpuSharesAndWholeGpus) {
   const auto gpu_of = [](const std::string& value) {
     const PipelineDocuments docs = load_pipeline_text(
         "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n"
-        "  tasks: [{name: a, resources: {gpu: " + value + "}}]\n",
+        "  tasks: [{name: a, resources: {gpu: " +
+            value + "}}]\n",
         "g.yaml");
     return docs.pipelines.at(0).tasks.at(0).resources;
   };

@@ -16,10 +16,10 @@ TEST(RunnerChanges, APipelinePutAfterSwitchOnCatchesUp) {
   h.until(day("02:30"));
   h.scheduler.put_pipeline(hourly());
   h.until(day("03:10"));
-  EXPECT_EQ(h.runs(), (std::vector<std::string>{"00:00 catchup succeeded 02:30-02:40",
-                                                "01:00 catchup succeeded 02:40-02:50",
-                                                "02:00 catchup succeeded 02:50-03:00",
-                                                "03:00 schedule succeeded 03:00-03:10"}));
+  EXPECT_EQ(h.runs(),
+            (std::vector<std::string>{
+                "00:00 catchup succeeded 02:30-02:40", "01:00 catchup succeeded 02:40-02:50",
+                "02:00 catchup succeeded 02:50-03:00", "03:00 schedule succeeded 03:00-03:10"}));
 }
 
 // p runs hourly from 00:00 (task t). At 01:30 it is replaced by a version with tasks t and u

@@ -25,12 +25,10 @@ TEST(RunnerOps, SchedulerDownThenUpCatchesUp) {
   EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-00:30"}));
   EXPECT_FALSE(h.scheduler.up());
   h.until(day("05:15"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-00:30",
-                         "01:00 catchup succeeded 03:10-03:40",
-                         "02:00 catchup succeeded 03:40-04:10",
-                         "03:00 catchup succeeded 04:10-04:40",
-                         "04:00 schedule succeeded 04:40-05:10",
-                         "05:00 schedule running 05:10--"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-00:30", "01:00 catchup succeeded 03:10-03:40",
+               "02:00 catchup succeeded 03:40-04:10", "03:00 catchup succeeded 04:10-04:40",
+               "04:00 schedule succeeded 04:40-05:10", "05:00 schedule running 05:10--"}));
 }
 
 // A 70-minute task, down 00:30 .. up 02:00. The attempt keeps running in the world and ends
@@ -48,10 +46,10 @@ TEST(RunnerOps, CompletionsDuringDowntimeAreSeenAtUp) {
   h.scheduler.switch_on();
   h.until(day("04:30"));
   EXPECT_EQ(h.attempts("p", day("00:00"), "t"), "succeeded: 00:00-01:10 succeeded");
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-02:00",
-                         "01:00 catchup succeeded 02:00-03:10",
-                         "02:00 schedule succeeded 03:10-04:20",
-                         "03:00 schedule running 04:20--", "04:00 schedule queued ---"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-02:00", "01:00 catchup succeeded 02:00-03:10",
+               "02:00 schedule succeeded 03:10-04:20", "03:00 schedule running 04:20--",
+               "04:00 schedule queued ---"}));
 }
 
 // A manual trigger while the scheduler is down is rejected (event), nothing is created.
@@ -77,9 +75,9 @@ TEST(RunnerOps, PauseAndResumeApplyCatchupRules) {
   h.action(ActionKind::kResume, day("03:30"));
   h.scheduler.switch_on();
   h.until(day("04:30"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-00:10",
-                         "03:00 catchup succeeded 03:30-03:40",
-                         "04:00 schedule succeeded 04:00-04:10"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-00:10", "03:00 catchup succeeded 03:30-03:40",
+               "04:00 schedule succeeded 04:00-04:10"}));
 }
 
 // a -> b -> c, 10 minutes each; b's outcomes are [failed, succeeded], no retries.
@@ -147,11 +145,10 @@ TEST(RunnerOps, BackfillNeverDuplicates) {
   again.rerun = BackfillRerun::kAll;
   h.scheduler.schedule(again);
   h.until(day("04:15"));
-  EXPECT_EQ(h.runs(), (V{"00:00 backfill succeeded 02:40-02:50",
-                         "01:00 backfill succeeded 02:50-03:00",
-                         "02:00 catchup succeeded 02:30-02:40",
-                         "03:00 backfill succeeded 03:00-03:10",
-                         "04:00 schedule succeeded 04:00-04:10"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 backfill succeeded 02:40-02:50", "01:00 backfill succeeded 02:50-03:00",
+               "02:00 catchup succeeded 02:30-02:40", "03:00 backfill succeeded 03:00-03:10",
+               "04:00 schedule succeeded 04:00-04:10"}));
   EXPECT_EQ(h.scheduler.runs_in_flight(), 0u);
   h.until(day("04:55"));
   EXPECT_EQ(h.runs().size(), 5u);
@@ -212,10 +209,9 @@ TEST(RunnerOps, RestartNeverDuplicatesRuns) {
     life2.scheduler.recover();
     life2.scheduler.switch_on();
     life2.until(day("03:55"));
-    EXPECT_EQ(life2.runs(), (V{"00:00 schedule succeeded 00:00-00:30",
-                               "01:00 schedule succeeded 01:00-01:30",
-                               "02:00 schedule failed 02:00-03:20",
-                               "03:00 catchup succeeded 03:20-03:50"}));
+    EXPECT_EQ(life2.runs(),
+              (V{"00:00 schedule succeeded 00:00-00:30", "01:00 schedule succeeded 01:00-01:30",
+                 "02:00 schedule failed 02:00-03:20", "03:00 catchup succeeded 03:20-03:50"}));
     EXPECT_EQ(life2.attempts("p", day("02:00"), "t"), "failed: 02:00-03:20 error");
     EXPECT_TRUE(life2.has_event(SchedulerEventKind::kLostAttempt));
     EXPECT_EQ(store.refused_creations(), 0u);
@@ -261,12 +257,12 @@ TEST(RunnerOps, RestartRerunsLostAttemptsWithoutSpendingRetries) {
   life2.scheduler.recover();
   life2.scheduler.switch_on();
   life2.until(day("04:25"));
-  EXPECT_EQ(life2.runs(), (V{"00:00 schedule succeeded 00:00-00:30",
-                             "01:00 schedule succeeded 01:00-01:30",
-                             "02:00 schedule succeeded 02:00-03:50",
-                             "03:00 catchup succeeded 03:50-04:20",
-                             "04:00 schedule running 04:20--"}));
-  EXPECT_EQ(life2.attempts("p", day("02:00"), "t"), "succeeded: 02:00-03:20 lost 03:20-03:50 succeeded");
+  EXPECT_EQ(life2.runs(),
+            (V{"00:00 schedule succeeded 00:00-00:30", "01:00 schedule succeeded 01:00-01:30",
+               "02:00 schedule succeeded 02:00-03:50", "03:00 catchup succeeded 03:50-04:20",
+               "04:00 schedule running 04:20--"}));
+  EXPECT_EQ(life2.attempts("p", day("02:00"), "t"),
+            "succeeded: 02:00-03:20 lost 03:20-03:50 succeeded");
   EXPECT_TRUE(life2.has_event(SchedulerEventKind::kLostAttempt));
   const std::vector<Attempt>& lost = life2.task_of("p", day("02:00"), "t").attempts;
   EXPECT_EQ(lost.at(0).id, 3u);

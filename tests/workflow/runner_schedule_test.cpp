@@ -26,12 +26,10 @@ TEST(RunnerSchedule, CatchupSerializesOldestFirstUnderMaxActiveRuns) {
   EXPECT_EQ(h.runs(), (V{"00:00 catchup running 03:30--", "01:00 catchup queued ---",
                          "02:00 catchup queued ---", "03:00 catchup queued ---"}));
   h.until(day("05:30"));
-  EXPECT_EQ(h.runs(), (V{"00:00 catchup succeeded 03:30-03:50",
-                         "01:00 catchup succeeded 03:50-04:10",
-                         "02:00 catchup succeeded 04:10-04:30",
-                         "03:00 catchup succeeded 04:30-04:50",
-                         "04:00 schedule succeeded 04:50-05:10",
-                         "05:00 schedule succeeded 05:10-05:30"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 catchup succeeded 03:30-03:50", "01:00 catchup succeeded 03:50-04:10",
+               "02:00 catchup succeeded 04:10-04:30", "03:00 catchup succeeded 04:30-04:50",
+               "04:00 schedule succeeded 04:50-05:10", "05:00 schedule succeeded 05:10-05:30"}));
 }
 
 // catchup false, switched on at 03:30: overdue ticks 00, 01, 02, 03 (4 of them).
@@ -43,8 +41,8 @@ TEST(RunnerSchedule, CatchupFalseRunsOnlyTheMostRecentTick) {
   h.scheduler.add_pipeline(p);
   h.scheduler.switch_on();
   h.until(day("04:30"));
-  EXPECT_EQ(h.runs(), (V{"03:00 catchup succeeded 03:30-03:40",
-                         "04:00 schedule succeeded 04:00-04:10"}));
+  EXPECT_EQ(h.runs(),
+            (V{"03:00 catchup succeeded 03:30-03:40", "04:00 schedule succeeded 04:00-04:10"}));
 }
 
 // (b) startingDeadline 20m: 03:00 was due 30 minutes before 03:30 > 20m, and no overdue tick
@@ -84,8 +82,8 @@ TEST(RunnerSchedule, CatchupFalseMaxMissedRuns) {
     std::optional<Duration> deadline;
     bool runs;
   };
-  for (Case c : {Case{3, std::nullopt, false}, Case{1, minutes(90), false},
-                 Case{4, std::nullopt, true}}) {
+  for (Case c :
+       {Case{3, std::nullopt, false}, Case{1, minutes(90), false}, Case{4, std::nullopt, true}}) {
     Harness h(day("03:30"));
     PipelineSpec p = hourly();
     p.schedule->catchup = false;
@@ -94,8 +92,7 @@ TEST(RunnerSchedule, CatchupFalseMaxMissedRuns) {
     h.scheduler.add_pipeline(p);
     h.scheduler.switch_on();
     h.until(day("03:45"));
-    EXPECT_EQ(h.runs(), c.runs ? V{"03:00 catchup succeeded 03:30-03:40"} : V{})
-        << c.max_missed;
+    EXPECT_EQ(h.runs(), c.runs ? V{"03:00 catchup succeeded 03:30-03:40"} : V{}) << c.max_missed;
     EXPECT_EQ(h.has_event(SchedulerEventKind::kTooManyMissed), !c.runs) << c.max_missed;
   }
 }
@@ -113,9 +110,9 @@ TEST(RunnerSchedule, TriggerVersusIntervalSemantics) {
     h.scheduler.switch_on();
     h.until(day("02:30"));
     if (sem == ScheduleSemantics::kTrigger) {
-      EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-00:10",
-                             "01:00 schedule succeeded 01:00-01:10",
-                             "02:00 schedule succeeded 02:00-02:10"}));
+      EXPECT_EQ(h.runs(),
+                (V{"00:00 schedule succeeded 00:00-00:10", "01:00 schedule succeeded 01:00-01:10",
+                   "02:00 schedule succeeded 02:00-02:10"}));
     } else {
       EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 01:00-01:10",
                              "01:00 schedule succeeded 02:00-02:10"}));
@@ -135,10 +132,9 @@ TEST(RunnerSchedule, ForbidRecordsSkippedRuns) {
   h.scheduler.add_pipeline(p);
   h.scheduler.switch_on();
   h.until(day("03:45"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-01:30",
-                         "01:00 schedule skipped 01:00-01:00",
-                         "02:00 schedule succeeded 02:00-03:30",
-                         "03:00 schedule skipped 03:00-03:00"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-01:30", "01:00 schedule skipped 01:00-01:00",
+               "02:00 schedule succeeded 02:00-03:30", "03:00 schedule skipped 03:00-03:00"}));
   EXPECT_EQ(h.attempts("p", day("01:00"), "t"), "skipped:");
   EXPECT_TRUE(h.has_event(SchedulerEventKind::kForbidSkip));
 }
@@ -153,8 +149,7 @@ TEST(RunnerSchedule, ReplaceKillsTheRunInFlight) {
   h.scheduler.add_pipeline(p);
   h.scheduler.switch_on();
   h.until(day("02:30"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule killed 00:00-01:00",
-                         "01:00 schedule killed 01:00-02:00",
+  EXPECT_EQ(h.runs(), (V{"00:00 schedule killed 00:00-01:00", "01:00 schedule killed 01:00-02:00",
                          "02:00 schedule running 02:00--"}));
   EXPECT_EQ(h.attempts("p", day("00:00"), "t"), "killed: 00:00-01:00 killed");
 }
@@ -172,10 +167,10 @@ TEST(RunnerSchedule, KeepLatestExpiresOlderRunsEvenRunning) {
   h.scheduler.add_pipeline(p);
   h.scheduler.switch_on();
   h.until(day("04:45"));
-  EXPECT_EQ(h.runs(), (V{"00:00 catchup expired 03:30-03:30", "01:00 catchup expired 03:30-03:30",
-                         "02:00 catchup succeeded 03:30-03:50",
-                         "03:00 catchup succeeded 03:50-04:10",
-                         "04:00 schedule succeeded 04:10-04:30"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 catchup expired 03:30-03:30", "01:00 catchup expired 03:30-03:30",
+               "02:00 catchup succeeded 03:30-03:50", "03:00 catchup succeeded 03:50-04:10",
+               "04:00 schedule succeeded 04:10-04:30"}));
   // Ready tasks are started once the event that made them ready is done (dispatch), so run
   // 00's task was still waiting for its slot when 00 expired in the same instant: killed
   // without an attempt.
@@ -201,10 +196,9 @@ TEST(RunnerSchedule, DependsOnPastStallsUntilMarkSuccess) {
   EXPECT_EQ(h.runs(), (V{"00:00 schedule failed 00:00-00:10", "01:00 schedule queued ---",
                          "02:00 schedule queued ---"}));
   h.until(day("03:50"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-02:15",
-                         "01:00 schedule succeeded 02:15-02:45",
-                         "02:00 schedule succeeded 02:45-03:15",
-                         "03:00 schedule succeeded 03:15-03:45"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-02:15", "01:00 schedule succeeded 02:15-02:45",
+               "02:00 schedule succeeded 02:45-03:15", "03:00 schedule succeeded 03:15-03:45"}));
   // Marking success turns the failed task into a succeeded one; its attempt stays failed.
   EXPECT_EQ(h.attempts("p", day("00:00"), "t"), "succeeded: 00:00-00:10 failed");
 }
@@ -229,9 +223,9 @@ TEST(RunnerSchedule, TaskDependsOnPastWaitsForThePreviousInstance) {
   EXPECT_EQ(h.attempts("p", day("01:00"), "b"), "pending:");
   EXPECT_EQ(h.attempts("p", day("02:00"), "b"), "pending:");
   h.until(day("02:55"));
-  EXPECT_EQ(h.runs(), (V{"00:00 schedule succeeded 00:00-02:30",
-                         "01:00 schedule succeeded 01:00-02:40",
-                         "02:00 schedule succeeded 02:00-02:50"}));
+  EXPECT_EQ(h.runs(),
+            (V{"00:00 schedule succeeded 00:00-02:30", "01:00 schedule succeeded 01:00-02:40",
+               "02:00 schedule succeeded 02:00-02:50"}));
   EXPECT_EQ(h.attempts("p", day("01:00"), "b"), "succeeded: 02:30-02:40 succeeded");
   EXPECT_EQ(h.attempts("p", day("02:00"), "b"), "succeeded: 02:40-02:50 succeeded");
 }

@@ -88,8 +88,7 @@ TEST(RunnerTask, SkipIsDoneWithoutRunning) {
   TaskSpec b = task("b", minutes(10), {"a"});
   b.skip = true;
   {
-    OneRun h(manual("p", {task("a", minutes(10)), b, task("c", minutes(10), {"b"})}),
-             day("01:00"));
+    OneRun h(manual("p", {task("a", minutes(10)), b, task("c", minutes(10), {"b"})}), day("01:00"));
     EXPECT_EQ(h.of("b"), "skipped:");
     EXPECT_EQ(h.of("c"), "succeeded: 00:10-00:20 succeeded");
     EXPECT_EQ(h.state(), "00:00 manual succeeded 00:00-00:20");
@@ -145,7 +144,7 @@ TEST(RunnerTask, RetryWaitSaturates) {
   EXPECT_EQ(retry_wait(r, 1'025), seconds(0));
   EXPECT_EQ(retry_wait(r, 1'000'000), seconds(0));
   r.delay = microseconds(1);
-  EXPECT_EQ(retry_wait(r, 1'025), minutes(5));           // 1 µs · inf -> the cap
+  EXPECT_EQ(retry_wait(r, 1'025), minutes(5));  // 1 µs · inf -> the cap
   EXPECT_EQ(retry_wait(r, 2'000'000'000), minutes(5));
   EXPECT_EQ(retry_wait(r, 29), microseconds(268'435'456));  // 2^28 µs = 268.4 s < 300 s
   EXPECT_EQ(retry_wait(r, 30), minutes(5));                 // 2^29 µs = 536.9 s > 300 s
@@ -189,21 +188,19 @@ TEST(RunnerTask, RetryPolicyOnErrorVersusOnFailure) {
     RetryPolicy policy;
     bool retried;
   };
-  for (const Case& c : {Case{"error", RetryPolicy::kOnFailure, false},
-                        Case{"error", RetryPolicy::kOnError, true},
-                        Case{"failed", RetryPolicy::kOnError, false},
-                        Case{"failed", RetryPolicy::kOnFailure, true},
-                        Case{"failed", RetryPolicy::kAlways, true},
-                        Case{"error", RetryPolicy::kAlways, true}}) {
+  for (const Case& c :
+       {Case{"error", RetryPolicy::kOnFailure, false}, Case{"error", RetryPolicy::kOnError, true},
+        Case{"failed", RetryPolicy::kOnError, false}, Case{"failed", RetryPolicy::kOnFailure, true},
+        Case{"failed", RetryPolicy::kAlways, true}, Case{"error", RetryPolicy::kAlways, true}}) {
     TaskSpec t = task("t", minutes(1));
     t.simulate.outcomes = {c.first, "succeeded"};
     t.retry.limit = 2;
     t.retry.delay = seconds(10);
     t.retry.policy = c.policy;
     OneRun h(manual("p", {t}), day("01:00"));
-    EXPECT_EQ(h.of("t"), c.retried ? "succeeded: 00:00-00:01 " + c.first +
-                                         " 00:01:10-00:02:10 succeeded"
-                                   : "failed: 00:00-00:01 " + c.first)
+    EXPECT_EQ(h.of("t"), c.retried
+                             ? "succeeded: 00:00-00:01 " + c.first + " 00:01:10-00:02:10 succeeded"
+                             : "failed: 00:00-00:01 " + c.first)
         << c.first << " " << static_cast<int>(c.policy);
   }
 }
@@ -230,8 +227,8 @@ TEST(RunnerTask, AttemptTimeout) {
 // a (10m) -> b (10m) -> c, run timeout 15m: a 00:00-00:10, b 00:10-00:15 killed; c never
 // started: killed; run failed at 00:15.
 TEST(RunnerTask, RunTimeoutKillsRunningTasks) {
-  PipelineSpec p = manual("p", {task("a", minutes(10)), task("b", minutes(10), {"a"}),
-                                task("c", minutes(10), {"b"})});
+  PipelineSpec p = manual(
+      "p", {task("a", minutes(10)), task("b", minutes(10), {"a"}), task("c", minutes(10), {"b"})});
   p.timeout = minutes(15);
   OneRun h(p, day("01:00"));
   EXPECT_EQ(h.of("a"), "succeeded: 00:00-00:10 succeeded");

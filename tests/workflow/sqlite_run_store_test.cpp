@@ -1,16 +1,15 @@
 #include "workflow/store/sqlite_run_store.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-
-#include <gmock/gmock.h>
 
 #include "engine/store/database.hpp"
 #include "tests/tools/fault_injection.hpp"
@@ -74,7 +73,8 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
     store.attempt_running(key, "extract", 0, kT0 + minutes(2));
     store.attempt_ended(key, "extract", 0, kT0 + minutes(3), AttemptState::kFailed);
     store.attempt_started(key, "extract", 1, 9, kT0 + minutes(4));
-    store.record_event(SchedulerEvent{kT0, SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
+    store.record_event(
+        SchedulerEvent{kT0, SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
   }
   SqliteRunStore reopened(path_);
   const std::vector<gantry::Run> runs = reopened.load_runs();
@@ -196,7 +196,8 @@ TEST_F(SqliteRunStoreTest, OneWriterAtATime) {
     SqliteRunStore second(path_);
     FAIL() << "expected StoreError";
   } catch (const StoreError& e) {
-    EXPECT_THAT(e.what(), ::testing::HasSubstr("database in use by pid " + std::to_string(::getpid())));
+    EXPECT_THAT(e.what(),
+                ::testing::HasSubstr("database in use by pid " + std::to_string(::getpid())));
   }
   EXPECT_TRUE(first.create_run(make_run("etl", 0))) << "the holder goes on";
 }
@@ -249,9 +250,7 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("holds a run history (745 runs"));
   }
   EXPECT_EQ(count("SELECT count(*) FROM runs"), 745);
-  {
-    SqliteRunStore replaced(path_, RunStoreOptions{.replay = true, .replace = true});
-  }
+  { SqliteRunStore replaced(path_, RunStoreOptions{.replay = true, .replace = true}); }
   EXPECT_EQ(count("SELECT count(*) FROM runs"), 0);
 }
 
@@ -260,20 +259,21 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
 TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
   {
     Database db = Database::open(path_, OpenOptions{.wal = true});
-    db.migrate({"CREATE TABLE pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT,"
-                " schedule TEXT, timezone TEXT);"
-                "CREATE TABLE runs(id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL,"
-                " logical_us INTEGER NOT NULL, trigger TEXT NOT NULL, state TEXT NOT NULL,"
-                " start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us));"
-                "CREATE TABLE task_instances(run_id INTEGER NOT NULL REFERENCES runs(id),"
-                " position INTEGER, name TEXT NOT NULL, state TEXT NOT NULL, cpu_milli INTEGER,"
-                " memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER,"
-                " PRIMARY KEY (run_id, name)) WITHOUT ROWID;"
-                "CREATE TABLE attempts(run_id INTEGER NOT NULL, task TEXT NOT NULL,"
-                " idx INTEGER NOT NULL, start_us INTEGER NOT NULL, end_us INTEGER,"
-                " state TEXT NOT NULL, PRIMARY KEY (run_id, task, idx)) WITHOUT ROWID;"
-                "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT,"
-                " pipeline TEXT, logical_us INTEGER, task TEXT, message TEXT);"});
+    db.migrate(
+        {"CREATE TABLE pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT,"
+         " schedule TEXT, timezone TEXT);"
+         "CREATE TABLE runs(id INTEGER PRIMARY KEY, pipeline TEXT NOT NULL,"
+         " logical_us INTEGER NOT NULL, trigger TEXT NOT NULL, state TEXT NOT NULL,"
+         " start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us));"
+         "CREATE TABLE task_instances(run_id INTEGER NOT NULL REFERENCES runs(id),"
+         " position INTEGER, name TEXT NOT NULL, state TEXT NOT NULL, cpu_milli INTEGER,"
+         " memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER,"
+         " PRIMARY KEY (run_id, name)) WITHOUT ROWID;"
+         "CREATE TABLE attempts(run_id INTEGER NOT NULL, task TEXT NOT NULL,"
+         " idx INTEGER NOT NULL, start_us INTEGER NOT NULL, end_us INTEGER,"
+         " state TEXT NOT NULL, PRIMARY KEY (run_id, task, idx)) WITHOUT ROWID;"
+         "CREATE TABLE events(seq INTEGER PRIMARY KEY, at_us INTEGER, kind TEXT,"
+         " pipeline TEXT, logical_us INTEGER, task TEXT, message TEXT);"});
     db.exec("INSERT INTO runs VALUES (1, 'etl', 0, 'backfill', 'succeeded', 0, 1)");
     db.exec("INSERT INTO task_instances VALUES (1, 0, 'extract', 'succeeded', 0, 0, 0, 0)");
     db.exec("INSERT INTO attempts VALUES (1, 'extract', 0, 0, 1, 'succeeded')");
@@ -315,12 +315,17 @@ TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
       EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": " + message)) << sql;
     }
   };
-  load_fails_with("INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) VALUES (1, 'extract', 1, 0, NULL, 'running')",
-                  "attempt 1 of task 'extract' of run id 1 follows 0 attempts");
-  load_fails_with("DELETE FROM attempts; INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) VALUES (1, 'nosuch', 0, 0, NULL, 'running')",
-                  "attempt of task 'nosuch', which run id 1 does not have");
-  load_fails_with("DELETE FROM attempts; INSERT INTO task_instances VALUES (9, 0, 'x', 'pending', 0, 0, 0, 0)",
-                  "task instance 'x' of run id 9, which does not exist");
+  load_fails_with(
+      "INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) VALUES (1, 'extract', 1, "
+      "0, NULL, 'running')",
+      "attempt 1 of task 'extract' of run id 1 follows 0 attempts");
+  load_fails_with(
+      "DELETE FROM attempts; INSERT INTO attempts(run_id, task, idx, start_us, end_us, state) "
+      "VALUES (1, 'nosuch', 0, 0, NULL, 'running')",
+      "attempt of task 'nosuch', which run id 1 does not have");
+  load_fails_with(
+      "DELETE FROM attempts; INSERT INTO task_instances VALUES (9, 0, 'x', 'pending', 0, 0, 0, 0)",
+      "task instance 'x' of run id 9, which does not exist");
   load_fails_with("DELETE FROM task_instances WHERE run_id = 9; UPDATE runs SET state = 'exploded'",
                   "unknown run state 'exploded'");
 }

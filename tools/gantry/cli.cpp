@@ -3,9 +3,9 @@
 
 #include "tools/gantry/cli.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <stdexcept>
@@ -95,7 +95,8 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
     return kBadInput;
   } catch (const gantry::InputErrors& e) {
     // Every error of a file, one per line, each a message of its own.
-    for (const gantry::InputError& error : e.errors()) fmt::print(stderr, "error: {}\n", error.what());
+    for (const gantry::InputError& error : e.errors())
+      fmt::print(stderr, "error: {}\n", error.what());
     return kBadInput;
   } catch (const gantry::GantryError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -19,9 +19,9 @@ namespace fs = std::filesystem;
 CLI::Validator seed_validator() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const bool digits = !text.empty() && text.size() <= 19 &&
-                            std::all_of(text.begin(), text.end(),
-                                        [](char c) { return c >= '0' && c <= '9'; });
+        const bool digits =
+            !text.empty() && text.size() <= 19 &&
+            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
         if (digits && std::stoull(text) <= kMaxSeed) return {};
         return fmt::format("expected an integer from 0 to {}, got '{}'", kMaxSeed, text);
       },
@@ -33,7 +33,8 @@ std::vector<std::string> expand_pipeline_args(const std::vector<std::string>& ar
   for (const std::string& arg : args) {
     std::error_code ec;
     const fs::file_status status = fs::status(arg, ec);
-    if (status.type() == fs::file_type::not_found) throw FileError(arg + ": no such file or folder");
+    if (status.type() == fs::file_type::not_found)
+      throw FileError(arg + ": no such file or folder");
     if (status.type() != fs::file_type::directory) {
       out.push_back(arg);
       continue;
@@ -41,7 +42,8 @@ std::vector<std::string> expand_pipeline_args(const std::vector<std::string>& ar
     std::vector<std::string> found;
     for (const fs::directory_entry& e : fs::directory_iterator(arg, ec)) {
       const std::string ext = e.path().extension().string();
-      if ((ext == ".yaml" || ext == ".yml") && e.is_regular_file()) found.push_back(e.path().string());
+      if ((ext == ".yaml" || ext == ".yml") && e.is_regular_file())
+        found.push_back(e.path().string());
     }
     if (ec) throw FileError(arg + ": cannot list the folder: " + ec.message());
     if (found.empty())
@@ -59,11 +61,12 @@ PipelineDocuments load_pipelines(const std::vector<std::string>& files) {
   std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
   for (const PipelineSource& s : sources) {
     const auto from = [&](const SourceLocation& w) { return w.file == s.file_name; };
-    const bool declares =
-        std::any_of(docs.pipelines.begin(), docs.pipelines.end(),
-                    [&](const PipelineSpec& p) { return p.file == s.file_name || from(p.where); }) ||
-        std::any_of(docs.pools.begin(), docs.pools.end(),
-                    [&](const PoolSpec& p) { return from(p.where); });
+    const bool declares = std::any_of(docs.pipelines.begin(), docs.pipelines.end(),
+                                      [&](const PipelineSpec& p) {
+                                        return p.file == s.file_name || from(p.where);
+                                      }) ||
+                          std::any_of(docs.pools.begin(), docs.pools.end(),
+                                      [&](const PoolSpec& p) { return from(p.where); });
     const bool reported = std::any_of(errors.begin(), errors.end(),
                                       [&](const InputError& e) { return from(e.where()); });
     if (declares || reported) continue;
@@ -83,7 +86,9 @@ void make_output_dir(const std::string& flag, const std::string& dir) {
   if (status.type() != fs::file_type::not_found && !ec)
     throw GantryError(fmt::format("{}: '{}' exists and is not a folder", flag, dir));
   fs::create_directories(dir, ec);
-  if (ec) throw GantryError(fmt::format("{}: cannot create the folder '{}': {}", flag, dir, ec.message()));
+  if (ec)
+    throw GantryError(
+        fmt::format("{}: cannot create the folder '{}': {}", flag, dir, ec.message()));
 }
 
 void check_output_database(const std::string& db_path) {

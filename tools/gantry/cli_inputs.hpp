@@ -4,7 +4,6 @@
 // Every failure is bad input (exit code 2) naming the flag or the file.
 
 #include <CLI/CLI.hpp>
-
 #include <cstdint>
 #include <string>
 #include <vector>

@@ -39,7 +39,8 @@ ResultRef parse_ref(const std::string& text) {
     r.path = text.substr(0, colon);
     r.policy = text.substr(colon + 1);
   }
-  if (std::filesystem::is_directory(r.path)) r.path = (std::filesystem::path(r.path) / "results.db").string();
+  if (std::filesystem::is_directory(r.path))
+    r.path = (std::filesystem::path(r.path) / "results.db").string();
   if (!std::filesystem::is_regular_file(r.path))
     throw GantryError(fmt::format("{}: no results database at {}", text, r.path));
   return r;
@@ -106,8 +107,8 @@ std::map<int, CurvePoint> curves(Database& db, const ResultRef& r, std::string& 
     out[static_cast<int>(s.column_int64(0))] = {s.column_double(1), s.column_double(2),
                                                 s.column_double(3)};
   if (out.empty())
-    throw GantryError(fmt::format("{}: no curves for policy '{}' in pod list '{}'", r.label,
-                                  r.policy, variant));
+    throw GantryError(
+        fmt::format("{}: no curves for policy '{}' in pod list '{}'", r.label, r.policy, variant));
   return out;
 }
 
@@ -134,7 +135,8 @@ void compare_training(const ResultRef& a, const ResultRef& b, Database& da, Data
     if (it == sb.end()) continue;
     const double vb = it->second;
     const std::string ratio = va != 0 ? fmt::format("{:.2f}", vb / va) : "—";
-    std::cout << fmt::format("  {:<22}{:>14.4g}{:>14.4g}{:>14.4g}{:>9}\n", k, va, vb, vb - va, ratio);
+    std::cout << fmt::format("  {:<22}{:>14.4g}{:>14.4g}{:>14.4g}{:>9}\n", k, va, vb, vb - va,
+                             ratio);
   }
 }
 
@@ -155,10 +157,12 @@ void compare_fragmentation(const ResultRef& a, const ResultRef& b, Database& da,
                       {"a_fragmentation_pct", pa.fragmented},
                       {"b_fragmentation_pct", it->second.fragmented}});
     }
-    std::cout << nlohmann::ordered_json{{"a", a.label}, {"b", b.label}, {"rows", rows}}.dump(2) << "\n";
+    std::cout << nlohmann::ordered_json{{"a", a.label}, {"b", b.label}, {"rows", rows}}.dump(2)
+              << "\n";
     return;
   }
-  std::cout << fmt::format("A  {}  (pod list {})\nB  {}  (pod list {})\n", a.label, va, b.label, vb);
+  std::cout << fmt::format("A  {}  (pod list {})\nB  {}  (pod list {})\n", a.label, va, b.label,
+                           vb);
   std::cout << "Mean over seeds, % of cluster GPU capacity.\n\n";
   std::cout << fmt::format("  {:>8}  {:>19}  {:>19}  {:>19}\n", "arrived", "allocated A | B",
                            "unallocated A | B", "fragmented A | B");
@@ -167,16 +171,17 @@ void compare_fragmentation(const ResultRef& a, const ResultRef& b, Database& da,
     if (ia == ca.end() || ib == cb.end()) continue;
     const CurvePoint& pa = ia->second;
     const CurvePoint& pb = ib->second;
-    std::cout << fmt::format("  {:>7}%  {:>8.1f} | {:<8.1f}  {:>8.1f} | {:<8.1f}  {:>8.1f} | {:<8.1f}\n",
-                             level, pa.allocated, pb.allocated, pa.unallocated, pb.unallocated,
-                             pa.fragmented, pb.fragmented);
+    std::cout << fmt::format(
+        "  {:>7}%  {:>8.1f} | {:<8.1f}  {:>8.1f} | {:<8.1f}  {:>8.1f} | {:<8.1f}\n", level,
+        pa.allocated, pb.allocated, pa.unallocated, pb.unallocated, pa.fragmented, pb.fragmented);
   }
   const auto last_a = ca.rbegin()->second, last_b = cb.rbegin()->second;
   if (last_a.unallocated > 0)
-    std::cout << fmt::format("\n  At {}% arrival B leaves {:.1f} % of the GPUs unallocated against "
-                             "A's {:.1f} % ({:+.0f} %).\n",
-                             ca.rbegin()->first, last_b.unallocated, last_a.unallocated,
-                             100.0 * (last_b.unallocated - last_a.unallocated) / last_a.unallocated);
+    std::cout << fmt::format(
+        "\n  At {}% arrival B leaves {:.1f} % of the GPUs unallocated against "
+        "A's {:.1f} % ({:+.0f} %).\n",
+        ca.rbegin()->first, last_b.unallocated, last_a.unallocated,
+        100.0 * (last_b.unallocated - last_a.unallocated) / last_a.unallocated);
 }
 
 void run_compare(const CompareOptions& opt) {

@@ -21,11 +21,11 @@ std::string fragmentation_text(const FragmentationResult& r) {
     for (int level : kTableLevels) {
       if (level >= static_cast<int>(p.arrival_pct.size())) continue;
       const auto i = static_cast<size_t>(level);
-      out += fmt::format("  {:>8}%  {:>7.1f} ± {:<5.1f}  {:>7.1f} ± {:<5.1f}  {:>6.1f} ± {:<5.1f}  {:>11.0f}\n",
-                         level, p.allocated_gpu_pct_mean[i], p.allocated_gpu_pct_sd[i],
-                         p.unallocated_gpu_pct_mean[i], p.unallocated_gpu_pct_sd[i],
-                         p.fragmentation_pct_mean[i], p.fragmentation_pct_sd[i],
-                         p.failed_pods_mean[i]);
+      out += fmt::format(
+          "  {:>8}%  {:>7.1f} ± {:<5.1f}  {:>7.1f} ± {:<5.1f}  {:>6.1f} ± {:<5.1f}  {:>11.0f}\n",
+          level, p.allocated_gpu_pct_mean[i], p.allocated_gpu_pct_sd[i],
+          p.unallocated_gpu_pct_mean[i], p.unallocated_gpu_pct_sd[i], p.fragmentation_pct_mean[i],
+          p.fragmentation_pct_sd[i], p.failed_pods_mean[i]);
     }
   }
   return out;

@@ -40,8 +40,8 @@ struct RunOptions {
   std::string pipeline;
   std::string cluster;  // a Scenario whose cluster and workload the distributed tasks share
   uint64_t seed = 1;
-  bool replace = false;                // run: replace a run history at --db
-  std::string lost_attempts = "rerun";  // backfill: what recover() does with lost attempts
+  bool replace = false;                    // run: replace a run history at --db
+  std::string lost_attempts = "rerun";     // backfill: what recover() does with lost attempts
   SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
@@ -53,14 +53,15 @@ void check_pipeline_flag(const std::string& name, const PipelineDocuments& docs)
   for (const PipelineSpec& p : docs.pipelines) {
     if (p.name == name) {
       if (!p.schedule)
-        throw GantryError(fmt::format("--pipeline: '{}' has no schedule, so nothing to backfill",
-                                      name));
+        throw GantryError(
+            fmt::format("--pipeline: '{}' has no schedule, so nothing to backfill", name));
       return;
     }
     known.push_back(p.name);
   }
-  throw GantryError(fmt::format("--pipeline: no pipeline named '{}' in the files; known: {}", name,
-                                known.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(known, ", "))));
+  throw GantryError(fmt::format(
+      "--pipeline: no pipeline named '{}' in the files; known: {}", name,
+      known.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(known, ", "))));
 }
 
 // The store at --db, with every refusal reported against the flag.
@@ -70,8 +71,8 @@ std::unique_ptr<SqliteRunStore> open_store(const RunOptions& opt, RunStoreOption
   try {
     return std::make_unique<SqliteRunStore>(opt.db, options);
   } catch (const RunHistoryExists& e) {
-    throw GantryError(fmt::format("--db: {}; pass --replace to discard it, or choose another --db",
-                                  e.what()));
+    throw GantryError(
+        fmt::format("--db: {}; pass --replace to discard it, or choose another --db", e.what()));
   } catch (const StoreError& e) {
     throw GantryError(fmt::format("--db: {}", e.what()));
   }
@@ -80,9 +81,10 @@ std::unique_ptr<SqliteRunStore> open_store(const RunOptions& opt, RunStoreOption
 Time parse_time_flag(const std::string& flag, const std::string& text) {
   Time t;
   if (!parse_rfc3339(text, t))
-    throw GantryError(fmt::format("{}: expected an RFC 3339 time such as 2026-01-01T00:00:00Z, "
-                                  "got '{}'",
-                                  flag, text));
+    throw GantryError(
+        fmt::format("{}: expected an RFC 3339 time such as 2026-01-01T00:00:00Z, "
+                    "got '{}'",
+                    flag, text));
   return t;
 }
 
@@ -128,8 +130,8 @@ void run_backlog_with_progress(EventLoop& loop, const RunScheduler& scheduler) {
 
 void print_timeline(const RunScheduler& scheduler, const std::string& format) {
   // Streamed run by run: neither a copy of the runs nor the whole document is held.
-  TimelineWriter writer(std::cout, format == "json" ? TimelineWriter::Format::kJson
-                                                    : TimelineWriter::Format::kText);
+  TimelineWriter writer(
+      std::cout, format == "json" ? TimelineWriter::Format::kJson : TimelineWriter::Format::kText);
   scheduler.for_each_run([&](const Run& run) { writer.add(run); });
   writer.finish();
   if (format == "json") std::cout << "\n";
@@ -168,7 +170,8 @@ struct Orchestrator {
     check_window(docs.pipelines, window_from, window_to, /*backfill=*/!replay,
                  replay ? "" : opt.pipeline, replay ? "--until" : "--to");
     loop = EventLoop::virtual_time(start);
-    store = open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
+    store =
+        open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
     if (opt.runs_commit) store->set_commit_hook(opt.runs_commit);
     executor = std::make_unique<SimulatedExecutor>(*loop, opt.seed);
     TaskExecutor* tasks = executor.get();
@@ -256,8 +259,10 @@ void common_options(CLI::App* cmd, const std::shared_ptr<RunOptions>& opt) {
                   "Pipeline and Pool YAML files; a folder stands for its *.yaml and *.yml files")
       ->required()
       ->check(CLI::ExistingPath);
-  cmd->add_option("--format", opt->format, "Timeline format")->check(CLI::IsMember({"text", "json"}));
-  cmd->add_option("--db", opt->db, "SQLite database of pipelines, runs, task instances, attempts and events");
+  cmd->add_option("--format", opt->format, "Timeline format")
+      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--db", opt->db,
+                  "SQLite database of pipelines, runs, task instances, attempts and events");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated task durations and outcomes")
       ->check(seed_validator());
 }
@@ -267,17 +272,20 @@ void common_options(CLI::App* cmd, const std::shared_ptr<RunOptions>& opt) {
 void add_pipeline_run(CLI::App& pipeline, const CliHooks& hooks) {
   auto opt = std::make_shared<RunOptions>();
   opt->runs_commit = hooks.runs_commit;
-  CLI::App* cmd = pipeline.add_subcommand("run", "Run pipelines in virtual time and print the timeline");
+  CLI::App* cmd =
+      pipeline.add_subcommand("run", "Run pipelines in virtual time and print the timeline");
   common_options(cmd, opt);
   cmd->add_option("--from", opt->from, "When the pipelines are switched on (RFC 3339)")->required();
   cmd->add_option("--until", opt->until, "When the replay stops (RFC 3339)")->required();
-  cmd->add_option("--events", opt->events, "Operator actions and faults (YAML list)")->check(CLI::ExistingFile);
+  cmd->add_option("--events", opt->events, "Operator actions and faults (YAML list)")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--replace", opt->replace,
-               "Replace the database at --db even when it holds a run history (backfills); "
-               "never a file that is not a Gantry runs database");
-  cmd->add_option("--cluster", opt->cluster,
-                  "A Scenario whose cluster and workload distributed tasks (tfjob, pytorchjob, ...) "
-                  "run in, competing for GPUs")
+                "Replace the database at --db even when it holds a run history (backfills); "
+                "never a file that is not a Gantry runs database");
+  cmd->add_option(
+         "--cluster", opt->cluster,
+         "A Scenario whose cluster and workload distributed tasks (tfjob, pytorchjob, ...) "
+         "run in, competing for GPUs")
       ->check(CLI::ExistingFile);
   cmd->callback([opt] { run_pipelines(*opt); });
 }
@@ -287,7 +295,8 @@ void add_pipeline_backfill(CLI::App& pipeline, const CliHooks& hooks) {
   opt->runs_commit = hooks.runs_commit;
   CLI::App* cmd = pipeline.add_subcommand("backfill", "Create and run the runs of a past window");
   common_options(cmd, opt);
-  cmd->add_option("--from", opt->from, "First tick of the window (RFC 3339, inclusive)")->required();
+  cmd->add_option("--from", opt->from, "First tick of the window (RFC 3339, inclusive)")
+      ->required();
   cmd->add_option("--to", opt->to, "Last tick of the window (RFC 3339, inclusive)")->required();
   cmd->add_option("--rerun", opt->rerun, "Existing runs: none, failed or all")
       ->check(CLI::IsMember({"none", "failed", "all"}));

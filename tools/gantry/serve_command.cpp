@@ -58,8 +58,9 @@ std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::strin
       std::string msg = file + ": " + e.what();
       if (e.body().contains("errors"))
         for (const auto& err : e.body()["errors"])
-          msg += fmt::format("\n  {}:{}:{}: {}: {}", file, err.value("line", 0), err.value("column", 0),
-                             err.value("path", ""), err.value("message", ""));
+          msg +=
+              fmt::format("\n  {}:{}:{}: {}: {}", file, err.value("line", 0),
+                          err.value("column", 0), err.value("path", ""), err.value("message", ""));
       failed.push_back(msg);
     }
   }
@@ -68,13 +69,17 @@ std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::strin
 
 void run_serve(const ServeOptions& opt) {
   if (opt.world != "sim")
-    throw GantryError("--world: '" + opt.world + "' is not available yet; the live Kubernetes world comes with issue 11");
-  if (!(opt.speed > 0) || opt.speed > 1e6) throw GantryError("--speed: expected a number above 0 and at most 1000000");
+    throw GantryError("--world: '" + opt.world +
+                      "' is not available yet; the live Kubernetes world comes with issue 11");
+  if (!(opt.speed > 0) || opt.speed > 1e6)
+    throw GantryError("--speed: expected a number above 0 and at most 1000000");
   const auto address = web::split_listen_address(opt.listen);
   if (!address) throw GantryError("--listen: expected host:port, got '" + opt.listen + "'");
   if (!web::is_loopback_host(address->first) && (opt.tls_cert.empty() || opt.tls_key.empty()))
-    throw GantryError("--listen " + opt.listen + " is not a loopback address: give --tls-cert and --tls-key");
-  if (opt.tls_cert.empty() != opt.tls_key.empty()) throw GantryError("--tls-cert and --tls-key go together");
+    throw GantryError("--listen " + opt.listen +
+                      " is not a loopback address: give --tls-cert and --tls-key");
+  if (opt.tls_cert.empty() != opt.tls_key.empty())
+    throw GantryError("--tls-cert and --tls-key go together");
 
   // Signals go to one thread that waits for them; every other thread (civetweb's, the
   // simulation worker) inherits the blocked mask.
@@ -89,7 +94,9 @@ void run_serve(const ServeOptions& opt) {
   std::unique_ptr<web::ServeEngine> engine;
   try {
     engine = std::make_unique<web::ServeEngine>(
-        web::ServeConfig{.db_path = opt.db, .cluster_file = opt.cluster, .speed = opt.speed, .seed = opt.seed}, bus);
+        web::ServeConfig{
+            .db_path = opt.db, .cluster_file = opt.cluster, .speed = opt.speed, .seed = opt.seed},
+        bus);
   } catch (const StoreError& e) {
     throw GantryError(std::string("--db: ") + e.what());
   }
@@ -103,16 +110,19 @@ void run_serve(const ServeOptions& opt) {
   web::add_cluster_routes(api.router(), ctx);
   web::add_meta_routes(api, ctx);
   auto server = std::make_unique<web::HttpServer>(
-      web::HttpServerOptions{.listen = opt.listen, .tls_cert = opt.tls_cert, .tls_key = opt.tls_key},
+      web::HttpServerOptions{
+          .listen = opt.listen, .tls_cert = opt.tls_cert, .tls_key = opt.tls_key},
       [&api](web::HttpRequest& req) { return api.dispatch(req); });
 
   engine->start();
   if (!opt.pipelines.empty()) {
     const std::vector<std::string> failed = apply_folder(*engine, opt.pipelines);
     for (const std::string& f : failed) fmt::print(stderr, "error: {}\n", f);
-    if (!failed.empty()) throw GantryError("--pipelines: " + std::to_string(failed.size()) + " file(s) not applied");
+    if (!failed.empty())
+      throw GantryError("--pipelines: " + std::to_string(failed.size()) + " file(s) not applied");
   }
-  fmt::print("gantry serve: {} (database {}, world sim: {}, speed {})\n", server->url(), opt.db, opt.cluster, opt.speed);
+  fmt::print("gantry serve: {} (database {}, world sim: {}, speed {})\n", server->url(), opt.db,
+             opt.cluster, opt.speed);
   fmt::print("admin token {} {}\n", new_token ? "written to" : "in", token_file.string());
   std::fflush(stdout);
 
@@ -124,8 +134,8 @@ void run_serve(const ServeOptions& opt) {
       if (sig == SIGHUP) {
         if (opt.pipelines.empty()) continue;
         try {
-          for (const std::string& f :
-               web::call_on_loop(loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); }))
+          for (const std::string& f : web::call_on_loop(
+                   loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); }))
             fmt::print(stderr, "error: {}\n", f);
         } catch (const std::exception& e) {
           fmt::print(stderr, "error: reload: {}\n", e.what());
@@ -152,16 +162,23 @@ void add_serve_command(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   CLI::App* cmd = app.add_subcommand("serve", "Run the orchestrator with its REST API and web UI");
   cmd->add_option("--db", opt->db, "The database (created if missing; default gantry.db)");
-  cmd->add_option("--listen", opt->listen, "Address to listen on (default 127.0.0.1:8080; port 0 picks one)");
-  cmd->add_option("--world", opt->world, "Where tasks run: sim (the simulated cluster of --cluster)");
-  cmd->add_option("--cluster", opt->cluster, "A kind: Scenario whose cluster and workload the tasks share");
-  cmd->add_option("--speed", opt->speed, "Simulated seconds per wall second (default 1; 60: a minute a second)");
-  cmd->add_option("--pipelines", opt->pipelines, "Apply every pipeline file in this folder at start and on SIGHUP");
+  cmd->add_option("--listen", opt->listen,
+                  "Address to listen on (default 127.0.0.1:8080; port 0 picks one)");
+  cmd->add_option("--world", opt->world,
+                  "Where tasks run: sim (the simulated cluster of --cluster)");
+  cmd->add_option("--cluster", opt->cluster,
+                  "A kind: Scenario whose cluster and workload the tasks share");
+  cmd->add_option("--speed", opt->speed,
+                  "Simulated seconds per wall second (default 1; 60: a minute a second)");
+  cmd->add_option("--pipelines", opt->pipelines,
+                  "Apply every pipeline file in this folder at start and on SIGHUP");
   cmd->add_option("--ui", opt->ui, "The built web app (default web/ui/dist)");
-  cmd->add_option("--scenarios", opt->scenarios, "The what-if scenarios offered by the UI (default scenarios)");
+  cmd->add_option("--scenarios", opt->scenarios,
+                  "The what-if scenarios offered by the UI (default scenarios)");
   cmd->add_option("--tls-cert", opt->tls_cert, "PEM certificate chain (required off loopback)");
   cmd->add_option("--tls-key", opt->tls_key, "PEM private key");
-  cmd->add_option("--allow-origin", opt->allow_origin, "Allow this origin cross-site (CORS); none by default");
+  cmd->add_option("--allow-origin", opt->allow_origin,
+                  "Allow this origin cross-site (CORS); none by default");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated task outcomes (default 1)");
   cmd->callback([opt] { run_serve(*opt); });
 }

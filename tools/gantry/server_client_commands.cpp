@@ -27,9 +27,11 @@ struct ServerFlags {
 };
 
 void add_server_flags(CLI::App* cmd, ServerFlags& f) {
-  cmd->add_option("--server", f.server, "Server URL (default $GANTRY_SERVER, else http://127.0.0.1:8080)");
+  cmd->add_option("--server", f.server,
+                  "Server URL (default $GANTRY_SERVER, else http://127.0.0.1:8080)");
   cmd->add_option("--token", f.token, "Bearer token (default $GANTRY_TOKEN, else --token-file)");
-  cmd->add_option("--token-file", f.token_file, "File holding the token (the server's admin token file)");
+  cmd->add_option("--token-file", f.token_file,
+                  "File holding the token (the server's admin token file)");
 }
 
 std::string env_or(const char* name, std::string fallback) {
@@ -38,7 +40,8 @@ std::string env_or(const char* name, std::string fallback) {
 }
 
 std::unique_ptr<web::HttpClient> connect(const ServerFlags& f) {
-  const std::string url = f.server.empty() ? env_or("GANTRY_SERVER", "http://127.0.0.1:8080") : f.server;
+  const std::string url =
+      f.server.empty() ? env_or("GANTRY_SERVER", "http://127.0.0.1:8080") : f.server;
   std::string token = f.token.empty() ? env_or("GANTRY_TOKEN", "") : f.token;
   if (token.empty() && !f.token_file.empty()) {
     std::ifstream in(f.token_file);
@@ -49,12 +52,14 @@ std::unique_ptr<web::HttpClient> connect(const ServerFlags& f) {
 }
 
 // Sends a request; a transport failure is bad input naming the server.
-web::ClientResponse send(web::HttpClient& client, const std::string& method, const std::string& path,
-                         const std::string& body = {}, const std::string& content_type = {}) {
+web::ClientResponse send(web::HttpClient& client, const std::string& method,
+                         const std::string& path, const std::string& body = {},
+                         const std::string& content_type = {}) {
   try {
     return client.request(method, path, body, content_type);
   } catch (const std::runtime_error& e) {
-    throw GantryError(fmt::format("cannot reach the server at {}: {}", client.base_url(), e.what()));
+    throw GantryError(
+        fmt::format("cannot reach the server at {}: {}", client.base_url(), e.what()));
   }
 }
 
@@ -78,8 +83,10 @@ void check(const web::ClientResponse& r, const std::string& what) {
 std::string path_segment(const std::string& s) {
   std::string out;
   for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':') out += static_cast<char>(c);
-    else out += fmt::format("%{:02X}", c);
+    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~' || c == ':')
+      out += static_cast<char>(c);
+    else
+      out += fmt::format("%{:02X}", c);
   }
   return out;
 }
@@ -96,15 +103,16 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
   auto client = connect(f);
   bool failed = false;
   for (const std::string& file : expand_pipeline_args(args)) {
-    const web::ClientResponse r = send(*client, "POST", std::string("/api/v1/pipelines") + (dry_run ? "?dryRun=true" : ""),
-                                       read_file(file), "application/yaml");
+    const web::ClientResponse r =
+        send(*client, "POST", std::string("/api/v1/pipelines") + (dry_run ? "?dryRun=true" : ""),
+             read_file(file), "application/yaml");
     if (r.status == 400) {
       // Validation errors, each with its place in this file.
       const auto j = nlohmann::json::parse(r.body, nullptr, false);
       if (!j.is_discarded() && j.contains("errors")) {
         for (const auto& e : j["errors"])
-          fmt::print(stderr, "{}:{}:{}: {}: {}\n", file, e.value("line", 0), e.value("column", 0), e.value("path", ""),
-                     e.value("message", ""));
+          fmt::print(stderr, "{}:{}:{}: {}: {}\n", file, e.value("line", 0), e.value("column", 0),
+                     e.value("path", ""), e.value("message", ""));
         failed = true;
         continue;
       }
@@ -112,9 +120,11 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
     check(r, file);
     const auto j = nlohmann::json::parse(r.body);
     for (const auto& p : j.value("pools", nlohmann::json::array()))
-      fmt::print("pool/{} {}\n", p.value("name", ""), dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
+      fmt::print("pool/{} {}\n", p.value("name", ""),
+                 dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
     for (const auto& p : j.value("pipelines", nlohmann::json::array()))
-      fmt::print("pipeline/{} {}\n", p.value("name", ""), dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
+      fmt::print("pipeline/{} {}\n", p.value("name", ""),
+                 dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
   }
   if (failed) throw CLI::RuntimeError(2);
 }
@@ -129,9 +139,10 @@ void list(const ServerFlags& f) {
     const std::string schedule = p["schedule"].is_object() ? p["schedule"].value("cron", "") : "-";
     const std::string next = p["nextTicks"].empty() ? "-" : p["nextTicks"][0].get<std::string>();
     std::string last = "-";
-    if (p["lastRun"].is_object()) last = p["lastRun"].value("state", "") + " " + p["lastRun"].value("logicalTime", "");
-    fmt::print("{:<28} {:<18} {:<7} {:<22} {}\n", p.value("name", ""), schedule, p.value("paused", false) ? "yes" : "no",
-               next, last);
+    if (p["lastRun"].is_object())
+      last = p["lastRun"].value("state", "") + " " + p["lastRun"].value("logicalTime", "");
+    fmt::print("{:<28} {:<18} {:<7} {:<22} {}\n", p.value("name", ""), schedule,
+               p.value("paused", false) ? "yes" : "no", next, last);
   }
 }
 
@@ -149,7 +160,8 @@ void get(const ServerFlags& f, const std::string& name, const std::string& forma
 
 void trigger(const ServerFlags& f, const std::string& name) {
   auto client = connect(f);
-  const web::ClientResponse r = send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger");
+  const web::ClientResponse r =
+      send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger");
   check(r, name);
   const auto j = nlohmann::json::parse(r.body);
   fmt::print("run {} {} ({})\n", name, j.value("logicalTime", ""), j.value("state", ""));
@@ -162,8 +174,11 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   {
     auto files = std::make_shared<std::vector<std::string>>();
     auto dry = std::make_shared<bool>(false);
-    CLI::App* cmd = pipeline.add_subcommand("apply", "Create or replace pipelines and pools on a running gantry serve");
-    cmd->add_option("files", *files, "Pipeline YAML files (a folder stands for its *.yaml and *.yml)")->required();
+    CLI::App* cmd = pipeline.add_subcommand(
+        "apply", "Create or replace pipelines and pools on a running gantry serve");
+    cmd->add_option("files", *files,
+                    "Pipeline YAML files (a folder stands for its *.yaml and *.yml)")
+        ->required();
     cmd->add_flag("--dry-run", *dry, "Only validate on the server");
     add_server_flags(cmd, *f);
     cmd->callback([f, files, dry] { apply(*f, *files, *dry); });
@@ -178,13 +193,15 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     auto format = std::make_shared<std::string>("yaml");
     CLI::App* cmd = pipeline.add_subcommand("get", "Show one pipeline of a running gantry serve");
     cmd->add_option("name", *name, "Pipeline name")->required();
-    cmd->add_option("--format", *format, "yaml (as submitted) or json")->check(CLI::IsMember({"yaml", "json"}));
+    cmd->add_option("--format", *format, "yaml (as submitted) or json")
+        ->check(CLI::IsMember({"yaml", "json"}));
     add_server_flags(cmd, *f);
     cmd->callback([f, name, format] { get(*f, *name, *format); });
   }
   {
     auto name = std::make_shared<std::string>();
-    CLI::App* cmd = pipeline.add_subcommand("trigger", "Start a manual run on a running gantry serve");
+    CLI::App* cmd =
+        pipeline.add_subcommand("trigger", "Start a manual run on a running gantry serve");
     cmd->add_option("name", *name, "Pipeline name")->required();
     add_server_flags(cmd, *f);
     cmd->callback([f, name] { trigger(*f, *name); });
@@ -197,14 +214,17 @@ void add_token_command(CLI::App& app) {
   auto db = std::make_shared<std::string>("gantry.db");
   auto read_only = std::make_shared<bool>(false);
   auto name = std::make_shared<std::string>("cli");
-  CLI::App* create = token->add_subcommand("create", "Create a token (printed once; only its hash is stored)");
+  CLI::App* create =
+      token->add_subcommand("create", "Create a token (printed once; only its hash is stored)");
   create->add_option("--db", *db, "The server's database (default gantry.db)");
   create->add_flag("--read-only", *read_only, "A viewer token: GET requests only");
   create->add_option("--name", *name, "What the token is for");
   create->callback([db, read_only, name] {
-    if (!std::filesystem::exists(*db)) throw GantryError("--db: no database at " + *db + " (start gantry serve first)");
+    if (!std::filesystem::exists(*db))
+      throw GantryError("--db: no database at " + *db + " (start gantry serve first)");
     web::TokenStore store(*db);
-    std::cout << store.create(*read_only ? web::TokenRole::kViewer : web::TokenRole::kAdmin, *name) << "\n";
+    std::cout << store.create(*read_only ? web::TokenRole::kViewer : web::TokenRole::kAdmin, *name)
+              << "\n";
   });
 }
 

@@ -14,13 +14,13 @@
 #include "engine/core/errors.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "engine/store/replacement_file.hpp"
+#include "sim/json_report.hpp"
 #include "sim/results_export.hpp"
-#include "sim/simulation_file.hpp"
 #include "sim/simulation.hpp"
+#include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
-#include "sim/json_report.hpp"
 #include "tools/gantry/progress_bar.hpp"
 #include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"
@@ -75,8 +75,8 @@ void run_simulate(const SimulateOptions& opt) {
 
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
   std::ostringstream actions;
-  SimulationRun run = run_simulation(scenario, [&bar](double f) { bar.update(f); },
-                                     opt.actions.empty() ? nullptr : &actions);
+  SimulationRun run = run_simulation(
+      scenario, [&bar](double f) { bar.update(f); }, opt.actions.empty() ? nullptr : &actions);
   bar.finish();
   if (!opt.actions.empty()) write_file_atomically(opt.actions, actions.str());
   const RunSummary summary = summarize(run);
@@ -96,15 +96,15 @@ void add_simulate_command(CLI::App& app) {
   auto opt = std::make_shared<SimulateOptions>();
   CLI::App* cmd = app.add_subcommand(
       "simulate", "Run a scenario in virtual time (or an experiment's runs) and report");
-  cmd->add_option("scenario", opt->scenario, "Scenario or Experiment YAML file (kind: Scenario or Experiment)")
+  cmd->add_option("scenario", opt->scenario,
+                  "Scenario or Experiment YAML file (kind: Scenario or Experiment)")
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--seed", opt->seed, "Override the scenario's seed (0 to 2^63-1)")
       ->check(seed_validator());
   cmd->add_option("--out", opt->out_dir,
                   "Directory for results.db (default gantry-out/<scenario name>)");
-  cmd->add_option("--format", opt->format, "Report format")
-      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", opt->format, "Report format")->check(CLI::IsMember({"text", "json"}));
   cmd->add_option("--policy", opt->policy,
                   "Placement policy, overriding the scenario's (binpack, spread, topology, ...); "
                   "for an experiment, the one policy to run (FGD, BestFit, ...)");

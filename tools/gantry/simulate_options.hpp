@@ -15,7 +15,7 @@ struct SimulateOptions {
   std::string format = "text";   // text | json
   std::string policy;            // placement plugin, or one experiment policy
   bool no_progress = false;
-  std::string actions;           // write the action log here (engine/policy/action_log.hpp)
+  std::string actions;  // write the action log here (engine/policy/action_log.hpp)
 };
 
 }  // namespace gantry::cli

@@ -20,11 +20,20 @@ std::string escape(const std::string& s) {
   std::string out;
   for (char c : s) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -83,8 +92,8 @@ std::string render_svg(const LineChart& chart) {
         px(x), kTop, kTop + plot_h, kTop + plot_h + 18, x);
   }
   svg += fmt::format(
-      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>\n",
-      kLeft, kTop, plot_w, plot_h);
+      "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"#888\"/>\n", kLeft,
+      kTop, plot_w, plot_h);
   svg += fmt::format("<text x=\"{:.1f}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
                      kLeft + plot_w / 2, kHeight - 18, escape(chart.x_label));
   svg += fmt::format(
@@ -97,9 +106,8 @@ std::string render_svg(const LineChart& chart) {
     std::string points;
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
       points += fmt::format("{}{:.1f},{:.1f}", i ? " " : "", px(s.x[i]), py(s.y[i]));
-    svg += fmt::format(
-        "<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", color,
-        points);
+    svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n",
+                       color, points);
     const double ly = kTop + 10 + 22 * static_cast<double>(k);
     svg += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "

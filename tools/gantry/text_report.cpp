@@ -45,17 +45,17 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
   out += fmt::format("Scenario   {} (seed {})\n", scenario.name, scenario.seed);
   out += fmt::format("Policy     placement {} · queue {} · {}\n", scenario.policy.placement,
                      order_name(scenario.policy.order), queueing_name(scenario.policy.queueing));
-  out += fmt::format("Cluster    {} nodes in {} rack{} · {} · {} fabric (rack oversubscription {:g}:1)\n",
-                     with_commas(static_cast<int64_t>(topo.nodes.size())), topo.racks.size(),
-                     topo.racks.size() == 1 ? "" : "s",
-                     gpu_inventory(topo), to_string(topo.fabric.kind),
-                     topo.fabric.rack_oversubscription);
+  out += fmt::format(
+      "Cluster    {} nodes in {} rack{} · {} · {} fabric (rack oversubscription {:g}:1)\n",
+      with_commas(static_cast<int64_t>(topo.nodes.size())), topo.racks.size(),
+      topo.racks.size() == 1 ? "" : "s", gpu_inventory(topo), to_string(topo.fabric.kind),
+      topo.fabric.rack_oversubscription);
   out += fmt::format("Simulated  {} → {} ({}), {} events\n\n", format_rfc3339(s.start),
                      format_rfc3339(s.end), format_duration(s.end - s.start),
                      with_commas(static_cast<int64_t>(s.events)));
 
-  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}\n", "Jobs", "total", "finished",
-                     "running", "queued");
+  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}\n", "Jobs", "total", "finished", "running",
+                     "queued");
   out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}\n\n", "", with_commas(s.jobs_total),
                      with_commas(s.jobs_finished), with_commas(s.jobs_running_at_end),
                      with_commas(s.jobs_queued_at_end));

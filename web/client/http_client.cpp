@@ -26,9 +26,11 @@ size_t read_header(char* data, size_t size, size_t n, void* out) {
   const size_t colon = line.find(':');
   if (colon != std::string_view::npos) {
     std::string name(line.substr(0, colon));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     std::string_view value = line.substr(colon + 1);
-    while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+    while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
+      value.remove_prefix(1);
     while (!value.empty() && (value.back() == '\r' || value.back() == '\n')) value.remove_suffix(1);
     (*static_cast<std::map<std::string, std::string>*>(out))[name] = std::string(value);
   }
@@ -67,8 +69,10 @@ curl_slist* common_setup(CURL* curl, const std::string& url, const ClientOptions
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, std::string(method).c_str());
   if (!options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_file.c_str());
   curl_slist* headers = nullptr;
-  if (!options.token.empty()) headers = curl_slist_append(headers, ("Authorization: Bearer " + options.token).c_str());
-  if (!content_type.empty()) headers = curl_slist_append(headers, ("Content-Type: " + std::string(content_type)).c_str());
+  if (!options.token.empty())
+    headers = curl_slist_append(headers, ("Authorization: Bearer " + options.token).c_str());
+  if (!content_type.empty())
+    headers = curl_slist_append(headers, ("Content-Type: " + std::string(content_type)).c_str());
   headers = curl_slist_append(headers, "Expect:");  // no 100-continue round trip
   for (const auto& [k, v] : extra) headers = curl_slist_append(headers, (k + ": " + v).c_str());
   curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
@@ -77,8 +81,8 @@ curl_slist* common_setup(CURL* curl, const std::string& url, const ClientOptions
 
 }  // namespace
 
-ClientResponse HttpClient::request(std::string_view method, std::string_view path, std::string_view body,
-                                   std::string_view content_type,
+ClientResponse HttpClient::request(std::string_view method, std::string_view path,
+                                   std::string_view body, std::string_view content_type,
                                    const std::map<std::string, std::string>& extra_headers) {
   auto* curl = static_cast<CURL*>(curl_);
   const std::string url = base_url_ + std::string(path);
@@ -97,12 +101,14 @@ ClientResponse HttpClient::request(std::string_view method, std::string_view pat
   curl_easy_setopt(curl, CURLOPT_HEADERDATA, &r.headers);
   const CURLcode rc = curl_easy_perform(curl);
   curl_slist_free_all(headers);
-  if (rc != CURLE_OK) throw std::runtime_error(std::string(method) + " " + url + ": " + curl_easy_strerror(rc));
+  if (rc != CURLE_OK)
+    throw std::runtime_error(std::string(method) + " " + url + ": " + curl_easy_strerror(rc));
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &r.status);
   return r;
 }
 
-long HttpClient::stream(std::string_view path, const std::function<bool(std::string_view)>& on_chunk,
+long HttpClient::stream(std::string_view path,
+                        const std::function<bool(std::string_view)>& on_chunk,
                         const std::map<std::string, std::string>& extra_headers) {
   auto* curl = static_cast<CURL*>(curl_);
   const std::string url = base_url_ + std::string(path);
@@ -114,7 +120,8 @@ long HttpClient::stream(std::string_view path, const std::function<bool(std::str
   curl_slist_free_all(headers);
   long status = 0;
   curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &status);
-  if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR) throw std::runtime_error("GET " + url + ": " + curl_easy_strerror(rc));
+  if (rc != CURLE_OK && rc != CURLE_WRITE_ERROR)
+    throw std::runtime_error("GET " + url + ": " + curl_easy_strerror(rc));
   return status;
 }
 

@@ -21,8 +21,8 @@ struct ClientResponse {
 };
 
 struct ClientOptions {
-  std::string token{};               // sent as "Authorization: Bearer <token>" when non-empty
-  std::string ca_file{};             // verify an https server against this CA (else the system's)
+  std::string token{};    // sent as "Authorization: Bearer <token>" when non-empty
+  std::string ca_file{};  // verify an https server against this CA (else the system's)
   std::chrono::milliseconds timeout{30'000};
 };
 

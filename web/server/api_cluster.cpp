@@ -37,7 +37,8 @@ void read_defaults(const nlohmann::ordered_json& doc, ScenarioFile& f) {
   const auto& spec = doc.contains("spec") ? doc["spec"] : nlohmann::ordered_json::object();
   f.defaults["seed"] = spec.value("seed", 1);
   if (f.kind == "Scenario") {
-    const auto& policy = spec.contains("policy") ? spec["policy"] : nlohmann::ordered_json::object();
+    const auto& policy =
+        spec.contains("policy") ? spec["policy"] : nlohmann::ordered_json::object();
     f.defaults["policy"] = policy.value("placement", "binpack");
     for (const std::string& p : placement_plugin_names()) f.policies.push_back(p);
     if (spec.contains("cluster")) {
@@ -55,7 +56,8 @@ void read_defaults(const nlohmann::ordered_json& doc, ScenarioFile& f) {
           }
     }
   } else if (spec.contains("policies")) {
-    for (const auto& p : spec["policies"]) f.policies.push_back(p.is_string() ? p.get<std::string>() : p.value("name", ""));
+    for (const auto& p : spec["policies"])
+      f.policies.push_back(p.is_string() ? p.get<std::string>() : p.value("name", ""));
   }
 }
 
@@ -65,8 +67,10 @@ std::vector<ScenarioFile> scenario_files(const fs::path& dir) {
   if (!fs::is_directory(dir, ec)) return out;
   std::vector<fs::path> paths;
   for (const auto& e : fs::recursive_directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && e.path().extension() == ".yaml" && e.path().parent_path().filename() != "data" &&
-        e.path().string().find("/pipelines/") == std::string::npos && e.path().string().find("/data/") == std::string::npos)
+    if (e.is_regular_file() && e.path().extension() == ".yaml" &&
+        e.path().parent_path().filename() != "data" &&
+        e.path().string().find("/pipelines/") == std::string::npos &&
+        e.path().string().find("/data/") == std::string::npos)
       paths.push_back(e.path());
   }
   std::sort(paths.begin(), paths.end());
@@ -122,48 +126,67 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
     return HttpResponse::json(200, {{"name", f->name}, {"yaml", read_file(f->path)}});
   });
 
-  router.post("/api/v1/simulations", [&sims, scenarios](HttpRequest& req) {
-    const nlohmann::json b = nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
-    if (b.is_discarded() || !b.is_object()) throw ApiError(400, "bad_request", "the body is not a JSON object");
-    SimulationRequest r;
-    if (b.contains("scenarioName")) {
-      const auto f = find_scenario(scenarios, b.value("scenarioName", ""));
-      if (!f) throw ApiError(404, "not_found", "no shipped scenario '" + b.value("scenarioName", "") + "'");
-      r.scenario_yaml = read_file(f->path);
-      r.file = f->path.string();
-    } else if (b.contains("scenario") && b["scenario"].is_string()) {
-      r.scenario_yaml = b["scenario"];
-      r.file = (scenarios / "posted.yaml").string();  // relative data paths resolve among the shipped ones
-    } else {
-      throw ApiError(400, "bad_request", "give \"scenarioName\" (a shipped scenario) or \"scenario\" (YAML text)");
-    }
-    if (b.contains("seed")) {
-      if (!b["seed"].is_number_unsigned()) throw ApiError(400, "bad_request", "seed: expected a non-negative integer");
-      r.seed = b["seed"].get<uint64_t>();
-    }
-    r.policy = b.value("policy", "");
-    if (b.contains("overrides") && b["overrides"].is_object()) {
-      const auto& o = b["overrides"];
-      if (o.contains("nodes")) {
-        if (!o["nodes"].is_number_integer() || o["nodes"].get<int64_t>() < 1 || o["nodes"].get<int64_t>() > 100000)
-          throw ApiError(400, "bad_request", "overrides.nodes: expected an integer from 1 to 100000");
-        r.overrides.nodes = o["nodes"].get<int>();
-      }
-      if (o.contains("gpuType")) r.overrides.gpu_type = o.value("gpuType", "");
-      if (o.contains("fabric")) r.overrides.fabric = o.value("fabric", "");
-    }
-    try {
-      const std::string id = sims.submit(r);
-      return HttpResponse::json(202, *sims.describe(id, false));
-    } catch (const InputError& e) {
-      throw ApiError(400, "invalid", "the scenario is not valid",
-                     {{"errors", {{{"file", e.where().file}, {"line", e.where().line}, {"column", e.where().column},
-                                   {"path", e.field()}, {"message", e.detail()}}}}});
-    } catch (const std::invalid_argument& e) {
-      throw ApiError(400, "bad_request", e.what());
-    }
-  }).writes = true;
-  router.get("/api/v1/simulations", [&sims](HttpRequest&) { return HttpResponse::json(200, {{"simulations", sims.list()}}); });
+  router
+      .post("/api/v1/simulations",
+            [&sims, scenarios](HttpRequest& req) {
+              const nlohmann::json b =
+                  nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
+              if (b.is_discarded() || !b.is_object())
+                throw ApiError(400, "bad_request", "the body is not a JSON object");
+              SimulationRequest r;
+              if (b.contains("scenarioName")) {
+                const auto f = find_scenario(scenarios, b.value("scenarioName", ""));
+                if (!f)
+                  throw ApiError(404, "not_found",
+                                 "no shipped scenario '" + b.value("scenarioName", "") + "'");
+                r.scenario_yaml = read_file(f->path);
+                r.file = f->path.string();
+              } else if (b.contains("scenario") && b["scenario"].is_string()) {
+                r.scenario_yaml = b["scenario"];
+                r.file = (scenarios / "posted.yaml")
+                             .string();  // relative data paths resolve among the shipped ones
+              } else {
+                throw ApiError(
+                    400, "bad_request",
+                    "give \"scenarioName\" (a shipped scenario) or \"scenario\" (YAML text)");
+              }
+              if (b.contains("seed")) {
+                if (!b["seed"].is_number_unsigned())
+                  throw ApiError(400, "bad_request", "seed: expected a non-negative integer");
+                r.seed = b["seed"].get<uint64_t>();
+              }
+              r.policy = b.value("policy", "");
+              if (b.contains("overrides") && b["overrides"].is_object()) {
+                const auto& o = b["overrides"];
+                if (o.contains("nodes")) {
+                  if (!o["nodes"].is_number_integer() || o["nodes"].get<int64_t>() < 1 ||
+                      o["nodes"].get<int64_t>() > 100000)
+                    throw ApiError(400, "bad_request",
+                                   "overrides.nodes: expected an integer from 1 to 100000");
+                  r.overrides.nodes = o["nodes"].get<int>();
+                }
+                if (o.contains("gpuType")) r.overrides.gpu_type = o.value("gpuType", "");
+                if (o.contains("fabric")) r.overrides.fabric = o.value("fabric", "");
+              }
+              try {
+                const std::string id = sims.submit(r);
+                return HttpResponse::json(202, *sims.describe(id, false));
+              } catch (const InputError& e) {
+                throw ApiError(400, "invalid", "the scenario is not valid",
+                               {{"errors",
+                                 {{{"file", e.where().file},
+                                   {"line", e.where().line},
+                                   {"column", e.where().column},
+                                   {"path", e.field()},
+                                   {"message", e.detail()}}}}});
+              } catch (const std::invalid_argument& e) {
+                throw ApiError(400, "bad_request", e.what());
+              }
+            })
+      .writes = true;
+  router.get("/api/v1/simulations", [&sims](HttpRequest&) {
+    return HttpResponse::json(200, {{"simulations", sims.list()}});
+  });
   router.get("/api/v1/simulations/{id}", [&sims](HttpRequest& req) {
     const auto j = sims.describe(req.param("id"), true);
     if (!j) throw ApiError(404, "not_found", "no simulation '" + req.param("id") + "'");
@@ -174,10 +197,14 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
     if (!j) throw ApiError(404, "not_found", "no finished simulation '" + req.param("id") + "'");
     return HttpResponse::json(200, *j);
   });
-  router.del("/api/v1/simulations/{id}", [&sims](HttpRequest& req) {
-    if (!sims.remove(req.param("id"))) throw ApiError(404, "not_found", "no simulation '" + req.param("id") + "'");
-    return HttpResponse::json(200, {{"deleted", req.param("id")}});
-  }).writes = true;
+  router
+      .del("/api/v1/simulations/{id}",
+           [&sims](HttpRequest& req) {
+             if (!sims.remove(req.param("id")))
+               throw ApiError(404, "not_found", "no simulation '" + req.param("id") + "'");
+             return HttpResponse::json(200, {{"deleted", req.param("id")}});
+           })
+      .writes = true;
 }
 
 }  // namespace gantry::web

@@ -11,16 +11,23 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
   ServeEngine& engine = ctx.engine;
   EventBus& bus = ctx.bus;
 
-  router.get("/healthz", [](HttpRequest&) { return HttpResponse::text(200, "ok\n"); }).is_public = true;
-  router.get("/readyz", [&engine](HttpRequest&) {
-    return engine.ready() ? HttpResponse::text(200, "ready\n") : HttpResponse::text(503, "starting\n");
-  }).is_public = true;
+  router.get("/healthz", [](HttpRequest&) { return HttpResponse::text(200, "ok\n"); }).is_public =
+      true;
+  router
+      .get("/readyz",
+           [&engine](HttpRequest&) {
+             return engine.ready() ? HttpResponse::text(200, "ready\n")
+                                   : HttpResponse::text(503, "starting\n");
+           })
+      .is_public = true;
   router.get("/metrics", [&engine, &api](HttpRequest&) {
     std::string text = call_on_loop(engine.loop(), [&engine] { return engine.prometheus(); });
     text += api.metrics().prometheus();
     return HttpResponse::text(200, std::move(text), "text/plain; version=0.0.4; charset=utf-8");
   });
-  router.get("/api/v1/whoami", [](HttpRequest& req) { return HttpResponse::json(200, {{"role", req.role}}); });
+  router.get("/api/v1/whoami", [](HttpRequest& req) {
+    return HttpResponse::json(200, {{"role", req.role}});
+  });
   router.get("/api/v1/openapi.json", [](HttpRequest&) {
     return HttpResponse::text(200, std::string(openapi_document()), "application/json");
   });
@@ -32,7 +39,8 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
     if (const auto header = req.header("last-event-id")) {
       req.query["lastEventId"] = *header;  // one parser for both spellings
     }
-    if (req.query_value("lastEventId")) after = static_cast<uint64_t>(query_int(req, "lastEventId", 0, 0, INT64_MAX));
+    if (req.query_value("lastEventId"))
+      after = static_cast<uint64_t>(query_int(req, "lastEventId", 0, 0, INT64_MAX));
     HttpResponse r;
     r.content_type = "text/event-stream";
     r.headers.emplace_back("X-Accel-Buffering", "no");

@@ -10,7 +10,10 @@ namespace gantry::web {
 
 Time parse_time_param(const std::string& text, const std::string& what) {
   Result<Time> t = read_rfc3339(text);
-  if (!t) throw ApiError(400, "bad_request", what + ": expected an RFC 3339 time such as 2026-10-01T03:00:00Z, got '" + text + "'");
+  if (!t)
+    throw ApiError(
+        400, "bad_request",
+        what + ": expected an RFC 3339 time such as 2026-10-01T03:00:00Z, got '" + text + "'");
   return t.value();
 }
 
@@ -27,7 +30,8 @@ bool query_flag(const HttpRequest& req, const std::string& key) {
 nlohmann::json body_json(const HttpRequest& req) {
   if (req.body.empty()) return nlohmann::json::object();
   nlohmann::json j = nlohmann::json::parse(req.body, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) throw ApiError(400, "bad_request", "the body is not a JSON object");
+  if (j.is_discarded() || !j.is_object())
+    throw ApiError(400, "bad_request", "the body is not a JSON object");
   return j;
 }
 
@@ -38,49 +42,80 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   EventLoop& loop = engine.loop();
 
   router.get("/api/v1/pipelines", [&](HttpRequest&) {
-    return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.list_pipelines(); }));
+    return HttpResponse::json(200,
+                              call_on_loop(loop, [&engine] { return engine.list_pipelines(); }));
   });
-  router.post("/api/v1/pipelines", [&](HttpRequest& req) {
-    const std::string type = req.header("content-type").value_or("application/yaml");
-    if (type.find("yaml") == std::string::npos && type.find("json") == std::string::npos &&
-        type.find("text/plain") == std::string::npos)
-      throw ApiError(415, "unsupported_media_type", "send application/yaml or application/json, not " + type);
-    const bool dry = query_flag(req, "dryRun");
-    auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
-      bool made = false;
-      nlohmann::json applied = engine.apply(body, dry, made);
-      return std::make_pair(std::move(applied), made);
-    });
-    return HttpResponse::json(created ? 201 : 200, out);
-  }).writes = true;
+  router
+      .post("/api/v1/pipelines",
+            [&](HttpRequest& req) {
+              const std::string type = req.header("content-type").value_or("application/yaml");
+              if (type.find("yaml") == std::string::npos &&
+                  type.find("json") == std::string::npos &&
+                  type.find("text/plain") == std::string::npos)
+                throw ApiError(415, "unsupported_media_type",
+                               "send application/yaml or application/json, not " + type);
+              const bool dry = query_flag(req, "dryRun");
+              auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
+                bool made = false;
+                nlohmann::json applied = engine.apply(body, dry, made);
+                return std::make_pair(std::move(applied), made);
+              });
+              return HttpResponse::json(created ? 201 : 200, out);
+            })
+      .writes = true;
   router.get("/api/v1/pipelines/{name}", [&](HttpRequest& req) {
-    return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name")] { return engine.pipeline(name); }));
-  });
-  router.del("/api/v1/pipelines/{name}", [&](HttpRequest& req) {
-    call_on_loop(loop, [&engine, name = req.param("name")] { engine.delete_pipeline(name); });
-    return HttpResponse::json(200, {{"deleted", req.param("name")}});
-  }).writes = true;
-  for (const bool pause : {true, false}) {
-    router.post(std::string("/api/v1/pipelines/{name}/") + (pause ? "pause" : "resume"), [&, pause](HttpRequest& req) {
-      return HttpResponse::json(
-          200, call_on_loop(loop, [&engine, name = req.param("name"), pause] { return engine.set_paused(name, pause); }));
-    }).writes = true;
-  }
-  router.post("/api/v1/pipelines/{name}/trigger", [&](HttpRequest& req) {
-    return HttpResponse::json(201, call_on_loop(loop, [&engine, name = req.param("name")] { return engine.trigger(name); }));
-  }).writes = true;
-  router.post("/api/v1/pipelines/{name}/backfill", [&](HttpRequest& req) {
-    const nlohmann::json b = body_json(req);
-    if (!b.contains("from") || !b.contains("to") || !b["from"].is_string() || !b["to"].is_string())
-      throw ApiError(400, "bad_request", "backfill needs {\"from\": time, \"to\": time}");
-    const Time from = parse_time_param(b["from"], "from"), to = parse_time_param(b["to"], "to");
-    const std::string rerun_word = b.value("rerun", "none");
-    const std::optional<BackfillRerun> rerun = parse_backfill_rerun(rerun_word);
-    if (!rerun) throw ApiError(400, "bad_request", "rerun: expected none, failed or all, got '" + rerun_word + "'");
-    return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name"), from, to, r = *rerun] {
-                                return engine.backfill(name, from, to, r);
+    return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name")] {
+                                return engine.pipeline(name);
                               }));
-  }).writes = true;
+  });
+  router
+      .del("/api/v1/pipelines/{name}",
+           [&](HttpRequest& req) {
+             call_on_loop(loop,
+                          [&engine, name = req.param("name")] { engine.delete_pipeline(name); });
+             return HttpResponse::json(200, {{"deleted", req.param("name")}});
+           })
+      .writes = true;
+  for (const bool pause : {true, false}) {
+    router
+        .post(std::string("/api/v1/pipelines/{name}/") + (pause ? "pause" : "resume"),
+              [&, pause](HttpRequest& req) {
+                return HttpResponse::json(
+                    200, call_on_loop(loop, [&engine, name = req.param("name"), pause] {
+                      return engine.set_paused(name, pause);
+                    }));
+              })
+        .writes = true;
+  }
+  router
+      .post("/api/v1/pipelines/{name}/trigger",
+            [&](HttpRequest& req) {
+              return HttpResponse::json(201,
+                                        call_on_loop(loop, [&engine, name = req.param("name")] {
+                                          return engine.trigger(name);
+                                        }));
+            })
+      .writes = true;
+  router
+      .post("/api/v1/pipelines/{name}/backfill",
+            [&](HttpRequest& req) {
+              const nlohmann::json b = body_json(req);
+              if (!b.contains("from") || !b.contains("to") || !b["from"].is_string() ||
+                  !b["to"].is_string())
+                throw ApiError(400, "bad_request", "backfill needs {\"from\": time, \"to\": time}");
+              const Time from = parse_time_param(b["from"], "from"),
+                         to = parse_time_param(b["to"], "to");
+              const std::string rerun_word = b.value("rerun", "none");
+              const std::optional<BackfillRerun> rerun = parse_backfill_rerun(rerun_word);
+              if (!rerun)
+                throw ApiError(400, "bad_request",
+                               "rerun: expected none, failed or all, got '" + rerun_word + "'");
+              return HttpResponse::json(200, call_on_loop(loop, [&engine, name = req.param("name"),
+                                                                 from, to, r = *rerun] {
+                                          return engine.backfill(name, from, to, r);
+                                        }));
+            })
+      .writes = true;
 
   router.get("/api/v1/pipelines/{name}/runs", [&](HttpRequest& req) {
     RunPageQuery q;
@@ -93,7 +128,8 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     const RunPage page = engine.queries().page(q);
     nlohmann::ordered_json out;
     out["runs"] = page.runs;
-    out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next)) : nlohmann::ordered_json(nullptr);
+    out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next))
+                            : nlohmann::ordered_json(nullptr);
     HttpResponse r;
     r.body = out.dump() + "\n";
     return r;
@@ -101,18 +137,26 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   router.get("/api/v1/pipelines/{name}/runs/{logicalTime}", [&](HttpRequest& req) {
     const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
     const nlohmann::ordered_json run = engine.queries().run(req.param("name"), lt);
-    if (run.is_null()) throw ApiError(404, "not_found", "no run of " + req.param("name") + " at " + req.param("logicalTime"));
+    if (run.is_null())
+      throw ApiError(404, "not_found",
+                     "no run of " + req.param("name") + " at " + req.param("logicalTime"));
     HttpResponse r;
     r.body = run.dump() + "\n";
     return r;
   });
-  for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun}, std::pair{"mark-success", ActionKind::kMarkSuccess}}) {
+  for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun},
+                                   std::pair{"mark-success", ActionKind::kMarkSuccess}}) {
     const ActionKind k = kind;
-    router.post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/") + word, [&, k](HttpRequest& req) {
-      const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
-      return HttpResponse::json(
-          200, call_on_loop(loop, [&engine, name = req.param("name"), lt, k] { return engine.run_action(name, lt, k); }));
-    }).writes = true;
+    router
+        .post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/") + word,
+              [&, k](HttpRequest& req) {
+                const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+                return HttpResponse::json(
+                    200, call_on_loop(loop, [&engine, name = req.param("name"), lt, k] {
+                      return engine.run_action(name, lt, k);
+                    }));
+              })
+        .writes = true;
   }
   router.get("/api/v1/pools", [&](HttpRequest&) {
     return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));

@@ -19,9 +19,9 @@ struct ApiContext {
   std::filesystem::path scenarios_dir;  // the shipped what-if scenarios
 };
 
-void add_pipeline_routes(Router& router, ApiContext& ctx);    // api_pipelines.cpp
-void add_cluster_routes(Router& router, ApiContext& ctx);     // api_cluster.cpp
-void add_meta_routes(ApiServer& api, ApiContext& ctx);        // api_meta.cpp (health, metrics, events)
+void add_pipeline_routes(Router& router, ApiContext& ctx);  // api_pipelines.cpp
+void add_cluster_routes(Router& router, ApiContext& ctx);   // api_cluster.cpp
+void add_meta_routes(ApiServer& api, ApiContext& ctx);  // api_meta.cpp (health, metrics, events)
 
 // RFC 3339 from a path or query value; ApiError 400 naming `what` otherwise.
 Time parse_time_param(const std::string& text, const std::string& what);

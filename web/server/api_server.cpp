@@ -17,7 +17,8 @@ bool is_api_path(const std::string& path) {
 std::optional<std::string> bearer_token(const HttpRequest& req) {
   if (const auto h = req.header("authorization")) {
     constexpr std::string_view kBearer = "Bearer ";
-    if (h->size() > kBearer.size() && h->compare(0, kBearer.size(), kBearer) == 0) return h->substr(kBearer.size());
+    if (h->size() > kBearer.size() && h->compare(0, kBearer.size(), kBearer) == 0)
+      return h->substr(kBearer.size());
     return std::nullopt;
   }
   return std::nullopt;
@@ -25,7 +26,8 @@ std::optional<std::string> bearer_token(const HttpRequest& req) {
 
 }  // namespace
 
-int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min, int64_t max) {
+int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min,
+                  int64_t max) {
   const auto v = req.query_value(key);
   if (!v) return fallback;
   size_t used = 0;
@@ -37,8 +39,8 @@ int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallba
   }
   if (used == 0 || used != v->size() || n < min || n > max)
     throw ApiError(400, "bad_request",
-                   "?" + key + ": expected an integer from " + std::to_string(min) + " to " + std::to_string(max) +
-                       ", got '" + *v + "'");
+                   "?" + key + ": expected an integer from " + std::to_string(min) + " to " +
+                       std::to_string(max) + ", got '" + *v + "'");
   return n;
 }
 
@@ -51,7 +53,8 @@ void ApiServer::add_cors(const HttpRequest& req, HttpResponse& r) const {
   if (options_.allow_origin.empty()) return;
   const auto origin = req.header("origin");
   if (!origin || (options_.allow_origin != "*" && *origin != options_.allow_origin)) return;
-  r.headers.emplace_back("Access-Control-Allow-Origin", options_.allow_origin == "*" ? "*" : *origin);
+  r.headers.emplace_back("Access-Control-Allow-Origin",
+                         options_.allow_origin == "*" ? "*" : *origin);
   r.headers.emplace_back("Vary", "Origin");
 }
 
@@ -61,8 +64,9 @@ HttpResponse ApiServer::dispatch(HttpRequest& req) {
   HttpResponse r;
   if (!is_api_path(req.path)) {
     label = "static";
-    r = (req.method == "GET" || req.method == "HEAD") ? static_files_.serve(req.path)
-                                                      : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
+    r = (req.method == "GET" || req.method == "HEAD")
+            ? static_files_.serve(req.path)
+            : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
   } else {
     r = route(req, label);
     add_cors(req, r);
@@ -76,7 +80,8 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     label = "preflight";
     HttpResponse r = HttpResponse::text(204, "");
     r.headers.emplace_back("Access-Control-Allow-Methods", "GET, POST, DELETE");
-    r.headers.emplace_back("Access-Control-Allow-Headers", "Authorization, Content-Type, Last-Event-ID");
+    r.headers.emplace_back("Access-Control-Allow-Headers",
+                           "Authorization, Content-Type, Last-Event-ID");
     r.headers.emplace_back("Access-Control-Max-Age", "600");
     return r;
   }
@@ -86,7 +91,8 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     if (m.allowed.empty()) return HttpResponse::error(404, "not_found", "no route " + req.path);
     std::string allow;
     for (const std::string& a : m.allowed) allow += (allow.empty() ? "" : ", ") + a;
-    HttpResponse r = HttpResponse::error(405, "method_not_allowed", req.method + " is not allowed here; allowed: " + allow);
+    HttpResponse r = HttpResponse::error(405, "method_not_allowed",
+                                         req.method + " is not allowed here; allowed: " + allow);
     r.headers.emplace_back("Allow", allow);
     return r;
   }
@@ -96,12 +102,14 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     if (!token && req.path == "/api/v1/events") token = req.query_value("token");
     const std::optional<TokenInfo> who = token ? tokens_.verify(*token) : std::nullopt;
     if (!who) {
-      HttpResponse r = HttpResponse::error(401, "unauthorized", token ? "unknown or revoked token" : "missing bearer token");
+      HttpResponse r = HttpResponse::error(
+          401, "unauthorized", token ? "unknown or revoked token" : "missing bearer token");
       r.headers.emplace_back("WWW-Authenticate", "Bearer");
       return r;
     }
     if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
-      return HttpResponse::error(403, "forbidden", "a read-only token cannot " + req.method + " " + m.route->pattern);
+      return HttpResponse::error(403, "forbidden",
+                                 "a read-only token cannot " + req.method + " " + m.route->pattern);
     req.role = to_string(who->role);
   }
   req.params = m.params;

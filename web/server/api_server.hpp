@@ -38,7 +38,10 @@ class ApiError : public std::runtime_error {
       : std::runtime_error(message), status_(status), code_(std::move(code)) {}
   // With a body of its own instead of {"error":...} (validation errors: {"errors":[...]}).
   ApiError(int status, std::string code, const std::string& message, nlohmann::json body)
-      : std::runtime_error(message), status_(status), code_(std::move(code)), body_(std::move(body)) {}
+      : std::runtime_error(message),
+        status_(status),
+        code_(std::move(code)),
+        body_(std::move(body)) {}
   int status() const { return status_; }
   const std::string& code() const { return code_; }
   const nlohmann::json& body() const { return body_; }
@@ -79,6 +82,7 @@ class ApiServer {
 
 // Parses an integer query parameter in [min, max]; absent gives `fallback`. Throws ApiError 400
 // naming the parameter.
-int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min, int64_t max);
+int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min,
+                  int64_t max);
 
 }  // namespace gantry::web

@@ -24,7 +24,8 @@ DocumentText describe(std::string text) {
     const YAML::Node doc = YAML::Load(text);
     if (doc.IsMap()) {
       if (doc["kind"] && doc["kind"].IsScalar()) d.kind = doc["kind"].Scalar();
-      if (doc["metadata"] && doc["metadata"].IsMap() && doc["metadata"]["name"] && doc["metadata"]["name"].IsScalar())
+      if (doc["metadata"] && doc["metadata"].IsMap() && doc["metadata"]["name"] &&
+          doc["metadata"]["name"].IsScalar())
         d.name = doc["metadata"]["name"].Scalar();
     }
   } catch (const YAML::Exception&) {

@@ -16,7 +16,8 @@ uint64_t EventBus::publish(std::string type, std::string data) {
   return id;
 }
 
-EventBus::Batch EventBus::wait_after(uint64_t after, std::chrono::milliseconds timeout, size_t max) {
+EventBus::Batch EventBus::wait_after(uint64_t after, std::chrono::milliseconds timeout,
+                                     size_t max) {
   std::unique_lock lock(mu_);
   cv_.wait_for(lock, timeout, [&] { return closed_ || next_id_ - 1 > after; });
   Batch batch;
@@ -32,7 +33,8 @@ EventBus::Batch EventBus::wait_after(uint64_t after, std::chrono::milliseconds t
   } else {
     start = static_cast<size_t>(after + 1 - oldest);
   }
-  for (size_t i = start; i < events_.size() && batch.events.size() < max; ++i) batch.events.push_back(events_[i]);
+  for (size_t i = start; i < events_.size() && batch.events.size() < max; ++i)
+    batch.events.push_back(events_[i]);
   return batch;
 }
 

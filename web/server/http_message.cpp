@@ -53,23 +53,40 @@ HttpResponse HttpResponse::text(int status, std::string body, std::string conten
 
 const char* status_reason(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 304: return "Not Modified";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 409: return "Conflict";
-    case 413: return "Content Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Content";
-    case 500: return "Internal Server Error";
-    case 503: return "Service Unavailable";
-    default: return "Unknown";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 202:
+      return "Accepted";
+    case 204:
+      return "No Content";
+    case 304:
+      return "Not Modified";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 409:
+      return "Conflict";
+    case 413:
+      return "Content Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Content";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
   }
 }
 
@@ -104,8 +121,9 @@ std::optional<std::map<std::string, std::string>> parse_query(std::string_view q
       if (c == '+') c = ' ';
     const size_t eq = raw.find('=');
     std::optional<std::string> key = percent_decode(std::string_view(raw).substr(0, eq));
-    std::optional<std::string> value =
-        eq == std::string::npos ? std::optional<std::string>("") : percent_decode(std::string_view(raw).substr(eq + 1));
+    std::optional<std::string> value = eq == std::string::npos
+                                           ? std::optional<std::string>("")
+                                           : percent_decode(std::string_view(raw).substr(eq + 1));
     if (!key || !value) return std::nullopt;
     out[*key] = std::move(*value);
   }

@@ -7,19 +7,18 @@
 
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace gantry::web {
 
 struct HttpRequest {
-  std::string method;  // "GET", "POST", ...
-  std::string path;    // percent-decoded, without the query
+  std::string method;                          // "GET", "POST", ...
+  std::string path;                            // percent-decoded, without the query
   std::map<std::string, std::string> query;    // ?a=1&b=x%20y -> {a: 1, b: "x y"}
   std::map<std::string, std::string> headers;  // lower-case names
   std::map<std::string, std::string> params;   // from the route pattern's {name} segments
@@ -53,7 +52,8 @@ struct HttpResponse {
   static HttpResponse json(int status, const nlohmann::json& body);
   // {"error":{"code":code,"message":message}}
   static HttpResponse error(int status, std::string_view code, std::string_view message);
-  static HttpResponse text(int status, std::string body, std::string content_type = "text/plain; charset=utf-8");
+  static HttpResponse text(int status, std::string body,
+                           std::string content_type = "text/plain; charset=utf-8");
 };
 
 // The reason phrase of a status code ("Not Found"); "Unknown" for codes not listed.

@@ -50,12 +50,15 @@ std::string HttpMetrics::prometheus() const {
     const std::string r = prometheus_label(route);
     for (size_t i = 0; i < kBuckets.size(); ++i) {
       cumulative += l.le[i];
-      out += fmt::format("gantry_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n", r,
-                         kBuckets[i], cumulative);
+      out +=
+          fmt::format("gantry_http_request_duration_seconds_bucket{{route=\"{}\",le=\"{}\"}} {}\n",
+                      r, kBuckets[i], cumulative);
     }
-    out += fmt::format("gantry_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n", r, l.count);
+    out += fmt::format(
+        "gantry_http_request_duration_seconds_bucket{{route=\"{}\",le=\"+Inf\"}} {}\n", r, l.count);
     out += fmt::format("gantry_http_request_duration_seconds_sum{{route=\"{}\"}} {}\n", r, l.sum);
-    out += fmt::format("gantry_http_request_duration_seconds_count{{route=\"{}\"}} {}\n", r, l.count);
+    out +=
+        fmt::format("gantry_http_request_duration_seconds_count{{route=\"{}\"}} {}\n", r, l.count);
   }
   return out;
 }

@@ -17,7 +17,8 @@ namespace gantry::web {
 
 class HttpMetrics {
  public:
-  void record(const std::string& route, const std::string& method, int status, std::chrono::nanoseconds took);
+  void record(const std::string& route, const std::string& method, int status,
+              std::chrono::nanoseconds took);
   // Prometheus text exposition of gantry_http_requests_total and
   // gantry_http_request_duration_seconds.
   std::string prometheus() const;

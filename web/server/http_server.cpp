@@ -35,7 +35,8 @@ class ConnectionWriter final : public StreamWriter {
 };
 
 void send_head(mg_connection* conn, const HttpResponse& r, int64_t length, bool close) {
-  std::string head = "HTTP/1.1 " + std::to_string(r.status) + " " + status_reason(r.status) + "\r\n";
+  std::string head =
+      "HTTP/1.1 " + std::to_string(r.status) + " " + status_reason(r.status) + "\r\n";
   head += "Content-Type: " + r.content_type + "\r\n";
   if (length >= 0) head += "Content-Length: " + std::to_string(length) + "\r\n";
   head += "X-Content-Type-Options: nosniff\r\n";
@@ -57,7 +58,8 @@ std::optional<std::pair<std::string, int>> split_listen_address(const std::strin
   std::string port;
   if (!listen.empty() && listen[0] == '[') {
     const size_t close = listen.find(']');
-    if (close == std::string::npos || close + 1 >= listen.size() || listen[close + 1] != ':') return std::nullopt;
+    if (close == std::string::npos || close + 1 >= listen.size() || listen[close + 1] != ':')
+      return std::nullopt;
     host = listen.substr(1, close - 1);
     port = listen.substr(close + 2);
   } else {
@@ -67,7 +69,8 @@ std::optional<std::pair<std::string, int>> split_listen_address(const std::strin
     port = listen.substr(colon + 1);
   }
   if (host.empty() || port.empty() || port.size() > 5) return std::nullopt;
-  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return std::nullopt;
+  if (!std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+    return std::nullopt;
   const int p = std::stoi(port);
   if (p > 65535) return std::nullopt;
   return std::make_pair(host, p);
@@ -89,9 +92,10 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   std::string ports = (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(address->second);
   if (tls()) ports += "s";
   const std::string threads = std::to_string(options_.threads);
-  std::vector<const char*> opts = {"listening_ports", ports.c_str(), "num_threads", threads.c_str(),
-                                   "enable_keep_alive", "yes", "request_timeout_ms", "30000",
-                                   "enable_directory_listing", "no"};
+  std::vector<const char*> opts = {
+      "listening_ports",          ports.c_str(), "num_threads",        threads.c_str(),
+      "enable_keep_alive",        "yes",         "request_timeout_ms", "30000",
+      "enable_directory_listing", "no"};
   if (tls()) {
     opts.push_back("ssl_protocol_version");
     opts.push_back("4");  // TLS 1.2 and later
@@ -105,7 +109,8 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
     const auto* server = static_cast<const HttpServer*>(self);
     auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
     if (SSL_CTX_use_certificate_chain_file(ctx, server->options_.tls_cert.c_str()) != 1) return -1;
-    if (SSL_CTX_use_PrivateKey_file(ctx, server->options_.tls_key.c_str(), SSL_FILETYPE_PEM) != 1) return -1;
+    if (SSL_CTX_use_PrivateKey_file(ctx, server->options_.tls_key.c_str(), SSL_FILETYPE_PEM) != 1)
+      return -1;
     return SSL_CTX_check_private_key(ctx) == 1 ? 1 : -1;
   };
   char error[256] = "";
@@ -118,7 +123,8 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   err.text_buffer_size = sizeof error;
   ctx_ = mg_start2(&init, &err);
   if (ctx_ == nullptr)
-    throw std::runtime_error("cannot listen on " + options_.listen + (error[0] != '\0' ? ": " + std::string(error) : ""));
+    throw std::runtime_error("cannot listen on " + options_.listen +
+                             (error[0] != '\0' ? ": " + std::string(error) : ""));
   mg_server_port info[4] = {};
   const int n = mg_get_server_ports(ctx_, 4, info);
   port_ = n > 0 ? info[0].port : address->second;
@@ -143,11 +149,13 @@ int HttpServer::handle(mg_connection* conn) {
   const mg_request_info* info = mg_get_request_info(conn);
   HttpRequest req;
   req.method = info->request_method != nullptr ? info->request_method : "";
-  req.path = info->local_uri_raw != nullptr ? info->local_uri_raw : (info->local_uri != nullptr ? info->local_uri : "");
+  req.path = info->local_uri_raw != nullptr ? info->local_uri_raw
+                                            : (info->local_uri != nullptr ? info->local_uri : "");
   req.remote_addr = info->remote_addr;
   for (int i = 0; i < info->num_headers; ++i) {
     std::string name = info->http_headers[i].name;
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
     req.headers[name] = info->http_headers[i].value;
   }
   if (info->query_string != nullptr) {
@@ -161,7 +169,10 @@ int HttpServer::handle(mg_connection* conn) {
   // The body, bounded.
   const int64_t limit = options_.max_body_bytes;
   const auto too_large = [&] {
-    send(conn, HttpResponse::error(413, "too_large", "request body over " + std::to_string(limit) + " bytes"), true);
+    send(conn,
+         HttpResponse::error(413, "too_large",
+                             "request body over " + std::to_string(limit) + " bytes"),
+         true);
     return 413;
   };
   if (info->content_length > limit) return too_large();

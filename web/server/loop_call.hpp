@@ -24,14 +24,16 @@ class LoopUnavailable : public std::runtime_error {
 };
 
 template <typename F>
-auto call_on_loop(EventLoop& loop, F fn, std::chrono::milliseconds timeout = std::chrono::seconds(30))
+auto call_on_loop(EventLoop& loop, F fn,
+                  std::chrono::milliseconds timeout = std::chrono::seconds(30))
     -> std::invoke_result_t<F&> {
   using R = std::invoke_result_t<F&>;
   auto task = std::make_shared<std::packaged_task<R()>>(std::move(fn));
   std::future<R> result = task->get_future();
   loop.post([task] { (*task)(); });
   if (result.wait_for(timeout) != std::future_status::ready)
-    throw LoopUnavailable("the orchestrator did not answer within " + std::to_string(timeout.count()) + " ms");
+    throw LoopUnavailable("the orchestrator did not answer within " +
+                          std::to_string(timeout.count()) + " ms");
   return result.get();
 }
 

@@ -14,14 +14,16 @@ CatalogEntry read_entry(Statement& s) {
 
 }  // namespace
 
-PipelineCatalog::PipelineCatalog(const std::string& db_path) : db_(Database::open(db_path, {.wal = true})) {
+PipelineCatalog::PipelineCatalog(const std::string& db_path)
+    : db_(Database::open(db_path, {.wal = true})) {
   db_.exec(
       "CREATE TABLE IF NOT EXISTS server_documents(kind TEXT NOT NULL, name TEXT NOT NULL, "
       "yaml TEXT NOT NULL, paused INTEGER NOT NULL DEFAULT 0, updated_us INTEGER NOT NULL, "
       "PRIMARY KEY (kind, name))");
 }
 
-bool PipelineCatalog::put(const std::string& kind, const std::string& name, const std::string& yaml, int64_t now_us) {
+bool PipelineCatalog::put(const std::string& kind, const std::string& name, const std::string& yaml,
+                          int64_t now_us) {
   Transaction tx(db_);
   bool existed = false;
   {
@@ -31,7 +33,8 @@ bool PipelineCatalog::put(const std::string& kind, const std::string& name, cons
   }
   db_.prepare(
          "INSERT INTO server_documents(kind, name, yaml, updated_us) VALUES (?, ?, ?, ?) "
-         "ON CONFLICT (kind, name) DO UPDATE SET yaml = excluded.yaml, updated_us = excluded.updated_us")
+         "ON CONFLICT (kind, name) DO UPDATE SET yaml = excluded.yaml, updated_us = "
+         "excluded.updated_us")
       .bind_all(kind, name, yaml, now_us)
       .step();
   tx.commit();
@@ -39,7 +42,9 @@ bool PipelineCatalog::put(const std::string& kind, const std::string& name, cons
 }
 
 bool PipelineCatalog::remove(const std::string& kind, const std::string& name) {
-  db_.prepare("DELETE FROM server_documents WHERE kind = ? AND name = ?").bind_all(kind, name).step();
+  db_.prepare("DELETE FROM server_documents WHERE kind = ? AND name = ?")
+      .bind_all(kind, name)
+      .step();
   return db_.changes() > 0;
 }
 
@@ -50,9 +55,11 @@ bool PipelineCatalog::set_paused(const std::string& name, bool paused) {
   return db_.changes() > 0;
 }
 
-std::optional<CatalogEntry> PipelineCatalog::find(const std::string& kind, const std::string& name) {
+std::optional<CatalogEntry> PipelineCatalog::find(const std::string& kind,
+                                                  const std::string& name) {
   Statement s = db_.prepare(
-      "SELECT kind, name, yaml, paused, updated_us FROM server_documents WHERE kind = ? AND name = ?");
+      "SELECT kind, name, yaml, paused, updated_us FROM server_documents WHERE kind = ? AND name = "
+      "?");
   s.bind_all(kind, name);
   if (!s.step()) return std::nullopt;
   return read_entry(s);

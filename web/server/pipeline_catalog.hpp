@@ -34,7 +34,8 @@ class PipelineCatalog {
 
   // Inserts or replaces (kind, name); a replaced pipeline keeps its paused flag. Returns true
   // when it was new.
-  bool put(const std::string& kind, const std::string& name, const std::string& yaml, int64_t now_us);
+  bool put(const std::string& kind, const std::string& name, const std::string& yaml,
+           int64_t now_us);
   bool remove(const std::string& kind, const std::string& name);
   bool set_paused(const std::string& name, bool paused);
   std::optional<CatalogEntry> find(const std::string& kind, const std::string& name);

@@ -61,8 +61,8 @@ void PublishingRunStore::update_task(const RunKey& key, std::string_view task, T
   bus_.publish("task", j.dump());
 }
 
-void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
-                                         Time start) {
+void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
+                                         AttemptId id, Time start) {
   inner_.attempt_started(key, task, index, id, start);
   attempt_start_[{key, std::string(task), index}] = start;
   nlohmann::json j = head(key);
@@ -73,7 +73,8 @@ void PublishingRunStore::attempt_started(const RunKey& key, std::string_view tas
   bus_.publish("attempt", j.dump());
 }
 
-void PublishingRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) {
+void PublishingRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index,
+                                         Time at) {
   inner_.attempt_running(key, task, index, at);
   attempt_start_[{key, std::string(task), index}] = at;
   nlohmann::json j = head(key);
@@ -84,8 +85,8 @@ void PublishingRunStore::attempt_running(const RunKey& key, std::string_view tas
   bus_.publish("attempt", j.dump());
 }
 
-void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
-                                       AttemptState state) {
+void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
+                                       Time end, AttemptState state) {
   inner_.attempt_ended(key, task, index, end, state);
   const auto it = attempt_start_.find({key, std::string(task), index});
   if (it != attempt_start_.end()) {

@@ -39,11 +39,15 @@ class PublishingRunStore final : public RunStore {
   PublishingRunStore(RunStore& inner, EventBus& bus);
 
   bool create_run(const Run& run) override;
-  void update_run(const RunKey& key, RunState state, std::optional<Time> start, std::optional<Time> end) override;
-  void update_task(const RunKey& key, std::string_view task, TaskState state, const Resources& requests) override;
-  void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id, Time start) override;
+  void update_run(const RunKey& key, RunState state, std::optional<Time> start,
+                  std::optional<Time> end) override;
+  void update_task(const RunKey& key, std::string_view task, TaskState state,
+                   const Resources& requests) override;
+  void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
+                       Time start) override;
   void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
-  void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end, AttemptState state) override;
+  void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
+                     AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
   std::vector<Run> load_runs() const override;
 

@@ -19,7 +19,8 @@ std::vector<std::string> split_path(const std::string& path) {
   size_t start = path[0] == '/' ? 1 : 0;
   while (true) {
     const size_t slash = path.find('/', start);
-    out.push_back(path.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
+    out.push_back(
+        path.substr(start, slash == std::string::npos ? std::string::npos : slash - start));
     if (slash == std::string::npos) break;
     start = slash + 1;
   }
@@ -30,7 +31,8 @@ void Router::add(Route route) {
   if (route.pattern.empty() || route.pattern[0] != '/')
     throw std::invalid_argument("route pattern must start with '/': " + route.pattern);
   for (const std::string& s : split_path(route.pattern)) {
-    if (s.empty()) throw std::invalid_argument("route pattern has an empty segment: " + route.pattern);
+    if (s.empty())
+      throw std::invalid_argument("route pattern has an empty segment: " + route.pattern);
     if ((s.find('{') != std::string::npos || s.find('}') != std::string::npos) && !is_param(s))
       throw std::invalid_argument("route pattern has a malformed parameter: " + route.pattern);
   }
@@ -58,8 +60,10 @@ Router::Match Router::match(const std::string& method, const std::string& path) 
     bool ok = true;
     for (size_t i = 0; i < pattern.size() && ok; ++i) {
       if (is_param(pattern[i])) {
-        if (segments[i].empty()) ok = false;
-        else params[pattern[i].substr(1, pattern[i].size() - 2)] = segments[i];
+        if (segments[i].empty())
+          ok = false;
+        else
+          params[pattern[i].substr(1, pattern[i].size() - 2)] = segments[i];
       } else if (pattern[i] == segments[i]) {
         ++score;
       } else {

@@ -3,10 +3,10 @@
 // handler. Pure: matching never touches a socket, so it is tested by itself.
 //
 // Patterns are matched segment by segment; a "{name}" segment matches any one non-empty
-// segment and binds it to request.params["name"] (the path arrives percent-decoded). Literal segments win over
-// parameters where both match ("/pipelines/new" before "/pipelines/{name}"), whatever the
-// order of add(). A path that matches some route but not for this method is 405 with the
-// allowed methods, anything else 404. A trailing slash is not the same path.
+// segment and binds it to request.params["name"] (the path arrives percent-decoded). Literal
+// segments win over parameters where both match ("/pipelines/new" before "/pipelines/{name}"),
+// whatever the order of add(). A path that matches some route but not for this method is 405 with
+// the allowed methods, anything else 404. A trailing slash is not the same path.
 //
 // Cost: O(routes × segments) per request; the API has a few dozen routes.
 
@@ -33,9 +33,15 @@ class Router {
   // Throws std::invalid_argument for a pattern that does not start with '/', has an empty
   // segment or an unclosed '{', or a method+pattern added twice.
   void add(Route route);
-  Route& get(std::string pattern, Handler h) { return add_one("GET", std::move(pattern), std::move(h)); }
-  Route& post(std::string pattern, Handler h) { return add_one("POST", std::move(pattern), std::move(h)); }
-  Route& del(std::string pattern, Handler h) { return add_one("DELETE", std::move(pattern), std::move(h)); }
+  Route& get(std::string pattern, Handler h) {
+    return add_one("GET", std::move(pattern), std::move(h));
+  }
+  Route& post(std::string pattern, Handler h) {
+    return add_one("POST", std::move(pattern), std::move(h));
+  }
+  Route& del(std::string pattern, Handler h) {
+    return add_one("DELETE", std::move(pattern), std::move(h));
+  }
 
   struct Match {
     const Route* route = nullptr;  // null: 404 or 405

@@ -32,7 +32,8 @@ std::string id_list(const std::vector<int64_t>& ids) {
   return out;
 }
 
-constexpr const char* kRunColumns = "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ";
+constexpr const char* kRunColumns =
+    "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ";
 
 }  // namespace
 
@@ -56,15 +57,16 @@ void RunQueries::release(std::unique_ptr<Database> db) {
   if (idle_.size() < 16) idle_.push_back(std::move(db));
 }
 
-void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids, std::vector<nlohmann::ordered_json*>& runs) {
+void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids,
+                           std::vector<nlohmann::ordered_json*>& runs) {
   if (ids.empty()) return;
   std::map<int64_t, nlohmann::ordered_json*> by_id;
   for (size_t i = 0; i < ids.size(); ++i) by_id[ids[i]] = runs[i];
   // (run id, task name) -> the task's JSON, for its attempts.
   std::map<std::pair<int64_t, std::string>, nlohmann::ordered_json*> tasks;
   {
-    Statement t = db.prepare("SELECT run_id, name, state FROM task_instances WHERE run_id IN (" + id_list(ids) +
-                             ") ORDER BY run_id, position");
+    Statement t = db.prepare("SELECT run_id, name, state FROM task_instances WHERE run_id IN (" +
+                             id_list(ids) + ") ORDER BY run_id, position");
     while (t.step()) {
       nlohmann::ordered_json task;
       task["name"] = t.column_text(1);
@@ -76,15 +78,17 @@ void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids, std::v
   }
   for (const auto& [id, run] : by_id)
     for (auto& task : (*run)["tasks"]) tasks[{id, task["name"].get<std::string>()}] = &task;
-  Statement a = db.prepare("SELECT run_id, task, start_us, running_us, end_us, state FROM attempts WHERE run_id IN (" +
-                           id_list(ids) + ") ORDER BY run_id, task, idx");
+  Statement a = db.prepare(
+      "SELECT run_id, task, start_us, running_us, end_us, state FROM attempts WHERE run_id IN (" +
+      id_list(ids) + ") ORDER BY run_id, task, idx");
   while (a.step()) {
     const auto it = tasks.find({a.column_int64(0), a.column_text(1)});
     if (it == tasks.end()) continue;
     nlohmann::ordered_json attempt;
     attempt["start"] = time_or_null(a, 2);
     // As run_json(): "running" only when the work started after the attempt was asked for.
-    if (!a.column_is_null(3) && a.column_int64(3) != a.column_int64(2)) attempt["running"] = time_or_null(a, 3);
+    if (!a.column_is_null(3) && a.column_int64(3) != a.column_int64(2))
+      attempt["running"] = time_or_null(a, 3);
     attempt["end"] = time_or_null(a, 4);
     attempt["state"] = a.column_text(5);
     (*it->second)["attempts"].push_back(std::move(attempt));
@@ -149,7 +153,8 @@ std::optional<std::pair<Time, std::string>> RunQueries::last_run(const std::stri
   std::unique_ptr<Database> db = acquire();
   std::optional<std::pair<Time, std::string>> out;
   {
-    Statement s = db->prepare("SELECT logical_us, state FROM runs WHERE pipeline = ? ORDER BY logical_us DESC LIMIT 1");
+    Statement s = db->prepare(
+        "SELECT logical_us, state FROM runs WHERE pipeline = ? ORDER BY logical_us DESC LIMIT 1");
     s.bind_all(pipeline);
     if (s.step()) out = std::make_pair(Time::from_micros(s.column_int64(0)), s.column_text(1));
   }

@@ -61,7 +61,8 @@ class RunQueries {
   std::unique_ptr<Database> acquire();
   void release(std::unique_ptr<Database> db);
   // Fills the tasks and attempts of runs by their row ids.
-  void add_tasks(Database& db, const std::vector<int64_t>& ids, std::vector<nlohmann::ordered_json*>& runs);
+  void add_tasks(Database& db, const std::vector<int64_t>& ids,
+                 std::vector<nlohmann::ordered_json*>& runs);
 
   std::string path_;
   std::mutex mu_;

@@ -35,14 +35,18 @@ nlohmann::json pool_json(const PoolSpec& p, const nlohmann::json& use) {
           {"slots", p.slots},
           {"inUse", use.value("inUse", 0)},
           {"waiting", use.value("waiting", 0)},
-          {"maxWait", p.max_wait ? nlohmann::json(format_duration(*p.max_wait)) : nlohmann::json(nullptr)}};
+          {"maxWait",
+           p.max_wait ? nlohmann::json(format_duration(*p.max_wait)) : nlohmann::json(nullptr)}};
 }
 
-bool same_pool(const PoolSpec& a, const PoolSpec& b) { return a.slots == b.slots && a.max_wait == b.max_wait; }
+bool same_pool(const PoolSpec& a, const PoolSpec& b) {
+  return a.slots == b.slots && a.max_wait == b.max_wait;
+}
 
 }  // namespace
 
-ServeEngine::ServeEngine(ServeConfig config, EventBus& bus) : config_(std::move(config)), bus_(bus) {
+ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
+    : config_(std::move(config)), bus_(bus) {
   sqlite_ = std::make_unique<SqliteRunStore>(config_.db_path, RunStoreOptions{.batch = 1});
   store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
   catalog_ = std::make_unique<PipelineCatalog>(config_.db_path);
@@ -113,7 +117,8 @@ void ServeEngine::start() {
   ready_ = true;
 }
 
-nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& errors, const std::string& file) {
+nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& errors,
+                                              const std::string& file) {
   nlohmann::json list = nlohmann::json::array();
   for (const InputError& e : errors) {
     list.push_back({{"file", e.where().file.empty() ? file : e.where().file},
@@ -128,7 +133,8 @@ nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& err
 nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
   created = false;
   std::vector<DocumentText> pieces = split_documents(text);
-  const bool json_items = !pieces.empty() && text.find_first_not_of(" \t\r\n") != std::string::npos &&
+  const bool json_items = !pieces.empty() &&
+                          text.find_first_not_of(" \t\r\n") != std::string::npos &&
                           text[text.find_first_not_of(" \t\r\n")] == '{' && pieces.size() > 1;
   std::string body = text;
   if (json_items) {
@@ -139,15 +145,19 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
   // the body, so a pipeline may name a pool applied earlier.
   std::vector<PipelineSource> sources;
   for (const auto& [name, pool] : pools_) {
-    const bool redeclared = std::any_of(pieces.begin(), pieces.end(),
-                                        [&](const DocumentText& d) { return d.kind == "Pool" && d.name == name; });
+    const bool redeclared = std::any_of(pieces.begin(), pieces.end(), [&](const DocumentText& d) {
+      return d.kind == "Pool" && d.name == name;
+    });
     if (redeclared) continue;
-    if (const auto entry = catalog_->find("Pool", name)) sources.push_back({"pool/" + name, entry->yaml});
+    if (const auto entry = catalog_->find("Pool", name))
+      sources.push_back({"pool/" + name, entry->yaml});
   }
   sources.push_back({"body", body});
   PipelineDocuments docs;
   const std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
-  if (!errors.empty()) throw ApiError(400, "invalid", "the documents are not valid", validation_errors(errors, "body"));
+  if (!errors.empty())
+    throw ApiError(400, "invalid", "the documents are not valid",
+                   validation_errors(errors, "body"));
   // Only the body's documents are applied.
   std::erase_if(docs.pools, [&](const PoolSpec& p) { return p.where.file != "body"; });
   if (docs.pipelines.empty() && docs.pools.empty())
@@ -162,8 +172,10 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
   for (const PoolSpec& pool : docs.pools) {
     const auto it = pools_.find(pool.name);
     if (it != pools_.end() && !same_pool(it->second, pool))
-      throw ApiError(409, "conflict",
-                     "pool " + pool.name + " exists with other settings; a pool changes at the next start of gantry serve");
+      throw ApiError(
+          409, "conflict",
+          "pool " + pool.name +
+              " exists with other settings; a pool changes at the next start of gantry serve");
   }
   // A document applied again exactly as stored changes nothing (kubectl's "unchanged"), also
   // while its runs are in flight: a restart with --pipelines re-applies its folder.
@@ -176,7 +188,8 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
     const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
     if (busy > 0)
       throw ApiError(409, "conflict",
-                     fmt::format("pipeline {} has {} run{} in flight; apply it once they end (pause it to stop new runs)",
+                     fmt::format("pipeline {} has {} run{} in flight; apply it once they end "
+                                 "(pause it to stop new runs)",
                                  p.name, busy, busy == 1 ? "" : "s"));
   }
   nlohmann::json out = {{"pipelines", nlohmann::json::array()}, {"pools", nlohmann::json::array()}};
@@ -234,8 +247,9 @@ nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
   j["nextTicks"] = std::move(ticks);
   j["tasks"] = spec.tasks.size();
   const auto last = queries_->last_run(spec.name);
-  j["lastRun"] = last ? nlohmann::json({{"logicalTime", format_rfc3339(last->first)}, {"state", last->second}})
-                      : nlohmann::json(nullptr);
+  j["lastRun"] =
+      last ? nlohmann::json({{"logicalTime", format_rfc3339(last->first)}, {"state", last->second}})
+           : nlohmann::json(nullptr);
   j["runsInFlight"] = scheduler_->runs_in_flight(spec.name);
   return j;
 }
@@ -301,10 +315,12 @@ nlohmann::json ServeEngine::trigger(const std::string& name) {
   return run != nullptr ? nlohmann::json(run_json(*run)) : nlohmann::json(nullptr);
 }
 
-nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to, BackfillRerun rerun) {
+nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to,
+                                     BackfillRerun rerun) {
   const PipelineSpec* spec = find(name);
   if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  if (!spec->schedule) throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
+  if (!spec->schedule)
+    throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
   if (to < from) throw ApiError(400, "bad_request", "to is before from");
   const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
   return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
@@ -327,7 +343,8 @@ nlohmann::json ServeEngine::pools() {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& [name, pool] : pools_) {
     const auto use = scheduler_->pool_usage(name);
-    list.push_back(pool_json(pool, {{"inUse", use ? use->in_use : 0}, {"waiting", use ? use->waiting : 0}}));
+    list.push_back(
+        pool_json(pool, {{"inUse", use ? use->in_use : 0}, {"waiting", use ? use->waiting : 0}}));
   }
   return {{"pools", std::move(list)}};
 }
@@ -337,15 +354,20 @@ nlohmann::json ServeEngine::node_json(NodeId n) const {
   const Resources& cap = c.node_class(n).capacity;
   const Resources& free = c.free(n);
   nlohmann::json gpus = nlohmann::json::array();
-  for (int g = 0; g < c.gpu_count(n); ++g) gpus.push_back({{"index", g}, {"allocatedMilli", 1000 - c.gpu_free_milli(n, g)}});
+  for (int g = 0; g < c.gpu_count(n); ++g)
+    gpus.push_back({{"index", g}, {"allocatedMilli", 1000 - c.gpu_free_milli(n, g)}});
   const GpuTypeId type = c.gpu_type_of(n);
   return {{"name", c.node_info(n).name},
           {"rack", c.topology().racks[static_cast<size_t>(c.rack_of(n))]},
-          {"gpuType", type >= 0 ? nlohmann::json(c.topology().gpus.at(type).name) : nlohmann::json(nullptr)},
+          {"gpuType",
+           type >= 0 ? nlohmann::json(c.topology().gpus.at(type).name) : nlohmann::json(nullptr)},
           {"cordoned", c.cordoned(n)},
           {"ready", c.ready(n)},
-          {"cpu", {{"capacityMilli", cap.cpu_milli}, {"allocatedMilli", cap.cpu_milli - free.cpu_milli}}},
-          {"memory", {{"capacityBytes", cap.memory_bytes}, {"allocatedBytes", cap.memory_bytes - free.memory_bytes}}},
+          {"cpu",
+           {{"capacityMilli", cap.cpu_milli}, {"allocatedMilli", cap.cpu_milli - free.cpu_milli}}},
+          {"memory",
+           {{"capacityBytes", cap.memory_bytes},
+            {"allocatedBytes", cap.memory_bytes - free.memory_bytes}}},
           {"gpus", std::move(gpus)}};
 }
 
@@ -353,7 +375,8 @@ nlohmann::json ServeEngine::cluster() {
   const Cluster& c = *world_->cluster;
   const Topology& topo = c.topology();
   nlohmann::json racks = nlohmann::json::array();
-  for (size_t r = 0; r < topo.racks.size(); ++r) racks.push_back({{"name", topo.racks[r]}, {"nodes", nlohmann::json::array()}});
+  for (size_t r = 0; r < topo.racks.size(); ++r)
+    racks.push_back({{"name", topo.racks[r]}, {"nodes", nlohmann::json::array()}});
   int64_t allocated_milli = 0;
   for (NodeId n = 0; n < c.node_count(); ++n) {
     if (c.removed(n)) continue;
@@ -363,7 +386,8 @@ nlohmann::json ServeEngine::cluster() {
   }
   nlohmann::json types = nlohmann::json::array();
   for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(topo.gpus.size()); ++t)
-    if (c.total_gpus(t) > 0) types.push_back({{"name", topo.gpus.at(t).name}, {"count", c.total_gpus(t)}});
+    if (c.total_gpus(t) > 0)
+      types.push_back({{"name", topo.gpus.at(t).name}, {"count", c.total_gpus(t)}});
   return {{"gpuTypes", std::move(types)},
           {"racks", std::move(racks)},
           {"totals", {{"gpus", c.total_gpus()}, {"allocatedMilli", allocated_milli}}}};
@@ -396,25 +420,32 @@ std::string ServeEngine::prometheus() {
   std::string out =
       "# HELP gantry_runs Runs by state.\n"
       "# TYPE gantry_runs gauge\n";
-  for (const auto& [state, n] : m.runs_by_state) out += fmt::format("gantry_runs{{state=\"{}\"}} {}\n", state, n);
+  for (const auto& [state, n] : m.runs_by_state)
+    out += fmt::format("gantry_runs{{state=\"{}\"}} {}\n", state, n);
   out +=
       "# HELP gantry_attempt_duration_seconds Task attempts from running (or request) to end.\n"
       "# TYPE gantry_attempt_duration_seconds histogram\n";
   uint64_t cumulative = 0;
   for (size_t i = 0; i < RunMetrics::kBuckets.size(); ++i) {
     cumulative += m.attempt_le[i];
-    out += fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"{}\"}} {}\n", RunMetrics::kBuckets[i], cumulative);
+    out += fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"{}\"}} {}\n",
+                       RunMetrics::kBuckets[i], cumulative);
   }
-  out += fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"+Inf\"}} {}\n", m.attempts_ended);
+  out +=
+      fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"+Inf\"}} {}\n", m.attempts_ended);
   out += fmt::format("gantry_attempt_duration_seconds_sum {}\n", m.attempt_seconds_sum);
   out += fmt::format("gantry_attempt_duration_seconds_count {}\n", m.attempts_ended);
   const Cluster& c = *world_->cluster;
-  out += "# HELP gantry_queue_length Gangs waiting for the cluster.\n# TYPE gantry_queue_length gauge\n";
+  out +=
+      "# HELP gantry_queue_length Gangs waiting for the cluster.\n# TYPE gantry_queue_length "
+      "gauge\n";
   out += fmt::format("gantry_queue_length {}\n", world_->scheduler->queued());
   out += "# HELP gantry_gpus GPUs of the cluster by state.\n# TYPE gantry_gpus gauge\n";
   int allocated = 0;
-  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(c.topology().gpus.size()); ++t) allocated += c.allocated_gpus(t);
-  out += fmt::format("gantry_gpus{{state=\"allocated\"}} {}\ngantry_gpus{{state=\"total\"}} {}\n", allocated, c.total_gpus());
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(c.topology().gpus.size()); ++t)
+    allocated += c.allocated_gpus(t);
+  out += fmt::format("gantry_gpus{{state=\"allocated\"}} {}\ngantry_gpus{{state=\"total\"}} {}\n",
+                     allocated, c.total_gpus());
   return out;
 }
 

@@ -75,7 +75,7 @@ class ServeEngine {
   nlohmann::json pipeline(const std::string& name);  // ApiError 404
   void delete_pipeline(const std::string& name);     // 404, 409
   nlohmann::json set_paused(const std::string& name, bool paused);
-  nlohmann::json trigger(const std::string& name);   // 201 body; 409 when a run exists now
+  nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
   nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind);
   nlohmann::json pools();

@@ -61,10 +61,11 @@ SimulationService::~SimulationService() {
 std::string SimulationService::submit(const SimulationRequest& request) {
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
-  ScenarioSpec scenario = load_scenario_text(request.scenario_yaml, request.file, load_trace_topology);
+  ScenarioSpec scenario =
+      load_scenario_text(request.scenario_yaml, request.file, load_trace_topology);
   if (!request.overrides.empty())
-    scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides), request.file + " (what-if)",
-                                  load_trace_topology);
+    scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
+                                  request.file + " (what-if)", load_trace_topology);
   if (request.seed) scenario.seed = *request.seed;
   if (!request.policy.empty()) {
     const auto known = placement_plugin_names();
@@ -144,21 +145,24 @@ void SimulationService::run(Job& job) {
 }
 
 nlohmann::json SimulationService::to_json(const Job& job, bool with_result) const {
-  nlohmann::json j = {{"id", job.id},
-                      {"state", to_string_state(static_cast<int>(job.state))},
-                      {"progress", job.progress},
-                      {"scenario", job.scenario.name},
-                      {"seed", job.scenario.seed},
-                      {"policy", job.scenario.policy.placement},
-                      {"overrides", overrides_json(job.overrides)},
-                      {"created", job.created},
-                      {"result", nullptr},
-                      {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)}};
+  nlohmann::json j = {
+      {"id", job.id},
+      {"state", to_string_state(static_cast<int>(job.state))},
+      {"progress", job.progress},
+      {"scenario", job.scenario.name},
+      {"seed", job.scenario.seed},
+      {"policy", job.scenario.policy.placement},
+      {"overrides", overrides_json(job.overrides)},
+      {"created", job.created},
+      {"result", nullptr},
+      {"error", job.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(job.error)}};
   if (with_result && !job.result.is_null()) j["result"] = job.result;
   return j;
 }
 
-void SimulationService::publish(const Job& job) { bus_.publish("simulation", to_json(job, false).dump()); }
+void SimulationService::publish(const Job& job) {
+  bus_.publish("simulation", to_json(job, false).dump());
+}
 
 void SimulationService::forget_old() {
   while (finished_.size() > keep_) {
@@ -167,7 +171,8 @@ void SimulationService::forget_old() {
   }
 }
 
-std::optional<nlohmann::json> SimulationService::describe(const std::string& id, bool with_result) const {
+std::optional<nlohmann::json> SimulationService::describe(const std::string& id,
+                                                          bool with_result) const {
   std::lock_guard lock(mu_);
   const auto it = jobs_.find(id);
   if (it == jobs_.end()) return std::nullopt;

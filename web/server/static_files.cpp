@@ -17,7 +17,8 @@ StaticFiles::StaticFiles(fs::path root) {
 
 std::optional<fs::path> StaticFiles::resolve(const std::string& path) const {
   if (root_.empty() || path.empty() || path[0] != '/') return std::nullopt;
-  if (path.find('\\') != std::string::npos || path.find('\0') != std::string::npos) return std::nullopt;
+  if (path.find('\\') != std::string::npos || path.find('\0') != std::string::npos)
+    return std::nullopt;
   fs::path relative;
   const std::vector<std::string> segments = split_path(path);
   for (size_t i = 0; i < segments.size(); ++i) {
@@ -37,7 +38,8 @@ std::optional<fs::path> StaticFiles::resolve(const std::string& path) const {
     const auto [r, c] = std::mismatch(root_.begin(), root_.end(), p.begin(), p.end());
     return r == root_.end();
   };
-  if (fs::is_regular_file(candidate, ec) && inside(fs::canonical(candidate, ec)) && !ec) return candidate;
+  if (fs::is_regular_file(candidate, ec) && inside(fs::canonical(candidate, ec)) && !ec)
+    return candidate;
   // The app's own routes: no extension, no such file.
   if (!relative.has_extension()) {
     fs::path index = root_ / "index.html";
@@ -48,9 +50,11 @@ std::optional<fs::path> StaticFiles::resolve(const std::string& path) const {
 
 HttpResponse StaticFiles::serve(const std::string& path) const {
   if (root_.empty())
-    return HttpResponse::text(404, "<!doctype html><title>Gantry</title><p>The web app is not built: run "
-                                   "<code>npm ci &amp;&amp; npm run build</code> in web/ui.</p>\n",
-                              "text/html; charset=utf-8");
+    return HttpResponse::text(
+        404,
+        "<!doctype html><title>Gantry</title><p>The web app is not built: run "
+        "<code>npm ci &amp;&amp; npm run build</code> in web/ui.</p>\n",
+        "text/html; charset=utf-8");
   const std::optional<fs::path> file = resolve(path);
   if (!file) return HttpResponse::text(404, "not found\n");
   std::ifstream in(*file, std::ios::binary);
@@ -58,7 +62,9 @@ HttpResponse StaticFiles::serve(const std::string& path) const {
   body << in.rdbuf();
   HttpResponse r = HttpResponse::text(200, body.str(), content_type_for(*file));
   // Vite puts a content hash in every asset's name; index.html must always be fresh.
-  r.headers.emplace_back("Cache-Control", file->filename() == "index.html" ? "no-cache" : "public, max-age=31536000, immutable");
+  r.headers.emplace_back("Cache-Control", file->filename() == "index.html"
+                                              ? "no-cache"
+                                              : "public, max-age=31536000, immutable");
   return r;
 }
 

@@ -35,7 +35,9 @@ int64_t now_us() {
       .count();
 }
 
-TokenRole role_from(const std::string& s) { return s == "admin" ? TokenRole::kAdmin : TokenRole::kViewer; }
+TokenRole role_from(const std::string& s) {
+  return s == "admin" ? TokenRole::kAdmin : TokenRole::kViewer;
+}
 
 }  // namespace
 
@@ -80,14 +82,17 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
   Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens WHERE hash = ?");
   s.bind_all(hash);
   if (!s.step()) return std::nullopt;
-  return TokenInfo{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)};
+  return TokenInfo{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
+                   s.column_int64(3)};
 }
 
 std::vector<TokenInfo> TokenStore::list() {
   std::lock_guard lock(mu_);
   std::vector<TokenInfo> out;
   Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens ORDER BY id");
-  while (s.step()) out.push_back({s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)});
+  while (s.step())
+    out.push_back(
+        {s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)});
   return out;
 }
 
@@ -109,9 +114,10 @@ bool TokenStore::ensure_admin(const std::filesystem::path& file) {
     std::string line, rest;
     std::getline(in, line);
     std::getline(in, rest);
-    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file)) || !looks_like_token(line) ||
-        !rest.empty())
-      throw std::runtime_error(file.string() + ": exists and is not a Gantry token file; not replacing it");
+    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file)) ||
+        !looks_like_token(line) || !rest.empty())
+      throw std::runtime_error(file.string() +
+                               ": exists and is not a Gantry token file; not replacing it");
   }
   const std::string token = create(TokenRole::kAdmin, "admin (first start)");
   // Written to a temporary name with mode 0600 from the start, then renamed: the token is
@@ -121,7 +127,8 @@ bool TokenStore::ensure_admin(const std::filesystem::path& file) {
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0) throw std::runtime_error(tmp.string() + ": cannot create the token file");
   const std::string text = token + "\n";
-  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) && ::fsync(fd) == 0;
+  const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
+                       ::fsync(fd) == 0;
   ::close(fd);
   if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
     throw std::runtime_error(file.string() + ": cannot write the token file");

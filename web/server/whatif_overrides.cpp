@@ -16,22 +16,26 @@ void scale_racks(YAML::Node racks, int nodes) {
     throw std::invalid_argument("overrides.nodes: the scenario's cluster has no racks to scale");
   const size_t n = racks.size();
   if (nodes < static_cast<int>(n))
-    throw std::invalid_argument("overrides.nodes: at least one node per rack: " + std::to_string(n) + " or more");
+    throw std::invalid_argument(
+        "overrides.nodes: at least one node per rack: " + std::to_string(n) + " or more");
   std::vector<int64_t> current(n);
   for (size_t i = 0; i < n; ++i) current[i] = racks[i]["nodes"].as<int64_t>(1);
   const int64_t total = std::accumulate(current.begin(), current.end(), int64_t{0});
-  if (total <= 0) throw std::invalid_argument("overrides.nodes: the scenario's racks have no nodes");
+  if (total <= 0)
+    throw std::invalid_argument("overrides.nodes: the scenario's racks have no nodes");
   // Largest remainder over the racks beyond their guaranteed node.
   const int64_t spare = nodes - static_cast<int64_t>(n);
   std::vector<int64_t> share(n);
-  std::vector<std::pair<int64_t, size_t>> remainder(n);  // (remainder numerator, rack), larger first
+  std::vector<std::pair<int64_t, size_t>> remainder(
+      n);  // (remainder numerator, rack), larger first
   int64_t given = 0;
   for (size_t i = 0; i < n; ++i) {
     share[i] = spare * current[i] / total;
     remainder[i] = {spare * current[i] % total, i};
     given += share[i];
   }
-  std::stable_sort(remainder.begin(), remainder.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  std::stable_sort(remainder.begin(), remainder.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
   for (size_t k = 0; given < spare; ++k, ++given) ++share[remainder[k % n].second];
   for (size_t i = 0; i < n; ++i) racks[i]["nodes"] = 1 + share[i];
 }
@@ -42,7 +46,8 @@ std::string apply_overrides(const std::string& scenario_yaml, const WhatIfOverri
   if (o.empty()) return scenario_yaml;
   YAML::Node doc = YAML::Load(scenario_yaml);
   YAML::Node cluster = doc["spec"]["cluster"];
-  if (!cluster || !cluster.IsMap()) throw std::invalid_argument("overrides: the scenario has no spec.cluster");
+  if (!cluster || !cluster.IsMap())
+    throw std::invalid_argument("overrides: the scenario has no spec.cluster");
   if (cluster["trace"] && (o.nodes || o.gpu_type))
     throw std::invalid_argument(std::string(o.nodes ? "overrides.nodes" : "overrides.gpuType") +
                                 ": this scenario's cluster comes from a trace");

@@ -15,10 +15,12 @@ nlohmann::ordered_json scalar(const YAML::Node& n) {
   if (s == "false") return false;
   if (s == "null" || s == "~" || s.empty()) return nullptr;
   int64_t i = 0;
-  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i); ec == std::errc() && p == s.data() + s.size())
+  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), i);
+      ec == std::errc() && p == s.data() + s.size())
     return i;
   double d = 0;
-  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d); ec == std::errc() && p == s.data() + s.size())
+  if (auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), d);
+      ec == std::errc() && p == s.data() + s.size())
     return d;
   return s;
 }

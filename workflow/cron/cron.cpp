@@ -1,9 +1,9 @@
 #include "workflow/cron/cron.hpp"
 
+#include <date/date.h>
+
 #include <algorithm>
 #include <utility>
-
-#include <date/date.h>
 
 namespace gantry {
 
@@ -64,8 +64,7 @@ InputError CronError::to_input_error(SourceLocation where, std::string path) con
 }
 
 CronSchedule::CronSchedule(std::string_view expression, std::string_view time_zone)
-    : expression_(parse_or_throw(expression)),
-      zone_(locate_or_throw(expression, time_zone)) {}
+    : expression_(parse_or_throw(expression)), zone_(locate_or_throw(expression, time_zone)) {}
 
 CronSchedule::CronSchedule(CronExpression expression, TimeZone zone)
     : expression_(std::move(expression)), zone_(std::move(zone)) {}
@@ -74,8 +73,8 @@ std::optional<int64_t> CronSchedule::first_at_or_after(int64_t s) const {
   if (s > kLastSupported) return std::nullopt;
   s = std::max(s, kFirstSupported);
   const int64_t horizon = std::min(s + kHorizon, kLastSupported);
-  std::optional<int64_t> found = expression_.fixed_time() ? fixed_at_or_after(s, horizon)
-                                                          : wildcard_at_or_after(s, horizon);
+  std::optional<int64_t> found =
+      expression_.fixed_time() ? fixed_at_or_after(s, horizon) : wildcard_at_or_after(s, horizon);
   if (found && *found > kLastSupported) return std::nullopt;
   return found;
 }

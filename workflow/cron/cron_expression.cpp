@@ -1,10 +1,10 @@
 #include "workflow/cron/cron_expression.hpp"
 
+#include <date/date.h>
+
 #include <array>
 #include <bit>
 #include <cctype>
-
-#include <date/date.h>
 
 namespace gantry {
 
@@ -97,8 +97,8 @@ class FieldParser {
       long long v = 0;
       for (size_t i = 0; i < token.size(); ++i) {
         if (!std::isdigit(static_cast<unsigned char>(token[i]))) {
-          return fail(pos, "invalid value \"" + std::string(token) + "\"; expected " +
-                               range_text(spec_));
+          return fail(
+              pos, "invalid value \"" + std::string(token) + "\"; expected " + range_text(spec_));
         }
         if (v < 1'000'000'000) v = v * 10 + (token[i] - '0');
       }
@@ -114,8 +114,8 @@ class FieldParser {
         if (iequals(token, spec_.names[i])) found = i;
       }
       if (found < 0) {
-        return fail(pos, "unknown name \"" + std::string(token) + "\"; expected " +
-                             range_text(spec_));
+        return fail(pos,
+                    "unknown name \"" + std::string(token) + "\"; expected " + range_text(spec_));
       }
       out = spec_.low + found;
     } else {
@@ -139,9 +139,9 @@ class FieldParser {
     }
     if (v == 0) return fail(start, "step 0 must be at least 1");
     if (v > spec_.high) {
-      return fail(start, "step " + std::string(text_.substr(start, end - start)) +
-                             " larger than " + std::to_string(spec_.high) +
-                             " (steps restart every " + spec_.step_period + ")");
+      return fail(start, "step " + std::string(text_.substr(start, end - start)) + " larger than " +
+                             std::to_string(spec_.high) + " (steps restart every " +
+                             spec_.step_period + ")");
     }
     out = static_cast<int>(v);
     return true;
@@ -211,11 +211,16 @@ int next_bit(uint64_t bits, int from) {
 
 std::string_view cron_field_name(CronField field) {
   switch (field) {
-    case CronField::kMinute: return "minute";
-    case CronField::kHour: return "hour";
-    case CronField::kDayOfMonth: return "day-of-month";
-    case CronField::kMonth: return "month";
-    case CronField::kDayOfWeek: return "day-of-week";
+    case CronField::kMinute:
+      return "minute";
+    case CronField::kHour:
+      return "hour";
+    case CronField::kDayOfMonth:
+      return "day-of-month";
+    case CronField::kMonth:
+      return "month";
+    case CronField::kDayOfWeek:
+      return "day-of-week";
   }
   return "expression";
 }
@@ -225,8 +230,7 @@ std::string CronSyntaxError::describe(std::string_view expression) const {
          std::string(expression) + "\")";
 }
 
-std::optional<CronExpression> CronExpression::parse(std::string_view text,
-                                                    CronSyntaxError& error) {
+std::optional<CronExpression> CronExpression::parse(std::string_view text, CronSyntaxError& error) {
   auto fail = [&](size_t pos, std::string message) -> std::optional<CronExpression> {
     error.field = "expression";
     error.column = static_cast<int>(pos) + 1;
@@ -259,8 +263,9 @@ std::optional<CronExpression> CronExpression::parse(std::string_view text,
     i = end;
   }
   if (count == 0) {
-    return fail(0, "empty expression; expected 5 fields (minute hour day-of-month month "
-                   "day-of-week) or a macro such as @daily");
+    return fail(0,
+                "empty expression; expected 5 fields (minute hour day-of-month month "
+                "day-of-week) or a macro such as @daily");
   }
 
   CronExpression expr;
@@ -298,13 +303,16 @@ std::optional<CronExpression> CronExpression::parse(std::string_view text,
     }
   } else {
     if (count > 5) {
-      return fail(extra_pos, "expected 5 fields (minute hour day-of-month month day-of-week), "
-                             "found " + std::to_string(count) +
-                             "; there is no seconds or command field");
+      return fail(extra_pos,
+                  "expected 5 fields (minute hour day-of-month month day-of-week), "
+                  "found " +
+                      std::to_string(count) + "; there is no seconds or command field");
     }
     if (count < 5) {
-      return fail(text.size(), "expected 5 fields (minute hour day-of-month month day-of-week), "
-                               "found " + std::to_string(count));
+      return fail(text.size(),
+                  "expected 5 fields (minute hour day-of-month month day-of-week), "
+                  "found " +
+                      std::to_string(count));
     }
     for (size_t f = 0; f < 5; ++f) {
       fields[f] = words[f].text;

@@ -83,11 +83,11 @@ class CronExpression {
   CronExpression() = default;
 
   std::string text_;
-  uint64_t minutes_ = 0;   // bit m for minute m
-  uint32_t hours_ = 0;     // bit h
-  uint32_t days_ = 0;      // bit d, 1..31
-  uint16_t months_ = 0;    // bit m, 1..12
-  uint8_t weekdays_ = 0;   // bit d, 0..6 (7 folded into 0)
+  uint64_t minutes_ = 0;  // bit m for minute m
+  uint32_t hours_ = 0;    // bit h
+  uint32_t days_ = 0;     // bit d, 1..31
+  uint16_t months_ = 0;   // bit m, 1..12
+  uint8_t weekdays_ = 0;  // bit d, 0..6 (7 folded into 0)
   bool dom_star_ = false;
   bool dow_star_ = false;
   bool fixed_time_ = false;

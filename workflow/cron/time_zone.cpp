@@ -1,5 +1,7 @@
 #include "workflow/cron/time_zone.hpp"
 
+#include <date/tz.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -8,8 +10,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-
-#include <date/tz.h>
 
 namespace gantry {
 
@@ -56,8 +56,8 @@ struct TimeZone::Footer {
     const int64_t first = days_from_civil(y, static_cast<unsigned>(r.a), 1);
     const int first_weekday = static_cast<int>(((first % 7) + 7 + 4) % 7);
     int64_t day = first + ((r.c - first_weekday + 7) % 7) + int64_t{7} * (r.b - 1);
-    const date::year_month_day_last last{date::year(y), date::month_day_last(
-                                                            date::month(static_cast<unsigned>(r.a)))};
+    const date::year_month_day_last last{
+        date::year(y), date::month_day_last(date::month(static_cast<unsigned>(r.a)))};
     const int64_t last_day = date::sys_days(last).time_since_epoch().count();
     while (day > last_day) day -= 7;  // week 5 = the last such weekday
     return day;
@@ -65,8 +65,7 @@ struct TimeZone::Footer {
 
   TimeZone::Segment segment_at(int64_t s) const {
     const int y = static_cast<int>(
-        date::year_month_day{date::sys_days{date::days{floor_div(s + std_offset, 86400)}}}
-            .year());
+        date::year_month_day{date::sys_days{date::days{floor_div(s + std_offset, 86400)}}}.year());
     struct Change {
       int64_t at;
       int32_t offset;
@@ -146,8 +145,10 @@ class FooterParser {
   // [+-]hh[:mm[:ss]] in seconds.
   bool offset(int32_t& out, int max_hours) {
     int sign = 1;
-    if (eat('-')) sign = -1;
-    else eat('+');
+    if (eat('-'))
+      sign = -1;
+    else
+      eat('+');
     int h = 0, m = 0, sec = 0;
     if (!number(h, max_hours)) return false;
     if (eat(':') && (!number(m, 59) || (eat(':') && !number(sec, 59)))) return false;
@@ -188,15 +189,14 @@ std::shared_ptr<const TimeZone::Footer> load_footer(const date::time_zone* zone)
   std::ifstream in(std::string(kZoneInfoDir) + "/" + name, std::ios::binary);
   const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   // TZif version 2 and later end with "\n<POSIX TZ string>\n".
-  if (data.size() > 6 && data.compare(0, 4, "TZif") == 0 && data[4] >= '2' &&
-      data.back() == '\n') {
+  if (data.size() > 6 && data.compare(0, 4, "TZif") == 0 && data[4] >= '2' && data.back() == '\n') {
     const size_t open = data.rfind('\n', data.size() - 2);
     if (open != std::string::npos) {
       const std::string_view tz(data.data() + open + 1, data.size() - open - 2);
       if (std::optional<TimeZone::Footer> f = FooterParser(tz).parse()) {
         // The footer takes over from the start of the library's last, open-ended segment.
-        const date::sys_info last = zone->get_info(date::sys_seconds{
-            std::chrono::seconds{kDateLibraryLimit - 1}});
+        const date::sys_info last =
+            zone->get_info(date::sys_seconds{std::chrono::seconds{kDateLibraryLimit - 1}});
         f->from = last.begin.time_since_epoch().count();
         result = std::make_shared<const TimeZone::Footer>(*f);
       }

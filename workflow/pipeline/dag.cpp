@@ -1,14 +1,13 @@
 #include "workflow/pipeline/dag.hpp"
 
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/depth_first_search.hpp>
 #include <functional>
 #include <map>
 #include <queue>
 #include <stdexcept>
 #include <utility>
-
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/depth_first_search.hpp>
 
 namespace gantry {
 
@@ -49,26 +48,40 @@ std::string quote_dot(std::string_view text) {
 
 const char* template_name(TaskTemplate t) {
   switch (t) {
-    case TaskTemplate::kContainer: return "container";
-    case TaskTemplate::kTFJob: return "tfjob";
-    case TaskTemplate::kPyTorchJob: return "pytorchjob";
-    case TaskTemplate::kMPIJob: return "mpijob";
-    case TaskTemplate::kXGBoostJob: return "xgboostjob";
-    case TaskTemplate::kRayJob: return "rayjob";
-    case TaskTemplate::kSparkJob: return "sparkjob";
+    case TaskTemplate::kContainer:
+      return "container";
+    case TaskTemplate::kTFJob:
+      return "tfjob";
+    case TaskTemplate::kPyTorchJob:
+      return "pytorchjob";
+    case TaskTemplate::kMPIJob:
+      return "mpijob";
+    case TaskTemplate::kXGBoostJob:
+      return "xgboostjob";
+    case TaskTemplate::kRayJob:
+      return "rayjob";
+    case TaskTemplate::kSparkJob:
+      return "sparkjob";
   }
   return "?";
 }
 
 const char* trigger_rule_name(TriggerRule r) {
   switch (r) {
-    case TriggerRule::kAllSuccess: return "all_success";
-    case TriggerRule::kAllFailed: return "all_failed";
-    case TriggerRule::kAllDone: return "all_done";
-    case TriggerRule::kOneSuccess: return "one_success";
-    case TriggerRule::kOneFailed: return "one_failed";
-    case TriggerRule::kNoneFailed: return "none_failed";
-    case TriggerRule::kAlways: return "always";
+    case TriggerRule::kAllSuccess:
+      return "all_success";
+    case TriggerRule::kAllFailed:
+      return "all_failed";
+    case TriggerRule::kAllDone:
+      return "all_done";
+    case TriggerRule::kOneSuccess:
+      return "one_success";
+    case TriggerRule::kOneFailed:
+      return "one_failed";
+    case TriggerRule::kNoneFailed:
+      return "none_failed";
+    case TriggerRule::kAlways:
+      return "always";
   }
   return "?";
 }
@@ -85,10 +98,9 @@ std::vector<DagCycle> find_cycles(const std::vector<std::vector<size_t>>& upstre
   std::vector<Vertex> parent(n);
   std::vector<std::pair<Vertex, Vertex>> back;
   std::vector<boost::default_color_type> colors(n);
-  boost::depth_first_search(
-      g, boost::visitor(CycleRecorder(parent, back))
-             .color_map(boost::make_iterator_property_map(colors.begin(),
-                                                          boost::get(boost::vertex_index, g))));
+  boost::depth_first_search(g, boost::visitor(CycleRecorder(parent, back))
+                                   .color_map(boost::make_iterator_property_map(
+                                       colors.begin(), boost::get(boost::vertex_index, g))));
 
   std::vector<DagCycle> cycles;
   for (const auto& [from, to] : back) {

@@ -21,20 +21,21 @@ namespace gantry {
 
 namespace {
 
-constexpr size_t kMaxMetadataName = 54;  // issue #4; leaves room for run suffixes in a 63-char label
-constexpr size_t kMaxNamespace = 63;     // a Kubernetes namespace is a DNS label
-constexpr size_t kMaxTaskName = 63;      // tasks become pods' container names (DNS labels)
+constexpr size_t kMaxMetadataName =
+    54;                               // issue #4; leaves room for run suffixes in a 63-char label
+constexpr size_t kMaxNamespace = 63;  // a Kubernetes namespace is a DNS label
+constexpr size_t kMaxTaskName = 63;   // tasks become pods' container names (DNS labels)
 
 // Typo guards: far above real pipelines, low enough that a slip cannot exhaust memory or
 // overflow sums.
 constexpr int64_t kMaxTasks = 10'000;
-constexpr int64_t kMaxReplicas = 10'000;       // pods of one role
-constexpr int64_t kMaxSlots = 1'000'000;       // a pool's slots
+constexpr int64_t kMaxReplicas = 10'000;  // pods of one role
+constexpr int64_t kMaxSlots = 1'000'000;  // a pool's slots
 constexpr int64_t kMaxRetries = 10'000;
 constexpr int64_t kMaxActiveRuns = 1'000'000;
 constexpr int64_t kMaxMissedRuns = 1'000'000'000;
 constexpr double kMaxFactor = 1e6;
-constexpr size_t kMaxListedNames = 20;         // in "tasks of this pipeline: ..." messages
+constexpr size_t kMaxListedNames = 20;  // in "tasks of this pipeline: ..." messages
 
 constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
@@ -47,14 +48,15 @@ bool is_alnum(char c) { return is_lower_alnum(c) || (c >= 'A' && c <= 'Z'); }
 // ^[a-z][a-z0-9-]*[a-z0-9]$, at most kMaxMetadataName.
 std::string read_metadata_name(const ConfigNode& n, std::string_view what) {
   const std::string name = n.as_string();
-  const bool shape = name.size() >= 2 && name.front() >= 'a' && name.front() <= 'z' &&
-                     is_lower_alnum(name.back()) &&
-                     std::all_of(name.begin(), name.end(),
-                                 [](char c) { return is_lower_alnum(c) || c == '-'; });
+  const bool shape =
+      name.size() >= 2 && name.front() >= 'a' && name.front() <= 'z' &&
+      is_lower_alnum(name.back()) &&
+      std::all_of(name.begin(), name.end(), [](char c) { return is_lower_alnum(c) || c == '-'; });
   if (!shape)
     n.fail("expected a " + std::string(what) +
            " name of lower-case letters, digits and '-', starting with a letter and ending with "
-           "a letter or digit (^[a-z][a-z0-9-]*[a-z0-9]$), got " + quote_for_message(name));
+           "a letter or digit (^[a-z][a-z0-9-]*[a-z0-9]$), got " +
+           quote_for_message(name));
   if (name.size() > kMaxMetadataName)
     n.fail("a " + std::string(what) + " name is at most " + std::to_string(kMaxMetadataName) +
            " characters long, got " + std::to_string(name.size()));
@@ -64,13 +66,15 @@ std::string read_metadata_name(const ConfigNode& n, std::string_view what) {
 // A DNS label: ^[a-z0-9]([a-z0-9-]*[a-z0-9])?$, at most 63.
 std::string read_namespace(const ConfigNode& n) {
   const std::string name = n.as_string();
-  const bool shape = !name.empty() && name.size() <= kMaxNamespace && is_lower_alnum(name.front()) &&
-                     is_lower_alnum(name.back()) &&
-                     std::all_of(name.begin(), name.end(),
-                                 [](char c) { return is_lower_alnum(c) || c == '-'; });
+  const bool shape =
+      !name.empty() && name.size() <= kMaxNamespace && is_lower_alnum(name.front()) &&
+      is_lower_alnum(name.back()) &&
+      std::all_of(name.begin(), name.end(), [](char c) { return is_lower_alnum(c) || c == '-'; });
   if (!shape)
-    n.fail("expected a namespace of at most 63 lower-case letters, digits and '-', starting and "
-           "ending with a letter or digit, got " + quote_for_message(name));
+    n.fail(
+        "expected a namespace of at most 63 lower-case letters, digits and '-', starting and "
+        "ending with a letter or digit, got " +
+        quote_for_message(name));
   return name;
 }
 
@@ -78,12 +82,14 @@ std::string read_namespace(const ConfigNode& n) {
 std::string read_task_name(const ConfigNode& n) {
   const std::string name = n.as_string();
   const bool shape = !name.empty() && name.size() <= kMaxTaskName && is_alnum(name.front()) &&
-                     is_alnum(name.back()) &&
-                     std::all_of(name.begin(), name.end(),
-                                 [](char c) { return is_alnum(c) || c == '-' || c == '_'; });
+                     is_alnum(name.back()) && std::all_of(name.begin(), name.end(), [](char c) {
+                       return is_alnum(c) || c == '-' || c == '_';
+                     });
   if (!shape)
-    n.fail("expected a task name of at most 63 letters, digits, '-' and '_', starting and "
-           "ending with a letter or digit, got " + quote_for_message(name));
+    n.fail(
+        "expected a task name of at most 63 letters, digits, '-' and '_', starting and "
+        "ending with a letter or digit, got " +
+        quote_for_message(name));
   return name;
 }
 
@@ -155,7 +161,8 @@ class Loader {
 std::vector<InputError> Loader::run(PipelineDocuments& out) {
   for (size_t i = 0; i < sources_.size(); ++i) {
     std::vector<ConfigNode> docs;
-    if (!errors_.attempt([&] { docs = parse_yaml_documents(sources_[i].text, sources_[i].file_name); })) {
+    if (!errors_.attempt(
+            [&] { docs = parse_yaml_documents(sources_[i].text, sources_[i].file_name); })) {
       all_parsed_ = false;
       continue;
     }
@@ -180,8 +187,10 @@ void Loader::read_document(const ConfigNode& doc, size_t source) {
   if (!top.valid()) return;
   const std::optional<std::string> kind = read_kind(top, {"Pipeline", "Pool"});
   if (!kind) return;
-  if (*kind == "Pipeline") read_pipeline(top, source);
-  else read_pool(top, source);
+  if (*kind == "Pipeline")
+    read_pipeline(top, source);
+  else
+    read_pool(top, source);
 }
 
 void Loader::read_pipeline(const ConfigFields& top, size_t source) {
@@ -202,9 +211,10 @@ void Loader::read_pipeline(const ConfigFields& top, size_t source) {
   }
 
   if (auto spec_node = top.required("spec")) {
-    const ConfigFields s(*spec_node, {"schedule", "concurrency", "dependsOnPast", "parallelism",
-                                "timeout", "env", "tasks"},
-                   errors_);
+    const ConfigFields s(
+        *spec_node,
+        {"schedule", "concurrency", "dependsOnPast", "parallelism", "timeout", "env", "tasks"},
+        errors_);
     if (auto n = s.optional("schedule")) p.spec.schedule = read_schedule(*n, source);
     if (auto n = s.optional("concurrency")) p.spec.concurrency = read_concurrency(*n);
     s.read("dependsOnPast", [&](const ConfigNode& n) { p.spec.depends_on_past = n.as_bool(); });
@@ -214,13 +224,14 @@ void Loader::read_pipeline(const ConfigFields& top, size_t source) {
     s.read("timeout", [&](const ConfigNode& n) { p.spec.timeout = n.as_positive_duration(); });
     s.read("env", [&](const ConfigNode& n) {
       for (const ConfigEntry& e : n.as_entries()) {
-        const bool shape = !e.name.empty() &&
-                           (e.name.front() < '0' || e.name.front() > '9') &&
+        const bool shape = !e.name.empty() && (e.name.front() < '0' || e.name.front() > '9') &&
                            std::all_of(e.name.begin(), e.name.end(),
                                        [](char c) { return is_alnum(c) || c == '_'; });
         if (!shape) {
-          errors_.add(e.key, "expected an environment variable name of letters, digits and '_', "
-                             "not starting with a digit, got " + quote_for_message(e.name));
+          errors_.add(e.key,
+                      "expected an environment variable name of letters, digits and '_', "
+                      "not starting with a digit, got " +
+                          quote_for_message(e.name));
           continue;
         }
         errors_.attempt([&] { p.spec.env[e.name] = e.value.as_string(); });
@@ -261,7 +272,8 @@ void Loader::read_pool(const ConfigFields& top, size_t source) {
   if (auto spec_node = top.required("spec")) {
     const ConfigFields s(*spec_node, {"slots", "maxWait"}, errors_);
     if (auto n = s.required("slots"))
-      p.slots_known = errors_.attempt([&] { p.spec.slots = static_cast<int>(n->as_int(1, kMaxSlots)); });
+      p.slots_known =
+          errors_.attempt([&] { p.spec.slots = static_cast<int>(n->as_int(1, kMaxSlots)); });
     s.read("maxWait", [&](const ConfigNode& n) { p.spec.max_wait = n.as_duration(); });
   }
   p.ok = errors_.size() == errors_before;
@@ -283,9 +295,10 @@ SourceLocation Loader::expression_start(const ConfigNode& n, size_t source) cons
 }
 
 std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t source) {
-  const ConfigFields f(node, {"cron", "timezone", "start", "end", "semantics", "catchup",
+  const ConfigFields f(node,
+                       {"cron", "timezone", "start", "end", "semantics", "catchup",
                         "startingDeadline", "maxMissedRuns"},
-                 errors_);
+                       errors_);
   if (!f.valid()) return std::nullopt;
   ScheduleSpec s;
   std::optional<CronExpression> expression;
@@ -312,8 +325,9 @@ std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t
     // An empty name is not a zone; without the check TimeZone::locate("") quietly gave UTC.
     if (s.timezone.empty()) {
       zone.reset();
-      n.fail("expected an IANA time zone name such as Europe/Paris or UTC, got an empty string "
-             "(leave timezone out for UTC)");
+      n.fail(
+          "expected an IANA time zone name such as Europe/Paris or UTC, got an empty string "
+          "(leave timezone out for UTC)");
     }
     Result<TimeZone> tz = TimeZone::locate(s.timezone);
     if (!tz) {
@@ -373,10 +387,11 @@ ConcurrencySpec Loader::read_concurrency(const ConfigNode& node) {
 TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
   TaskSpec t;
   t.where = item.location();
-  const ConfigFields f(item, {"name", "template", "image", "command", "resources", "replicas",
+  const ConfigFields f(item,
+                       {"name", "template", "image", "command", "resources", "replicas",
                         "dependsOn", "triggerRule", "dependsOnPast", "pool", "poolSlots",
                         "priority", "timeout", "retry", "skip", "autosize", "simulate"},
-                 errors_);
+                       errors_);
   if (!f.valid()) return t;
   if (auto n = f.required("name"))
     if (errors_.attempt([&] { t.name = read_task_name(*n); })) site.name = n;
@@ -401,7 +416,8 @@ TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
   if (replicas) {
     errors_.attempt([&] {
       const std::vector<ConfigEntry> roles = replicas->as_entries();
-      if (roles.empty()) replicas->fail("expected at least one role with its count, such as {worker: 4}");
+      if (roles.empty())
+        replicas->fail("expected at least one role with its count, such as {worker: 4}");
       for (const ConfigEntry& e : roles)
         errors_.attempt([&] {
           if (e.name.empty()) e.key.fail("expected a role name such as master or worker");
@@ -411,11 +427,13 @@ TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
   }
   if (template_ok) {
     if (is_distributed(t.template_kind) && !replicas)
-      f.missing("replicas", " (a distributed template needs the count of each role, such as "
-                            "{master: 1, worker: 4})");
+      f.missing("replicas",
+                " (a distributed template needs the count of each role, such as "
+                "{master: 1, worker: 4})");
     if (!is_distributed(t.template_kind) && replicas)
-      errors_.add(*replicas, "replicas applies to the distributed templates (tfjob, pytorchjob, "
-                             "mpijob, xgboostjob, rayjob, sparkjob); a container task is one pod");
+      errors_.add(*replicas,
+                  "replicas applies to the distributed templates (tfjob, pytorchjob, "
+                  "mpijob, xgboostjob, rayjob, sparkjob); a container task is one pod");
   }
 
   f.read("dependsOn", [&](const ConfigNode& n) {
@@ -442,7 +460,8 @@ TaskSpec Loader::read_task(const ConfigNode& item, TaskSite& site) {
                                              {"always", TriggerRule::kAlways}});
   });
   f.read("dependsOnPast", [&](const ConfigNode& n) { t.depends_on_past = n.as_bool(); });
-  if (f.read("pool", [&](const ConfigNode& n) { t.pool = n.as_name(); })) site.pool = f.optional("pool");
+  if (f.read("pool", [&](const ConfigNode& n) { t.pool = n.as_name(); }))
+    site.pool = f.optional("pool");
   if (f.read("poolSlots", [&](const ConfigNode& n) {
         t.pool_slots = static_cast<int>(n.as_int(1, kMaxSlots));
         if (!f.optional("pool"))
@@ -476,7 +495,8 @@ void Loader::read_resources(const ConfigNode& node, TaskSpec& t) {
 
 void Loader::read_retry(const ConfigNode& node, RetrySpec& r) {
   const ConfigFields f(node, {"limit", "policy", "delay", "factor", "cap", "maxDuration"}, errors_);
-  f.read("limit", [&](const ConfigNode& n) { r.limit = static_cast<int>(n.as_int(0, kMaxRetries)); });
+  f.read("limit",
+         [&](const ConfigNode& n) { r.limit = static_cast<int>(n.as_int(0, kMaxRetries)); });
   f.read("policy", [&](const ConfigNode& n) {
     r.policy = n.as_enum<RetryPolicy>({{"OnFailure", RetryPolicy::kOnFailure},
                                        {"OnError", RetryPolicy::kOnError},
@@ -506,8 +526,7 @@ void Loader::read_simulate(const ConfigNode& node, SimulateSpec& sim) {
     });
     if (!d.optional("distribution") && d.valid()) d.missing("distribution", "");
     std::optional<Duration> median;
-    if (auto m = d.required("median"))
-      errors_.attempt([&] { median = m->as_positive_duration(); });
+    if (auto m = d.required("median")) errors_.attempt([&] { median = m->as_positive_duration(); });
     if (median) sim.duration = *median;
     if (auto p = d.required("p90"))
       errors_.attempt([&] {
@@ -523,14 +542,12 @@ void Loader::read_simulate(const ConfigNode& node, SimulateSpec& sim) {
     for (const ConfigNode& o : items)
       errors_.attempt([&] {
         constexpr std::string_view kNames[] = {"succeeded", "failed", "error"};
-        sim.outcomes.emplace_back(
-            kNames[o.as_choice({kNames[0], kNames[1], kNames[2]})]);
+        sim.outcomes.emplace_back(kNames[o.as_choice({kNames[0], kNames[1], kNames[2]})]);
       });
   });
   f.read("failureProbability", [&](const ConfigNode& n) {
     sim.failure_probability = n.as_double(0, 1);
-    if (f.optional("outcomes"))
-      n.fail("give outcomes or failureProbability, not both");
+    if (f.optional("outcomes")) n.fail("give outcomes or failureProbability, not both");
   });
   f.read("used", [&](const ConfigNode& n) {
     const ConfigFields u(n, {"cpu", "memory"}, errors_);
@@ -548,10 +565,10 @@ void Loader::check_dependencies(PipelineRecord& p) {
     if (!p.sites[i].name) continue;  // unnamed: its own error was reported
     const auto [it, inserted] = index.emplace(tasks[i].name, i);
     if (!inserted)
-      errors_.add(*p.sites[i].name,
-                  "duplicate task name " + quote_for_message(tasks[i].name) +
-                      " (first used at line " +
-                      std::to_string(p.sites[it->second].name->location().line) + ")");
+      errors_.add(*p.sites[i].name, "duplicate task name " + quote_for_message(tasks[i].name) +
+                                        " (first used at line " +
+                                        std::to_string(p.sites[it->second].name->location().line) +
+                                        ")");
   }
   std::vector<std::string> declared;
   for (size_t i = 0; i < tasks.size(); ++i)
@@ -567,8 +584,7 @@ void Loader::check_dependencies(PipelineRecord& p) {
         errors_.add(site.depends_on[j], "unknown task " + quote_for_message(dep) +
                                             "; tasks of this pipeline: " + list_names(declared));
       else if (it->second == v)
-        errors_.add(site.depends_on[j],
-                    "task " + quote_for_message(dep) + " depends on itself");
+        errors_.add(site.depends_on[j], "task " + quote_for_message(dep) + " depends on itself");
       else
         upstream[v].push_back(it->second);
     }
@@ -594,9 +610,8 @@ void Loader::check_across_files() {
     const auto [it, inserted] =
         pipeline_index.emplace(std::pair(p.spec.namespace_name, p.spec.name), i);
     if (inserted) continue;
-    errors_.add(*p.name, "duplicate pipeline " + quote_for_message(p.spec.name) +
-                             " in namespace " + quote_for_message(p.spec.namespace_name) +
-                             " (first declared at " +
+    errors_.add(*p.name, "duplicate pipeline " + quote_for_message(p.spec.name) + " in namespace " +
+                             quote_for_message(p.spec.namespace_name) + " (first declared at " +
                              pipelines_[it->second].name->location().to_string() + ")");
     p.ok = false;
   }
@@ -625,11 +640,11 @@ void Loader::check_across_files() {
       const auto it = pool_index.find(t.pool);
       if (it == pool_index.end()) {
         if (!all_parsed_) continue;  // it may be declared in the file that could not be read
-        errors_.add(*site.pool, "unknown pool " + quote_for_message(t.pool) + "; " +
-                                    (pool_names.empty()
-                                         ? std::string("no pool is declared in the files given")
-                                         : "declared pools: " + list_names(pool_names)) +
-                                    " (declare pools with kind: Pool)");
+        errors_.add(*site.pool,
+                    "unknown pool " + quote_for_message(t.pool) + "; " +
+                        (pool_names.empty() ? std::string("no pool is declared in the files given")
+                                            : "declared pools: " + list_names(pool_names)) +
+                        " (declare pools with kind: Pool)");
         p.ok = false;
         continue;
       }

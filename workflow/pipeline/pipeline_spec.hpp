@@ -22,16 +22,16 @@ enum class ScheduleSemantics {
 };
 
 struct ScheduleSpec {
-  std::string cron;                    // Vixie syntax or @hourly/@daily/...
-  std::string timezone = "UTC";        // IANA name
-  SourceLocation cron_where;           // for error messages about the expression
-  Time start;                          // inclusive
-  std::optional<Time> end;             // inclusive
+  std::string cron;              // Vixie syntax or @hourly/@daily/...
+  std::string timezone = "UTC";  // IANA name
+  SourceLocation cron_where;     // for error messages about the expression
+  Time start;                    // inclusive
+  std::optional<Time> end;       // inclusive
   ScheduleSemantics semantics = ScheduleSemantics::kTrigger;
-  bool catchup = true;                 // every missed tick gets a run (backfill)
+  bool catchup = true;                        // every missed tick gets a run (backfill)
   std::optional<Duration> starting_deadline;  // catchup false: most recent missed tick only if
                                               // no older than this
-  int64_t max_missed_runs = 100;       // catchup false: more missed ticks than this: none starts
+  int64_t max_missed_runs = 100;  // catchup false: more missed ticks than this: none starts
 };
 
 enum class ConcurrencyPolicy {
@@ -41,21 +41,29 @@ enum class ConcurrencyPolicy {
 };
 
 struct ConcurrencySpec {
-  int max_active_runs = 1;             // runs in flight, manual ones included
+  int max_active_runs = 1;  // runs in flight, manual ones included
   ConcurrencyPolicy policy = ConcurrencyPolicy::kAllow;
-  int keep_latest = 0;                 // >0: only the newest N runs live; older ones expire
+  int keep_latest = 0;  // >0: only the newest N runs live; older ones expire
 };
 
-enum class TaskTemplate { kContainer, kTFJob, kPyTorchJob, kMPIJob, kXGBoostJob, kRayJob, kSparkJob };
+enum class TaskTemplate {
+  kContainer,
+  kTFJob,
+  kPyTorchJob,
+  kMPIJob,
+  kXGBoostJob,
+  kRayJob,
+  kSparkJob
+};
 
 enum class TriggerRule {
-  kAllSuccess,   // every upstream succeeded (or was skipped)
-  kAllFailed,    // every upstream failed or upstream_failed
-  kAllDone,      // every upstream finished, whatever the outcome
-  kOneSuccess,   // at least one upstream succeeded: may start before the others finish
-  kOneFailed,    // at least one upstream failed: may start before the others finish
-  kNoneFailed,   // no upstream failed or upstream_failed (skipped is fine)
-  kAlways,       // no dependency at all: starts at once, whatever upstream does (Airflow)
+  kAllSuccess,  // every upstream succeeded (or was skipped)
+  kAllFailed,   // every upstream failed or upstream_failed
+  kAllDone,     // every upstream finished, whatever the outcome
+  kOneSuccess,  // at least one upstream succeeded: may start before the others finish
+  kOneFailed,   // at least one upstream failed: may start before the others finish
+  kNoneFailed,  // no upstream failed or upstream_failed (skipped is fine)
+  kAlways,      // no dependency at all: starts at once, whatever upstream does (Airflow)
 };
 
 enum class RetryPolicy {
@@ -65,22 +73,22 @@ enum class RetryPolicy {
 };
 
 struct RetrySpec {
-  int limit = 0;                       // retries after the first attempt; no retry unless asked
+  int limit = 0;  // retries after the first attempt; no retry unless asked
   RetryPolicy policy = RetryPolicy::kOnFailure;
-  Duration delay = Duration(10'000'000);       // wait before retry 1
-  double factor = 2;                            // wait before retry k: delay · factor^(k−1)
-  Duration cap = Duration(300'000'000);         // ... capped at this
-  std::optional<Duration> max_duration;         // give up if the next attempt would start after
-                                                // first start + this
+  Duration delay = Duration(10'000'000);  // wait before retry 1
+  double factor = 2;                      // wait before retry k: delay · factor^(k−1)
+  Duration cap = Duration(300'000'000);   // ... capped at this
+  std::optional<Duration> max_duration;   // give up if the next attempt would start after
+                                          // first start + this
 };
 
 // How long an attempt takes in virtual time, and how it ends.
 struct SimulateSpec {
-  Duration duration = Duration(60'000'000);     // fixed, or the median of a log-normal
-  std::optional<Duration> p90;                  // set: log-normal with this 90th percentile
-  std::vector<std::string> outcomes;            // per attempt, the last repeats: succeeded |
-                                                // failed | error
-  double failure_probability = 0;               // used when outcomes is empty
+  Duration duration = Duration(60'000'000);  // fixed, or the median of a log-normal
+  std::optional<Duration> p90;               // set: log-normal with this 90th percentile
+  std::vector<std::string> outcomes;         // per attempt, the last repeats: succeeded |
+                                             // failed | error
+  double failure_probability = 0;            // used when outcomes is empty
   // Resources actually used (for autosize); default: the requests.
   std::optional<int64_t> used_cpu_milli;
   std::optional<int64_t> used_memory_bytes;
@@ -94,15 +102,15 @@ struct TaskSpec {
   std::vector<std::string> command;
   Resources resources;
   std::string gpu_type;
-  std::map<std::string, int> replicas;          // distributed templates: {master: 1, worker: 4}
+  std::map<std::string, int> replicas;  // distributed templates: {master: 1, worker: 4}
   std::vector<std::string> depends_on;
   std::vector<SourceLocation> depends_on_where;
   TriggerRule trigger_rule = TriggerRule::kAllSuccess;
   bool depends_on_past = false;
-  std::string pool;                             // empty: no pool
+  std::string pool;  // empty: no pool
   int pool_slots = 1;
   int priority = 0;
-  std::optional<Duration> timeout;              // per attempt
+  std::optional<Duration> timeout;  // per attempt
   RetrySpec retry;
   bool skip = false;
   bool autosize = false;
@@ -114,11 +122,11 @@ struct PipelineSpec {
   std::string namespace_name = "default";
   std::string file;
   SourceLocation where;
-  std::optional<ScheduleSpec> schedule;         // absent: manual runs only
+  std::optional<ScheduleSpec> schedule;  // absent: manual runs only
   ConcurrencySpec concurrency;
-  bool depends_on_past = false;                 // run level
-  int parallelism = 0;                          // tasks at once inside a run; 0 = unlimited
-  std::optional<Duration> timeout;              // run level
+  bool depends_on_past = false;     // run level
+  int parallelism = 0;              // tasks at once inside a run; 0 = unlimited
+  std::optional<Duration> timeout;  // run level
   std::map<std::string, std::string> env;
   std::vector<TaskSpec> tasks;
 };
@@ -126,7 +134,7 @@ struct PipelineSpec {
 struct PoolSpec {
   std::string name;
   int slots = 1;
-  std::optional<Duration> max_wait;             // waited longer: no longer overtaken
+  std::optional<Duration> max_wait;  // waited longer: no longer overtaken
   SourceLocation where;
 };
 

@@ -59,9 +59,9 @@ class Autosizer {
     int64_t value;
   };
   struct History {
-    size_t count = 0;             // samples still in the window
-    std::deque<Time> times;       // all samples in the window
-    std::deque<Sample> cpu_max;   // decreasing values: the front is the window's max
+    size_t count = 0;            // samples still in the window
+    std::deque<Time> times;      // all samples in the window
+    std::deque<Sample> cpu_max;  // decreasing values: the front is the window's max
     std::deque<Sample> mem_max;
   };
 

@@ -51,8 +51,8 @@ void MemoryRunStore::attempt_running(const RunKey& key, std::string_view name, s
   t.attempts[index].running = at;
 }
 
-void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, size_t index,
-                                   Time end, AttemptState state) {
+void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, size_t index, Time end,
+                                   AttemptState state) {
   TaskInstance& t = task(key, name);
   assert(index < t.attempts.size());
   t.attempts[index].end = end;

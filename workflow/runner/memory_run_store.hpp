@@ -21,8 +21,7 @@ class MemoryRunStore final : public RunStore {
                    const Resources& requests) override;
   void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
                        Time start) override;
-  void attempt_running(const RunKey& key, std::string_view task, size_t index,
-                       Time at) override;
+  void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;

@@ -15,76 +15,122 @@ bool is_finished(TaskState s) { return s != TaskState::kPending && s != TaskStat
 
 std::string_view to_string(RunTrigger v) {
   switch (v) {
-    case RunTrigger::kSchedule: return "schedule";
-    case RunTrigger::kCatchup: return "catchup";
-    case RunTrigger::kBackfill: return "backfill";
-    case RunTrigger::kManual: return "manual";
+    case RunTrigger::kSchedule:
+      return "schedule";
+    case RunTrigger::kCatchup:
+      return "catchup";
+    case RunTrigger::kBackfill:
+      return "backfill";
+    case RunTrigger::kManual:
+      return "manual";
   }
   return "?";
 }
 
 std::string_view to_string(RunState v) {
   switch (v) {
-    case RunState::kQueued: return "queued";
-    case RunState::kRunning: return "running";
-    case RunState::kSucceeded: return "succeeded";
-    case RunState::kFailed: return "failed";
-    case RunState::kSkipped: return "skipped";
-    case RunState::kExpired: return "expired";
-    case RunState::kKilled: return "killed";
+    case RunState::kQueued:
+      return "queued";
+    case RunState::kRunning:
+      return "running";
+    case RunState::kSucceeded:
+      return "succeeded";
+    case RunState::kFailed:
+      return "failed";
+    case RunState::kSkipped:
+      return "skipped";
+    case RunState::kExpired:
+      return "expired";
+    case RunState::kKilled:
+      return "killed";
   }
   return "?";
 }
 
 std::string_view to_string(TaskState v) {
   switch (v) {
-    case TaskState::kPending: return "pending";
-    case TaskState::kRunning: return "running";
-    case TaskState::kSucceeded: return "succeeded";
-    case TaskState::kFailed: return "failed";
-    case TaskState::kUpstreamFailed: return "upstream_failed";
-    case TaskState::kSkipped: return "skipped";
-    case TaskState::kKilled: return "killed";
+    case TaskState::kPending:
+      return "pending";
+    case TaskState::kRunning:
+      return "running";
+    case TaskState::kSucceeded:
+      return "succeeded";
+    case TaskState::kFailed:
+      return "failed";
+    case TaskState::kUpstreamFailed:
+      return "upstream_failed";
+    case TaskState::kSkipped:
+      return "skipped";
+    case TaskState::kKilled:
+      return "killed";
   }
   return "?";
 }
 
 std::string_view to_string(AttemptState v) {
   switch (v) {
-    case AttemptState::kRunning: return "running";
-    case AttemptState::kSucceeded: return "succeeded";
-    case AttemptState::kFailed: return "failed";
-    case AttemptState::kError: return "error";
-    case AttemptState::kTimeout: return "timeout";
-    case AttemptState::kKilled: return "killed";
-    case AttemptState::kLost: return "lost";
+    case AttemptState::kRunning:
+      return "running";
+    case AttemptState::kSucceeded:
+      return "succeeded";
+    case AttemptState::kFailed:
+      return "failed";
+    case AttemptState::kError:
+      return "error";
+    case AttemptState::kTimeout:
+      return "timeout";
+    case AttemptState::kKilled:
+      return "killed";
+    case AttemptState::kLost:
+      return "lost";
   }
   return "?";
 }
 
 std::string_view to_string(SchedulerEventKind k) {
   switch (k) {
-    case SchedulerEventKind::kTooManyMissed: return "too-many-missed";
-    case SchedulerEventKind::kMissedDeadline: return "missed-deadline";
-    case SchedulerEventKind::kForbidSkip: return "forbid-skip";
-    case SchedulerEventKind::kReplace: return "replace";
-    case SchedulerEventKind::kExpire: return "expire";
-    case SchedulerEventKind::kAutosize: return "autosize";
-    case SchedulerEventKind::kSchedulerDown: return "scheduler-down";
-    case SchedulerEventKind::kSchedulerUp: return "scheduler-up";
-    case SchedulerEventKind::kPause: return "pause";
-    case SchedulerEventKind::kResume: return "resume";
-    case SchedulerEventKind::kTrigger: return "trigger";
-    case SchedulerEventKind::kRerun: return "rerun";
-    case SchedulerEventKind::kMarkSuccess: return "mark-success";
-    case SchedulerEventKind::kFail: return "fail";
-    case SchedulerEventKind::kBackfill: return "backfill";
-    case SchedulerEventKind::kLostAttempt: return "lost-attempt";
-    case SchedulerEventKind::kAdoptedAttempt: return "adopted-attempt";
-    case SchedulerEventKind::kKillUnknown: return "kill-unknown";
-    case SchedulerEventKind::kRejected: return "rejected";
-    case SchedulerEventKind::kUnschedulable: return "unschedulable";
-    case SchedulerEventKind::kAttemptEnded: return "attempt-ended";
+    case SchedulerEventKind::kTooManyMissed:
+      return "too-many-missed";
+    case SchedulerEventKind::kMissedDeadline:
+      return "missed-deadline";
+    case SchedulerEventKind::kForbidSkip:
+      return "forbid-skip";
+    case SchedulerEventKind::kReplace:
+      return "replace";
+    case SchedulerEventKind::kExpire:
+      return "expire";
+    case SchedulerEventKind::kAutosize:
+      return "autosize";
+    case SchedulerEventKind::kSchedulerDown:
+      return "scheduler-down";
+    case SchedulerEventKind::kSchedulerUp:
+      return "scheduler-up";
+    case SchedulerEventKind::kPause:
+      return "pause";
+    case SchedulerEventKind::kResume:
+      return "resume";
+    case SchedulerEventKind::kTrigger:
+      return "trigger";
+    case SchedulerEventKind::kRerun:
+      return "rerun";
+    case SchedulerEventKind::kMarkSuccess:
+      return "mark-success";
+    case SchedulerEventKind::kFail:
+      return "fail";
+    case SchedulerEventKind::kBackfill:
+      return "backfill";
+    case SchedulerEventKind::kLostAttempt:
+      return "lost-attempt";
+    case SchedulerEventKind::kAdoptedAttempt:
+      return "adopted-attempt";
+    case SchedulerEventKind::kKillUnknown:
+      return "kill-unknown";
+    case SchedulerEventKind::kRejected:
+      return "rejected";
+    case SchedulerEventKind::kUnschedulable:
+      return "unschedulable";
+    case SchedulerEventKind::kAttemptEnded:
+      return "attempt-ended";
   }
   return "?";
 }
@@ -124,13 +170,16 @@ std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text) {
   return std::nullopt;
 }
 
-std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec, std::vector<TaskInstance> stored) {
+std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec,
+                                                  std::vector<TaskInstance> stored) {
   std::vector<TaskInstance> out;
   out.reserve(spec.tasks.size());
   for (const TaskSpec& t : spec.tasks) {
-    const auto same =
-        std::find_if(stored.begin(), stored.end(), [&](const TaskInstance& i) { return i.name == t.name; });
-    out.push_back(same != stored.end() ? std::move(*same) : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
+    const auto same = std::find_if(stored.begin(), stored.end(),
+                                   [&](const TaskInstance& i) { return i.name == t.name; });
+    out.push_back(same != stored.end()
+                      ? std::move(*same)
+                      : TaskInstance{t.name, TaskState::kPending, {}, t.resources});
   }
   return out;
 }

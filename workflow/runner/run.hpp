@@ -65,7 +65,7 @@ enum class AttemptState {
 };
 
 struct Attempt {
-  Time start;               // when the scheduler asked the executor for it
+  Time start;  // when the scheduler asked the executor for it
   std::optional<Time> end;
   AttemptState state = AttemptState::kRunning;
   std::string reason{};  // why it ended unsuccessfully, when the executor said (not stored)
@@ -89,8 +89,8 @@ struct Run {
   Time logical_time;
   RunTrigger trigger = RunTrigger::kSchedule;
   RunState state = RunState::kQueued;
-  std::optional<Time> start;  // first time it went running
-  std::optional<Time> end;    // when it reached its final state
+  std::optional<Time> start;        // first time it went running
+  std::optional<Time> end;          // when it reached its final state
   std::vector<TaskInstance> tasks;  // in the pipeline's task order
 };
 
@@ -112,6 +112,7 @@ std::string_view to_string(AttemptState v);
 // A run's task instances in the pipeline's task order, matched by name: instances of tasks the
 // pipeline no longer has are dropped, tasks it gained are pending with no attempts. What a
 // restart with a changed pipeline file, or a replaced pipeline, does to the runs it has.
-std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec, std::vector<TaskInstance> stored);
+std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec,
+                                                  std::vector<TaskInstance> stored);
 
 }  // namespace gantry

@@ -225,8 +225,12 @@ class RunScheduler final : private AttemptListener {
   size_t run_count() const { return core_.run_count(); }
   // Runs queued or running, over every pipeline. O(pipelines).
   size_t runs_in_flight() const { return core_.runs_in_flight(); }
-  size_t runs_in_flight(const std::string& pipeline) const { return core_.runs_in_flight(pipeline); }
-  std::optional<SchedulerCore::PoolUsage> pool_usage(const std::string& pool) const { return core_.pool_usage(pool); }
+  size_t runs_in_flight(const std::string& pipeline) const {
+    return core_.runs_in_flight(pipeline);
+  }
+  std::optional<SchedulerCore::PoolUsage> pool_usage(const std::string& pool) const {
+    return core_.pool_usage(pool);
+  }
 
  private:
   void attempt_running(AttemptId id, Time at) override;

@@ -30,11 +30,11 @@
 
 #include <cstdint>
 #include <functional>
-#include <stdexcept>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <variant>
@@ -190,7 +190,7 @@ class SchedulerCore {
     int running = 0;
     std::optional<Time> last_tick;  // the last tick the schedule looked at
     bool paused = false;
-    bool removed = false;  // remove_pipeline(): no schedule, no actions; runs kept
+    bool removed = false;   // remove_pipeline(): no schedule, no actions; runs kept
     bool starting = false;  // inside try_start_runs (it is not re-entered)
     std::optional<TimerId> tick_timer;
     // Task instances waiting (task dependsOnPast) for the instance named by the key.

@@ -7,8 +7,7 @@
 
 namespace gantry {
 
-SimulatedExecutor::SimulatedExecutor(EventLoop& loop, uint64_t seed)
-    : loop_(loop), seeds_(seed) {}
+SimulatedExecutor::SimulatedExecutor(EventLoop& loop, uint64_t seed) : loop_(loop), seeds_(seed) {}
 
 SimulatedExecutor::Streams& SimulatedExecutor::streams(const std::string& pipeline,
                                                        const std::string& task) {
@@ -40,8 +39,7 @@ void SimulatedExecutor::start(const AttemptRequest& request, AttemptListener& li
 
   AttemptResult result;
   if (!sim.outcomes.empty()) {
-    const std::string& o =
-        sim.outcomes[std::min(request.attempt_index, sim.outcomes.size() - 1)];
+    const std::string& o = sim.outcomes[std::min(request.attempt_index, sim.outcomes.size() - 1)];
     result.outcome = o == "failed"  ? AttemptOutcome::kFailed
                      : o == "error" ? AttemptOutcome::kError
                                     : AttemptOutcome::kSucceeded;

@@ -19,11 +19,10 @@
 //     load failed: 00:10:00Z-00:12:00Z failed, 00:12:10Z-00:14:00Z failed
 // Attempt times there are shortened to the time of day when on the run's logical date.
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "workflow/runner/run.hpp"
 

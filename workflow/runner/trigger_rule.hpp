@@ -30,7 +30,7 @@ struct UpstreamCounts {
   int total = 0;
   int succeeded = 0;
   int skipped = 0;
-  int failed = 0;           // failed or killed
+  int failed = 0;  // failed or killed
   int upstream_failed = 0;
   int finished() const { return succeeded + skipped + failed + upstream_failed; }
 };

@@ -9,10 +9,9 @@
 namespace gantry {
 
 // 0x47616e52 = "GanR".
-const DatabaseKind kRunsDatabase{
-    0x47616e52u,
-    "Gantry runs database",
-    {{"pipelines", "runs", "task_instances", "attempts", "events"}}};
+const DatabaseKind kRunsDatabase{0x47616e52u,
+                                 "Gantry runs database",
+                                 {{"pipelines", "runs", "task_instances", "attempts", "events"}}};
 
 namespace {
 
@@ -101,8 +100,8 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
   insert_attempt_ = db_.prepare(
       "INSERT INTO attempts(run_id, task, idx, attempt_id, start_us, end_us, state)"
       " VALUES (?, ?, ?, ?, ?, NULL, 'running')");
-  running_attempt_ = db_.prepare(
-      "UPDATE attempts SET running_us = ? WHERE run_id = ? AND task = ? AND idx = ?");
+  running_attempt_ =
+      db_.prepare("UPDATE attempts SET running_us = ? WHERE run_id = ? AND task = ? AND idx = ?");
   end_attempt_ = db_.prepare(
       "UPDATE attempts SET end_us = ?, state = ? WHERE run_id = ? AND task = ? AND idx = ?");
   insert_event_ = db_.prepare(
@@ -188,9 +187,10 @@ void SqliteRunStore::flush() {
 void SqliteRunStore::expect_one_row(const char* what) const {
   const int64_t n = db_.changes();
   if (n != 1) {
-    throw StoreError(path_, std::string(what) + " changed " + std::to_string(n) +
-                                " rows instead of 1 (the database does not hold what this "
-                                "process wrote)",
+    throw StoreError(path_,
+                     std::string(what) + " changed " + std::to_string(n) +
+                         " rows instead of 1 (the database does not hold what this "
+                         "process wrote)",
                      StoreError::kConstraint);
   }
 }
@@ -278,11 +278,11 @@ void SqliteRunStore::attempt_running(const RunKey& key, std::string_view task, s
   commit_if_due();
 }
 
-void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
-                                   Time end, AttemptState state) {
+void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
+                                   AttemptState state) {
   begin_change();
-  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), run_id(key),
-                        std::string(task), static_cast<int64_t>(index));
+  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), run_id(key), std::string(task),
+                        static_cast<int64_t>(index));
   end_attempt_.step();
   end_attempt_.reset();
   expect_one_row("ending an attempt");
@@ -346,9 +346,9 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     TaskInstance task;
     task.name = t.column_text(1);
     task.state = parse_word<TaskState>(path_, t.column_text(2), kTaskStates, "task state");
-    task.requests = Resources{t.column_int64(3), t.column_int64(4),
-                              static_cast<int32_t>(t.column_int64(5)),
-                              static_cast<int32_t>(t.column_int64(6))};
+    task.requests =
+        Resources{t.column_int64(3), t.column_int64(4), static_cast<int32_t>(t.column_int64(5)),
+                  static_cast<int32_t>(t.column_int64(6))};
     run->second.tasks.push_back(std::move(task));
   }
   Statement a = db.prepare(
@@ -373,7 +373,8 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     Attempt attempt;
     attempt.start = Time::from_micros(a.column_int64(3));
     attempt.end = time_or_null(a, 4);
-    attempt.state = parse_word<AttemptState>(path_, a.column_text(5), kAttemptStates, "attempt state");
+    attempt.state =
+        parse_word<AttemptState>(path_, a.column_text(5), kAttemptStates, "attempt state");
     attempt.id = a.column_is_null(6) ? 0 : static_cast<AttemptId>(a.column_int64(6));
     attempt.running = time_or_null(a, 7);
     ti->attempts.push_back(attempt);

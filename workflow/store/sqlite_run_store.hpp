@@ -101,8 +101,7 @@ class SqliteRunStore final : public RunStore {
                    const Resources& requests) override;
   void attempt_started(const RunKey& key, std::string_view task, size_t index, AttemptId id,
                        Time start) override;
-  void attempt_running(const RunKey& key, std::string_view task, size_t index,
-                       Time at) override;
+  void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
@@ -142,8 +141,8 @@ class SqliteRunStore final : public RunStore {
   uint64_t commits_ = 0;
   CommitHook commit_hook_;
   std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
-  Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_,
-      running_attempt_, end_attempt_, insert_event_,
+  Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_, running_attempt_,
+      end_attempt_, insert_event_,
       upsert_pipeline_;  // destroyed before db_ closes
 };
 

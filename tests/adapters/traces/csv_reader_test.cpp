@@ -34,8 +34,7 @@ std::string error_reading(const std::string& text) {
 }
 
 TEST(CsvReader, PlainQuotedAndEscapedFields) {
-  EXPECT_THAT(records("a,b,c\n1,2,3\nx,,z\n"),
-              ::testing::ElementsAre("1|2|3", "x||z"));
+  EXPECT_THAT(records("a,b,c\n1,2,3\nx,,z\n"), ::testing::ElementsAre("1|2|3", "x||z"));
   // Quotes protect commas, line ends and doubled quotes; "" is an empty field.
   EXPECT_THAT(records("a,b,c\n\"1,5\",\"say \"\"hi\"\"\",\"two\nlines\"\n\"\",q,r\n"),
               ::testing::ElementsAre("1,5|say \"hi\"|two\nlines", "|q|r"));
@@ -93,7 +92,9 @@ TEST(CsvReader, HeaderErrors) {
             "t.csv:1:5: a: column appears twice in the header");
   EXPECT_EQ(input_error_of([] { CsvReader("a,,c\n", "t.csv").read_header(); }),
             "t.csv:1:3: column 2: empty column name in the header");
-  EXPECT_EQ(input_error_of([] { CsvReader("a,x\n", "t.csv").read_header({"a", "b"}); }),
+  EXPECT_EQ(input_error_of([] {
+              CsvReader("a,x\n", "t.csv").read_header({"a", "b"});
+            }),
             "t.csv:1:3: x: unknown column; expected columns: a, b");
   EXPECT_EQ(input_error_of([] {
               CsvReader csv("a,c\n", "t.csv");

@@ -41,7 +41,7 @@ TEST(OpenbNodes, AllNodeListMatchesTheReadme) {
   EXPECT_EQ(t.total_gpus(), 6212);
   // README: G2 4392, T4 842, G3 312, P100 265, V100M32 204, V100M16 195, A10 2
   // (4392 + 842 + 312 + 265 + 204 + 195 + 2 = 6212).
-  const std::map<std::string, int> expected = {{"G2", 4392}, {"T4", 842},      {"G3", 312},
+  const std::map<std::string, int> expected = {{"G2", 4392},  {"T4", 842},      {"G3", 312},
                                                {"P100", 265}, {"V100M32", 204}, {"V100M16", 195},
                                                {"A10", 2}};
   EXPECT_EQ(gpus_by_model(t), expected);
@@ -150,9 +150,8 @@ TEST(OpenbNodes, BrokenRows) {
   EXPECT_EQ(error(",1000,1024,1,T4\n"), "n.csv:2:1: sn: node name must not be empty");
   EXPECT_EQ(error("a,1e3,1024,1,T4\n"),
             "n.csv:2:3: cpu_milli: expected a non-negative integer, got '1e3'");
-  EXPECT_EQ(input_error_of([] {
-              load_openb_nodes_text("sn,cpu_milli,memory_mib,gpu\na,1,1,0\n", "n.csv");
-            }),
+  EXPECT_EQ(input_error_of(
+                [] { load_openb_nodes_text("sn,cpu_milli,memory_mib,gpu\na,1,1,0\n", "n.csv"); }),
             "n.csv:1: model: missing column; the header is 'sn,cpu_milli,memory_mib,gpu'");
 }
 
@@ -330,10 +329,10 @@ TEST(OpenbPods, BrokenRows) {
   EXPECT_EQ(error("p1,1000,1024,1,500,,LS,Running,x,10,0\n"),
             "p.csv:3:32: creation_time: expected a non-negative integer, got 'x'");
   // Header problems are reported on line 1.
-  EXPECT_EQ(input_error_of([] {
-              load_openb_pods_text("name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n", "p.csv");
-            }),
-            "p.csv:1: gpu_milli: missing column; the header is 'name,cpu_milli,memory_mib,num_gpu'");
+  EXPECT_EQ(
+      input_error_of(
+          [] { load_openb_pods_text("name,cpu_milli,memory_mib,num_gpu\np,1,1,0\n", "p.csv"); }),
+      "p.csv:1: gpu_milli: missing column; the header is 'name,cpu_milli,memory_mib,num_gpu'");
   EXPECT_THAT(input_error_of([] {
                 load_openb_pods_text("name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu\n", "p.csv");
               }),

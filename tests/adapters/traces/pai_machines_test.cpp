@@ -19,8 +19,8 @@ using trace_test::input_error_of;
 constexpr int64_t kGiB = 1024ll * 1024 * 1024;
 
 TEST(PaiMachines, RealFileMatchesTheReadme) {
-  const Topology t =
-      load_pai_machines(std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/pai-2020/pai_machine_spec.csv");
+  const Topology t = load_pai_machines(std::string(GANTRY_SOURCE_DIR) +
+                                       "/scenarios/data/pai-2020/pai_machine_spec.csv");
   EXPECT_EQ(t.nodes.size(), 1897u);
   EXPECT_EQ(t.total_gpus(), 6742);
   // README: MISC 2240 (280x8), P100 1596 (798x2), V100M32 1080 (135x8), T4 994 (497x2),
@@ -32,10 +32,18 @@ TEST(PaiMachines, RealFileMatchesTheReadme) {
     gpus[type] += c.capacity.gpus;
     ++machines[type];
   }
-  EXPECT_EQ(gpus, (std::map<std::string, int>{{"CPU", 0}, {"MISC", 2240}, {"P100", 1596},
-                                               {"V100M32", 1080}, {"T4", 994}, {"V100M16", 832}}));
-  EXPECT_EQ(machines, (std::map<std::string, int>{{"CPU", 83}, {"MISC", 280}, {"P100", 798},
-                                                   {"V100M32", 135}, {"T4", 497}, {"V100M16", 104}}));
+  EXPECT_EQ(gpus, (std::map<std::string, int>{{"CPU", 0},
+                                              {"MISC", 2240},
+                                              {"P100", 1596},
+                                              {"V100M32", 1080},
+                                              {"T4", 994},
+                                              {"V100M16", 832}}));
+  EXPECT_EQ(machines, (std::map<std::string, int>{{"CPU", 83},
+                                                  {"MISC", 280},
+                                                  {"P100", 798},
+                                                  {"V100M32", 135},
+                                                  {"T4", 497},
+                                                  {"V100M16", 104}}));
   // First row: 7399a758eb02bae1a3621236,CPU,96,512,0
   EXPECT_EQ(t.nodes[0].name, "7399a758eb02bae1a3621236");
   EXPECT_EQ(t.class_of(0).capacity.cpu_milli, 96'000);
@@ -61,8 +69,8 @@ TEST(PaiMachines, RowsMapToClasses) {
 }
 
 TEST(PaiMachines, HeaderRowIsSkipped) {
-  const Topology t =
-      load_pai_machines_text("machine,gpu_type,cap_cpu,cap_mem,cap_gpu\nm1,T4,96,512,2\n", "pai.csv");
+  const Topology t = load_pai_machines_text(
+      "machine,gpu_type,cap_cpu,cap_mem,cap_gpu\nm1,T4,96,512,2\n", "pai.csv");
   ASSERT_EQ(t.nodes.size(), 1u);
   EXPECT_EQ(t.total_gpus(), 2);
 }

@@ -17,8 +17,8 @@ namespace {
 using trace_test::input_error_of;
 
 TEST(SpotNodes, RealFileMatchesTheReadme) {
-  const Topology t =
-      load_spot_nodes(std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/spot-gpu-2026/node_info_df.csv");
+  const Topology t = load_spot_nodes(std::string(GANTRY_SOURCE_DIR) +
+                                     "/scenarios/data/spot-gpu-2026/node_info_df.csv");
   EXPECT_EQ(t.nodes.size(), 4278u);
   EXPECT_EQ(t.total_gpus(), 10412);
   // README: A100-SXM4-80GB 3456, A10 2494, H800 1752, GPU-series-1 1558, GPU-series-2 976,
@@ -30,11 +30,11 @@ TEST(SpotNodes, RealFileMatchesTheReadme) {
     gpus[t.gpus.at(c.gpu_type).name] += c.capacity.gpus;
   }
   EXPECT_EQ(gpus, (std::map<std::string, int>{{"A100-80G", 3456},
-                                               {"A10", 2494},
-                                               {"H800", 1752},
-                                               {"GPU-series-1", 1558},
-                                               {"GPU-series-2", 976},
-                                               {"A800-80G", 176}}));
+                                              {"A10", 2494},
+                                              {"H800", 1752},
+                                              {"GPU-series-1", 1558},
+                                              {"GPU-series-2", 976},
+                                              {"A800-80G", 176}}));
   // Row 5 of the file: A100-SXM4-80GB,8,128,3 -> an 8-GPU NVSwitch island at the catalog's
   // A100 NVLink figure (300 GB/s per direction); no memory in the trace.
   EXPECT_EQ(t.nodes[3].name, "3");
@@ -71,9 +71,8 @@ TEST(SpotNodes, BrokenRows) {
   EXPECT_EQ(error("A10,x,128,0\n"),
             "s.csv:2:5: gpu_capacity_num: expected a non-negative integer, got 'x'");
   EXPECT_EQ(error("A10,1,128,0\nA10,1,128,0\n"), "s.csv:3:11: node_name: duplicate node name '0'");
-  EXPECT_EQ(input_error_of([] {
-              load_spot_nodes_text("gpu_model,cpu_num,node_name\nA10,1,n\n", "s.csv");
-            }),
+  EXPECT_EQ(input_error_of(
+                [] { load_spot_nodes_text("gpu_model,cpu_num,node_name\nA10,1,n\n", "s.csv"); }),
             "s.csv:1: gpu_capacity_num: missing column; the header is "
             "'gpu_model,cpu_num,node_name'");
 }

@@ -106,9 +106,9 @@ TEST(ClusterDynamic, ARemovedNodeIsAnEmptyTombstone) {
   EXPECT_TRUE(c.removed(1));
   EXPECT_FALSE(c.schedulable(1));
   EXPECT_GT(c.version(1), version);
-  EXPECT_EQ(c.total_gpus(a100), 4);       // node 0 only
+  EXPECT_EQ(c.total_gpus(a100), 4);  // node 0 only
   EXPECT_EQ(c.total_gpu_milli(), 4'000);
-  EXPECT_EQ(c.free(1), Resources{});       // nothing fits there any more
+  EXPECT_EQ(c.free(1), Resources{});  // nothing fits there any more
   EXPECT_FALSE(c.allocate(1, Resources{1, 0, 0, 0}, 0, AllocationOwner{2, 0}));
   EXPECT_EQ(c.node_count(), 2) << "ids are not reused";
   EXPECT_TRUE(c.check_invariants()) << c.check_invariants().message();
@@ -184,7 +184,8 @@ TEST(ClusterDynamic, RandomChangesKeepEveryInvariant) {
       held[i] = held.back();
       held.pop_back();
     } else if (op == 3 && c.node_count() < 12) {
-      ASSERT_TRUE(c.add_node(NodeInfo{"x" + std::to_string(step), static_cast<int32_t>(rng() % 2), 0}));
+      ASSERT_TRUE(
+          c.add_node(NodeInfo{"x" + std::to_string(step), static_cast<int32_t>(rng() % 2), 0}));
     } else if (op == 4) {
       const Status s = c.remove_node(n);
       EXPECT_EQ(s.is_ok(), c.owners_on(n).empty());
@@ -207,8 +208,11 @@ TEST(ClusterDynamic, RandomChangesKeepEveryInvariant) {
         request = whole(k);
       }
       const Status s = c.allocate(n, request, mask, owner);
-      if (s) held.push_back(owner);
-      else EXPECT_NE(s.message().find("CPU"), std::string::npos) << s.message();  // only CPU can run out
+      if (s)
+        held.push_back(owner);
+      else
+        EXPECT_NE(s.message().find("CPU"), std::string::npos)
+            << s.message();  // only CPU can run out
     }
     const Status ok = c.check_invariants();
     ASSERT_TRUE(ok) << "step " << step << ": " << ok.message();

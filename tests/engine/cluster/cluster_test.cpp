@@ -20,7 +20,6 @@ Cluster small_cluster() { return testing::a100_cluster(/*cpu_node=*/true); }
 // Owner k: pod 0 of workload k.
 AllocationOwner own(int32_t k) { return AllocationOwner{k, 0}; }
 
-
 // Everything the header promises, recomputed from the per-GPU free milli.
 void expect_consistent(const Cluster& c) {
   int64_t free_total = 0;
@@ -107,11 +106,11 @@ TEST(ClusterSharing, FitsInSeesPartlyUsedAndFullyFreeGpus) {
   // Node 1: GPU 0 whole-allocated, GPU 1 has 400 free after a 600 share.
   ASSERT_TRUE(c.allocate(1, whole(1), 0b01, own(1)));
   ASSERT_TRUE(c.allocate(1, share(600), 0b10, own(2)));
-  EXPECT_TRUE(share(400).fits_in(c.free(1)));   // 400 <= 400 on GPU 1
-  EXPECT_FALSE(share(401).fits_in(c.free(1)));  // no GPU has 401
-  EXPECT_FALSE(whole(1).fits_in(c.free(1)));    // no fully free GPU
-  EXPECT_TRUE(share(999).fits_in(c.free(0)));   // node 0 has fully free GPUs
-  EXPECT_FALSE(share(1).fits_in(c.free(2)));    // no GPUs at all
+  EXPECT_TRUE(share(400).fits_in(c.free(1)));                 // 400 <= 400 on GPU 1
+  EXPECT_FALSE(share(401).fits_in(c.free(1)));                // no GPU has 401
+  EXPECT_FALSE(whole(1).fits_in(c.free(1)));                  // no fully free GPU
+  EXPECT_TRUE(share(999).fits_in(c.free(0)));                 // node 0 has fully free GPUs
+  EXPECT_FALSE(share(1).fits_in(c.free(2)));                  // no GPUs at all
   EXPECT_TRUE(share(500).fits_in(c.node_class(0).capacity));  // an empty node of that class
 }
 
@@ -120,10 +119,10 @@ TEST(ClusterSharing, BestFitShareGpuPrefersTheFullestGpuThatStillFits) {
   ASSERT_TRUE(c.allocate(0, share(500), 1ull << 0, own(1)));  // GPU 0: 500 free
   ASSERT_TRUE(c.allocate(0, share(800), 1ull << 1, own(2)));  // GPU 1: 200 free
   ASSERT_TRUE(c.allocate(0, share(600), 1ull << 3, own(3)));  // GPU 3: 400 free; GPU 2 fully free
-  EXPECT_EQ(c.best_fit_share_gpu(0, 200), 1);  // 200 fits exactly on GPU 1
-  EXPECT_EQ(c.best_fit_share_gpu(0, 300), 3);  // 400 is the least free >= 300
-  EXPECT_EQ(c.best_fit_share_gpu(0, 450), 0);  // 500
-  EXPECT_EQ(c.best_fit_share_gpu(0, 600), 2);  // only the fully free GPU
+  EXPECT_EQ(c.best_fit_share_gpu(0, 200), 1);                 // 200 fits exactly on GPU 1
+  EXPECT_EQ(c.best_fit_share_gpu(0, 300), 3);                 // 400 is the least free >= 300
+  EXPECT_EQ(c.best_fit_share_gpu(0, 450), 0);                 // 500
+  EXPECT_EQ(c.best_fit_share_gpu(0, 600), 2);                 // only the fully free GPU
   ASSERT_TRUE(c.allocate(0, whole(1), 1ull << 2, own(4)));
   EXPECT_EQ(c.best_fit_share_gpu(0, 600), -1);
 }
@@ -166,7 +165,7 @@ TEST(ClusterSharing, WholeGpuBehaviourIsUnchanged) {
   EXPECT_EQ(c.lowest_free_gpus(0, 1), 0b1000u);
   EXPECT_EQ(c.lowest_free_gpus(0, 2), 0u);
   const GpuTypeId a100 = c.topology().gpus.find("A100-80G");
-  EXPECT_EQ(c.free_gpus(a100), 3);  // 1 on node 0 + 2 on node 1
+  EXPECT_EQ(c.free_gpus(a100), 3);              // 1 on node 0 + 2 on node 1
   EXPECT_EQ(c.free_gpu_histogram(a100)[1], 1);  // node 0
   EXPECT_EQ(c.free_gpu_histogram(a100)[2], 1);  // node 1
   EXPECT_EQ(c.free(0).gpu_milli, 0);            // whole GPUs leave no partly used GPU

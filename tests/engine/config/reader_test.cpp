@@ -29,24 +29,25 @@ ConfigNode doc(const std::string& text) { return parse_yaml_document(text, "test
 enum class Link { kNVSwitch, kPCIe };
 
 TEST(ConfigReader, ReadsTypedFields) {
-  const ConfigNode root = doc(
-      "gpu:\n"
-      "  type: A100\n"
-      "  count: 8\n"
-      "  link: PCIe\n"
-      "  share: 0.5\n"
-      "  on: true\n"
-      "  memory: 80Gi\n"
-      "  cpu: \"2\"\n"
-      "  nic: 400Gbps\n"
-      "  wait: 1h30m\n"
-      "  at: 2026-01-01T01:00:00Z\n");
+  const ConfigNode root =
+      doc("gpu:\n"
+          "  type: A100\n"
+          "  count: 8\n"
+          "  link: PCIe\n"
+          "  share: 0.5\n"
+          "  on: true\n"
+          "  memory: 80Gi\n"
+          "  cpu: \"2\"\n"
+          "  nic: 400Gbps\n"
+          "  wait: 1h30m\n"
+          "  at: 2026-01-01T01:00:00Z\n");
   const ConfigMap gpu = root.as_map({"gpu"}).required("gpu").as_map(
       {"type", "count", "link", "share", "on", "memory", "cpu", "nic", "wait", "at", "absent"});
   EXPECT_EQ(gpu.required("type").as_string(), "A100");
   EXPECT_EQ(gpu.required("count").as_int(1, 64), 8);
-  EXPECT_EQ(gpu.required("link").as_enum<Link>({{"NVSwitch", Link::kNVSwitch}, {"PCIe", Link::kPCIe}}),
-            Link::kPCIe);
+  EXPECT_EQ(
+      gpu.required("link").as_enum<Link>({{"NVSwitch", Link::kNVSwitch}, {"PCIe", Link::kPCIe}}),
+      Link::kPCIe);
   EXPECT_DOUBLE_EQ(gpu.required("share").as_double(0, 1), 0.5);
   EXPECT_TRUE(gpu.required("on").as_bool());
   EXPECT_EQ(gpu.required("memory").as_bytes(), 80ll << 30);
@@ -60,14 +61,15 @@ TEST(ConfigReader, ReadsTypedFields) {
 }
 
 TEST(ConfigReader, UnknownFieldNamesAllowedOnesAtTheKey) {
-  const ConfigNode root = doc(
-      "spec:\n"
-      "  gpu:\n"
-      "    type: A100\n"
-      "    gpuz: 8\n");
+  const ConfigNode root =
+      doc("spec:\n"
+          "  gpu:\n"
+          "    type: A100\n"
+          "    gpuz: 8\n");
   const ConfigNode gpu = root.as_map({"spec"}).required("spec").as_map({"gpu"}).required("gpu");
-  const InputError e =
-      expect_input_error([&] { gpu.as_map({"type", "count", "islandSize", "link"}); });
+  const InputError e = expect_input_error([&] {
+    gpu.as_map({"type", "count", "islandSize", "link"});
+  });
   EXPECT_EQ(e.where().file, "test.yaml");
   EXPECT_EQ(e.where().line, 4);
   EXPECT_EQ(e.where().column, 5);
@@ -78,12 +80,12 @@ TEST(ConfigReader, UnknownFieldNamesAllowedOnesAtTheKey) {
 }
 
 TEST(ConfigReader, WrongTypePointsAtTheValue) {
-  const ConfigNode root = doc(
-      "classes:\n"
-      "- name: a\n"
-      "  count: 8\n"
-      "- name: b\n"
-      "  count: eight\n");
+  const ConfigNode root =
+      doc("classes:\n"
+          "- name: a\n"
+          "  count: 8\n"
+          "- name: b\n"
+          "  count: eight\n");
   const std::vector<ConfigNode> items = root.as_map({"classes"}).required("classes").as_sequence();
   ASSERT_EQ(items.size(), 2u);
   const ConfigNode count = items[1].as_map({"name", "count"}).required("count");
@@ -108,25 +110,28 @@ TEST(ConfigReader, MapListAndNullWhereScalarExpected) {
             "expected a duration such as 90s, 1h30m or 500ms, got a list");
   // An empty value is reported at its key: yaml-cpp marks it at the next token.
   const InputError c = expect_input_error([&] { m.required("c").as_int(0, 10); });
-  EXPECT_EQ(std::string(c.what()), "test.yaml:3:1: c: expected an integer from 0 to 10, got nothing (null)");
+  EXPECT_EQ(std::string(c.what()),
+            "test.yaml:3:1: c: expected an integer from 0 to 10, got nothing (null)");
   const InputError d = expect_input_error([&] { m.required("d").as_map({"x"}); });
-  EXPECT_EQ(std::string(d.what()), "test.yaml:4:4: d: expected a map with fields x, got nothing (null)");
+  EXPECT_EQ(std::string(d.what()),
+            "test.yaml:4:4: d: expected a map with fields x, got nothing (null)");
 }
 
 TEST(ConfigReader, MissingRequiredFieldNamesKeyAtMapPosition) {
-  const ConfigNode root = doc(
-      "metadata:\n"
-      "  labels: {}\n");
-  const ConfigMap metadata = root.as_map({"metadata"}).required("metadata").as_map({"name", "labels"});
+  const ConfigNode root =
+      doc("metadata:\n"
+          "  labels: {}\n");
+  const ConfigMap metadata =
+      root.as_map({"metadata"}).required("metadata").as_map({"name", "labels"});
   const InputError e = expect_input_error([&] { metadata.required("name"); });
   EXPECT_EQ(std::string(e.what()), "test.yaml:2:3: metadata.name: missing required field 'name'");
 }
 
 TEST(ConfigReader, DuplicateKeysAreErrors) {
-  const ConfigNode root = doc(
-      "name: a\n"
-      "count: 1\n"
-      "name: b\n");
+  const ConfigNode root =
+      doc("name: a\n"
+          "count: 1\n"
+          "name: b\n");
   const InputError e = expect_input_error([&] { root.as_map({"name", "count"}); });
   EXPECT_EQ(std::string(e.what()),
             "test.yaml:3:1: name: duplicate field 'name' (first given at line 1)");
@@ -145,8 +150,9 @@ TEST(ConfigReader, NonScalarKeysAndTagsAreErrors) {
 
 TEST(ConfigReader, EnumListsAllowedValuesCaseSensitively) {
   const ConfigNode kind = doc("kind: nvswitch\n").as_map({"kind"}).required("kind");
-  const InputError e = expect_input_error(
-      [&] { kind.as_enum<Link>({{"NVSwitch", Link::kNVSwitch}, {"PCIe", Link::kPCIe}}); });
+  const InputError e = expect_input_error([&] {
+    kind.as_enum<Link>({{"NVSwitch", Link::kNVSwitch}, {"PCIe", Link::kPCIe}});
+  });
   EXPECT_EQ(std::string(e.what()),
             "test.yaml:1:7: kind: unknown value 'nvswitch'; expected one of: NVSwitch, PCIe");
 }
@@ -160,7 +166,8 @@ TEST(ConfigReader, BoolsAreTrueOrFalseOnly) {
 
 TEST(ConfigReader, UnitErrorsCarryPosition) {
   const ConfigNode root = doc("storage:\n  bandwidth: 100\n");
-  const ConfigNode bw = root.as_map({"storage"}).required("storage").as_map({"bandwidth"}).required("bandwidth");
+  const ConfigNode bw =
+      root.as_map({"storage"}).required("storage").as_map({"bandwidth"}).required("bandwidth");
   const InputError e = expect_input_error([&] { bw.as_bandwidth(); });
   EXPECT_EQ(e.where().line, 2);
   EXPECT_EQ(e.where().column, 14);
@@ -192,7 +199,8 @@ TEST(ConfigReader, MultiDocumentStreams) {
   EXPECT_EQ(docs[1].location().line, 4);
 
   const InputError two = expect_input_error([] { doc("a: 1\n---\nb: 2\n"); });
-  EXPECT_EQ(std::string(two.what()), "test.yaml:3:1: expected a single YAML document, found another one here");
+  EXPECT_EQ(std::string(two.what()),
+            "test.yaml:3:1: expected a single YAML document, found another one here");
   const InputError none = expect_input_error([] { doc("# nothing\n"); });
   EXPECT_EQ(std::string(none.what()), "test.yaml: the file holds no YAML document");
 }
@@ -294,12 +302,13 @@ TEST(Envelope, ChecksApiVersionKindAndMetadata) {
   ASSERT_TRUE(env.spec.has_value());
   EXPECT_EQ(env.spec->path(), "spec");
 
-  EXPECT_EQ(std::string(expect_input_error([] {
-                          read_envelope(doc("apiVersion: gantry.dev/v2\nkind: Scenario\n"
-                                            "metadata: {name: q}\nspec: {}\n"),
-                                        "Scenario");
-                        }).what()),
-            "test.yaml:1:13: apiVersion: unsupported apiVersion 'gantry.dev/v2'; expected gantry.dev/v1");
+  EXPECT_EQ(
+      std::string(expect_input_error([] {
+                    read_envelope(doc("apiVersion: gantry.dev/v2\nkind: Scenario\n"
+                                      "metadata: {name: q}\nspec: {}\n"),
+                                  "Scenario");
+                  }).what()),
+      "test.yaml:1:13: apiVersion: unsupported apiVersion 'gantry.dev/v2'; expected gantry.dev/v1");
   EXPECT_EQ(std::string(expect_input_error([] {
                           read_envelope(doc("apiVersion: gantry.dev/v1\nkind: Pipeline\n"
                                             "metadata: {name: q}\nspec: {}\n"),

@@ -136,8 +136,8 @@ TEST(ParseDuration, Units) {
   EXPECT_EQ(duration("1.5h"), minutes(90));
   EXPECT_EQ(duration("7d"), days(7));
   EXPECT_EQ(duration("0s"), Duration(0));
-  EXPECT_EQ(duration("1d2h3m4s5ms6us"), days(1) + hours(2) + minutes(3) + seconds(4) +
-                                             milliseconds(5) + microseconds(6));
+  EXPECT_EQ(duration("1d2h3m4s5ms6us"),
+            days(1) + hours(2) + minutes(3) + seconds(4) + milliseconds(5) + microseconds(6));
   EXPECT_EQ(duration("0.1s"), milliseconds(100));
   EXPECT_EQ(duration("1.5ms"), microseconds(1500));
 }

@@ -254,9 +254,11 @@ TEST(EventLoop, TimerScheduledAfterAHorizonBeforeThePendingOneRunsInOrder) {
   const auto owner = EventLoop::virtual_time(kStart);
   EventLoop& loop = *owner;
   std::vector<std::pair<std::string, int64_t>> ran;
-  loop.schedule_at(kStart + minutes(120), [&] { ran.emplace_back("late", (loop.now() - kStart).micros()); });
+  loop.schedule_at(kStart + minutes(120),
+                   [&] { ran.emplace_back("late", (loop.now() - kStart).micros()); });
   loop.run_until(kStart + minutes(90));
-  loop.schedule_at(kStart + minutes(100), [&] { ran.emplace_back("early", (loop.now() - kStart).micros()); });
+  loop.schedule_at(kStart + minutes(100),
+                   [&] { ran.emplace_back("early", (loop.now() - kStart).micros()); });
   loop.run_until(kStart + minutes(110));
   ASSERT_EQ(ran.size(), 1u);
   EXPECT_EQ(ran[0], std::make_pair(std::string("early"), minutes(100).micros()));
@@ -296,7 +298,10 @@ TEST(EventLoop, StopEndsRunAfterTheCurrentEvent) {
   const auto owner = EventLoop::virtual_time(kStart);
   EventLoop& loop = *owner;
   int ran = 0;
-  loop.schedule_after(seconds(1), [&] { ++ran; loop.stop(); });
+  loop.schedule_after(seconds(1), [&] {
+    ++ran;
+    loop.stop();
+  });
   loop.schedule_after(seconds(2), [&] { ++ran; });
   loop.run();
   EXPECT_EQ(ran, 1);

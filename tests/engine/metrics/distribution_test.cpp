@@ -93,7 +93,7 @@ TEST(Distribution, ManySamplesInReverseOrder) {
   constexpr int64_t kN = 200'000;
   for (int64_t i = kN - 1; i >= 0; --i) d.add(static_cast<double>(i));
   EXPECT_EQ(d.count(), static_cast<std::size_t>(kN));
-  EXPECT_DOUBLE_EQ(d.percentile(50), 99'999.5);  // h = 199999 * 0.5
+  EXPECT_DOUBLE_EQ(d.percentile(50), 99'999.5);    // h = 199999 * 0.5
   EXPECT_DOUBLE_EQ(d.percentile(99), 197'999.01);  // h = 199999 * 0.99
   EXPECT_DOUBLE_EQ(d.percentile(100), 199'999.0);
   EXPECT_DOUBLE_EQ(d.mean(), 99'999.5);

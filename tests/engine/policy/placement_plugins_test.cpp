@@ -105,7 +105,8 @@ TEST(Topology, EightSingleGpuPodsLandOnOneNodeWithEightFree) {
 TEST(Topology, TwoByEightGangLandsInOneRackWhenPossible) {
   // rack 0: node 0 free, node 1 full; rack 1: nodes 2 and 3 free.
   auto make = [] {
-    Cluster c(make_topology({NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1}, NodeDef{.rack = 1}}));
+    Cluster c(make_topology(
+        {NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1}, NodeDef{.rack = 1}}));
     occupy(c, 1, 8);
     return c;
   };
@@ -186,7 +187,8 @@ TEST(Topology, CpuOnlyPodFollowsTheGang) {
 TEST(Topology, LauncherFirstInPodOrderStillJoinsTheGang) {
   // The launcher comes first in pod order, but GPU pods are placed first: the 2x8 workers pick
   // rack 1 (which holds both), and the launcher follows them instead of taking node 0.
-  Cluster c(make_topology({NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1}, NodeDef{.rack = 1}}));
+  Cluster c(make_topology(
+      {NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1}, NodeDef{.rack = 1}}));
   occupy(c, 1, 8);
   JobSpec job;
   job.roles.push_back(RoleSpec{RoleKind::kLauncher, 1, Resources{2'000, kGi, 0}});
@@ -248,7 +250,8 @@ TEST(PlacementPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
       std::vector<Resources> pods;
       const int count = 1 + static_cast<int>(rng() % 6);
       const int gpus = static_cast<int>(rng() % 5);  // 0..4
-      for (int i = 0; i < count; ++i) pods.push_back(Resources{static_cast<int64_t>(rng() % 8'000), kGi, gpus});
+      for (int i = 0; i < count; ++i)
+        pods.push_back(Resources{static_cast<int64_t>(rng() % 8'000), kGi, gpus});
       std::vector<GpuTypeId> types;
       if (rng() % 2) {
         types = {0, 1, 2, 3, 4, 5, 6};

@@ -15,7 +15,8 @@ TEST(PluginRegistry, BuiltInsAreRegisteredByName) {
   EXPECT_EQ(names[1], "spread");
   EXPECT_EQ(names[2], "topology");
   EXPECT_EQ(std::vector<std::string>(names.begin() + 3, names.begin() + 9),
-            (std::vector<std::string>{"random", "dotproduct", "gpuclustering", "gpupacking", "bestfit", "fgd"}));
+            (std::vector<std::string>{"random", "dotproduct", "gpuclustering", "gpupacking",
+                                      "bestfit", "fgd"}));
   for (const auto& n : {"binpack", "spread", "topology", "random", "dotproduct", "gpuclustering",
                         "gpupacking", "bestfit", "fgd"}) {
     auto plugin = make_placement_plugin(n);
@@ -34,9 +35,12 @@ class FirstFitPlugin final : public PlacementPlugin {
 };
 
 TEST(PluginRegistry, RegisteredPluginsAreUsableBySchedulers) {
-  EXPECT_FALSE(register_placement_plugin("binpack", [] { return std::make_unique<FirstFitPlugin>(); }));
-  ASSERT_TRUE(register_placement_plugin("first-fit-test", [] { return std::make_unique<FirstFitPlugin>(); }));
-  EXPECT_FALSE(register_placement_plugin("first-fit-test", [] { return std::make_unique<FirstFitPlugin>(); }));
+  EXPECT_FALSE(
+      register_placement_plugin("binpack", [] { return std::make_unique<FirstFitPlugin>(); }));
+  ASSERT_TRUE(register_placement_plugin("first-fit-test",
+                                        [] { return std::make_unique<FirstFitPlugin>(); }));
+  EXPECT_FALSE(register_placement_plugin("first-fit-test",
+                                         [] { return std::make_unique<FirstFitPlugin>(); }));
   const auto names = placement_plugin_names();
   EXPECT_EQ(names.back(), "first-fit-test");
 

@@ -204,7 +204,7 @@ TEST(Scheduler, JobPlacedOnceCpuIsReleasedBetweenCycles) {
   Scheduler s(config("binpack"));
   const Resources more{3'000, kGi, 0};
   const AllocationOwner more_owner = testing::take(cluster, 0, more, 0);  // 3 of 96 cores left
-  const JobSpec job = worker_job(1, 2, 0);  // asks 4 cores
+  const JobSpec job = worker_job(1, 2, 0);                                // asks 4 cores
   ASSERT_TRUE(s.submit(1, job, job.submit));
   EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
   EXPECT_TRUE(s.run_cycle(cluster, Time()).empty());
@@ -245,7 +245,8 @@ TEST(Scheduler, PodsAreReturnedRoleByRoleReplicaByReplica) {
 }
 
 TEST(Scheduler, GpuTypeFilter) {
-  Cluster cluster(make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
+  Cluster cluster(
+      make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
   Scheduler s(config("binpack"));
   const JobSpec a100 = worker_job(1, 2, 0, 0, "A100-80G");
   const JobSpec t4 = worker_job(1, 1, 1, 0, "T4");          // in the catalog, not in the cluster
@@ -263,10 +264,11 @@ TEST(Scheduler, GpuTypeFilter) {
 }
 
 TEST(Scheduler, AnyTypeGangDoesNotMixGpuTypes) {
-  Cluster cluster(make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
+  Cluster cluster(
+      make_topology({NodeDef{.gpu_type = "H100-80G"}, NodeDef{.gpu_type = "A100-80G"}}));
   Scheduler s(config("binpack"));
-  const JobSpec mixed = worker_job(2, 8);      // 16 GPUs: only across both types
-  const JobSpec two = worker_job(2, 4, 1);     // fits one node of either type
+  const JobSpec mixed = worker_job(2, 8);   // 16 GPUs: only across both types
+  const JobSpec two = worker_job(2, 4, 1);  // fits one node of either type
   ASSERT_TRUE(s.submit(1, mixed, mixed.submit));
   ASSERT_TRUE(s.submit(2, two, two.submit));
   const auto placed = s.run_cycle(cluster, Time());

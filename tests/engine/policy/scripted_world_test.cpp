@@ -31,7 +31,8 @@ Time t(int64_t s) { return Time::from_micros(s * 1'000'000); }
 // A world the test drives by hand. bind() accepts or refuses a gang as scripted.
 class ScriptedWorld {
  public:
-  ScriptedWorld(Cluster& cluster, Scheduler& scheduler) : cluster_(cluster), scheduler_(scheduler) {}
+  ScriptedWorld(Cluster& cluster, Scheduler& scheduler)
+      : cluster_(cluster), scheduler_(scheduler) {}
 
   // Runs a cycle at `now` and binds what it returns; gangs listed in fail_next_bind are refused
   // (one pod's bind fails: the world reports the gang, having undone the others).
@@ -77,11 +78,14 @@ class ScriptedWorld {
     scheduler_.workloads().for_each([&](const Workload& w) {
       const int pods = w.spec->total_pods();
       int held = 0;
-      for (int p = 0; p < pods; ++p) held += cluster_.allocation_of(AllocationOwner{w.id, p}) != nullptr;
+      for (int p = 0; p < pods; ++p)
+        held += cluster_.allocation_of(AllocationOwner{w.id, p}) != nullptr;
       if (is_placed(w.state)) {
-        EXPECT_EQ(held, pods) << "workload " << w.id << " is " << to_string(w.state) << " but half allocated";
+        EXPECT_EQ(held, pods) << "workload " << w.id << " is " << to_string(w.state)
+                              << " but half allocated";
       } else {
-        EXPECT_EQ(held, 0) << "workload " << w.id << " is " << to_string(w.state) << " but holds allocations";
+        EXPECT_EQ(held, 0) << "workload " << w.id << " is " << to_string(w.state)
+                           << " but holds allocations";
       }
     });
     for (NodeId n = 0; n < cluster_.node_count(); ++n)
@@ -280,14 +284,18 @@ TEST(ScriptedWorld, RandomScriptNeverHalfAllocatesAGang) {
   ScriptedWorld world(cluster, s);
   std::vector<JobSpec> specs;
   specs.reserve(400);
-  for (int i = 0; i < 400; ++i) specs.push_back(worker_job(1 + static_cast<int>(rng() % 3), 1 + static_cast<int>(rng() % 8), i));
+  for (int i = 0; i < 400; ++i)
+    specs.push_back(
+        worker_job(1 + static_cast<int>(rng() % 3), 1 + static_cast<int>(rng() % 8), i));
   int next = 0;
   for (int64_t now = 0; now < 600; ++now) {
     if (next < 400 && rng() % 2 == 0) {
       ASSERT_TRUE(s.submit(next, specs[static_cast<size_t>(next)], t(now)));
       ++next;
     }
-    if (rng() % 4 == 0) world.fail_next_bind.insert(static_cast<JobId>(rng() % static_cast<unsigned>(std::max(next, 1))));
+    if (rng() % 4 == 0)
+      world.fail_next_bind.insert(
+          static_cast<JobId>(rng() % static_cast<unsigned>(std::max(next, 1))));
     world.cycle(t(now));
     // Move some workloads along.
     std::vector<std::pair<JobId, S>> snapshot;
@@ -295,10 +303,14 @@ TEST(ScriptedWorld, RandomScriptNeverHalfAllocatesAGang) {
     std::sort(snapshot.begin(), snapshot.end());
     for (const auto& [id, state] : snapshot) {
       const unsigned dice = rng() % 20;
-      if (state == S::kBound && dice < 8) world.tell(K::kRunning, id, t(now));
-      else if (state == S::kRunning && dice < 3) world.tell(K::kFinished, id, t(now));
-      else if (state == S::kRunning && dice == 3) world.tell(K::kEvicted, id, t(now), "preempted");
-      else if (state == S::kBound && dice == 4) world.tell(K::kFailed, id, t(now), "image pull");
+      if (state == S::kBound && dice < 8)
+        world.tell(K::kRunning, id, t(now));
+      else if (state == S::kRunning && dice < 3)
+        world.tell(K::kFinished, id, t(now));
+      else if (state == S::kRunning && dice == 3)
+        world.tell(K::kEvicted, id, t(now), "preempted");
+      else if (state == S::kBound && dice == 4)
+        world.tell(K::kFailed, id, t(now), "image pull");
       else if (dice == 5 && !is_terminal(state)) {
         const auto r = s.withdraw(id, t(now));
         ASSERT_TRUE(r);

@@ -276,8 +276,8 @@ TEST(GpuPackingPlugin, PartlyUsedGpusThenUsedNodesThenIdleNodes) {
 TEST(GpuPackingPlugin, PartlyUsedGpusScoreInStepsOfOneHundredMilli) {
   // A 300 share fits node 0's 360 and node 1's 340: both score 100 - 3 = 97, so the lower node
   // wins although node 1's GPU is the tighter fit.
-  Cluster c = shared_cluster({SharedNode{"A100-80G", 32'000, {360, 1000}},
-                              SharedNode{"A100-80G", 32'000, {340, 1000}}});
+  Cluster c = shared_cluster(
+      {SharedNode{"A100-80G", 32'000, {360, 1000}}, SharedNode{"A100-80G", 32'000, {340, 1000}}});
   Scheduler s(config("gpupacking"));
   const auto got = place(s, c, share_pod(300));
   ASSERT_TRUE(got.has_value());
@@ -391,7 +391,8 @@ TEST(FgdPlugin, GrowthsWithinOneScoreStepTie) {
   //   node 0: 1000 -> 990, a 500 still fits: F stays 0, ΔF = 0 -> floor(100 sigmoid(0)) = 50
   //   node 1: 480 -> 470: F = 470, ΔF = -10 -> floor(100 sigmoid(0.01)) = floor(50.25) = 50
   // Exact gradient descent would pick node 1; the authors' integer score ties, node 0 wins.
-  Cluster c = shared_cluster({SharedNode{"A100-80G", 8'000, {1000}}, SharedNode{"A100-80G", 8'000, {480}}});
+  Cluster c =
+      shared_cluster({SharedNode{"A100-80G", 8'000, {1000}}, SharedNode{"A100-80G", 8'000, {480}}});
   Scheduler s(config("fgd"));
   const std::vector<WeightedPodClass> workload = {weighted(share_pod(500), 1.0)};
   s.set_target_workload(workload);
@@ -401,14 +402,14 @@ TEST(FgdPlugin, GrowthsWithinOneScoreStepTie) {
 TEST(FgdScore, SigmoidOfTheReductionInGpus) {
   // W = 1000 scaled units per milli-GPU. score = floor(100 / (1 + e^(ΔF/1000 milli))):
   const FgdScore score(1000);
-  EXPECT_EQ(score.score(0), 50);                 // 100 · 0.5
-  EXPECT_EQ(score.score(-100 * 1000), 52);       // reduction 0.1 GPU: 100 · 0.52498
-  EXPECT_EQ(score.score(400 * 1000), 40);        // growth 0.4 GPU: 100 · 0.40131
-  EXPECT_EQ(score.score(-8000 * 1000), 99);      // 8 GPUs freed of fragmentation: 99.97
-  EXPECT_EQ(score.score(8000 * 1000), 0);        // 8 GPUs more: 0.034
-  EXPECT_EQ(score.score(-41 * 1000), 51);        // ln(51/49) = 0.0400 GPU: 0.041 is enough
-  EXPECT_EQ(score.score(-39 * 1000), 50);        // 0.039 is not
-  EXPECT_EQ(FgdScore(0).score(12345), 50);       // no workload: nothing fragments
+  EXPECT_EQ(score.score(0), 50);             // 100 · 0.5
+  EXPECT_EQ(score.score(-100 * 1000), 52);   // reduction 0.1 GPU: 100 · 0.52498
+  EXPECT_EQ(score.score(400 * 1000), 40);    // growth 0.4 GPU: 100 · 0.40131
+  EXPECT_EQ(score.score(-8000 * 1000), 99);  // 8 GPUs freed of fragmentation: 99.97
+  EXPECT_EQ(score.score(8000 * 1000), 0);    // 8 GPUs more: 0.034
+  EXPECT_EQ(score.score(-41 * 1000), 51);    // ln(51/49) = 0.0400 GPU: 0.041 is enough
+  EXPECT_EQ(score.score(-39 * 1000), 50);    // 0.039 is not
+  EXPECT_EQ(FgdScore(0).score(12345), 50);   // no workload: nothing fragments
 }
 
 // ---- select() agrees with the scoring rule, share pods included ---------------------------
@@ -449,7 +450,8 @@ TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
                                           : cpu_pod(2'000);
         const std::string_view plugin_name(name);
         // These two draw GPU-less pods at random (see their headers): not a scoring rule.
-        if (!pod.needs_gpu() && (plugin_name == "gpuclustering" || plugin_name == "gpupacking")) continue;
+        if (!pod.needs_gpu() && (plugin_name == "gpuclustering" || plugin_name == "gpupacking"))
+          continue;
         GangState gang;
         gang.begin(cluster, {pod}, {0, 1});  // A100-80G, H100-80G
         const PlacementContext ctx{cluster, index, gang, pod};

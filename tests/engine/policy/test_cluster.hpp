@@ -1,10 +1,10 @@
 #pragma once
 // Small hand-built clusters and jobs for the policy tests.
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/cluster/job.hpp"

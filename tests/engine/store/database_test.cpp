@@ -71,8 +71,8 @@ TEST(Statement, BindAllPicksTypes) {
                 BorrowedText{owned})
       .step();
 
-  Statement q = db.prepare(
-      "SELECT typeof(a), typeof(b), typeof(c), typeof(d), e, f, typeof(g), g FROM t");
+  Statement q =
+      db.prepare("SELECT typeof(a), typeof(b), typeof(c), typeof(d), e, f, typeof(g), g FROM t");
   ASSERT_TRUE(q.step());
   EXPECT_EQ(q.column_text(0), "integer");
   EXPECT_EQ(q.column_text(1), "real");
@@ -89,7 +89,7 @@ TEST(Statement, ResetKeepsBindingsAndClearBindingsNullsThem) {
   db.exec("CREATE TABLE t(a, b)");
   Statement insert = db.prepare("INSERT INTO t VALUES (?, ?)");
   insert.bind_all(1, "x").step();
-  insert.reset().bind(1, 2).step();  // b keeps "x"
+  insert.reset().bind(1, 2).step();                   // b keeps "x"
   insert.reset().clear_bindings().bind(1, 3).step();  // b is NULL now
 
   Statement q = db.prepare("SELECT a, b FROM t ORDER BY rowid");

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Installs the dependencies, checks the formatting (.clang-format), builds everything, runs each fuzz target briefly, runs the tests
-# under ASan + UBSan, and then the whole test suite with CTest (last, so its summary closes
-# the output).
+# Installs the dependencies, checks the formatting (.clang-format), builds everything, runs
+# each fuzz target briefly, runs the tests under ASan + UBSan, and then the whole test suite
+# with CTest (last, so its summary closes the output).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh

@@ -133,19 +133,28 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die(a + ": a value expected");
       return argv[++i];
     };
-    if (a == "--host") o.host = next();
-    else if (a == "--port") o.port = std::stoi(next());
-    else if (a == "--rate") o.rate = std::stod(next());
-    else if (a == "--duration") o.duration = std::stod(next());
-    else if (a == "--warmup") o.warmup = std::stod(next());
-    else if (a == "--connections") o.connections = std::stoi(next());
-    else if (a == "--header") o.headers.push_back(next());
-    else if (a == "--path") o.paths.push_back(next());
+    if (a == "--host")
+      o.host = next();
+    else if (a == "--port")
+      o.port = std::stoi(next());
+    else if (a == "--rate")
+      o.rate = std::stod(next());
+    else if (a == "--duration")
+      o.duration = std::stod(next());
+    else if (a == "--warmup")
+      o.warmup = std::stod(next());
+    else if (a == "--connections")
+      o.connections = std::stoi(next());
+    else if (a == "--header")
+      o.headers.push_back(next());
+    else if (a == "--path")
+      o.paths.push_back(next());
     else if (a == "--paths") {
       std::ifstream in(next());
       for (std::string line; std::getline(in, line);)
         if (!line.empty()) o.paths.push_back(line);
-    } else die("unknown option " + a);
+    } else
+      die("unknown option " + a);
   }
   if (o.paths.empty()) die("--path or --paths required");
   if (!(o.rate > 0) || o.connections < 1) die("--rate > 0, --connections >= 1");
@@ -180,7 +189,7 @@ int main(int argc, char** argv) {
   int64_t first_counted_ns = -1, last_done_ns = 0, counted_done = 0;
   std::deque<Request> queue;
   const int64_t t0 = now_ns() + 200'000'000;  // connections settle first
-  int64_t k = 0;                                // next request to make due
+  int64_t k = 0;                              // next request to make due
 
   const auto start_on = [&](Conn& c, const Request& r) {
     c.busy = true;
@@ -205,13 +214,14 @@ int main(int argc, char** argv) {
   while (true) {
     const int64_t now = now_ns();
     while (k < total && t0 + k * period_ns <= now) {
-      queue.push_back(Request{t0 + k * period_ns, static_cast<size_t>(k) % o.paths.size(),
-                              k >= warm});
+      queue.push_back(
+          Request{t0 + k * period_ns, static_cast<size_t>(k) % o.paths.size(), k >= warm});
       ++k;
     }
     max_queue = std::max<int64_t>(max_queue, static_cast<int64_t>(queue.size()));
     dispatch();
-    const bool idle = std::none_of(conns.begin(), conns.end(), [](const Conn& c) { return c.busy; });
+    const bool idle =
+        std::none_of(conns.begin(), conns.end(), [](const Conn& c) { return c.busy; });
     if (k >= total && queue.empty() && idle) break;
     timespec timeout{};
     if (k < total) {

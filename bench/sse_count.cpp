@@ -39,8 +39,7 @@ namespace {
 }
 
 double now_s() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 }  // namespace
@@ -56,13 +55,20 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) die(a + ": a value expected");
       return argv[++i];
     };
-    if (a == "--host") host = next();
-    else if (a == "--port") port = std::stoi(next());
-    else if (a == "--token") token = next();
-    else if (a == "--after") after = std::stoull(next());
-    else if (a == "--quiet") quiet = std::stod(next());
-    else if (a == "--max") max_s = std::stod(next());
-    else die("unknown option " + a);
+    if (a == "--host")
+      host = next();
+    else if (a == "--port")
+      port = std::stoi(next());
+    else if (a == "--token")
+      token = next();
+    else if (a == "--after")
+      after = std::stoull(next());
+    else if (a == "--quiet")
+      quiet = std::stod(next());
+    else if (a == "--max")
+      max_s = std::stod(next());
+    else
+      die("unknown option " + a);
   }
   const auto subscribe = [&](const std::string& query) {
     const int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -171,8 +177,10 @@ int main(int argc, char** argv) {
       }
       if (id != expected) {
         ++gaps;
-        if (id > expected) missing += id - expected;
-        else die("id " + std::to_string(id) + " after " + std::to_string(expected - 1));
+        if (id > expected)
+          missing += id - expected;
+        else
+          die("id " + std::to_string(id) + " after " + std::to_string(expected - 1));
       }
       expected = id + 1;
       last_id = id;
@@ -195,8 +203,7 @@ int main(int argc, char** argv) {
     comma = true;
   }
   std::printf("},\"per_second\":[");
-  for (size_t i = 0; i < per_second.size(); ++i)
-    std::printf("%s%llu", i ? "," : "", per_second[i]);
+  for (size_t i = 0; i < per_second.size(); ++i) std::printf("%s%llu", i ? "," : "", per_second[i]);
   std::printf("]}\n");
   return 0;
 }

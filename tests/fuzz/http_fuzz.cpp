@@ -20,10 +20,13 @@ namespace {
 const gantry::web::Router& routes() {
   static const gantry::web::Router r = [] {
     gantry::web::Router router;
-    const auto ok = [](gantry::web::HttpRequest&) { return gantry::web::HttpResponse::text(200, ""); };
-    for (const char* p : {"/api/v1/pipelines", "/api/v1/pipelines/{name}", "/api/v1/pipelines/{name}/runs",
-                          "/api/v1/pipelines/{name}/runs/{logicalTime}",
-                          "/api/v1/pipelines/{name}/runs/{logicalTime}/rerun", "/api/v1/simulations/{id}"})
+    const auto ok = [](gantry::web::HttpRequest&) {
+      return gantry::web::HttpResponse::text(200, "");
+    };
+    for (const char* p :
+         {"/api/v1/pipelines", "/api/v1/pipelines/{name}", "/api/v1/pipelines/{name}/runs",
+          "/api/v1/pipelines/{name}/runs/{logicalTime}",
+          "/api/v1/pipelines/{name}/runs/{logicalTime}/rerun", "/api/v1/simulations/{id}"})
       router.get(p, ok);
     return router;
   }();

@@ -178,6 +178,27 @@ TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
   EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
 }
 
+// --pipelines DIR is applied at start and again on SIGHUP: a file added to the folder appears
+// (its "pipeline" event is the signal that it was applied), the one already there is unchanged.
+TEST_F(ServeCommand, SighupReloadsThePipelinesFolder) {
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "nightly.yaml") << kTwoTasks;
+  auto server = serve({"--pipelines", (dir_ / "pipelines").string()});
+  ASSERT_FALSE(server->url().empty());
+  std::string second = kTwoTasks;
+  second.replace(second.find("name: nightly"), 13, "name: weekly");
+  std::ofstream(dir_ / "pipelines" / "weekly.yaml") << second;
+  server->signal(SIGHUP);
+  watch(server->url(), [](const std::string& type, const nlohmann::json& d) {
+    return type == "pipeline" && d["name"] == "weekly";
+  });
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto list = nlohmann::json::parse(client.get("/api/v1/pipelines").body)["pipelines"];
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["name"], "nightly");
+  EXPECT_EQ(list[1]["name"], "weekly");
+}
+
 // Crash safety (issue 10): a minutely pipeline at --speed 6000 (100 simulated minutes a wall
 // second, up to 8 runs in flight, 90-second tasks) is killed with SIGKILL while runs and attempts
 // are in flight, then started again on the same database and folder. Afterwards:

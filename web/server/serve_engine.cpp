@@ -144,7 +144,8 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
   // Pools this body declares replace nothing: the loader sees the server's other pools beside
   // the body, so a pipeline may name a pool applied earlier.
   std::vector<PipelineSource> sources;
-  for (const auto& [name, pool] : pools_) {
+  for (const auto& declared : pools_) {
+    const std::string& name = declared.first;  // not a structured binding: lambdas capture it
     const bool redeclared = std::any_of(pieces.begin(), pieces.end(), [&](const DocumentText& d) {
       return d.kind == "Pool" && d.name == name;
     });

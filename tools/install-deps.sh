@@ -18,7 +18,7 @@ packages=(
   libssl-dev chromium
 )
 if [ "${1:-}" = "--bench-peers" ]; then
-  packages+=(libns3-dev)
+  packages+=(libns3-dev wrk)  # wrk: bench/serve_rest.sh
 fi
 
 missing=()

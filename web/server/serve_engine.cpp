@@ -200,7 +200,7 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
       pools_[pool.name] = pool;
       created = catalog_->put("Pool", pool.name, text_of("Pool", pool.name), now_us) || created;
     }
-    out["pools"].push_back(pool_json(pool, {}));
+    out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
   }
   for (const PipelineSpec& p : docs.pipelines) {
     if (!dry_run && !unchanged("Pipeline", p.name)) {

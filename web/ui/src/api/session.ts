@@ -4,7 +4,7 @@
 // faster than the wall clock, and ahead of it, so "in 5 min", a running run's duration and the
 // Gantt's "now" are computed on the server's clock, never on the browser's.
 
-import { useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { api, getToken, onTokenChange } from './client';
 
 export type Role = 'admin' | 'viewer';
@@ -79,6 +79,10 @@ function subscribe(f: () => void) {
 }
 
 export function useSession(): SessionState {
+  // A token put in storage without signing in here (another tab) is picked up on first use.
+  useEffect(() => {
+    if (state.role === null && timer === null && getToken()) start();
+  }, []);
   return useSyncExternalStore(subscribe, () => state);
 }
 

@@ -59,7 +59,7 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
           </select>
         </div>
       </div>
-      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
+      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
     </div>
   );
 }
@@ -83,7 +83,7 @@ function GridSkeleton() {
   );
 }
 
-function PipelineRuns({ name, selected, summary }: { name: string; selected: string | null; summary?: PipelineSummary }) {
+function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string; selected: string | null; summary?: PipelineSummary; onRunCreated: () => void }) {
   const toast = useToast();
   const key = `/pipelines/${enc(name)}/runs?limit=${kPage}`;
   const live = useLiveStatus();
@@ -122,6 +122,8 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
       const events = pending.current;
       pending.current = [];
       const missing = new Set<string>();
+      // A new run (its event has a trigger): the schedule moved on, read the next ticks again.
+      if (events.some((e) => e.type === 'run' && 'trigger' in (e.data as object))) void onRunCreated();
       mutate<RunsPage>(key, (old) => {
         if (!old) return old;
         let runs = old.runs;

@@ -158,6 +158,52 @@ TEST_F(ServeCommand, TokensAreRequiredAndViewersOnlyRead) {
   EXPECT_EQ(nlohmann::json::parse(reader.get("/api/v1/whoami").body)["role"], "viewer");
 }
 
+// A --pipelines folder whose file declares a Pool beside its pipeline: the server starts (an
+// applied pool is answered as {"name","slots","inUse","waiting","maxWait"}), GET /pools lists
+// it, and on the wall clock the ticks of a running schedule are "schedule" runs, not
+// "catchup" (the timer fires a little after the tick; at --speed 60 a millisecond late is 60 ms
+// of simulated time). The first run may be a catch-up: the schedule starts at the minute
+// before the server. GET /clock tells the speed and a now no earlier than those runs.
+TEST_F(ServeCommand, APoolInThePipelinesFolderAndScheduledRunsOnTheWallClock) {
+  const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "pooled.yaml")
+      << "apiVersion: gantry.dev/v1\nkind: Pool\nmetadata: {name: warehouse}\n"
+         "spec: {slots: 3, maxWait: 10m}\n---\n"
+         "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: minutely}\nspec:\n"
+         "  schedule: {cron: \"* * * * *\", catchup: false, start: " +
+             format_rfc3339(Time::from_micros(us / 60'000'000 * 60'000'000)) +
+             "}\n  tasks:\n"
+             "  - {name: load, image: x, resources: {cpu: \"1\", memory: 1Gi}, pool: warehouse, "
+             "simulate: {duration: 10s}}\n";
+  auto server = serve({"--speed", "60", "--pipelines", (dir_ / "pipelines").string()});
+  ASSERT_FALSE(server->url().empty()) << slurp(dir_ / "serve.stderr");
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto pools = nlohmann::json::parse(client.get("/api/v1/pools").body);
+  ASSERT_EQ(pools["pools"].size(), 1u) << pools;
+  EXPECT_EQ(pools["pools"][0]["name"], "warehouse");
+  EXPECT_EQ(pools["pools"][0]["slots"], 3);
+  std::vector<std::string> triggers;
+  std::string last_logical;
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || !d.contains("trigger")) return false;
+    triggers.push_back(d["trigger"]);
+    last_logical = d["logicalTime"];
+    return triggers.size() == 4;
+  });
+  ASSERT_EQ(triggers.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(triggers.begin() + 1, triggers.end()),
+            (std::vector<std::string>{"schedule", "schedule", "schedule"}));
+  const auto clock = nlohmann::json::parse(client.get("/api/v1/clock").body);
+  EXPECT_EQ(clock["speed"], 60.0);
+  Time now, logical;
+  ASSERT_TRUE(parse_rfc3339(clock["now"], now)) << clock;
+  ASSERT_TRUE(parse_rfc3339(last_logical, logical));
+  EXPECT_GE(now, logical);
+}
+
 // SIGTERM: the server answers, closes and exits 0; the database is free for the next one.
 TEST_F(ServeCommand, SigtermStopsGracefully) {
   auto server = serve();

@@ -133,11 +133,13 @@ nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& err
 nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
   created = false;
   std::vector<DocumentText> pieces = split_documents(text);
-  const bool json_items = !pieces.empty() &&
-                          text.find_first_not_of(" \t\r\n") != std::string::npos &&
-                          text[text.find_first_not_of(" \t\r\n")] == '{' && pieces.size() > 1;
+  // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents split_documents()
+  // wrote for it; positions in errors are positions in that YAML.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const bool json = !pieces.empty() && first != std::string::npos && text[first] == '{' &&
+                    !nlohmann::json::parse(text, nullptr, false).is_discarded();
   std::string body = text;
-  if (json_items) {
+  if (json) {
     body.clear();
     for (const DocumentText& d : pieces) body += d.text + "---\n";
   }
@@ -201,7 +203,7 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
       pools_[pool.name] = pool;
       created = catalog_->put("Pool", pool.name, text_of("Pool", pool.name), now_us) || created;
     }
-    out["pools"].push_back(pool_json(pool, {}));
+    out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
   }
   for (const PipelineSpec& p : docs.pipelines) {
     if (!dry_run && !unchanged("Pipeline", p.name)) {

@@ -1,4 +1,7 @@
-// Times and sizes as the pages show them.
+// Times and sizes as the pages show them. "Now" is the server's (api/session.ts): a server
+// at --speed 60 runs ahead of the browser's clock.
+
+import { serverNow } from './api/session';
 
 export function fmtTime(iso: string | null | undefined, zone?: string): string {
   if (!iso) return '—';
@@ -50,7 +53,7 @@ export function fmtSeconds(s: number | undefined): string {
   return s === undefined ? '—' : fmtDuration(s * 1000);
 }
 
-export function fmtRelative(iso: string | null | undefined, now = Date.now()): string {
+export function fmtRelative(iso: string | null | undefined, now = serverNow()): string {
   if (!iso) return '';
   const diff = new Date(iso).getTime() - now;
   const abs = Math.abs(diff);

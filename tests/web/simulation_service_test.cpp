@@ -9,7 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
+#include "sim/experiment_loader.hpp"
+#include "sim/experiment_runner.hpp"
+#include "sim/fragmentation_json.hpp"
 
 namespace gantry::web {
 namespace {
@@ -86,6 +90,50 @@ TEST(SimulationService, SeedPolicyAndOverridesChangeTheRun) {
   EXPECT_EQ(j["seed"], 7);
   EXPECT_EQ(j["policy"], "spread");
   EXPECT_EQ(j["result"]["cluster"]["gpus"], 128) << "16 nodes of 8 GPUs";
+}
+
+}  // namespace
+}  // namespace gantry::web
+
+namespace gantry::web {
+namespace {
+
+// A fragmentation experiment runs as a what-if simulation too: narrowed to FGD and seed 3, its
+// result is exactly what `gantry simulate openb-fragmentation.yaml --policy fgd --seed 3
+// --format json` prints (the same runner and JSON, called here directly), and its series has
+// the unallocated-GPU curve of that policy at the 131 arrival levels 0..130 %. Overrides and
+// unknown policies are refused at submit.
+TEST(SimulationService, RunsAFragmentationExperiment) {
+  EventBus bus;
+  SimulationService service(bus);
+  const std::string file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const std::string yaml = read(file);
+  EXPECT_THROW(service.submit({.scenario_yaml = yaml, .file = file, .overrides = {.nodes = 100}}),
+               std::invalid_argument);
+  EXPECT_THROW(service.submit({.scenario_yaml = yaml, .file = file, .policy = "tetris"}),
+               std::invalid_argument);
+  const std::string id =
+      service.submit({.scenario_yaml = yaml, .file = file, .seed = 3, .policy = "fgd"});
+  ASSERT_EQ(wait_final(bus, id), "done");
+  const auto j = *service.describe(id, true);
+  EXPECT_EQ(j["scenario"], "openb-fragmentation");
+  EXPECT_EQ(j["policy"], "FGD");
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_EQ(j["progress"], 1.0);
+
+  const ExperimentSpec spec = load_experiment_text(yaml, file);
+  const std::vector<NamedResult> cli = run_experiment(spec, {load_trace_topology, load_trace_pods},
+                                                      {.policies = {"FGD"}, .seed = 3});
+  EXPECT_EQ(j["result"], nlohmann::json(fragmentation_json(cli.front().result)));
+  ASSERT_EQ(j["result"]["policies"].size(), 1u);
+  EXPECT_EQ(j["result"]["policies"][0]["seeds"], 1);
+
+  const auto series = *service.series(id);
+  const auto& curve = series["unallocatedGpuPct"]["FGD"];
+  ASSERT_EQ(curve.size(), 131u);
+  EXPECT_EQ(curve[100][0], 100);
+  EXPECT_EQ(curve[100][1], j["result"]["policies"][0]["unallocated_gpu_pct_mean"][100]);
+  EXPECT_TRUE(series["jctCdf"].empty());
 }
 
 }  // namespace

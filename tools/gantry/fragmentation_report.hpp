@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "sim/fragmentation_json.hpp"
 #include "sim/fragmentation_result.hpp"
 #include "tools/gantry/svg_line_chart.hpp"
 
@@ -15,9 +16,8 @@ namespace gantry::cli {
 // out).
 std::string fragmentation_text(const FragmentationResult& r);
 
-// {"policies": [{"name", "arrival_pct", "unallocated_gpu_pct_mean", "unallocated_gpu_pct_sd",
-//   "fragmentation_pct_mean", ...}]}; see README "Fragmentation experiment".
-nlohmann::ordered_json fragmentation_json(const FragmentationResult& r);
+// The JSON report is sim/fragmentation_json.hpp's (shared with gantry serve's simulations).
+using gantry::fragmentation_json;
 
 // One row per (policy, arrival level).
 std::string fragmentation_csv(const FragmentationResult& r);

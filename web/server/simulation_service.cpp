@@ -1,14 +1,18 @@
 #include "web/server/simulation_service.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/policy/plugin_registry.hpp"
+#include "sim/experiment_runner.hpp"
+#include "sim/fragmentation_json.hpp"
 #include "sim/json_report.hpp"
 #include "sim/run_series.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
 
 namespace gantry::web {
@@ -61,8 +65,47 @@ SimulationService::~SimulationService() {
 std::string SimulationService::submit(const SimulationRequest& request) {
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
-  ScenarioSpec scenario =
-      load_scenario_text(request.scenario_yaml, request.file, load_trace_topology);
+  SimulationFile file =
+      load_simulation_text(request.scenario_yaml, request.file, load_trace_topology);
+  if (auto* experiment = std::get_if<ExperimentSpec>(&file)) {
+    if (!request.overrides.empty())
+      throw std::invalid_argument(
+          "overrides: nodes, GPU type and fabric apply to a Scenario, not to the Experiment " +
+          experiment->name);
+    std::vector<std::string> policies = experiment->fragmentation.policies;
+    if (!request.policy.empty()) {
+      const auto lower = [](std::string s) {
+        std::transform(s.begin(), s.end(), s.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        return s;
+      };
+      const auto it = std::find_if(std::begin(kExperimentPolicies), std::end(kExperimentPolicies),
+                                   [&](const ExperimentPolicy& p) {
+                                     return lower(request.policy) == lower(p.display) ||
+                                            lower(request.policy) == p.plugin;
+                                   });
+      if (it == std::end(kExperimentPolicies))
+        throw std::invalid_argument("policy: unknown policy '" + request.policy +
+                                    "' of a fragmentation experiment");
+      policies = {std::string(it->display)};
+    }
+    std::lock_guard lock(mu_);
+    auto job = std::make_unique<Job>();
+    job->id = "sim-" + std::to_string(next_++);
+    job->scenario.name = experiment->name;
+    job->scenario.seed = request.seed.value_or(experiment->seed);
+    job->policies = std::move(policies);
+    job->seed = request.seed;
+    job->experiment = std::move(*experiment);
+    job->created = now_rfc3339();
+    const std::string id = job->id;
+    publish(*job);
+    jobs_[id] = std::move(job);
+    queue_.push_back(id);
+    wake_.notify_all();
+    return id;
+  }
+  ScenarioSpec scenario = std::move(std::get<ScenarioSpec>(file));
   if (!request.overrides.empty())
     scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
                                   request.file + " (what-if)", load_trace_topology);
@@ -108,8 +151,55 @@ void SimulationService::work() {
   }
 }
 
+void SimulationService::run_experiment_job(Job& job) {
+  ExperimentRunOptions options;
+  options.policies = job.policies;
+  options.seed = job.seed;
+  options.threads = 1;  // the machine's cores belong to the orchestrator first
+  options.progress = [&](const ExperimentProgress& p) {
+    std::lock_guard lock(mu_);
+    if (job.cancel) throw Cancelled{};
+    const double list =
+        p.total > 0 ? static_cast<double>(p.done) / static_cast<double>(p.total) : 0.0;
+    job.progress =
+        p.lists > 0 ? (static_cast<double>(p.list) + list) / static_cast<double>(p.lists) : 0.0;
+    publish(job);
+  };
+  const std::vector<NamedResult> results =
+      run_experiment(*job.experiment, {load_trace_topology, load_trace_pods}, options);
+  nlohmann::json report = fragmentation_json(results.front().result);
+  if (results.size() > 1) {
+    nlohmann::json variants = nlohmann::json::array();
+    for (const NamedResult& r : results) {
+      nlohmann::json v = fragmentation_json(r.result);
+      v["name"] = r.variant;
+      variants.push_back(std::move(v));
+    }
+    report["variants"] = std::move(variants);
+  }
+  nlohmann::json curves = nlohmann::json::object();
+  for (const PolicyCurves& p : results.front().result.policies) {
+    nlohmann::json points = nlohmann::json::array();
+    for (size_t i = 0; i < p.arrival_pct.size(); ++i)
+      points.push_back({p.arrival_pct[i], p.unallocated_gpu_pct_mean[i]});
+    curves[p.policy] = std::move(points);
+  }
+  std::lock_guard lock(mu_);
+  job.result = std::move(report);
+  job.series = {{"gpuAllocation", nlohmann::json::array()},
+                {"jctCdf", nlohmann::json::array()},
+                {"waitCdf", nlohmann::json::array()},
+                {"unallocatedGpuPct", std::move(curves)}};
+  job.progress = 1;
+  job.state = State::kDone;
+}
+
 void SimulationService::run(Job& job) {
   try {
+    if (job.experiment) {
+      run_experiment_job(job);
+      return;
+    }
     int last_percent = -1;
     const SimulationRun result = run_simulation(job.scenario, [&](double f) {
       std::lock_guard lock(mu_);
@@ -151,7 +241,9 @@ nlohmann::json SimulationService::to_json(const Job& job, bool with_result) cons
       {"progress", job.progress},
       {"scenario", job.scenario.name},
       {"seed", job.scenario.seed},
-      {"policy", job.scenario.policy.placement},
+      {"policy", job.experiment ? (job.policies.size() == 1 ? nlohmann::json(job.policies[0])
+                                                            : nlohmann::json(nullptr))
+                                : nlohmann::json(job.scenario.policy.placement)},
       {"overrides", overrides_json(job.overrides)},
       {"created", job.created},
       {"result", nullptr},

@@ -5,6 +5,12 @@
 // event bus. Done, it keeps the `gantry simulate --format json` document and the plot series
 // (sim/run_series.hpp), not the run itself, so a finished simulation costs a few hundred KB.
 //
+// A `kind: Experiment` (the fragmentation experiment, sim/experiment_runner.hpp) runs too: its
+// result is the experiment's JSON (sim/fragmentation_json.hpp, of its own pod list; a sweep's
+// other pod lists under "variants"), its series the unallocated-GPU curve per policy
+// ("unallocatedGpuPct"). `policy` narrows it to one of its policies (any case); `seed` runs
+// that one seed instead of the experiment's seeds; overrides do not apply to it.
+//
 // One worker: the machine's cores belong to the orchestrator and the HTTP threads first; a
 // second request waits in state "queued". The last `keep` finished simulations are kept;
 // older ones are forgotten.
@@ -25,6 +31,7 @@
 #include <string>
 #include <thread>
 
+#include "sim/experiment_spec.hpp"
 #include "sim/scenario_spec.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/whatif_overrides.hpp"
@@ -32,10 +39,10 @@
 namespace gantry::web {
 
 struct SimulationRequest {
-  std::string scenario_yaml;  // one `kind: Scenario` document
+  std::string scenario_yaml;  // one `kind: Scenario` or `kind: Experiment` document
   std::string file;           // where it came from: for messages and relative data paths
   std::optional<uint64_t> seed{};
-  std::string policy{};  // a placement plugin; empty = the scenario's
+  std::string policy{};  // a placement plugin (an experiment's policy); empty = the file's
   WhatIfOverrides overrides{};
 };
 
@@ -67,6 +74,9 @@ class SimulationService {
   struct Job {
     std::string id;
     ScenarioSpec scenario;
+    std::optional<ExperimentSpec> experiment;  // set for a kind: Experiment
+    std::vector<std::string> policies;         // the experiment's policies to run
+    std::optional<uint64_t> seed;              // the experiment's one seed, when asked
     WhatIfOverrides overrides;
     std::string created;
     State state = State::kQueued;
@@ -78,6 +88,7 @@ class SimulationService {
   };
   void work();
   void run(Job& job);
+  void run_experiment_job(Job& job);
   nlohmann::json to_json(const Job& job, bool with_result) const;
   void publish(const Job& job);  // with mu_ held
   void forget_old();             // with mu_ held

@@ -175,6 +175,16 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
   await shot('whatif', { full: true });
 
+  step('what-if of the fragmentation experiment: BestFit against FGD');
+  for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
+    await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
+    await page.selectOption(`[data-testid=policy-${k}]`, policy);
+  }
+  await page.click('[data-testid=run-both]');
+  await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout: runTimeout });
+  await page.waitForSelector('[data-testid="Unallocated GPUs as the workload arrives"] canvas');
+  await shot('whatif-fragmentation', { full: true });
+
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)
   const big = await page.evaluate(async (t) => {

@@ -95,6 +95,8 @@ if [ -z "$url" ] || [ ! -r "$token_file" ]; then
   exit 1
 fi
 token=$(head -n 1 "$token_file")
+# A read-only token too, for the test's last step (the pages grey out what it cannot do).
+viewer_token=$(build/gantry token create --read-only --db "$work/g.db" | head -n 1)
 
 # The README's screenshots first, so they show the demo pipelines only (not the test's own).
 if [ "$docs" = 1 ]; then
@@ -104,7 +106,8 @@ if [ "$docs" = 1 ]; then
 fi
 
 echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"
-(cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" node e2e/run.mjs "$shots")
+(cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" GANTRY_VIEWER_TOKEN="$viewer_token" \
+  CHROMIUM="$chromium" node e2e/run.mjs "$shots")
 
 kill -TERM "$server_pid"
 if ! wait "$server_pid"; then

@@ -59,6 +59,7 @@ const inProgress = (s: Simulation | null | undefined) => s?.state === 'queued' |
 export default function WhatIfPage() {
   const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
   const history = useResource<{ simulations: Simulation[] }>('/simulations');
+  const canWrite = useCanWrite();
   const [variants, setVariants] = useState<Record<Key, Variant>>({ ...store });
   const setVariant = useCallback((k: Key, f: (v: Variant) => Variant) => {
     setVariants((all) => {
@@ -135,7 +136,7 @@ export default function WhatIfPage() {
           <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use.</div>
         </div>
         <div className="actions">
-          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running} data-testid="run-both">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
             <IconPlay /> Run both
           </button>
         </div>

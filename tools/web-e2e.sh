@@ -8,7 +8,7 @@
 #      pipeline of three templates, connects them, sets a cron, saves, triggers, waits for the
 #      run to succeed in the runs grid, opens every page, saves screenshots (into
 #      build/web-e2e/screenshots), and fails on any console error;
-#   4. with --docs, then takes the README's screenshots into web/ui/docs/screenshots
+#   4. with --docs, first takes the README's screenshots into web/ui/docs/screenshots
 #      (e2e/screenshots.mjs, on the demo pipelines);
 #   5. stops the server by its process id (SIGTERM, then waits for it).
 # Exits non-zero when anything fails. Nothing waits by sleeping: the script blocks on the
@@ -95,15 +95,19 @@ if [ -z "$url" ] || [ ! -r "$token_file" ]; then
   exit 1
 fi
 token=$(head -n 1 "$token_file")
+# A read-only token too, for the test's last step (the pages grey out what it cannot do).
+viewer_token=$(build/gantry token create --read-only --db "$work/g.db" | head -n 1)
 
-echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"
-(cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" node e2e/run.mjs "$shots")
-
+# The README's screenshots first, so they show the demo pipelines only (not the test's own).
 if [ "$docs" = 1 ]; then
   echo "web-e2e: README screenshots (web/ui/e2e/screenshots.mjs) into web/ui/docs/screenshots"
   (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" \
     node e2e/screenshots.mjs docs/screenshots)
 fi
+
+echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"
+(cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" GANTRY_VIEWER_TOKEN="$viewer_token" \
+  CHROMIUM="$chromium" node e2e/run.mjs "$shots")
 
 kill -TERM "$server_pid"
 if ! wait "$server_pid"; then

@@ -204,6 +204,54 @@ TEST_F(ServeCommand, APoolInThePipelinesFolderAndScheduledRunsOnTheWallClock) {
   EXPECT_GE(now, logical);
 }
 
+// GET /cluster/queue names the pipeline of a pipeline task's pending gang. The quickstart
+// cluster has 32 nodes of 8 GPUs: a PyTorchJob of 1 master + 31 workers with 8 GPUs each takes
+// all 256 GPUs, so of two such runs (maxActiveRuns 2, an hour of simulated work each at
+// --speed 1) the second's gang waits in the queue while the first runs.
+TEST_F(ServeCommand, TheQueueNamesThePipelineOfAPendingGang) {
+  auto server = serve();
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  const std::string file = write("whole.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: whole-cluster}
+spec:
+  concurrency: {maxActiveRuns: 2}
+  tasks:
+  - name: train
+    template: pytorchjob
+    image: registry.local/train:1
+    replicas: {master: 1, worker: 31}
+    resources: {cpu: "8", memory: 64Gi, gpu: "8"}
+    simulate: {duration: 1h}
+)");
+  ASSERT_EQ(run("pipeline apply " + file + flags).exit_code(), 0);
+  web::HttpClient client(server->url(), {.token = token()});
+  ASSERT_EQ(client.post("/api/v1/pipelines/whole-cluster/trigger", "", "application/json").status,
+            201);
+  // The second trigger comes at a later instant of the wall clock (a run per instant).
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    return type == "attempt" && d["task"] == "train";
+  });
+  const web::ClientResponse second =
+      client.post("/api/v1/pipelines/whole-cluster/trigger", "", "application/json");
+  ASSERT_EQ(second.status, 201) << second.body;
+  const std::string logical = nlohmann::json::parse(second.body)["logicalTime"];
+  // Its attempt is asked for: the gang is submitted in the same turn of the loop.
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    return type == "attempt" && d["logicalTime"] == logical;
+  });
+  const auto queue = nlohmann::json::parse(client.get("/api/v1/cluster/queue").body);
+  std::vector<nlohmann::json> ours;
+  for (const auto& g : queue["pending"])
+    if (g["name"].get<std::string>().rfind("whole-cluster/train@", 0) == 0) ours.push_back(g);
+  ASSERT_EQ(ours.size(), 1u) << queue;
+  EXPECT_EQ(ours[0]["pipeline"], "whole-cluster");
+  EXPECT_EQ(ours[0]["gpus"], 256);
+  for (const auto& g : queue["pending"])
+    if (g["name"].get<std::string>().find('/') == std::string::npos)
+      EXPECT_TRUE(g["pipeline"].is_null()) << "the scenario's own jobs: " << g;
+}
+
 // SIGTERM: the server answers, closes and exits 0; the database is free for the next one.
 TEST_F(ServeCommand, SigtermStopsGracefully) {
   auto server = serve();

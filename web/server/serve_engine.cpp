@@ -407,9 +407,16 @@ nlohmann::json ServeEngine::queue() {
   });
   for (const Workload* w : waiting) {
     const Resources total = w->spec->total_request();
+    // A pipeline task's gang is named "pipeline/task@logical#attempt" (ClusterTaskExecutor);
+    // the scenario's own jobs have no such prefix.
+    const std::string& name = w->spec->name;
+    const size_t slash = name.find('/');
+    const bool of_pipeline =
+        slash != std::string::npos && pipelines_.count(name.substr(0, slash)) != 0;
     pending.push_back({{"workload", w->id},
-                       {"name", w->spec->name},
-                       {"pipeline", nullptr},
+                       {"name", name},
+                       {"pipeline", of_pipeline ? nlohmann::json(name.substr(0, slash))
+                                                : nlohmann::json(nullptr)},
                        {"gpus", total.gpus},
                        {"gpuMilli", total.gpu_milli},
                        {"since", format_rfc3339(w->history.back().at)},

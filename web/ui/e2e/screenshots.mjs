@@ -33,7 +33,7 @@ const pages = [
     full: true,
     ready: async (page) => {
       await page.waitForSelector('.node-tile');
-      await page.waitForFunction(() => document.querySelectorAll('.gpu[data-milli="1000"]').length >= 64, null, { timeout });
+      await page.waitForFunction(() => document.querySelectorAll('.gpu[data-milli="1000"]').length >= 160, null, { timeout });
     },
   },
   {
@@ -87,6 +87,22 @@ const pages = [
       await page.click('[data-testid=run-both]');
       await page.waitForSelector('[data-testid=comparison] table.compare', { timeout });
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout });
+    },
+  },
+  {
+    name: 'whatif-fragmentation',
+    hash: '#/whatif',
+    full: true,
+    // The FGD experiment on Alibaba's openb trace, one seed: BestFit against FGD.
+    ready: async (page) => {
+      await page.waitForSelector('[data-testid=scenario-A] option[value=openb-fragmentation]', { state: 'attached' });
+      for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
+        await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
+        await page.selectOption(`[data-testid=policy-${k}]`, policy);
+      }
+      await page.click('[data-testid=run-both]');
+      await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout });
+      await page.waitForSelector('[data-testid=comparison] canvas');
     },
   },
 ];

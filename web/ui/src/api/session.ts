@@ -31,6 +31,7 @@ function set(patch: Partial<SessionState>) {
 
 async function refresh() {
   if (!getToken()) return;
+  const sent = Date.now();
   const [who, clock] = await Promise.allSettled([
     api<{ role: Role }>('/whoami'),
     api<{ now: string; speed: number }>('/clock'),
@@ -38,7 +39,8 @@ async function refresh() {
   const patch: Partial<SessionState> = {};
   if (who.status === 'fulfilled') patch.role = who.value.role === 'viewer' ? 'viewer' : 'admin';
   if (clock.status === 'fulfilled' && Number.isFinite(Date.parse(clock.value.now)))
-    patch.clock = { serverMs: Date.parse(clock.value.now), localMs: Date.now(), speed: clock.value.speed > 0 ? clock.value.speed : 1 };
+    // The server read its clock about half-way through the request.
+    patch.clock = { serverMs: Date.parse(clock.value.now), localMs: (sent + Date.now()) / 2, speed: clock.value.speed > 0 ? clock.value.speed : 1 };
   set(patch);
 }
 

@@ -239,8 +239,21 @@ function applyEvent(list: PipelineSummary[], type: string, payload: unknown): Pi
     const exists = list.some((x) => x.name === p.name);
     return exists ? list.map((x) => (x.name === p.name ? p : x)) : [...list, p].sort((a, b) => a.name.localeCompare(b.name));
   }
+  // Runs in flight follow too until the list is read again: a new run (its event has a
+  // trigger) that is queued or running is one more, a run that ends one fewer.
   const r = payload as Run;
-  return list.map((x) => (x.name === r.pipeline && (!x.lastRun || x.lastRun.logicalTime <= r.logicalTime) ? { ...x, lastRun: { logicalTime: r.logicalTime, state: r.state } } : x));
+  const created = 'trigger' in r;
+  const inFlight = r.state === 'queued' || r.state === 'running';
+  const delta = created ? (inFlight ? 1 : 0) : inFlight ? 0 : -1;
+  return list.map((x) =>
+    x.name !== r.pipeline
+      ? x
+      : {
+          ...x,
+          runsInFlight: Math.max(0, x.runsInFlight + delta),
+          lastRun: !x.lastRun || x.lastRun.logicalTime <= r.logicalTime ? { logicalTime: r.logicalTime, state: r.state } : x.lastRun,
+        },
+  );
 }
 
 function Kpi({ label, value, detail, warn }: { label: string; value?: number; detail?: string; warn?: boolean }) {

@@ -59,6 +59,7 @@ const inProgress = (s: Simulation | null | undefined) => s?.state === 'queued' |
 export default function WhatIfPage() {
   const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
   const history = useResource<{ simulations: Simulation[] }>('/simulations');
+  const canWrite = useCanWrite();
   const [variants, setVariants] = useState<Record<Key, Variant>>({ ...store });
   const setVariant = useCallback((k: Key, f: (v: Variant) => Variant) => {
     setVariants((all) => {
@@ -99,9 +100,14 @@ export default function WhatIfPage() {
   const run = async (k: Key) => {
     const f = store[k].form;
     const overrides: Record<string, unknown> = {};
-    if (f.nodes) overrides.nodes = Number(f.nodes);
-    if (f.gpuType) overrides.gpuType = f.gpuType;
-    if (f.fabric) overrides.fabric = f.fabric;
+    // Nodes, GPU type and fabric change a Scenario's cluster; an Experiment has its own (the
+    // form greys them out, and the server refuses them).
+    const experiment = scenarios.data?.scenarios.find((s) => s.name === f.scenario)?.kind === 'Experiment';
+    if (!experiment) {
+      if (f.nodes) overrides.nodes = Number(f.nodes);
+      if (f.gpuType) overrides.gpuType = f.gpuType;
+      if (f.fabric) overrides.fabric = f.fabric;
+    }
     const body: Record<string, unknown> = { scenarioName: f.scenario };
     if (f.seed) body.seed = Number(f.seed);
     if (f.policy) body.policy = f.policy;
@@ -130,7 +136,7 @@ export default function WhatIfPage() {
           <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use.</div>
         </div>
         <div className="actions">
-          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running} data-testid="run-both">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
             <IconPlay /> Run both
           </button>
         </div>
@@ -250,7 +256,8 @@ function Summary({ r }: { r: SimulationResult }) {
   if (r.policies)
     return (
       <div className="small muted">
-        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs: {r.policies.map((p) => p.name).join(', ')}.
+        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs; unallocated at 100 % arrival:{' '}
+        {r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ')}.
       </div>
     );
   return (
@@ -425,22 +432,26 @@ function fragOption(a: Variant, b: Variant) {
   (['A', 'B'] as Key[]).forEach((k) => {
     const v = k === 'A' ? a : b;
     const curves = v.series?.unallocatedGpuPct ?? {};
-    Object.entries(curves).forEach(([policy, pts], i) =>
+    Object.entries(curves).forEach(([policy, pts], i) => {
+      // One colour per policy whichever run it is in (A solid, B dashed); the arrival levels
+      // the paper plots (80 % and up), where the policies differ.
+      const at = kFragPolicies.indexOf(policy);
+      const color = kPolicyColors[(at >= 0 ? at : i) % kPolicyColors.length];
       series.push({
         name: `${k} · ${policy}`,
         type: 'line',
         showSymbol: false,
-        lineStyle: { width: 2, type: k === 'B' ? 'dashed' : 'solid', color: kPolicyColors[i % kPolicyColors.length] },
-        itemStyle: { color: kPolicyColors[i % kPolicyColors.length] },
-        data: pts,
-      }),
-    );
+        lineStyle: { width: 2, type: k === 'B' ? 'dashed' : 'solid', color },
+        itemStyle: { color },
+        data: pts.filter(([x]) => x >= 80),
+      });
+    });
   });
   return {
     ...baseOption(),
     legend: { ...baseOption().legend, type: 'scroll' },
     tooltip: { trigger: 'axis', valueFormatter: (y: number) => `${y.toFixed(1)}%` },
-    xAxis: { type: 'value', name: 'arrived workload, % of GPU capacity', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
+    xAxis: { type: 'value', min: 80, name: 'arrived workload, % of GPU capacity', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
     yAxis: { type: 'value', min: 0, axisLabel: { color: '#7a8499', formatter: (y: number) => `${y}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
     series,
   };

@@ -18,9 +18,10 @@ using OpenApiTest = testing::TempDirTest;
 
 TEST_F(OpenApiTest, DocumentAndRoutesAgree) {
   EventBus bus;
-  ServeEngine engine({.db_path = (dir_ / "g.db").string(),
-                      .cluster_file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"},
-                     bus);
+  ServeEngine engine(
+      {.db_path = (dir_ / "g.db").string(),
+       .cluster_file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"},
+      bus);
   SimulationService simulations(bus);
   TokenStore tokens((dir_ / "g.db").string());
   ApiServer api(tokens, {.ui_root = dir_ / "ui"});
@@ -41,9 +42,12 @@ TEST_F(OpenApiTest, DocumentAndRoutesAgree) {
   }
   for (const auto& [path, item] : doc["paths"].items())
     for (const auto& [method, op] : item.items())
-      if (method == "get" || method == "post" || method == "delete") documented.insert({path, method});
-  for (const auto& r : routes) EXPECT_TRUE(documented.count(r)) << r.second << " " << r.first << " is not documented";
-  for (const auto& d : documented) EXPECT_TRUE(routes.count(d)) << d.second << " " << d.first << " has no route";
+      if (method == "get" || method == "post" || method == "delete")
+        documented.insert({path, method});
+  for (const auto& r : routes)
+    EXPECT_TRUE(documented.count(r)) << r.second << " " << r.first << " is not documented";
+  for (const auto& d : documented)
+    EXPECT_TRUE(routes.count(d)) << d.second << " " << d.first << " has no route";
   EXPECT_GE(routes.size(), 25u);
 }
 

@@ -201,9 +201,13 @@ int main(int argc, char** argv) {
     if (n > 0) c.out_off = static_cast<size_t>(n);
     ++sent;
   };
+  // Round robin over the idle connections, so that every connection stays in use: civetweb
+  // closes a keep-alive connection idle for keep_alive_timeout_ms (500 ms by default).
+  size_t next_conn = 0;
   const auto dispatch = [&] {
-    for (Conn& c : conns) {
-      if (queue.empty()) return;
+    for (size_t tried = 0; tried < conns.size() && !queue.empty(); ++tried) {
+      Conn& c = conns[next_conn];
+      next_conn = (next_conn + 1) % conns.size();
       if (c.busy) continue;
       start_on(c, queue.front());
       queue.pop_front();

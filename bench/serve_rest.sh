@@ -50,6 +50,7 @@ start_server() {
   rm -rf "$out/work.db"* "$out/ui"
   mkdir -p "$out/ui"
   cp "$out/seed.db" "$out/work.db"
+  rm -f "$out/serve.out"  # the wait below reads it: no line of the last server
   /usr/bin/time -v "$gantry" serve --db "$out/work.db" --listen 127.0.0.1:0 \
     --cluster scenarios/quickstart.yaml --scenarios scenarios --ui "$out/ui" --speed 1 \
     --pipelines "$out/serve-pipelines" >"$out/serve.out" 2>"$out/serve.err" &

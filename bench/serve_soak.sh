@@ -31,6 +31,7 @@ start=$(date -u +%Y-%m-%dT%H:%M:00Z)
 python3 bench/serve_pipelines.py "$out/pipelines" --count "$count" --cron '* * * * *' \
   --start "$start" --scale 0.1 --max-active 2
 
+rm -f "$out/serve.out"  # the wait below reads it: no line of the last server
 /usr/bin/time -v "$gantry" serve --db "$out/soak.db" --listen 127.0.0.1:0 \
   --cluster scenarios/quickstart.yaml --scenarios scenarios --ui "$out/no-ui" \
   --speed "$speed" --pipelines "$out/pipelines" >"$out/serve.out" 2>"$out/serve.err" &

@@ -35,6 +35,7 @@ for rep in $(seq "$reps"); do
     rm -rf "$out/sse.db"* "$out/pipelines"
     python3 bench/serve_pipelines.py "$out/pipelines" --count 100 --cron '* * * * *' \
       --start "$(date -u +%Y-%m-%dT%H:%M:00Z)" --scale 0.1 --max-active 2
+    rm -f "$out/serve.out"  # the wait below reads it: no line of the last server
     /usr/bin/time -v "$gantry" serve --db "$out/sse.db" --listen 127.0.0.1:0 \
       --cluster scenarios/quickstart.yaml --scenarios scenarios --ui "$out/no-ui" \
       --speed "$speed" --pipelines "$out/pipelines" >"$out/serve.out" 2>"$out/serve.err" &

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Installs every Debian package Gantry needs to build, test and benchmark.
-# Idempotent and non-interactive: safe to run on every CI start.
+# Installs every Debian package Gantry needs to build, test and benchmark (chromium for the web
+# UI's browser test, tools/web-e2e.sh), and checks that Node.js 20 or later and npm are there
+# for the web UI (tools/check-node.sh: Debian 12's nodejs is too old, so it is not installed
+# from here). Idempotent and non-interactive: safe to run on every CI start.
 #
 # --bench-peers also installs the peers bench/ races Gantry against (libns3-dev for
 # bench/event_rate_vs_ns3.sh: about 60 MB with libgsl). Optional, because nothing builds or
@@ -28,7 +30,7 @@ done
 
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
-  exit 0
+  exec "$(dirname "$0")/check-node.sh"
 fi
 
 SUDO=""
@@ -37,3 +39,4 @@ export DEBIAN_FRONTEND=noninteractive
 echo "install-deps: installing ${missing[*]}"
 $SUDO apt-get update -q
 $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}" < /dev/null
+"$(dirname "$0")/check-node.sh"

@@ -1,5 +1,7 @@
 #include "engine/cluster/job.hpp"
 
+#include <algorithm>
+
 namespace gantry {
 
 const char* to_string(Framework f) {
@@ -90,7 +92,16 @@ int JobSpec::total_pods() const {
   return n;
 }
 
+std::vector<Resources> JobSpec::pod_requests() const {
+  std::vector<Resources> pods;
+  pods.reserve(static_cast<size_t>(std::max(0, total_pods())));
+  for (const RoleSpec& r : roles)
+    if (r.replicas > 0) pods.insert(pods.end(), static_cast<size_t>(r.replicas), r.per_replica);
+  return pods;
+}
+
 Resources JobSpec::total_request() const {
+  // The sum of pod_requests(), without building the list (called per pod by the experiments).
   Resources total;
   for (const auto& r : roles)
     for (int i = 0; i < r.replicas; ++i) total += r.per_replica;

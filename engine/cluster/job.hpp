@@ -66,6 +66,9 @@ struct JobSpec {
   std::vector<std::string> allowed_gpu_models() const;
 
   int total_pods() const;
+  // Every pod's request in pod order (role by role, replica by replica): the one place roles
+  // are expanded into pods; the scheduler's queue keeps it per job shape (job_queue.hpp).
+  std::vector<Resources> pod_requests() const;
   Resources total_request() const;
   int total_gpus() const { return total_request().gpus; }
 };

@@ -62,7 +62,8 @@ class EventLoop {
   Time now() const { return virtual_clock_ != nullptr ? virtual_clock_->now() : clock_->now(); }
   const Clock& clock() const { return *clock_; }
 
-  // Runs `fn` (any callable taking no arguments) at `t` (t >= now()). Returns an id for
+  // Runs `fn` (any callable taking no arguments) at `t` (t >= now() on a virtual clock; on a
+  // wall clock an instant already past runs at once, after what is due). Returns an id for
   // cancel(). Trivially copyable callables of up to 16 bytes (a lambda capturing `this` and an
   // id) are stored inline and cost no allocation; others are moved to the heap once.
   template <typename F>

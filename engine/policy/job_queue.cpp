@@ -37,8 +37,8 @@ JobQueue::Handle JobQueue::push(JobId id, const JobSpec& spec) {
     append_number(full_key, r.gpu_milli);
     append_number(full_key, role.replicas);
     full_key += ';';
-    full.pods.insert(full.pods.end(), static_cast<size_t>(role.replicas), r);
   }
+  full.pods = spec.pod_requests();
   // Constraints, NUL-separated (names never contain NUL).
   for (const auto& [k, v] : spec.node_selector) full_key += '\0' + k + '=' + v;
   for (const Toleration& t : spec.tolerations) {

@@ -158,6 +158,100 @@ TEST_F(ServeCommand, TokensAreRequiredAndViewersOnlyRead) {
   EXPECT_EQ(nlohmann::json::parse(reader.get("/api/v1/whoami").body)["role"], "viewer");
 }
 
+// A --pipelines folder whose file declares a Pool beside its pipeline: the server starts (an
+// applied pool is answered as {"name","slots","inUse","waiting","maxWait"}), GET /pools lists
+// it, and on the wall clock the ticks of a running schedule are "schedule" runs, not
+// "catchup" (the timer fires a little after the tick; at --speed 60 a millisecond late is 60 ms
+// of simulated time). The first run may be a catch-up: the schedule starts at the minute
+// before the server. GET /clock tells the speed and a now no earlier than those runs.
+TEST_F(ServeCommand, APoolInThePipelinesFolderAndScheduledRunsOnTheWallClock) {
+  const int64_t us = std::chrono::duration_cast<std::chrono::microseconds>(
+                         std::chrono::system_clock::now().time_since_epoch())
+                         .count();
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "pooled.yaml")
+      << "apiVersion: gantry.dev/v1\nkind: Pool\nmetadata: {name: warehouse}\n"
+         "spec: {slots: 3, maxWait: 10m}\n---\n"
+         "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: minutely}\nspec:\n"
+         "  schedule: {cron: \"* * * * *\", catchup: false, start: " +
+             format_rfc3339(Time::from_micros(us / 60'000'000 * 60'000'000)) +
+             "}\n  tasks:\n"
+             "  - {name: load, image: x, resources: {cpu: \"1\", memory: 1Gi}, pool: warehouse, "
+             "simulate: {duration: 10s}}\n";
+  auto server = serve({"--speed", "60", "--pipelines", (dir_ / "pipelines").string()});
+  ASSERT_FALSE(server->url().empty()) << slurp(dir_ / "serve.stderr");
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto pools = nlohmann::json::parse(client.get("/api/v1/pools").body);
+  ASSERT_EQ(pools["pools"].size(), 1u) << pools;
+  EXPECT_EQ(pools["pools"][0]["name"], "warehouse");
+  EXPECT_EQ(pools["pools"][0]["slots"], 3);
+  std::vector<std::string> triggers;
+  std::string last_logical;
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || !d.contains("trigger")) return false;
+    triggers.push_back(d["trigger"]);
+    last_logical = d["logicalTime"];
+    return triggers.size() == 4;
+  });
+  ASSERT_EQ(triggers.size(), 4u);
+  EXPECT_EQ(std::vector<std::string>(triggers.begin() + 1, triggers.end()),
+            (std::vector<std::string>{"schedule", "schedule", "schedule"}));
+  const auto clock = nlohmann::json::parse(client.get("/api/v1/clock").body);
+  EXPECT_EQ(clock["speed"], 60.0);
+  Time now, logical;
+  ASSERT_TRUE(parse_rfc3339(clock["now"], now)) << clock;
+  ASSERT_TRUE(parse_rfc3339(last_logical, logical));
+  EXPECT_GE(now, logical);
+}
+
+// GET /cluster/queue names the pipeline of a pipeline task's pending gang. The quickstart
+// cluster has 32 nodes of 8 GPUs: a PyTorchJob of 1 master + 31 workers with 8 GPUs each takes
+// all 256 GPUs, so of two such runs (maxActiveRuns 2, an hour of simulated work each at
+// --speed 1) the second's gang waits in the queue while the first runs.
+TEST_F(ServeCommand, TheQueueNamesThePipelineOfAPendingGang) {
+  auto server = serve();
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  const std::string file = write("whole.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: whole-cluster}
+spec:
+  concurrency: {maxActiveRuns: 2}
+  tasks:
+  - name: train
+    template: pytorchjob
+    image: registry.local/train:1
+    replicas: {master: 1, worker: 31}
+    resources: {cpu: "8", memory: 64Gi, gpu: "8"}
+    simulate: {duration: 1h}
+)");
+  ASSERT_EQ(run("pipeline apply " + file + flags).exit_code(), 0);
+  web::HttpClient client(server->url(), {.token = token()});
+  ASSERT_EQ(client.post("/api/v1/pipelines/whole-cluster/trigger", "", "application/json").status,
+            201);
+  // The second trigger comes at a later instant of the wall clock (a run per instant).
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    return type == "attempt" && d["task"] == "train";
+  });
+  const web::ClientResponse second =
+      client.post("/api/v1/pipelines/whole-cluster/trigger", "", "application/json");
+  ASSERT_EQ(second.status, 201) << second.body;
+  const std::string logical = nlohmann::json::parse(second.body)["logicalTime"];
+  // Its attempt is asked for: the gang is submitted in the same turn of the loop.
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    return type == "attempt" && d["logicalTime"] == logical;
+  });
+  const auto queue = nlohmann::json::parse(client.get("/api/v1/cluster/queue").body);
+  std::vector<nlohmann::json> ours;
+  for (const auto& g : queue["pending"])
+    if (g["name"].get<std::string>().rfind("whole-cluster/train@", 0) == 0) ours.push_back(g);
+  ASSERT_EQ(ours.size(), 1u) << queue;
+  EXPECT_EQ(ours[0]["pipeline"], "whole-cluster");
+  EXPECT_EQ(ours[0]["gpus"], 256);
+  for (const auto& g : queue["pending"])
+    if (g["name"].get<std::string>().find('/') == std::string::npos)
+      EXPECT_TRUE(g["pipeline"].is_null()) << "the scenario's own jobs: " << g;
+}
+
 // SIGTERM: the server answers, closes and exits 0; the database is free for the next one.
 TEST_F(ServeCommand, SigtermStopsGracefully) {
   auto server = serve();
@@ -176,6 +270,27 @@ TEST_F(ServeCommand, ASecondServerOnTheSameDatabaseIsRefused) {
                              "/scenarios/quickstart.yaml");
   EXPECT_EQ(second.exit_code(), 2);
   EXPECT_NE(second.err.find("in use"), std::string::npos) << second.err;
+}
+
+// --pipelines DIR is applied at start and again on SIGHUP: a file added to the folder appears
+// (its "pipeline" event is the signal that it was applied), the one already there is unchanged.
+TEST_F(ServeCommand, SighupReloadsThePipelinesFolder) {
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "nightly.yaml") << kTwoTasks;
+  auto server = serve({"--pipelines", (dir_ / "pipelines").string()});
+  ASSERT_FALSE(server->url().empty());
+  std::string second = kTwoTasks;
+  second.replace(second.find("name: nightly"), 13, "name: weekly");
+  std::ofstream(dir_ / "pipelines" / "weekly.yaml") << second;
+  server->signal(SIGHUP);
+  watch(server->url(), [](const std::string& type, const nlohmann::json& d) {
+    return type == "pipeline" && d["name"] == "weekly";
+  });
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto list = nlohmann::json::parse(client.get("/api/v1/pipelines").body)["pipelines"];
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0]["name"], "nightly");
+  EXPECT_EQ(list[1]["name"], "weekly");
 }
 
 // Crash safety (issue 10): a minutely pipeline at --speed 6000 (100 simulated minutes a wall

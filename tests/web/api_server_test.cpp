@@ -6,22 +6,21 @@
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include "tests/web/temp_dir.hpp"
+
 namespace gantry::web {
 namespace {
 
 namespace fs = std::filesystem;
 
-class ApiServerTest : public ::testing::Test {
+class ApiServerTest : public testing::TempDirTest {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "gantry-api-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    TempDirTest::SetUp();
     tokens_ = std::make_unique<TokenStore>((dir_ / "g.db").string());
     admin_ = tokens_->create(TokenRole::kAdmin, "a");
     viewer_ = tokens_->create(TokenRole::kViewer, "v");
   }
-  void TearDown() override { fs::remove_all(dir_); }
 
   std::unique_ptr<ApiServer> make(std::string allow_origin = "") {
     auto made = std::make_unique<ApiServer>(
@@ -66,7 +65,6 @@ class ApiServerTest : public ::testing::Test {
     return nlohmann::json::parse(r.body)["error"]["code"].get<std::string>();
   }
 
-  fs::path dir_;
   std::unique_ptr<TokenStore> tokens_;
   std::string admin_, viewer_, logged_;
   std::vector<std::unique_ptr<ApiServer>> kept_;

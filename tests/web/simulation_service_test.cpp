@@ -9,7 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
+#include "sim/experiment_json.hpp"
+#include "sim/experiment_loader.hpp"
+#include "sim/experiment_runner.hpp"
 
 namespace gantry::web {
 namespace {
@@ -86,6 +90,36 @@ TEST(SimulationService, SeedPolicyAndOverridesChangeTheRun) {
   EXPECT_EQ(j["seed"], 7);
   EXPECT_EQ(j["policy"], "spread");
   EXPECT_EQ(j["result"]["cluster"]["gpus"], 128) << "16 nodes of 8 GPUs";
+}
+
+// An Experiment runs too: its result is the document `gantry simulate EXPERIMENT --format json`
+// prints (experiment_json of run_experiment, computed here directly), and its series carry the
+// unallocated-GPU curve per policy. Overrides do not apply to an experiment.
+TEST(SimulationService, RunsAFragmentationExperiment) {
+  EventBus bus;
+  SimulationService service(bus);
+  const std::string file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  EXPECT_THROW(
+      service.submit({.scenario_yaml = read(file), .file = file, .overrides = {.nodes = 10}}),
+      std::invalid_argument);
+  EXPECT_THROW(service.submit({.scenario_yaml = read(file), .file = file, .policy = "Tetris"}),
+               std::invalid_argument);
+  const std::string id =
+      service.submit({.scenario_yaml = read(file), .file = file, .seed = 3, .policy = "FGD"});
+  ASSERT_EQ(wait_final(bus, id), "done");
+  const auto j = *service.describe(id, true);
+  EXPECT_EQ(j["kind"], "Experiment");
+  ExperimentRunOptions options;
+  options.policies = {"FGD"};
+  options.seed = 3;
+  const auto expected = experiment_json(
+      run_experiment(load_experiment_file(file), {load_trace_topology, load_trace_pods}, options));
+  EXPECT_EQ(j["result"].dump(), nlohmann::json(expected).dump());
+  const auto series = *service.series(id);
+  ASSERT_TRUE(series["unallocatedGpuPct"].contains("FGD"));
+  EXPECT_EQ(series["unallocatedGpuPct"]["FGD"].size(), 131u) << "0 to 130 % of capacity";
+  EXPECT_EQ(series["unallocatedGpuPct"]["FGD"][100][1],
+            j["result"]["policies"][0]["unallocated_gpu_pct_mean"][100]);
 }
 
 }  // namespace

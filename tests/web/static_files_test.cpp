@@ -9,17 +9,17 @@
 
 #include <fstream>
 
+#include "tests/web/temp_dir.hpp"
+
 namespace gantry::web {
 namespace {
 
 namespace fs = std::filesystem;
 
-class StaticFilesTest : public ::testing::Test {
+class StaticFilesTest : public testing::TempDirTest {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "gantry-static-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
+    TempDirTest::SetUp();
     fs::create_directories(dir_ / "ui" / "assets");
     std::ofstream(dir_ / "ui" / "index.html") << "<!doctype html>app";
     std::ofstream(dir_ / "ui" / "assets" / "app-1a2b.js") << "console.log(1)";
@@ -28,8 +28,6 @@ class StaticFilesTest : public ::testing::Test {
     fs::create_symlink(dir_ / "secret.txt", dir_ / "ui" / "link.txt");
     fs::create_directory_symlink(dir_, dir_ / "ui" / "up");
   }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
 };
 
 TEST_F(StaticFilesTest, ServesFilesWithTheirTypes) {

@@ -10,22 +10,14 @@
 #include <fstream>
 
 #include "engine/store/statement.hpp"
+#include "tests/web/temp_dir.hpp"
 
 namespace gantry::web {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TokenStoreTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "gantry-tokens-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    dir_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-  fs::path dir_;
-};
+using TokenStoreTest = testing::TempDirTest;
 
 // SHA-256("abc") from FIPS 180-2, appendix B.1.
 TEST(Sha256, KnownAnswer) {

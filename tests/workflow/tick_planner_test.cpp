@@ -48,6 +48,27 @@ TEST(TickPlanner, TickDueNowIsSchedule) {
   EXPECT_EQ(runs_of(planner.plan(day("02:00"), day("03:00"))), (V{"03:00 schedule"}));
 }
 
+// On a wall clock the tick timer armed for 03:00 fires a little later, here at 03:00:00.5 (at
+// --speed 600 a millisecond late is 0.6 s of simulated time). The tick the timer was armed for
+// is on time ("schedule"), with catchup true and false; without `on_time` it would be a
+// catch-up. A tick due after the timer's instant and already past (the loop fell a whole period
+// behind: timer for 03:00, now 04:00:00.5) is still overdue.
+TEST(TickPlanner, TheTickATimerWasArmedForIsOnTimeWhenTheTimerFiresLate) {
+  const Time late = day("03:00") + milliseconds(500);
+  const TickPlanner planner(every_hour());
+  EXPECT_EQ(runs_of(planner.plan(day("02:00"), late)), (V{"03:00 catchup"}));
+  EXPECT_EQ(runs_of(planner.plan(day("02:00"), late, day("03:00"))), (V{"03:00 schedule"}));
+  EXPECT_EQ(runs_of(planner.plan(day("02:00"), day("04:00") + milliseconds(500), day("03:00"))),
+            (V{"03:00 schedule", "04:00 catchup"}));
+  ScheduleSpec s = every_hour();
+  s.catchup = false;
+  const TickPlanner latest(s);
+  const TickPlan plan = latest.plan(day("02:00"), late, day("03:00"));
+  EXPECT_EQ(runs_of(plan), (V{"03:00 schedule"}));
+  EXPECT_EQ(plan.overdue, 0);
+  EXPECT_EQ(plan.missed, MissedTicks::kNone);
+}
+
 // Before the start nothing is due and nothing was looked at.
 TEST(TickPlanner, NothingDueBeforeTheStart) {
   const TickPlanner planner(every_hour());

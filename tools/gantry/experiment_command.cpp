@@ -13,6 +13,7 @@
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/store/replacement_file.hpp"
+#include "sim/experiment_json.hpp"
 #include "sim/experiment_runner.hpp"
 #include "sim/fragmentation_export.hpp"
 #include "tools/gantry/cli_inputs.hpp"
@@ -117,17 +118,7 @@ void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions
   write_output(dir / "unallocated.svg", render_svg(unallocated_chart(results.front().result)));
 
   if (opt.format == "json") {
-    nlohmann::ordered_json j = fragmentation_json(results.front().result);
-    if (results.size() > 1) {
-      nlohmann::ordered_json variants = nlohmann::ordered_json::array();
-      for (const NamedResult& r : results) {
-        nlohmann::ordered_json v = fragmentation_json(r.result);
-        v["name"] = r.variant;
-        variants.push_back(std::move(v));
-      }
-      j["variants"] = std::move(variants);
-    }
-    std::cout << j.dump(2) << "\n";
+    std::cout << experiment_json(results).dump(2) << "\n";
     return;
   }
   for (const NamedResult& r : results) std::cout << fragmentation_text(r.result) << "\n";

@@ -31,29 +31,6 @@ std::string fragmentation_text(const FragmentationResult& r) {
   return out;
 }
 
-nlohmann::ordered_json fragmentation_json(const FragmentationResult& r) {
-  nlohmann::ordered_json policies = nlohmann::ordered_json::array();
-  for (const PolicyCurves& p : r.policies) {
-    policies.push_back({{"name", p.policy},
-                        {"seeds", p.seeds},
-                        {"arrival_pct", p.arrival_pct},
-                        {"allocated_gpu_pct_mean", p.allocated_gpu_pct_mean},
-                        {"allocated_gpu_pct_sd", p.allocated_gpu_pct_sd},
-                        {"unallocated_gpu_pct_mean", p.unallocated_gpu_pct_mean},
-                        {"unallocated_gpu_pct_sd", p.unallocated_gpu_pct_sd},
-                        {"fragmentation_pct_mean", p.fragmentation_pct_mean},
-                        {"fragmentation_pct_sd", p.fragmentation_pct_sd},
-                        {"failed_pods_mean", p.failed_pods_mean}});
-  }
-  nlohmann::ordered_json j;
-  j["scenario"] = r.scenario;
-  j["node_list"] = r.node_list;
-  j["pod_list"] = r.pod_list;
-  j["capacity_gpus"] = r.capacity_gpus;
-  j["policies"] = std::move(policies);
-  return j;
-}
-
 std::string fragmentation_csv(const FragmentationResult& r) {
   std::string out =
       "policy,arrival_pct,allocated_gpu_pct_mean,allocated_gpu_pct_sd,unallocated_gpu_pct_mean,"

@@ -15,10 +15,6 @@ namespace gantry::cli {
 // out).
 std::string fragmentation_text(const FragmentationResult& r);
 
-// {"policies": [{"name", "arrival_pct", "unallocated_gpu_pct_mean", "unallocated_gpu_pct_sd",
-//   "fragmentation_pct_mean", ...}]}; see README "Fragmentation experiment".
-nlohmann::ordered_json fragmentation_json(const FragmentationResult& r);
-
 // One row per (policy, arrival level).
 std::string fragmentation_csv(const FragmentationResult& r);
 

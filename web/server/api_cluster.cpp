@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "web/server/api_routes.hpp"
@@ -172,13 +173,16 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                 const std::string id = sims.submit(r);
                 return HttpResponse::json(202, *sims.describe(id, false));
               } catch (const InputError& e) {
-                throw ApiError(400, "invalid", "the scenario is not valid",
-                               {{"errors",
-                                 {{{"file", e.where().file},
-                                   {"line", e.where().line},
-                                   {"column", e.where().column},
-                                   {"path", e.field()},
-                                   {"message", e.detail()}}}}});
+                // Every error of the file (InputErrors), or the one.
+                const auto* all = dynamic_cast<const InputErrors*>(&e);
+                nlohmann::json errors = nlohmann::json::array();
+                for (const InputError& one : all ? all->errors() : std::vector<InputError>{e})
+                  errors.push_back({{"file", one.where().file},
+                                    {"line", one.where().line},
+                                    {"column", one.where().column},
+                                    {"path", one.field()},
+                                    {"message", one.detail()}});
+                throw ApiError(400, "invalid", "the scenario is not valid", {{"errors", errors}});
               } catch (const std::invalid_argument& e) {
                 throw ApiError(400, "bad_request", e.what());
               }

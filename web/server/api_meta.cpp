@@ -28,6 +28,12 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
   router.get("/api/v1/whoami", [](HttpRequest& req) {
     return HttpResponse::json(200, {{"role", req.role}});
   });
+  // The orchestrator's clock: at --speed N it runs N times faster than the wall clock (and
+  // ahead of it), so a client computing "in 5 minutes" or a running task's duration needs it.
+  router.get("/api/v1/clock", [&engine](HttpRequest&) {
+    const Time now = call_on_loop(engine.loop(), [&engine] { return engine.loop().now(); });
+    return HttpResponse::json(200, {{"now", format_rfc3339(now)}, {"speed", engine.speed()}});
+  });
   router.get("/api/v1/openapi.json", [](HttpRequest&) {
     return HttpResponse::text(200, std::string(openapi_document()), "application/json");
   });

@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "web/server/yaml_json.hpp"
+
 namespace gantry::web {
 
 namespace {
@@ -51,10 +53,11 @@ std::vector<DocumentText> split_documents(const std::string& body) {
   if (first != std::string::npos && body[first] == '{') {
     const nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
     if (!j.is_discarded() && j.is_object() && j.contains("items") && j["items"].is_array()) {
-      for (const auto& item : j["items"]) out.push_back(describe(item.dump(2) + "\n"));
+      for (const auto& item : j["items"]) out.push_back(describe(json_to_yaml(item)));
       return out;
     }
-    out.push_back(describe(body));
+    // Not JSON after all: left to the loader, which reports the syntax error with its position.
+    out.push_back(describe(j.is_discarded() ? body : json_to_yaml(j)));
     return out;
   }
   std::istringstream in(body);

@@ -5,7 +5,8 @@
 // YAML: a document ends at a line that is exactly "---" (optionally followed by blanks or a
 // comment) or "...", at column 0 — YAML's document markers, which cannot appear at column 0
 // inside a block scalar or a flow collection of a valid document. JSON: one object, or
-// {"items":[...]} whose items are dumped one per document.
+// {"items":[...]} whose items become one document each, written as block YAML (json_to_yaml():
+// the loader reads YAML, and refuses the quoted keys JSON has).
 //
 // Each piece comes with the kind and metadata.name read from it (empty when absent or
 // unreadable: the loader reports those errors with positions; the pieces are only for storage).

@@ -61,28 +61,28 @@ void PublishingRunStore::update_task(const RunKey& key, std::string_view task, T
   bus_.publish("task", j.dump());
 }
 
+void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view task, size_t index,
+                                         std::string_view state, const char* time_key, Time at) {
+  nlohmann::json j = head(key);
+  j["task"] = task;
+  j["attempt"] = index;
+  j["state"] = state;
+  j[time_key] = format_rfc3339(at);
+  bus_.publish("attempt", j.dump());
+}
+
 void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
                                          AttemptId id, Time start) {
   inner_.attempt_started(key, task, index, id, start);
   attempt_start_[{key, std::string(task), index}] = start;
-  nlohmann::json j = head(key);
-  j["task"] = task;
-  j["attempt"] = index;
-  j["state"] = "queued";
-  j["start"] = format_rfc3339(start);
-  bus_.publish("attempt", j.dump());
+  publish_attempt(key, task, index, "queued", "start", start);
 }
 
 void PublishingRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index,
                                          Time at) {
   inner_.attempt_running(key, task, index, at);
   attempt_start_[{key, std::string(task), index}] = at;
-  nlohmann::json j = head(key);
-  j["task"] = task;
-  j["attempt"] = index;
-  j["state"] = "running";
-  j["running"] = format_rfc3339(at);
-  bus_.publish("attempt", j.dump());
+  publish_attempt(key, task, index, "running", "running", at);
 }
 
 void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
@@ -101,12 +101,7 @@ void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task,
         break;
       }
   }
-  nlohmann::json j = head(key);
-  j["task"] = task;
-  j["attempt"] = index;
-  j["state"] = to_string(state);
-  j["end"] = format_rfc3339(end);
-  bus_.publish("attempt", j.dump());
+  publish_attempt(key, task, index, to_string(state), "end", end);
 }
 
 void PublishingRunStore::record_event(const SchedulerEvent& event) { inner_.record_event(event); }

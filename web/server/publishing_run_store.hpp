@@ -57,6 +57,9 @@ class PublishingRunStore final : public RunStore {
 
  private:
   void move_run(const RunKey& key, const std::string& to);
+  // An "attempt" event: {..., "task", "attempt", "state", time_key: at}.
+  void publish_attempt(const RunKey& key, std::string_view task, size_t index,
+                       std::string_view state, const char* time_key, Time at);
 
   RunStore& inner_;
   EventBus& bus_;

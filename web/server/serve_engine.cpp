@@ -133,18 +133,21 @@ nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& err
 nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
   created = false;
   std::vector<DocumentText> pieces = split_documents(text);
-  const bool json_items = !pieces.empty() &&
-                          text.find_first_not_of(" \t\r\n") != std::string::npos &&
-                          text[text.find_first_not_of(" \t\r\n")] == '{' && pieces.size() > 1;
+  // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents split_documents()
+  // wrote for it; positions in errors are positions in that YAML.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  const bool json = !pieces.empty() && first != std::string::npos && text[first] == '{' &&
+                    !nlohmann::json::parse(text, nullptr, false).is_discarded();
   std::string body = text;
-  if (json_items) {
+  if (json) {
     body.clear();
     for (const DocumentText& d : pieces) body += d.text + "---\n";
   }
   // Pools this body declares replace nothing: the loader sees the server's other pools beside
   // the body, so a pipeline may name a pool applied earlier.
   std::vector<PipelineSource> sources;
-  for (const auto& [name, pool] : pools_) {
+  for (const auto& declared : pools_) {
+    const std::string& name = declared.first;  // not a structured binding: lambdas capture it
     const bool redeclared = std::any_of(pieces.begin(), pieces.end(), [&](const DocumentText& d) {
       return d.kind == "Pool" && d.name == name;
     });
@@ -200,7 +203,7 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
       pools_[pool.name] = pool;
       created = catalog_->put("Pool", pool.name, text_of("Pool", pool.name), now_us) || created;
     }
-    out["pools"].push_back(pool_json(pool, {}));
+    out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
   }
   for (const PipelineSpec& p : docs.pipelines) {
     if (!dry_run && !unchanged("Pipeline", p.name)) {
@@ -404,9 +407,16 @@ nlohmann::json ServeEngine::queue() {
   });
   for (const Workload* w : waiting) {
     const Resources total = w->spec->total_request();
+    // A pipeline task's gang is named "pipeline/task@logical#attempt" (ClusterTaskExecutor);
+    // the scenario's own jobs have no such prefix.
+    const std::string& name = w->spec->name;
+    const size_t slash = name.find('/');
+    const bool of_pipeline =
+        slash != std::string::npos && pipelines_.count(name.substr(0, slash)) != 0;
     pending.push_back({{"workload", w->id},
-                       {"name", w->spec->name},
-                       {"pipeline", nullptr},
+                       {"name", name},
+                       {"pipeline", of_pipeline ? nlohmann::json(name.substr(0, slash))
+                                                : nlohmann::json(nullptr)},
                        {"gpus", total.gpus},
                        {"gpuMilli", total.gpu_milli},
                        {"since", format_rfc3339(w->history.back().at)},

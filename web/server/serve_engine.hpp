@@ -62,6 +62,8 @@ class ServeEngine {
   EventLoop& loop() { return *loop_; }
   RunQueries& queries() { return *queries_; }
   bool ready() const { return ready_.load(); }
+  // Simulated seconds per wall second (--speed); fixed for the life of the engine.
+  double speed() const { return config_.speed; }
 
   // --- on the loop thread ---
   // Loads the catalog, recovers the runs, switches the schedules and the world on.

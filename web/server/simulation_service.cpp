@@ -5,10 +5,13 @@
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/policy/plugin_registry.hpp"
+#include "sim/experiment_json.hpp"
+#include "sim/experiment_runner.hpp"
 #include "sim/json_report.hpp"
 #include "sim/run_series.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
 
 namespace gantry::web {
@@ -59,24 +62,44 @@ SimulationService::~SimulationService() {
 }
 
 std::string SimulationService::submit(const SimulationRequest& request) {
+  auto job = std::make_unique<Job>();
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
-  ScenarioSpec scenario =
-      load_scenario_text(request.scenario_yaml, request.file, load_trace_topology);
-  if (!request.overrides.empty())
-    scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
-                                  request.file + " (what-if)", load_trace_topology);
-  if (request.seed) scenario.seed = *request.seed;
-  if (!request.policy.empty()) {
-    const auto known = placement_plugin_names();
-    if (std::find(known.begin(), known.end(), request.policy) == known.end())
-      throw std::invalid_argument("policy: unknown placement policy '" + request.policy + "'");
-    scenario.policy.placement = request.policy;
+  SimulationFile file =
+      load_simulation_text(request.scenario_yaml, request.file, load_trace_topology);
+  if (std::holds_alternative<ExperimentSpec>(file)) {
+    if (!request.overrides.empty())
+      throw std::invalid_argument(
+          "overrides: an experiment's cluster comes from its node list; change the file instead");
+    ExperimentSpec& e = std::get<ExperimentSpec>(file);
+    if (!request.policy.empty()) {
+      const auto named = [&](const ExperimentPolicy& p) { return request.policy == p.display; };
+      if (std::none_of(std::begin(kExperimentPolicies), std::end(kExperimentPolicies), named))
+        throw std::invalid_argument("policy: unknown experiment policy '" + request.policy + "'");
+    }
+    job->name = e.name;
+    job->seed = request.seed.value_or(e.seed);
+    job->policy = request.policy;
+    job->experiment = std::move(e);
+  } else {
+    ScenarioSpec scenario = std::get<ScenarioSpec>(std::move(file));
+    if (!request.overrides.empty())
+      scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
+                                    request.file + " (what-if)", load_trace_topology);
+    if (request.seed) scenario.seed = *request.seed;
+    if (!request.policy.empty()) {
+      const auto known = placement_plugin_names();
+      if (std::find(known.begin(), known.end(), request.policy) == known.end())
+        throw std::invalid_argument("policy: unknown placement policy '" + request.policy + "'");
+      scenario.policy.placement = request.policy;
+    }
+    job->name = scenario.name;
+    job->seed = scenario.seed;
+    job->policy = scenario.policy.placement;
+    job->scenario = std::move(scenario);
   }
   std::lock_guard lock(mu_);
-  auto job = std::make_unique<Job>();
   job->id = "sim-" + std::to_string(next_++);
-  job->scenario = std::move(scenario);
   job->overrides = request.overrides;
   job->created = now_rfc3339();
   const std::string id = job->id;
@@ -110,30 +133,11 @@ void SimulationService::work() {
 
 void SimulationService::run(Job& job) {
   try {
-    int last_percent = -1;
-    const SimulationRun result = run_simulation(job.scenario, [&](double f) {
-      std::lock_guard lock(mu_);
-      if (job.cancel) throw Cancelled{};
-      job.progress = f;
-      const int percent = static_cast<int>(f * 100);
-      if (percent != last_percent) {
-        last_percent = percent;
-        publish(job);
-      }
-    });
-    const RunSummary summary = summarize(result);
-    const RunSeries series = run_series(result);
-    nlohmann::json alloc = nlohmann::json::array();
-    for (const auto& [t, r] : series.gpu_allocation) alloc.push_back({format_rfc3339(t), r});
-    nlohmann::json report = json_report(job.scenario, summary, "");
-    report.erase("results");  // nothing is written to disk for a what-if run
-    std::lock_guard lock(mu_);
-    job.result = std::move(report);
-    job.series = {{"gpuAllocation", std::move(alloc)},
-                  {"jctCdf", pairs_json(series.jct_cdf)},
-                  {"waitCdf", pairs_json(series.wait_cdf)}};
-    job.progress = 1;
-    job.state = State::kDone;
+    if (job.experiment) {
+      run_experiment_job(job);
+    } else {
+      run_scenario(job);
+    }
   } catch (const Cancelled&) {
     std::lock_guard lock(mu_);
     job.state = State::kCancelled;
@@ -144,14 +148,75 @@ void SimulationService::run(Job& job) {
   }
 }
 
+void SimulationService::report_progress(Job& job, double fraction, int& last_percent) {
+  std::lock_guard lock(mu_);
+  if (job.cancel) throw Cancelled{};
+  job.progress = fraction;
+  const int percent = static_cast<int>(fraction * 100);
+  if (percent != last_percent) {
+    last_percent = percent;
+    publish(job);
+  }
+}
+
+void SimulationService::run_scenario(Job& job) {
+  int last_percent = -1;
+  const SimulationRun result =
+      run_simulation(*job.scenario, [&](double f) { report_progress(job, f, last_percent); });
+  const RunSummary summary = summarize(result);
+  const RunSeries series = run_series(result);
+  nlohmann::json alloc = nlohmann::json::array();
+  for (const auto& [t, r] : series.gpu_allocation) alloc.push_back({format_rfc3339(t), r});
+  nlohmann::json report = json_report(*job.scenario, summary, "");
+  report.erase("results");  // nothing is written to disk for a what-if run
+  std::lock_guard lock(mu_);
+  job.result = std::move(report);
+  job.series = {{"gpuAllocation", std::move(alloc)},
+                {"jctCdf", pairs_json(series.jct_cdf)},
+                {"waitCdf", pairs_json(series.wait_cdf)}};
+  job.progress = 1;
+  job.state = State::kDone;
+}
+
+void SimulationService::run_experiment_job(Job& job) {
+  int last_percent = -1;
+  ExperimentRunOptions options;
+  if (!job.policy.empty()) options.policies = {job.policy};
+  options.seed = job.seed;
+  options.progress = [&](const ExperimentProgress& p) {
+    const double within =
+        p.total == 0 ? 0 : static_cast<double>(p.done) / static_cast<double>(p.total);
+    report_progress(
+        job,
+        (static_cast<double>(p.list) + within) / static_cast<double>(std::max<size_t>(1, p.lists)),
+        last_percent);
+  };
+  const std::vector<NamedResult> results =
+      run_experiment(*job.experiment, {load_trace_topology, load_trace_pods}, options);
+  nlohmann::json curves = nlohmann::json::object();
+  if (!results.empty())
+    for (const PolicyCurves& p : results.front().result.policies) {
+      nlohmann::json points = nlohmann::json::array();
+      for (size_t i = 0; i < p.arrival_pct.size(); ++i)
+        points.push_back({p.arrival_pct[i], p.unallocated_gpu_pct_mean[i]});
+      curves[p.policy] = std::move(points);
+    }
+  std::lock_guard lock(mu_);
+  job.result = experiment_json(results);
+  job.series = {{"unallocatedGpuPct", std::move(curves)}};
+  job.progress = 1;
+  job.state = State::kDone;
+}
+
 nlohmann::json SimulationService::to_json(const Job& job, bool with_result) const {
   nlohmann::json j = {
       {"id", job.id},
       {"state", to_string_state(static_cast<int>(job.state))},
       {"progress", job.progress},
-      {"scenario", job.scenario.name},
-      {"seed", job.scenario.seed},
-      {"policy", job.scenario.policy.placement},
+      {"scenario", job.name},
+      {"kind", job.experiment ? "Experiment" : "Scenario"},
+      {"seed", job.seed},
+      {"policy", job.policy},
       {"overrides", overrides_json(job.overrides)},
       {"created", job.created},
       {"result", nullptr},

@@ -1,6 +1,7 @@
 #pragma once
-// What-if simulations for the REST API (POST /api/v1/simulations): each request is loaded and
-// checked at once (a bad scenario is the caller's 400, never a failed job), then queued and run
+// What-if simulations for the REST API (POST /api/v1/simulations): a Scenario (a training
+// workload on a cluster) or an Experiment (the fragmentation experiment). Each request is loaded
+// and checked at once (a bad scenario is the caller's 400, never a failed job), then queued and run
 // on the service's one worker thread, in virtual time, with its progress published on the
 // event bus. Done, it keeps the `gantry simulate --format json` document and the plot series
 // (sim/run_series.hpp), not the run itself, so a finished simulation costs a few hundred KB.
@@ -25,6 +26,7 @@
 #include <string>
 #include <thread>
 
+#include "sim/experiment_spec.hpp"
 #include "sim/scenario_spec.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/whatif_overrides.hpp"
@@ -32,10 +34,10 @@
 namespace gantry::web {
 
 struct SimulationRequest {
-  std::string scenario_yaml;  // one `kind: Scenario` document
+  std::string scenario_yaml;  // one `kind: Scenario` or `kind: Experiment` document
   std::string file;           // where it came from: for messages and relative data paths
   std::optional<uint64_t> seed{};
-  std::string policy{};  // a placement plugin; empty = the scenario's
+  std::string policy{};  // a placement plugin (Scenario) or an experiment policy; empty: the file's
   WhatIfOverrides overrides{};
 };
 
@@ -47,9 +49,10 @@ class SimulationService {
   SimulationService(const SimulationService&) = delete;
   SimulationService& operator=(const SimulationService&) = delete;
 
-  // Loads the scenario with the overrides, seed and policy applied; throws InputError (the
+  // Loads the file with the overrides, seed and policy applied; throws InputError (the
   // loader's, naming the file), std::invalid_argument (an override or policy that cannot
-  // apply). Queues it and returns its id ("sim-1", "sim-2", ...).
+  // apply: an Experiment's cluster comes from its node list, so it takes no overrides). Queues it
+  // and returns its id ("sim-1", "sim-2", ...).
   std::string submit(const SimulationRequest& request);
 
   // The Simulation object of web/API.md, with its result when done and `with_result`; nullopt
@@ -66,7 +69,11 @@ class SimulationService {
   enum class State { kQueued, kRunning, kDone, kFailed, kCancelled };
   struct Job {
     std::string id;
-    ScenarioSpec scenario;
+    std::optional<ScenarioSpec> scenario;  // one of the two
+    std::optional<ExperimentSpec> experiment;
+    std::string name;
+    uint64_t seed = 1;
+    std::string policy;  // as asked; for a Scenario always the placement
     WhatIfOverrides overrides;
     std::string created;
     State state = State::kQueued;
@@ -78,6 +85,10 @@ class SimulationService {
   };
   void work();
   void run(Job& job);
+  void run_scenario(Job& job);
+  void run_experiment_job(Job& job);
+  // Records the fraction done (publishing each new percent); throws Cancelled when asked to stop.
+  void report_progress(Job& job, double fraction, int& last_percent);
   nlohmann::json to_json(const Job& job, bool with_result) const;
   void publish(const Job& job);  // with mu_ held
   void forget_old();             // with mu_ held

@@ -48,4 +48,42 @@ nlohmann::ordered_json convert(const YAML::Node& n) {
 
 nlohmann::ordered_json yaml_to_json(const std::string& yaml) { return convert(YAML::Load(yaml)); }
 
+namespace {
+
+void emit(YAML::Emitter& out, const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object:
+      out << YAML::BeginMap;
+      for (const auto& [k, v] : j.items()) {
+        out << YAML::Key << k << YAML::Value;
+        emit(out, v);
+      }
+      out << YAML::EndMap;
+      return;
+    case nlohmann::json::value_t::array:
+      out << YAML::BeginSeq;
+      for (const auto& v : j) emit(out, v);
+      out << YAML::EndSeq;
+      return;
+    case nlohmann::json::value_t::string:
+      out << YAML::DoubleQuoted << j.get<std::string>();
+      return;
+    case nlohmann::json::value_t::null:
+      out << YAML::Null;
+      return;
+    default:  // numbers and booleans as JSON writes them, which YAML reads the same way
+      out << j.dump();
+      return;
+  }
+}
+
+}  // namespace
+
+std::string json_to_yaml(const nlohmann::json& json) {
+  YAML::Emitter out;
+  out << YAML::Block;
+  emit(out, json);
+  return std::string(out.c_str()) + "\n";
+}
+
 }  // namespace gantry::web

@@ -11,4 +11,9 @@ namespace gantry::web {
 
 nlohmann::ordered_json yaml_to_json(const std::string& yaml);
 
+// A JSON document as block YAML that the pipeline loader reads as it reads a file: keys plain
+// (the loader refuses quoted field names), strings double-quoted (so "1" stays a string),
+// numbers, booleans and null plain. For JSON bodies of POST /pipelines.
+std::string json_to_yaml(const nlohmann::json& json);
+
 }  // namespace gantry::web

@@ -88,13 +88,13 @@ void SchedulerCore::switch_on() {
   for (auto& p : pipelines_) try_start_runs(*p);
 }
 
-void SchedulerCore::catch_up(PipelineState& p) {
+void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
   if (!p.planner || !switched_on_ || down_ || p.paused || p.removed) return;
   if (p.tick_timer) {
     loop_.cancel(*p.tick_timer);
     p.tick_timer.reset();
   }
-  const TickPlan plan = p.planner->plan(p.last_tick, loop_.now());
+  const TickPlan plan = p.planner->plan(p.last_tick, loop_.now(), on_time);
   p.last_tick = plan.last_tick;
   for (const PlannedTick& t : plan.runs) handle_tick(p, t.tick, t.trigger);
   const ScheduleSpec& s = p.planner->spec();
@@ -115,15 +115,15 @@ void SchedulerCore::arm_tick(PipelineState& p) {
   const std::optional<Time> due = p.planner->next_due(p.last_tick);
   if (!due) return;
   const uint32_t index = p.index;
-  p.tick_timer = loop_.schedule_at(*due, [this, index] { on_tick(index); });
+  p.tick_timer = loop_.schedule_at(*due, [this, index, at = *due] { on_tick(index, at); });
 }
 
-void SchedulerCore::on_tick(uint32_t pipeline) {
+void SchedulerCore::on_tick(uint32_t pipeline, Time due) {
   compact_finished();
   PipelineState& p = *pipelines_[pipeline];
   p.tick_timer.reset();
   if (down_ || p.paused) return;  // caught up at scheduler-up / resume
-  catch_up(p);
+  catch_up(p, due);
   notify_work();
 }
 

@@ -215,9 +215,10 @@ class SchedulerCore {
   };
 
   // scheduler_core.cpp: schedules.
-  void catch_up(PipelineState& p);
+  // `on_time`: the instant the tick timer was armed for (on_tick), see TickPlanner::plan().
+  void catch_up(PipelineState& p, std::optional<Time> on_time = std::nullopt);
   void arm_tick(PipelineState& p);
-  void on_tick(uint32_t pipeline);
+  void on_tick(uint32_t pipeline, Time due);
   void handle_tick(PipelineState& p, Time tick, RunTrigger trigger);
   void notify_work();
   void event(SchedulerEventKind kind, const std::string& pipeline, std::optional<Time> logical,

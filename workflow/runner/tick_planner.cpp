@@ -15,7 +15,9 @@ std::optional<Time> TickPlanner::first_after(std::optional<Time> last_tick) cons
   return cron_.next_after(last_tick ? *last_tick : spec_.start - microseconds(1));
 }
 
-TickPlan TickPlanner::plan(std::optional<Time> last_tick, Time now) const {
+TickPlan TickPlanner::plan(std::optional<Time> last_tick, Time now,
+                           std::optional<Time> on_time) const {
+  const auto due_now = [&](Time due) { return due == now || (on_time && due == *on_time); };
   TickPlan out;
   out.last_tick = last_tick;
   std::optional<Time> latest;  // catchup false: the most recent due tick
@@ -26,16 +28,16 @@ TickPlan TickPlanner::plan(std::optional<Time> last_tick, Time now) const {
     if (due > now) break;
     out.last_tick = *t;
     if (spec_.catchup) {
-      out.runs.push_back({*t, due == now ? RunTrigger::kSchedule : RunTrigger::kCatchup});
+      out.runs.push_back({*t, due_now(due) ? RunTrigger::kSchedule : RunTrigger::kCatchup});
       continue;
     }
     latest = *t;
     latest_due = due;
-    if (due < now && (!spec_.starting_deadline || now - due <= *spec_.starting_deadline))
+    if (!due_now(due) && (!spec_.starting_deadline || now - due <= *spec_.starting_deadline))
       ++out.overdue;
   }
   if (!latest) return out;
-  if (latest_due == now) {
+  if (due_now(latest_due)) {
     out.runs.push_back({*latest, RunTrigger::kSchedule});
   } else if (out.overdue > spec_.max_missed_runs || out.overdue == 0) {
     // overdue == 0 means the most recent tick itself lies beyond the deadline.

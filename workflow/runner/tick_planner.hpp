@@ -11,6 +11,11 @@
 //   empty) at once, oldest first:
 //   - catchup true: each gets a run, trigger "schedule" if due exactly now, "catchup" if
 //     overdue.
+//   "Due now" also holds for a tick due at `on_time`, the instant the scheduler's tick timer
+//   was armed for: on a wall clock the timer fires a little after that instant (at --speed 600
+//   a millisecond late is 0.6 s of simulated time), and the tick it was armed for is on time,
+//   not missed. Ticks due after `on_time` and by `now` (the loop fell behind by a whole cron
+//   period) are overdue as before.
 //   - catchup false: only the most recent. Due now: it runs ("schedule"), older ones are
 //     dropped silently. Overdue: let n = the overdue ticks, counting only those due within
 //     startingDeadline of now when a deadline is set (a tick due exactly `deadline` ago
@@ -63,7 +68,8 @@ class TickPlanner {
   explicit TickPlanner(const ScheduleSpec& spec);
 
   // See RULES.
-  TickPlan plan(std::optional<Time> last_tick, Time now) const;
+  TickPlan plan(std::optional<Time> last_tick, Time now,
+                std::optional<Time> on_time = std::nullopt) const;
   // When the first tick after `last_tick` (from start when empty) is due, or nullopt when no
   // tick is left within [start, end] or it is never due.
   std::optional<Time> next_due(std::optional<Time> last_tick) const;

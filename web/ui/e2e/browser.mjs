@@ -38,5 +38,5 @@ export function watchErrors(page, sink) {
   page.on('console', (m) => {
     if (m.type() === 'error') sink.push(`console: ${m.text()}`);
   });
-  page.on('pageerror', (e) => sink.push(`page error: ${e.message}`));
+  page.on('pageerror', (e) => sink.push(`page error: ${process.env.E2E_DEBUG ? e.stack : e.message}`));
 }

@@ -260,6 +260,7 @@ const cluster = (() => {
       const used = g.reduce((s, x) => s + x.allocatedMilli, 0) / (gpus * 1000 || 1);
       nodes.push({
         name: `${rack}-n${String(i).padStart(3, '0')}`,
+        rack,
         gpuType,
         cordoned: false,
         ready: true,
@@ -381,7 +382,7 @@ function tick() {
     if (node.ready && !node.cordoned && node.gpus.length) {
       const g = node.gpus[Math.floor(Math.random() * node.gpus.length)];
       g.allocatedMilli = [0, 0, 250, 500, 1000, 1000][Math.floor(Math.random() * 6)];
-      publish('cluster', { node: node.name, gpus: node.gpus });
+      publish('cluster', node); // the whole Node, as gantry serve sends it
     }
   }
   for (const s of simulations.values()) {
@@ -758,6 +759,9 @@ const server = http.createServer(async (req, res) => {
       }
       return fail(res, 404, 'not_found', 'no such route');
     }
+    if (parts[0] === 'whoami' && m === 'GET') return send(res, 200, { role: 'admin' });
+    // The mock runs on the wall clock.
+    if (parts[0] === 'clock' && m === 'GET') return send(res, 200, { now: new Date().toISOString(), speed: 1 });
     if (parts[0] === 'pools' && m === 'GET')
       return send(res, 200, { pools: [...pools.values()].map((x) => ({ ...x, inUse: x.name === 'shared-gpus' ? 2 : 0, waiting: x.name === 'shared-gpus' ? 1 : 0 })) });
     if (parts[0] === 'cluster' && parts.length === 1 && m === 'GET') return send(res, 200, clusterView());

@@ -18,6 +18,7 @@ import { launch, watchErrors } from './browser.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
+const viewerToken = process.env.GANTRY_VIEWER_TOKEN ?? ''; // optional: a `gantry token create --read-only`
 if (!url || !token) {
   console.error('set GANTRY_URL (e.g. http://127.0.0.1:8080) and GANTRY_TOKEN');
   process.exit(2);
@@ -175,8 +176,22 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
   await shot('whatif', { full: true });
 
+  step('what-if of the fragmentation experiment: BestFit against FGD');
+  for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
+    await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
+    await page.selectOption(`[data-testid=policy-${k}]`, policy);
+  }
+  await page.click('[data-testid=run-both]');
+  await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout: runTimeout });
+  await page.waitForSelector('[data-testid="Unallocated GPUs as the workload arrives"] canvas');
+  await shot('whatif-fragmentation', { full: true });
+
   // Editor timings on a large pipeline, when the server has one.
-  const big = await page.evaluate(async (t) => (await fetch('/api/v1/pipelines/load-test-500', { headers: { Authorization: `Bearer ${t}` } })).ok, token);
+  // (Looked up in the list: a 404 would be a console error.)
+  const big = await page.evaluate(async (t) => {
+    const r = await fetch('/api/v1/pipelines', { headers: { Authorization: `Bearer ${t}` } });
+    return (await r.json()).pipelines.some((p) => p.name === 'load-test-500');
+  }, token);
   if (big) {
     step('editor timings on load-test-500 (logged, not asserted)');
     await page.goto(`${url}/#/editor/load-test-500`);
@@ -213,6 +228,21 @@ try {
   await page.click('.nav .foot button');
   await page.waitForSelector('#token');
   await shot('login');
+
+  if (viewerToken) {
+    step('a read-only token: the pages read, the buttons that change things are greyed out');
+    await page.fill('#token', viewerToken);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('[data-testid=run-both][disabled]'); // still on the what-if page
+    await page.click('[data-nav=pipelines]');
+    await page.waitForSelector(`[data-testid="trigger-${name}"][disabled]`);
+    await page.waitForSelector('[data-testid=new-pipeline]');
+    await page.goto(`${url}/#/runs/${encodeURIComponent(name)}`);
+    await page.waitForSelector('[data-testid=runs-trigger][disabled]');
+    await page.waitForSelector('.rgrid .head button[data-state=succeeded]');
+    await page.click('.nav .foot button');
+    await page.waitForSelector('#token');
+  }
 } catch (e) {
   errors.push(`step "${current}": ${e.message.split('\n')[0]}`);
   await page.screenshot({ path: path.join(out, 'FAILED.png') }).catch(() => {});

@@ -1,84 +1,148 @@
-// Screenshots of every page (development helper; the full browser test is e2e/run.mjs).
-//   GANTRY_URL=http://127.0.0.1:8090 GANTRY_TOKEN=mock-token node e2e/screenshots.mjs [out-dir] [page...]
+#!/usr/bin/env node
+// Screenshots of every page of a running `gantry serve` that has the demo pipelines of
+// e2e/pipelines/ (tools/web-e2e.sh --docs writes the README's into docs/screenshots):
+//
+//   GANTRY_URL=http://127.0.0.1:8080 GANTRY_TOKEN=... node e2e/screenshots.mjs [out-dir] [page...]
+//
+// Each page is opened in a fresh tab, signed in with the token, and photographed once its data
+// is there (waits on DOM state: runs in the grid, allocated GPUs, finished simulations), never
+// after a fixed sleep. Fails on any console error, as e2e/run.mjs does.
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
 
-const url = (process.env.GANTRY_URL ?? 'http://127.0.0.1:8090').replace(/\/$/, '');
-const token = process.env.GANTRY_TOKEN ?? 'mock-token';
+const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
+const token = process.env.GANTRY_TOKEN ?? '';
+if (!url || !token) {
+  console.error('set GANTRY_URL and GANTRY_TOKEN');
+  process.exit(2);
+}
 const out = path.resolve(process.argv[2] ?? 'e2e/screenshots');
 const only = process.argv.slice(3);
+const timeout = Number(process.env.E2E_RUN_TIMEOUT_MS ?? 5 * 60 * 1000);
 fs.mkdirSync(out, { recursive: true });
 
+const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
 const pages = [
-  { name: 'login', hash: '', noToken: true, wait: '#token' },
-  { name: 'pipelines', hash: '#/pipelines', wait: '[data-pipeline]' },
+  // First: the quickstart cluster's own workload (600 jobs over about a simulated day) keeps its
+  // GPUs busy for the first few minutes of a server at --speed 600.
+  {
+    name: 'cluster',
+    hash: '#/cluster',
+    full: true,
+    ready: async (page) => {
+      await page.waitForSelector('.node-tile');
+      await page.waitForFunction(() => document.querySelectorAll('.gpu[data-milli="1000"]').length >= 160, null, { timeout });
+    },
+  },
+  {
+    name: 'pipelines',
+    hash: '#/pipelines',
+    // Every demo pipeline has run at least once.
+    ready: async (page) => {
+      await page.waitForSelector('[data-pipeline="feature-etl"]');
+      await page.waitForFunction(() => [...document.querySelectorAll('[data-pipeline]')].filter((r) => r.textContent.includes('never run')).length === 0, null, { timeout });
+    },
+  },
   {
     name: 'editor',
     hash: '#/editor/llm-finetune-nightly',
-    wait: '.task-node',
-    act: async (page) => {
+    ready: async (page) => {
+      await page.waitForSelector('.task-node[data-task="finetune"]');
       await page.click('.task-node[data-task="finetune"]');
       await page.waitForSelector('[data-testid=task-panel]');
+      await page.waitForSelector('[data-testid=validation][data-valid=true]');
     },
   },
-  { name: 'editor-pipeline', hash: '#/editor/trigger-rules', wait: '.task-node' },
   {
     name: 'editor-yaml',
-    hash: '#/editor/distributed-training',
-    wait: '.task-node',
-    act: async (page) => {
+    hash: '#/editor/feature-etl',
+    ready: async (page) => {
+      await page.waitForSelector('.task-node');
       await page.click('[data-testid=tab-yaml]');
       await page.waitForSelector('[data-testid=yaml-text]');
     },
   },
   {
     name: 'runs',
-    hash: '#/runs/llm-finetune-nightly',
-    wait: '[data-testid=gantt] canvas',
-    act: async (page) => {
-      const cell = page.locator('.rgrid .cell button[data-task="finetune"]').last();
-      await cell.click();
+    hash: '#/runs/feature-etl',
+    full: true,
+    // A dozen hourly runs, and the detail of the newest finished one with its validate task.
+    ready: async (page) => {
+      await page.waitForFunction(() => document.querySelectorAll('.rgrid .head button[data-state=succeeded], .rgrid .head button[data-state=failed]').length >= 12, null, { timeout });
+      const last = page.locator('.rgrid .head button[data-state=succeeded]').last();
+      await last.click();
+      const lt = await last.getAttribute('data-run');
+      await page.click(`.rgrid .cell button[data-run="${lt}"][data-task="validate"]`);
+      await page.waitForSelector('[data-testid=run-detail][data-state=succeeded] [data-testid=gantt] canvas');
     },
   },
-  { name: 'cluster', hash: '#/cluster', wait: '.node-tile' },
   {
     name: 'whatif',
     hash: '#/whatif',
-    wait: '.variant',
-    act: async (page) => {
+    full: true,
+    ready: async (page) => {
+      await page.waitForSelector('.variant select');
       await page.click('[data-testid=run-both]');
-      await page.waitForSelector('[data-testid=comparison] table.compare');
-      await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3);
+      await page.waitForSelector('[data-testid=comparison] table.compare', { timeout });
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout });
+    },
+  },
+  {
+    name: 'whatif-fragmentation',
+    hash: '#/whatif',
+    full: true,
+    // The FGD experiment on Alibaba's openb trace, one seed: BestFit against FGD.
+    ready: async (page) => {
+      await page.waitForSelector('[data-testid=scenario-A] option[value=openb-fragmentation]', { state: 'attached' });
+      for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
+        await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
+        await page.selectOption(`[data-testid=policy-${k}]`, policy);
+      }
+      await page.click('[data-testid=run-both]');
+      await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout });
+      await page.waitForSelector('[data-testid=comparison] canvas');
     },
   },
 ];
 
-const { context, close } = await launch();
+const { context, close } = await launch({ width: 1440, height: 900 });
 const errors = [];
 try {
   for (const p of pages) {
     if (only.length && !only.includes(p.name)) continue;
     const page = await context.newPage();
     watchErrors(page, errors);
+    page.setDefaultTimeout(30000);
     await page.goto(url + '/');
-    await page.evaluate((t) => (t ? localStorage.setItem('gantry.token', t) : localStorage.removeItem('gantry.token')), p.noToken ? null : token);
+    await page.evaluate((t) => localStorage.setItem('gantry.token', t), token);
     await page.goto(url + '/' + p.hash);
-    await page.reload();
+    await page.reload(); // a fresh start with the token in storage
     try {
-      await page.waitForSelector(p.wait, { timeout: 15000 });
+      await p.ready(page);
+      // The server's clock in the navigation (shown when --speed is not 1) is part of the shot.
+      if (await page.evaluate(async (t) => (await (await fetch('/api/v1/clock', { headers: { Authorization: `Bearer ${t}` } })).json()).speed !== 1, token))
+        await page.waitForSelector('[data-testid=server-clock]');
     } catch (e) {
       await page.screenshot({ path: path.join(out, `${p.name}-FAILED.png`) });
-      console.error(`${p.name}: ${e.message.split('\n')[0]}\n${errors.join('\n')}`);
-      process.exitCode = 1;
+      errors.push(`${p.name}: ${e.message.split('\n')[0]}`);
       await page.close();
       continue;
     }
-    if (p.act) await p.act(page);
     await page.waitForLoadState('networkidle').catch(() => {});
-    await page.waitForTimeout(600); // let charts finish their first paint
-    await page.screenshot({ path: path.join(out, `${p.name}.png`) });
-    console.log('wrote', path.join(out, `${p.name}.png`));
+    await frames(page);
+    const size = page.viewportSize();
+    if (p.full) {
+      const h = await page.evaluate(() => document.querySelector('.page')?.scrollHeight ?? 0);
+      if (h > size.height) {
+        await page.setViewportSize({ width: size.width, height: h });
+        await frames(page);
+      }
+    }
+    const file = path.join(out, `${p.name}.png`);
+    await page.screenshot({ path: file });
+    console.log('wrote', file);
     await page.close();
   }
 } finally {

@@ -1,6 +1,8 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { getToken, onTokenChange, setToken } from './api/client';
 import { hub, useLiveStatus } from './api/events';
+import { serverNow, useSession } from './api/session';
+import { fmtShort } from './format';
 import { IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
@@ -27,6 +29,26 @@ function PageFallback() {
         <div className="skeleton" style={{ margin: 16, height: 280, width: 'calc(100% - 32px)' }} />
       </div>
     </div>
+  );
+}
+
+// A server running faster than the wall clock (gantry serve --speed 60) says so, with its
+// time: every time on the pages is the server's.
+function ServerClock() {
+  const { clock } = useSession();
+  const [, tick] = useState(0);
+  const fast = !!clock && clock.speed !== 1;
+  useEffect(() => {
+    if (!fast) return;
+    const id = window.setInterval(() => tick((x) => x + 1), 1000);
+    return () => window.clearInterval(id);
+  }, [fast]);
+  if (!fast) return null;
+  return (
+    <span className="server-clock" title={`The server's simulated clock runs ${clock.speed}× the wall clock; every time shown is the server's.`} data-testid="server-clock">
+      <span className="txt">{fmtShort(new Date(serverNow()).toISOString())} UTC</span>
+      <span className="tag">{clock.speed}×</span>
+    </span>
   );
 }
 
@@ -58,6 +80,7 @@ function Nav({ section }: { section: string }) {
       ))}
       <div className="spacer" />
       <div className="foot">
+        <ServerClock />
         <span className={`live live-${live}`} title={`Live updates (Server-Sent Events): ${live}`} data-live={live}>
           <i />
           <span className="txt">{live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}</span>

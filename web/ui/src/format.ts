@@ -1,4 +1,7 @@
-// Times and sizes as the pages show them.
+// Times and sizes as the pages show them. "Now" is the server's (api/session.ts): a server
+// at --speed 60 runs ahead of the browser's clock.
+
+import { serverNow, serverSpeed } from './api/session';
 
 export function fmtTime(iso: string | null | undefined, zone?: string): string {
   if (!iso) return '—';
@@ -50,9 +53,12 @@ export function fmtSeconds(s: number | undefined): string {
   return s === undefined ? '—' : fmtDuration(s * 1000);
 }
 
-export function fmtRelative(iso: string | null | undefined, now = Date.now()): string {
+export function fmtRelative(iso: string | null | undefined, now = serverNow()): string {
   if (!iso) return '';
   const diff = new Date(iso).getTime() - now;
+  // The server's clock is known to a fraction of a wall second, which is minutes of a fast
+  // simulated clock: closer than a quarter of a wall second is "now".
+  if (Math.abs(diff) < 250 * serverSpeed()) return 'now';
   const abs = Math.abs(diff);
   const unit = abs < 60e3 ? [Math.round(abs / 1e3), 's'] : abs < 3600e3 ? [Math.round(abs / 60e3), 'min'] : abs < 86400e3 ? [Math.round(abs / 3600e3), 'h'] : [Math.round(abs / 86400e3), 'd'];
   return diff >= 0 ? `in ${unit[0]} ${unit[1]}` : `${unit[0]} ${unit[1]} ago`;

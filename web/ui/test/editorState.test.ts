@@ -8,6 +8,7 @@ import { initialState, reducer } from '../src/editor/state';
 import type { EditorState } from '../src/editor/state';
 import { addEdge, addTask } from '../src/model/graph';
 import { setIn } from '../src/model/util';
+import { printValues } from '../src/model/bundle';
 
 const text = readFileSync(new URL('../../../scenarios/pipelines/hourly-etl.yaml', import.meta.url), 'utf8');
 const uidOf = (s: EditorState, name: string) => s.graph.nodes.find((n) => n.task.name === name)!.uid;
@@ -84,5 +85,17 @@ describe('editor state', () => {
     expect(pos(tb, 'extract').y).toBeLessThan(pos(tb, 'transform').y);
     expect(pos(tb, 'extract').x).toBe(pos(tb, 'transform').x);
     expect(tb.fitRequest).toBe(s0.fitRequest + 1);
+  });
+
+  it('prints the tasks of a new pipeline as a block list, not one long flow line', () => {
+    // The editor's new pipeline: `tasks: []` printed in flow style; the first dropped template
+    // turns it into a block list of maps, as the shipped examples write tasks.
+    const fresh = printValues([{ apiVersion: 'gantry.dev/v1', kind: 'Pipeline', metadata: { name: 'new-pipeline' }, spec: { schedule: { cron: '0 3 * * *', start: '2026-11-23T00:00:00Z', catchup: false }, tasks: [] } }]);
+    expect(fresh).toContain('  tasks: []\n');
+    const s0 = initialState(fresh);
+    const s1 = reducer(s0, { type: 'graph', update: (g) => addTask(g, { name: 'task', image: 'registry.local/app:1', resources: { cpu: '1', memory: '2Gi' } }, 'a') });
+    const s2 = reducer(s1, { type: 'graph', update: (g) => addEdge(addTask(g, { name: 'train', image: 'registry.local/pytorch:2' }, 'b'), 'a', 'b') });
+    expect(s2.bundle.text).toContain('  tasks:\n  - name: task\n    image: registry.local/app:1\n    resources: {cpu: "1", memory: 2Gi}\n  - name: train\n    image: registry.local/pytorch:2\n    dependsOn: [task]\n');
+    expect(s2.bundle.text).not.toContain('[{');
   });
 });

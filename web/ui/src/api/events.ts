@@ -1,6 +1,6 @@
 // Live updates: one EventSource on GET /api/v1/events for the whole app. EventSource cannot
-// send headers, so the token goes in the query (`?token=`, requested in API.md "Requested by
-// the UI"); after a reconnection the browser sends Last-Event-ID itself, and a new connection
+// send headers, so the token goes in the query (`?token=`, which only this route accepts);
+// after a reconnection the browser sends Last-Event-ID itself, and a new connection
 // (token changed, or after giving up) passes `?lastEventId=`. A `reset` event means the
 // server's buffer no longer has what was missed: every page reloads its data.
 

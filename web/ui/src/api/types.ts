@@ -2,7 +2,7 @@
 
 export type RunState = 'queued' | 'running' | 'succeeded' | 'failed' | 'killed' | 'skipped' | 'expired';
 export type TaskState = 'pending' | 'ready' | 'running' | 'succeeded' | 'failed' | 'upstream_failed' | 'skipped' | 'killed';
-export type AttemptState = 'running' | 'succeeded' | 'failed' | 'error' | 'timeout' | 'killed' | 'lost';
+export type AttemptState = 'queued' | 'running' | 'succeeded' | 'failed' | 'error' | 'timeout' | 'killed' | 'lost';
 export type Trigger = 'schedule' | 'catchup' | 'manual' | 'backfill';
 
 export interface PipelineSummary {
@@ -22,7 +22,8 @@ export interface PipelineDetail extends PipelineSummary {
 }
 
 export interface Attempt {
-  start: string;
+  start: string; // when it was asked for
+  running?: string; // when its work started, when later than start (a gang waiting for GPUs)
   end: string | null;
   state: AttemptState;
   reason?: string;
@@ -59,6 +60,7 @@ export interface GpuSlot {
 
 export interface ClusterNode {
   name: string;
+  rack: string;
   gpuType: string | null;
   cordoned: boolean;
   ready: boolean;
@@ -88,11 +90,15 @@ export interface ScenarioInfo {
   file: string;
   kind: 'Scenario' | 'Experiment';
   description: string;
+  // What the what-if form shows as "as in file" (absent from a server that does not say).
+  defaults?: { policy?: string; nodes?: number; gpuType?: string; fabric?: string; seed?: number };
+  // The placement plugins a Scenario may use, or the policies of an Experiment.
+  policies?: string[];
 }
 
 export interface Simulation {
   id: string;
-  state: 'running' | 'done' | 'failed' | 'cancelled';
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
   progress: number;
   scenario: string;
   seed: number | null;
@@ -100,7 +106,7 @@ export interface Simulation {
   created: string;
   result: SimulationResult | null;
   error: string | null;
-  // What the UI asked for (kept client-side; see "Requested by the UI" in API.md).
+  // The request's overrides, echoed by the server.
   overrides?: { nodes?: number; gpuType?: string; fabric?: string };
 }
 

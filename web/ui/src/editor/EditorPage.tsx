@@ -12,6 +12,7 @@ import {
 import type { Connection, Edge, FinalConnectionState, NodeChange, EdgeChange, IsValidConnection } from '@xyflow/react';
 import { api, ApiError, enc } from '../api/client';
 import { mutate, peek, useResource } from '../api/resource';
+import { kReadOnlyHint, useCanWrite } from '../api/session';
 import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
 import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
 import { Skeleton, useToast } from '../components/ui';
@@ -50,7 +51,9 @@ function newPipelineText(): string {
         apiVersion: kApiVersion,
         kind: 'Pipeline',
         metadata: { name: 'new-pipeline' },
-        spec: { schedule: { cron: '0 3 * * *', start }, tasks: [] },
+        // catchup: false: a new schedule starts from now; the start date is today's, and catching
+        // up would give every tick of today a run at the first save.
+        spec: { schedule: { cron: '0 3 * * *', start, catchup: false }, tasks: [] },
       },
     ],
     'A new pipeline: drag task templates onto the canvas and connect them.',
@@ -94,6 +97,7 @@ function Editor({ name }: { name: string }) {
   const [tab, setTab] = useState<'graph' | 'yaml'>('graph');
   const [validation, setValidation] = useState<Validation | null>(null);
   const [busy, setBusy] = useState<'save' | 'trigger' | null>(null);
+  const canWrite = useCanWrite();
   const [importing, setImporting] = useState(false);
 
   useEffect(() => {
@@ -289,10 +293,10 @@ function Editor({ name }: { name: string }) {
           <button className="btn" onClick={exportYaml} title="Download the Gantry YAML">
             <IconDownload /> Export YAML
           </button>
-          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void save()} disabled={!!busy || (!dirty && !isNew)} data-testid="save">
+          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void save()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="save">
             <IconSave /> Save
           </button>
-          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName} data-testid="trigger">
+          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="trigger">
             <IconPlay /> {dirty ? 'Save & trigger' : 'Trigger'}
           </button>
         </div>

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { LocatedError } from '../model/errors';
 import { messagesFor } from '../model/errors';
 import { checkCron, checkTimezone, describeCron, nextTicks } from '../model/cron';
+import { serverNow } from '../api/session';
 import { checkDuration, checkNamespace, checkPipelineName, checkRfc3339, kConcurrencyPolicies, kDefaults, kSemantics } from '../model/spec';
 import { isPlainObject, setIn } from '../model/util';
 import { fmtZoned } from '../format';
@@ -60,7 +61,8 @@ export function PipelinePanel({
 
   const client = useMemo(() => {
     if (!schedule?.cron) return null;
-    return nextTicks(String(schedule.cron), zone, { start: schedule.start ? String(schedule.start) : undefined, end: schedule.end ? String(schedule.end) : undefined });
+    // From the server's now (a server at --speed 60 is ahead of the browser's clock).
+    return nextTicks(String(schedule.cron), zone, { from: new Date(serverNow()), start: schedule.start ? String(schedule.start) : undefined, end: schedule.end ? String(schedule.end) : undefined });
   }, [schedule?.cron, zone, schedule?.start, schedule?.end]);
   const ticks = serverTicks ? serverTicks.map((t) => new Date(t)) : (client?.ticks ?? []);
 
@@ -89,7 +91,7 @@ export function PipelinePanel({
           <button className={!schedule ? 'on' : ''} onClick={() => setSpec(['schedule'], undefined)} role="radio" aria-checked={!schedule}>
             Manual only
           </button>
-          <button className={schedule ? 'on' : ''} onClick={() => !schedule && setSpec(['schedule'], { cron: '0 3 * * *', start: todayUtc() })} role="radio" aria-checked={!!schedule} data-testid="schedule-cron">
+          <button className={schedule ? 'on' : ''} onClick={() => !schedule && setSpec(['schedule'], { cron: '0 3 * * *', start: todayUtc(), catchup: false })} role="radio" aria-checked={!!schedule} data-testid="schedule-cron">
             On a cron
           </button>
         </div>

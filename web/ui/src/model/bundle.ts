@@ -184,6 +184,9 @@ function syncNode(
     return node;
   }
   if (Array.isArray(newValue) && node && isSeq(node) && Array.isArray(oldValue)) {
+    // An empty list printed `[]` that now gets tasks or other maps: block style, as the
+    // examples write a list of maps (not one long line of `[{...}, {...}]`).
+    if (node.flow && !parentFlow && oldValue.length === 0 && !prefersFlow(newValue, false)) node.flow = false;
     syncSeq(doc, node, oldValue, newValue, path, order);
     return node;
   }

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
 import type { Cluster, ClusterNode, GpuSlot, PendingGang, Pool } from '../api/types';
@@ -80,6 +80,23 @@ function rackStats(nodes: ClusterNode[]) {
   return { gpus, ratio: gpus ? milli / (gpus * 1000) : 0, shared };
 }
 
+const milliOf = (n: ClusterNode) => n.gpus.reduce((s, g) => s + g.allocatedMilli, 0);
+
+// The cluster with some nodes replaced by their new state, totals kept in step.
+function replaceNodes(old: Cluster, nodes: Map<string, ClusterNode>): Cluster {
+  let delta = 0;
+  const racks = old.racks.map((r) => ({
+    ...r,
+    nodes: r.nodes.map((n) => {
+      const next = nodes.get(n.name);
+      if (!next) return n;
+      delta += milliOf(next) - milliOf(n);
+      return { ...n, ...next };
+    }),
+  }));
+  return { ...old, racks, totals: { ...old.totals, allocatedMilli: old.totals.allocatedMilli + delta } };
+}
+
 export default function ClusterPage() {
   const cluster = useResource<Cluster>('/cluster', { refreshMs: 30000 });
   const queue = useResource<{ pending: PendingGang[] }>('/cluster/queue', { refreshMs: 5000 });
@@ -87,29 +104,34 @@ export default function ClusterPage() {
   const [type, setType] = useState<string>('all');
   const queueTimer = useRef<number | null>(null);
 
+  // Live: a `cluster` event is the whole Node of GET /cluster (web/API.md); the nodes that
+  // changed are replaced in one update per 200 ms, however many events arrive meanwhile.
+  const changed = useRef(new Map<string, ClusterNode>());
+  const flushTimer = useRef<number | null>(null);
+  useEffect(() => () => {
+    for (const t of [flushTimer.current, queueTimer.current]) if (t !== null) window.clearTimeout(t);
+  }, []);
   useLiveEvents(['cluster', 'reset'], (t, data) => {
     if (t === 'reset') {
+      changed.current.clear();
       void cluster.reload();
       return;
     }
-    const e = data as { node: string; gpus: GpuSlot[] };
-    mutate<Cluster>('/cluster', (old) => {
-      if (!old) return old;
-      let delta = 0;
-      const racks = old.racks.map((r) => ({
-        ...r,
-        nodes: r.nodes.map((n) => {
-          if (n.name !== e.node) return n;
-          delta = e.gpus.reduce((s, g) => s + g.allocatedMilli, 0) - n.gpus.reduce((s, g) => s + g.allocatedMilli, 0);
-          return { ...n, gpus: e.gpus };
-        }),
-      }));
-      return { ...old, racks, totals: { ...old.totals, allocatedMilli: old.totals.allocatedMilli + delta } };
-    });
+    const node = data as ClusterNode;
+    if (!node || typeof node.name !== 'string' || !Array.isArray(node.gpus)) return;
+    changed.current.set(node.name, node);
+    if (flushTimer.current === null)
+      flushTimer.current = window.setTimeout(() => {
+        flushTimer.current = null;
+        const nodes = changed.current;
+        changed.current = new Map();
+        mutate<Cluster>('/cluster', (old) => (old ? replaceNodes(old, nodes) : old));
+      }, 200);
     if (queueTimer.current === null)
       queueTimer.current = window.setTimeout(() => {
         queueTimer.current = null;
         void queue.reload();
+        void pools.reload();
       }, 1000);
   });
 

@@ -1,7 +1,8 @@
-import { lazy, Suspense, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
+import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import type { PipelineSummary, Run } from '../api/types';
 import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../components/icons';
 import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
@@ -18,32 +19,32 @@ export function PipelinesPage() {
   const toast = useToast();
   const [busy, setBusy] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
+  const canWrite = useCanWrite();
   const reloadTimer = useRef<number | null>(null);
 
-  // A pipeline event carries its new summary; a run event changes a last run or the runs in
-  // flight: refresh the list (once per burst).
+  // A pipeline event carries its new summary (or {name, deleted: true}); a run event changes a
+  // last run or the runs in flight. Events are applied together every 200 ms, and the list is
+  // read again after a burst (runs in flight and next ticks are the server's to count).
+  const pending = useRef<{ type: string; payload: unknown }[]>([]);
+  const flushTimer = useRef<number | null>(null);
+  useEffect(() => () => {
+    for (const t of [flushTimer.current, reloadTimer.current]) if (t !== null) window.clearTimeout(t);
+  }, []);
   useLiveEvents(['pipeline', 'run', 'reset'], (type, payload) => {
-    if (type === 'pipeline') {
-      const p = payload as PipelineSummary;
-      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => {
-        if (!old) return old;
-        const exists = old.pipelines.some((x) => x.name === p.name);
-        const pipelines = exists ? old.pipelines.map((x) => (x.name === p.name ? p : x)) : [...old.pipelines, p].sort((a, b) => a.name.localeCompare(b.name));
-        return { pipelines };
-      });
+    if (type === 'reset') {
+      pending.current = [];
+      void reload();
       return;
     }
-    if (type === 'run') {
-      const r = payload as Run;
-      mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) =>
-        old && {
-          pipelines: old.pipelines.map((x) =>
-            x.name === r.pipeline && (!x.lastRun || x.lastRun.logicalTime <= r.logicalTime) ? { ...x, lastRun: { logicalTime: r.logicalTime, state: r.state } } : x,
-          ),
-        },
-      );
-    }
-    if (reloadTimer.current === null)
+    pending.current.push({ type, payload });
+    if (flushTimer.current === null)
+      flushTimer.current = window.setTimeout(() => {
+        flushTimer.current = null;
+        const events = pending.current;
+        pending.current = [];
+        mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: events.reduce((list, e) => applyEvent(list, e.type, e.payload), old.pipelines) });
+      }, 200);
+    if (type === 'run' && reloadTimer.current === null)
       reloadTimer.current = window.setTimeout(() => {
         reloadTimer.current = null;
         void reload();
@@ -160,12 +161,12 @@ export function PipelinesPage() {
                 <td>
                   {p.paused ? (
                     <span className="tag warn">paused</span>
-                  ) : p.nextTicks.length ? (
-                    <div className="ticks" title={p.nextTicks.map((t) => fmtTime(t, p.schedule?.timezone)).join('\n')}>
-                      <span className="first">{fmtTime(p.nextTicks[0], p.schedule?.timezone ?? 'UTC')}</span>
+                  ) : upcoming(p).length ? (
+                    <div className="ticks" title={upcoming(p).map((t) => fmtTime(t, p.schedule?.timezone)).join('\n')}>
+                      <span className="first">{fmtTime(upcoming(p)[0], p.schedule?.timezone ?? 'UTC')}</span>
                       <span className="small muted">
-                        {fmtRelative(p.nextTicks[0])}
-                        {p.nextTicks.length > 1 && ` · then ${fmtRelative(p.nextTicks[1])}`}
+                        {fmtRelative(upcoming(p)[0])}
+                        {upcoming(p).length > 1 && ` · then ${fmtRelative(upcoming(p)[1])}`}
                       </span>
                     </div>
                   ) : (
@@ -185,11 +186,11 @@ export function PipelinesPage() {
                 </td>
                 <td>{p.runsInFlight > 0 ? <StateBadge state="running" label={`${p.runsInFlight} running`} /> : <span className="muted">0</span>}</td>
                 <td>
-                  <Switch on={!p.paused} disabled={busy === p.name} onChange={(on) => setPaused(p, !on)} label={`${p.paused ? 'Resume' : 'Pause'} ${p.name}`} />
+                  <Switch on={!p.paused} disabled={busy === p.name || !canWrite} onChange={(on) => setPaused(p, !on)} label={`${p.paused ? 'Resume' : 'Pause'} ${p.name}`} />
                 </td>
                 <td style={{ textAlign: 'right' }}>
                   <div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name} data-testid={`trigger-${p.name}`}>
+                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name || !canWrite} title={canWrite ? 'Start a run now' : kReadOnlyHint} data-testid={`trigger-${p.name}`}>
                       <IconPlay /> Trigger
                     </button>
                     <a className="btn sm ghost" href={href('runs', p.name)} title="Runs">
@@ -220,6 +221,38 @@ export function PipelinesPage() {
         </Suspense>
       )}
     </div>
+  );
+}
+
+// The next ticks the server listed that are still ahead of its clock (the list is read now and
+// then; at --speed 60 a tick an hour away passes in a minute).
+export function upcoming(p: PipelineSummary): string[] {
+  const now = serverNow();
+  return p.nextTicks.filter((t) => Date.parse(t) > now);
+}
+
+function applyEvent(list: PipelineSummary[], type: string, payload: unknown): PipelineSummary[] {
+  if (type === 'pipeline') {
+    const p = payload as PipelineSummary & { deleted?: boolean };
+    if (p.deleted) return list.filter((x) => x.name !== p.name);
+    if (!Array.isArray(p.nextTicks)) return list;
+    const exists = list.some((x) => x.name === p.name);
+    return exists ? list.map((x) => (x.name === p.name ? p : x)) : [...list, p].sort((a, b) => a.name.localeCompare(b.name));
+  }
+  // Runs in flight follow too until the list is read again: a new run (its event has a
+  // trigger) that is queued or running is one more, a run that ends one fewer.
+  const r = payload as Run;
+  const created = 'trigger' in r;
+  const inFlight = r.state === 'queued' || r.state === 'running';
+  const delta = created ? (inFlight ? 1 : 0) : inFlight ? 0 : -1;
+  return list.map((x) =>
+    x.name !== r.pipeline
+      ? x
+      : {
+          ...x,
+          runsInFlight: Math.max(0, x.runsInFlight + delta),
+          lastRun: !x.lastRun || x.lastRun.logicalTime <= r.logicalTime ? { logicalTime: r.logicalTime, state: r.state } : x.lastRun,
+        },
   );
 }
 

@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
 import { api, enc } from '../api/client';
-import { useLiveEvents, useLiveStatus } from '../api/events';
+import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
+import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, AttemptState, PipelineDetail, PipelineSummary, Run, RunTask, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
@@ -10,7 +11,7 @@ import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
-import { actionError } from './PipelinesPage';
+import { actionError, upcoming } from './PipelinesPage';
 
 const kPage = 25;
 const kStateColor: Record<string, string> = {
@@ -58,7 +59,7 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
           </select>
         </div>
       </div>
-      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
+      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
     </div>
   );
 }
@@ -82,7 +83,7 @@ function GridSkeleton() {
   );
 }
 
-function PipelineRuns({ name, selected, summary }: { name: string; selected: string | null; summary?: PipelineSummary }) {
+function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string; selected: string | null; summary?: PipelineSummary; onRunCreated: () => void }) {
   const toast = useToast();
   const key = `/pipelines/${enc(name)}/runs?limit=${kPage}`;
   const live = useLiveStatus();
@@ -95,45 +96,47 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
   const [older, setOlder] = useState<RunsPage | null>(null);
   const [task, setTask] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const canWrite = useCanWrite();
 
-  // Live: runs appear and change state, tasks and attempts move on.
+  // Live: runs appear and change state, tasks and attempts move on. A busy server sends
+  // hundreds of events a second (a catch-up creates many runs at once): they are applied in
+  // one update per 100 ms, not one render each.
+  const pending = useRef<{ type: EventType; data: unknown }[]>([]);
+  const flushTimer = useRef<number | null>(null);
+  const specNames = useRef<string[]>([]);
+  specNames.current = specTasks(detail.data);
+  useEffect(() => () => {
+    if (flushTimer.current !== null) window.clearTimeout(flushTimer.current);
+  }, []);
   useLiveEvents(['run', 'task', 'attempt', 'reset'], (type, data) => {
     if (type === 'reset') {
+      pending.current = [];
       void page.reload();
       return;
     }
-    const d = data as { pipeline: string; logicalTime: string };
-    if (d.pipeline !== name) return;
-    mutate<RunsPage>(key, (old) => {
-      if (!old) return old;
-      const runs = old.runs.slice();
-      let i = runs.findIndex((r) => r.logicalTime === d.logicalTime);
-      if (i < 0) {
-        if (type !== 'run') {
-          void load(`/pipelines/${enc(name)}/runs/${enc(d.logicalTime)}`).then((r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r as Run) }));
-          return old;
-        }
-        runs.unshift({ ...(data as Run), tasks: specTasks(detail.data).map((n) => ({ name: n, state: 'pending', attempts: [] })) });
-        runs.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
-        return { ...old, runs };
-      }
-      const run = { ...runs[i] };
-      if (type === 'run') Object.assign(run, data as Run, { tasks: run.tasks });
-      if (type === 'task') {
-        const e = data as { task: string; state: TaskState };
-        run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => ({ ...t, state: e.state }));
-      }
-      if (type === 'attempt') {
-        const e = data as { task: string; attempt: number; state: AttemptState; start: string; end: string | null };
-        run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => {
-          const attempts = t.attempts.slice();
-          attempts[e.attempt] = { ...(attempts[e.attempt] ?? {}), start: e.start, end: e.end, state: e.state };
-          return { ...t, attempts: attempts.filter(Boolean) };
-        });
-      }
-      runs[i] = run;
-      return { ...old, runs };
-    });
+    if ((data as { pipeline?: string }).pipeline !== name) return;
+    pending.current.push({ type, data });
+    if (flushTimer.current !== null) return;
+    flushTimer.current = window.setTimeout(() => {
+      flushTimer.current = null;
+      const events = pending.current;
+      pending.current = [];
+      const missing = new Set<string>();
+      // A new run (its event has a trigger): the schedule moved on, read the next ticks again.
+      if (events.some((e) => e.type === 'run' && 'trigger' in (e.data as object))) void onRunCreated();
+      mutate<RunsPage>(key, (old) => {
+        if (!old) return old;
+        let runs = old.runs;
+        for (const e of events) runs = applyEvent(runs, e.type, e.data, specNames.current, missing);
+        return runs === old.runs ? old : { ...old, runs };
+      });
+      // A task or attempt of a run this page has not seen (it was created before the page
+      // loaded its list and is not on it): read that run.
+      for (const lt of missing)
+        void load(`/pipelines/${enc(name)}/runs/${enc(lt)}`)
+          .then((r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r as Run) }))
+          .catch(() => {});
+    }, 100);
   });
 
   const runs = useMemo(() => {
@@ -192,7 +195,7 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
           {summary?.schedule && (
             <span className="small muted">
               <code>{summary.schedule.cron}</code> {summary.schedule.timezone}
-              {summary.nextTicks[0] && ` · next ${fmtRelative(summary.nextTicks[0])}`}
+              {upcoming(summary)[0] && ` · next ${fmtRelative(upcoming(summary)[0])}`}
             </span>
           )}
           <div className="actions">
@@ -204,7 +207,7 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
             <button className="btn sm ghost icon" onClick={() => void page.reload()} title="Refresh">
               <IconRefresh />
             </button>
-            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => act('trigger')} disabled={!!busy} data-testid="runs-trigger">
+            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => act('trigger')} disabled={!!busy || !canWrite} title={canWrite ? 'Start a run now' : kReadOnlyHint} data-testid="runs-trigger">
               <IconPlay /> Trigger
             </button>
           </div>
@@ -230,7 +233,7 @@ function PipelineRuns({ name, selected, summary }: { name: string; selected: str
           </>
         )}
       </div>
-      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={busy} onAct={act} />
+      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={act} />
       <RunList runs={runs} current={current} onSelect={select} />
     </div>
   );
@@ -302,7 +305,53 @@ function upsertTask(tasks: RunTask[], name: string, f: (t: RunTask) => RunTask):
   return out;
 }
 
-function runDuration(r: Run, now = Date.now()): number {
+// One live event applied to a page of runs (newest first); returns the same array when the
+// event changes nothing shown. Attempt events carry only what changed (web/API.md): a started
+// attempt its start, a running one its running instant, an ended one its end and state.
+function applyEvent(runs: Run[], type: EventType, data: unknown, specNames: string[], missing: Set<string>): Run[] {
+  const d = data as { logicalTime: string };
+  const i = runs.findIndex((r) => r.logicalTime === d.logicalTime);
+  if (i < 0) {
+    if (type !== 'run') {
+      // Older than the page: not shown. Newer: read it.
+      if (runs.length === 0 || d.logicalTime > runs[runs.length - 1].logicalTime) missing.add(d.logicalTime);
+      return runs;
+    }
+    const r = data as Run;
+    // A run older than every run of the page belongs to an older page.
+    if (runs.length >= kPage && r.logicalTime < runs[runs.length - 1].logicalTime) return runs;
+    const added = [{ ...r, tasks: specNames.map((n) => ({ name: n, state: 'pending' as TaskState, attempts: [] })) }, ...runs];
+    return added.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
+  }
+  const out = runs.slice();
+  const run = { ...out[i] };
+  if (type === 'run') {
+    const e = data as Partial<Run>;
+    run.state = e.state ?? run.state;
+    if ('start' in e) run.start = e.start ?? null;
+    if ('end' in e) run.end = e.end ?? null;
+    if (e.trigger) run.trigger = e.trigger;
+  } else if (type === 'task') {
+    const e = data as { task: string; state: TaskState };
+    run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => ({ ...t, state: e.state }));
+  } else if (type === 'attempt') {
+    const e = data as { task: string; attempt: number; state: AttemptState; start?: string; running?: string; end?: string };
+    run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => {
+      const attempts = t.attempts.slice();
+      const a: Attempt = { ...(attempts[e.attempt] ?? { start: e.start ?? e.running ?? e.end ?? '', end: null, state: e.state }) };
+      a.state = e.state;
+      if (e.start) a.start = e.start;
+      if (e.running && e.running !== a.start) a.running = e.running;
+      if (e.end) a.end = e.end;
+      attempts[e.attempt] = a;
+      return { ...t, attempts: attempts.filter(Boolean) };
+    });
+  }
+  out[i] = run;
+  return out;
+}
+
+function runDuration(r: Run, now = serverNow()): number {
   if (!r.start) return 0;
   return (r.end ? Date.parse(r.end) : now) - Date.parse(r.start);
 }
@@ -371,11 +420,11 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
 }
 
 function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: 'rerun' | 'mark-success', r: Run) => void }) {
-  const [now, setNow] = useState(Date.now());
+  const [now, setNow] = useState(serverNow);
   const running = run?.state === 'running' || run?.state === 'queued';
   useEffect(() => {
     if (!running) return;
-    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    const id = window.setInterval(() => setNow(serverNow()), 1000);
     return () => window.clearInterval(id);
   }, [running]);
   if (!run) return <div className="card card-body muted" style={{ gridRow: 'span 2' }}>Select a run.</div>;
@@ -401,10 +450,10 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; t
           <dd>{fmtDuration(runDuration(run, now))}</dd>
         </dl>
         <div className="row" style={{ marginBottom: 14 }}>
-          <button className={`btn sm ${busy === 'rerun' ? 'busy' : ''}`} disabled={!!busy || running} onClick={() => onAct('rerun', run)} title="Run the failed and not-run tasks again">
+          <button className={`btn sm ${busy === 'rerun' ? 'busy' : ''}`} disabled={!!busy || running} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Run the failed and not-run tasks again'}>
             <IconRefresh /> Rerun
           </button>
-          <button className={`btn sm ${busy === 'mark-success' ? 'busy' : ''}`} disabled={!!busy || run.state === 'succeeded'} onClick={() => onAct('mark-success', run)} title="Mark the run succeeded (unblocks dependsOnPast)">
+          <button className={`btn sm ${busy === 'mark-success' ? 'busy' : ''}`} disabled={!!busy || run.state === 'succeeded'} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Mark the run succeeded (unblocks dependsOnPast)'}>
             <IconCheck /> Mark success
           </button>
         </div>
@@ -453,17 +502,21 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; t
 function Gantt({ run, taskNames, now, selected, onTask }: { run: Run; taskNames: string[]; now: number; selected: string | null; onTask: (t: string) => void }) {
   const names = taskNames.filter((n) => run.tasks?.some((t) => t.name === n));
   const option = useMemo(() => {
-    const data: { value: [number, number, number, string, number, string]; itemStyle: { color: string; opacity: number } }[] = [];
+    // [task row, asked for, end, state, attempt number, reason, work started, opacity]
+    type Item = [number, number, number, string, number, string, number, number];
+    const data: { value: Item }[] = [];
     let min = Infinity;
     let max = -Infinity;
     names.forEach((n, i) => {
       const t = run.tasks!.find((x) => x.name === n)!;
       t.attempts.forEach((a: Attempt, k) => {
         const s = Date.parse(a.start);
-        const e = a.end ? Date.parse(a.end) : now;
+        if (!Number.isFinite(s)) return;
+        const e = a.end ? Date.parse(a.end) : Math.max(now, s);
+        const r = a.running ? Date.parse(a.running) : s;
         min = Math.min(min, s);
         max = Math.max(max, e);
-        data.push({ value: [i, s, e, a.state, k + 1, a.reason ?? ''], itemStyle: { color: kStateColor[a.state] ?? '#999', opacity: !selected || selected === n ? 1 : 0.45 } });
+        data.push({ value: [i, s, e, a.state, k + 1, a.reason ?? '', Number.isFinite(r) ? r : s, !selected || selected === n ? 1 : 0.45] });
       });
     });
     if (!Number.isFinite(min)) {
@@ -474,11 +527,12 @@ function Gantt({ run, taskNames, now, selected, onTask }: { run: Run; taskNames:
     return {
       animation: false,
       textStyle: { fontFamily: kFont },
-      grid: { left: 8, right: 16, top: 8, bottom: 28, containLabel: true },
+      grid: { left: 8, right: 16, top: 8, bottom: 28, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
       tooltip: {
-        formatter: (p: { value: [number, number, number, string, number, string] }) => {
-          const [i, s, e, st, k, reason] = p.value;
-          return `<b>${names[i]}</b> · attempt ${k}<br/>${st} · ${fmtDuration(e - s)}<br/>${fmtShort(new Date(s).toISOString())} → ${fmtShort(new Date(e).toISOString())}${reason ? `<br/><i>${reason}</i>` : ''}`;
+        formatter: (p: { value: Item }) => {
+          const [i, s, e, st, k, reason, r] = p.value;
+          const waited = r > s ? `<br/>waited ${fmtDuration(r - s)} for the cluster` : '';
+          return `<b>${names[i]}</b> · attempt ${k}<br/>${st} · ${fmtDuration(e - r)}${waited}<br/>${fmtShort(new Date(s).toISOString())} → ${fmtShort(new Date(e).toISOString())}${reason ? `<br/><i>${reason}</i>` : ''}`;
         },
       },
       xAxis: { type: 'time', min: min - pad, max: max + pad, axisLabel: { color: '#7a8499', fontSize: 11, hideOverlap: true }, splitLine: { lineStyle: { color: '#eef1f6' } } },
@@ -495,14 +549,23 @@ function Gantt({ run, taskNames, now, selected, onTask }: { run: Run; taskNames:
           type: 'custom',
           encode: { x: [1, 2], y: 0 },
           renderItem: (params: CustomSeriesRenderItemParams, api: CustomSeriesRenderItemAPI) => {
-            const start = api.coord([api.value(1), api.value(0)]);
-            const end = api.coord([api.value(2), api.value(0)]);
+            const row = api.value(0);
             const h = (api.size!([0, 1]) as number[])[1] * 0.56;
-            const shape = echarts.graphic.clipRectByRect(
-              { x: start[0], y: start[1] - h / 2, width: Math.max(2, end[0] - start[0]), height: h },
-              { x: (params.coordSys as unknown as { x: number }).x, y: (params.coordSys as unknown as { y: number }).y, width: (params.coordSys as unknown as { width: number }).width, height: (params.coordSys as unknown as { height: number }).height },
-            );
-            return shape && { type: 'rect', transition: ['shape'], shape: { ...shape, r: 3 }, style: api.style() };
+            const cs = params.coordSys as unknown as { x: number; y: number; width: number; height: number };
+            const color = kStateColor[String(api.value(3))] ?? '#999';
+            const opacity = Number(api.value(7));
+            const bar = (from: number, to: number, alpha: number) => {
+              const a = api.coord([from, row]);
+              const b = api.coord([to, row]);
+              const shape = echarts.graphic.clipRectByRect({ x: a[0], y: a[1] - h / 2, width: Math.max(2, b[0] - a[0]), height: h }, { x: cs.x, y: cs.y, width: cs.width, height: cs.height });
+              return shape && { type: 'rect' as const, shape: { ...shape, r: 3 }, style: { fill: color, opacity: opacity * alpha } };
+            };
+            const s = Number(api.value(1));
+            const r = Number(api.value(6));
+            const e = Number(api.value(2));
+            // The time an attempt waited for the cluster (asked for, not yet running) is drawn pale.
+            const children = [r > s ? bar(s, Math.min(r, e), 0.3) : null, bar(Math.max(s, Math.min(r, e)), e, 1)].filter((c) => !!c);
+            return { type: 'group', children };
           },
           data,
         },

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { useResource } from '../api/resource';
+import { kReadOnlyHint, useCanWrite } from '../api/session';
 import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } from '../api/types';
 import { Chart, kFont } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
@@ -11,7 +12,8 @@ import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
 
 // Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
-// experiment (README, "openb-fragmentation").
+// experiment (README, "openb-fragmentation"): what the form offers when the server's
+// GET /scenarios does not say (it gives each scenario's own `policies` and `defaults`).
 const kPlacements = ['binpack', 'spread', 'topology', 'random', 'dotproduct', 'gpuclustering', 'gpupacking', 'bestfit', 'fgd'];
 const kFragPolicies = ['Random', 'DotProduct', 'GpuClustering', 'GpuPacking', 'BestFit', 'FGD'];
 const kFabrics = ['InfiniBand', 'RoCE', 'TCP'];
@@ -39,9 +41,25 @@ const store: Record<Key, Variant> = {
   B: { form: { scenario: 'quickstart', policy: 'topology', nodes: '', gpuType: '', fabric: 'TCP', seed: '42' }, sim: null, series: null, error: null },
 };
 
+// "As in file: 32 nodes · A100-80G · InfiniBand · binpack · seed 42" (GET /scenarios defaults).
+function describeDefaults(sc: ScenarioInfo | undefined): string {
+  if (!sc) return '';
+  if (sc.kind === 'Experiment') return `Fragmentation experiment${sc.policies?.length ? ` of ${sc.policies.length} policies` : ''}${sc.defaults?.seed !== undefined ? ` · seed ${sc.defaults.seed}` : ''}`;
+  const d = sc.defaults;
+  if (!d) return '';
+  const parts = [d.nodes && `${d.nodes} nodes`, d.gpuType, d.fabric, d.policy, d.seed !== undefined && `seed ${d.seed}`].filter(Boolean);
+  return parts.length ? `As in file: ${parts.join(' · ')}` : '';
+}
+
+const overridesText = (s: Simulation) =>
+  [s.overrides?.nodes && `${s.overrides.nodes} nodes`, s.overrides?.gpuType, s.overrides?.fabric].filter(Boolean).join(' · ');
+
+const inProgress = (s: Simulation | null | undefined) => s?.state === 'queued' || s?.state === 'running';
+
 export default function WhatIfPage() {
   const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
   const history = useResource<{ simulations: Simulation[] }>('/simulations');
+  const canWrite = useCanWrite();
   const [variants, setVariants] = useState<Record<Key, Variant>>({ ...store });
   const setVariant = useCallback((k: Key, f: (v: Variant) => Variant) => {
     setVariants((all) => {
@@ -54,22 +72,23 @@ export default function WhatIfPage() {
   // Progress: live events, and polling as a fallback.
   useLiveEvents(['simulation'], (_, data) => {
     const s = data as Simulation;
-    for (const k of ['A', 'B'] as Key[]) if (store[k].sim?.id === s.id && store[k].sim?.state === 'running') setVariant(k, (v) => ({ ...v, sim: { ...v.sim!, progress: s.progress } }));
+    for (const k of ['A', 'B'] as Key[]) if (store[k].sim?.id === s.id && inProgress(store[k].sim)) setVariant(k, (v) => ({ ...v, sim: { ...v.sim!, state: s.state === 'queued' || s.state === 'running' ? s.state : v.sim!.state, progress: s.progress } }));
   });
-  const running = (['A', 'B'] as Key[]).filter((k) => variants[k].sim?.state === 'running').map((k) => variants[k].sim!.id).join(',');
+  // Queued (the server runs one simulation at a time) or running.
+  const running = (['A', 'B'] as Key[]).filter((k) => inProgress(variants[k].sim)).map((k) => variants[k].sim!.id).join(',');
   useEffect(() => {
     if (!running) return;
     const id = window.setInterval(async () => {
       for (const k of ['A', 'B'] as Key[]) {
         const sim = store[k].sim;
-        if (!sim || sim.state !== 'running') continue;
+        if (!sim || !sim.id || !inProgress(sim)) continue;
         try {
           const s = await api<Simulation>(`/simulations/${enc(sim.id)}`);
           if (s.state === 'done') {
             const series = await api<SimulationSeries>(`/simulations/${enc(sim.id)}/series`).catch(() => null);
-            setVariant(k, (v) => ({ ...v, sim: { ...s, overrides: v.sim?.overrides }, series }));
+            setVariant(k, (v) => ({ ...v, sim: s, series }));
             void history.reload();
-          } else setVariant(k, (v) => ({ ...v, sim: { ...s, overrides: v.sim?.overrides }, error: s.error }));
+          } else setVariant(k, (v) => ({ ...v, sim: s, error: s.error }));
         } catch (e) {
           setVariant(k, (v) => ({ ...v, error: (e as Error).message }));
         }
@@ -81,17 +100,22 @@ export default function WhatIfPage() {
   const run = async (k: Key) => {
     const f = store[k].form;
     const overrides: Record<string, unknown> = {};
-    if (f.nodes) overrides.nodes = Number(f.nodes);
-    if (f.gpuType) overrides.gpuType = f.gpuType;
-    if (f.fabric) overrides.fabric = f.fabric;
+    // Nodes, GPU type and fabric change a Scenario's cluster; an Experiment has its own (the
+    // form greys them out, and the server refuses them).
+    const experiment = scenarios.data?.scenarios.find((s) => s.name === f.scenario)?.kind === 'Experiment';
+    if (!experiment) {
+      if (f.nodes) overrides.nodes = Number(f.nodes);
+      if (f.gpuType) overrides.gpuType = f.gpuType;
+      if (f.fabric) overrides.fabric = f.fabric;
+    }
     const body: Record<string, unknown> = { scenarioName: f.scenario };
     if (f.seed) body.seed = Number(f.seed);
     if (f.policy) body.policy = f.policy;
     if (Object.keys(overrides).length) body.overrides = overrides;
-    setVariant(k, (v) => ({ ...v, error: null, series: null, sim: { id: '', state: 'running', progress: 0, scenario: f.scenario, seed: Number(f.seed) || null, policy: f.policy || null, created: new Date().toISOString(), result: null, error: null } }));
+    setVariant(k, (v) => ({ ...v, error: null, series: null, sim: { id: '', state: 'queued', progress: 0, scenario: f.scenario, seed: Number(f.seed) || null, policy: f.policy || null, overrides, created: new Date().toISOString(), result: null, error: null } }));
     try {
       const s = await api<Simulation>('/simulations', { method: 'POST', body });
-      setVariant(k, (v) => ({ ...v, sim: { ...s, overrides } }));
+      setVariant(k, (v) => ({ ...v, sim: s }));
     } catch (e) {
       setVariant(k, (v) => ({ ...v, sim: null, error: (e as ApiError).message }));
     }
@@ -112,7 +136,7 @@ export default function WhatIfPage() {
           <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use.</div>
         </div>
         <div className="actions">
-          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running} data-testid="run-both">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
             <IconPlay /> Run both
           </button>
         </div>
@@ -133,6 +157,9 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
   const f = v.form;
   const sc = scenarios?.find((s) => s.name === f.scenario);
   const experiment = sc?.kind === 'Experiment';
+  const d = sc?.defaults;
+  const policies = sc?.policies?.length ? sc.policies : experiment ? kFragPolicies : kPlacements;
+  const canWrite = useCanWrite();
   const set = (patch: Partial<Form>) => onForm({ ...f, ...patch });
   const sim = v.sim;
   return (
@@ -144,7 +171,7 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
         </div>
         {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={sim.state} />}
         <div className="actions">
-          <button className="btn sm" onClick={onRun} disabled={!scenarios || sim?.state === 'running'} data-testid={`run-${k}`}>
+          <button className="btn sm" onClick={onRun} disabled={!scenarios || inProgress(sim) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid={`run-${k}`}>
             <IconPlay /> Run {k}
           </button>
         </div>
@@ -164,15 +191,15 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
             <Skeleton h={32} />
           )}
           <div className="hint" style={{ minHeight: 30 }}>
-            {sc?.description}
+            {sc?.description || describeDefaults(sc)}
           </div>
         </div>
         <div className="fields-3">
           <div className="field">
             <label>{experiment ? 'Policy' : 'Placement'}</label>
             <select value={f.policy} onChange={(e) => set({ policy: e.target.value })} data-testid={`policy-${k}`}>
-              <option value="">{experiment ? 'all six' : "scenario's own"}</option>
-              {(experiment ? kFragPolicies : kPlacements).map((p) => (
+              <option value="">{experiment ? `all ${policies.length}` : `as in file${d?.policy ? `: ${d.policy}` : ''}`}</option>
+              {policies.map((p) => (
                 <option key={p} value={p}>
                   {p}
                 </option>
@@ -181,18 +208,18 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
           </div>
           <div className="field">
             <label>Nodes</label>
-            <input inputMode="numeric" value={f.nodes} placeholder="as in file" onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} />
+            <input inputMode="numeric" value={f.nodes} placeholder={d?.nodes ? `as in file: ${d.nodes}` : 'as in file'} onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} />
           </div>
           <div className="field">
             <label>Seed</label>
-            <input inputMode="numeric" value={f.seed} placeholder="file's" onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
+            <input inputMode="numeric" value={f.seed} placeholder={d?.seed !== undefined ? `file's: ${d.seed}` : "file's"} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
           </div>
         </div>
         <div className="fields-2">
           <div className="field">
             <label>GPU type</label>
             <select value={f.gpuType} onChange={(e) => set({ gpuType: e.target.value })} disabled={experiment}>
-              <option value="">as in file</option>
+              <option value="">{d?.gpuType ? `as in file: ${d.gpuType}` : 'as in file'}</option>
               {kGpuTypes.map((t) => (
                 <option key={t}>{t}</option>
               ))}
@@ -201,17 +228,17 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
           <div className="field">
             <label>Fabric</label>
             <select value={f.fabric} onChange={(e) => set({ fabric: e.target.value })} disabled={experiment}>
-              <option value="">as in file</option>
+              <option value="">{d?.fabric ? `as in file: ${d.fabric}` : 'as in file'}</option>
               {kFabrics.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>
           </div>
         </div>
-        {sim?.state === 'running' && (
+        {inProgress(sim) && sim && (
           <div data-testid={`progress-${k}`}>
             <div className="row small muted" style={{ marginBottom: 4 }}>
-              Simulating {sim.scenario}… <span style={{ marginLeft: 'auto' }}>{pct(sim.progress, 0)}</span>
+              {sim.state === 'queued' ? 'Waiting for the simulation worker…' : `Simulating ${sim.scenario}…`} <span style={{ marginLeft: 'auto' }}>{pct(sim.progress, 0)}</span>
             </div>
             <div className="progress">
               <div style={{ width: pct(sim.progress) }} />
@@ -229,7 +256,8 @@ function Summary({ r }: { r: SimulationResult }) {
   if (r.policies)
     return (
       <div className="small muted">
-        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs: {r.policies.map((p) => p.name).join(', ')}.
+        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs; unallocated at 100 % arrival:{' '}
+        {r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ')}.
       </div>
     );
   return (
@@ -270,7 +298,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
   const experiment = (v: Variant) => scenarios?.find((s) => s.name === v.sim?.scenario)?.kind === 'Experiment' || !!v.sim?.result?.policies;
   const anyJobs = (ra && !ra.policies) || (rb && !rb.policies);
   const anyFrag = (a.series && experiment(a)) || (b.series && experiment(b));
-  if (!ra && !rb && a.sim?.state !== 'running' && b.sim?.state !== 'running')
+  if (!ra && !rb && !inProgress(a.sim) && !inProgress(b.sim))
     return (
       <div className="card empty" data-testid="comparison-empty">
         <h2>Nothing to compare yet</h2>
@@ -313,7 +341,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
         </div>
       )}
       <div className="charts">
-        {anyJobs || (!anyFrag && (a.sim?.state === 'running' || b.sim?.state === 'running')) ? (
+        {anyJobs || (!anyFrag && (inProgress(a.sim) || inProgress(b.sim))) ? (
           <>
             <ChartCard title="Job completion time (CDF)" subtitle="fraction of jobs finished within x" option={cdfOption(a, b, 'jctCdf')} loading={!a.series && !b.series} />
             <ChartCard title="Queueing wait (CDF)" subtitle="fraction of jobs started within x of arrival" option={cdfOption(a, b, 'waitCdf')} loading={!a.series && !b.series} />
@@ -344,7 +372,7 @@ function baseOption() {
   return {
     animation: false,
     textStyle: { fontFamily: kFont },
-    grid: { left: 8, right: 20, top: 36, bottom: 30, containLabel: true },
+    grid: { left: 8, right: 20, top: 36, bottom: 30, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
     legend: { top: 0, right: 0, textStyle: { color: '#4a5468' }, icon: 'roundRect', itemHeight: 4, itemWidth: 16 },
     tooltip: { trigger: 'axis' },
   };
@@ -404,22 +432,26 @@ function fragOption(a: Variant, b: Variant) {
   (['A', 'B'] as Key[]).forEach((k) => {
     const v = k === 'A' ? a : b;
     const curves = v.series?.unallocatedGpuPct ?? {};
-    Object.entries(curves).forEach(([policy, pts], i) =>
+    Object.entries(curves).forEach(([policy, pts], i) => {
+      // One colour per policy whichever run it is in (A solid, B dashed); the arrival levels
+      // the paper plots (80 % and up), where the policies differ.
+      const at = kFragPolicies.indexOf(policy);
+      const color = kPolicyColors[(at >= 0 ? at : i) % kPolicyColors.length];
       series.push({
         name: `${k} · ${policy}`,
         type: 'line',
         showSymbol: false,
-        lineStyle: { width: 2, type: k === 'B' ? 'dashed' : 'solid', color: kPolicyColors[i % kPolicyColors.length] },
-        itemStyle: { color: kPolicyColors[i % kPolicyColors.length] },
-        data: pts,
-      }),
-    );
+        lineStyle: { width: 2, type: k === 'B' ? 'dashed' : 'solid', color },
+        itemStyle: { color },
+        data: pts.filter(([x]) => x >= 80),
+      });
+    });
   });
   return {
     ...baseOption(),
     legend: { ...baseOption().legend, type: 'scroll' },
     tooltip: { trigger: 'axis', valueFormatter: (y: number) => `${y.toFixed(1)}%` },
-    xAxis: { type: 'value', name: 'arrived workload, % of GPU capacity', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
+    xAxis: { type: 'value', min: 80, name: 'arrived workload, % of GPU capacity', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
     yAxis: { type: 'value', min: 0, axisLabel: { color: '#7a8499', formatter: (y: number) => `${y}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
     series,
   };
@@ -440,6 +472,7 @@ function History({ sims, onUse }: { sims?: Simulation[]; onUse: (k: Key, s: Simu
           <tr>
             <th>Scenario</th>
             <th>Policy</th>
+            <th>Changed</th>
             <th>Seed</th>
             <th>State</th>
             <th>Started</th>
@@ -451,6 +484,7 @@ function History({ sims, onUse }: { sims?: Simulation[]; onUse: (k: Key, s: Simu
             <tr key={s.id}>
               <td>{s.scenario}</td>
               <td>{s.policy ?? <span className="muted">scenario's</span>}</td>
+              <td>{overridesText(s) || <span className="muted">nothing</span>}</td>
               <td>{s.seed ?? '—'}</td>
               <td>
                 <StateBadge state={s.state === 'done' ? 'succeeded' : s.state === 'cancelled' ? 'killed' : s.state} label={s.state} />

@@ -18,7 +18,7 @@
 # Order within a repetition: runs, runs-static, cluster, cluster-static, healthz.
 #
 # Then, for the record: Debian's wrk (closed loop, 8 connections, 10 s) on each route for the
-# maximum rate, and the SQL of one runs page timed by sqlite3's CLI (.timer) on the same file.
+# maximum rate, and the SQL of one runs page without HTTP or JSON (Python's sqlite3 module).
 #
 # Usage: bench/serve_rest.sh [repetitions=5] [rate=1000] [duration=30]
 #   GANTRY=path/to/gantry, LOAD=path/to/gantry-http-load (default build/, build/bench/);
@@ -36,6 +36,8 @@ mkdir -p "$out"
 
 results="$out/results.jsonl"
 : >"$results"
+: >"$out/wrk.txt"
+: >"$out/rss.txt"
 serve_pid=""
 stop_server() {
   if [ -n "$serve_pid" ]; then

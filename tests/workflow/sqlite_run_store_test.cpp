@@ -6,12 +6,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 #include "engine/store/database.hpp"
+#include "workflow/runner/memory_run_store.hpp"
 #include "tests/tools/fault_injection.hpp"
 
 namespace gantry {
@@ -77,7 +79,7 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
         SchedulerEvent{kT0, SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
   }
   SqliteRunStore reopened(path_);
-  const std::vector<gantry::Run> runs = reopened.load_runs();
+  const std::vector<gantry::Run> runs = reopened.load_runs(gantry::RunSelection::kAll);
   ASSERT_EQ(runs.size(), 1u);
   const gantry::Run& r = runs[0];
   EXPECT_EQ(r.pipeline, "etl");
@@ -281,7 +283,7 @@ TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
   EXPECT_THROW(SqliteRunStore replay(path_, RunStoreOptions{.replay = true}), RunHistoryExists);
   {
     SqliteRunStore store(path_);
-    const std::vector<gantry::Run> runs = store.load_runs();
+    const std::vector<gantry::Run> runs = store.load_runs(gantry::RunSelection::kAll);
     ASSERT_EQ(runs.size(), 1u);
     // Schema 3 added attempt ids and running starts: an old attempt has neither.
     const Attempt& old = runs[0].tasks.at(0).attempts.at(0);
@@ -309,7 +311,7 @@ TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
     }
     SqliteRunStore store(path_);
     try {
-      store.load_runs();
+      store.load_runs(gantry::RunSelection::kAll);
       ADD_FAILURE() << "expected StoreError for " << sql;
     } catch (const StoreError& e) {
       EXPECT_THAT(e.what(), ::testing::HasSubstr(path_ + ": " + message)) << sql;
@@ -328,6 +330,103 @@ TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
       "task instance 'x' of run id 9, which does not exist");
   load_fails_with("DELETE FROM task_instances WHERE run_id = 9; UPDATE runs SET state = 'exploded'",
                   "unknown run state 'exploded'");
+}
+
+
+// What a restart under SchedulerCore::KeepFinished::kRecent reads, the same from both stores.
+// Hours of 2026-01-01, by hand:
+//   a0 schedule succeeded · a1 schedule running · a2 schedule succeeded · a3 manual succeeded
+//   b0 schedule succeeded · b1 manual skipped · b2 backfill failed
+//   c0 manual queued
+// kActive = unfinished (a1, c0) + newest per pipeline (a3, b2, c0) + newest that counts for
+// the schedule (a2; b1 as skipped; c none) = a1 a2 a3 b1 b2 c0.
+void fill_for_selection(RunStore& store) {
+  const auto add = [&](const std::string& p, int hour, RunTrigger trigger, RunState state) {
+    Run r = make_run(p, hour);
+    r.trigger = trigger;
+    r.state = state;
+    ASSERT_TRUE(store.create_run(r));
+  };
+  add("a", 0, RunTrigger::kSchedule, RunState::kSucceeded);
+  add("a", 1, RunTrigger::kSchedule, RunState::kRunning);
+  add("a", 2, RunTrigger::kSchedule, RunState::kSucceeded);
+  add("a", 3, RunTrigger::kManual, RunState::kSucceeded);
+  add("b", 0, RunTrigger::kSchedule, RunState::kSucceeded);
+  add("b", 1, RunTrigger::kManual, RunState::kSkipped);
+  add("b", 2, RunTrigger::kBackfill, RunState::kFailed);
+  add("c", 0, RunTrigger::kManual, RunState::kQueued);
+  store.attempt_started(RunKey{"a", kT0}, "load", 0, 4, kT0 + minutes(2));
+}
+
+std::vector<std::string> names(std::vector<Run> runs) {
+  std::vector<std::string> out;
+  for (const Run& r : runs)
+    out.push_back(r.pipeline + std::to_string((r.logical_time - kT0).micros() / 3'600'000'000));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void check_selection(const RunStore& store) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(names(store.load_runs(RunSelection::kAll)),
+            (V{"a0", "a1", "a2", "a3", "b0", "b1", "b2", "c0"}));
+  EXPECT_EQ(names(store.load_runs(RunSelection::kActive)),
+            (V{"a1", "a2", "a3", "b1", "b2", "c0"}));
+  const std::optional<Run> a0 = store.load_run(RunKey{"a", kT0});
+  ASSERT_TRUE(a0.has_value());
+  EXPECT_EQ(a0->state, RunState::kSucceeded);
+  ASSERT_EQ(a0->tasks.size(), 2u);
+  EXPECT_EQ(a0->tasks[1].name, "load");
+  ASSERT_EQ(a0->tasks[1].attempts.size(), 1u);
+  EXPECT_EQ(a0->tasks[1].attempts[0].id, 4u);
+  EXPECT_FALSE(store.load_run(RunKey{"a", kT0 + hours(5)}).has_value());
+  EXPECT_EQ(names({*store.load_run_before("a", kT0 + hours(2))}), (V{"a1"}));
+  EXPECT_EQ(names({*store.load_run_before("a", kT0 + minutes(1))}), (V{"a0"}));
+  EXPECT_EQ(names({*store.load_run_before("b", kT0 + hours(100))}), (V{"b2"}));
+  EXPECT_FALSE(store.load_run_before("a", kT0).has_value());
+  EXPECT_FALSE(store.load_run_before("b", kT0).has_value()) << "a's runs are not b's";
+  EXPECT_FALSE(store.load_run_before("zz", kT0 + hours(100)).has_value());
+}
+
+TEST(RunStoreSelection, MemoryStore) {
+  MemoryRunStore store;
+  fill_for_selection(store);
+  check_selection(store);
+}
+
+TEST_F(SqliteRunStoreTest, SelectionsOfRunsForARestart) {
+  {
+    SqliteRunStore store(path_);
+    fill_for_selection(store);
+    check_selection(store);
+  }
+  SqliteRunStore reopened(path_);
+  check_selection(reopened);
+  EXPECT_EQ(reopened.count_runs_by_state(),
+            (std::map<std::string, int64_t>{
+                {"failed", 1}, {"queued", 1}, {"running", 1}, {"skipped", 1}, {"succeeded", 4}}));
+}
+
+// The store keeps row ids only for runs in flight; a finished run (or one of an earlier
+// process) is looked up, and a change to a run that does not exist is refused.
+TEST_F(SqliteRunStoreTest, ChangesToFinishedAndEarlierRunsFindTheirRow) {
+  {
+    SqliteRunStore store(path_);
+    ASSERT_TRUE(store.create_run(make_run("etl", 0)));
+    store.update_run(RunKey{"etl", kT0}, RunState::kFailed, kT0, kT0 + minutes(5));
+    // After it finished: a rerun clears a task and queues the run again.
+    store.update_task(RunKey{"etl", kT0}, "load", TaskState::kPending, Resources{});
+    store.update_run(RunKey{"etl", kT0}, RunState::kQueued, kT0, std::nullopt);
+  }
+  SqliteRunStore reopened(path_);
+  reopened.update_run(RunKey{"etl", kT0}, RunState::kSucceeded, kT0, kT0 + minutes(9));
+  const std::optional<gantry::Run> run = reopened.load_run(RunKey{"etl", kT0});
+  ASSERT_TRUE(run.has_value());
+  EXPECT_EQ(run->state, RunState::kSucceeded);
+  EXPECT_EQ(run->end, kT0 + minutes(9));
+  EXPECT_EQ(run->tasks[1].state, TaskState::kPending);
+  EXPECT_THROW(reopened.update_run(RunKey{"etl", kT0 + hours(1)}, RunState::kFailed, kT0, kT0),
+               StoreError);
 }
 
 }  // namespace

@@ -95,7 +95,10 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   std::vector<const char*> opts = {
       "listening_ports",          ports.c_str(), "num_threads",        threads.c_str(),
       "enable_keep_alive",        "yes",         "request_timeout_ms", "30000",
-      "enable_directory_listing", "no"};
+      "enable_directory_listing", "no",
+      // civetweb writes an answer's head and body in two send()s; with Nagle on, a client
+      // reusing the connection waits for its own delayed ACK (40 ms) before the body comes.
+      "tcp_nodelay", "1"};
   if (tls()) {
     opts.push_back("ssl_protocol_version");
     opts.push_back("4");  // TLS 1.2 and later

@@ -18,20 +18,30 @@ nlohmann::json head(const RunKey& key) {
 
 PublishingRunStore::PublishingRunStore(RunStore& inner, EventBus& bus) : inner_(inner), bus_(bus) {}
 
-void PublishingRunStore::move_run(const RunKey& key, const std::string& to) {
-  std::lock_guard lock(mu_);
-  auto [it, inserted] = run_state_.try_emplace(key, to);
-  if (!inserted) {
-    if (--metrics_.runs_by_state[it->second] == 0) metrics_.runs_by_state.erase(it->second);
-    it->second = to;
+std::optional<RunState> PublishingRunStore::state_before(const RunKey& key) const {
+  if (const auto it = run_state_.find(key); it != run_state_.end()) return it->second;
+  if (const std::optional<Run> stored = inner_.load_run(key)) return stored->state;
+  return std::nullopt;
+}
+
+void PublishingRunStore::count_move(const RunKey& key, std::optional<RunState> from, RunState to) {
+  if (is_finished(to)) {
+    run_state_.erase(key);
+  } else {
+    run_state_[key] = to;
   }
-  ++metrics_.runs_by_state[to];
+  std::lock_guard lock(mu_);
+  if (from) {
+    const std::string word(to_string(*from));
+    if (--metrics_.runs_by_state[word] == 0) metrics_.runs_by_state.erase(word);
+  }
+  ++metrics_.runs_by_state[std::string(to_string(to))];
 }
 
 bool PublishingRunStore::create_run(const Run& run) {
   if (!inner_.create_run(run)) return false;
   const RunKey key{run.pipeline, run.logical_time};
-  move_run(key, std::string(to_string(run.state)));
+  count_move(key, std::nullopt, run.state);
   nlohmann::json j = head(key);
   j["trigger"] = to_string(run.trigger);
   j["state"] = to_string(run.state);
@@ -43,8 +53,9 @@ bool PublishingRunStore::create_run(const Run& run) {
 
 void PublishingRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
                                     std::optional<Time> end) {
+  const std::optional<RunState> from = state_before(key);
   inner_.update_run(key, state, start, end);
-  move_run(key, std::string(to_string(state)));
+  count_move(key, from, state);
   nlohmann::json j = head(key);
   j["state"] = to_string(state);
   j["start"] = time_or_null(start);
@@ -106,10 +117,22 @@ void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task,
 
 void PublishingRunStore::record_event(const SchedulerEvent& event) { inner_.record_event(event); }
 
-std::vector<Run> PublishingRunStore::load_runs() const { return inner_.load_runs(); }
+std::vector<Run> PublishingRunStore::load_runs(RunSelection which) const {
+  return inner_.load_runs(which);
+}
 
-void PublishingRunStore::count_loaded(const Run& run) {
-  move_run(RunKey{run.pipeline, run.logical_time}, std::string(to_string(run.state)));
+std::optional<Run> PublishingRunStore::load_run(const RunKey& key) const {
+  return inner_.load_run(key);
+}
+
+std::optional<Run> PublishingRunStore::load_run_before(std::string_view pipeline,
+                                                       Time before) const {
+  return inner_.load_run_before(pipeline, before);
+}
+
+void PublishingRunStore::seed_counts(std::map<std::string, int64_t> runs_by_state) {
+  std::lock_guard lock(mu_);
+  metrics_.runs_by_state = std::move(runs_by_state);
 }
 
 RunMetrics PublishingRunStore::metrics() const {

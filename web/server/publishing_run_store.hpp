@@ -49,14 +49,21 @@ class PublishingRunStore final : public RunStore {
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
-  std::vector<Run> load_runs() const override;
+  std::vector<Run> load_runs(RunSelection which) const override;
+  std::optional<Run> load_run(const RunKey& key) const override;
+  std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
 
-  // Counts a run recover() loaded (call for each, once, after it), so runs_by_state covers it.
-  void count_loaded(const Run& run);
+  // The runs stored before this process started, by state (SqliteRunStore::
+  // count_runs_by_state()); call once, before recover(), so runs_by_state covers them.
+  void seed_counts(std::map<std::string, int64_t> runs_by_state);
   RunMetrics metrics() const;
 
  private:
-  void move_run(const RunKey& key, const std::string& to);
+  // A run's state before a change: from run_state_ while it is in flight, else read from the
+  // inner store (a run that had finished: only reruns and mark-success move it again).
+  std::optional<RunState> state_before(const RunKey& key) const;
+  // Counts a run's move from `from` (nullopt: a new run) into `to`.
+  void count_move(const RunKey& key, std::optional<RunState> from, RunState to);
   // An "attempt" event: {..., "task", "attempt", "state", time_key: at}.
   void publish_attempt(const RunKey& key, std::string_view task, size_t index,
                        std::string_view state, const char* time_key, Time at);
@@ -65,7 +72,9 @@ class PublishingRunStore final : public RunStore {
   EventBus& bus_;
   mutable std::mutex mu_;  // guards metrics_
   RunMetrics metrics_;
-  std::map<RunKey, std::string> run_state_;  // for runs_by_state moves
+  // The state of each run not finished, for runs_by_state moves; a run leaves it when it
+  // finishes, so the map holds the runs in flight, not the history.
+  std::map<RunKey, RunState> run_state_;
   // (run, task, attempt index) -> when it started running (or was asked for)
   std::map<std::tuple<RunKey, std::string, size_t>, Time> attempt_start_;
 };

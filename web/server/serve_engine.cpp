@@ -59,6 +59,9 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
   scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, *executor_);
   scheduler_->set_lost_attempts(config_.lost_attempts);
+  // A server runs for months: its memory follows the runs in flight, not the history (the
+  // REST API reads the history from SQLite, RunQueries).
+  scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
   action_lines_ = std::make_unique<LineStream>([this](std::string&&) { cluster_changed(); });
   action_log_ = std::make_unique<ActionLog>(*action_lines_, *world_->cluster);
   world_->world->set_action_log(action_log_.get());
@@ -102,8 +105,8 @@ void ServeEngine::start() {
       bus_.publish("log", nlohmann::json({{"error", ex.what()}}).dump());
     }
   }
+  store_->seed_counts(sqlite_->count_runs_by_state());
   scheduler_->recover();
-  scheduler_->for_each_run([&](const Run& r) { store_->count_loaded(r); });
   for (const auto& [name, paused] : paused_) {
     if (!paused) continue;
     OperatorAction pause;
@@ -331,7 +334,7 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
 
 nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind) {
   if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  if (scheduler_->find_run(name, logical) == nullptr)
+  if (scheduler_->fetch_run(name, logical) == nullptr)
     throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
   OperatorAction a;
   a.at = loop_->now();
@@ -339,7 +342,7 @@ nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, Ac
   a.pipeline = name;
   a.logical_time = logical;
   if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
-  return run_json(*scheduler_->find_run(name, logical));
+  return run_json(*scheduler_->fetch_run(name, logical));
 }
 
 nlohmann::json ServeEngine::pools() {

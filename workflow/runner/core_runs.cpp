@@ -40,10 +40,46 @@ SchedulerCore::RunIndex SchedulerCore::index_run(PipelineState& p, Run run) {
   }
   const Time logical = run.logical_time;
   rt->run = std::move(run);
-  const RunIndex index = static_cast<RunIndex>(runs_.size());
-  runs_.push_back(std::move(rt));
-  p.runs.emplace(logical, index);
+  RunIndex index = static_cast<RunIndex>(runs_.size());
+  if (free_runs_.empty()) {
+    runs_.push_back(std::move(rt));
+  } else {
+    index = free_runs_.back();
+    free_runs_.pop_back();
+    runs_[index] = std::move(rt);
+  }
+  const auto at = p.runs.emplace(logical, index).first;
+  // The run that was the pipeline's newest is newest no more: it may leave memory now.
+  if (keep_ == KeepFinished::kRecent && std::next(at) == p.runs.end() && at != p.runs.begin())
+    finished_.push_back(std::prev(at)->second);
   return index;
+}
+
+SchedulerCore::RunIndex SchedulerCore::index_stored(PipelineState& p, Run run) {
+  run.tasks = tasks_in_pipeline_order(p.spec, std::move(run.tasks));
+  const RunIndex r = index_run(p, std::move(run));
+  RunRt& rt = *runs_[r];
+  for (size_t i = 0; i < rt.tasks.size(); ++i) {
+    const TaskInstance& inst = rt.run.tasks[i];
+    if (inst.attempts.empty()) continue;
+    const Attempt& first = inst.attempts.front();
+    rt.tasks[i].first_start = first.running.value_or(first.start);
+  }
+  return r;
+}
+
+SchedulerCore::RunIndex SchedulerCore::bring_back(PipelineState& p, Run run) {
+  const RunIndex r = index_stored(p, std::move(run));
+  finished_.push_back(r);
+  return r;
+}
+
+std::optional<SchedulerCore::RunIndex> SchedulerCore::run_at(PipelineState& p, Time logical) {
+  if (const auto it = p.runs.find(logical); it != p.runs.end()) return it->second;
+  if (!p.left_memory_upto || logical > *p.left_memory_upto) return std::nullopt;
+  std::optional<Run> stored = store_.load_run(RunKey{p.spec.name, logical});
+  if (!stored) return std::nullopt;
+  return bring_back(p, std::move(*stored));
 }
 
 void SchedulerCore::queue_run(PipelineState& p, RunIndex r) {
@@ -70,14 +106,29 @@ void SchedulerCore::apply_keep_latest(PipelineState& p) {
   }
 }
 
-std::optional<SchedulerCore::RunIndex> SchedulerCore::previous_run(const PipelineState& p,
-                                                                   Time logical) const {
-  auto it = p.runs.lower_bound(logical);
-  while (it != p.runs.begin()) {
-    --it;
-    if (runs_[it->second]->run.state != RunState::kSkipped) return it->second;
+std::optional<SchedulerCore::RunIndex> SchedulerCore::previous_run(PipelineState& p,
+                                                                   Time logical) {
+  Time before = logical;
+  for (;;) {
+    // The newest run before `before` in memory; a newer one may be in the store only if some
+    // run that left memory is newer than it.
+    const auto it = p.runs.lower_bound(before);
+    std::optional<RunIndex> found;
+    if (it != p.runs.begin()) found = std::prev(it)->second;
+    const bool maybe_in_store =
+        p.left_memory_upto &&
+        (!found || runs_[*found]->run.logical_time < *p.left_memory_upto);
+    if (maybe_in_store) {
+      std::optional<Run> stored = store_.load_run_before(p.spec.name, before);
+      if (!stored) return std::nullopt;
+      const auto known = p.runs.find(stored->logical_time);
+      found = known != p.runs.end() ? known->second : bring_back(p, std::move(*stored));
+    }
+    if (!found) return std::nullopt;
+    const Run& run = runs_[*found]->run;
+    if (run.state != RunState::kSkipped) return found;
+    before = run.logical_time;
   }
-  return std::nullopt;
 }
 
 void SchedulerCore::try_start_runs(PipelineState& p) {
@@ -162,16 +213,69 @@ void SchedulerCore::finish_run(RunIndex r, RunState state, TaskState rest) {
 
 // Callers up the stack may still hold references into a run that just finished, so its task
 // bookkeeping is dropped later, from the top of the next callback (nothing on the stack then).
+// Under kRecent the run may then leave memory; not while the scheduler is down, as the
+// timers held meanwhile name runs by index (they wait in finished_ until it is up).
 void SchedulerCore::compact_finished() {
-  for (RunIndex r : finished_) {
+  const bool may_leave = keep_ == KeepFinished::kRecent && !down_ && held_timers_.empty();
+  std::vector<RunIndex> later;
+  for (RunIndex r : std::exchange(finished_, {})) {
+    if (!runs_[r]) continue;  // left memory already
     RunRt& run = *runs_[r];
     if (!is_finished(run.run.state)) continue;  // rerun meanwhile
     if (std::any_of(run.tasks.begin(), run.tasks.end(),
                     [](const TaskRt& t) { return t.phase != Phase::kDone; }))
       continue;
     std::vector<TaskRt>().swap(run.tasks);
+    if (keep_ != KeepFinished::kRecent) continue;
+    if (!may_leave) {
+      later.push_back(r);
+    } else if (may_leave_memory(r)) {
+      leave_memory(r);
+    }
   }
-  finished_.clear();
+  finished_.insert(finished_.end(), later.begin(), later.end());
+}
+
+bool SchedulerCore::may_leave_memory(RunIndex r) {
+  const RunRt& run = *runs_[r];
+  PipelineState& p = *pipelines_[run.pipeline];
+  // The newest run stays: the next run's dependsOnPast reads it, and it tells previous_run()
+  // that nothing newer is in the store only.
+  if (p.runs.rbegin()->second == r) return false;
+  // A dependsOnPast wait on one of its tasks keeps it (the wait is keyed by its index), unless
+  // every waiter has gone.
+  auto w = p.waiters.lower_bound({r, 0});
+  while (w != p.waiters.end() && w->first.first == r) {
+    std::erase_if(w->second, [&](const std::pair<RunIndex, uint32_t>& waiter) {
+      const RunRt* wr = runs_[waiter.first].get();
+      return wr == nullptr || wr->run.state != RunState::kRunning ||
+             wr->tasks[waiter.second].phase != Phase::kWaitPast;
+    });
+    if (!w->second.empty()) return false;
+    w = p.waiters.erase(w);
+  }
+  return true;
+}
+
+void SchedulerCore::leave_memory(RunIndex r) {
+  const RunRt& run = *runs_[r];
+  PipelineState& p = *pipelines_[run.pipeline];
+  const Time logical = run.run.logical_time;
+  p.runs.erase(logical);
+  if (!p.left_memory_upto || *p.left_memory_upto < logical) p.left_memory_upto = logical;
+  // Its index is about to be reused: no wait may name it as a waiter any more. A wait left
+  // with no waiter frees the run it waited on.
+  for (auto it = p.waiters.begin(); it != p.waiters.end();) {
+    std::erase_if(it->second, [r](const std::pair<RunIndex, uint32_t>& w) { return w.first == r; });
+    if (it->second.empty()) {
+      finished_.push_back(it->first.first);
+      it = p.waiters.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  runs_[r].reset();
+  free_runs_.push_back(r);
 }
 
 void SchedulerCore::restore_tasks(RunRt& run) {

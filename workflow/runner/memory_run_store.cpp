@@ -61,11 +61,47 @@ void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, siz
 
 void MemoryRunStore::record_event(const SchedulerEvent& event) { events_.push_back(event); }
 
-std::vector<Run> MemoryRunStore::load_runs() const {
+std::vector<Run> MemoryRunStore::load_runs(RunSelection which) const {
   std::vector<Run> out;
-  out.reserve(runs_.size());
-  for (const auto& [key, run] : runs_) out.push_back(run);
+  if (which == RunSelection::kAll) {
+    out.reserve(runs_.size());
+    for (const auto& [key, run] : runs_) out.push_back(run);
+    return out;
+  }
+  // Runs are ordered by (pipeline, logical time): walking backwards, the first run met of a
+  // pipeline is its newest, and the first one that counts its newest for the schedule.
+  const auto counts = [](const Run& r) {
+    return r.trigger == RunTrigger::kSchedule || r.trigger == RunTrigger::kCatchup ||
+           r.state == RunState::kSkipped;
+  };
+  const std::string* pipeline = nullptr;
+  bool counting_seen = false;
+  for (auto it = runs_.rbegin(); it != runs_.rend(); ++it) {
+    const Run& run = it->second;
+    const bool newest = pipeline == nullptr || *pipeline != run.pipeline;
+    if (newest) {
+      pipeline = &run.pipeline;
+      counting_seen = false;
+    }
+    const bool newest_counting = counts(run) && !counting_seen;
+    counting_seen = counting_seen || counts(run);
+    if (!is_finished(run.state) || newest || newest_counting) out.push_back(run);
+  }
   return out;
+}
+
+std::optional<Run> MemoryRunStore::load_run(const RunKey& key) const {
+  const auto it = runs_.find(key);
+  if (it == runs_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Run> MemoryRunStore::load_run_before(std::string_view pipeline, Time before) const {
+  auto it = runs_.lower_bound(RunKey{std::string(pipeline), before});
+  if (it == runs_.begin()) return std::nullopt;
+  --it;
+  if (it->first.pipeline != pipeline) return std::nullopt;
+  return it->second;
 }
 
 }  // namespace gantry

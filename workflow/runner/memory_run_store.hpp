@@ -3,7 +3,8 @@
 // and for virtual-time runs that need no database. Not thread-safe (like every RunStore, it
 // is used from the loop thread only).
 //
-// Cost (n = runs):  create_run O(log n)  ·  update_* O(log n)  ·  load_runs O(size)
+// Cost (n = runs):  create_run O(log n)  ·  update_* O(log n)  ·  load_run(_before) O(log n)
+//                   ·  load_runs O(size)
 
 #include <map>
 #include <vector>
@@ -25,7 +26,9 @@ class MemoryRunStore final : public RunStore {
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
-  std::vector<Run> load_runs() const override;
+  std::vector<Run> load_runs(RunSelection which) const override;
+  std::optional<Run> load_run(const RunKey& key) const override;
+  std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
 
   // For tests.
   const std::map<RunKey, Run>& runs() const { return runs_; }

@@ -29,12 +29,9 @@ SchedulerCore::PipelineState* SchedulerCore::pipeline_for(const OperatorAction& 
 std::optional<SchedulerCore::RunIndex> SchedulerCore::run_for(const OperatorAction& a) {
   PipelineState* p = pipeline_for(a);
   if (p == nullptr) return std::nullopt;
-  const auto it = a.logical_time ? p->runs.find(*a.logical_time) : p->runs.end();
-  if (it == p->runs.end()) {
-    reject(a, "no run at this logical time");
-    return std::nullopt;
-  }
-  return it->second;
+  const std::optional<RunIndex> r = a.logical_time ? run_at(*p, *a.logical_time) : std::nullopt;
+  if (!r) reject(a, "no run at this logical time");
+  return r;
 }
 
 std::optional<std::string> SchedulerCore::apply(const OperatorAction& action) {
@@ -201,22 +198,22 @@ BackfillReport SchedulerCore::backfill(const std::string& pipeline, Time from, T
   BackfillReport report;
   for (std::optional<Time> t = p.planner->next_tick_after(from - microseconds(1)); t && *t <= to;
        t = p.planner->next_tick_after(*t)) {
-    const auto it = p.runs.find(*t);
-    if (it == p.runs.end()) {
+    const std::optional<RunIndex> existing = run_at(p, *t);
+    if (!existing) {
       if (const std::optional<RunIndex> r = create_run(p, *t, RunTrigger::kBackfill)) {
         queue_run(p, *r);
         ++report.created;
       }
       continue;
     }
-    const RunState s = runs_[it->second]->run.state;
+    const RunState s = runs_[*existing]->run.state;
     const bool again =
         is_finished(s) &&
         (rerun == BackfillRerun::kAll ||
          (rerun == BackfillRerun::kFailed &&
           (s == RunState::kFailed || s == RunState::kKilled || s == RunState::kExpired)));
     if (again) {
-      clear_tasks(it->second, rerun == BackfillRerun::kAll);
+      clear_tasks(*existing, rerun == BackfillRerun::kAll);
       ++report.rerun;
     } else {
       ++report.untouched;

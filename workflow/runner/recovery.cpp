@@ -34,18 +34,14 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
     PipelineState* found = find_pipeline(run.pipeline);
     if (found == nullptr || found->runs.count(run.logical_time) != 0) continue;
     PipelineState& p = *found;
-    run.tasks = tasks_in_pipeline_order(p.spec, std::move(run.tasks));
     const Time lt = run.logical_time;
     const RunTrigger trigger = run.trigger;
     const RunState state = run.state;
-    const RunIndex r = index_run(p, std::move(run));
-    RunRt& rt = *runs_[r];
-    for (size_t i = 0; i < rt.tasks.size(); ++i) {
-      const TaskInstance& inst = rt.run.tasks[i];
-      if (inst.attempts.empty()) continue;
-      const Attempt& first = inst.attempts.front();
-      rt.tasks[i].first_start = first.running.value_or(first.start);
-    }
+    const RunIndex r = index_stored(p, std::move(run));
+    // kRecent: `stored` may hold only some of the runs (RunSelection::kActive); those not
+    // loaded are older than the pipeline's newest loaded one.
+    if (keep_ == KeepFinished::kRecent && (!p.left_memory_upto || *p.left_memory_upto < lt))
+      p.left_memory_upto = lt;
     // The schedule goes on after the last tick it looked at.
     if (trigger == RunTrigger::kSchedule || trigger == RunTrigger::kCatchup ||
         state == RunState::kSkipped) {

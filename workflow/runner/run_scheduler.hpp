@@ -199,6 +199,8 @@ class RunScheduler final : private AttemptListener {
   void recover();
   // See RESTART; call before recover().
   void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
+  // Which finished runs stay in memory (SchedulerCore::keep_finished); call before recover().
+  void keep_finished(SchedulerCore::KeepFinished keep) { core_.keep_finished(keep); }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).
   void switch_on();
 
@@ -220,6 +222,10 @@ class RunScheduler final : private AttemptListener {
   // The run, or nullptr. The pointer is valid until the next scheduler call.
   const Run* find_run(const std::string& pipeline, Time logical_time) const {
     return core_.find_run(pipeline, logical_time);
+  }
+  // The run, read back from the store if it left memory (SchedulerCore::fetch_run()).
+  const Run* fetch_run(const std::string& pipeline, Time logical_time) {
+    return core_.fetch_run(pipeline, logical_time);
   }
   bool up() const { return core_.up(); }
   size_t run_count() const { return core_.run_count(); }

@@ -14,8 +14,9 @@
 // Exactly once: create_run() is the only way a run comes into existence, and it refuses a
 // second run for the same key. That check and the insert must be one atomic step in the
 // store (a UNIQUE constraint on (pipeline, logical_time) in SQL); the scheduler relies on it
-// after a restart: RunScheduler::recover() loads what load_runs() returns, so a restarted
-// orchestrator knows every run that exists and creates none twice.
+// after a restart: RunScheduler::recover() loads what load_runs() returns, and a run it did
+// not load (RunSelection::kActive) is still refused by create_run(), so a restarted
+// orchestrator creates none twice.
 //
 // Errors: an implementation that cannot write throws StoreError (engine/core/errors.hpp
 // convention for the store boundary); the scheduler does not catch it.
@@ -72,6 +73,16 @@ struct SchedulerEvent {
   std::string message;               // for people
 };
 
+// Which runs load_runs() returns.
+enum class RunSelection {
+  kAll,  // every run stored
+  // What a scheduler that keeps only recent runs in memory (SchedulerCore::keep_finished)
+  // needs to go on: every run not finished, and per pipeline its newest run and its newest run
+  // that counts for the schedule (trigger schedule or catchup, or skipped). Older runs are
+  // read one by one later (load_run, load_run_before) when an operator or dependsOnPast asks.
+  kActive,
+};
+
 class RunStore {
  public:
   virtual ~RunStore() = default;
@@ -103,8 +114,12 @@ class RunStore {
 
   virtual void record_event(const SchedulerEvent& event) = 0;
 
-  // Every run stored, with task instances and attempts, in any order. For recover().
-  virtual std::vector<Run> load_runs() const = 0;
+  // The runs `which` names, with task instances and attempts, in any order. For recover().
+  virtual std::vector<Run> load_runs(RunSelection which) const = 0;
+  // One run, with task instances and attempts; nullopt if none has this key.
+  virtual std::optional<Run> load_run(const RunKey& key) const = 0;
+  // The run of `pipeline` with the greatest logical time before `before`; nullopt if none.
+  virtual std::optional<Run> load_run_before(std::string_view pipeline, Time before) const = 0;
 };
 
 }  // namespace gantry

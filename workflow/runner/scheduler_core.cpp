@@ -171,7 +171,7 @@ std::vector<KillOrder> SchedulerCore::take_kills() { return std::exchange(kills_
 
 std::vector<Run> SchedulerCore::timeline() const {
   std::vector<Run> out;
-  out.reserve(runs_.size());
+  out.reserve(run_count());
   for_each_run([&](const Run& run) { out.push_back(run); });
   return out;
 }
@@ -185,6 +185,13 @@ size_t SchedulerCore::runs_in_flight() const {
 void SchedulerCore::for_each_run(const std::function<void(const Run&)>& fn) const {
   for (const auto& [name, index] : pipeline_index_)
     for (const auto& [lt, r] : pipelines_[index]->runs) fn(runs_[r]->run);
+}
+
+const Run* SchedulerCore::fetch_run(const std::string& pipeline, Time logical_time) {
+  PipelineState* p = find_pipeline(pipeline);
+  if (p == nullptr) return nullptr;
+  const std::optional<RunIndex> r = run_at(*p, logical_time);
+  return r ? &runs_[*r]->run : nullptr;
 }
 
 const Run* SchedulerCore::find_run(const std::string& pipeline, Time logical_time) const {

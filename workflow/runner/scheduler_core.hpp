@@ -99,6 +99,18 @@ class SchedulerCore {
   // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
   bool remove_pipeline(const std::string& name);
   void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
+  // Whether finished runs stay in memory (set before recover()). kAll (the default) keeps
+  // every run for timeline() and for_each_run(). kRecent (a long-running server) keeps the runs
+  // in flight and, per pipeline, its newest run and any run a dependsOnPast wait names; the
+  // others leave memory once finished and are read back from the store when an operator
+  // action, a backfill or dependsOnPast needs one (fetch_run()). Memory then follows the runs
+  // in flight, not the history; timeline() and for_each_run() see only the runs in memory.
+  enum class KeepFinished { kAll, kRecent };
+  void keep_finished(KeepFinished keep) { keep_ = keep; }
+  // The selection recover() needs from RunStore::load_runs() under this setting.
+  RunSelection recovery_selection() const {
+    return keep_ == KeepFinished::kAll ? RunSelection::kAll : RunSelection::kActive;
+  }
   // Called after each event the core handled on its own (a tick, a timeout, a retry coming
   // due), so that the caller collects ready() and take_kills(). Optional.
   void on_work(std::function<void()> fn) { work_ = std::move(fn); }
@@ -135,9 +147,14 @@ class SchedulerCore {
   // Every run, ordered by pipeline name then logical time, handed to `fn` one by one.
   void for_each_run(const std::function<void(const Run&)>& fn) const;
   std::vector<Run> timeline() const;
+  // A run in memory; nullptr if none (under kRecent a finished run may be in the store only).
   const Run* find_run(const std::string& pipeline, Time logical_time) const;
+  // A run in memory or, under kRecent, read back from the store; nullptr if none exists. The
+  // pointer is valid until the core next handles an event.
+  const Run* fetch_run(const std::string& pipeline, Time logical_time);
   bool up() const { return !down_; }
-  size_t run_count() const { return runs_.size(); }
+  // Runs in memory (every run under kAll).
+  size_t run_count() const { return runs_.size() - free_runs_.size(); }
   size_t runs_in_flight() const;
   // Runs of one pipeline queued or running (0 for an unknown one).
   size_t runs_in_flight(const std::string& pipeline) const;
@@ -184,7 +201,10 @@ class SchedulerCore {
     uint32_t index = 0;
     std::optional<TickPlanner> planner;  // with a schedule
     std::vector<int> pool;               // pool index per task, kNoPool for none
-    std::map<Time, RunIndex> runs;       // every run, by logical time
+    std::map<Time, RunIndex> runs;       // the runs in memory, by logical time
+    // kRecent: the greatest logical time of a run that may be in the store and not in `runs`
+    // (left memory, or not loaded by recover()); nullopt while every run is in memory.
+    std::optional<Time> left_memory_upto;
     std::set<Time> queued;               // queued runs, oldest first
     std::set<Time> in_flight;            // queued or running
     int running = 0;
@@ -230,8 +250,11 @@ class SchedulerCore {
   // core_runs.cpp: runs.
   // The one way a run comes into existence: stored (RunStore::create_run decides), indexed.
   std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger);
-  // A run read from the store (recover()), indexed like a created one.
+  // A run indexed like a created one (the per-task phases follow its task states).
   RunIndex index_run(PipelineState& p, Run run);
+  // A run read from the store (recover(), bring_back()): its tasks in the pipeline's order,
+  // indexed, each task's first start restored.
+  RunIndex index_stored(PipelineState& p, Run run);
   // A new run joins the queue, then keepLatest applies (every trigger but Forbid's skip).
   void queue_run(PipelineState& p, RunIndex r);
   void enqueue(RunIndex r);
@@ -244,7 +267,17 @@ class SchedulerCore {
   void finish_run(RunIndex r, RunState state, TaskState rest);
   void close_task(RunIndex r, uint32_t task, TaskState state);
   void wake_past(RunIndex r, uint32_t task);
-  std::optional<RunIndex> previous_run(const PipelineState& p, Time logical) const;
+  // The run before `logical` that is not skipped (dependsOnPast), read back from the store
+  // if it left memory.
+  std::optional<RunIndex> previous_run(PipelineState& p, Time logical);
+  // The run at `logical`, in memory or read back from the store (kRecent); nullopt if none.
+  std::optional<RunIndex> run_at(PipelineState& p, Time logical);
+  // A finished run read from the store comes back into memory (as recover() indexes it); it
+  // is a candidate to leave again at the next compact_finished().
+  RunIndex bring_back(PipelineState& p, Run run);
+  // kRecent: whether finished run `r` may leave memory now, and its removal.
+  bool may_leave_memory(RunIndex r);
+  void leave_memory(RunIndex r);
   void clear_tasks(RunIndex r, bool all);
   // Finished runs keep their Run (the timeline) but not their per-task bookkeeping: a year of
   // 5-task runs held 67 MB of it (issue 8). See finish_run().
@@ -301,7 +334,11 @@ class SchedulerCore {
 
   std::vector<std::unique_ptr<PipelineState>> pipelines_;
   std::map<std::string, uint32_t> pipeline_index_;
-  std::vector<std::unique_ptr<RunRt>> runs_;  // RunIndex = position; never shrinks
+  // RunIndex = position. Under kRecent a run that leaves memory frees its slot (nullptr), and
+  // the next run takes it (free_runs_), so the vector's size follows the runs in memory.
+  std::vector<std::unique_ptr<RunRt>> runs_;
+  std::vector<RunIndex> free_runs_;
+  KeepFinished keep_ = KeepFinished::kAll;
   std::unordered_map<AttemptId, std::pair<RunIndex, uint32_t>> attempts_;
   AttemptId next_attempt_id_ = 1;
   std::vector<KillOrder> kills_;

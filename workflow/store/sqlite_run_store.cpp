@@ -111,9 +111,7 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
       "INSERT INTO pipelines(name, namespace, file, schedule, timezone) VALUES (?, ?, ?, ?, ?)"
       " ON CONFLICT(name) DO UPDATE SET namespace = excluded.namespace, file = excluded.file,"
       " schedule = excluded.schedule, timezone = excluded.timezone");
-  Statement ids = db_.prepare("SELECT id, pipeline, logical_us FROM runs");
-  while (ids.step())
-    ids_[RunKey{ids.column_text(1), Time::from_micros(ids.column_int64(2))}] = ids.column_int64(0);
+  find_run_id_ = db_.prepare("SELECT id FROM runs WHERE pipeline = ? AND logical_us = ?");
 }
 
 void SqliteRunStore::open_replay(const RunStoreOptions& options) {
@@ -196,9 +194,19 @@ void SqliteRunStore::expect_one_row(const char* what) const {
 }
 
 int64_t SqliteRunStore::run_id(const RunKey& key) const {
-  const auto it = ids_.find(key);
-  assert(it != ids_.end() && "a change to a run that was never created");
-  return it == ids_.end() ? -1 : it->second;
+  if (const auto it = ids_.find(key); it != ids_.end()) return it->second;
+  find_run_id_.bind_all(key.pipeline, key.logical_time.micros());
+  const bool found = find_run_id_.step();
+  const int64_t id = found ? find_run_id_.column_int64(0) : -1;
+  find_run_id_.reset();
+  if (!found) {
+    throw StoreError(path_,
+                     "a change to run " + key.pipeline + " " + format_rfc3339(key.logical_time) +
+                         ", which the database does not hold",
+                     StoreError::kConstraint);
+  }
+  ids_.emplace(key, id);
+  return id;
 }
 
 void SqliteRunStore::save_pipeline(const PipelineSpec& p) {
@@ -242,6 +250,7 @@ void SqliteRunStore::update_run(const RunKey& key, RunState state, std::optional
   update_run_.step();
   update_run_.reset();
   expect_one_row("updating a run");
+  if (is_finished(state)) ids_.erase(key);
   commit_if_due();
 }
 
@@ -298,7 +307,50 @@ void SqliteRunStore::record_event(const SchedulerEvent& e) {
   commit_if_due();
 }
 
-std::vector<Run> SqliteRunStore::load_runs() const {
+std::vector<Run> SqliteRunStore::load_runs(RunSelection which) const {
+  if (which == RunSelection::kAll) return load_selected("", [](Statement&) {});
+  const std::string queued(to_string(RunState::kQueued)), running(to_string(RunState::kRunning));
+  const std::string schedule(to_string(RunTrigger::kSchedule)),
+      catchup(to_string(RunTrigger::kCatchup)), skipped(to_string(RunState::kSkipped));
+  // UNIQUE (pipeline, logical_us) is an index: the two GROUP BYs read it, not the table.
+  return load_selected(
+      "SELECT id FROM runs WHERE state IN (?, ?)"
+      " UNION SELECT r.id FROM runs r JOIN (SELECT pipeline, max(logical_us) AS lt FROM runs"
+      " GROUP BY pipeline) m ON r.pipeline = m.pipeline AND r.logical_us = m.lt"
+      " UNION SELECT r.id FROM runs r JOIN (SELECT pipeline, max(logical_us) AS lt FROM runs"
+      " WHERE trigger IN (?, ?) OR state = ? GROUP BY pipeline) m"
+      " ON r.pipeline = m.pipeline AND r.logical_us = m.lt",
+      [&](Statement& st) { st.bind_all(queued, running, schedule, catchup, skipped); });
+}
+
+std::optional<Run> SqliteRunStore::load_run(const RunKey& key) const {
+  std::vector<Run> runs =
+      load_selected("SELECT id FROM runs WHERE pipeline = ? AND logical_us = ?",
+                    [&](Statement& st) { st.bind_all(key.pipeline, key.logical_time.micros()); });
+  if (runs.empty()) return std::nullopt;
+  return std::move(runs.front());
+}
+
+std::optional<Run> SqliteRunStore::load_run_before(std::string_view pipeline, Time before) const {
+  const std::string name(pipeline);
+  std::vector<Run> runs = load_selected(
+      "SELECT id FROM runs WHERE pipeline = ? AND logical_us < ? ORDER BY logical_us DESC"
+      " LIMIT 1",
+      [&](Statement& st) { st.bind_all(name, before.micros()); });
+  if (runs.empty()) return std::nullopt;
+  return std::move(runs.front());
+}
+
+std::map<std::string, int64_t> SqliteRunStore::count_runs_by_state() const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  std::map<std::string, int64_t> out;
+  Statement st = db.prepare("SELECT state, count(*) FROM runs GROUP BY state");
+  while (st.step()) out[st.column_text(0)] = st.column_int64(1);
+  return out;
+}
+
+std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
+                                               const std::function<void(Statement&)>& bind) const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
   // The three tables are read in one transaction, so they describe one moment. Inside an open
   // batch that is already so; otherwise a read transaction (BEGIN, not IMMEDIATE: it writes
@@ -323,8 +375,17 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     return StoreError(path_, what, StoreError::kCorrupt);
   };
   std::map<int64_t, Run> runs;
-  Statement r = db.prepare(
-      "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ORDER BY id");
+  // Each of the three reads keeps to the selected runs.
+  const auto read = [&](const std::string& columns, const char* id_column,
+                        const std::string& order) {
+    std::string sql = "SELECT " + columns;
+    if (!ids_sql.empty()) sql += std::string(" WHERE ") + id_column + " IN (" + ids_sql + ")";
+    Statement st = db.prepare(sql + " ORDER BY " + order);
+    bind(st);
+    return st;
+  };
+  Statement r = read("id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs", "id",
+                     "id");
   while (r.step()) {
     Run run;
     run.pipeline = r.column_text(1);
@@ -335,9 +396,9 @@ std::vector<Run> SqliteRunStore::load_runs() const {
     run.end = time_or_null(r, 6);
     runs.emplace(r.column_int64(0), std::move(run));
   }
-  Statement t = db.prepare(
-      "SELECT run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances"
-      " ORDER BY run_id, position");
+  Statement t = read(
+      "run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances",
+      "run_id", "run_id, position");
   while (t.step()) {
     const auto run = runs.find(t.column_int64(0));
     if (run == runs.end())
@@ -351,9 +412,9 @@ std::vector<Run> SqliteRunStore::load_runs() const {
                   static_cast<int32_t>(t.column_int64(6))};
     run->second.tasks.push_back(std::move(task));
   }
-  Statement a = db.prepare(
-      "SELECT run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts"
-      " ORDER BY run_id, task, idx");
+  Statement a = read(
+      "run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts",
+      "run_id", "run_id, task, idx");
   while (a.step()) {
     const auto run = runs.find(a.column_int64(0));
     const std::string task = a.column_text(1);

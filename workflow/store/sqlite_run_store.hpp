@@ -105,7 +105,12 @@ class SqliteRunStore final : public RunStore {
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                      AttemptState state) override;
   void record_event(const SchedulerEvent& event) override;
-  std::vector<Run> load_runs() const override;
+  std::vector<Run> load_runs(RunSelection which) const override;
+  std::optional<Run> load_run(const RunKey& key) const override;
+  std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
+
+  // How many runs are in each state (state word -> count), for a server's metrics at start.
+  std::map<std::string, int64_t> count_runs_by_state() const;
 
   // Commits the open batch, if any.
   void flush();
@@ -126,7 +131,13 @@ class SqliteRunStore final : public RunStore {
   // batch is full.
   void begin_change();
   void commit_if_due();
+  // The row id of a run this store knows of (cached while the run is not finished; looked up
+  // otherwise). Throws StoreError if the run does not exist.
   int64_t run_id(const RunKey& key) const;
+  // The runs whose ids `ids_sql` selects (one column; parameters bound by `bind`), with task
+  // instances and attempts, read in one transaction. Empty `ids_sql`: every run.
+  std::vector<Run> load_selected(const std::string& ids_sql,
+                                 const std::function<void(Statement&)>& bind) const;
   // Throws StoreError unless the last UPDATE changed exactly one row.
   void expect_one_row(const char* what) const;
   void open_replay(const RunStoreOptions& options);
@@ -140,7 +151,11 @@ class SqliteRunStore final : public RunStore {
   uint64_t changes_ = 0;
   uint64_t commits_ = 0;
   CommitHook commit_hook_;
-  std::map<RunKey, int64_t> ids_;  // every run's row id, so updates need no lookup query
+  // Row ids of the runs not finished (and of finished ones touched since), so that the changes
+  // of a run in flight need no lookup; dropped when a run finishes, so a server's memory does
+  // not grow with its history.
+  mutable std::map<RunKey, int64_t> ids_;
+  mutable Statement find_run_id_;
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_, running_attempt_,
       end_attempt_, insert_event_,
       upsert_pipeline_;  // destroyed before db_ closes

@@ -13,8 +13,8 @@
 #include <iterator>
 
 #include "engine/store/database.hpp"
-#include "workflow/runner/memory_run_store.hpp"
 #include "tests/tools/fault_injection.hpp"
+#include "workflow/runner/memory_run_store.hpp"
 
 namespace gantry {
 namespace {
@@ -332,7 +332,6 @@ TEST_F(SqliteRunStoreTest, LoadRefusesInconsistentTables) {
                   "unknown run state 'exploded'");
 }
 
-
 // What a restart under SchedulerCore::KeepFinished::kRecent reads, the same from both stores.
 // Hours of 2026-01-01, by hand:
 //   a0 schedule succeeded · a1 schedule running · a2 schedule succeeded · a3 manual succeeded
@@ -370,8 +369,7 @@ void check_selection(const RunStore& store) {
   using V = std::vector<std::string>;
   EXPECT_EQ(names(store.load_runs(RunSelection::kAll)),
             (V{"a0", "a1", "a2", "a3", "b0", "b1", "b2", "c0"}));
-  EXPECT_EQ(names(store.load_runs(RunSelection::kActive)),
-            (V{"a1", "a2", "a3", "b1", "b2", "c0"}));
+  EXPECT_EQ(names(store.load_runs(RunSelection::kActive)), (V{"a1", "a2", "a3", "b1", "b2", "c0"}));
   const std::optional<Run> a0 = store.load_run(RunKey{"a", kT0});
   ASSERT_TRUE(a0.has_value());
   EXPECT_EQ(a0->state, RunState::kSucceeded);

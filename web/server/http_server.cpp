@@ -93,9 +93,8 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   if (tls()) ports += "s";
   const std::string threads = std::to_string(options_.threads);
   std::vector<const char*> opts = {
-      "listening_ports",          ports.c_str(), "num_threads",        threads.c_str(),
-      "enable_keep_alive",        "yes",         "request_timeout_ms", "30000",
-      "enable_directory_listing", "no",
+      "listening_ports", ports.c_str(), "num_threads", threads.c_str(), "enable_keep_alive", "yes",
+      "request_timeout_ms", "30000", "enable_directory_listing", "no",
       // civetweb writes an answer's head and body in two send()s; with Nagle on, a client
       // reusing the connection waits for its own delayed ACK (40 ms) before the body comes.
       "tcp_nodelay", "1"};

@@ -106,8 +106,7 @@ void SchedulerCore::apply_keep_latest(PipelineState& p) {
   }
 }
 
-std::optional<SchedulerCore::RunIndex> SchedulerCore::previous_run(PipelineState& p,
-                                                                   Time logical) {
+std::optional<SchedulerCore::RunIndex> SchedulerCore::previous_run(PipelineState& p, Time logical) {
   Time before = logical;
   for (;;) {
     // The newest run before `before` in memory; a newer one may be in the store only if some
@@ -116,8 +115,7 @@ std::optional<SchedulerCore::RunIndex> SchedulerCore::previous_run(PipelineState
     std::optional<RunIndex> found;
     if (it != p.runs.begin()) found = std::prev(it)->second;
     const bool maybe_in_store =
-        p.left_memory_upto &&
-        (!found || runs_[*found]->run.logical_time < *p.left_memory_upto);
+        p.left_memory_upto && (!found || runs_[*found]->run.logical_time < *p.left_memory_upto);
     if (maybe_in_store) {
       std::optional<Run> stored = store_.load_run_before(p.spec.name, before);
       if (!stored) return std::nullopt;

@@ -20,7 +20,8 @@ void RunScheduler::flush() {
 }
 
 void RunScheduler::recover() {
-  core_.recover(store_.load_runs(core_.recovery_selection()), [this](AttemptId id) { return executor_.adopt(id, *this); });
+  core_.recover(store_.load_runs(core_.recovery_selection()),
+                [this](AttemptId id) { return executor_.adopt(id, *this); });
 }
 
 void RunScheduler::switch_on() {

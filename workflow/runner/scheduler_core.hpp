@@ -205,8 +205,8 @@ class SchedulerCore {
     // kRecent: the greatest logical time of a run that may be in the store and not in `runs`
     // (left memory, or not loaded by recover()); nullopt while every run is in memory.
     std::optional<Time> left_memory_upto;
-    std::set<Time> queued;               // queued runs, oldest first
-    std::set<Time> in_flight;            // queued or running
+    std::set<Time> queued;     // queued runs, oldest first
+    std::set<Time> in_flight;  // queued or running
     int running = 0;
     std::optional<Time> last_tick;  // the last tick the schedule looked at
     bool paused = false;

@@ -384,8 +384,8 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
     bind(st);
     return st;
   };
-  Statement r = read("id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs", "id",
-                     "id");
+  Statement r =
+      read("id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs", "id", "id");
   while (r.step()) {
     Run run;
     run.pipeline = r.column_text(1);
@@ -396,9 +396,9 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
     run.end = time_or_null(r, 6);
     runs.emplace(r.column_int64(0), std::move(run));
   }
-  Statement t = read(
-      "run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances",
-      "run_id", "run_id, position");
+  Statement t =
+      read("run_id, name, state, cpu_milli, memory_bytes, gpus, gpu_milli FROM task_instances",
+           "run_id", "run_id, position");
   while (t.step()) {
     const auto run = runs.find(t.column_int64(0));
     if (run == runs.end())
@@ -412,9 +412,9 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
                   static_cast<int32_t>(t.column_int64(6))};
     run->second.tasks.push_back(std::move(task));
   }
-  Statement a = read(
-      "run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts",
-      "run_id", "run_id, task, idx");
+  Statement a =
+      read("run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts",
+           "run_id", "run_id, task, idx");
   while (a.step()) {
     const auto run = runs.find(a.column_int64(0));
     const std::string task = a.column_text(1);

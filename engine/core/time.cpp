@@ -121,20 +121,42 @@ std::string format_rfc3339(Time t) {
   const int64_t days = floor_div(secs, kSecondsPerDay);
   const int64_t in_day = floor_mod(secs, kSecondsPerDay);
   const CivilDate date = civil_from_days(days);
-  std::string year;
-  if (date.year >= 0 && date.year <= 9999)
-    year = fmt::format("{:04d}", date.year);
-  else
-    year =
-        fmt::format("{}{:04d}", date.year < 0 ? '-' : '+', date.year < 0 ? -date.year : date.year);
-  std::string out = fmt::format("{}-{:02d}-{:02d}T{:02d}:{:02d}:{:02d}", year, date.month, date.day,
-                                in_day / 3600, (in_day % 3600) / 60, in_day % 60);
-  if (frac != 0) {
-    std::string f = fmt::format("{:06d}", frac);
-    while (!f.empty() && f.back() == '0') f.pop_back();
-    out += "." + f;
+  // Written digit by digit: three fmt::format calls per instant were an eighth of the time
+  // of a page of runs in the REST API (perf), and every answer carries dozens of instants.
+  const auto put = [](std::string& s, int64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i, v /= 10) s[s.size() - width + i] = '0' + (v % 10);
+  };
+  std::string out;
+  out.reserve(32);
+  if (date.year >= 0 && date.year <= 9999) {
+    out.append(4, '0');
+    put(out, date.year, 4);
+  } else {
+    out += fmt::format("{}{:04d}", date.year < 0 ? '-' : '+',
+                       date.year < 0 ? -int64_t{date.year} : int64_t{date.year});
   }
-  out += "Z";
+  const auto field = [&](char sep, int64_t v) {
+    out += sep;
+    out.append(2, '0');
+    put(out, v, 2);
+  };
+  field('-', date.month);
+  field('-', date.day);
+  field('T', in_day / 3600);
+  field(':', (in_day % 3600) / 60);
+  field(':', in_day % 60);
+  if (frac != 0) {
+    int64_t f = frac;
+    int digits = 6;
+    while (f % 10 == 0) {
+      f /= 10;
+      --digits;
+    }
+    out += '.';
+    out.append(digits, '0');
+    put(out, f, digits);
+  }
+  out += 'Z';
   return out;
 }
 

@@ -125,9 +125,9 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     if (const auto f = req.query_value("from")) q.from = parse_time_param(*f, "?from");
     if (const auto t = req.query_value("to")) q.to = parse_time_param(*t, "?to");
     if (req.query_value("after")) q.after = query_int(req, "after", 0, INT64_MIN, INT64_MAX);
-    const RunPage page = engine.queries().page(q);
+    RunPage page = engine.queries().page(q);
     nlohmann::ordered_json out;
-    out["runs"] = page.runs;
+    out["runs"] = std::move(page.runs);  // a copy was a sixth of the route's time (perf)
     out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next))
                             : nlohmann::ordered_json(nullptr);
     HttpResponse r;

@@ -18,6 +18,8 @@ TEST(Time, FormatsRfc3339InUtc) {
   EXPECT_EQ(t.micros(), 1'767'225'600'000'000);  // date -u -d 2026-01-01 +%s = 1767225600
   EXPECT_EQ(format_rfc3339(t), "2026-01-01T00:00:00Z");
   EXPECT_EQ(format_rfc3339(t + milliseconds(250)), "2026-01-01T00:00:00.25Z");
+  EXPECT_EQ(format_rfc3339(t + microseconds(1)), "2026-01-01T00:00:00.000001Z");
+  EXPECT_EQ(format_rfc3339(t + milliseconds(100) + hours(13)), "2026-01-01T13:00:00.1Z");
 }
 
 TEST(Time, ParsesOffsetsAndFractions) {

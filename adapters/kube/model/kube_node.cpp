@@ -1,0 +1,52 @@
+#include "adapters/kube/model/kube_node.hpp"
+
+#include "adapters/kube/model/gpu_product.hpp"
+#include "adapters/kube/model/object_fields.hpp"
+#include "adapters/kube/model/quantity.hpp"
+
+namespace gantry::kube {
+
+KubeNode parse_node(const nlohmann::json& node) {
+  ObjectFields f(node, "Node");
+  KubeNode out;
+  out.name = f.name();
+  out.uid = f.string("metadata.uid");
+  out.resource_version = f.string("metadata.resourceVersion");
+  out.labels = f.string_map("metadata.labels");
+  out.taints = f.taints("spec.taints");
+  out.unschedulable = f.boolean("spec.unschedulable");
+  out.allocatable.cpu_milli = f.quantity("status.allocatable", "cpu", 1000);
+  out.allocatable.memory_bytes = f.quantity("status.allocatable", "memory", 1);
+  const int64_t gpus = f.quantity("status.allocatable", std::string(kGpuResource), 1);
+  if (gpus > 64) f.fail("status.allocatable." + std::string(kGpuResource), "more than 64 GPUs");
+  out.allocatable.gpus = static_cast<int32_t>(gpus);
+  const auto label = [&](std::string_view key) {
+    const auto it = out.labels.find(std::string(key));
+    return it == out.labels.end() ? std::string() : it->second;
+  };
+  out.gpu_product = label(kGpuProductLabel);
+  out.rack = label(kRackLabel);
+  if (out.rack.empty()) out.rack = label(kZoneLabel);
+  out.node_class = label(kNodeClassLabel);
+  if (out.allocatable.gpus > 0) {
+    out.island_size = out.allocatable.gpus;
+    if (const std::string island = label(kIslandLabel); !island.empty()) {
+      const std::optional<int64_t> n = parse_quantity(island);
+      if (!n || *n < 1 || out.allocatable.gpus % *n != 0)
+        f.fail("metadata.labels." + std::string(kIslandLabel),
+               "'" + island + "' is not a number of GPUs that divides the node's " +
+                   std::to_string(out.allocatable.gpus));
+      out.island_size = static_cast<int>(*n);
+    }
+  }
+  const nlohmann::json& conditions = f.array("status.conditions");
+  for (size_t i = 0; i < conditions.size(); ++i) {
+    const std::string field = "status.conditions[" + std::to_string(i) + "]";
+    if (!conditions[i].is_object()) f.fail(field, "expected a condition");
+    if (f.member(conditions[i], "type", field) == "Ready")
+      out.ready = f.member(conditions[i], "status", field) == "True";
+  }
+  return out;
+}
+
+}  // namespace gantry::kube

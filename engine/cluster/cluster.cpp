@@ -166,6 +166,9 @@ Result<NodeId> Cluster::add_node(NodeInfo info) {
                          std::to_string(info.node_class));
   const NodeClass& c = topology_.classes[static_cast<size_t>(info.node_class)];
   if (c.capacity.gpus > 64) return Status::error("node " + info.name + ": more than 64 GPUs");
+  // A topology without racks has one implicit rack 0 (racks are optional in tests).
+  if (info.rack < 0 || (info.rack > 0 && static_cast<size_t>(info.rack) >= topology_.racks.size()))
+    return Status::error("node " + info.name + ": no rack " + std::to_string(info.rack));
   if (c.gpu_type >= static_cast<GpuTypeId>(per_type_.size()))
     return Status::error("node " + info.name + ": unknown GPU type");
   const auto n = static_cast<NodeId>(topology_.nodes.size());
@@ -173,6 +176,35 @@ Result<NodeId> Cluster::add_node(NodeInfo info) {
   append_node(c);
   ++change_count_;
   return n;
+}
+
+Result<int32_t> Cluster::add_node_class(NodeClass c) {
+  if (c.capacity.gpus < 0 || c.capacity.gpus > 64)
+    return Status::error("node class " + c.name + ": 0 to 64 GPUs");
+  if (c.capacity.gpu_milli != 0)
+    return Status::error("node class " + c.name + ": capacity counts whole GPUs");
+  if (c.gpu_type >= static_cast<GpuTypeId>(topology_.gpus.size()) ||
+      (c.gpu_type < 0 && c.capacity.gpus > 0))
+    return Status::error("node class " + c.name + ": unknown GPU type");
+  if (c.island_size > 0 && c.capacity.gpus % c.island_size != 0)
+    return Status::error("node class " + c.name + ": islands must divide the GPUs");
+  topology_.classes.push_back(std::move(c));
+  return static_cast<int32_t>(topology_.classes.size() - 1);
+}
+
+GpuTypeId Cluster::add_gpu_type(GpuType type) {
+  if (const GpuTypeId known = topology_.gpus.find(type.name); known >= 0) return known;
+  const GpuTypeId id = topology_.gpus.add(std::move(type));
+  per_type_.resize(topology_.gpus.size());
+  per_type_.back().histogram.assign(1, 0);
+  return id;
+}
+
+RackId Cluster::add_rack(const std::string& name) {
+  for (size_t i = 0; i < topology_.racks.size(); ++i)
+    if (topology_.racks[i] == name) return static_cast<RackId>(i);
+  topology_.racks.push_back(name);
+  return static_cast<RackId>(topology_.racks.size() - 1);
 }
 
 Status Cluster::remove_node(NodeId n) {

@@ -147,9 +147,19 @@ class Cluster {
   size_t allocation_count() const { return allocations_.size(); }
 
   // ---- the dynamic cluster ----
-  // Appends a node of an existing class (info.node_class indexes topology().classes); returns its
-  // id. Its GPU type must be one the cluster was built with.
+  // Appends a node of an existing class (info.node_class indexes topology().classes) in an
+  // existing rack; returns its id.
   Result<NodeId> add_node(NodeInfo info);
+  // A live cluster meets kinds of nodes, GPU models and racks its start did not know (DESIGN.md
+  // rule 3: the world reports them, the model grows). Each returns the new index; nodes
+  // already in the cluster are not touched.
+  // A node class; its GPU type (if any) must be in the catalog, at most 64 GPUs, whole GPUs.
+  Result<int32_t> add_node_class(NodeClass node_class);
+  // A GPU model; a name the catalog knows (case-insensitively) returns the existing id and
+  // changes nothing.
+  GpuTypeId add_gpu_type(GpuType type);
+  // A rack; a name that exists returns its id.
+  RackId add_rack(const std::string& name);
   // Removes node n: it must hold no allocation (evict first). It stays as a tombstone with zero
   // capacity and is never schedulable again; its id is not reused.
   Status remove_node(NodeId n);

@@ -95,6 +95,38 @@ TEST(ClusterDynamic, NodesAreAddedWithFreshIdsAndCounted) {
   EXPECT_TRUE(c.check_invariants()) << c.check_invariants().message();
 }
 
+// A live cluster meets a GPU model, a node class and a rack it did not start with.
+TEST(ClusterDynamic, NewModelsClassesAndRacksGrowTheModel) {
+  Cluster c = two_nodes();
+  const size_t types = c.topology().gpus.size();
+  EXPECT_EQ(c.add_gpu_type(GpuType{"a100-80g"}), c.topology().gpus.find("A100-80G"))
+      << "a known model is found, not added";
+  const GpuTypeId b200 = c.add_gpu_type(GpuType{"B200", 192ll << 30, 2250.0 / 312.0});
+  EXPECT_EQ(static_cast<size_t>(b200), types);
+  NodeClass hgx{"hgx-b200", Resources{224'000, 2ll << 40, 8, 0}, b200, 8};
+  const Result<int32_t> cls = c.add_node_class(hgx);
+  ASSERT_TRUE(cls) << cls.error();
+  const RackId rack = c.add_rack("rack-b");
+  EXPECT_EQ(c.add_rack("rack-b"), rack) << "a known rack is found";
+  const Result<NodeId> n = c.add_node(NodeInfo{"b200-0", cls.value(), rack});
+  ASSERT_TRUE(n) << n.error();
+  // The new model is counted on its own: 8 GPUs, all free, one node with 8 free.
+  EXPECT_EQ(c.total_gpus(b200), 8);
+  EXPECT_EQ(c.free_gpu_histogram(b200)[8], 1);
+  EXPECT_EQ(c.total_gpus(), 6 + 8);  // two_nodes(): 4 + 2 A100s
+  ASSERT_TRUE(c.allocate(n.value(), whole(8), 0xff, AllocationOwner{3, 0}));
+  EXPECT_EQ(c.free_gpus(b200), 0);
+  EXPECT_TRUE(c.check_invariants()) << c.check_invariants().message();
+  // Refused: an unknown GPU type, islands that do not divide, a rack that does not exist.
+  NodeClass bad = hgx;
+  bad.gpu_type = 99;
+  EXPECT_FALSE(c.add_node_class(bad));
+  bad = hgx;
+  bad.island_size = 3;
+  EXPECT_FALSE(c.add_node_class(bad));
+  EXPECT_FALSE(c.add_node(NodeInfo{"lost", cls.value(), 42}));
+}
+
 TEST(ClusterDynamic, ARemovedNodeIsAnEmptyTombstone) {
   Cluster c = two_nodes();
   const GpuTypeId a100 = c.topology().gpus.find("A100-80G");

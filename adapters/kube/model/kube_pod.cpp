@@ -86,7 +86,8 @@ KubePod parse_pod(const nlohmann::json& pod) {
   Resources init;
   const nlohmann::json& inits = f.array("spec.initContainers");
   for (size_t i = 0; i < inits.size(); ++i)
-    init = max_of(init, container_request(f, inits[i], "spec.initContainers[" + std::to_string(i) + "]"));
+    init = max_of(init,
+                  container_request(f, inits[i], "spec.initContainers[" + std::to_string(i) + "]"));
   out.request = max_of(sum, init);
   out.request.cpu_milli += f.quantity("spec.overhead", "cpu", 1000);
   out.request.memory_bytes += f.quantity("spec.overhead", "memory", 1);
@@ -138,17 +139,17 @@ KubePod parse_pod(const nlohmann::json& pod) {
     const auto controller = owners[i].find("controller");
     if (controller == owners[i].end() || !controller->is_boolean() || !controller->get<bool>())
       continue;
-    out.controller = OwnerReference{f.member(owners[i], "kind", field),
-                                    f.member(owners[i], "name", field),
-                                    f.member(owners[i], "uid", field)};
+    out.controller =
+        OwnerReference{f.member(owners[i], "kind", field), f.member(owners[i], "name", field),
+                       f.member(owners[i], "uid", field)};
   }
   if (const auto it = out.labels.find(std::string(kGangLabel)); it != out.labels.end()) {
     out.gang = it->second;
     const std::string size = annotation(kGangSizeAnnotation);
-    out.gang_size = size.empty() ? 0
-                                 : static_cast<int32_t>(parse_count(
-                                       f, size, field_prefix + std::string(kGangSizeAnnotation),
-                                       1, 100'000));
+    out.gang_size =
+        size.empty() ? 0
+                     : static_cast<int32_t>(parse_count(
+                           f, size, field_prefix + std::string(kGangSizeAnnotation), 1, 100'000));
   } else if (out.controller) {
     out.gang = "owner:" + out.controller->uid;
     out.gang_size = 0;

@@ -47,7 +47,8 @@ std::optional<TaintEffect> effect_of(const std::string& s) {
 
 ObjectFields::ObjectFields(const nlohmann::json& object, std::string kind) : object_(object) {
   label_ = kind;
-  if (!object_.is_object()) fail("", "expected a JSON object, got " + std::string(type_name(object_)));
+  if (!object_.is_object())
+    fail("", "expected a JSON object, got " + std::string(type_name(object_)));
   name_ = string("metadata.name");
   const std::string ns = string("metadata.namespace");
   label_ = kind + " " + (ns.empty() ? "" : ns + "/") + name_;
@@ -59,7 +60,8 @@ const nlohmann::json& ObjectFields::at(const std::string& path) const {
   size_t start = 0;
   while (start <= path.size()) {
     const size_t dot = path.find('.', start);
-    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    const std::string key =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
     if (!cur->is_object()) return kNull;
     const auto it = cur->find(key);
     if (it == cur->end()) return kNull;
@@ -148,7 +150,9 @@ std::vector<Taint> ObjectFields::taints(const std::string& path) const {
     taint.value = member(t, "value", field);
     const std::string effect = member(t, "effect", field);
     const std::optional<TaintEffect> e = effect_of(effect);
-    if (!e) fail(field + ".effect", "'" + effect + "': expected NoSchedule, PreferNoSchedule or NoExecute");
+    if (!e)
+      fail(field + ".effect",
+           "'" + effect + "': expected NoSchedule, PreferNoSchedule or NoExecute");
     taint.effect = *e;
     out.push_back(taint);
   }
@@ -174,7 +178,9 @@ std::vector<Toleration> ObjectFields::tolerations(const std::string& path) const
     const std::string effect = member(t, "effect", field);
     if (!effect.empty()) {
       const std::optional<TaintEffect> e = effect_of(effect);
-      if (!e) fail(field + ".effect", "'" + effect + "': expected NoSchedule, PreferNoSchedule or NoExecute");
+      if (!e)
+        fail(field + ".effect",
+             "'" + effect + "': expected NoSchedule, PreferNoSchedule or NoExecute");
       tol.any_effect = false;
       tol.effect = *e;
     }

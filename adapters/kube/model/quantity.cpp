@@ -72,10 +72,12 @@ std::optional<int64_t> parse_quantity(std::string_view text, int64_t scale) {
       if (c != '0') tail = true;
     }
   };
-  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) take_digit(text[i++], false);
+  while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+    take_digit(text[i++], false);
   if (i < text.size() && text[i] == '.') {
     ++i;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) take_digit(text[i++], true);
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])))
+      take_digit(text[i++], true);
   }
   if (digits == 0) return std::nullopt;
   const std::string_view suffix = text.substr(i);
@@ -100,16 +102,35 @@ std::optional<int64_t> parse_quantity(std::string_view text, int64_t scale) {
     exp10 += negative ? -e : e;
   } else if (suffix.size() == 1) {
     switch (suffix[0]) {
-      case 'n': exp10 -= 9; break;
-      case 'u': exp10 -= 6; break;
-      case 'm': exp10 -= 3; break;
-      case 'k': exp10 += 3; break;
-      case 'M': exp10 += 6; break;
-      case 'G': exp10 += 9; break;
-      case 'T': exp10 += 12; break;
-      case 'P': exp10 += 15; break;
-      case 'E': exp10 += 18; break;
-      default: return std::nullopt;
+      case 'n':
+        exp10 -= 9;
+        break;
+      case 'u':
+        exp10 -= 6;
+        break;
+      case 'm':
+        exp10 -= 3;
+        break;
+      case 'k':
+        exp10 += 3;
+        break;
+      case 'M':
+        exp10 += 6;
+        break;
+      case 'G':
+        exp10 += 9;
+        break;
+      case 'T':
+        exp10 += 12;
+        break;
+      case 'P':
+        exp10 += 15;
+        break;
+      case 'E':
+        exp10 += 18;
+        break;
+      default:
+        return std::nullopt;
     }
   } else {
     return std::nullopt;

@@ -40,7 +40,8 @@ TEST(KubeNode, ReadsCapacityTopologyAndState) {
 }
 
 TEST(KubeNode, DefaultsForAPlainNode) {
-  json j = json::parse(R"({"metadata":{"name":"cpu-1","labels":{"topology.kubernetes.io/zone":"z9"}},
+  json j =
+      json::parse(R"({"metadata":{"name":"cpu-1","labels":{"topology.kubernetes.io/zone":"z9"}},
     "status":{"allocatable":{"cpu":"8","memory":"32Gi"},
               "conditions":[{"type":"Ready","status":"Unknown"}]}})");
   const KubeNode n = parse_node(j);

@@ -1,6 +1,5 @@
 #include "adapters/kube/world/live_cluster.hpp"
 
-
 #include "adapters/kube/model/gpu_product.hpp"
 
 namespace gantry::kube {

@@ -91,8 +91,8 @@ TEST(LiveCluster, OtherNodesAreAppendedWithClassesRacksAndModels) {
   EXPECT_EQ(c.gpu_type_of(b.value()), c.topology().gpus.find("H100-80G"));
   EXPECT_EQ(c.topology().racks[static_cast<size_t>(c.rack_of(b.value()))], "unracked");
   // A product the catalog does not know becomes a model of its own, counted apart.
-  const Result<NodeId> d = live.upsert_node(node("b-0", Resources{96'000, 2048 * kGi, 8, 0},
-                                                 "NVIDIA-B200"));
+  const Result<NodeId> d =
+      live.upsert_node(node("b-0", Resources{96'000, 2048 * kGi, 8, 0}, "NVIDIA-B200"));
   ASSERT_TRUE(d) << d.error();
   const GpuTypeId b200 = c.gpu_type_of(d.value());
   EXPECT_EQ(c.topology().gpus.at(b200).name, "NVIDIA-B200");

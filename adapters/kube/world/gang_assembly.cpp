@@ -1,0 +1,109 @@
+#include "adapters/kube/world/gang_assembly.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+namespace gantry::kube {
+
+namespace {
+
+std::optional<int64_t> gang_index(const KubePod& p) {
+  const auto it = p.annotations.find(std::string(kGangIndexAnnotation));
+  if (it == p.annotations.end()) return std::nullopt;
+  int64_t v = 0;
+  const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  if (ec != std::errc() || end != it->second.data() + it->second.size() || v < 0)
+    return std::nullopt;
+  return v;
+}
+
+RoleKind role_of(const KubePod& p) {
+  const auto it = p.labels.find(std::string(kReplicaTypeLabel));
+  if (it == p.labels.end()) return RoleKind::kWorker;
+  std::string t = it->second;
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (t == "ps") return RoleKind::kPS;
+  if (t == "chief") return RoleKind::kChief;
+  if (t == "evaluator") return RoleKind::kEvaluator;
+  if (t == "master") return RoleKind::kMaster;
+  if (t == "launcher") return RoleKind::kLauncher;
+  return RoleKind::kWorker;
+}
+
+}  // namespace
+
+std::string gang_key(const KubePod& pod) {
+  return pod.namespace_name + "/" + (pod.gang.empty() ? pod.name : pod.gang);
+}
+
+std::vector<const KubePod*> Gang::ordered() const {
+  std::vector<const KubePod*> out;
+  out.reserve(pods.size());
+  bool indexed = true;
+  for (const auto& [name, pod] : pods) {
+    out.push_back(&pod);
+    indexed = indexed && gang_index(pod).has_value();
+  }
+  if (indexed) {
+    std::stable_sort(out.begin(), out.end(), [](const KubePod* a, const KubePod* b) {
+      return *gang_index(*a) < *gang_index(*b);
+    });
+  }
+  return out;
+}
+
+JobSpec gang_job_spec(const Gang& gang, Time now) {
+  JobSpec spec;
+  spec.name = gang.key;
+  spec.submit = now;
+  const std::vector<const KubePod*> pods = gang.ordered();
+  spec.priority = INT32_MIN;
+  for (const KubePod* p : pods) {
+    spec.priority = std::max(spec.priority, static_cast<int>(p->priority));
+    spec.roles.push_back(RoleSpec{role_of(*p), 1, p->request});
+  }
+  if (pods.empty()) spec.priority = 0;
+  if (!pods.empty()) {
+    spec.tenant = pods.front()->namespace_name;
+    spec.node_selector = pods.front()->node_selector;
+    spec.tolerations = pods.front()->tolerations;
+  }
+  return spec;
+}
+
+Gang& GangAssembly::add(const KubePod& pod) {
+  const std::string key = gang_key(pod);
+  Gang& g = gangs_[key];
+  g.key = key;
+  g.size = pod.gang.empty() ? 1 : pod.gang_size;
+  g.pods[pod.name] = pod;
+  gang_of_[pod.key()] = key;
+  return g;
+}
+
+std::optional<std::string> GangAssembly::remove(const std::string& namespace_name,
+                                                const std::string& name) {
+  const auto it = gang_of_.find(namespace_name + "/" + name);
+  if (it == gang_of_.end()) return std::nullopt;
+  const std::string key = it->second;
+  gang_of_.erase(it);
+  if (const auto g = gangs_.find(key); g != gangs_.end()) {
+    g->second.pods.erase(name);
+    if (g->second.pods.empty()) gangs_.erase(g);
+  }
+  return key;
+}
+
+void GangAssembly::erase(const std::string& key) {
+  const auto g = gangs_.find(key);
+  if (g == gangs_.end()) return;
+  for (const auto& [name, pod] : g->second.pods) gang_of_.erase(pod.key());
+  gangs_.erase(g);
+}
+
+Gang* GangAssembly::find(const std::string& key) {
+  const auto it = gangs_.find(key);
+  return it == gangs_.end() ? nullptr : &it->second;
+}
+
+}  // namespace gantry::kube

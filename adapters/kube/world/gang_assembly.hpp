@@ -1,0 +1,63 @@
+#pragma once
+// Pods that Gantry's scheduler places, gathered into gangs (adapters/kube/README.md, "Gangs").
+//
+// A gang is named by its namespace and the pod's gantry.dev/gang label (or its controller
+// owner's uid, or the pod alone); it is complete when as many unbound pods of it are waiting as
+// its gantry.dev/gang-size annotation says (a gang without a size: the pods waiting now). Its
+// pods are in gang order: the annotation gantry.dev/gang-index when every pod has one (how the
+// simulator numbers a job's pods: role by role, replica by replica), else by name.
+//
+// The scheduler places a gang as one JobSpec (gang_job_spec): one role per pod with that pod's
+// request (the pod's role from the training operator's label training.kubeflow.org/
+// replica-type when present, else Worker), the highest priority of its pods, and the first
+// pod's nodeSelector and tolerations (the controllers that make gangs give all pods the same).
+//
+// Not thread-safe: the event loop's thread.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adapters/kube/model/kube_pod.hpp"
+#include "engine/cluster/job.hpp"
+
+namespace gantry::kube {
+
+inline constexpr std::string_view kGangIndexAnnotation = "gantry.dev/gang-index";
+inline constexpr std::string_view kReplicaTypeLabel = "training.kubeflow.org/replica-type";
+
+// The gang a pod belongs to: "<namespace>/<gang>", or "<namespace>/<pod name>" alone.
+std::string gang_key(const KubePod& pod);
+
+struct Gang {
+  std::string key;
+  int32_t size = 1;                     // pods it needs; 0: the pods waiting
+  std::map<std::string, KubePod> pods;  // waiting pods by name
+  bool complete() const {
+    return size == 0 ? !pods.empty() : pods.size() == static_cast<size_t>(size);
+  }
+  // The pods in gang order (see above).
+  std::vector<const KubePod*> ordered() const;
+};
+
+// The JobSpec of a complete gang, submitted at `now`.
+JobSpec gang_job_spec(const Gang& gang, Time now);
+
+class GangAssembly {
+ public:
+  // A waiting pod (Gantry's, unbound, not deleting) arrived or changed; returns its gang.
+  Gang& add(const KubePod& pod);
+  // A pod stopped waiting (bound, deleted, ...); returns its gang's key if it was waiting.
+  std::optional<std::string> remove(const std::string& namespace_name, const std::string& name);
+  Gang* find(const std::string& key);
+  // Drops a gang and forgets its pods (placed: its pods are bound now).
+  void erase(const std::string& key);
+  size_t size() const { return gangs_.size(); }
+
+ private:
+  std::map<std::string, Gang> gangs_;
+  std::map<std::string, std::string> gang_of_;  // pod key -> gang key
+};
+
+}  // namespace gantry::kube

@@ -1,0 +1,366 @@
+#include "adapters/kube/world/live_scheduler.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "engine/core/errors.hpp"
+
+namespace gantry::kube {
+
+namespace {
+
+std::vector<int> gpus_of(uint64_t mask) {
+  std::vector<int> out;
+  for (int g = 0; g < 64; ++g)
+    if ((mask >> g) & 1) out.push_back(g);
+  return out;
+}
+
+bool terminal(const KubePod& p) { return p.phase == "Succeeded" || p.phase == "Failed"; }
+
+PodRef ref_of(const KubePod& p) { return PodRef{p.namespace_name, p.name, p.uid}; }
+
+}  // namespace
+
+LiveScheduler::LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& binder,
+                             LiveSchedulerConfig config)
+    : loop_(loop),
+      live_(cluster),
+      binder_(binder),
+      config_(std::move(config)),
+      scheduler_(config_.policy) {
+  scheduler_.set_waker(this);
+}
+
+void LiveScheduler::wake_at(Time t) {
+  loop_.schedule_at(std::max(t, loop_.now()), [this] { cycle(); });
+}
+
+void LiveScheduler::request_cycle() {
+  if (cycle_requested_) return;
+  cycle_requested_ = true;
+  loop_.schedule_at(loop_.now(), [this] {
+    if (cycle_requested_) cycle();
+  });
+}
+
+void LiveScheduler::observe(Observation::Kind kind, JobId job, int32_t pod, std::string reason) {
+  Observation o;
+  o.kind = kind;
+  o.at = loop_.now();
+  o.job = job;
+  o.pod = pod;
+  o.reason = std::move(reason);
+  // A refusal means this front and the scheduler disagree about a workload: a bug, asserted
+  // in tests through the workloads' states; in a live cluster it must not stop scheduling.
+  (void)scheduler_.observe(live_.cluster(), o);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Informer events
+
+void LiveScheduler::node_changed(const nlohmann::json& node) {
+  try {
+    if (!live_.upsert_node(parse_node(node))) ++skipped_;
+  } catch (const InputError&) {
+    ++skipped_;
+  }
+  request_cycle();
+}
+
+void LiveScheduler::node_deleted(const nlohmann::json& node) {
+  try {
+    live_.delete_node(parse_node(node).name);
+  } catch (const InputError&) {
+    ++skipped_;
+  }
+  request_cycle();
+}
+
+void LiveScheduler::pod_changed(const nlohmann::json& pod) {
+  try {
+    handle_pod(parse_pod(pod), false);
+  } catch (const InputError&) {
+    ++skipped_;
+  }
+}
+
+void LiveScheduler::pod_deleted(const nlohmann::json& pod) {
+  try {
+    handle_pod(parse_pod(pod), true);
+  } catch (const InputError&) {
+    ++skipped_;
+  }
+}
+
+void LiveScheduler::handle_pod(const KubePod& pod, bool deleted) {
+  if (const auto it = placed_pod_.find(pod.key()); it != placed_pod_.end()) {
+    const auto [job, index] = it->second;
+    Submitted& s = submitted_.at(job);
+    const bool same = pod.uid.empty() || s.pods[static_cast<size_t>(index)].uid == pod.uid;
+    handle_placed_pod(s, index, pod, deleted || !same);
+    if (same) return;
+  }
+  const bool waiting = pod.scheduler_name == config_.scheduler_name && pod.node_name.empty() &&
+                       !deleted && !pod.deleting && !terminal(pod);
+  if (!waiting) {
+    if (const auto gang = gangs_.remove(pod.namespace_name, pod.name)) {
+      if (Gang* g = gangs_.find(*gang)) gang_changed(*g);
+    }
+    if (!deleted && !terminal(pod) && !pod.node_name.empty()) {
+      (void)live_.occupy(pod);  // a model that disagrees with the cluster only undercounts
+    } else {
+      live_.vacate(pod.key());
+    }
+    request_cycle();
+    return;
+  }
+  Gang& g = gangs_.add(pod);
+  gang_changed(g);
+  if (g.complete() && job_of_gang_.count(g.key) == 0) submit(g);
+  request_cycle();
+}
+
+void LiveScheduler::gang_changed(const Gang& gang) {
+  const auto it = job_of_gang_.find(gang.key);
+  if (it == job_of_gang_.end()) return;
+  Submitted& s = submitted_.at(it->second);
+  if (s.phase != Phase::kWaiting) return;  // a binding gang is settled by its binds
+  const std::vector<const KubePod*> pods = gang.ordered();
+  bool same_members = pods.size() == s.pods.size();
+  for (size_t i = 0; same_members && i < pods.size(); ++i)
+    same_members = pods[i]->name == s.pods[i].name;
+  if (same_members) {
+    // The same pods, maybe new incarnations (an evicted pod recreated by its controller).
+    for (size_t i = 0; i < pods.size(); ++i) {
+      s.pods[i].uid = pods[i]->uid;
+      s.last[i] = *pods[i];
+    }
+    return;
+  }
+  // A member came or went before the gang was placed: the workload no longer describes it.
+  if (!gang.pods.empty() && s.pods.size() > gang.pods.size()) return;  // wait for the rest
+  withdraw_waiting(s.job);
+}
+
+void LiveScheduler::withdraw_waiting(JobId job) {
+  (void)scheduler_.withdraw(job, loop_.now());  // pending: withdrawn at once
+  forget(job);
+}
+
+void LiveScheduler::submit(const Gang& gang) {
+  Submitted s;
+  s.job = next_job_++;
+  s.gang = gang.key;
+  s.spec = std::make_unique<JobSpec>(gang_job_spec(gang, loop_.now()));
+  for (const KubePod* p : gang.ordered()) {
+    s.pods.push_back(ref_of(*p));
+    s.last.push_back(*p);
+  }
+  s.running.assign(s.pods.size(), false);
+  s.succeeded.assign(s.pods.size(), false);
+  if (!scheduler_.submit(s.job, *s.spec, loop_.now())) return;
+  job_of_gang_[gang.key] = s.job;
+  submitted_.emplace(s.job, std::move(s));
+}
+
+void LiveScheduler::forget(JobId job) {
+  const auto it = submitted_.find(job);
+  if (it == submitted_.end()) return;
+  for (const PodRef& p : it->second.pods) {
+    const auto placed = placed_pod_.find(p.key());
+    if (placed != placed_pod_.end() && placed->second.first == job) placed_pod_.erase(placed);
+  }
+  const auto gang = job_of_gang_.find(it->second.gang);
+  if (gang != job_of_gang_.end() && gang->second == job) job_of_gang_.erase(gang);
+  submitted_.erase(it);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cycles and binds
+
+void LiveScheduler::cycle() {
+  cycle_requested_ = false;
+  for (const BindAction& a : scheduler_.run_cycle(live_.cluster(), loop_.now())) start_bind(a);
+  report_unplaced();
+}
+
+void LiveScheduler::start_bind(const BindAction& action) {
+  Submitted& s = submitted_.at(action.job);
+  // Every pod must still be waiting as the incarnation the workload names: a gang that lost a
+  // pod is not bound (its other pods would wait on a node for a pod that never comes).
+  const Gang* g = gangs_.find(s.gang);
+  bool whole = g != nullptr;
+  for (size_t i = 0; whole && i < s.pods.size(); ++i) {
+    const auto p = g->pods.find(s.pods[i].name);
+    whole = p != g->pods.end() && p->second.uid == s.pods[i].uid;
+  }
+  if (!whole) {
+    observe(Observation::Kind::kBindFailed, s.job, -1, "a pod of the gang is gone");
+    withdraw_waiting(s.job);
+    return;
+  }
+  s.phase = Phase::kBinding;
+  s.bound.assign(s.pods.size(), false);
+  s.bind_error.clear();
+  s.binds_outstanding = static_cast<int>(s.pods.size());
+  for (size_t i = 0; i < s.pods.size(); ++i)
+    placed_pod_[s.pods[i].key()] = {s.job, static_cast<int32_t>(i)};
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    PodBinding b;
+    b.pod = s.pods[i];
+    b.node = live_.cluster().node_info(action.pods[i].node).name;
+    b.gpu_index = gpus_of(action.pods[i].gpu_mask);
+    const JobId job = s.job;
+    const auto index = static_cast<int32_t>(i);
+    binder_.bind(b, [this, job, index](Status result) { bind_done(job, index, std::move(result)); });
+  }
+}
+
+void LiveScheduler::bind_done(JobId job, int32_t index, Status result) {
+  const auto it = submitted_.find(job);
+  if (it == submitted_.end() || it->second.phase != Phase::kBinding) return;
+  Submitted& s = it->second;
+  s.bound[static_cast<size_t>(index)] = result.is_ok();
+  if (!result && s.bind_error.empty())
+    s.bind_error = "binding pod " + s.pods[static_cast<size_t>(index)].key() + ": " +
+                   result.message();
+  if (--s.binds_outstanding == 0) finish_bind(s);
+}
+
+void LiveScheduler::finish_bind(Submitted& s) {
+  const bool all = s.bind_error.empty() &&
+                   std::all_of(s.bound.begin(), s.bound.end(), [](bool b) { return b; });
+  if (!all) {
+    // Undo: a gang is bound whole or not at all. The pods bound already are deleted (their
+    // controller makes new ones, which the gang takes as the same members).
+    for (size_t i = 0; i < s.pods.size(); ++i) {
+      placed_pod_.erase(s.pods[i].key());
+      if (s.bound[i]) {
+        binder_.evict(s.pods[i], "gang " + s.gang + " could not be bound whole: " + s.bind_error);
+        (void)gangs_.remove(s.pods[i].namespace_name, s.pods[i].name);
+      }
+    }
+    s.phase = Phase::kWaiting;
+    s.failure_reported = false;
+    observe(Observation::Kind::kBindFailed, s.job, -1, s.bind_error);
+    for (const PodRef& p : s.pods)
+      binder_.record(PodEvent{p, true, "FailedScheduling", "Binding", s.bind_error});
+    s.failure_reported = true;
+    return;
+  }
+  s.phase = Phase::kPlaced;
+  gangs_.erase(s.gang);
+  job_of_gang_.erase(s.gang);
+  observe(Observation::Kind::kBound, s.job);
+  const Workload* w = scheduler_.workloads().find(s.job);
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    const PodPlacement& at = w->pods[i];
+    PlacementDecision d{loop_.now(), s.pods[i].key(), live_.cluster().node_info(at.node).name,
+                        gpus_of(at.gpu_mask)};
+    std::string gpus;
+    for (int g : d.gpus) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
+    binder_.record(PodEvent{s.pods[i], false, "Scheduled", "Binding",
+                            "Successfully assigned " + d.pod + " to " + d.node +
+                                (gpus.empty() ? "" : " (GPUs " + gpus + ")")});
+    decisions_.push_back(std::move(d));
+  }
+  advance(s);
+}
+
+void LiveScheduler::report_unplaced() {
+  for (auto& [job, s] : submitted_) {
+    if (s.phase != Phase::kWaiting || s.failure_reported) continue;
+    const Workload* w = scheduler_.workloads().find(job);
+    if (w == nullptr || w->state != WorkloadState::kPending) continue;
+    const Cluster& c = live_.cluster();
+    const Resources need = s.spec->total_request();
+    int schedulable = 0;
+    for (NodeId n = 0; n < c.node_count(); ++n) schedulable += c.schedulable(n) ? 1 : 0;
+    const std::string note = fmt::format(
+        "gang {} of {} pods ({} GPUs, {} GPU milli shared, {} cores) does not fit: {} GPUs "
+        "free on {} schedulable nodes",
+        s.gang, s.pods.size(), need.gpus, need.gpu_milli, need.cpu_milli / 1000.0,
+        c.free_gpus(), schedulable);
+    for (const PodRef& p : s.pods)
+      binder_.record(PodEvent{p, true, "FailedScheduling", "Scheduling", note});
+    s.failure_reported = true;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placed workloads
+
+void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod& pod,
+                                      bool deleted) {
+  const auto i = static_cast<size_t>(index);
+  if (s.phase == Phase::kBinding) {
+    if (deleted && s.bind_error.empty()) s.bind_error = "pod " + pod.key() + " deleted";
+    if (!deleted) s.last[i] = pod;
+    return;
+  }
+  if (deleted) {
+    stop_pods(s, index, "pod " + pod.key() + " deleted");
+    return;
+  }
+  s.last[i] = pod;
+  if (pod.phase == "Failed") {
+    observe(Observation::Kind::kPodFailed, s.job, index, pod.termination_reason);
+    const std::string reason =
+        "pod " + pod.key() + " failed" +
+        (pod.exit_code ? " (exit code " + std::to_string(*pod.exit_code) + ")" : "");
+    const JobId job = s.job;
+    stop_pods(s, index, reason);
+    (void)job;
+    return;
+  }
+  if ((pod.phase == "Running" || pod.phase == "Succeeded") && !s.running[i]) {
+    s.running[i] = true;
+    observe(Observation::Kind::kPodRunning, s.job, index);
+  }
+  if (pod.phase == "Succeeded" && !s.succeeded[i]) {
+    s.succeeded[i] = true;
+    observe(Observation::Kind::kPodSucceeded, s.job, index);
+  }
+  advance(s);
+}
+
+void LiveScheduler::advance(Submitted& s) {
+  const Workload* w = scheduler_.workloads().find(s.job);
+  if (w == nullptr) return;
+  const auto all = [](const std::vector<bool>& v) {
+    return std::all_of(v.begin(), v.end(), [](bool b) { return b; });
+  };
+  if (w->state == WorkloadState::kBound && all(s.running))
+    observe(Observation::Kind::kRunning, s.job);
+  if (w->state == WorkloadState::kRunning && all(s.succeeded)) {
+    observe(Observation::Kind::kFinished, s.job);
+    forget(s.job);
+  }
+}
+
+void LiveScheduler::stop_pods(Submitted& s, int32_t except, const std::string& reason) {
+  const Workload* w = scheduler_.workloads().find(s.job);
+  const bool failed = s.last[static_cast<size_t>(except)].phase == "Failed";
+  if (w != nullptr && is_placed(w->state)) {
+    if (failed && transition_allowed(w->state, WorkloadState::kFailed)) {
+      observe(Observation::Kind::kFailed, s.job, -1, reason);
+    } else {
+      (void)scheduler_.withdraw(s.job, loop_.now());
+      observe(Observation::Kind::kEvicted, s.job, -1, reason);
+    }
+  }
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    if (static_cast<int32_t>(i) == except || s.succeeded[i]) continue;
+    binder_.evict(s.pods[i], reason);
+    // Until its deletion arrives, the pod still holds its node's resources.
+    KubePod still = s.last[i];
+    if (still.node_name.empty()) continue;
+    (void)live_.occupy(still);
+  }
+  forget(s.job);
+  request_cycle();
+}
+
+}  // namespace gantry::kube

@@ -1,0 +1,238 @@
+// The live scheduler front: Gantry's pods gathered into gangs, placed by the shared Scheduler,
+// bound through a scripted binder (the API server's side), with a gang never left half-bound.
+// Cluster: the model of live_cluster_test (two 8-GPU A100 nodes r1-n000, r1-n001), policy
+// binpack; expected placements by hand.
+
+#include "adapters/kube/world/live_scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+namespace gantry::kube {
+namespace {
+
+constexpr int64_t kGi = int64_t{1} << 30;
+const Resources kDgx{128'000, 1024 * kGi, 8, 0};
+const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
+
+Topology model() {
+  Topology t;
+  t.gpus = GpuCatalog::with_defaults();
+  t.classes.push_back(NodeClass{"dgx-a100", kDgx, t.gpus.find("A100-80G"), 8});
+  t.racks = {"r1"};
+  t.nodes = {NodeInfo{"r1-n000", 0, 0}, NodeInfo{"r1-n001", 0, 0}};
+  return t;
+}
+
+nlohmann::json node_json(const std::string& name) {
+  return {{"metadata", {{"name", name}, {"labels", {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"}, {"gantry.dev/rack", "r1"}}}}},
+          {"status",
+           {{"allocatable", {{"cpu", "128"}, {"memory", "1Ti"}, {"nvidia.com/gpu", "8"}}},
+            {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
+}
+
+// A pod of gang `gang` (size `size`), asking for `gpus` GPUs and 4 cores.
+nlohmann::json pod_json(const std::string& name, const std::string& gang, int size, int gpus,
+                        const std::string& scheduler = "gantry") {
+  nlohmann::json p = {
+      {"metadata",
+       {{"name", name}, {"namespace", "ml"}, {"uid", name + "-uid"}, {"labels", nlohmann::json::object()},
+        {"annotations", nlohmann::json::object()}}},
+      {"spec",
+       {{"schedulerName", scheduler},
+        {"containers",
+         {{{"name", "main"},
+           {"resources",
+            {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", std::to_string(gpus)}}}}}}}}}},
+      {"status", {{"phase", "Pending"}}}};
+  if (!gang.empty()) {
+    p["metadata"]["labels"]["gantry.dev/gang"] = gang;
+    p["metadata"]["annotations"]["gantry.dev/gang-size"] = std::to_string(size);
+  }
+  return p;
+}
+
+nlohmann::json with(nlohmann::json p, const std::string& node, const std::string& phase) {
+  p["spec"]["nodeName"] = node;
+  p["status"]["phase"] = phase;
+  return p;
+}
+
+// The API server's side: binds wait until the test settles them; what is bound and what was
+// evicted is kept, so a test can check that no gang is left half-bound.
+class ScriptedBinder : public PodBinder {
+ public:
+  struct Call {
+    PodBinding binding;
+    std::function<void(Status)> done;
+  };
+  void bind(const PodBinding& b, std::function<void(Status)> done) override {
+    calls.push_back({b, std::move(done)});
+  }
+  void evict(const PodRef& pod, const std::string&) override {
+    evicted.push_back(pod.key());
+    bound.erase(pod.key());
+  }
+  void record(const PodEvent& e) override { events.push_back(e.reason + " " + e.pod.key()); }
+  // Settles the oldest open bind: ok, or refused with `error`.
+  void settle(const std::string& error = {}) {
+    Call c = std::move(calls.front());
+    calls.pop_front();
+    if (error.empty()) bound[c.binding.pod.key()] = c.binding.node;
+    c.done(error.empty() ? Status::ok() : Status::error(error));
+  }
+  std::deque<Call> calls;
+  std::map<std::string, std::string> bound;  // pod key -> node
+  std::vector<std::string> evicted;
+  std::vector<std::string> events;
+};
+
+struct Fixture {
+  Fixture()
+      : loop(EventLoop::virtual_time(kT0)),
+        live(model()),
+        scheduler(*loop, live, binder, LiveSchedulerConfig{}) {
+    scheduler.node_changed(node_json("r1-n000"));
+    scheduler.node_changed(node_json("r1-n001"));
+  }
+  void settle_loop() { loop->run_until(loop->now()); }
+  WorkloadState state(JobId job) const { return scheduler.scheduler().workloads().find(job)->state; }
+
+  std::unique_ptr<EventLoop> loop;
+  LiveCluster live;
+  ScriptedBinder binder;
+  LiveScheduler scheduler;
+};
+
+std::string gpus(const std::vector<int>& g) {
+  std::string out;
+  for (int i : g) out += (out.empty() ? "" : ",") + std::to_string(i);
+  return out;
+}
+
+TEST(LiveScheduler, AGangIsPlacedWhenCompleteAndBoundWhole) {
+  Fixture f;
+  f.scheduler.pod_changed(pod_json("train-0", "train", 2, 4));
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty()) << "one of two pods: the gang waits";
+  f.scheduler.pod_changed(pod_json("train-1", "train", 2, 4));
+  f.settle_loop();
+  // binpack: both 4-GPU pods on the first node, GPUs 0-3 and 4-7.
+  ASSERT_EQ(f.binder.calls.size(), 2u);
+  EXPECT_EQ(f.binder.calls[0].binding.node, "r1-n000");
+  EXPECT_EQ(gpus(f.binder.calls[0].binding.gpu_index), "0,1,2,3");
+  EXPECT_EQ(f.binder.calls[1].binding.node, "r1-n000");
+  EXPECT_EQ(gpus(f.binder.calls[1].binding.gpu_index), "4,5,6,7");
+  EXPECT_EQ(f.state(0), WorkloadState::kAssumed);
+  f.binder.settle();
+  EXPECT_EQ(f.state(0), WorkloadState::kAssumed) << "one bind of two";
+  f.binder.settle();
+  EXPECT_EQ(f.state(0), WorkloadState::kBound);
+  EXPECT_EQ(f.binder.events, (std::vector<std::string>{"Scheduled ml/train-0", "Scheduled ml/train-1"}));
+  ASSERT_EQ(f.scheduler.decisions().size(), 2u);
+  EXPECT_EQ(f.scheduler.decisions()[1].pod, "ml/train-1");
+
+  // The informer shows them bound, then running, then done: the workload follows.
+  f.scheduler.pod_changed(with(pod_json("train-0", "train", 2, 4), "r1-n000", "Running"));
+  EXPECT_EQ(f.state(0), WorkloadState::kBound);
+  f.scheduler.pod_changed(with(pod_json("train-1", "train", 2, 4), "r1-n000", "Running"));
+  EXPECT_EQ(f.state(0), WorkloadState::kRunning);
+  EXPECT_EQ(f.live.cluster().free_gpus(), 8);
+  f.scheduler.pod_changed(with(pod_json("train-0", "train", 2, 4), "r1-n000", "Succeeded"));
+  f.scheduler.pod_changed(with(pod_json("train-1", "train", 2, 4), "r1-n000", "Succeeded"));
+  EXPECT_EQ(f.state(0), WorkloadState::kFinished);
+  EXPECT_EQ(f.live.cluster().free_gpus(), 16);
+  EXPECT_TRUE(f.live.cluster().check_invariants());
+}
+
+TEST(LiveScheduler, AFailedBindUndoesTheGangAndRetriesAfterTheBackoff) {
+  Fixture f;
+  f.scheduler.pod_changed(pod_json("a-0", "a", 2, 8));
+  f.scheduler.pod_changed(pod_json("a-1", "a", 2, 8));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 2u);
+  f.binder.settle();                                   // a-0 bound on r1-n000
+  f.binder.settle("pod ml/a-1 is already assigned");  // a-1 refused
+  // Never half-bound: the bound member was evicted, the workload forgotten and in backoff.
+  EXPECT_TRUE(f.binder.bound.empty());
+  EXPECT_EQ(f.binder.evicted, (std::vector<std::string>{"ml/a-0"}));
+  EXPECT_EQ(f.state(0), WorkloadState::kPending);
+  EXPECT_EQ(f.live.cluster().free_gpus(), 16) << "the model released the whole gang";
+  EXPECT_EQ(f.binder.events,
+            (std::vector<std::string>{"FailedScheduling ml/a-0", "FailedScheduling ml/a-1"}));
+  // The controller recreates a-0 (a new uid); a-1 still waits. After the backoff (1 s, the
+  // scheduler's default) the gang is placed again with the new incarnation.
+  nlohmann::json again = pod_json("a-0", "a", 2, 8);
+  again["metadata"]["uid"] = "a-0-second";
+  f.scheduler.pod_deleted(with(pod_json("a-0", "a", 2, 8), "r1-n000", "Pending"));
+  f.scheduler.pod_changed(again);
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty()) << "still backing off";
+  f.loop->run_until(kT0 + seconds(1));
+  ASSERT_EQ(f.binder.calls.size(), 2u);
+  EXPECT_EQ(f.binder.calls[0].binding.pod.uid, "a-0-second");
+  f.binder.settle();
+  f.binder.settle();
+  EXPECT_EQ(f.state(0), WorkloadState::kBound);
+  EXPECT_EQ(f.binder.bound.size(), 2u);
+}
+
+TEST(LiveScheduler, AGangThatDoesNotFitWaitsWholeAndSaysWhyOnce) {
+  Fixture f;
+  for (int i = 0; i < 3; ++i) f.scheduler.pod_changed(pod_json("big-" + std::to_string(i), "big", 3, 8));
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty()) << "24 GPUs on 16: nothing is bound, not even part";
+  EXPECT_EQ(f.binder.events.size(), 3u) << "one FailedScheduling per pod";
+  f.scheduler.node_changed(node_json("r1-n001"));  // a change: another cycle
+  f.settle_loop();
+  EXPECT_EQ(f.binder.events.size(), 3u) << "not repeated every cycle";
+  // A third node appears: the gang fits now, on all three.
+  f.scheduler.node_changed(node_json("extra-0"));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 3u);
+  std::set<std::string> nodes;
+  for (const auto& c : f.binder.calls) nodes.insert(c.binding.node);
+  EXPECT_EQ(nodes, (std::set<std::string>{"r1-n000", "r1-n001", "extra-0"}));
+}
+
+TEST(LiveScheduler, OtherPodsTakeTheirShareAndAFailedPodStopsItsGang) {
+  Fixture f;
+  // Another scheduler's pod holds all of r1-n000.
+  f.scheduler.pod_changed(with(pod_json("other", "", 1, 8, "default-scheduler"), "r1-n000", "Running"));
+  f.scheduler.pod_changed(pod_json("w-0", "w", 2, 2));
+  f.scheduler.pod_changed(pod_json("w-1", "w", 2, 2));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 2u);
+  EXPECT_EQ(f.binder.calls[0].binding.node, "r1-n001");
+  EXPECT_EQ(f.binder.calls[1].binding.node, "r1-n001");
+  f.binder.settle();
+  f.binder.settle();
+  f.scheduler.pod_changed(with(pod_json("w-0", "w", 2, 2), "r1-n001", "Running"));
+  f.scheduler.pod_changed(with(pod_json("w-1", "w", 2, 2), "r1-n001", "Running"));
+  ASSERT_EQ(f.state(0), WorkloadState::kRunning);
+  nlohmann::json failed = with(pod_json("w-1", "w", 2, 2), "r1-n001", "Failed");
+  failed["status"]["containerStatuses"] = {{{"name", "main"}, {"state", {{"terminated", {{"exitCode", 1}}}}}}};
+  f.scheduler.pod_changed(failed);
+  EXPECT_EQ(f.state(0), WorkloadState::kFailed);
+  EXPECT_EQ(f.binder.evicted, (std::vector<std::string>{"ml/w-0"})) << "its gang mate is stopped";
+  // w-0 still holds its 2 GPUs until its deletion arrives; w-1 ended; "other" holds 8.
+  EXPECT_EQ(f.live.cluster().free_gpus(), 16 - 8 - 2);
+  f.scheduler.pod_deleted(with(pod_json("w-0", "w", 2, 2), "r1-n001", "Running"));
+  EXPECT_EQ(f.live.cluster().free_gpus(), 8);
+  EXPECT_TRUE(f.live.cluster().check_invariants());
+}
+
+TEST(LiveScheduler, UnreadableObjectsAreSkippedAndCounted) {
+  Fixture f;
+  nlohmann::json bad = pod_json("x", "", 1, 1);
+  bad["spec"]["containers"][0]["resources"]["requests"]["cpu"] = "a lot";
+  f.scheduler.pod_changed(bad);
+  f.scheduler.node_changed(nlohmann::json::object());
+  EXPECT_EQ(f.scheduler.skipped_objects(), 2u);
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty());
+}
+
+}  // namespace
+}  // namespace gantry::kube

@@ -11,7 +11,8 @@ std::optional<int64_t> gang_index(const KubePod& p) {
   const auto it = p.annotations.find(std::string(kGangIndexAnnotation));
   if (it == p.annotations.end()) return std::nullopt;
   int64_t v = 0;
-  const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  const auto [end, ec] =
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
   if (ec != std::errc() || end != it->second.data() + it->second.size() || v < 0)
     return std::nullopt;
   return v;

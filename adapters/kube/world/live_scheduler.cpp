@@ -214,7 +214,8 @@ void LiveScheduler::start_bind(const BindAction& action) {
     b.gpu_index = gpus_of(action.pods[i].gpu_mask);
     const JobId job = s.job;
     const auto index = static_cast<int32_t>(i);
-    binder_.bind(b, [this, job, index](Status result) { bind_done(job, index, std::move(result)); });
+    binder_.bind(b,
+                 [this, job, index](Status result) { bind_done(job, index, std::move(result)); });
   }
 }
 
@@ -224,14 +225,14 @@ void LiveScheduler::bind_done(JobId job, int32_t index, Status result) {
   Submitted& s = it->second;
   s.bound[static_cast<size_t>(index)] = result.is_ok();
   if (!result && s.bind_error.empty())
-    s.bind_error = "binding pod " + s.pods[static_cast<size_t>(index)].key() + ": " +
-                   result.message();
+    s.bind_error =
+        "binding pod " + s.pods[static_cast<size_t>(index)].key() + ": " + result.message();
   if (--s.binds_outstanding == 0) finish_bind(s);
 }
 
 void LiveScheduler::finish_bind(Submitted& s) {
-  const bool all = s.bind_error.empty() &&
-                   std::all_of(s.bound.begin(), s.bound.end(), [](bool b) { return b; });
+  const bool all =
+      s.bind_error.empty() && std::all_of(s.bound.begin(), s.bound.end(), [](bool b) { return b; });
   if (!all) {
     // Undo: a gang is bound whole or not at all. The pods bound already are deleted (their
     // controller makes new ones, which the gang takes as the same members).
@@ -281,8 +282,8 @@ void LiveScheduler::report_unplaced() {
     const std::string note = fmt::format(
         "gang {} of {} pods ({} GPUs, {} GPU milli shared, {} cores) does not fit: {} GPUs "
         "free on {} schedulable nodes",
-        s.gang, s.pods.size(), need.gpus, need.gpu_milli, need.cpu_milli / 1000.0,
-        c.free_gpus(), schedulable);
+        s.gang, s.pods.size(), need.gpus, need.gpu_milli, need.cpu_milli / 1000.0, c.free_gpus(),
+        schedulable);
     for (const PodRef& p : s.pods)
       binder_.record(PodEvent{p, true, "FailedScheduling", "Scheduling", note});
     s.failure_reported = true;

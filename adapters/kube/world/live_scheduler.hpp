@@ -120,7 +120,7 @@ class LiveScheduler : private Scheduler::Waker {
   Scheduler scheduler_;
   GangAssembly gangs_;
   std::map<JobId, Submitted> submitted_;
-  std::map<std::string, JobId> job_of_gang_;                      // submitted, not yet placed
+  std::map<std::string, JobId> job_of_gang_;                     // submitted, not yet placed
   std::map<std::string, std::pair<JobId, int32_t>> placed_pod_;  // pod key -> (job, index)
   JobId next_job_ = 0;
   bool cycle_requested_ = false;

@@ -26,7 +26,10 @@ Topology model() {
 }
 
 nlohmann::json node_json(const std::string& name) {
-  return {{"metadata", {{"name", name}, {"labels", {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"}, {"gantry.dev/rack", "r1"}}}}},
+  return {{"metadata",
+           {{"name", name},
+            {"labels",
+             {{"nvidia.com/gpu.product", "NVIDIA-A100-SXM4-80GB"}, {"gantry.dev/rack", "r1"}}}}},
           {"status",
            {{"allocatable", {{"cpu", "128"}, {"memory", "1Ti"}, {"nvidia.com/gpu", "8"}}},
             {"conditions", {{{"type", "Ready"}, {"status", "True"}}}}}}};
@@ -37,14 +40,18 @@ nlohmann::json pod_json(const std::string& name, const std::string& gang, int si
                         const std::string& scheduler = "gantry") {
   nlohmann::json p = {
       {"metadata",
-       {{"name", name}, {"namespace", "ml"}, {"uid", name + "-uid"}, {"labels", nlohmann::json::object()},
+       {{"name", name},
+        {"namespace", "ml"},
+        {"uid", name + "-uid"},
+        {"labels", nlohmann::json::object()},
         {"annotations", nlohmann::json::object()}}},
       {"spec",
        {{"schedulerName", scheduler},
         {"containers",
          {{{"name", "main"},
            {"resources",
-            {{"requests", {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", std::to_string(gpus)}}}}}}}}}},
+            {{"requests",
+              {{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", std::to_string(gpus)}}}}}}}}}},
       {"status", {{"phase", "Pending"}}}};
   if (!gang.empty()) {
     p["metadata"]["labels"]["gantry.dev/gang"] = gang;
@@ -97,7 +104,9 @@ struct Fixture {
     scheduler.node_changed(node_json("r1-n001"));
   }
   void settle_loop() { loop->run_until(loop->now()); }
-  WorkloadState state(JobId job) const { return scheduler.scheduler().workloads().find(job)->state; }
+  WorkloadState state(JobId job) const {
+    return scheduler.scheduler().workloads().find(job)->state;
+  }
 
   std::unique_ptr<EventLoop> loop;
   LiveCluster live;
@@ -129,7 +138,8 @@ TEST(LiveScheduler, AGangIsPlacedWhenCompleteAndBoundWhole) {
   EXPECT_EQ(f.state(0), WorkloadState::kAssumed) << "one bind of two";
   f.binder.settle();
   EXPECT_EQ(f.state(0), WorkloadState::kBound);
-  EXPECT_EQ(f.binder.events, (std::vector<std::string>{"Scheduled ml/train-0", "Scheduled ml/train-1"}));
+  EXPECT_EQ(f.binder.events,
+            (std::vector<std::string>{"Scheduled ml/train-0", "Scheduled ml/train-1"}));
   ASSERT_EQ(f.scheduler.decisions().size(), 2u);
   EXPECT_EQ(f.scheduler.decisions()[1].pod, "ml/train-1");
 
@@ -152,7 +162,7 @@ TEST(LiveScheduler, AFailedBindUndoesTheGangAndRetriesAfterTheBackoff) {
   f.scheduler.pod_changed(pod_json("a-1", "a", 2, 8));
   f.settle_loop();
   ASSERT_EQ(f.binder.calls.size(), 2u);
-  f.binder.settle();                                   // a-0 bound on r1-n000
+  f.binder.settle();                                  // a-0 bound on r1-n000
   f.binder.settle("pod ml/a-1 is already assigned");  // a-1 refused
   // Never half-bound: the bound member was evicted, the workload forgotten and in backoff.
   EXPECT_TRUE(f.binder.bound.empty());
@@ -180,7 +190,8 @@ TEST(LiveScheduler, AFailedBindUndoesTheGangAndRetriesAfterTheBackoff) {
 
 TEST(LiveScheduler, AGangThatDoesNotFitWaitsWholeAndSaysWhyOnce) {
   Fixture f;
-  for (int i = 0; i < 3; ++i) f.scheduler.pod_changed(pod_json("big-" + std::to_string(i), "big", 3, 8));
+  for (int i = 0; i < 3; ++i)
+    f.scheduler.pod_changed(pod_json("big-" + std::to_string(i), "big", 3, 8));
   f.settle_loop();
   EXPECT_TRUE(f.binder.calls.empty()) << "24 GPUs on 16: nothing is bound, not even part";
   EXPECT_EQ(f.binder.events.size(), 3u) << "one FailedScheduling per pod";
@@ -199,7 +210,8 @@ TEST(LiveScheduler, AGangThatDoesNotFitWaitsWholeAndSaysWhyOnce) {
 TEST(LiveScheduler, OtherPodsTakeTheirShareAndAFailedPodStopsItsGang) {
   Fixture f;
   // Another scheduler's pod holds all of r1-n000.
-  f.scheduler.pod_changed(with(pod_json("other", "", 1, 8, "default-scheduler"), "r1-n000", "Running"));
+  f.scheduler.pod_changed(
+      with(pod_json("other", "", 1, 8, "default-scheduler"), "r1-n000", "Running"));
   f.scheduler.pod_changed(pod_json("w-0", "w", 2, 2));
   f.scheduler.pod_changed(pod_json("w-1", "w", 2, 2));
   f.settle_loop();
@@ -212,7 +224,8 @@ TEST(LiveScheduler, OtherPodsTakeTheirShareAndAFailedPodStopsItsGang) {
   f.scheduler.pod_changed(with(pod_json("w-1", "w", 2, 2), "r1-n001", "Running"));
   ASSERT_EQ(f.state(0), WorkloadState::kRunning);
   nlohmann::json failed = with(pod_json("w-1", "w", 2, 2), "r1-n001", "Failed");
-  failed["status"]["containerStatuses"] = {{{"name", "main"}, {"state", {{"terminated", {{"exitCode", 1}}}}}}};
+  failed["status"]["containerStatuses"] = {
+      {{"name", "main"}, {"state", {{"terminated", {{"exitCode", 1}}}}}}};
   f.scheduler.pod_changed(failed);
   EXPECT_EQ(f.state(0), WorkloadState::kFailed);
   EXPECT_EQ(f.binder.evicted, (std::vector<std::string>{"ml/w-0"})) << "its gang mate is stopped";

@@ -1,0 +1,47 @@
+#pragma once
+// `gantry snapshot`: a live cluster written as a Scenario that `gantry simulate` accepts, the
+// start of a digital twin (a what-if begins from the cluster as it is).
+//
+// What it writes:
+//   - GPU models the catalog does not know, as spec.cluster.gpuTypes (memory from the label
+//     nvidia.com/gpu.memory, else 80Gi; other figures assumed, named in `source`);
+//   - the fabric (InfiniBand) and storage bandwidth (100GB/s), which the API does not know,
+//     marked as assumed;
+//   - node classes: the nodes grouped as LiveCluster groups them (GPU model, capacity, NVLink
+//     islands; live_cluster.hpp), with the labels and taints every node of the class shares;
+//     the NIC figure comes from the label gantry.dev/nic when every node of the class has the
+//     same, else 100Gbps, marked as assumed in a comment;
+//   - racks: one entry per (rack, class) with its node count ("<rack>" when the rack has one
+//     class, "<rack>-<class>" otherwise); the scenario names its nodes "<rack>-nNNN", so a
+//     comment lists which live node each name stands for;
+//   - the pods running now (phase Running, on a node), by gang (gang_assembly.hpp), as jobs
+//     submitted at the start: one role per replica type with the largest request of its pods,
+//     the node's GPU model as gpuType, and work (no gradient) of one 1-second step per second of the pod's
+//     gantry.dev/simulate-duration (1 hour when it has none: the API does not know how long a
+//     pod will run; say so in the what-if).
+//   - nodes that are absent or not ready are left out (the twin is the capacity usable now).
+//
+// Pure: no I/O; `gantry snapshot` lists the objects with the client and prints the result.
+
+#include <string>
+#include <vector>
+
+#include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/model/kube_pod.hpp"
+#include "engine/core/time.hpp"
+
+namespace gantry::kube {
+
+inline constexpr std::string_view kNicLabel = "gantry.dev/nic";
+
+struct SnapshotInput {
+  std::vector<KubeNode> nodes;
+  std::vector<KubePod> pods;
+  Time now;
+  std::string name = "snapshot";
+  std::string source;  // e.g. the API server's URL, written in the header comment
+};
+
+std::string snapshot_scenario(const SnapshotInput& input);
+
+}  // namespace gantry::kube

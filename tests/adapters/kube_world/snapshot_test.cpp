@@ -1,0 +1,97 @@
+// `gantry snapshot`: a live cluster as a Scenario. The written text must load as a scenario
+// (sim/scenario_loader.hpp) and describe the usable nodes and running pods; expected shapes by
+// hand from the objects below.
+
+#include "adapters/kube/world/snapshot.hpp"
+
+#include <gtest/gtest.h>
+
+#include "sim/scenario_loader.hpp"
+
+namespace gantry::kube {
+namespace {
+
+constexpr int64_t kGi = int64_t{1} << 30;
+const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
+
+KubeNode node(const std::string& name, const std::string& rack, int gpus, std::string product) {
+  KubeNode n;
+  n.name = name;
+  n.rack = rack;
+  n.allocatable = Resources{128'000, 1024 * kGi, gpus, 0};
+  n.gpu_product = std::move(product);
+  n.island_size = gpus;
+  n.ready = true;
+  n.labels = {{"kubernetes.io/hostname", name}, {"pool", "train"}};
+  if (!n.gpu_product.empty()) n.labels["nvidia.com/gpu.product"] = n.gpu_product;
+  return n;
+}
+
+KubePod running(const std::string& name, const std::string& gang, const std::string& on,
+                Resources request) {
+  KubePod p;
+  p.namespace_name = "ml";
+  p.name = name;
+  p.gang = gang;
+  p.gang_size = 2;
+  p.node_name = on;
+  p.phase = "Running";
+  p.request = request;
+  return p;
+}
+
+TEST(Snapshot, WritesAScenarioThatLoads) {
+  SnapshotInput in;
+  in.now = kT0;
+  in.source = "https://10.0.0.1:6443";
+  in.nodes = {node("dgx-b", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
+              node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
+              node("dgx-c", "r2", 8, "NVIDIA-A100-SXM4-80GB"),
+              node("cpu-0", "r2", 0, ""),
+              node("x-0", "r2", 4, "NVIDIA-B200")};
+  KubeNode down = node("dgx-d", "r2", 8, "NVIDIA-A100-SXM4-80GB");
+  down.ready = false;
+  in.nodes.push_back(down);
+  KubePod a = running("llm-0", "llm", "dgx-a", Resources{8000, 64 * kGi, 8, 0});
+  a.simulate_duration = hours(2);
+  KubePod b = running("llm-1", "llm", "dgx-b", Resources{8000, 64 * kGi, 8, 0});
+  KubePod pending = running("later", "", "", Resources{1000, kGi, 1, 0});
+  pending.phase = "Pending";
+  in.pods = {a, b, pending};
+
+  const std::string yaml = snapshot_scenario(in);
+  SCOPED_TRACE(yaml);
+  const ScenarioSpec s = load_scenario_text(yaml, "snapshot.yaml", {});
+  // Usable nodes: dgx-a, dgx-b (r1), cpu-0, dgx-c, x-0 (r2); dgx-d is not ready.
+  EXPECT_EQ(s.topology.nodes.size(), 5u);
+  // Classes: the A100 box, the CPU box, the B200 box (a model of its own).
+  EXPECT_EQ(s.topology.classes.size(), 3u);
+  EXPECT_GE(s.topology.gpus.find("NVIDIA-B200"), 0);
+  // r1 has one class (named r1); r2 has three (r2-<class> each).
+  EXPECT_EQ(s.topology.racks.size(), 4u);
+  // Racks and classes come in the order the nodes' names first meet them: cpu-0 makes r2 and
+  // the CPU class first, dgx-a r1 and the A100 class, x-0 the B200 class.
+  EXPECT_EQ(s.topology.racks, (std::vector<std::string>{"r2-cpu-only-128000m-1048576Mi",
+                                                        "r2-A100-80Gx8-128000m-1048576Mi",
+                                                        "r2-NVIDIA-B200x4-128000m-1048576Mi",
+                                                        "r1"}));
+  EXPECT_EQ(s.topology.classes[1].capacity.gpus, 8);
+  EXPECT_EQ(s.topology.classes[1].island_link, IslandLink::kNVSwitch);
+  // Labels every node of a class shares, without the host name.
+  EXPECT_EQ(s.topology.nodes[1].labels.at("pool"), "train");
+  EXPECT_EQ(s.topology.nodes[1].labels.count("kubernetes.io/hostname"), 0u);
+  // One job: the gang llm, two 8-GPU workers of A100, 2 h = 7200 one-second steps.
+  ASSERT_EQ(s.workload.jobs.size(), 1u);
+  const JobSpec& j = s.workload.jobs[0];
+  EXPECT_EQ(j.name, "ml-llm");
+  EXPECT_EQ(j.gpu_type, "A100-80G");
+  ASSERT_EQ(j.roles.size(), 1u);
+  EXPECT_EQ(j.roles[0].replicas, 2);
+  EXPECT_EQ(j.roles[0].per_replica.gpus, 8);
+  EXPECT_EQ(j.work.steps, 7200);
+  EXPECT_NE(yaml.find("r1-n000 = dgx-a, r1-n001 = dgx-b"), std::string::npos)
+      << "node names are kept in a comment";
+}
+
+}  // namespace
+}  // namespace gantry::kube

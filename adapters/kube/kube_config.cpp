@@ -176,16 +176,17 @@ KubeConfig parse_kubeconfig(std::string_view text, const std::string& file_name,
   if (!doc.IsMap()) r.fail(root, "a kubeconfig must be a YAML map");
 
   KubeConfig out;
-  Field context_name_field = root;
+  // (Fields are never assigned to: assigning a YAML::Node writes into the node it refers to.)
+  std::optional<Field> current;
   if (!context.empty()) {
     out.context = context;
   } else {
-    auto current = r.child(root, "current-context");
+    current = r.child(root, "current-context");
     if (!current) r.fail(doc.Mark(), "current-context", "not set, and no context was named");
     out.context = r.string_at(*current);
-    context_name_field = *current;
   }
-  const Field ctx = r.named_entry(root, "contexts", "context", out.context, context_name_field);
+  const Field ctx =
+      r.named_entry(root, "contexts", "context", out.context, current ? *current : root);
   auto cluster_name = r.child(ctx, "cluster");
   if (!cluster_name) r.fail(ctx, "has no cluster");
   auto user_name = r.child(ctx, "user");

@@ -279,6 +279,8 @@ struct FakeApiServer::Impl {
   int open_watches = 0;
   int64_t watches_started = 0;
   std::vector<Fault> faults;
+  int held = 0;
+  int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
 
   // ---- writes (mutex held) ----
@@ -439,6 +441,22 @@ void FakeApiServer::inject(Fault fault) {
   impl_->faults.push_back(std::move(fault));
 }
 
+int FakeApiServer::held() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->held;
+}
+
+bool FakeApiServer::wait_for_held(int n) const {
+  std::unique_lock lock(impl_->mutex);
+  return impl_->cv.wait_for(lock, std::chrono::seconds(30), [&] { return impl_->held >= n; });
+}
+
+void FakeApiServer::release_held() {
+  std::lock_guard lock(impl_->mutex);
+  ++impl_->release_generation;
+  impl_->cv.notify_all();
+}
+
 std::vector<RecordedRequest> FakeApiServer::requests() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->requests;
@@ -512,6 +530,8 @@ int FakeApiServer::handle(mg_connection* conn) {
     for (auto it = impl_->faults.begin(); it != impl_->faults.end(); ++it) {
       if (!it->method.empty() && it->method != r.method) continue;
       if (r.path.rfind(it->path_prefix, 0) != 0) continue;
+      if (!it->query_contains.empty() && raw_query.find(it->query_contains) == std::string::npos)
+        continue;
       if (it->match == Fault::Match::kWatch && !r.watch) continue;
       if (it->match == Fault::Match::kNotWatch && r.watch) continue;
       fault = *it;
@@ -520,6 +540,15 @@ int FakeApiServer::handle(mg_connection* conn) {
     }
   }
   if (fault) {
+    if (fault->hold) {
+      std::unique_lock lock(impl_->mutex);
+      const int64_t seen = impl_->release_generation;
+      ++impl_->held;
+      impl_->cv.notify_all();
+      impl_->cv.wait(lock,
+                     [&] { return impl_->shutting_down || impl_->release_generation != seen; });
+      --impl_->held;
+    }
     if (fault->delay_ms > 0) {
       std::unique_lock lock(impl_->mutex);
       impl_->cv.wait_for(lock, std::chrono::milliseconds(fault->delay_ms),
@@ -811,18 +840,7 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
       lock.lock();
     }
     if (!alive || ended || s.shutting_down) break;
-    if (s.drop_generation != drop_seen) {
-      dropped = true;
-      break;
-    }
-    if (s.expire_generation != expire_seen) {
-      out.push_back({{"type", "ERROR"},
-                     {"object", status_body(410, "Expired",
-                                            "too old resource version: " + from + " (" +
-                                                std::to_string(s.rv) + ")")}});
-      ended = true;
-      continue;
-    }
+    // What happened before a drop or an expiry reaches the client first, as on a real server.
     for (; next < s.log.size(); ++next) {
       const Event& e = s.log[next];
       if (!in_scope(e)) continue;
@@ -851,6 +869,18 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
       }
     }
     if (!out.empty()) continue;
+    if (s.drop_generation != drop_seen) {
+      dropped = true;
+      break;
+    }
+    if (s.expire_generation != expire_seen) {
+      out.push_back({{"type", "ERROR"},
+                     {"object", status_body(410, "Expired",
+                                            "too old resource version: " + from + " (" +
+                                                std::to_string(s.rv) + ")")}});
+      ended = true;
+      continue;
+    }
     s.cv.wait(lock);
   }
   --s.open_watches;

@@ -62,8 +62,9 @@ struct RecordedRequest {
 
 struct Fault {
   enum class Match { kAny, kWatch, kNotWatch };
-  std::string method;       // "" = any
-  std::string path_prefix;  // matched against the path without the query
+  std::string method;          // "" = any
+  std::string path_prefix;     // matched against the path without the query
+  std::string query_contains;  // "" = any; e.g. "continue=" for list continuations
   Match match = Match::kAny;
   int times = 1;     // how many requests it applies to
   int status = 0;    // 0: answer normally (after the delay)
@@ -72,6 +73,9 @@ struct Fault {
   std::optional<int> retry_after_seconds;
   int delay_ms = 0;   // wait this long before answering (interrupted by the destructor)
   bool drop = false;  // close the connection without answering
+  // Hold the request until release_held(), then apply the rest of the fault (or answer
+  // normally when status is 0). Lets a test change state while a client is between streams.
+  bool hold = false;
 };
 
 class FakeApiServer {
@@ -107,6 +111,10 @@ class FakeApiServer {
 
   // ---- faults and records ----
   void inject(Fault fault);
+  int held() const;  // requests being held now
+  // Blocks until held() >= n (or 30 s pass: then false).
+  bool wait_for_held(int n) const;
+  void release_held();
   std::vector<RecordedRequest> requests() const;
   void clear_requests();
 

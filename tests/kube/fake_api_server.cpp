@@ -1,10 +1,17 @@
 #include "tests/kube/fake_api_server.hpp"
 
+#include <arpa/inet.h>
 #include <civetweb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <stdexcept>
+#include <thread>
+
+#include "tests/kube/tls_proxy.hpp"
 
 namespace gantry::kube::testing {
 
@@ -16,10 +23,22 @@ constexpr const char* kTimestamp = "2026-01-01T00:00:00Z";
 
 void init_civetweb() {
   static std::once_flag once;
-  std::call_once(once, [] { mg_init_library(MG_FEATURES_TLS); });
+  std::call_once(once, [] { mg_init_library(0); });
 }
 
 int quiet_log(const mg_connection*, const char*) { return 1; }
+
+// Opens and closes a TCP connection to 127.0.0.1:port.
+void knock(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::close(fd);
+}
 
 const char* reason_phrase(int status) {
   switch (status) {
@@ -273,7 +292,6 @@ struct FakeApiServer::Impl {
   // collection → key → object
   std::map<std::string, std::map<std::string, json>> objects;
   std::vector<Event> log;
-  int64_t bookmark_generation = 0;
   int64_t expire_generation = 0;
   int64_t drop_generation = 0;
   int open_watches = 0;
@@ -322,21 +340,11 @@ struct FakeApiServer::Impl {
 FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
   init_civetweb();
   tls_ = !options.tls_pem_file.empty();
-  const std::string ports = std::string("127.0.0.1:0") + (tls_ ? "s" : "");
+  const std::string ports = "127.0.0.1:0";
   const std::string threads = std::to_string(options.threads);
   std::vector<const char*> opts = {
       "listening_ports",   ports.c_str(), "num_threads",        threads.c_str(),
       "enable_keep_alive", "no",          "request_timeout_ms", "60000"};
-  if (tls_) {
-    opts.push_back("ssl_certificate");
-    opts.push_back(options.tls_pem_file.c_str());
-    if (!options.client_ca_file.empty()) {
-      opts.push_back("ssl_verify_peer");
-      opts.push_back("yes");
-      opts.push_back("ssl_ca_file");
-      opts.push_back(options.client_ca_file.c_str());
-    }
-  }
   opts.push_back(nullptr);
   mg_callbacks callbacks{};
   callbacks.log_message = quiet_log;
@@ -348,6 +356,15 @@ FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
   mg_server_port info[2] = {};
   if (mg_get_server_ports(ctx_, 2, info) > 0) port_ = info[0].port;
   mg_set_request_handler(ctx_, "/", &FakeApiServer::on_request, this);
+  if (tls_) {
+    try {
+      proxy_ = std::make_unique<TlsProxy>(port_, options.tls_pem_file, options.client_ca_file);
+    } catch (...) {
+      mg_stop(ctx_);
+      delete impl_;
+      throw;
+    }
+  }
 }
 
 FakeApiServer::~FakeApiServer() {
@@ -356,12 +373,33 @@ FakeApiServer::~FakeApiServer() {
     impl_->shutting_down = true;
   }
   impl_->cv.notify_all();
-  mg_stop(ctx_);
+  proxy_.reset();
+  // civetweb's master thread notices the stop only when its poll() returns, which it does
+  // every 2 s or on a new connection: knock until mg_stop() has returned.
+  std::mutex m;
+  std::condition_variable stopped_cv;
+  bool stopped = false;
+  std::thread stopper([&] {
+    mg_stop(ctx_);
+    std::lock_guard lock(m);
+    stopped = true;
+    stopped_cv.notify_all();
+  });
+  std::unique_lock lock(m);
+  while (!stopped) {
+    lock.unlock();
+    knock(port_);
+    lock.lock();
+    stopped_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopped; });
+  }
+  lock.unlock();
+  stopper.join();
   delete impl_;
 }
 
 std::string FakeApiServer::url() const {
-  return std::string(tls_ ? "https" : "http") + "://127.0.0.1:" + std::to_string(port_);
+  return tls_ ? "https://127.0.0.1:" + std::to_string(proxy_->port())
+              : "http://127.0.0.1:" + std::to_string(port_);
 }
 
 json FakeApiServer::apply(const std::string& collection_path, json object) {
@@ -398,7 +436,8 @@ int64_t FakeApiServer::resource_version() const {
 
 void FakeApiServer::send_bookmarks() {
   std::lock_guard lock(impl_->mutex);
-  ++impl_->bookmark_generation;
+  // A marker in the log, so that the bookmark reaches each watch in order with the events.
+  impl_->log.push_back({impl_->rv, "", "", "BOOKMARK", json(), json()});
   impl_->cv.notify_all();
 }
 
@@ -799,7 +838,6 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
   s.cv.notify_all();
   const int64_t expire_seen = s.expire_generation;
   const int64_t drop_seen = s.drop_generation;
-  int64_t bookmarks_sent = s.bookmark_generation;
   size_t next = s.log.size();
   bool alive = true;
   bool dropped = false;
@@ -843,6 +881,16 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
     // What happened before a drop or an expiry reaches the client first, as on a real server.
     for (; next < s.log.size(); ++next) {
       const Event& e = s.log[next];
+      if (e.type == "BOOKMARK") {
+        if (bookmarks) {
+          out.push_back({{"type", "BOOKMARK"},
+                         {"object",
+                          {{"kind", "Bookmark"},
+                           {"apiVersion", "v1"},
+                           {"metadata", {{"resourceVersion", std::to_string(e.rv)}}}}}});
+        }
+        continue;
+      }
       if (!in_scope(e)) continue;
       const bool now_in = e.type != "DELETED" && sel.matches(e.object);
       const bool was_in = e.type == "MODIFIED" && sel.matches(e.old_object);
@@ -857,16 +905,6 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
         continue;
       }
       out.push_back({{"type", type}, {"object", e.object}});
-    }
-    if (s.bookmark_generation != bookmarks_sent) {
-      bookmarks_sent = s.bookmark_generation;
-      if (bookmarks) {
-        out.push_back({{"type", "BOOKMARK"},
-                       {"object",
-                        {{"kind", "Bookmark"},
-                         {"apiVersion", "v1"},
-                         {"metadata", {{"resourceVersion", std::to_string(s.rv)}}}}}});
-      }
     }
     if (!out.empty()) continue;
     if (s.drop_generation != drop_seen) {

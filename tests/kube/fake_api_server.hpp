@@ -24,7 +24,8 @@
 // drop_watches() (connection closed without the end of the chunked body).
 //
 // Deterministic: uids are "uid-<n>", timestamps a fixed instant, lists in key order.
-// Connections are not kept alive (every request closes its connection), so dropping a stream
+// TLS is terminated by a TlsProxy in front of the plain civetweb listener (tls_proxy.hpp says
+// why). Connections are not kept alive (every request closes its connection), so dropping a stream
 // never leaves a client waiting on a half-used connection.
 //
 // Threads: civetweb serves each request on one of its threads; every method here may be called
@@ -33,6 +34,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -43,6 +45,8 @@ struct mg_context;
 struct mg_connection;
 
 namespace gantry::kube::testing {
+
+class TlsProxy;
 
 struct FakeApiServerOptions {
   // PEM file with the server's key and certificate chain: serve https. Empty: plain http.
@@ -126,6 +130,7 @@ class FakeApiServer {
   int handle(mg_connection* conn);
 
   mg_context* ctx_ = nullptr;
+  std::unique_ptr<TlsProxy> proxy_;  // the https front, when TLS was asked for (tls_proxy.hpp)
   bool tls_ = false;
   int port_ = 0;
   Impl* impl_;

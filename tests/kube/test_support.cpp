@@ -81,8 +81,10 @@ TestCerts make_certs() {
   const std::string ossl = "openssl";
   // CA and an unrelated CA.
   for (const char* name : {"ca", "other-ca"}) {
-    run(ossl + " req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=gantry-test-" + name +
-        " -keyout " + d + "/" + name + ".key -out " + d + "/" + name + ".crt");
+    run(ossl +
+        " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "
+        "/CN=gantry-test-" +
+        name + " -keyout " + d + "/" + name + ".key -out " + d + "/" + name + ".crt");
   }
   dir.write("server.ext",
             "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n"
@@ -92,8 +94,9 @@ TestCerts make_certs() {
             "extendedKeyUsage=clientAuth\n");
   for (const char* name : {"server", "client"}) {
     const std::string n = name;
-    run(ossl + " req -newkey rsa:2048 -nodes -subj /CN=gantry-test-" + n + " -keyout " + d + "/" +
-        n + ".key -out " + d + "/" + n + ".csr");
+    run(ossl +
+        " req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj /CN=gantry-test-" + n +
+        " -keyout " + d + "/" + n + ".key -out " + d + "/" + n + ".csr");
     run(ossl + " x509 -req -in " + d + "/" + n + ".csr -CA " + d + "/ca.crt -CAkey " + d +
         "/ca.key -CAcreateserial -days 2 -extfile " + d + "/" + n + ".ext -out " + d + "/" + n +
         ".crt");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
 #include "tests/kube/fake_api_server.hpp"
@@ -89,6 +91,27 @@ TEST(KubeTls, KubeconfigEndToEnd) {
   KubeClient client(c);
   EXPECT_EQ(client.request("GET", "/api/v1/namespaces/ml/pods").status, 200);
   EXPECT_EQ(server.requests().back().headers.at("authorization"), "Bearer s3cret");
+}
+
+TEST(KubeTls, WatchStreamsAndDropsOverTls) {
+  FakeApiServer server(tls_options());
+  KubeConfig c = testing::config_for(server.url());
+  c.ca_pem = read_text(test_certs().ca_cert);
+  KubeClient client(c);
+  std::thread writer([&] {
+    server.wait_for_watches_started(1);
+    server.apply(kPods, {{"metadata", {{"name", "a"}}}});
+    server.drop_watches();  // after the event: the fake flushes it before cutting
+  });
+  std::vector<std::string> names;
+  const WatchResult r =
+      client.watch(std::string(kPods) + "?watch=true&resourceVersion=1", [&](WatchEvent& e) {
+        names.push_back(name_of(e.object));
+        return true;
+      });
+  writer.join();
+  EXPECT_EQ(names, std::vector<std::string>{"a"});
+  EXPECT_EQ(r.end, WatchEnd::kTransportError);
 }
 
 }  // namespace

@@ -100,7 +100,9 @@ KubeStatus parse_status(int code, std::string_view body, std::string_view retry_
   nlohmann::json parsed = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
   if (parsed.is_object()) {
     s = status_from_json(parsed, code);
-    // The HTTP status is what happened; a body claiming another code does not override it.
+    // The HTTP status is what happened; a body claiming another code does not override it,
+    // nor does it choose the reason when it gives none.
+    if (s.code != code && string_field(parsed, "reason").empty()) s.reason = reason_for_code(code);
     s.code = code;
   } else {
     s.code = code;

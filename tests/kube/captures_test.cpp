@@ -214,6 +214,20 @@ TEST(KubeCaptures, RequestsMatchTheBuilders) {
   EXPECT_EQ(pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "2");
 }
 
+// Found by tests/fuzz/kube_fuzz: a body whose own code disagrees with the HTTP status and that
+// gives no reason must not borrow the body's code's reason (200 has none); a non-string reason
+// is ignored rather than thrown on.
+TEST(KubeStatusParsing, HttpStatusChoosesTheMissingReason) {
+  const KubeStatus s = parse_status(503, R"({"kind":"Status","code":200})");
+  EXPECT_EQ(s.code, 503);
+  EXPECT_EQ(s.reason, "ServiceUnavailable");
+  const KubeStatus odd = parse_status(429, R"({"kind":"Status","code":7,"reason":5})");
+  EXPECT_EQ(odd.reason, "TooManyRequests");
+  EXPECT_EQ(parse_status(410, "").reason, "Expired");
+  EXPECT_FALSE(parse_retry_after("Wed, 21 Oct 2026 07:28:00 GMT").has_value());
+  EXPECT_EQ(parse_retry_after(" 10 "), seconds(10));
+}
+
 // Every file in the folder is one of those used above: a new capture must get a test.
 TEST(KubeCaptures, EveryFileIsCovered) {
   std::set<std::string> covered = {

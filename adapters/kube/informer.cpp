@@ -1,0 +1,292 @@
+#include "adapters/kube/informer.hpp"
+
+#include <map>
+
+namespace gantry::kube {
+
+const char* to_string(InformerEventType type) {
+  switch (type) {
+    case InformerEventType::kAdded:
+      return "added";
+    case InformerEventType::kUpdated:
+      return "updated";
+    case InformerEventType::kDeleted:
+      return "deleted";
+  }
+  return "?";
+}
+
+Informer::Informer(KubeClient& client, InformerOptions options)
+    : client_(client),
+      options_(std::move(options)),
+      sleeper_(options_.sleeper),
+      handlers_(std::make_shared<std::vector<InformerHandler>>()) {
+  if (sleeper_ == nullptr) {
+    own_sleeper_ = std::make_unique<InterruptibleSleeper>();
+    sleeper_ = own_sleeper_.get();
+  }
+}
+
+Informer::~Informer() { stop(); }
+
+void Informer::add_handler(InformerHandler handler) { handlers_->push_back(std::move(handler)); }
+
+void Informer::start() {
+  if (thread_.joinable()) return;
+  thread_ = std::thread([this] { run(); });
+}
+
+void Informer::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  synced_cv_.notify_all();
+  canceller_.cancel();
+  sleeper_->interrupt();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool Informer::has_synced() const {
+  std::lock_guard lock(mutex_);
+  return synced_;
+}
+
+bool Informer::wait_for_sync() {
+  std::unique_lock lock(mutex_);
+  synced_cv_.wait(lock, [this] { return synced_ || stopping_; });
+  return synced_;
+}
+
+std::string Informer::resource_version() const {
+  std::lock_guard lock(mutex_);
+  return resource_version_;
+}
+
+InformerStats Informer::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+std::string Informer::last_error() const {
+  std::lock_guard lock(mutex_);
+  return last_error_;
+}
+
+void Informer::set_error(std::string message) {
+  std::lock_guard lock(mutex_);
+  last_error_ = std::move(message);
+}
+
+nlohmann::json Informer::prepared(nlohmann::json object) const {
+  if (options_.strip_managed_fields && object.is_object()) {
+    const auto m = object.find("metadata");
+    if (m != object.end() && m->is_object()) m->erase("managedFields");
+  }
+  return object;
+}
+
+std::string Informer::query(bool watch, const std::string& resource_version,
+                            const std::string& continue_token) const {
+  std::string q = options_.path + "?";
+  if (watch) {
+    q += "watch=true&allowWatchBookmarks=true&resourceVersion=" + query_escape(resource_version) +
+         "&timeoutSeconds=" + std::to_string(options_.watch_timeout_seconds);
+  } else {
+    q += "limit=" + std::to_string(options_.page_size);
+    if (!continue_token.empty()) q += "&continue=" + query_escape(continue_token);
+  }
+  if (!options_.label_selector.empty())
+    q += "&labelSelector=" + query_escape(options_.label_selector);
+  if (!options_.field_selector.empty())
+    q += "&fieldSelector=" + query_escape(options_.field_selector);
+  return q;
+}
+
+void Informer::apply(InformerEventType type, nlohmann::json object, nlohmann::json old_object) {
+  auto handlers = handlers_;
+  auto call = [handlers, event = InformerEvent{type, std::move(object), std::move(old_object)}] {
+    for (const InformerHandler& h : *handlers) h(event);
+  };
+  if (options_.dispatch) {
+    options_.dispatch(std::move(call));
+  } else {
+    call();
+  }
+}
+
+bool Informer::list_all() {
+  // A 410 on a continue token means the snapshot expired: start the list again. A few times
+  // in a row is a server under churn; then back off like any other failure.
+  for (int restart = 0; restart < 3; ++restart) {
+    std::map<std::string, nlohmann::json> fresh;
+    std::string continue_token;
+    std::string version;
+    bool expired = false;
+    while (true) {
+      KubeResponse r;
+      try {
+        r = client_.request("GET", query(false, "", continue_token));
+      } catch (const KubeTransportError& e) {
+        set_error(std::string("list: ") + e.what());
+        return false;
+      }
+      {
+        std::lock_guard lock(mutex_);
+        ++stats_.list_pages;
+      }
+      if (r.status == 410 && !continue_token.empty()) {
+        expired = true;
+        break;
+      }
+      if (r.status != 200) {
+        set_error(std::string("list: ") + KubeError(parse_status(r.status, r.body)).what());
+        return false;
+      }
+      nlohmann::json page = nlohmann::json::parse(r.body, nullptr, false);
+      if (!page.is_object() || !page.contains("items") || !page["items"].is_array()) {
+        set_error("list: the answer is not a list");
+        return false;
+      }
+      for (auto& item : page["items"]) {
+        if (!item.is_object()) continue;
+        std::string key = cache_key_of(item);
+        fresh[std::move(key)] = prepared(std::move(item));
+      }
+      const nlohmann::json& meta = page.contains("metadata") ? page["metadata"] : nlohmann::json();
+      continue_token = meta.is_object() && meta.contains("continue") && meta["continue"].is_string()
+                           ? meta["continue"].get<std::string>()
+                           : "";
+      // Every page of one list carries the snapshot's resourceVersion; the first one counts.
+      if (version.empty() && meta.is_object() && meta.contains("resourceVersion") &&
+          meta["resourceVersion"].is_string())
+        version = meta["resourceVersion"].get<std::string>();
+      if (continue_token.empty()) break;
+    }
+    if (expired) continue;
+
+    // Swap the cache, then tell the handlers what changed: adds and updates in key order,
+    // then deletes in key order.
+    std::map<std::string, nlohmann::json> old = cache_.replace(fresh);
+    {
+      std::lock_guard lock(mutex_);
+      resource_version_ = version;
+      ++stats_.lists;
+    }
+    for (const auto& [key, object] : fresh) {
+      const auto it = old.find(key);
+      if (it == old.end()) {
+        apply(InformerEventType::kAdded, object, nullptr);
+      } else if (resource_version_of(it->second) != resource_version_of(object)) {
+        apply(InformerEventType::kUpdated, object, it->second);
+      }
+    }
+    for (auto& [key, object] : old) {
+      if (!fresh.count(key)) apply(InformerEventType::kDeleted, std::move(object), nullptr);
+    }
+    return true;
+  }
+  set_error("list: the continue token expired three times in a row");
+  return false;
+}
+
+WatchEnd Informer::watch_once(bool& relist, bool& delivered) {
+  {
+    std::lock_guard lock(mutex_);
+    ++stats_.watches;
+  }
+  const std::string path = query(true, resource_version(), "");
+  const WatchResult result = client_.watch(
+      path,
+      [&](WatchEvent& event) {
+        switch (event.type) {
+          case WatchEventType::kBookmark: {
+            std::lock_guard lock(mutex_);
+            ++stats_.bookmarks;
+            if (!event.resource_version.empty()) resource_version_ = event.resource_version;
+            return true;
+          }
+          case WatchEventType::kError:
+            if (event.status && event.status->code == 410) relist = true;
+            set_error("watch: ERROR event: " + std::to_string(event.status->code) + " " +
+                      event.status->reason + ": " + event.status->message);
+            return false;
+          case WatchEventType::kAdded:
+          case WatchEventType::kModified:
+          case WatchEventType::kDeleted:
+            break;
+        }
+        delivered = true;
+        nlohmann::json object = prepared(std::move(event.object));
+        const std::string key = cache_key_of(object);
+        {
+          std::lock_guard lock(mutex_);
+          if (!event.resource_version.empty()) resource_version_ = event.resource_version;
+        }
+        if (event.type == WatchEventType::kDeleted) {
+          cache_.erase(key);
+          apply(InformerEventType::kDeleted, std::move(object), nullptr);
+        } else {
+          std::optional<nlohmann::json> previous = cache_.set(key, object);
+          if (previous)
+            apply(InformerEventType::kUpdated, std::move(object), std::move(*previous));
+          else
+            apply(InformerEventType::kAdded, std::move(object), nullptr);
+        }
+        return true;
+      },
+      &canceller_);
+  if (result.end == WatchEnd::kHttpError) {
+    if (result.status.code == 410) relist = true;
+    set_error("watch: " + std::to_string(result.status.code) + " " + result.status.reason + ": " +
+              result.status.message);
+  } else if (result.end == WatchEnd::kTransportError || result.end == WatchEnd::kBadEvent) {
+    set_error("watch: " + result.detail);
+  }
+  return result.end;
+}
+
+void Informer::run() {
+  Backoff backoff(options_.backoff, RandomStreams(options_.seed).stream("kube.informer"));
+  const auto stopping = [this] {
+    std::lock_guard lock(mutex_);
+    return stopping_;
+  };
+  const auto back_off = [&] {
+    {
+      std::lock_guard lock(mutex_);
+      ++stats_.backoffs;
+    }
+    return sleeper_->sleep_for(backoff.next());
+  };
+  bool need_list = true;
+  while (!stopping()) {
+    if (need_list) {
+      if (!list_all()) {
+        if (!back_off()) break;
+        continue;
+      }
+      need_list = false;
+      {
+        std::lock_guard lock(mutex_);
+        synced_ = true;
+      }
+      synced_cv_.notify_all();
+    }
+    bool relist = false;
+    bool delivered = false;
+    const WatchEnd end = watch_once(relist, delivered);
+    if (delivered) backoff.reset();
+    if (end == WatchEnd::kCancelled || stopping()) break;
+    if (relist) {
+      std::lock_guard lock(mutex_);
+      ++stats_.relists_410;
+      need_list = true;
+      continue;  // at once, as client-go does
+    }
+    if (end == WatchEnd::kClosed && delivered) continue;
+    if (!back_off()) break;
+  }
+}
+
+}  // namespace gantry::kube

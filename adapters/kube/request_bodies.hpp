@@ -1,0 +1,77 @@
+#pragma once
+// The JSON bodies Gantry sends to the API server, built in one place so that a test can
+// validate every one of them against the v1.32 OpenAPI schemas (tests/kube/openapi_bodies_test).
+//
+// Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
+// preconditions), events.k8s.io/v1 Event, coordination.k8s.io/v1 Lease. Times are written as
+// the API wants them: Lease and Event times are MicroTime ("2026-01-01T00:00:00.000000Z").
+//
+// Thread-safety: pure functions.
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "engine/core/time.hpp"
+
+namespace gantry::kube {
+
+// RFC 3339 in UTC with exactly six fractional digits (metav1.MicroTime's wire form).
+std::string format_micro_time(Time t);
+// Parses what the API server writes for Time and MicroTime ("...Z", with or without a
+// fraction); nullopt when malformed.
+std::optional<Time> parse_kube_time(const std::string& text);
+
+// {"apiVersion":"v1","kind":"Binding","metadata":{"name":pod,"namespace":ns[,"uid":uid]},
+//  "target":{"apiVersion":"v1","kind":"Node","name":node}} — the body of
+// POST /api/v1/namespaces/{ns}/pods/{pod}/binding. A non-empty `pod_uid` makes the server
+// refuse the binding if the pod was deleted and recreated under the same name.
+nlohmann::json binding_body(const std::string& ns, const std::string& pod, const std::string& node,
+                            const std::string& pod_uid = {});
+
+struct DeleteOptions {
+  std::string uid;               // precondition: delete only this incarnation (409 otherwise)
+  std::string resource_version;  // precondition: delete only this version (409 otherwise)
+  std::optional<int64_t> grace_period_seconds;
+  std::string propagation_policy;  // "Foreground", "Background", "Orphan" or empty
+};
+// {"apiVersion":"v1","kind":"DeleteOptions",...}; preconditions only when set.
+nlohmann::json delete_options_body(const DeleteOptions& options);
+
+// The object an Event is about.
+struct ObjectReference {
+  std::string api_version = "v1";
+  std::string kind = "Pod";
+  std::string namespace_name;
+  std::string name;
+  std::string uid;
+};
+
+struct EventSpec {
+  ObjectReference regarding;
+  std::string type = "Normal";  // "Normal" or "Warning"
+  std::string reason;           // "Scheduled", "FailedScheduling", ... (CamelCase)
+  std::string action;           // "Binding", "Scheduling", ... (required by the API)
+  std::string note;             // human text, at most 1 KiB (longer is cut)
+  std::string reporting_controller = "gantry.dev/scheduler";
+  std::string reporting_instance;  // this replica's identity
+  Time event_time;
+  std::string name;  // empty: "<regarding.name>.<event_time µs in hex>", as client-go names them
+};
+// An events.k8s.io/v1 Event in regarding.namespace_name (or "default" when empty).
+nlohmann::json event_body(const EventSpec& spec);
+
+struct LeaseSpec {
+  std::string namespace_name;
+  std::string name;
+  std::string holder_identity;  // empty: released
+  int64_t lease_duration_seconds = 15;
+  std::optional<Time> acquire_time;
+  std::optional<Time> renew_time;
+  int64_t lease_transitions = 0;
+  std::string resource_version;  // empty for a create; the version read, for an update
+};
+nlohmann::json lease_body(const LeaseSpec& spec);
+
+}  // namespace gantry::kube

@@ -1,0 +1,930 @@
+#include "tests/kube/fake_api_server.hpp"
+
+#include <arpa/inet.h>
+#include <civetweb.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+
+#include "tests/kube/tls_proxy.hpp"
+
+namespace gantry::kube::testing {
+
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kTimestamp = "2026-01-01T00:00:00Z";
+
+void init_civetweb() {
+  static std::once_flag once;
+  std::call_once(once, [] { mg_init_library(0); });
+}
+
+int quiet_log(const mg_connection*, const char*) { return 1; }
+
+// Opens and closes a TCP connection to 127.0.0.1:port.
+void knock(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+  ::close(fd);
+}
+
+const char* reason_phrase(int status) {
+  switch (status) {
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Entity";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 503:
+      return "Service Unavailable";
+    default:
+      return "Unknown";
+  }
+}
+
+std::string default_reason(int status) {
+  switch (status) {
+    case 404:
+      return "NotFound";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Expired";
+    case 415:
+      return "UnsupportedMediaType";
+    case 422:
+      return "Invalid";
+    case 429:
+      return "TooManyRequests";
+    case 503:
+      return "ServiceUnavailable";
+    default:
+      return status >= 500 ? "InternalError" : "BadRequest";
+  }
+}
+
+json status_body(int code, const std::string& reason, const std::string& message,
+                 json details = json::object()) {
+  json s = {{"kind", "Status"},
+            {"apiVersion", "v1"},
+            {"metadata", json::object()},
+            {"status", code < 400 ? "Success" : "Failure"},
+            {"code", code}};
+  if (!message.empty()) s["message"] = message;
+  if (!reason.empty()) s["reason"] = reason;
+  if (!details.empty()) s["details"] = std::move(details);
+  return s;
+}
+
+struct Answer {
+  int status = 200;
+  std::string body;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+Answer json_answer(int status, const json& body) {
+  return {status, body.dump(), "application/json", {}};
+}
+
+void send(mg_connection* conn, const Answer& a) {
+  std::string head = "HTTP/1.1 " + std::to_string(a.status) + " " + reason_phrase(a.status) +
+                     "\r\nContent-Type: " + a.content_type +
+                     "\r\nContent-Length: " + std::to_string(a.body.size()) +
+                     "\r\nConnection: close\r\n";
+  for (const auto& [k, v] : a.headers) head += k + ": " + v + "\r\n";
+  head += "\r\n";
+  mg_write(conn, head.data(), head.size());
+  if (!a.body.empty()) mg_write(conn, a.body.data(), a.body.size());
+}
+
+std::map<std::string, std::string> parse_query(const std::string& q) {
+  std::map<std::string, std::string> out;
+  size_t start = 0;
+  while (start <= q.size() && !q.empty()) {
+    size_t amp = q.find('&', start);
+    if (amp == std::string::npos) amp = q.size();
+    const std::string pair = q.substr(start, amp - start);
+    const size_t eq = pair.find('=');
+    std::string key = pair.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : pair.substr(eq + 1);
+    std::vector<char> buf(value.size() + 1);
+    const int n = mg_url_decode(value.c_str(), static_cast<int>(value.size()), buf.data(),
+                                static_cast<int>(buf.size()), 1);
+    out[key] = n >= 0 ? std::string(buf.data(), static_cast<size_t>(n)) : value;
+    start = amp + 1;
+    if (amp == q.size()) break;
+  }
+  return out;
+}
+
+// A resolved request path.
+struct Target {
+  std::string collection;  // "/api/v1/pods" style, without the namespace
+  std::string ns;          // empty: cluster-scoped or all namespaces
+  std::string name;
+  std::string subresource;
+  bool ok = false;
+};
+
+Target resolve(const std::string& path) {
+  std::vector<std::string> parts;
+  size_t start = 1;
+  while (start <= path.size()) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string::npos) slash = path.size();
+    if (slash > start) parts.push_back(path.substr(start, slash - start));
+    start = slash + 1;
+  }
+  Target t;
+  size_t i = 0;
+  std::string prefix;
+  if (parts.size() >= 2 && parts[0] == "api") {
+    prefix = "/api/" + parts[1];
+    i = 2;
+  } else if (parts.size() >= 3 && parts[0] == "apis") {
+    prefix = "/apis/" + parts[1] + "/" + parts[2];
+    i = 3;
+  } else {
+    return t;
+  }
+  const size_t rest = parts.size() - i;
+  if (rest >= 3 && parts[i] == "namespaces") {
+    t.ns = parts[i + 1];
+    i += 2;
+  }
+  if (i >= parts.size()) return t;
+  t.collection = prefix + "/" + parts[i];
+  if (i + 1 < parts.size()) t.name = parts[i + 1];
+  if (i + 2 < parts.size()) t.subresource = parts[i + 2];
+  t.ok = i + 3 >= parts.size();
+  return t;
+}
+
+// Collection paths the way tests write them ("/api/v1/namespaces/default/pods").
+Target resolve_collection(const std::string& collection_path) { return resolve(collection_path); }
+
+std::string key_of(const std::string& ns, const std::string& name) {
+  return ns.empty() ? name : ns + "/" + name;
+}
+
+// A dotted path into an object ("spec.nodeName"); empty string when absent.
+std::string field_value(const json& object, const std::string& path) {
+  const json* at = &object;
+  size_t start = 0;
+  while (true) {
+    const size_t dot = path.find('.', start);
+    const std::string part =
+        path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!at->is_object() || !at->contains(part)) return "";
+    at = &(*at)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return at->is_string() ? at->get<std::string>() : (at->is_null() ? "" : at->dump());
+}
+
+struct Selector {
+  struct Term {
+    std::string path;
+    std::string value;
+    bool equal = true;
+  };
+  std::vector<Term> fields;
+  std::vector<Term> labels;
+
+  static std::vector<Term> parse(const std::string& text, bool labels) {
+    std::vector<Term> out;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t comma = text.find(',', start);
+      if (comma == std::string::npos) comma = text.size();
+      const std::string term = text.substr(start, comma - start);
+      Term t;
+      size_t op = term.find("!=");
+      if (op != std::string::npos) {
+        t.equal = false;
+        t.path = term.substr(0, op);
+        t.value = term.substr(op + 2);
+      } else {
+        op = term.find("==");
+        const size_t width = op != std::string::npos ? 2 : 1;
+        if (op == std::string::npos) op = term.find('=');
+        t.path = term.substr(0, op);
+        t.value = op == std::string::npos ? "" : term.substr(op + width);
+      }
+      if (labels) t.path = "metadata.labels." + t.path;
+      out.push_back(std::move(t));
+      start = comma + 1;
+    }
+    return out;
+  }
+
+  bool matches(const json& object) const {
+    for (const auto* terms : {&fields, &labels}) {
+      for (const Term& t : *terms) {
+        std::string v;
+        if (t.path.rfind("metadata.labels.", 0) == 0) {
+          const std::string label = t.path.substr(16);
+          const json& labels_json =
+              object.value("metadata", json::object()).value("labels", json::object());
+          v = labels_json.contains(label) && labels_json[label].is_string()
+                  ? labels_json[label].get<std::string>()
+                  : "";
+        } else {
+          v = field_value(object, t.path);
+        }
+        if ((v == t.value) != t.equal) return false;
+      }
+    }
+    return true;
+  }
+};
+
+struct Event {
+  int64_t rv = 0;
+  std::string collection;
+  std::string ns;
+  std::string type;  // ADDED, MODIFIED, DELETED
+  json object;
+  json old_object;  // MODIFIED: before
+};
+
+}  // namespace
+
+struct FakeApiServer::Impl {
+  mutable std::mutex mutex;
+  mutable std::condition_variable cv;
+  bool shutting_down = false;
+  int64_t rv = 100;  // the captures' server was near here; any start works
+  int64_t uid_counter = 0;
+  int64_t compacted_rv = 0;
+  int64_t continue_epoch = 0;
+  // collection → key → object
+  std::map<std::string, std::map<std::string, json>> objects;
+  std::vector<Event> log;
+  int64_t expire_generation = 0;
+  int64_t drop_generation = 0;
+  int open_watches = 0;
+  int64_t watches_started = 0;
+  std::vector<Fault> faults;
+  int held = 0;
+  int64_t release_generation = 0;
+  std::vector<RecordedRequest> requests;
+
+  // ---- writes (mutex held) ----
+  json store(const std::string& collection, const std::string& ns, json object, bool create) {
+    json& meta = object["metadata"];
+    if (!ns.empty()) meta["namespace"] = ns;
+    const std::string key = key_of(ns, meta.value("name", ""));
+    auto& bucket = objects[collection];
+    const auto it = bucket.find(key);
+    json old;
+    if (it != bucket.end()) {
+      old = it->second;
+      meta["uid"] = old["metadata"]["uid"];
+      meta["creationTimestamp"] = old["metadata"]["creationTimestamp"];
+    } else {
+      meta["uid"] = "uid-" + std::to_string(++uid_counter);
+      meta["creationTimestamp"] = kTimestamp;
+    }
+    meta["resourceVersion"] = std::to_string(++rv);
+    bucket[key] = object;
+    log.push_back(
+        {rv, collection, ns, old.is_null() || create ? "ADDED" : "MODIFIED", object, old});
+    cv.notify_all();
+    return object;
+  }
+
+  json erase(const std::string& collection, const std::string& key) {
+    auto& bucket = objects[collection];
+    json object = bucket.at(key);
+    bucket.erase(key);
+    object["metadata"]["resourceVersion"] = std::to_string(++rv);
+    log.push_back(
+        {rv, collection, object["metadata"].value("namespace", ""), "DELETED", object, json()});
+    cv.notify_all();
+    return object;
+  }
+};
+
+FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
+  init_civetweb();
+  tls_ = !options.tls_pem_file.empty();
+  const std::string ports = "127.0.0.1:0";
+  const std::string threads = std::to_string(options.threads);
+  std::vector<const char*> opts = {
+      "listening_ports",   ports.c_str(), "num_threads",        threads.c_str(),
+      "enable_keep_alive", "no",          "request_timeout_ms", "60000"};
+  opts.push_back(nullptr);
+  mg_callbacks callbacks{};
+  callbacks.log_message = quiet_log;
+  ctx_ = mg_start(&callbacks, this, opts.data());
+  if (ctx_ == nullptr) {
+    delete impl_;
+    throw std::runtime_error("fake API server: cannot start civetweb");
+  }
+  mg_server_port info[2] = {};
+  if (mg_get_server_ports(ctx_, 2, info) > 0) port_ = info[0].port;
+  mg_set_request_handler(ctx_, "/", &FakeApiServer::on_request, this);
+  if (tls_) {
+    try {
+      proxy_ = std::make_unique<TlsProxy>(port_, options.tls_pem_file, options.client_ca_file);
+    } catch (...) {
+      mg_stop(ctx_);
+      delete impl_;
+      throw;
+    }
+  }
+}
+
+FakeApiServer::~FakeApiServer() {
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->shutting_down = true;
+  }
+  impl_->cv.notify_all();
+  proxy_.reset();
+  // civetweb's master thread notices the stop only when its poll() returns, which it does
+  // every 2 s or on a new connection: knock until mg_stop() has returned.
+  std::mutex m;
+  std::condition_variable stopped_cv;
+  bool stopped = false;
+  std::thread stopper([&] {
+    mg_stop(ctx_);
+    std::lock_guard lock(m);
+    stopped = true;
+    stopped_cv.notify_all();
+  });
+  std::unique_lock lock(m);
+  while (!stopped) {
+    lock.unlock();
+    knock(port_);
+    lock.lock();
+    stopped_cv.wait_for(lock, std::chrono::milliseconds(20), [&] { return stopped; });
+  }
+  lock.unlock();
+  stopper.join();
+  delete impl_;
+}
+
+std::string FakeApiServer::url() const {
+  return tls_ ? "https://127.0.0.1:" + std::to_string(proxy_->port())
+              : "http://127.0.0.1:" + std::to_string(port_);
+}
+
+json FakeApiServer::apply(const std::string& collection_path, json object) {
+  const Target t = resolve_collection(collection_path);
+  if (t.collection.empty()) throw std::invalid_argument("not a collection: " + collection_path);
+  std::lock_guard lock(impl_->mutex);
+  return impl_->store(t.collection, t.ns, std::move(object), false);
+}
+
+bool FakeApiServer::remove(const std::string& collection_path, const std::string& name) {
+  const Target t = resolve_collection(collection_path);
+  std::lock_guard lock(impl_->mutex);
+  const std::string key = key_of(t.ns, name);
+  if (!impl_->objects[t.collection].count(key)) return false;
+  impl_->erase(t.collection, key);
+  return true;
+}
+
+std::optional<json> FakeApiServer::get(const std::string& collection_path,
+                                       const std::string& name) const {
+  const Target t = resolve_collection(collection_path);
+  std::lock_guard lock(impl_->mutex);
+  const auto c = impl_->objects.find(t.collection);
+  if (c == impl_->objects.end()) return std::nullopt;
+  const auto it = c->second.find(key_of(t.ns, name));
+  if (it == c->second.end()) return std::nullopt;
+  return it->second;
+}
+
+int64_t FakeApiServer::resource_version() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->rv;
+}
+
+void FakeApiServer::send_bookmarks() {
+  std::lock_guard lock(impl_->mutex);
+  // A marker in the log, so that the bookmark reaches each watch in order with the events.
+  impl_->log.push_back({impl_->rv, "", "", "BOOKMARK", json(), json()});
+  impl_->cv.notify_all();
+}
+
+void FakeApiServer::compact() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->compacted_rv = impl_->rv;
+  ++impl_->continue_epoch;
+}
+
+void FakeApiServer::expire_watches() {
+  std::lock_guard lock(impl_->mutex);
+  ++impl_->expire_generation;
+  impl_->cv.notify_all();
+}
+
+void FakeApiServer::drop_watches() {
+  std::lock_guard lock(impl_->mutex);
+  ++impl_->drop_generation;
+  impl_->cv.notify_all();
+}
+
+int FakeApiServer::open_watches() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->open_watches;
+}
+
+int64_t FakeApiServer::watches_started() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->watches_started;
+}
+
+bool FakeApiServer::wait_for_watches_started(int64_t n) const {
+  std::unique_lock lock(impl_->mutex);
+  return impl_->cv.wait_for(lock, std::chrono::seconds(30),
+                            [&] { return impl_->watches_started >= n; });
+}
+
+void FakeApiServer::inject(Fault fault) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->faults.push_back(std::move(fault));
+}
+
+int FakeApiServer::held() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->held;
+}
+
+bool FakeApiServer::wait_for_held(int n) const {
+  std::unique_lock lock(impl_->mutex);
+  return impl_->cv.wait_for(lock, std::chrono::seconds(30), [&] { return impl_->held >= n; });
+}
+
+void FakeApiServer::release_held() {
+  std::lock_guard lock(impl_->mutex);
+  ++impl_->release_generation;
+  impl_->cv.notify_all();
+}
+
+std::vector<RecordedRequest> FakeApiServer::requests() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->requests;
+}
+
+void FakeApiServer::clear_requests() {
+  std::lock_guard lock(impl_->mutex);
+  impl_->requests.clear();
+}
+
+int FakeApiServer::on_request(mg_connection* conn, void* self) {
+  return static_cast<FakeApiServer*>(self)->handle(conn);
+}
+
+namespace {
+
+// The semantics of one request, with the mutex held. Returns nullopt for a watch (streamed
+// by the caller).
+struct Request {
+  std::string method;
+  std::string path;
+  std::map<std::string, std::string> query;
+  std::map<std::string, std::string> headers;
+  std::string body;
+  bool watch = false;
+};
+
+Answer not_found(const Target& t) {
+  return json_answer(
+      404, status_body(
+               404, "NotFound",
+               t.collection.substr(t.collection.rfind('/') + 1) + " \"" + t.name + "\" not found",
+               {{"name", t.name}, {"kind", t.collection.substr(t.collection.rfind('/') + 1)}}));
+}
+
+Answer list(FakeApiServer::Impl&, const Target&, const Request&);
+
+}  // namespace
+
+// Kept out of the anonymous namespace: it needs Impl.
+static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r);
+static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Target& t,
+                         const Request& r);
+
+int FakeApiServer::handle(mg_connection* conn) {
+  const mg_request_info* info = mg_get_request_info(conn);
+  Request r;
+  r.method = info->request_method != nullptr ? info->request_method : "";
+  r.path = info->local_uri != nullptr ? info->local_uri : "";
+  const std::string raw_query = info->query_string != nullptr ? info->query_string : "";
+  r.query = parse_query(raw_query);
+  for (int i = 0; i < info->num_headers; ++i) {
+    std::string name = info->http_headers[i].name;
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    r.headers[name] = info->http_headers[i].value;
+  }
+  char buf[8192];
+  while (true) {
+    const int got = mg_read(conn, buf, sizeof buf);
+    if (got <= 0) break;
+    r.body.append(buf, static_cast<size_t>(got));
+  }
+  const auto w = r.query.find("watch");
+  r.watch = r.method == "GET" && w != r.query.end() && (w->second == "true" || w->second == "1");
+
+  std::optional<Fault> fault;
+  {
+    std::lock_guard lock(impl_->mutex);
+    impl_->requests.push_back({r.method, r.path, raw_query, r.headers, r.body});
+    for (auto it = impl_->faults.begin(); it != impl_->faults.end(); ++it) {
+      if (!it->method.empty() && it->method != r.method) continue;
+      if (r.path.rfind(it->path_prefix, 0) != 0) continue;
+      if (!it->query_contains.empty() && raw_query.find(it->query_contains) == std::string::npos)
+        continue;
+      if (it->match == Fault::Match::kWatch && !r.watch) continue;
+      if (it->match == Fault::Match::kNotWatch && r.watch) continue;
+      fault = *it;
+      if (--it->times <= 0) impl_->faults.erase(it);
+      break;
+    }
+  }
+  if (fault) {
+    if (fault->hold) {
+      std::unique_lock lock(impl_->mutex);
+      const int64_t seen = impl_->release_generation;
+      ++impl_->held;
+      impl_->cv.notify_all();
+      impl_->cv.wait(lock,
+                     [&] { return impl_->shutting_down || impl_->release_generation != seen; });
+      --impl_->held;
+    }
+    if (fault->delay_ms > 0) {
+      std::unique_lock lock(impl_->mutex);
+      impl_->cv.wait_for(lock, std::chrono::milliseconds(fault->delay_ms),
+                         [&] { return impl_->shutting_down; });
+    }
+    if (fault->drop) return 1;  // nothing written; the connection closes
+    if (fault->status != 0) {
+      Answer a;
+      a.status = fault->status;
+      a.content_type = fault->content_type;
+      a.body = !fault->body.empty() ? fault->body
+                                    : status_body(fault->status, default_reason(fault->status),
+                                                  "injected by the test")
+                                          .dump();
+      if (fault->retry_after_seconds)
+        a.headers.emplace_back("Retry-After", std::to_string(*fault->retry_after_seconds));
+      send(conn, a);
+      return a.status;
+    }
+  }
+
+  const Target t = resolve(r.path);
+  if (!t.ok) {
+    send(conn, json_answer(404, status_body(404, "NotFound",
+                                            "the server could not find the "
+                                            "requested resource")));
+    return 404;
+  }
+  if (r.watch) {
+    stream_watch(*impl_, conn, t, r);
+    return 200;
+  }
+  Answer a;
+  {
+    std::lock_guard lock(impl_->mutex);
+    a = serve(*impl_, t, r);
+  }
+  send(conn, a);
+  return a.status;
+}
+
+namespace {
+
+Answer list(FakeApiServer::Impl& s, const Target& t, const Request& r) {
+  Selector sel;
+  if (auto it = r.query.find("fieldSelector"); it != r.query.end())
+    sel.fields = Selector::parse(it->second, false);
+  if (auto it = r.query.find("labelSelector"); it != r.query.end())
+    sel.labels = Selector::parse(it->second, true);
+  int64_t limit = 0;
+  if (auto it = r.query.find("limit"); it != r.query.end()) limit = std::stoll(it->second);
+  std::string after;
+  int64_t list_rv = s.rv;
+  if (auto it = r.query.find("continue"); it != r.query.end() && !it->second.empty()) {
+    // token: "<epoch>:<rv>:<last key>"
+    const std::string& token = it->second;
+    const size_t a = token.find(':');
+    const size_t b = token.find(':', a + 1);
+    if (a == std::string::npos || b == std::string::npos)
+      return json_answer(400, status_body(400, "BadRequest", "invalid continue token"));
+    const int64_t epoch = std::stoll(token.substr(0, a));
+    list_rv = std::stoll(token.substr(a + 1, b - a - 1));
+    after = token.substr(b + 1);
+    if (epoch != s.continue_epoch) {
+      json body = status_body(
+          410, "Expired",
+          "The provided continue parameter is too old to display a consistent list result. You "
+          "can start a new list without the continue parameter, or use the continue token in "
+          "this response to retrieve the remainder of the results. Continuing with the provided "
+          "token results in an inconsistent list - objects that were created, modified, or "
+          "deleted between the time the first chunk was returned and now may show up in the "
+          "list.");
+      body["metadata"] = {{"continue", std::to_string(s.continue_epoch) + ":" +
+                                           std::to_string(s.rv) + ":" + after}};
+      return json_answer(410, body);
+    }
+  }
+  json items = json::array();
+  std::string last;
+  bool more = false;
+  const auto c = s.objects.find(t.collection);
+  if (c != s.objects.end()) {
+    for (auto it = after.empty() ? c->second.begin() : c->second.upper_bound(after);
+         it != c->second.end(); ++it) {
+      const json& o = it->second;
+      if (!t.ns.empty() && o["metadata"].value("namespace", "") != t.ns) continue;
+      if (!sel.matches(o)) continue;
+      if (limit > 0 && static_cast<int64_t>(items.size()) >= limit) {
+        more = true;
+        break;
+      }
+      items.push_back(o);
+      last = it->first;
+    }
+  }
+  json meta = {{"resourceVersion", std::to_string(list_rv)}};
+  if (more)
+    meta["continue"] =
+        std::to_string(s.continue_epoch) + ":" + std::to_string(list_rv) + ":" + last;
+  const std::string resource = t.collection.substr(t.collection.rfind('/') + 1);
+  return json_answer(
+      200, {{"kind", "List"}, {"apiVersion", "v1"}, {"metadata", meta}, {"items", items}});
+}
+
+Answer conflict(const std::string& what, const std::string& message, const std::string& name,
+                const std::string& kind) {
+  return json_answer(
+      409, status_body(409, "Conflict",
+                       "Operation cannot be fulfilled on " + what + " \"" + name + "\": " + message,
+                       {{"name", name}, {"kind", kind}}));
+}
+
+}  // namespace
+
+static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
+  const std::string resource = t.collection.substr(t.collection.rfind('/') + 1);
+  auto& bucket = s.objects[t.collection];
+  const std::string key = key_of(t.ns, t.name);
+  json body;
+  if (!r.body.empty()) {
+    body = json::parse(r.body, nullptr, false);
+    if (body.is_discarded())
+      return json_answer(400, status_body(400, "BadRequest", "the body is not JSON"));
+  }
+
+  if (t.subresource == "binding" && r.method == "POST") {
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    json& pod = it->second;
+    const std::string uid = body.value("metadata", json::object()).value("uid", "");
+    if (!uid.empty() && uid != pod["metadata"].value("uid", ""))
+      return conflict("pods/binding", "the UID in the precondition does not match", t.name,
+                      "pods/binding");
+    const std::string assigned = pod.value("spec", json::object()).value("nodeName", "");
+    if (!assigned.empty())
+      return conflict("pods/binding",
+                      "pod " + t.name + " is already assigned to node \"" + assigned + "\"", t.name,
+                      "pods/binding");
+    json updated = pod;
+    updated["spec"]["nodeName"] = body.value("target", json::object()).value("name", "");
+    updated["status"]["conditions"] = json::array(
+        {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", kTimestamp}}});
+    s.store(t.collection, t.ns, updated, false);
+    return json_answer(201, status_body(201, "", ""));
+  }
+  if (!t.subresource.empty())
+    return json_answer(404, status_body(404, "NotFound", "no such subresource"));
+
+  if (r.method == "GET" && t.name.empty()) return list(s, t, r);
+  if (r.method == "GET") {
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    return json_answer(200, it->second);
+  }
+  if (r.method == "POST" && t.name.empty()) {
+    if (!body.is_object() || !body.contains("metadata") ||
+        body["metadata"].value("name", "").empty())
+      return json_answer(422, status_body(422, "Invalid", "metadata.name: Required value"));
+    const std::string name = body["metadata"]["name"];
+    if (bucket.count(key_of(t.ns, name)))
+      return json_answer(
+          409, status_body(409, "AlreadyExists", resource + " \"" + name + "\" already exists",
+                           {{"name", name}, {"kind", resource}}));
+    return json_answer(201, s.store(t.collection, t.ns, body, true));
+  }
+  if (r.method == "PUT" && !t.name.empty()) {
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    const std::string want = body.value("metadata", json::object()).value("resourceVersion", "");
+    if (!want.empty() && want != it->second["metadata"].value("resourceVersion", ""))
+      return conflict(resource,
+                      "the object has been modified; please apply your changes to the "
+                      "latest version and try again",
+                      t.name, resource);
+    return json_answer(200, s.store(t.collection, t.ns, body, false));
+  }
+  if (r.method == "PATCH" && !t.name.empty()) {
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    const auto ct = r.headers.find("content-type");
+    const std::string type = ct == r.headers.end() ? "" : ct->second;
+    json patched = it->second;
+    if (type.rfind("application/merge-patch+json", 0) == 0 ||
+        type.rfind("application/strategic-merge-patch+json", 0) == 0) {
+      patched.merge_patch(body);
+    } else if (type.rfind("application/json-patch+json", 0) == 0) {
+      try {
+        patched = patched.patch(body);
+      } catch (const json::exception&) {
+        return json_answer(422, status_body(422, "Invalid",
+                                            "the server rejected our request due to an error in "
+                                            "our request"));
+      }
+    } else {
+      return json_answer(415,
+                         status_body(415, "UnsupportedMediaType", "415: Unsupported Media Type"));
+    }
+    return json_answer(200, s.store(t.collection, t.ns, patched, false));
+  }
+  if (r.method == "DELETE" && !t.name.empty()) {
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    const json pre =
+        body.is_object() ? body.value("preconditions", json::object()) : json::object();
+    const std::string kind = it->second.value("kind", resource);
+    if (pre.contains("uid") && pre["uid"] != it->second["metadata"]["uid"])
+      return conflict(kind,
+                      "the UID in the precondition (" + pre["uid"].get<std::string>() +
+                          ") does not match the UID in record (" +
+                          it->second["metadata"]["uid"].get<std::string>() +
+                          "). The object might have been deleted and then recreated",
+                      t.name, kind);
+    if (pre.contains("resourceVersion") &&
+        pre["resourceVersion"] != it->second["metadata"]["resourceVersion"])
+      return conflict(kind, "the ResourceVersion in the precondition does not match", t.name, kind);
+    return json_answer(200, s.erase(t.collection, key));
+  }
+  return json_answer(405, status_body(405, "MethodNotAllowed", "method not allowed"));
+}
+
+static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Target& t,
+                         const Request& r) {
+  Selector sel;
+  if (auto it = r.query.find("fieldSelector"); it != r.query.end())
+    sel.fields = Selector::parse(it->second, false);
+  if (auto it = r.query.find("labelSelector"); it != r.query.end())
+    sel.labels = Selector::parse(it->second, true);
+  const auto b = r.query.find("allowWatchBookmarks");
+  const bool bookmarks = b != r.query.end() && b->second == "true";
+  const auto v = r.query.find("resourceVersion");
+  const std::string from = v == r.query.end() ? "" : v->second;
+
+  const std::string head =
+      "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
+      "Connection: close\r\n\r\n";
+  const auto write_line = [&](const json& event) {
+    const std::string line = event.dump() + "\n";
+    return mg_send_chunk(conn, line.data(), static_cast<unsigned>(line.size())) > 0;
+  };
+  const auto in_scope = [&](const Event& e) {
+    return e.collection == t.collection && (t.ns.empty() || e.ns == t.ns);
+  };
+
+  mg_write(conn, head.data(), head.size());
+  std::unique_lock lock(s.mutex);
+  ++s.open_watches;
+  ++s.watches_started;
+  s.cv.notify_all();
+  const int64_t expire_seen = s.expire_generation;
+  const int64_t drop_seen = s.drop_generation;
+  size_t next = s.log.size();
+  bool alive = true;
+  bool dropped = false;
+  bool ended = false;
+  // Lines are gathered with the mutex held and written without it, so a slow reader never
+  // holds up the rest of the server.
+  std::vector<json> out;
+
+  if (from.empty() || from == "0") {
+    const auto c = s.objects.find(t.collection);
+    if (c != s.objects.end()) {
+      for (const auto& [key, o] : c->second) {
+        if (!t.ns.empty() && o["metadata"].value("namespace", "") != t.ns) continue;
+        if (sel.matches(o)) out.push_back({{"type", "ADDED"}, {"object", o}});
+      }
+    }
+  } else {
+    const int64_t start = std::stoll(from);
+    if (start < s.compacted_rv) {
+      out.push_back({{"type", "ERROR"},
+                     {"object", status_body(410, "Expired",
+                                            "too old resource version: " + from + " (" +
+                                                std::to_string(s.compacted_rv) + ")")}});
+      ended = true;
+    } else {
+      next = static_cast<size_t>(
+          std::upper_bound(s.log.begin(), s.log.end(), start,
+                           [](int64_t rv, const Event& e) { return rv < e.rv; }) -
+          s.log.begin());
+    }
+  }
+
+  while (true) {
+    if (!out.empty()) {
+      lock.unlock();
+      for (const json& line : out) alive = alive && write_line(line);
+      out.clear();
+      lock.lock();
+    }
+    if (!alive || ended || s.shutting_down) break;
+    // What happened before a drop or an expiry reaches the client first, as on a real server.
+    for (; next < s.log.size(); ++next) {
+      const Event& e = s.log[next];
+      if (e.type == "BOOKMARK") {
+        if (bookmarks) {
+          out.push_back({{"type", "BOOKMARK"},
+                         {"object",
+                          {{"kind", "Bookmark"},
+                           {"apiVersion", "v1"},
+                           {"metadata", {{"resourceVersion", std::to_string(e.rv)}}}}}});
+        }
+        continue;
+      }
+      if (!in_scope(e)) continue;
+      const bool now_in = e.type != "DELETED" && sel.matches(e.object);
+      const bool was_in = e.type == "MODIFIED" && sel.matches(e.old_object);
+      std::string type = e.type;
+      if (e.type == "DELETED") {
+        if (!sel.matches(e.object)) continue;
+      } else if (now_in && !was_in) {
+        type = "ADDED";
+      } else if (!now_in && was_in) {
+        type = "DELETED";
+      } else if (!now_in) {
+        continue;
+      }
+      out.push_back({{"type", type}, {"object", e.object}});
+    }
+    if (!out.empty()) continue;
+    if (s.drop_generation != drop_seen) {
+      dropped = true;
+      break;
+    }
+    if (s.expire_generation != expire_seen) {
+      out.push_back({{"type", "ERROR"},
+                     {"object", status_body(410, "Expired",
+                                            "too old resource version: " + from + " (" +
+                                                std::to_string(s.rv) + ")")}});
+      ended = true;
+      continue;
+    }
+    s.cv.wait(lock);
+  }
+  --s.open_watches;
+  s.cv.notify_all();
+  lock.unlock();
+  if (!dropped) mg_send_chunk(conn, "", 0);  // the end of the chunked body
+}
+
+}  // namespace gantry::kube::testing

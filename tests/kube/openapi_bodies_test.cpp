@@ -1,0 +1,117 @@
+// Every request body adapters/kube builds is validated against the Kubernetes v1.32 OpenAPI
+// schemas (tests/data/k8s-openapi) by tests/kube/validate_bodies.py (python3-jsonschema),
+// strictly: an unknown field fails as under fieldValidation=Strict.
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "adapters/kube/request_bodies.hpp"
+#include "tests/kube/test_support.hpp"
+
+namespace gantry::kube {
+namespace {
+
+using testing::TempDir;
+
+constexpr Time kAt = Time::from_micros(1'767'225'600'123'456);  // 2026-01-01T00:00:00.123456Z
+
+void add(const TempDir& dir, const std::string& file, const std::string& schema,
+         const nlohmann::json& body) {
+  dir.write(file + ".json", nlohmann::json{{"schema", schema}, {"body", body}}.dump(2));
+}
+
+// Runs the validator; returns its exit status and output.
+std::pair<int, std::string> validate(const TempDir& bodies) {
+  const std::string out = bodies.file("validator.out");
+  const std::string command = "python3 " + std::string(GANTRY_SOURCE_DIR) +
+                              "/tests/kube/validate_bodies.py " + testing::openapi_dir() + " " +
+                              bodies.path().string() + " > " + out + " 2>&1";
+  const int status = std::system(command.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(out)};
+}
+
+TEST(KubeOpenApi, EveryBodyIsValid) {
+  TempDir dir;
+  const std::string binding = "io.k8s.api.core.v1.Binding";
+  const std::string delete_options = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions";
+  const std::string event = "io.k8s.api.events.v1.Event";
+  const std::string lease = "io.k8s.api.coordination.v1.Lease";
+  add(dir, "binding", binding, binding_body("default", "job-a-0", "fake-node-1"));
+  add(dir, "binding-uid", binding, binding_body("default", "job-a-0", "fake-node-1", "uid-1"));
+  add(dir, "delete-plain", delete_options, delete_options_body({}));
+  DeleteOptions d;
+  d.uid = "716b38a0-464c-4a5a-8e0e-94f73442bdf5";
+  d.resource_version = "103";
+  d.grace_period_seconds = 0;
+  d.propagation_policy = "Background";
+  add(dir, "delete-preconditions", delete_options, delete_options_body(d));
+  EventSpec e;
+  e.regarding.namespace_name = "default";
+  e.regarding.name = "job-a-0";
+  e.regarding.uid = "uid-1";
+  e.type = "Warning";
+  e.reason = "FailedScheduling";
+  e.action = "Scheduling";
+  e.note = "0/3 nodes are available: 3 Insufficient nvidia.com/gpu.";
+  e.reporting_instance = "gantry-0";
+  e.event_time = kAt;
+  add(dir, "event", event, event_body(e));
+  LeaseSpec l;
+  l.namespace_name = "gantry";
+  l.name = "gantry-scheduler";
+  l.holder_identity = "gantry-0";
+  l.acquire_time = kAt;
+  l.renew_time = kAt;
+  add(dir, "lease-create", lease, lease_body(l));
+  l.resource_version = "42";
+  l.lease_transitions = 3;
+  add(dir, "lease-update", lease, lease_body(l));
+  l.holder_identity = "";
+  l.lease_duration_seconds = 1;
+  add(dir, "lease-release", lease, lease_body(l));
+  // The captured binding request as well (what a real server accepted).
+  add(dir, "captured-binding", binding,
+      nlohmann::json::parse(
+          testing::read_text(testing::captures_dir() + "/requests/binding.json")));
+
+  const auto [status, output] = validate(dir);
+  EXPECT_EQ(status, 0) << output;
+  for (const char* file :
+       {"binding", "binding-uid", "delete-plain", "delete-preconditions", "event", "lease-create",
+        "lease-update", "lease-release", "captured-binding"}) {
+    EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
+                                                                                  << output;
+  }
+}
+
+TEST(KubeOpenApi, TheValidatorRejectsWrongBodies) {
+  TempDir dir;
+  nlohmann::json misspelt = binding_body("default", "p", "n");
+  misspelt["target"]["nmae"] = "n";  // unknown field
+  add(dir, "misspelt", "io.k8s.api.core.v1.Binding", misspelt);
+  nlohmann::json wrong_type = delete_options_body({});
+  wrong_type["gracePeriodSeconds"] = "30";  // a string where an integer is wanted
+  add(dir, "wrong-type", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions", wrong_type);
+  const auto [status, output] = validate(dir);
+  EXPECT_EQ(status, 1) << output;
+  EXPECT_NE(output.find("misspelt.json: target"), std::string::npos) << output;
+  EXPECT_NE(output.find("wrong-type.json: gracePeriodSeconds"), std::string::npos) << output;
+}
+
+TEST(KubeRequestBodies, MicroTimeHasSixDigits) {
+  EXPECT_EQ(format_micro_time(kAt), "2026-01-01T00:00:00.123456Z");
+  EXPECT_EQ(format_micro_time(Time::from_micros(1'767'225'600'000'000)),
+            "2026-01-01T00:00:00.000000Z");
+  EXPECT_EQ(parse_kube_time("2026-01-01T00:00:00.123456Z"), kAt);
+  EXPECT_EQ(event_body([] {
+              EventSpec e;
+              e.regarding.name = "p";
+              e.event_time = Time::from_micros(255);
+              return e;
+            }())["metadata"]["name"],
+            "p.ff");
+}
+
+}  // namespace
+}  // namespace gantry::kube

@@ -18,7 +18,7 @@ packages=(
   hyperfine time
   clang libclang-rt-14-dev clang-format
   libssl-dev chromium
-  python3 python3-jsonschema  # tests/kube/validate_bodies.py: request bodies vs the OpenAPI specs
+  python3 python3-jsonschema  # tests/adapters/kube/validate_bodies.py: request bodies vs the OpenAPI specs
 )
 if [ "${1:-}" = "--bench-peers" ]; then
   packages+=(libns3-dev wrk)  # wrk: bench/serve_rest.sh

@@ -1,6 +1,7 @@
 #pragma once
 // The JSON bodies Gantry sends to the API server, built in one place so that a test can
-// validate every one of them against the v1.32 OpenAPI schemas (tests/kube/openapi_bodies_test).
+// validate every one of them against the v1.32 OpenAPI schemas
+// (tests/adapters/kube/openapi_bodies_test).
 //
 // Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
 // preconditions), events.k8s.io/v1 Event, coordination.k8s.io/v1 Lease. Times are written as

@@ -102,8 +102,9 @@ std::string snapshot_scenario(const SnapshotInput& input) {
   }
 
   YAML::Emitter y;
-  y << YAML::Comment("Snapshot of " + (input.source.empty() ? "a Kubernetes cluster" : input.source) +
-                     " at " + format_rfc3339(input.now) + " (gantry snapshot)");
+  y << YAML::Comment("Snapshot of " +
+                     (input.source.empty() ? "a Kubernetes cluster" : input.source) + " at " +
+                     format_rfc3339(input.now) + " (gantry snapshot)");
   y << YAML::BeginMap;
   y << YAML::Key << "apiVersion" << YAML::Value << "gantry.dev/v1";
   y << YAML::Key << "kind" << YAML::Value << "Scenario";
@@ -124,10 +125,10 @@ std::string snapshot_scenario(const SnapshotInput& input) {
         if (product != n->labels.end() && product->second == g.name && mib != n->labels.end())
           memory = mib->second + "Mi";
       }
-      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << g.name
-        << YAML::Key << "memory" << YAML::Value << memory << YAML::Key << "relativeCompute"
-        << YAML::Value << g.relative_compute << YAML::Key << "pcie" << YAML::Value << "32GB/s"
-        << YAML::Key << "source" << YAML::Value << g.source << YAML::EndMap;
+      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << g.name << YAML::Key
+        << "memory" << YAML::Value << memory << YAML::Key << "relativeCompute" << YAML::Value
+        << g.relative_compute << YAML::Key << "pcie" << YAML::Value << "32GB/s" << YAML::Key
+        << "source" << YAML::Value << g.source << YAML::EndMap;
     }
     y << YAML::EndSeq;
   }
@@ -160,7 +161,8 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     const Labels labels = shared_labels(members);
     if (!labels.empty()) {
       y << YAML::Key << "labels" << YAML::Value << YAML::BeginMap;
-      for (const auto& [k, v] : labels) y << YAML::Key << k << YAML::Value << YAML::DoubleQuoted << v;
+      for (const auto& [k, v] : labels)
+        y << YAML::Key << k << YAML::Value << YAML::DoubleQuoted << v;
       y << YAML::EndMap;
     }
     const std::vector<Taint> taints = shared_taints(members);
@@ -221,7 +223,8 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     }
     std::optional<Duration> known;
     for (const KubePod* p : pods)
-      if (p->simulate_duration) known = std::max(known.value_or(Duration(0)), *p->simulate_duration);
+      if (p->simulate_duration)
+        known = std::max(known.value_or(Duration(0)), *p->simulate_duration);
     const Duration run = known.value_or(kUnknownRunTime);
     const NodeId first = id_of.at(pods.front()->node_name);
     const GpuTypeId gpu = c.gpu_type_of(first);
@@ -233,9 +236,8 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     y << YAML::Key << "framework" << YAML::Value << "PyTorch";
     if (spec.priority != 0) y << YAML::Key << "priority" << YAML::Value << spec.priority;
     y << YAML::Key << "tenant" << YAML::Value << spec.tenant;
-    const bool uses_gpu = std::any_of(roles.begin(), roles.end(), [](const auto& r) {
-      return r.second.second.needs_gpu();
-    });
+    const bool uses_gpu = std::any_of(roles.begin(), roles.end(),
+                                      [](const auto& r) { return r.second.second.needs_gpu(); });
     if (uses_gpu && gpu >= 0) y << YAML::Key << "gpuType" << YAML::Value << t.gpus.at(gpu).name;
     y << YAML::Key << "roles" << YAML::Value << YAML::BeginSeq;
     for (const auto& [kind, rr] : roles) {

@@ -16,9 +16,9 @@
 //     comment lists which live node each name stands for;
 //   - the pods running now (phase Running, on a node), by gang (gang_assembly.hpp), as jobs
 //     submitted at the start: one role per replica type with the largest request of its pods,
-//     the node's GPU model as gpuType, and work (no gradient) of one 1-second step per second of the pod's
-//     gantry.dev/simulate-duration (1 hour when it has none: the API does not know how long a
-//     pod will run; say so in the what-if).
+//     the node's GPU model as gpuType, and work (no gradient) of one 1-second step per second of
+//     the pod's gantry.dev/simulate-duration (1 hour when it has none: the API does not know how
+//     long a pod will run; say so in the what-if).
 //   - nodes that are absent or not ready are left out (the twin is the capacity usable now).
 //
 // Pure: no I/O; `gantry snapshot` lists the objects with the client and prints the result.

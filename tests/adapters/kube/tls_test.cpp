@@ -8,8 +8,8 @@
 
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
-#include "tests/kube/fake_api_server.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {

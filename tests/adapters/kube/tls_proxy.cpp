@@ -1,4 +1,4 @@
-#include "tests/kube/tls_proxy.hpp"
+#include "tests/adapters/kube/tls_proxy.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>

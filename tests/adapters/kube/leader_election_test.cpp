@@ -7,8 +7,8 @@
 
 #include <thread>
 
-#include "tests/kube/fake_api_server.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {

@@ -46,8 +46,7 @@ TEST(Snapshot, WritesAScenarioThatLoads) {
   in.source = "https://10.0.0.1:6443";
   in.nodes = {node("dgx-b", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
               node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
-              node("dgx-c", "r2", 8, "NVIDIA-A100-SXM4-80GB"),
-              node("cpu-0", "r2", 0, ""),
+              node("dgx-c", "r2", 8, "NVIDIA-A100-SXM4-80GB"), node("cpu-0", "r2", 0, ""),
               node("x-0", "r2", 4, "NVIDIA-B200")};
   KubeNode down = node("dgx-d", "r2", 8, "NVIDIA-A100-SXM4-80GB");
   down.ready = false;
@@ -71,10 +70,10 @@ TEST(Snapshot, WritesAScenarioThatLoads) {
   EXPECT_EQ(s.topology.racks.size(), 4u);
   // Racks and classes come in the order the nodes' names first meet them: cpu-0 makes r2 and
   // the CPU class first, dgx-a r1 and the A100 class, x-0 the B200 class.
-  EXPECT_EQ(s.topology.racks, (std::vector<std::string>{"r2-cpu-only-128000m-1048576Mi",
-                                                        "r2-A100-80Gx8-128000m-1048576Mi",
-                                                        "r2-NVIDIA-B200x4-128000m-1048576Mi",
-                                                        "r1"}));
+  EXPECT_EQ(
+      s.topology.racks,
+      (std::vector<std::string>{"r2-cpu-only-128000m-1048576Mi", "r2-A100-80Gx8-128000m-1048576Mi",
+                                "r2-NVIDIA-B200x4-128000m-1048576Mi", "r1"}));
   EXPECT_EQ(s.topology.classes[1].capacity.gpus, 8);
   EXPECT_EQ(s.topology.classes[1].island_link, IslandLink::kNVSwitch);
   // Labels every node of a class shares, without the host name.

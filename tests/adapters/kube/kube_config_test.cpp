@@ -8,7 +8,7 @@
 #include <map>
 
 #include "engine/core/errors.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "tests/kube/fake_api_server.hpp"
-#include "tests/kube/post_queue.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/post_queue.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {

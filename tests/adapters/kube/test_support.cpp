@@ -1,4 +1,4 @@
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 #include <unistd.h>
 

@@ -1,5 +1,5 @@
 // Every request body adapters/kube builds is validated against the Kubernetes v1.32 OpenAPI
-// schemas (tests/data/k8s-openapi) by tests/kube/validate_bodies.py (python3-jsonschema),
+// schemas (tests/data/k8s-openapi) by tests/adapters/kube/validate_bodies.py (python3-jsonschema),
 // strictly: an unknown field fails as under fieldValidation=Strict.
 
 #include <gtest/gtest.h>
@@ -7,7 +7,7 @@
 #include <cstdlib>
 
 #include "adapters/kube/request_bodies.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {
@@ -25,8 +25,8 @@ void add(const TempDir& dir, const std::string& file, const std::string& schema,
 std::pair<int, std::string> validate(const TempDir& bodies) {
   const std::string out = bodies.file("validator.out");
   const std::string command = "python3 " + std::string(GANTRY_SOURCE_DIR) +
-                              "/tests/kube/validate_bodies.py " + testing::openapi_dir() + " " +
-                              bodies.path().string() + " > " + out + " 2>&1";
+                              "/tests/adapters/kube/validate_bodies.py " + testing::openapi_dir() +
+                              " " + bodies.path().string() + " > " + out + " 2>&1";
   const int status = std::system(command.c_str());
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, testing::read_text(out)};
 }

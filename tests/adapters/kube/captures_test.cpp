@@ -10,7 +10,7 @@
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/watch_event.hpp"
-#include "tests/kube/test_support.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
 namespace {

@@ -1,4 +1,4 @@
-#include "tests/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
 
 #include <arpa/inet.h>
 #include <civetweb.h>
@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tests/kube/tls_proxy.hpp"
+#include "tests/adapters/kube/tls_proxy.hpp"
 
 namespace gantry::kube::testing {
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 
+#include "tests/adapters/kube/test_support.hpp"
 #include "web/client/http_client.hpp"
 
 namespace gantry::web {
@@ -74,6 +75,49 @@ TEST(HttpServer, StreamsChunksUntilTheClientStops) {
   });
   EXPECT_EQ(status, 200);
   EXPECT_EQ(got.rfind("id: 0\ndata: {}\n\nid: 1\ndata: {}\n\nid: 2\n", 0), 0u) << got.substr(0, 80);
+}
+
+// TLS (gantry serve --tls-cert --tls-key): the TlsFront answers on the address, with the
+// certificate of tests/adapters/kube/test_support.hpp's CA; streams pass through it; a client
+// that does not trust the CA, or speaks plain HTTP, gets nothing.
+TEST(HttpServer, ServesTlsWithTheGivenCertificateAndStreamsThroughIt) {
+  const auto& certs = kube::testing::test_certs();
+  HttpServer server({.listen = "127.0.0.1:0",
+                     .threads = 2,
+                     .tls_cert = certs.server_pem,
+                     .tls_key = certs.server_pem},
+                    [](HttpRequest& req) {
+                      if (req.path != "/events") return echo(req);
+                      HttpResponse r;
+                      r.content_type = "text/event-stream";
+                      r.stream = [](StreamWriter& w) {
+                        for (int i = 0; i < 100; ++i)
+                          if (!w.write("id: " + std::to_string(i) + "\n\n")) return;
+                      };
+                      return r;
+                    });
+  EXPECT_EQ(server.url(), "https://127.0.0.1:" + std::to_string(server.port()));
+  HttpClient client(server.url(), {.token = "t", .ca_file = certs.ca_cert});
+  const ClientResponse r = client.post("/x?a=1", "hello");
+  ASSERT_EQ(r.status, 200);
+  EXPECT_EQ(nlohmann::json::parse(r.body)["body"], "hello");
+  std::string got;
+  EXPECT_EQ(client.stream("/events",
+                          [&](std::string_view chunk) {
+                            got += chunk;
+                            return got.find("id: 9\n") == std::string::npos;
+                          }),
+            200);
+  EXPECT_EQ(got.rfind("id: 0\n\nid: 1\n\n", 0), 0u);
+  HttpClient untrusting(server.url(), {.ca_file = certs.other_ca_cert});
+  EXPECT_THROW(untrusting.get("/x"), std::runtime_error) << "a CA the client does not trust";
+  HttpClient plain("http://127.0.0.1:" + std::to_string(server.port()));
+  EXPECT_THROW(plain.get("/x"), std::runtime_error) << "no plain HTTP on the TLS port";
+  EXPECT_THROW(
+      HttpServer({.listen = "127.0.0.1:0", .tls_cert = certs.ca_cert, .tls_key = certs.client_key},
+                 echo),
+      std::runtime_error)
+      << "a key that is not the certificate's";
 }
 
 TEST(HttpServer, RefusesABadAddressAndAPortInUse) {

@@ -1,7 +1,6 @@
 #include "web/server/http_server.hpp"
 
 #include <civetweb.h>
-#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <cctype>
@@ -88,33 +87,21 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   if (options_.tls_cert.empty() != options_.tls_key.empty())
     throw std::runtime_error("TLS needs both a certificate and a key");
   init_civetweb();
+  // With TLS, civetweb serves plain HTTP on a loopback port of its own and a TlsFront takes
+  // the address asked for (tls_front.hpp says why civetweb's TLS cannot be used).
   const bool v6 = host_.find(':') != std::string::npos;
-  std::string ports = (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(address->second);
-  if (tls()) ports += "s";
+  const std::string ports =
+      tls() ? std::string("127.0.0.1:0")
+            : (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(address->second);
   const std::string threads = std::to_string(options_.threads);
   std::vector<const char*> opts = {
       "listening_ports", ports.c_str(), "num_threads", threads.c_str(), "enable_keep_alive", "yes",
       "request_timeout_ms", "30000", "enable_directory_listing", "no",
       // civetweb writes an answer's head and body in two send()s; with Nagle on, a client
       // reusing the connection waits for its own delayed ACK (40 ms) before the body comes.
-      "tcp_nodelay", "1"};
-  if (tls()) {
-    opts.push_back("ssl_protocol_version");
-    opts.push_back("4");  // TLS 1.2 and later
-  }
-  opts.push_back(nullptr);
+      "tcp_nodelay", "1", nullptr};
   mg_callbacks callbacks{};
   callbacks.log_message = quiet_log;
-  // civetweb wants the key and the chain in one PEM file; users have two (what cert-manager
-  // and Let's Encrypt write), so they are loaded into the SSL context here.
-  callbacks.init_ssl = [](void* ssl_ctx, void* self) -> int {
-    const auto* server = static_cast<const HttpServer*>(self);
-    auto* ctx = static_cast<SSL_CTX*>(ssl_ctx);
-    if (SSL_CTX_use_certificate_chain_file(ctx, server->options_.tls_cert.c_str()) != 1) return -1;
-    if (SSL_CTX_use_PrivateKey_file(ctx, server->options_.tls_key.c_str(), SSL_FILETYPE_PEM) != 1)
-      return -1;
-    return SSL_CTX_check_private_key(ctx) == 1 ? 1 : -1;
-  };
   char error[256] = "";
   mg_init_data init{};
   init.callbacks = &callbacks;
@@ -130,10 +117,21 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   mg_server_port info[4] = {};
   const int n = mg_get_server_ports(ctx_, 4, info);
   port_ = n > 0 ? info[0].port : address->second;
+  if (tls()) {
+    try {
+      tls_ = std::make_unique<TlsFront>(
+          TlsFrontOptions{host_, address->second, options_.tls_cert, options_.tls_key, {}, port_});
+    } catch (const std::exception& e) {
+      mg_stop(ctx_);
+      throw std::runtime_error("cannot listen on " + options_.listen + ": " + e.what());
+    }
+    port_ = tls_->port();
+  }
   mg_set_request_handler(ctx_, "/", &HttpServer::on_request, this);
 }
 
 HttpServer::~HttpServer() {
+  tls_.reset();  // first: no new connection reaches civetweb while it stops
   if (ctx_ != nullptr) mg_stop(ctx_);
 }
 

@@ -11,14 +11,19 @@
 // Limits: a body larger than `max_body_bytes` is refused with 413 before it is read (by its
 // Content-Length) or as soon as it grows past the limit (chunked); the connection is closed.
 //
-// Errors: the constructor throws std::runtime_error naming the address when civetweb cannot
-// listen there (port in use, bad address, TLS files unreadable).
+// TLS (tls_cert and tls_key): civetweb listens on a loopback port of its own and a TlsFront
+// (tls_front.hpp) on the address asked for.
+//
+// Errors: the constructor throws std::runtime_error naming the address when it cannot listen
+// there (port in use, bad address, TLS files unreadable or not a pair).
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 
 #include "web/server/http_message.hpp"
+#include "web/server/tls_front.hpp"
 
 struct mg_context;
 struct mg_connection;
@@ -55,6 +60,7 @@ class HttpServer {
   HttpServerOptions options_;
   Dispatch dispatch_;
   mg_context* ctx_ = nullptr;
+  std::unique_ptr<TlsFront> tls_;  // with TLS: the front on the address asked for
   int port_ = 0;
   std::string host_;
 };

@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "tests/adapters/kube/tls_proxy.hpp"
+#include "web/server/tls_front.hpp"
 
 namespace gantry::kube::testing {
 
@@ -358,7 +358,9 @@ FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
   mg_set_request_handler(ctx_, "/", &FakeApiServer::on_request, this);
   if (tls_) {
     try {
-      proxy_ = std::make_unique<TlsProxy>(port_, options.tls_pem_file, options.client_ca_file);
+      proxy_ = std::make_unique<web::TlsFront>(
+          web::TlsFrontOptions{"127.0.0.1", 0, options.tls_pem_file, options.tls_pem_file,
+                               options.client_ca_file, port_});
     } catch (...) {
       mg_stop(ctx_);
       delete impl_;

@@ -24,7 +24,7 @@
 // drop_watches() (connection closed without the end of the chunked body).
 //
 // Deterministic: uids are "uid-<n>", timestamps a fixed instant, lists in key order.
-// TLS is terminated by a TlsProxy in front of the plain civetweb listener (tls_proxy.hpp says
+// TLS is terminated by web::TlsFront in front of the plain civetweb listener (tls_front.hpp says
 // why). Connections are not kept alive (every request closes its connection), so dropping a stream
 // never leaves a client waiting on a half-used connection.
 //
@@ -44,9 +44,11 @@
 struct mg_context;
 struct mg_connection;
 
-namespace gantry::kube::testing {
+namespace gantry::web {
+class TlsFront;
+}
 
-class TlsProxy;
+namespace gantry::kube::testing {
 
 struct FakeApiServerOptions {
   // PEM file with the server's key and certificate chain: serve https. Empty: plain http.
@@ -130,7 +132,7 @@ class FakeApiServer {
   int handle(mg_connection* conn);
 
   mg_context* ctx_ = nullptr;
-  std::unique_ptr<TlsProxy> proxy_;  // the https front, when TLS was asked for (tls_proxy.hpp)
+  std::unique_ptr<web::TlsFront> proxy_;  // the https front, when TLS was asked for
   bool tls_ = false;
   int port_ = 0;
   Impl* impl_;

@@ -52,6 +52,12 @@ bool Informer::has_synced() const {
   return synced_;
 }
 
+bool Informer::wait_for_watch_lines(int64_t n) {
+  std::unique_lock lock(mutex_);
+  synced_cv_.wait(lock, [&] { return stopping_ || stats_.watch_lines >= n; });
+  return stats_.watch_lines >= n;
+}
+
 bool Informer::wait_for_sync() {
   std::unique_lock lock(mutex_);
   synced_cv_.wait(lock, [this] { return synced_ || stopping_; });
@@ -199,6 +205,17 @@ WatchEnd Informer::watch_once(bool& relist, bool& delivered) {
   const WatchResult result = client_.watch(
       path,
       [&](WatchEvent& event) {
+        // Counted once the line is fully handled (dispatched), whatever the return below.
+        struct CountLine {
+          Informer& self;
+          ~CountLine() {
+            {
+              std::lock_guard lock(self.mutex_);
+              ++self.stats_.watch_lines;
+            }
+            self.synced_cv_.notify_all();
+          }
+        } count{*this};
         switch (event.type) {
           case WatchEventType::kBookmark: {
             std::lock_guard lock(mutex_);

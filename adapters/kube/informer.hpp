@@ -82,6 +82,7 @@ struct InformerStats {
   int64_t relists_410 = 0;  // relists because of 410 Gone (status or ERROR event)
   int64_t backoffs = 0;     // waits before a retry
   int64_t bookmarks = 0;
+  int64_t watch_lines = 0;  // watch events read (bookmarks and errors too), each dispatched first
 };
 
 class Informer {
@@ -105,6 +106,9 @@ class Informer {
   bool has_synced() const;
   // Blocks until has_synced() or stop(); returns has_synced().
   bool wait_for_sync();
+  // Blocks until stats().watch_lines >= n or stop(); returns whether it got there. For tests
+  // that must know a change written to the server reached the handlers' dispatch.
+  bool wait_for_watch_lines(int64_t n);
 
   const ObjectCache& cache() const { return cache_; }
   std::string resource_version() const;

@@ -73,9 +73,8 @@ int listen_on(const std::string& host, int port, int& bound_port) {
   sockaddr_storage addr{};
   socklen_t len = sizeof addr;
   ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  bound_port = addr.ss_family == AF_INET6
-                   ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
-                   : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
+  bound_port = addr.ss_family == AF_INET6 ? ntohs(reinterpret_cast<sockaddr_in6*>(&addr)->sin6_port)
+                                          : ntohs(reinterpret_cast<sockaddr_in*>(&addr)->sin_port);
   return fd;
 }
 

@@ -62,7 +62,7 @@ class TlsFront {
   std::atomic<bool> stopping_{false};
   std::thread acceptor_;
   mutable std::mutex mutex_;
-  std::list<Relay> relays_;   // guarded by mutex_
+  std::list<Relay> relays_;    // guarded by mutex_
   std::vector<int> open_fds_;  // guarded by mutex_: client and backend sockets
 };
 

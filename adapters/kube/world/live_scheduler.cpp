@@ -180,8 +180,14 @@ void LiveScheduler::forget(JobId job) {
 // ---------------------------------------------------------------------------------------------
 // Cycles and binds
 
+void LiveScheduler::set_active(bool active) {
+  active_ = active;
+  if (active_) request_cycle();
+}
+
 void LiveScheduler::cycle() {
   cycle_requested_ = false;
+  if (!active_) return;
   for (const BindAction& a : scheduler_.run_cycle(live_.cluster(), loop_.now())) start_bind(a);
   report_unplaced();
 }
@@ -212,6 +218,8 @@ void LiveScheduler::start_bind(const BindAction& action) {
     b.pod = s.pods[i];
     b.node = live_.cluster().node_info(action.pods[i].node).name;
     b.gpu_index = gpus_of(action.pods[i].gpu_mask);
+    // Recorded as decided, in the order the cycle decided (binds complete in any order).
+    decisions_.push_back(PlacementDecision{loop_.now(), b.pod.key(), b.node, b.gpu_index});
     const JobId job = s.job;
     const auto index = static_cast<int32_t>(i);
     binder_.bind(b,
@@ -258,14 +266,12 @@ void LiveScheduler::finish_bind(Submitted& s) {
   const Workload* w = scheduler_.workloads().find(s.job);
   for (size_t i = 0; i < s.pods.size(); ++i) {
     const PodPlacement& at = w->pods[i];
-    PlacementDecision d{loop_.now(), s.pods[i].key(), live_.cluster().node_info(at.node).name,
-                        gpus_of(at.gpu_mask)};
     std::string gpus;
-    for (int g : d.gpus) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
+    for (int g : gpus_of(at.gpu_mask)) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
     binder_.record(PodEvent{s.pods[i], false, "Scheduled", "Binding",
-                            "Successfully assigned " + d.pod + " to " + d.node +
+                            "Successfully assigned " + s.pods[i].key() + " to " +
+                                live_.cluster().node_info(at.node).name +
                                 (gpus.empty() ? "" : " (GPUs " + gpus + ")")});
-    decisions_.push_back(std::move(d));
   }
   advance(s);
 }
@@ -338,6 +344,7 @@ void LiveScheduler::advance(Submitted& s) {
   if (w->state == WorkloadState::kRunning && all(s.succeeded)) {
     observe(Observation::Kind::kFinished, s.job);
     forget(s.job);
+    request_cycle();  // its resources are free for the gangs waiting
   }
 }
 

@@ -46,7 +46,8 @@ struct LiveSchedulerConfig {
   SchedulerConfig policy;
 };
 
-// One placement decision, as the conformance test compares them across worlds.
+// One placement decision, as the conformance test compares them across worlds: recorded when
+// a cycle places a gang, in pod order (a bind that fails later does not erase it).
 struct PlacementDecision {
   Time at;
   std::string pod;  // namespace/name
@@ -69,6 +70,10 @@ class LiveScheduler : private Scheduler::Waker {
 
   // One scheduling cycle now (normally requested by the events themselves).
   void cycle();
+  // Only an active scheduler places pods (the leader among replicas); an inactive one keeps
+  // its model up to date from the events. Active from construction.
+  void set_active(bool active);
+  bool active() const { return active_; }
 
   const Scheduler& scheduler() const { return scheduler_; }
   const std::vector<PlacementDecision>& decisions() const { return decisions_; }
@@ -124,6 +129,7 @@ class LiveScheduler : private Scheduler::Waker {
   std::map<std::string, std::pair<JobId, int32_t>> placed_pod_;  // pod key -> (job, index)
   JobId next_job_ = 0;
   bool cycle_requested_ = false;
+  bool active_ = true;
   std::vector<PlacementDecision> decisions_;
   size_t skipped_ = 0;
 };

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <list>
+#include <map>
 #include <stdexcept>
 #include <thread>
 
@@ -296,6 +298,14 @@ struct FakeApiServer::Impl {
   int64_t drop_generation = 0;
   int open_watches = 0;
   int64_t watches_started = 0;
+  // For wait_watches_caught_up(): each open watch's position in the log and whether it waits.
+  struct WatchProgress {
+    const size_t* next;
+    bool waiting = false;
+  };
+  std::list<WatchProgress*> watch_progress;
+  std::condition_variable progress_cv;         // a watch went waiting
+  std::map<std::string, int64_t> watch_lines;  // by request path, lines written
   std::vector<Fault> faults;
   int held = 0;
   int64_t release_generation = 0;
@@ -459,6 +469,23 @@ void FakeApiServer::drop_watches() {
   std::lock_guard lock(impl_->mutex);
   ++impl_->drop_generation;
   impl_->cv.notify_all();
+}
+
+void FakeApiServer::wait_watches_caught_up() const {
+  std::unique_lock lock(impl_->mutex);
+  impl_->progress_cv.wait(lock, [&] {
+    for (const Impl::WatchProgress* w : impl_->watch_progress)
+      if (!w->waiting || *w->next != impl_->log.size()) return false;
+    return true;
+  });
+}
+
+int64_t FakeApiServer::watch_lines_written(const std::string& path,
+                                           const std::string& field_selector,
+                                           const std::string& label_selector) const {
+  std::lock_guard lock(impl_->mutex);
+  const auto it = impl_->watch_lines.find(path + "?" + field_selector + "?" + label_selector);
+  return it == impl_->watch_lines.end() ? 0 : it->second;
 }
 
 int FakeApiServer::open_watches() const {
@@ -735,6 +762,33 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     s.store(t.collection, t.ns, updated, false);
     return json_answer(201, status_body(201, "", ""));
   }
+  if (t.subresource == "status" && !t.name.empty() &&
+      (r.method == "GET" || r.method == "PATCH" || r.method == "PUT")) {
+    // The status subresource: only status (and a uid precondition, resourceVersion) counts;
+    // the rest of the body is ignored, as on the real server.
+    Target whole = t;
+    whole.subresource.clear();
+    Request only_status = r;
+    if (body.is_object()) {
+      json kept = json::object();
+      if (body.contains("status")) kept["status"] = body["status"];
+      if (body.contains("metadata") && body["metadata"].is_object()) {
+        for (const char* k : {"uid", "resourceVersion", "name", "namespace"})
+          if (body["metadata"].contains(k)) kept["metadata"][k] = body["metadata"][k];
+      }
+      if (r.method == "PUT") {
+        const auto it = bucket.find(key);
+        if (it == bucket.end()) return not_found(t);
+        json full = it->second;
+        full["status"] = kept.value("status", json::object());
+        if (kept.contains("metadata") && kept["metadata"].contains("resourceVersion"))
+          full["metadata"]["resourceVersion"] = kept["metadata"]["resourceVersion"];
+        kept = full;
+      }
+      only_status.body = kept.dump();
+    }
+    return serve(s, whole, only_status);
+  }
   if (!t.subresource.empty())
     return json_answer(404, status_body(404, "NotFound", "no such subresource"));
 
@@ -771,6 +825,15 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     if (it == bucket.end()) return not_found(t);
     const auto ct = r.headers.find("content-type");
     const std::string type = ct == r.headers.end() ? "" : ct->second;
+    // A patch that names metadata.uid is a precondition, as on the real server.
+    if (body.is_object() && body.contains("metadata") && body["metadata"].is_object() &&
+        body["metadata"].contains("uid") &&
+        body["metadata"]["uid"] != it->second["metadata"]["uid"])
+      return conflict(
+          it->second.value("kind", resource),
+          "Precondition failed: UID in precondition: " + body["metadata"]["uid"].dump() +
+              ", UID in object meta: " + it->second["metadata"]["uid"].dump(),
+          t.name, resource);
     json patched = it->second;
     if (type.rfind("application/merge-patch+json", 0) == 0 ||
         type.rfind("application/strategic-merge-patch+json", 0) == 0) {
@@ -825,9 +888,18 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
   const std::string head =
       "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n"
       "Connection: close\r\n\r\n";
+  const auto query_value = [&](const char* k) {
+    const auto it = r.query.find(k);
+    return it == r.query.end() ? std::string() : it->second;
+  };
+  const std::string watch_key =
+      r.path + "?" + query_value("fieldSelector") + "?" + query_value("labelSelector");
+  int64_t written = 0;
   const auto write_line = [&](const json& event) {
     const std::string line = event.dump() + "\n";
-    return mg_send_chunk(conn, line.data(), static_cast<unsigned>(line.size())) > 0;
+    const bool ok = mg_send_chunk(conn, line.data(), static_cast<unsigned>(line.size())) > 0;
+    written += ok ? 1 : 0;
+    return ok;
   };
   const auto in_scope = [&](const Event& e) {
     return e.collection == t.collection && (t.ns.empty() || e.ns == t.ns);
@@ -841,6 +913,8 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
   const int64_t expire_seen = s.expire_generation;
   const int64_t drop_seen = s.drop_generation;
   size_t next = s.log.size();
+  FakeApiServer::Impl::WatchProgress progress{&next};
+  s.watch_progress.push_back(&progress);
   bool alive = true;
   bool dropped = false;
   bool ended = false;
@@ -878,6 +952,8 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
       for (const json& line : out) alive = alive && write_line(line);
       out.clear();
       lock.lock();
+      s.watch_lines[watch_key] += written;
+      written = 0;
     }
     if (!alive || ended || s.shutting_down) break;
     // What happened before a drop or an expiry reaches the client first, as on a real server.
@@ -921,8 +997,13 @@ static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Targ
       ended = true;
       continue;
     }
+    progress.waiting = true;
+    s.progress_cv.notify_all();
     s.cv.wait(lock);
+    progress.waiting = false;
   }
+  s.watch_progress.remove(&progress);
+  s.progress_cv.notify_all();
   --s.open_watches;
   s.cv.notify_all();
   lock.unlock();

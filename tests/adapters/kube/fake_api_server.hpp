@@ -9,10 +9,12 @@
 //  - one global resourceVersion counter; every write bumps it and appends a watch event;
 //  - GET (object or list with limit/continue; labelSelector k=v and fieldSelector path=value /
 //    path!=value, comma-separated), POST (409 AlreadyExists), PUT (409 Conflict on a stale
-//    metadata.resourceVersion), PATCH (merge and strategic-merge as RFC 7386 merge patch,
+//    metadata.resourceVersion), PATCH (merge and strategic-merge as RFC 7386 merge patch, a
+//    metadata.uid in the patch a precondition (409),
 //    json-patch with "test" → 422, plain application/json → 415), DELETE (preconditions uid /
-//    resourceVersion → 409), POST pods/NAME/binding (sets spec.nodeName and PodScheduled;
-//    404 without the pod, 409 when already assigned; answers a Success Status);
+//    resourceVersion → 409), the status subresource (GET, PATCH, PUT of status only), POST
+//    pods/NAME/binding (sets spec.nodeName and PodScheduled; 404 without the pod, 409 when already
+//    assigned; answers a Success Status);
 //  - watches (?watch=true): chunked, one JSON event a line, from resourceVersion (none or "0":
 //    synthetic ADDED events for what exists first); a selector turns a change that moves an
 //    object out of the selection into DELETED and into it into ADDED; BOOKMARKs when asked
@@ -111,6 +113,13 @@ class FakeApiServer {
   void expire_watches();  // ERROR 410 into every open watch, then end it
   void drop_watches();    // cut every open watch
   int open_watches() const;
+  // Blocks until every open watch has written every event of the log that concerns it and
+  // waits for more (a test's "the server has said all it has to say").
+  void wait_watches_caught_up() const;
+  // Watch lines (events, bookmarks, errors) written so far to watches of `path` (the request
+  // path without the query, e.g. "/api/v1/pods") with these selectors.
+  int64_t watch_lines_written(const std::string& path, const std::string& field_selector = {},
+                              const std::string& label_selector = {}) const;
   int64_t watches_started() const;  // watch streams that got their headers, ever
   // Blocks until watches_started() >= n (or 30 s pass: then false, and the test fails).
   bool wait_for_watches_started(int64_t n) const;

@@ -1,0 +1,86 @@
+#include "adapters/kube/kubelet_sim/node_objects.hpp"
+
+#include "adapters/kube/model/gpu_product.hpp"
+#include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/request_bodies.hpp"
+
+namespace gantry::kube {
+
+namespace {
+
+const char* effect_text(TaintEffect e) {
+  switch (e) {
+    case TaintEffect::kNoSchedule:
+      return "NoSchedule";
+    case TaintEffect::kPreferNoSchedule:
+      return "PreferNoSchedule";
+    case TaintEffect::kNoExecute:
+      return "NoExecute";
+  }
+  return "NoSchedule";
+}
+
+std::string cpu_text(int64_t milli) {
+  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
+}
+
+}  // namespace
+
+nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
+  const NodeInfo& info = topology.nodes[static_cast<size_t>(n)];
+  const NodeClass& c = topology.classes[static_cast<size_t>(info.node_class)];
+  nlohmann::json labels = nlohmann::json::object();
+  for (const auto& [k, v] : info.labels) labels[k] = v;
+  labels["kubernetes.io/hostname"] = info.name;
+  labels[std::string(kNodeClassLabel)] = c.name;
+  if (!topology.racks.empty()) labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
+  nlohmann::json resources = {{"cpu", cpu_text(c.capacity.cpu_milli)},
+                              {"memory", std::to_string(c.capacity.memory_bytes)},
+                              {"pods", "110"}};
+  if (c.capacity.gpus > 0 && c.gpu_type >= 0) {
+    const GpuType& g = topology.gpus.at(c.gpu_type);
+    labels[std::string(kGpuProductLabel)] = gpu_product_label(g.name);
+    labels["nvidia.com/gpu.count"] = std::to_string(c.capacity.gpus);
+    if (g.memory_bytes > 0) labels["nvidia.com/gpu.memory"] = std::to_string(g.memory_bytes >> 20);
+    labels[std::string(kIslandLabel)] =
+        std::to_string(c.island_size > 0 ? c.island_size : c.capacity.gpus);
+    resources[std::string(kGpuResource)] = std::to_string(c.capacity.gpus);
+  }
+  nlohmann::json taints = nlohmann::json::array();
+  for (const Taint& t : info.taints) {
+    nlohmann::json j = {{"key", t.key}, {"effect", effect_text(t.effect)}};
+    if (!t.value.empty()) j["value"] = t.value;
+    taints.push_back(j);
+  }
+  nlohmann::json node = {
+      {"apiVersion", "v1"},
+      {"kind", "Node"},
+      {"metadata", {{"name", info.name}, {"labels", labels}}},
+      {"spec", nlohmann::json::object()},
+      {"status",
+       {{"capacity", resources},
+        {"allocatable", resources},
+        {"conditions",
+         {{{"type", "Ready"},
+           {"status", "True"},
+           {"reason", "KubeletReady"},
+           {"message", "gantry kubelet-sim is posting ready status"},
+           {"lastHeartbeatTime", format_rfc3339(now)},
+           {"lastTransitionTime", format_rfc3339(now)}}}},
+        {"nodeInfo", {{"kubeletVersion", "gantry-kubelet-sim"}}}}}};
+  if (!taints.empty()) node["spec"]["taints"] = taints;
+  return node;
+}
+
+nlohmann::json node_lease(const std::string& node, Time now, const std::string& resource_version) {
+  LeaseSpec l;
+  l.namespace_name = "kube-node-lease";
+  l.name = node;
+  l.holder_identity = node;
+  l.lease_duration_seconds = 40;  // the kubelet's nodeLeaseDurationSeconds
+  l.renew_time = now;
+  l.resource_version = resource_version;
+  return lease_body(l);
+}
+
+}  // namespace gantry::kube

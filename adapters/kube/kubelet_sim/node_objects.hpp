@@ -1,0 +1,25 @@
+#pragma once
+// The Node objects `gantry kubelet-sim` registers for a scenario's topology: what a kubelet
+// with NVIDIA's device plugin and GPU feature discovery would report, plus Gantry's topology
+// labels (adapters/kube/model/kube_node.hpp lists them), so the live world reads back the
+// scenario's classes, racks, GPU models and islands.
+//
+// Thread-safety: pure functions.
+
+#include <nlohmann/json.hpp>
+
+#include "engine/cluster/topology.hpp"
+#include "engine/core/time.hpp"
+
+namespace gantry::kube {
+
+// Node `n` of `topology` as a core/v1 Node: labels (kubernetes.io/hostname,
+// nvidia.com/gpu.product, nvidia.com/gpu.count, nvidia.com/gpu.memory in MiB, gantry.dev/rack,
+// gantry.dev/node-class, gantry.dev/nvlink-island, and the node's own labels), taints,
+// capacity = allocatable (cpu, memory, nvidia.com/gpu, pods 110), a Ready condition at `now`.
+nlohmann::json node_object(const Topology& topology, NodeId n, Time now);
+
+// The node's Lease in kube-node-lease (the kubelet's heartbeat since v1.17).
+nlohmann::json node_lease(const std::string& node, Time now, const std::string& resource_version);
+
+}  // namespace gantry::kube

@@ -1,0 +1,68 @@
+#include "adapters/kube/world/kube_world.hpp"
+
+namespace gantry::kube {
+
+KubeWorld::KubeWorld(KubeClient& client, EventLoop& loop, KubeWorldOptions options)
+    : client_(client),
+      loop_(loop),
+      options_(std::move(options)),
+      workers_(options_.api_threads),
+      cluster_(options_.model),
+      binder_(client, workers_, loop, options_.identity) {
+  scheduler_ = std::make_unique<LiveScheduler>(loop_, cluster_, binder_, options_.scheduler);
+  const auto dispatch = [this](std::function<void()> fn) { loop_.post(std::move(fn)); };
+  InformerOptions nodes;
+  nodes.path = "/api/v1/nodes";
+  nodes.dispatch = dispatch;
+  nodes_ = std::make_unique<Informer>(client_, nodes);
+  nodes_->add_handler([this](const InformerEvent& e) {
+    if (e.type == InformerEventType::kDeleted) {
+      scheduler_->node_deleted(e.object);
+    } else {
+      scheduler_->node_changed(e.object);
+    }
+  });
+  InformerOptions pods;
+  pods.path = "/api/v1/pods";
+  pods.dispatch = dispatch;
+  pods_ = std::make_unique<Informer>(client_, pods);
+  pods_->add_handler([this](const InformerEvent& e) {
+    if (e.type == InformerEventType::kDeleted) {
+      scheduler_->pod_deleted(e.object);
+    } else {
+      scheduler_->pod_changed(e.object);
+    }
+  });
+  if (options_.leader_election) {
+    if (options_.election.identity.empty()) options_.election.identity = options_.identity;
+    elector_ = std::make_unique<LeaderElector>(client_, options_.election);
+    scheduler_->set_active(false);
+  }
+}
+
+KubeWorld::~KubeWorld() { stop(); }
+
+void KubeWorld::start() {
+  nodes_->start();
+  pods_->start();
+  if (!elector_) return;
+  election_thread_ = std::thread([this] {
+    while (!stopping_) {
+      elector_->run(
+          election_sleeper_, [this] { loop_.post([this] { scheduler_->set_active(true); }); },
+          [this] { loop_.post([this] { scheduler_->set_active(false); }); });
+      if (!stopping_) election_sleeper_.sleep_for(options_.election.retry_period);
+    }
+  });
+}
+
+void KubeWorld::stop() {
+  if (stopping_.exchange(true)) return;
+  election_sleeper_.interrupt();
+  if (election_thread_.joinable()) election_thread_.join();
+  nodes_->stop();
+  pods_->stop();
+  workers_.wait_idle();
+}
+
+}  // namespace gantry::kube

@@ -1,0 +1,77 @@
+#pragma once
+// The live world assembled: the shared Scheduler placing pods of a Kubernetes cluster through
+// the API server (`gantry serve --world kube`; the conformance test builds the same).
+//
+//   informers (nodes, pods) ──post──► LiveScheduler (LiveCluster, GangAssembly, Scheduler)
+//                                          │ binds, evictions, Events
+//                                          ▼
+//                                   KubePodBinder ──ApiWorkers──► API server
+//
+// With leader election on, replicas campaign for a coordination.k8s.io/v1 Lease
+// (leader_election.hpp) on a thread of their own; only the leader's scheduler places pods,
+// the others keep their model warm from the informers and take over when the lease is theirs.
+//
+// Threads: construct, start() and stop() on the event loop's thread (or before it runs); the
+// informers, the elector and the API workers run on their own threads and reach the world
+// only through EventLoop::post(). Destroy it only after the loop stopped running its posts.
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+#include "adapters/kube/api_workers.hpp"
+#include "adapters/kube/informer.hpp"
+#include "adapters/kube/kube_client.hpp"
+#include "adapters/kube/leader_election.hpp"
+#include "adapters/kube/sleeper.hpp"
+#include "adapters/kube/world/kube_pod_binder.hpp"
+#include "adapters/kube/world/live_cluster.hpp"
+#include "adapters/kube/world/live_scheduler.hpp"
+
+namespace gantry::kube {
+
+struct KubeWorldOptions {
+  Topology model;  // a scenario's topology (live_cluster.hpp), or one with only a catalog
+  LiveSchedulerConfig scheduler;
+  std::string identity = "gantry";  // this replica, in Events and the Lease
+  bool leader_election = false;
+  LeaderElectionOptions election;  // identity filled from `identity` when empty
+  size_t api_threads = 8;
+};
+
+class KubeWorld {
+ public:
+  // `client` and `loop` must outlive the world.
+  KubeWorld(KubeClient& client, EventLoop& loop, KubeWorldOptions options);
+  ~KubeWorld();
+  KubeWorld(const KubeWorld&) = delete;
+  KubeWorld& operator=(const KubeWorld&) = delete;
+
+  void start();
+  void stop();
+
+  LiveScheduler& scheduler() { return *scheduler_; }
+  LiveCluster& cluster() { return cluster_; }
+  ApiWorkers& workers() { return workers_; }
+  const Informer& node_informer() const { return *nodes_; }
+  const Informer& pod_informer() const { return *pods_; }
+  bool leader() const { return !elector_ || elector_->is_leader(); }
+
+ private:
+  KubeClient& client_;
+  EventLoop& loop_;
+  KubeWorldOptions options_;
+  ApiWorkers workers_;
+  LiveCluster cluster_;
+  KubePodBinder binder_;
+  std::unique_ptr<LiveScheduler> scheduler_;
+  std::unique_ptr<Informer> nodes_;
+  std::unique_ptr<Informer> pods_;
+  std::unique_ptr<LeaderElector> elector_;
+  InterruptibleSleeper election_sleeper_;
+  std::thread election_thread_;
+  std::atomic<bool> stopping_{false};
+};
+
+}  // namespace gantry::kube

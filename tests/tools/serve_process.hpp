@@ -19,10 +19,11 @@ namespace gantry::testing {
 
 class ServeProcess {
  public:
-  // Starts `program serve <args>` with stderr to `err_file`. Blocks until the server printed
-  // its URL and token lines (or exited: then url() is empty and wait() tells why).
+  // Starts `program <subcommand> <args>` with stderr to `err_file`. Blocks until it printed
+  // its first line: for `serve`, its URL and token lines (or it exited: then url() is empty
+  // and wait() tells why); for another subcommand, first_line() holds it.
   ServeProcess(const std::string& program, const std::vector<std::string>& args,
-               const std::string& err_file) {
+               const std::string& err_file, const std::string& subcommand = "serve") {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     pid_ = ::fork();
@@ -32,7 +33,7 @@ class ServeProcess {
       ::dup2(err, 2);
       const int null = ::open("/dev/null", O_RDONLY);
       ::dup2(null, 0);
-      std::vector<std::string> all{program, "serve"};
+      std::vector<std::string> all{program, subcommand};
       all.insert(all.end(), args.begin(), args.end());
       std::vector<char*> argv;
       for (std::string& a : all) argv.push_back(a.data());
@@ -43,6 +44,7 @@ class ServeProcess {
     ::close(fds[1]);
     out_ = ::fdopen(fds[0], "r");
     const std::string first = line();
+    first_line_ = first;
     const std::string prefix = "gantry serve: ";
     if (first.rfind(prefix, 0) == 0) {
       url_ = first.substr(prefix.size(), first.find(' ', prefix.size()) - prefix.size());
@@ -60,6 +62,7 @@ class ServeProcess {
   ServeProcess& operator=(const ServeProcess&) = delete;
 
   const std::string& url() const { return url_; }
+  const std::string& first_line() const { return first_line_; }
   const std::string& token_line() const { return token_line_; }
   pid_t pid() const { return pid_; }
   void signal(int sig) const { ::kill(pid_, sig); }
@@ -81,7 +84,7 @@ class ServeProcess {
  private:
   pid_t pid_ = -1;
   std::FILE* out_ = nullptr;
-  std::string url_, token_line_;
+  std::string url_, token_line_, first_line_;
   bool waited_ = false;
   int status_ = 0;
 };

@@ -15,6 +15,7 @@
 #include "engine/config/config_errors.hpp"
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
+#include "tools/gantry/kube_commands.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/serve_command.hpp"
@@ -79,6 +80,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_token_command(app);
   add_validate_command(app);
   add_serve_command(app);
+  add_kube_commands(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -20,7 +20,8 @@ int exit_code_of(const KubePod& p) {
   const auto it = p.annotations.find(std::string(kSimulateExitCodeAnnotation));
   if (it == p.annotations.end()) return 0;
   int v = 0;
-  const auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
+  const auto [end, ec] =
+      std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
   return ec == std::errc() && end == it->second.data() + it->second.size() ? v : 1;
 }
 
@@ -46,9 +47,9 @@ void KubeletSim::start() {
     if (r.outcome == WriteOutcome::kAlreadyExists) {
       // A node registered by an earlier run: take it over with today's labels and status.
       const std::string path = "/api/v1/nodes/" + topology_.nodes[static_cast<size_t>(n)].name;
-      client_.patch(path, {{"metadata", {{"labels", node["metadata"]["labels"]}}},
-                           {"spec", node["spec"]}},
-                    PatchType::kMerge);
+      client_.patch(
+          path, {{"metadata", {{"labels", node["metadata"]["labels"]}}}, {"spec", node["spec"]}},
+          PatchType::kMerge);
       client_.patch(path + "/status", {{"status", node["status"]}}, PatchType::kMerge);
     }
     ++stats_.nodes_registered;
@@ -85,7 +86,8 @@ void KubeletSim::renew_leases() {
     workers_.submit([this, node, now, version] {
       try {
         const nlohmann::json lease = node_lease(node, now, version);
-        const std::string collection = "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
+        const std::string collection =
+            "/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases";
         WriteResult r = version.empty() ? client_.create(collection, lease)
                                         : client_.update(collection + "/" + node, lease);
         if (r.outcome == WriteOutcome::kAlreadyExists || r.outcome == WriteOutcome::kConflict)
@@ -120,7 +122,8 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
   if (it != played_.end() || pod.phase == "Succeeded" || pod.phase == "Failed") return;
   Played p;
   p.uid = pod.uid;
-  p.timer = loop_.schedule_after(options_.pod_startup, [this, key] { set_running(key); });
+  p.due = loop_.now() + options_.pod_startup;
+  p.timer = loop_.schedule_at(p.due, [this, key] { set_running(key); });
   played_.emplace(key, p);
 }
 
@@ -129,21 +132,25 @@ void KubeletSim::set_running(const std::string& key) {
   if (it == played_.end()) return;
   Played& p = it->second;
   const KubePod& pod = pods_.at(key);
-  p.started = loop_.now();
+  // The instants written are the planned ones: on a wall clock a timer runs a little late,
+  // and a pod's recorded life must not depend on that.
+  p.started = p.due;
   p.timer.reset();
   const std::string at = format_rfc3339(p.started);
-  write_status(pod, {{"phase", "Running"},
-                     {"startTime", at},
-                     {"conditions",
-                      {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
-                     {"containerStatuses",
-                      {{{"name", "main"},
-                        {"ready", true},
-                        {"restartCount", 0},
-                        {"state", {{"running", {{"startedAt", at}}}}}}}}});
+  write_status(
+      pod, {{"phase", "Running"},
+            {"startTime", at},
+            {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
+            {"containerStatuses",
+             {{{"name", "main"},
+               {"ready", true},
+               {"restartCount", 0},
+               {"state", {{"running", {{"startedAt", at}}}}}}}}});
   ++stats_.pods_started;
-  if (pod.simulate_duration)
-    p.timer = loop_.schedule_after(*pod.simulate_duration, [this, key] { set_ended(key); });
+  if (pod.simulate_duration) {
+    p.due = p.started + *pod.simulate_duration;
+    p.timer = loop_.schedule_at(p.due, [this, key] { set_ended(key); });
+  }
 }
 
 void KubeletSim::set_ended(const std::string& key) {
@@ -152,20 +159,20 @@ void KubeletSim::set_ended(const std::string& key) {
   const KubePod& pod = pods_.at(key);
   const int code = exit_code_of(pod);
   const std::string started = format_rfc3339(it->second.started);
-  const std::string at = format_rfc3339(loop_.now());
-  write_status(pod, {{"phase", code == 0 ? "Succeeded" : "Failed"},
-                     {"conditions",
-                      {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
-                     {"containerStatuses",
-                      {{{"name", "main"},
-                        {"ready", false},
-                        {"restartCount", 0},
-                        {"state",
-                         {{"terminated",
-                           {{"exitCode", code},
-                            {"reason", code == 0 ? "Completed" : "Error"},
-                            {"startedAt", started},
-                            {"finishedAt", at}}}}}}}}});
+  const std::string at = format_rfc3339(it->second.due);
+  write_status(
+      pod, {{"phase", code == 0 ? "Succeeded" : "Failed"},
+            {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
+            {"containerStatuses",
+             {{{"name", "main"},
+               {"ready", false},
+               {"restartCount", 0},
+               {"state",
+                {{"terminated",
+                  {{"exitCode", code},
+                   {"reason", code == 0 ? "Completed" : "Error"},
+                   {"startedAt", started},
+                   {"finishedAt", at}}}}}}}}});
   ++(code == 0 ? stats_.pods_succeeded : stats_.pods_failed);
   it->second.timer.reset();
 }

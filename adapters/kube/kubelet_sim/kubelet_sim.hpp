@@ -11,7 +11,8 @@
 //            Failed, when its gantry.dev/simulate-exit-code is not 0, with that exit code); a
 //            pod without a duration runs until deleted. Times are the event loop's (scaled by
 //            --speed on a wall clock), written as status.startTime, the containers' startedAt
-//            and finishedAt.
+//            and finishedAt: the planned instants (seen + start-up, start + duration), so a
+//            timer that runs late on a busy machine does not change the recorded life.
 //   a pod deleted: forgotten (nothing more is written for it).
 // Status goes through the pods/status subresource (PATCH, merge), with a uid precondition.
 //
@@ -68,6 +69,7 @@ class KubeletSim {
  private:
   struct Played {
     std::string uid;
+    Time due;  // when the next step (running, ended) is planned
     Time started;
     std::optional<TimerId> timer;
   };

@@ -33,7 +33,8 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   for (const auto& [k, v] : info.labels) labels[k] = v;
   labels["kubernetes.io/hostname"] = info.name;
   labels[std::string(kNodeClassLabel)] = c.name;
-  if (!topology.racks.empty()) labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
+  if (!topology.racks.empty())
+    labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
   nlohmann::json resources = {{"cpu", cpu_text(c.capacity.cpu_milli)},
                               {"memory", std::to_string(c.capacity.memory_bytes)},
                               {"pods", "110"}};
@@ -52,22 +53,21 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
     if (!t.value.empty()) j["value"] = t.value;
     taints.push_back(j);
   }
-  nlohmann::json node = {
-      {"apiVersion", "v1"},
-      {"kind", "Node"},
-      {"metadata", {{"name", info.name}, {"labels", labels}}},
-      {"spec", nlohmann::json::object()},
-      {"status",
-       {{"capacity", resources},
-        {"allocatable", resources},
-        {"conditions",
-         {{{"type", "Ready"},
-           {"status", "True"},
-           {"reason", "KubeletReady"},
-           {"message", "gantry kubelet-sim is posting ready status"},
-           {"lastHeartbeatTime", format_rfc3339(now)},
-           {"lastTransitionTime", format_rfc3339(now)}}}},
-        {"nodeInfo", {{"kubeletVersion", "gantry-kubelet-sim"}}}}}};
+  nlohmann::json node = {{"apiVersion", "v1"},
+                         {"kind", "Node"},
+                         {"metadata", {{"name", info.name}, {"labels", labels}}},
+                         {"spec", nlohmann::json::object()},
+                         {"status",
+                          {{"capacity", resources},
+                           {"allocatable", resources},
+                           {"conditions",
+                            {{{"type", "Ready"},
+                              {"status", "True"},
+                              {"reason", "KubeletReady"},
+                              {"message", "gantry kubelet-sim is posting ready status"},
+                              {"lastHeartbeatTime", format_rfc3339(now)},
+                              {"lastTransitionTime", format_rfc3339(now)}}}},
+                           {"nodeInfo", {{"kubeletVersion", "gantry-kubelet-sim"}}}}}};
   if (!taints.empty()) node["spec"]["taints"] = taints;
   return node;
 }

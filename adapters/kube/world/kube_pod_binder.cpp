@@ -38,8 +38,8 @@ void KubePodBinder::bind(const PodBinding& binding, std::function<void(Status)> 
               {"annotations", {{std::string(kGpuIndexAnnotation), gpus}}}}}};
         client_.patch(pod_path(binding.pod), patch, PatchType::kMerge);
       }
-      const WriteResult r = client_.bind(binding.pod.namespace_name, binding.pod.name,
-                                         binding.node, binding.pod.uid);
+      const WriteResult r =
+          client_.bind(binding.pod.namespace_name, binding.pod.name, binding.node, binding.pod.uid);
       if (r.outcome != WriteOutcome::kOk) result = Status::error(why(r));
     } catch (const std::exception& e) {
       result = Status::error(e.what());

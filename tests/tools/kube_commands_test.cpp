@@ -1,0 +1,121 @@
+// `gantry kubelet-sim` and `gantry snapshot` end to end: the real program as a child process
+// against the tests' fake API server (tests/adapters/kube/fake_api_server.hpp). Nothing waits
+// by sleeping: the tests block on the program's output, on a watch of the pod, or on the
+// program's end.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <fstream>
+
+#include "adapters/kube/kube_client.hpp"
+#include "adapters/kube/kubelet_sim/node_objects.hpp"
+#include "sim/scenario_loader.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/test_support.hpp"
+#include "tests/tools/cli_harness.hpp"
+#include "tests/tools/serve_process.hpp"
+
+namespace gantry::testing {
+namespace {
+
+const std::string kSource = GANTRY_SOURCE_DIR;
+
+class KubeCommands : public CliTest {
+ protected:
+  std::string kubeconfig() {
+    const std::string path = (dir_ / "kubeconfig").string();
+    std::ofstream(path) << "apiVersion: v1\nkind: Config\ncurrent-context: test\n"
+                        << "clusters:\n- name: fake\n  cluster:\n    server: " << fake_.url()
+                        << "\ncontexts:\n- name: test\n  context: {cluster: fake, user: u}\n"
+                        << "users:\n- name: u\n  user: {token: t0k}\n";
+    return path;
+  }
+  kube::testing::FakeApiServer fake_;
+};
+
+// kubelet-sim registers the 32 nodes of the quickstart scenario with their topology labels,
+// then plays a pod bound to one of them: Running after the scenario's 5 s start-up, Succeeded
+// after its 60 s simulate-duration (at --speed 600: 0.1 s of wall time for the whole life).
+TEST_F(KubeCommands, KubeletSimRegistersTheNodesAndPlaysPods) {
+  ServeProcess sim(kGantry,
+                   {"--kubeconfig", kubeconfig(), "--cluster",
+                    kSource + "/scenarios/quickstart.yaml", "--speed", "600"},
+                   (dir_ / "sim.stderr").string(), "kubelet-sim");
+  ASSERT_EQ(sim.first_line().rfind("gantry kubelet-sim: 32 nodes of ", 0), 0u)
+      << sim.first_line() << slurp(dir_ / "sim.stderr");
+  const auto node = fake_.get("/api/v1/nodes", "r3-n007");
+  ASSERT_TRUE(node.has_value());
+  EXPECT_EQ((*node)["metadata"]["labels"]["nvidia.com/gpu.product"], "NVIDIA-A100-80GB");
+  EXPECT_EQ((*node)["metadata"]["labels"]["gantry.dev/rack"], "r3");
+  EXPECT_EQ((*node)["status"]["allocatable"]["nvidia.com/gpu"], "8");
+
+  fake_.apply("/api/v1/namespaces/ml/pods",
+              {{"metadata",
+                {{"name", "p"}, {"annotations", {{"gantry.dev/simulate-duration", "60s"}}}}},
+               {"spec", {{"nodeName", "r3-n007"}, {"containers", {{{"name", "main"}}}}}},
+               {"status", {{"phase", "Pending"}}}});
+  kube::KubeClient client(kube::testing::config_for(fake_.url()));
+  std::vector<std::string> phases;
+  client.watch("/api/v1/namespaces/ml/pods?watch=true&resourceVersion=0",
+               [&](kube::WatchEvent& e) {
+                 const std::string phase = e.object["status"].value("phase", "");
+                 if (phases.empty() || phases.back() != phase) phases.push_back(phase);
+                 return phase != "Succeeded";
+               });
+  EXPECT_EQ(phases, (std::vector<std::string>{"Pending", "Running", "Succeeded"}));
+  const auto pod = fake_.get("/api/v1/namespaces/ml/pods", "p");
+  const auto& terminated = (*pod)["status"]["containerStatuses"][0]["state"]["terminated"];
+  EXPECT_EQ(terminated["exitCode"], 0);
+  // 60 simulated seconds between start and finish, whatever the wall clock did.
+  Time started, finished;
+  ASSERT_TRUE(parse_rfc3339(terminated["startedAt"].get<std::string>(), started));
+  ASSERT_TRUE(parse_rfc3339(terminated["finishedAt"].get<std::string>(), finished));
+  EXPECT_EQ(finished - started, seconds(60));
+
+  sim.signal(SIGTERM);
+  const int status = sim.wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  EXPECT_EQ(sim.line(), "gantry kubelet-sim: stopped; pods started 1, succeeded 1, failed 0");
+}
+
+TEST_F(KubeCommands, KubeletSimNamesAnUnreachableServer) {
+  const std::string path = (dir_ / "kubeconfig").string();
+  std::ofstream(path) << "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n"
+                      << "- name: c\n  cluster: {server: 'http://127.0.0.1:1'}\ncontexts:\n"
+                      << "- name: x\n  context: {cluster: c, user: u}\nusers:\n- name: u\n"
+                      << "  user: {token: t}\n";
+  const Outcome o =
+      run("kubelet-sim --kubeconfig " + path + " --cluster " + kSource + "/scenarios/quickstart.yaml");
+  EXPECT_NE(o.exit_code(), 0);
+  EXPECT_NE(o.err.find("127.0.0.1:1"), std::string::npos) << o.err;
+}
+
+// snapshot reads the nodes and running pods and writes a scenario the loader accepts.
+TEST_F(KubeCommands, SnapshotWritesALoadableScenario) {
+  const ScenarioSpec quick = load_scenario_file(kSource + "/scenarios/quickstart.yaml");
+  for (NodeId n = 0; n < 3; ++n)
+    fake_.apply("/api/v1/nodes", kube::node_object(quick.topology, n, Time::epoch()));
+  fake_.apply("/api/v1/namespaces/ml/pods",
+              {{"metadata", {{"name", "w-0"}, {"labels", {{"gantry.dev/gang", "w"}}}}},
+               {"spec",
+                {{"nodeName", "r1-n001"},
+                 {"containers",
+                  {{{"name", "main"},
+                    {"resources", {{"requests", {{"cpu", "8"}, {"nvidia.com/gpu", "4"}}}}}}}}}},
+               {"status", {{"phase", "Running"}}}});
+  const Outcome o = run("snapshot --kubeconfig " + kubeconfig() + " --name twin");
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  EXPECT_NE(o.err.find("3 nodes, 1 pods read from"), std::string::npos) << o.err;
+  const ScenarioSpec twin = load_scenario_text(o.out, "twin.yaml");
+  EXPECT_EQ(twin.name, "twin");
+  EXPECT_EQ(twin.topology.nodes.size(), 3u);
+  ASSERT_EQ(twin.topology.classes.size(), 1u) << "three nodes of one class: dgx-a100";
+  EXPECT_EQ(twin.topology.classes[0].name, "dgx-a100");
+  ASSERT_EQ(twin.workload.jobs.size(), 1u);
+  EXPECT_EQ(twin.workload.jobs[0].roles[0].per_replica.gpus, 4);
+}
+
+}  // namespace
+}  // namespace gantry::testing

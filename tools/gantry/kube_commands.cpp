@@ -1,0 +1,161 @@
+#include "tools/gantry/kube_commands.hpp"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <memory>
+#include <thread>
+
+#include "adapters/kube/api_workers.hpp"
+#include "adapters/kube/kube_client.hpp"
+#include "adapters/kube/kube_config.hpp"
+#include "adapters/kube/kube_error.hpp"
+#include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
+#include "adapters/kube/world/snapshot.hpp"
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/core/clock.hpp"
+#include "engine/core/errors.hpp"
+#include "sim/scenario_loader.hpp"
+
+namespace gantry::cli {
+
+namespace {
+
+struct KubeTarget {
+  std::string kubeconfig;
+  std::string context;
+};
+
+void add_target_options(CLI::App* cmd, KubeTarget& t) {
+  cmd->add_option("--kubeconfig", t.kubeconfig,
+                  "kubeconfig file (default $KUBECONFIG, else ~/.kube/config)");
+  cmd->add_option("--context", t.context, "Context of the kubeconfig (default: its current)");
+}
+
+kube::KubeConfig load_target(const KubeTarget& t) {
+  std::string path = t.kubeconfig;
+  if (path.empty()) {
+    if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') {
+      path = env;
+    } else if (const char* home = std::getenv("HOME"); home != nullptr) {
+      path = std::string(home) + "/.kube/config";
+    }
+  }
+  if (path.empty()) throw GantryError("--kubeconfig: no kubeconfig given and no $HOME");
+  return kube::load_kubeconfig(path, t.context);
+}
+
+struct KubeletSimCommand {
+  KubeTarget target;
+  std::string cluster;
+  double speed = 1;
+};
+
+void run_kubelet_sim(const KubeletSimCommand& opt) {
+  if (opt.cluster.empty()) throw GantryError("--cluster: a kind: Scenario file is required");
+  if (!(opt.speed > 0) || opt.speed > 1e6)
+    throw GantryError("--speed: expected a number above 0 and at most 1000000");
+  const ScenarioSpec scenario = load_scenario_file(opt.cluster, load_trace_topology);
+  kube::KubeClient client(load_target(opt.target));
+
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGTERM);
+  sigaddset(&signals, SIGINT);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+
+  EventLoop loop(std::make_unique<WallClock>(WallClock().now(), opt.speed));
+  kube::ApiWorkers workers(8);
+  kube::KubeletSim kubelet(client, workers, loop, scenario.topology,
+                           {.pod_startup = scenario.sim.pod_startup, .speed = opt.speed});
+  try {
+    kubelet.start();
+  } catch (const kube::KubeError& e) {
+    throw GantryError(std::string("registering the nodes with ") + client.config().server +
+                      ": " + e.what());
+  }
+  fmt::print("gantry kubelet-sim: {} nodes of {} registered with {} (speed {})\n",
+             kubelet.stats().nodes_registered, opt.cluster, client.config().server, opt.speed);
+  std::fflush(stdout);
+  std::thread waiter([&] {
+    int sig = 0;
+    while (sigwait(&signals, &sig) != 0) {
+    }
+    loop.stop();
+  });
+  loop.run();
+  waiter.join();
+  kubelet.stop();
+  workers.wait_idle();
+  const kube::KubeletSimStats s = kubelet.stats();
+  fmt::print("gantry kubelet-sim: stopped; pods started {}, succeeded {}, failed {}\n",
+             s.pods_started, s.pods_succeeded, s.pods_failed);
+}
+
+struct SnapshotCommand {
+  KubeTarget target;
+  std::string name = "snapshot";
+};
+
+void run_snapshot(const SnapshotCommand& opt) {
+  kube::KubeClient client(load_target(opt.target));
+  kube::SnapshotInput in;
+  in.name = opt.name;
+  in.source = client.config().server;
+  in.now = WallClock().now();
+  // Lists page by page (500 a page), as an informer's first list does.
+  const auto list = [&](const std::string& path, auto&& each) {
+    std::string token;
+    do {
+      std::string q = path + "?limit=500";
+      if (!token.empty()) q += "&continue=" + token;
+      const nlohmann::json page = client.get(q);
+      for (const nlohmann::json& item : page.value("items", nlohmann::json::array())) each(item);
+      token = page.value("metadata", nlohmann::json::object()).value("continue", "");
+    } while (!token.empty());
+  };
+  size_t skipped = 0;
+  list("/api/v1/nodes", [&](const nlohmann::json& n) {
+    try {
+      in.nodes.push_back(kube::parse_node(n));
+    } catch (const InputError& e) {
+      ++skipped;
+      fmt::print(stderr, "warning: {}\n", e.what());
+    }
+  });
+  list("/api/v1/pods", [&](const nlohmann::json& p) {
+    try {
+      in.pods.push_back(kube::parse_pod(p));
+    } catch (const InputError& e) {
+      ++skipped;
+      fmt::print(stderr, "warning: {}\n", e.what());
+    }
+  });
+  fmt::print("{}", kube::snapshot_scenario(in));
+  fmt::print(stderr, "gantry snapshot: {} nodes, {} pods read from {}{}\n", in.nodes.size(),
+             in.pods.size(), in.source,
+             skipped ? fmt::format(" ({} objects skipped)", skipped) : std::string());
+}
+
+}  // namespace
+
+void add_kube_commands(CLI::App& app) {
+  auto sim = std::make_shared<KubeletSimCommand>();
+  CLI::App* k = app.add_subcommand(
+      "kubelet-sim", "Play a scenario's nodes against a Kubernetes API server (no GPUs needed)");
+  add_target_options(k, sim->target);
+  k->add_option("--cluster", sim->cluster, "A kind: Scenario whose nodes to register")
+      ->required();
+  k->add_option("--speed", sim->speed, "Simulated seconds per wall second (default 1)");
+  k->callback([sim] { run_kubelet_sim(*sim); });
+
+  auto snap = std::make_shared<SnapshotCommand>();
+  CLI::App* s = app.add_subcommand(
+      "snapshot", "Write a live cluster's nodes and running pods as a Scenario (stdout)");
+  add_target_options(s, snap->target);
+  s->add_option("--name", snap->name, "metadata.name of the scenario (default snapshot)");
+  s->callback([snap] { run_snapshot(*snap); });
+}
+
+}  // namespace gantry::cli

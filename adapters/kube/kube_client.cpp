@@ -379,11 +379,12 @@ WriteResult KubeClient::remove(std::string_view object_path, const DeleteOptions
 }
 
 WriteResult KubeClient::bind(const std::string& ns, const std::string& pod, const std::string& node,
-                             const std::string& pod_uid) {
+                             const std::string& pod_uid,
+                             const std::map<std::string, std::string>& annotations) {
   const std::string path = "/api/v1/namespaces/" + ns + "/pods/" + pod + "/binding";
-  return outcome_of(
-      request("POST", path, binding_body(ns, pod, node, pod_uid).dump(), "application/json"),
-      false);
+  return outcome_of(request("POST", path, binding_body(ns, pod, node, pod_uid, annotations).dump(),
+                            "application/json"),
+                    false);
 }
 
 WriteResult KubeClient::create_event(const EventSpec& spec) {

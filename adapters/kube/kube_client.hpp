@@ -152,8 +152,10 @@ class KubeClient {
   // DELETE with DeleteOptions (preconditions): kOk, kConflict (precondition failed), kNotFound.
   WriteResult remove(std::string_view object_path, const DeleteOptions& options = {});
   // POST pods/{pod}/binding: kOk, kConflict (already bound, to any node), kNotFound (no pod).
+  // `annotations` land on the pod with the binding (request_bodies.hpp).
   WriteResult bind(const std::string& ns, const std::string& pod, const std::string& node,
-                   const std::string& pod_uid = {});
+                   const std::string& pod_uid = {},
+                   const std::map<std::string, std::string>& annotations = {});
   // POST an events.k8s.io/v1 Event: kOk or kAlreadyExists.
   WriteResult create_event(const EventSpec& spec);
 

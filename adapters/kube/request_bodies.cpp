@@ -21,9 +21,11 @@ std::optional<Time> parse_kube_time(const std::string& text) {
 }
 
 nlohmann::json binding_body(const std::string& ns, const std::string& pod, const std::string& node,
-                            const std::string& pod_uid) {
+                            const std::string& pod_uid,
+                            const std::map<std::string, std::string>& annotations) {
   nlohmann::json metadata = {{"name", pod}, {"namespace", ns}};
   if (!pod_uid.empty()) metadata["uid"] = pod_uid;
+  if (!annotations.empty()) metadata["annotations"] = annotations;
   return {{"apiVersion", "v1"},
           {"kind", "Binding"},
           {"metadata", std::move(metadata)},

@@ -10,6 +10,7 @@
 // Thread-safety: pure functions.
 
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -27,9 +28,13 @@ std::optional<Time> parse_kube_time(const std::string& text);
 // {"apiVersion":"v1","kind":"Binding","metadata":{"name":pod,"namespace":ns[,"uid":uid]},
 //  "target":{"apiVersion":"v1","kind":"Node","name":node}} — the body of
 // POST /api/v1/namespaces/{ns}/pods/{pod}/binding. A non-empty `pod_uid` makes the server
-// refuse the binding if the pod was deleted and recreated under the same name.
+// refuse the binding if the pod was deleted and recreated under the same name. `annotations`
+// are copied onto the pod by the server as it binds it (the binding REST handler of
+// kube-apiserver sets them with spec.nodeName, in one write): how the GPUs chosen reach the
+// pod without a request of their own.
 nlohmann::json binding_body(const std::string& ns, const std::string& pod, const std::string& node,
-                            const std::string& pod_uid = {});
+                            const std::string& pod_uid = {},
+                            const std::map<std::string, std::string>& annotations = {});
 
 struct DeleteOptions {
   std::string uid;               // precondition: delete only this incarnation (409 otherwise)

@@ -50,19 +50,18 @@ TEST_F(KubeCommands, KubeletSimRegistersTheNodesAndPlaysPods) {
   EXPECT_EQ((*node)["metadata"]["labels"]["gantry.dev/rack"], "r3");
   EXPECT_EQ((*node)["status"]["allocatable"]["nvidia.com/gpu"], "8");
 
-  fake_.apply("/api/v1/namespaces/ml/pods",
-              {{"metadata",
-                {{"name", "p"}, {"annotations", {{"gantry.dev/simulate-duration", "60s"}}}}},
-               {"spec", {{"nodeName", "r3-n007"}, {"containers", {{{"name", "main"}}}}}},
-               {"status", {{"phase", "Pending"}}}});
+  fake_.apply(
+      "/api/v1/namespaces/ml/pods",
+      {{"metadata", {{"name", "p"}, {"annotations", {{"gantry.dev/simulate-duration", "60s"}}}}},
+       {"spec", {{"nodeName", "r3-n007"}, {"containers", {{{"name", "main"}}}}}},
+       {"status", {{"phase", "Pending"}}}});
   kube::KubeClient client(kube::testing::config_for(fake_.url()));
   std::vector<std::string> phases;
-  client.watch("/api/v1/namespaces/ml/pods?watch=true&resourceVersion=0",
-               [&](kube::WatchEvent& e) {
-                 const std::string phase = e.object["status"].value("phase", "");
-                 if (phases.empty() || phases.back() != phase) phases.push_back(phase);
-                 return phase != "Succeeded";
-               });
+  client.watch("/api/v1/namespaces/ml/pods?watch=true&resourceVersion=0", [&](kube::WatchEvent& e) {
+    const std::string phase = e.object["status"].value("phase", "");
+    if (phases.empty() || phases.back() != phase) phases.push_back(phase);
+    return phase != "Succeeded";
+  });
   EXPECT_EQ(phases, (std::vector<std::string>{"Pending", "Running", "Succeeded"}));
   const auto pod = fake_.get("/api/v1/namespaces/ml/pods", "p");
   const auto& terminated = (*pod)["status"]["containerStatuses"][0]["state"]["terminated"];
@@ -86,8 +85,8 @@ TEST_F(KubeCommands, KubeletSimNamesAnUnreachableServer) {
                       << "- name: c\n  cluster: {server: 'http://127.0.0.1:1'}\ncontexts:\n"
                       << "- name: x\n  context: {cluster: c, user: u}\nusers:\n- name: u\n"
                       << "  user: {token: t}\n";
-  const Outcome o =
-      run("kubelet-sim --kubeconfig " + path + " --cluster " + kSource + "/scenarios/quickstart.yaml");
+  const Outcome o = run("kubelet-sim --kubeconfig " + path + " --cluster " + kSource +
+                        "/scenarios/quickstart.yaml");
   EXPECT_NE(o.exit_code(), 0);
   EXPECT_NE(o.err.find("127.0.0.1:1"), std::string::npos) << o.err;
 }

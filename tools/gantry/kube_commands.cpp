@@ -72,8 +72,8 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   try {
     kubelet.start();
   } catch (const kube::KubeError& e) {
-    throw GantryError(std::string("registering the nodes with ") + client.config().server +
-                      ": " + e.what());
+    throw GantryError(std::string("registering the nodes with ") + client.config().server + ": " +
+                      e.what());
   }
   fmt::print("gantry kubelet-sim: {} nodes of {} registered with {} (speed {})\n",
              kubelet.stats().nodes_registered, opt.cluster, client.config().server, opt.speed);
@@ -145,8 +145,7 @@ void add_kube_commands(CLI::App& app) {
   CLI::App* k = app.add_subcommand(
       "kubelet-sim", "Play a scenario's nodes against a Kubernetes API server (no GPUs needed)");
   add_target_options(k, sim->target);
-  k->add_option("--cluster", sim->cluster, "A kind: Scenario whose nodes to register")
-      ->required();
+  k->add_option("--cluster", sim->cluster, "A kind: Scenario whose nodes to register")->required();
   k->add_option("--speed", sim->speed, "Simulated seconds per wall second (default 1)");
   k->callback([sim] { run_kubelet_sim(*sim); });
 

@@ -20,26 +20,27 @@ std::string why(const WriteResult& r) {
 
 }  // namespace
 
-KubePodBinder::KubePodBinder(KubeClient& client, ApiWorkers& workers, EventLoop& loop,
-                             std::string instance)
-    : client_(client), workers_(workers), loop_(loop), instance_(std::move(instance)) {}
+KubePodBinder::KubePodBinder(KubeClient& client, ApiWorkers& workers, ApiWorkers& event_workers,
+                             EventLoop& loop, std::string instance)
+    : client_(client),
+      workers_(workers),
+      event_workers_(event_workers),
+      loop_(loop),
+      instance_(std::move(instance)) {}
 
 void KubePodBinder::bind(const PodBinding& binding, std::function<void(Status)> done) {
   workers_.submit([this, binding, done = std::move(done)]() mutable {
     Status result = Status::ok();
     try {
+      // The GPUs travel with the binding: one write sets the node and the annotation.
+      std::map<std::string, std::string> annotations;
       if (!binding.gpu_index.empty()) {
         std::string gpus;
         for (int g : binding.gpu_index) gpus += (gpus.empty() ? "" : ",") + std::to_string(g);
-        // metadata.uid in a patch is a precondition: another incarnation is refused (409).
-        const nlohmann::json patch = {
-            {"metadata",
-             {{"uid", binding.pod.uid},
-              {"annotations", {{std::string(kGpuIndexAnnotation), gpus}}}}}};
-        client_.patch(pod_path(binding.pod), patch, PatchType::kMerge);
+        annotations[std::string(kGpuIndexAnnotation)] = gpus;
       }
-      const WriteResult r =
-          client_.bind(binding.pod.namespace_name, binding.pod.name, binding.node, binding.pod.uid);
+      const WriteResult r = client_.bind(binding.pod.namespace_name, binding.pod.name, binding.node,
+                                         binding.pod.uid, annotations);
       if (r.outcome != WriteOutcome::kOk) result = Status::error(why(r));
     } catch (const std::exception& e) {
       result = Status::error(e.what());
@@ -71,7 +72,7 @@ void KubePodBinder::record(const PodEvent& event) {
   e.note = event.note;
   e.reporting_instance = instance_;
   e.event_time = loop_.now();
-  workers_.submit([this, e] {
+  event_workers_.submit([this, e] {
     try {
       (void)client_.create_event(e);
     } catch (const std::exception&) {

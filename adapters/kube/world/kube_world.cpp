@@ -7,8 +7,9 @@ KubeWorld::KubeWorld(KubeClient& client, EventLoop& loop, KubeWorldOptions optio
       loop_(loop),
       options_(std::move(options)),
       workers_(options_.api_threads),
+      event_workers_(2),
       cluster_(options_.model),
-      binder_(client, workers_, loop, options_.identity) {
+      binder_(client, workers_, event_workers_, loop, options_.identity) {
   scheduler_ = std::make_unique<LiveScheduler>(loop_, cluster_, binder_, options_.scheduler);
   const auto dispatch = [this](std::function<void()> fn) { loop_.post(std::move(fn)); };
   InformerOptions nodes;
@@ -63,6 +64,7 @@ void KubeWorld::stop() {
   nodes_->stop();
   pods_->stop();
   workers_.wait_idle();
+  event_workers_.wait_idle();
 }
 
 }  // namespace gantry::kube

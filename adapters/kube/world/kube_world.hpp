@@ -54,6 +54,7 @@ class KubeWorld {
   LiveScheduler& scheduler() { return *scheduler_; }
   LiveCluster& cluster() { return cluster_; }
   ApiWorkers& workers() { return workers_; }
+  ApiWorkers& event_workers() { return event_workers_; }
   const Informer& node_informer() const { return *nodes_; }
   const Informer& pod_informer() const { return *pods_; }
   bool leader() const { return !elector_ || elector_->is_leader(); }
@@ -63,6 +64,7 @@ class KubeWorld {
   EventLoop& loop_;
   KubeWorldOptions options_;
   ApiWorkers workers_;
+  ApiWorkers event_workers_;
   LiveCluster cluster_;
   KubePodBinder binder_;
   std::unique_ptr<LiveScheduler> scheduler_;

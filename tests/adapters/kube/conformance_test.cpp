@@ -26,7 +26,8 @@
 namespace gantry::kube {
 namespace {
 
-const std::string kScenario = std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance.yaml";
+const std::string kScenario =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance.yaml";
 const char* kPods = "/api/v1/namespaces/conformance/pods";
 
 // "<t> <job> pod <i> -> <node> [gpus]", one per pod placed, in time then job then pod order.
@@ -36,8 +37,8 @@ std::string line(Time t, const std::string& job, int pod, const std::string& nod
                  const std::vector<int>& gpus) {
   std::string g;
   for (int i : gpus) g += (g.empty() ? "" : ",") + std::to_string(i);
-  return format_rfc3339(t) + " " + job + " pod " + std::to_string(pod) + " -> " + node + " [" +
-         g + "]";
+  return format_rfc3339(t) + " " + job + " pod " + std::to_string(pod) + " -> " + node + " [" + g +
+         "]";
 }
 
 struct SimOutcome {
@@ -72,12 +73,13 @@ std::vector<nlohmann::json> pods_of(const JobSpec& job, const JobLog& log, Durat
   const Duration run = *log.finished - *log.bound - startup;
   for (size_t i = 0; i < requests.size(); ++i) {
     const Resources& r = requests[i];
-    nlohmann::json req = {{"cpu", cpu_text(r.cpu_milli)}, {"memory", std::to_string(r.memory_bytes)}};
+    nlohmann::json req = {{"cpu", cpu_text(r.cpu_milli)},
+                          {"memory", std::to_string(r.memory_bytes)}};
     if (r.gpus > 0) req["nvidia.com/gpu"] = std::to_string(r.gpus);
-    nlohmann::json annotations = {{"gantry.dev/gang-size", std::to_string(requests.size())},
-                                  {"gantry.dev/gang-index", std::to_string(i)},
-                                  {"gantry.dev/simulate-duration",
-                                   std::to_string(run.micros()) + "us"}};
+    nlohmann::json annotations = {
+        {"gantry.dev/gang-size", std::to_string(requests.size())},
+        {"gantry.dev/gang-index", std::to_string(i)},
+        {"gantry.dev/simulate-duration", std::to_string(run.micros()) + "us"}};
     out.push_back({{"apiVersion", "v1"},
                    {"kind", "Pod"},
                    {"metadata",
@@ -109,16 +111,17 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
   ApiWorkers kubelet_workers(4);
   KubeletSim kubelet(client, kubelet_workers, *loop, scenario.topology,
                      {.pod_startup = scenario.sim.pod_startup, .renew_leases = false});
-  KubeWorld world(client, *loop,
-                  KubeWorldOptions{.model = scenario.topology,
-                                   .scheduler = {.scheduler_name = "gantry",
-                                                 .policy = scenario.policy},
-                                   .identity = "conformance"});
+  KubeWorld world(
+      client, *loop,
+      KubeWorldOptions{.model = scenario.topology,
+                       .scheduler = {.scheduler_name = "gantry", .policy = scenario.policy},
+                       .identity = "conformance"});
   kubelet.start();
   world.start();
   testing::LiveHarness harness(*loop, fake);
   harness.add(kubelet_workers);
   harness.add(world.workers());
+  harness.add(world.event_workers());
   harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
   harness.add(world.node_informer(), "/api/v1/nodes");
   harness.add(world.pod_informer(), "/api/v1/pods");
@@ -142,9 +145,10 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
   Placements live;
   for (const PlacementDecision& d : world.scheduler().decisions()) {
     const nlohmann::json pod = *fake.get(kPods, d.pod.substr(d.pod.find('/') + 1));
-    live.push_back(line(d.at, pod["metadata"]["labels"]["gantry.dev/gang"],
-                        std::stoi(pod["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>()),
-                        d.node, d.gpus));
+    live.push_back(
+        line(d.at, pod["metadata"]["labels"]["gantry.dev/gang"],
+             std::stoi(pod["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>()),
+             d.node, d.gpus));
   }
   std::sort(live.begin(), live.end());
   ASSERT_EQ(live.size(), sim.placements.size());

@@ -757,6 +757,11 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
                       "pods/binding");
     json updated = pod;
     updated["spec"]["nodeName"] = body.value("target", json::object()).value("name", "");
+    // The binding's annotations land on the pod in the same write, as kube-apiserver does.
+    const json meta = body.value("metadata", json::object());
+    if (meta.contains("annotations") && meta["annotations"].is_object())
+      for (const auto& [k, v] : meta["annotations"].items())
+        updated["metadata"]["annotations"][k] = v;
     updated["status"]["conditions"] = json::array(
         {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", kTimestamp}}});
     s.store(t.collection, t.ns, updated, false);

@@ -39,6 +39,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   const std::string lease = "io.k8s.api.coordination.v1.Lease";
   add(dir, "binding", binding, binding_body("default", "job-a-0", "fake-node-1"));
   add(dir, "binding-uid", binding, binding_body("default", "job-a-0", "fake-node-1", "uid-1"));
+  add(dir, "binding-annotated", binding,
+      binding_body("default", "job-a-0", "fake-node-1", "uid-1",
+                   {{"gantry.dev/gpu-index", "0,1"}}));
   add(dir, "delete-plain", delete_options, delete_options_body({}));
   DeleteOptions d;
   d.uid = "716b38a0-464c-4a5a-8e0e-94f73442bdf5";

@@ -68,6 +68,7 @@ struct Live {
     world.start();
     harness.add(kubelet_workers);
     harness.add(world.workers());
+    harness.add(world.event_workers());
     harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
     harness.add(world.node_informer(), "/api/v1/nodes");
     harness.add(world.pod_informer(), "/api/v1/pods");

@@ -77,15 +77,14 @@ double adapter_run(int pods, int nodes) {
   kube::KubeClient observer(kube::testing::config_for(fake.url()));
   int bound = 0;
   Clock::time_point last;
-  observer.watch("/api/v1/namespaces/bench/pods?watch=true&resourceVersion=0",
-                 [&](kube::WatchEvent& e) {
-                   if (e.type == kube::WatchEventType::kModified &&
-                       e.object["spec"].contains("nodeName")) {
-                     ++bound;
-                     last = Clock::now();
-                   }
-                   return bound < pods;
-                 });
+  observer.watch(
+      "/api/v1/namespaces/bench/pods?watch=true&resourceVersion=0", [&](kube::WatchEvent& e) {
+        if (e.type == kube::WatchEventType::kModified && e.object["spec"].contains("nodeName")) {
+          ++bound;
+          last = Clock::now();
+        }
+        return bound < pods;
+      });
   loop.stop();
   loop_thread.join();
   world.stop();
@@ -123,8 +122,10 @@ int main(int argc, char** argv) {
     const double b = raw_binds(pods, nodes);
     adapter.push_back(pods / a);
     raw.push_back(pods / b);
-    fmt::print("rep {}: adapter {:.0f} pods/s ({:.2f} s), raw binding POSTs {:.0f}/s ({:.2f} s), ratio {:.2f}\n",
-               r + 1, pods / a, a, pods / b, b, a > 0 ? b / a : 0);
+    fmt::print(
+        "rep {}: adapter {:.0f} pods/s ({:.2f} s), raw binding POSTs {:.0f}/s ({:.2f} s), ratio "
+        "{:.2f}\n",
+        r + 1, pods / a, a, pods / b, b, a > 0 ? b / a : 0);
     std::fflush(stdout);
   }
   const auto median = [](std::vector<double> v) {

@@ -125,7 +125,9 @@ bool Informer::list_all() {
   // A 410 on a continue token means the snapshot expired: start the list again. A few times
   // in a row is a server under churn; then back off like any other failure.
   for (int restart = 0; restart < 3; ++restart) {
-    std::map<std::string, nlohmann::json> fresh;
+    // Objects are encoded as they come (object_cache.hpp): a list of 100,000 pods is never
+    // held as parsed documents, only one page at a time.
+    std::map<std::string, ObjectCache::Bytes> fresh;
     std::string continue_token;
     std::string version;
     bool expired = false;
@@ -150,6 +152,8 @@ bool Informer::list_all() {
         return false;
       }
       nlohmann::json page = nlohmann::json::parse(r.body, nullptr, false);
+      r.body.clear();
+      r.body.shrink_to_fit();
       if (!page.is_object() || !page.contains("items") || !page["items"].is_array()) {
         set_error("list: the answer is not a list");
         return false;
@@ -157,7 +161,7 @@ bool Informer::list_all() {
       for (auto& item : page["items"]) {
         if (!item.is_object()) continue;
         std::string key = cache_key_of(item);
-        fresh[std::move(key)] = prepared(std::move(item));
+        fresh[std::move(key)] = ObjectCache::encode(prepared(std::move(item)));
       }
       const nlohmann::json& meta = page.contains("metadata") ? page["metadata"] : nlohmann::json();
       continue_token = meta.is_object() && meta.contains("continue") && meta["continue"].is_string()
@@ -171,24 +175,41 @@ bool Informer::list_all() {
     }
     if (expired) continue;
 
-    // Swap the cache, then tell the handlers what changed: adds and updates in key order,
-    // then deletes in key order.
-    std::map<std::string, nlohmann::json> old = cache_.replace(fresh);
+    // What changed against the cache: adds and updates in key order, then deletes in key
+    // order. Only the previous state of what changed is kept for the handlers.
+    struct Change {
+      InformerEventType type;
+      std::string key;
+      std::optional<ObjectCache::Bytes> old;
+    };
+    std::vector<Change> changes;
+    for (const auto& [key, bytes] : fresh) {
+      std::optional<ObjectCache::Bytes> previous = cache_.get_encoded(key);
+      if (!previous) {
+        changes.push_back({InformerEventType::kAdded, key, std::nullopt});
+      } else if (*previous != bytes && resource_version_of(ObjectCache::decode(*previous)) !=
+                                           resource_version_of(ObjectCache::decode(bytes))) {
+        changes.push_back({InformerEventType::kUpdated, key, std::move(previous)});
+      }
+    }
+    std::map<std::string, ObjectCache::Bytes> old = cache_.replace_encoded(std::move(fresh));
     {
       std::lock_guard lock(mutex_);
       resource_version_ = version;
       ++stats_.lists;
     }
-    for (const auto& [key, object] : fresh) {
-      const auto it = old.find(key);
-      if (it == old.end()) {
-        apply(InformerEventType::kAdded, object, nullptr);
-      } else if (resource_version_of(it->second) != resource_version_of(object)) {
-        apply(InformerEventType::kUpdated, object, it->second);
+    // Handlers run after the cache holds the list (the order the header promises).
+    for (Change& c : changes) {
+      nlohmann::json object = *cache_.get(c.key);
+      if (c.type == InformerEventType::kAdded) {
+        apply(InformerEventType::kAdded, std::move(object), nullptr);
+      } else {
+        apply(InformerEventType::kUpdated, std::move(object), ObjectCache::decode(*c.old));
       }
     }
-    for (auto& [key, object] : old) {
-      if (!fresh.count(key)) apply(InformerEventType::kDeleted, std::move(object), nullptr);
+    for (auto& [key, bytes] : old) {
+      if (!cache_.get_encoded(key))
+        apply(InformerEventType::kDeleted, ObjectCache::decode(bytes), nullptr);
     }
     return true;
   }

@@ -84,6 +84,14 @@ std::string KubeTaskExecutor::base_name(AttemptId id) const {
   return it == attempts_.end() ? std::string() : it->second.base;
 }
 
+std::optional<PodPhase> KubeTaskExecutor::pod_phase(AttemptId id, const std::string& pod) const {
+  const auto it = attempts_.find(id);
+  if (it == attempts_.end()) return std::nullopt;
+  for (const NamedPod& p : it->second.pods)
+    if (p.name == pod) return p.progress.phase;
+  return std::nullopt;
+}
+
 KubeExecutorStats KubeTaskExecutor::stats() const {
   return {created_.load(), already_existed_.load(), deleted_.load(), api_failures_.load()};
 }

@@ -124,10 +124,18 @@ class KubeTaskExecutor final : public TaskExecutor {
   void fetch_logs(AttemptId id, LogOptions options,
                   std::function<void(std::vector<PodLog>)> done);
 
+  // Blocks until every API call queued so far (creations, deletions, log reads) has been
+  // made; what they learnt may still be on its way to the loop. For tests and an orderly
+  // shutdown; not on a running loop's thread.
+  void wait_for_api_calls() { queue_->wait_idle(); }
+
   // Attempts held (started or adopted, not ended nor killed). Loop thread.
   size_t held() const { return attempts_.size(); }
   // The base name of a held attempt's objects, or "". Loop thread.
   std::string base_name(AttemptId id) const;
+  // What the executor knows of a held attempt's pod (nullopt: no such attempt or pod): how
+  // far the informer's events have reached the loop. Loop thread.
+  std::optional<PodPhase> pod_phase(AttemptId id, const std::string& pod) const;
   KubeExecutorStats stats() const;
   std::string last_error() const;
   const Informer& informer() const { return *informer_; }

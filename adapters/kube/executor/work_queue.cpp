@@ -39,9 +39,20 @@ void WorkQueue::run() {
       if (jobs_.empty()) return;  // stopping, and nothing left
       job = std::move(jobs_.front());
       jobs_.pop_front();
+      ++active_;
     }
     job();
+    {
+      std::lock_guard lock(mutex_);
+      --active_;
+    }
+    idle_cv_.notify_all();
   }
+}
+
+void WorkQueue::wait_idle() {
+  std::unique_lock lock(mutex_);
+  idle_cv_.wait(lock, [&] { return jobs_.empty() && active_ == 0; });
 }
 
 }  // namespace gantry::kube

@@ -29,6 +29,9 @@ class WorkQueue {
   bool submit(std::function<void()> job);
   // Runs what is queued, then joins the threads. Idempotent.
   void stop();
+  // Blocks until nothing is queued or running (jobs submitted meanwhile are waited for too).
+  // Not from a job.
+  void wait_idle();
 
  private:
   void run();
@@ -37,6 +40,8 @@ class WorkQueue {
   std::condition_variable cv_;
   std::deque<std::function<void()>> jobs_;  // guarded by mutex_
   bool stopping_ = false;                   // guarded by mutex_
+  int active_ = 0;                          // guarded by mutex_: jobs running
+  std::condition_variable idle_cv_;
   std::vector<std::thread> threads_;
 };
 

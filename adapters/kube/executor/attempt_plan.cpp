@@ -142,8 +142,9 @@ std::string attempt_base_name(std::string_view pipeline, std::string_view task, 
 std::string cpu_quantity(int64_t milli) { return format_cpu_milli(milli); }
 
 std::string memory_quantity(int64_t bytes) {
-  for (const auto& [suffix, unit] : {std::pair{"Gi", int64_t{1} << 30}, std::pair{"Mi", int64_t{1} << 20},
-                                     std::pair{"Ki", int64_t{1} << 10}}) {
+  for (const auto& [suffix, unit] :
+       {std::pair{"Gi", int64_t{1} << 30}, std::pair{"Mi", int64_t{1} << 20},
+        std::pair{"Ki", int64_t{1} << 10}}) {
     if (bytes >= unit && bytes % unit == 0) return std::to_string(bytes / unit) + suffix;
   }
   return std::to_string(bytes);
@@ -165,8 +166,8 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
   const TaskTemplate kind = task.template_kind;
   const bool distributed = kind != TaskTemplate::kContainer;
   if (kind == TaskTemplate::kRayJob || kind == TaskTemplate::kSparkJob) {
-    plan.refused = fmt::format("template {} is not supported by the Kubernetes executor",
-                               template_name(kind));
+    plan.refused =
+        fmt::format("template {} is not supported by the Kubernetes executor", template_name(kind));
     return plan;
   }
 
@@ -197,8 +198,9 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
                             ? fmt::format("{}-{}-{}", plan.base, dns_label(s.role, 12), s.index)
                             : plan.base);
   if (std::set<std::string>(pod_names.begin(), pod_names.end()).size() != pod_names.size()) {
-    plan.refused = "two replica names give the same pod names (names differ only in case or "
-                   "punctuation, or are longer than 12 characters)";
+    plan.refused =
+        "two replica names give the same pod names (names differ only in case or "
+        "punctuation, or are longer than 12 characters)";
     return plan;
   }
   const std::string& ns = plan.namespace_name;
@@ -246,11 +248,11 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
       for (int i = 0; i < n; ++i) hostfile += fmt::format("{} slots={}\n", dns(i), slots_per_host);
     data["hostfile"] = hostfile;
   }
-  plan.owner = {{"apiVersion", "v1"},
-                {"kind", "ConfigMap"},
-                {"metadata",
-                 {{"name", base}, {"namespace", ns}, {"labels", labels}, {"annotations", names}}},
-                {"data", data}};
+  plan.owner = {
+      {"apiVersion", "v1"},
+      {"kind", "ConfigMap"},
+      {"metadata", {{"name", base}, {"namespace", ns}, {"labels", labels}, {"annotations", names}}},
+      {"data", data}};
 
   if (distributed) {
     json spec = {{"clusterIP", "None"},
@@ -347,7 +349,8 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
       spec["volumes"] = json::array(
           {{{"name", "mpi-hostfile"},
             {"configMap",
-             {{"name", base}, {"items", json::array({{{"key", "hostfile"}, {"path", "hostfile"}}})}}}}});
+             {{"name", base},
+              {"items", json::array({{{"key", "hostfile"}, {"path", "hostfile"}}})}}}}});
     }
     spec["containers"] = json::array({container});
 

@@ -134,12 +134,12 @@ AttemptVerdict judge(const std::vector<NamedPod>& pods, Time now) {
   if (all_started) v.running_since = std::min(since, now);
   if (error != nullptr) {
     const PodProgress& s = error->progress;
-    const std::string what = s.phase == PodPhase::kGone ? "pod " + error->name + " was "
-                                                        : "pod " + error->name + ": ";
+    const std::string what =
+        s.phase == PodPhase::kGone ? "pod " + error->name + " was " : "pod " + error->name + ": ";
     v.end = AttemptResult{AttemptOutcome::kError, {}, what + s.reason};
   } else if (failed != nullptr) {
-    v.end = AttemptResult{AttemptOutcome::kFailed, {},
-                          "pod " + failed->name + " failed: " + failed->progress.reason};
+    v.end = AttemptResult{
+        AttemptOutcome::kFailed, {}, "pod " + failed->name + " failed: " + failed->progress.reason};
   } else if (all_succeeded) {
     v.end = AttemptResult{AttemptOutcome::kSucceeded, {}, ""};
   }

@@ -43,13 +43,11 @@ std::optional<int64_t> to_int(const std::string& text) {
 
 }  // namespace
 
-KubeTaskExecutor::KubeTaskExecutor(EventLoop& loop, KubeClient& client,
-                                   KubeExecutorOptions options)
+KubeTaskExecutor::KubeTaskExecutor(EventLoop& loop, KubeClient& client, KubeExecutorOptions options)
     : loop_(loop), client_(client), options_(std::move(options)) {
   InformerOptions io;
-  io.path = options_.plan.namespace_name.empty()
-                ? "/api/v1/pods"
-                : collection(options_.plan.namespace_name, "pods");
+  io.path = options_.plan.namespace_name.empty() ? "/api/v1/pods"
+                                                 : collection(options_.plan.namespace_name, "pods");
   io.label_selector = std::string(kManagedByLabel) + "=" + std::string(kManagedByGantry);
   io.sleeper = options_.informer_sleeper;
   io.seed = options_.seed;
@@ -194,8 +192,8 @@ void KubeTaskExecutor::create_objects(const AttemptPlan& plan,
     const auto it = attempts_.find(id);
     if (it == attempts_.end() || it->second.shared != shared) return;  // killed meanwhile
     end(id,
-        AttemptResult{AttemptOutcome::kError, {},
-                      "could not create the attempt's objects: " + failure},
+        AttemptResult{
+            AttemptOutcome::kError, {}, "could not create the attempt's objects: " + failure},
         true);
   });
 }
@@ -211,8 +209,8 @@ void KubeTaskExecutor::on_pod_event(const InformerEvent& e) {
   const std::string name = name_of(e.object);
   const std::string ns = namespace_of(e.object);
   if (ns != a.namespace_name) return;
-  const auto pod = std::find_if(a.pods.begin(), a.pods.end(),
-                                [&](const NamedPod& p) { return p.name == name; });
+  const auto pod =
+      std::find_if(a.pods.begin(), a.pods.end(), [&](const NamedPod& p) { return p.name == name; });
   if (pod == a.pods.end()) return;
   if (e.type == InformerEventType::kDeleted) {
     // Only the incarnation we know (an unknown uid: the first we hear of it).
@@ -250,9 +248,8 @@ void KubeTaskExecutor::end(AttemptId id, AttemptResult result, bool delete_all) 
     std::vector<std::string> pods;
     for (const NamedPod& p : a.pods) pods.push_back(p.name);
     queue_->submit([this, ns = a.namespace_name, base = a.base, svc = a.has_service,
-                    pods = std::move(pods), shared = a.shared] {
-      delete_objects(ns, base, svc, pods, true, shared);
-    });
+                    pods = std::move(pods),
+                    shared = a.shared] { delete_objects(ns, base, svc, pods, true, shared); });
   } else if (result.outcome != AttemptOutcome::kSucceeded) {
     // The rest of the gang must not hold its GPUs: delete the pods that have not ended.
     std::vector<std::string> unfinished;
@@ -285,9 +282,8 @@ KillAck KubeTaskExecutor::kill(AttemptId id) {
   for (const NamedPod& p : a.pods) pods.push_back(p.name);
   if (!a.pods.empty())  // a refused attempt has no objects
     queue_->submit([this, ns = a.namespace_name, base = a.base, svc = a.has_service,
-                    pods = std::move(pods), shared = a.shared] {
-      delete_objects(ns, base, svc, pods, true, shared);
-    });
+                    pods = std::move(pods),
+                    shared = a.shared] { delete_objects(ns, base, svc, pods, true, shared); });
   return KillAck::kKilled;
 }
 
@@ -354,6 +350,9 @@ bool KubeTaskExecutor::adopt(AttemptId id, AttemptListener& listener) {
     post([this, id] { evaluate(id); });
     return true;
   }
+  // The cache is the only memory of an earlier process: without its first list every
+  // attempt would look lost and run twice. wait_for_sync() before recovery makes this free.
+  if (!informer_->has_synced() && !informer_->wait_for_sync()) return false;
   const std::vector<json> found = cached_pods(id);
   if (found.empty()) return false;
   Attempt a;
@@ -396,8 +395,7 @@ std::vector<PodLog> KubeTaskExecutor::read_logs(AttemptId id, const LogOptions& 
     PodLog log;
     log.pod = name_of(pod);
     log.role = label_of(pod, kReplicaTypeLabel);
-    log.gang_index =
-        static_cast<int>(to_int(annotation_of(pod, kGangIndexAnnotation)).value_or(0));
+    log.gang_index = static_cast<int>(to_int(annotation_of(pod, kGangIndexAnnotation)).value_or(0));
     const std::string ns = namespace_of(pod);
     std::string path = collection(ns, "pods") + "/" + log.pod + "/log";
     std::string query;

@@ -26,8 +26,10 @@
 //     preconditions where the uid is known, the ConfigMap with propagationPolicy Background.
 //   - adopt(id, listener): an attempt still held by this executor takes the new listener and
 //     is reported again from its pods' state; otherwise the informer's cache is searched for
-//     pods labelled with the id (call wait_for_sync() first: before the first list adopt()
-//     finds nothing). All the gang's pods there (gantry.dev/gang-size of them): adopted, its
+//     pods labelled with the id. Call wait_for_sync() before the scheduler's recovery: an
+//     adopt() before the informer's first list waits for it (blocking the loop once, rather
+//     than declaring every attempt lost and running it twice). All the gang's pods there
+//     (gantry.dev/gang-size of them): adopted, its
 //     running start and end reported from their status (posted). Some missing (a process
 //     stopped half-way through creating them): the leftovers are deleted and false returned,
 //     so the scheduler starts the task again (LostAttempts).
@@ -121,8 +123,7 @@ class KubeTaskExecutor final : public TaskExecutor {
   // Blocks on the API server: any thread but the loop's.
   std::vector<PodLog> read_logs(AttemptId id, const LogOptions& options = {}) const;
   // The same on a worker; `done` runs on the loop thread. Loop thread.
-  void fetch_logs(AttemptId id, LogOptions options,
-                  std::function<void(std::vector<PodLog>)> done);
+  void fetch_logs(AttemptId id, LogOptions options, std::function<void(std::vector<PodLog>)> done);
 
   // Blocks until every API call queued so far (creations, deletions, log reads) has been
   // made; what they learnt may still be on its way to the loop. For tests and an orderly
@@ -183,7 +184,7 @@ class KubeTaskExecutor final : public TaskExecutor {
   KubeClient& client_;
   KubeExecutorOptions options_;
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // loop thread
-  std::map<AttemptId, Attempt> attempts_;                          // loop thread
+  std::map<AttemptId, Attempt> attempts_;                       // loop thread
   std::unique_ptr<Informer> informer_;
   std::unique_ptr<WorkQueue> queue_;
 

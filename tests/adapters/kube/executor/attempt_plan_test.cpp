@@ -67,15 +67,15 @@ TEST(AttemptNames, BaseNameIsReadableAndDeterministic) {
   EXPECT_EQ(attempt_base_name("9am", "t", kLogical, 1), "g9am-t-20260101000000-a1");
   // Too long (74 characters sanitised): the first 31, '-', 8 hex digits of a hash = 40.
   const Time march = Time::from_micros(1'773'541'800'000'000);  // 2026-03-15T02:30:00Z
-  const std::string long_name = attempt_base_name("Nightly_Feature.Engineering-Pipeline",
-                                                  "Build_Features", march, 123456);
+  const std::string long_name =
+      attempt_base_name("Nightly_Feature.Engineering-Pipeline", "Build_Features", march, 123456);
   ASSERT_EQ(long_name.size(), 40u);
   EXPECT_EQ(long_name.substr(0, 32), "nightly-feature-engineering-pip-");
   EXPECT_TRUE(std::regex_match(long_name.substr(32), std::regex("[0-9a-f]{8}"))) << long_name;
   EXPECT_EQ(long_name, attempt_base_name("Nightly_Feature.Engineering-Pipeline", "Build_Features",
                                          march, 123456));
-  EXPECT_NE(long_name, attempt_base_name("Nightly_Feature.Engineering-Pipeline",
-                                         "Build_Features", march, 123457));
+  EXPECT_NE(long_name, attempt_base_name("Nightly_Feature.Engineering-Pipeline", "Build_Features",
+                                         march, 123457));
   EXPECT_TRUE(is_dns_label(long_name));
 }
 
@@ -131,13 +131,13 @@ TEST_F(PlanFixture, ContainerTaskIsOnePod) {
   EXPECT_EQ(c["resources"]["requests"],
             (json{{"cpu", "4"}, {"memory", "16Gi"}, {"nvidia.com/gpu", "1"}}));
   EXPECT_EQ(c["resources"]["limits"], (json{{"nvidia.com/gpu", "1"}}));
-  EXPECT_EQ(env_of(pod), (std::map<std::string, std::string>{
-                             {"GANTRY_PIPELINE", "train"},
-                             {"GANTRY_TASK", "pt"},
-                             {"GANTRY_LOGICAL_TIME", "2026-01-01T00:00:00Z"},
-                             {"GANTRY_ATTEMPT", "1"},
-                             {"GANTRY_ATTEMPT_ID", "7"},
-                             {"FOO", "bar"}}));
+  EXPECT_EQ(env_of(pod),
+            (std::map<std::string, std::string>{{"GANTRY_PIPELINE", "train"},
+                                                {"GANTRY_TASK", "pt"},
+                                                {"GANTRY_LOGICAL_TIME", "2026-01-01T00:00:00Z"},
+                                                {"GANTRY_ATTEMPT", "1"},
+                                                {"GANTRY_ATTEMPT_ID", "7"},
+                                                {"FOO", "bar"}}));
   // The owner lists the pod.
   EXPECT_EQ(p.owner["kind"], "ConfigMap");
   EXPECT_EQ(p.owner["metadata"]["name"], kBase);
@@ -188,12 +188,14 @@ TEST_F(PlanFixture, PyTorchJobMasterFirstRanksInPodOrder) {
   }
   // The headless Service selects the gang and publishes pods before they are ready.
   EXPECT_EQ(p.service["metadata"]["name"], kBase);
-  EXPECT_EQ(p.service["spec"], (json{{"clusterIP", "None"},
-                                     {"selector", {{"gantry.dev/gang", kBase}}},
-                                     {"publishNotReadyAddresses", true},
-                                     {"ports", json::array({{{"name", "pytorchjob-port"},
-                                                             {"port", 23456},
-                                                             {"targetPort", 23456}}})}}));
+  EXPECT_EQ(
+      p.service["spec"],
+      (json{
+          {"clusterIP", "None"},
+          {"selector", {{"gantry.dev/gang", kBase}}},
+          {"publishNotReadyAddresses", true},
+          {"ports",
+           json::array({{{"name", "pytorchjob-port"}, {"port", 23456}, {"targetPort", 23456}}})}}));
 }
 
 TEST_F(PlanFixture, XGBoostJobLikePyTorch) {
@@ -216,8 +218,8 @@ TEST_F(PlanFixture, TFJobConfigHasEveryRoleButEvaluators) {
   // Stage 0 (chief, ps) in name order, then stage 1 (evaluator, worker).
   std::vector<std::string> names;
   for (const PlannedPod& pod : p.pods) names.push_back(pod.name.substr(kBase.size() + 1));
-  EXPECT_EQ(names, (std::vector<std::string>{"chief-0", "ps-0", "evaluator-0", "worker-0",
-                                             "worker-1"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"chief-0", "ps-0", "evaluator-0", "worker-0", "worker-1"}));
   const auto addr = [](const std::string& pod) {
     return kBase + "-" + pod + "." + kBase + ".ml.svc:2222";
   };
@@ -275,9 +277,10 @@ TEST_F(PlanFixture, OptionsChooseNamespaceSchedulerAndImage) {
   EXPECT_EQ(p.pods[0].body["spec"]["containers"][0]["image"], "registry.k8s.io/pause:3.9");
   json pod = p.pods[0].body;
   set_owner(pod, p.base, "uid-1");
-  EXPECT_EQ(pod["metadata"]["ownerReferences"],
-            (json::array(
-                {{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", kBase}, {"uid", "uid-1"}}})));
+  EXPECT_EQ(
+      pod["metadata"]["ownerReferences"],
+      (json::array(
+          {{{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"name", kBase}, {"uid", "uid-1"}}})));
 }
 
 // ---- attempt_status ----
@@ -296,9 +299,9 @@ json running_since(const std::string& at) {
 const Time kNow = Time::from_micros(1'767'226'200'000'000);  // 2026-01-01T00:10:00Z
 
 TEST(AttemptStatus, RunningSinceTheLatestStartAndSucceeded) {
-  std::vector<NamedPod> pods = {{"a", read_pod(pod_status("Running",
-                                                         running_since("2026-01-01T00:01:00Z")))},
-                                {"b", read_pod(pod_status("Pending"))}};
+  std::vector<NamedPod> pods = {
+      {"a", read_pod(pod_status("Running", running_since("2026-01-01T00:01:00Z")))},
+      {"b", read_pod(pod_status("Pending"))}};
   AttemptVerdict v = judge(pods, kNow);
   EXPECT_FALSE(v.running_since);
   EXPECT_FALSE(v.end);
@@ -319,11 +322,12 @@ TEST(AttemptStatus, RunningSinceTheLatestStartAndSucceeded) {
 
 TEST(AttemptStatus, ExitCodeEvictionNodeLostAndDeletion) {
   const json terminated = {
-      {"containerStatuses",
-       json::array({{{"name", "main"},
-                     {"state",
-                      {{"terminated",
-                        {{"exitCode", 3}, {"reason", "Error"}, {"startedAt", "2026-01-01T00:02:00Z"}}}}}}})}};
+      {"containerStatuses", json::array({{{"name", "main"},
+                                          {"state",
+                                           {{"terminated",
+                                             {{"exitCode", 3},
+                                              {"reason", "Error"},
+                                              {"startedAt", "2026-01-01T00:02:00Z"}}}}}}})}};
   std::vector<NamedPod> pods = {{"a", read_pod(pod_status("Failed", terminated))}};
   AttemptVerdict v = judge(pods, kNow);
   ASSERT_TRUE(v.end);
@@ -331,8 +335,9 @@ TEST(AttemptStatus, ExitCodeEvictionNodeLostAndDeletion) {
   EXPECT_EQ(v.end->reason, "pod a failed: exit code 3 (Error)");
   EXPECT_EQ(v.running_since, Time::from_micros(1'767'225'720'000'000));  // 00:02:00
 
-  pods = {{"a", read_pod(pod_status("Failed", {{"reason", "Evicted"},
-                                               {"message", "The node was low on resource: memory."}}))}};
+  pods = {{"a",
+           read_pod(pod_status("Failed", {{"reason", "Evicted"},
+                                          {"message", "The node was low on resource: memory."}}))}};
   v = judge(pods, kNow);
   EXPECT_EQ(v.end->outcome, AttemptOutcome::kError);
   EXPECT_EQ(v.end->reason, "pod a: Evicted: The node was low on resource: memory.");

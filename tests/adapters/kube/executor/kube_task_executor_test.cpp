@@ -98,13 +98,12 @@ json running(const std::string& started_at) {
 
 json terminated(const std::string& phase, int exit_code, const std::string& reason) {
   return {{"phase", phase},
-          {"containerStatuses",
-           json::array({{{"name", "c"},
-                         {"state",
-                          {{"terminated",
-                            {{"exitCode", exit_code},
-                             {"reason", reason},
-                             {"startedAt", "2026-01-01T00:01:00Z"}}}}}}})}};
+          {"containerStatuses", json::array({{{"name", "c"},
+                                              {"state",
+                                               {{"terminated",
+                                                 {{"exitCode", exit_code},
+                                                  {"reason", reason},
+                                                  {"startedAt", "2026-01-01T00:01:00Z"}}}}}}})}};
 }
 
 struct ExecutorFixture : ::testing::Test {
@@ -266,9 +265,9 @@ TEST_F(ExecutorFixture, ContainerFailsWithExitCode) {
   set_status(kBase, terminated("Failed", 3, "Error"));
   ASSERT_TRUE(loop.run_until([&] { return recorder.events.size() == 2; }));
   // It ran (its container started at 00:01:00) before it failed.
-  EXPECT_EQ(recorder.events, (std::vector<std::string>{
-                                 "running 7 2026-01-01T00:01:00Z",
-                                 "finished 7 failed pod " + kBase + " failed: exit code 3 (Error)"}));
+  EXPECT_EQ(recorder.events, (std::vector<std::string>{"running 7 2026-01-01T00:01:00Z",
+                                                       "finished 7 failed pod " + kBase +
+                                                           " failed: exit code 3 (Error)"}));
 }
 
 TEST_F(ExecutorFixture, EvictedOrDeletedPodIsAnError) {
@@ -299,7 +298,8 @@ TEST_F(ExecutorFixture, KillDeletesEverythingWithPreconditionsAndReportsNothing)
   std::map<std::string, std::string> uids;  // path → uid
   uids[kConfigMaps + "/" + kBase] = (*server.get(kConfigMaps, kBase))["metadata"]["uid"];
   uids[kServices + "/" + kBase] = (*server.get(kServices, kBase))["metadata"]["uid"];
-  for (const std::string& p : pods) uids[kPods + "/" + p] = (*server.get(kPods, p))["metadata"]["uid"];
+  for (const std::string& p : pods)
+    uids[kPods + "/" + p] = (*server.get(kPods, p))["metadata"]["uid"];
   set_status(pods[0], running("2026-01-01T00:02:00Z"));
   ASSERT_TRUE(seen(*e, 7, pods[0], PodPhase::kRunning));
 
@@ -420,8 +420,8 @@ TEST_F(ExecutorFixture, RefusedCreateEndsAsErrorAndCleansUp) {
   auto e = make();
   e->start(request(7), recorder);
   ASSERT_TRUE(loop.run_until([&] { return recorder.events.size() == 1; }));
-  EXPECT_EQ(recorder.events[0].rfind("finished 7 error could not create the attempt's objects: ", 0),
-            0u)
+  EXPECT_EQ(
+      recorder.events[0].rfind("finished 7 error could not create the attempt's objects: ", 0), 0u)
       << recorder.events[0];
   e->wait_for_api_calls();  // the deletion end() queued
   EXPECT_FALSE(exists(kConfigMaps, kBase));

@@ -327,6 +327,43 @@ TEST_F(ExecutorFixture, KillDeletesEverythingWithPreconditionsAndReportsNothing)
   EXPECT_TRUE(recorder.events.empty());
 }
 
+TEST_F(ExecutorFixture, KillDuringCreationStopsItAndDeletesWhatWasMade) {
+  pytorch(1);
+  Fault hold;
+  hold.method = "POST";
+  hold.path_prefix = kPods;
+  hold.hold = true;  // the master's create waits in the server
+  server.inject(hold);
+  auto e = make();
+  e->start(request(7), recorder);
+  ASSERT_TRUE(server.wait_for_held(1));
+  EXPECT_EQ(e->kill(7), KillAck::kKilled);
+  server.release_held();  // the master is created after the kill...
+  e->wait_for_api_calls();
+  // ... and deleted with the rest; the worker was never created.
+  EXPECT_EQ(count("POST", kPods), 1u);
+  EXPECT_FALSE(exists(kPods, kBase + "-master-0"));
+  EXPECT_FALSE(exists(kServices, kBase));
+  EXPECT_FALSE(exists(kConfigMaps, kBase));
+  EXPECT_TRUE(recorder.events.empty());
+}
+
+TEST_F(ExecutorFixture, AdoptingAnAttemptStillHeldReportsItToTheNewListener) {
+  auto e = make();
+  e->start(request(7), recorder);
+  ASSERT_TRUE(seen(*e, 7, kBase, PodPhase::kPending));
+  set_status(kBase, running("2026-01-01T00:06:00Z"));
+  ASSERT_TRUE(loop.run_until([&] { return recorder.events.size() == 1; }));
+  Recorder second;
+  ASSERT_TRUE(e->adopt(7, second));  // the scheduler restarted in this process
+  ASSERT_TRUE(loop.run_until([&] { return second.events.size() == 1; }));
+  EXPECT_EQ(second.events[0], "running 7 2026-01-01T00:06:00Z");
+  set_status(kBase, terminated("Succeeded", 0, "Completed"));
+  ASSERT_TRUE(loop.run_until([&] { return second.events.size() == 2; }));
+  EXPECT_EQ(second.events[1], "finished 7 succeeded");
+  EXPECT_EQ(recorder.events.size(), 1u);
+}
+
 TEST_F(ExecutorFixture, ANewExecutorAdoptsRunningPodsWithoutCreatingThemAgain) {
   pytorch(1);
   const std::vector<std::string> pods = pod_names(1);

@@ -154,15 +154,17 @@ void KubeTaskExecutor::create_objects(const AttemptPlan& plan,
     ++already_existed_;
     return uid_of(there);
   };
-  std::string failure;
-  try {
+  // In order, each after a look at `cancelled` (a kill or the attempt's end stops it).
+  const auto create_all = [&] {
     const std::string& ns = plan.namespace_name;
+    if (cancelled()) return;
     const std::string owner_uid = create(collection(ns, "configmaps"), plan.owner);
     {
       std::lock_guard lock(shared->mutex);
       shared->owner_uid = owner_uid;
     }
-    if (!plan.service.is_null() && !cancelled()) {
+    if (!plan.service.is_null()) {
+      if (cancelled()) return;
       json service = plan.service;
       set_owner(service, plan.base, owner_uid);
       const std::string uid = create(collection(ns, "services"), service);
@@ -170,13 +172,17 @@ void KubeTaskExecutor::create_objects(const AttemptPlan& plan,
       shared->service_uid = uid;
     }
     for (const PlannedPod& p : plan.pods) {
-      if (cancelled()) break;
+      if (cancelled()) return;
       json pod = p.body;
       set_owner(pod, plan.base, owner_uid);
       const std::string uid = create(collection(ns, "pods"), pod);
       std::lock_guard lock(shared->mutex);
       shared->pod_uids[p.name] = uid;
     }
+  };
+  std::string failure;
+  try {
+    create_all();
   } catch (const std::exception& e) {
     failure = e.what();
   }

@@ -391,6 +391,24 @@ TEST_F(ExecutorFixture, ANewExecutorAdoptsRunningPodsWithoutCreatingThemAgain) {
   for (const auto& r : server.requests()) EXPECT_NE(r.method, "POST") << r.path;
 }
 
+TEST_F(ExecutorFixture, AnAttemptThatEndedWhileNoOneWatchedIsAdoptedAndReported) {
+  {
+    auto first = make();
+    first->start(request(7), recorder);
+    ASSERT_TRUE(seen(*first, 7, kBase, PodPhase::kPending));
+  }
+  set_status(kBase, terminated("Failed", 2, "Error"));  // while the orchestrator was down
+  auto second = make();
+  Recorder later;
+  ASSERT_TRUE(second->adopt(7, later));
+  ASSERT_TRUE(loop.run_until([&] { return later.events.size() == 2; }));
+  // Its container started at 00:01:00 (terminated.startedAt), then it failed.
+  EXPECT_EQ(later.events, (std::vector<std::string>{
+                              "running 7 2026-01-01T00:01:00Z",
+                              "finished 7 failed pod " + kBase + " failed: exit code 2 (Error)"}));
+  EXPECT_TRUE(recorder.events.empty());
+}
+
 TEST_F(ExecutorFixture, StartingAgainAfterARestartFindsTheObjectsThere) {
   pytorch(1);
   const std::vector<std::string> pods = pod_names(1);

@@ -6,8 +6,10 @@
 
 #include <cstdlib>
 
+#include "adapters/kube/executor/attempt_plan.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "tests/adapters/kube/test_support.hpp"
+#include "workflow/pipeline/pipeline_spec.hpp"
 
 namespace gantry::kube {
 namespace {
@@ -86,6 +88,78 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }
+}
+
+// The objects of pipeline attempts (adapters/kube/executor/attempt_plan.hpp): one of each
+// template, with every optional part present somewhere (GPU request and limit, GPU share,
+// node selector, command, ports, the MPI hostfile volume, owner references), and the
+// DeleteOptions the executor sends when it deletes an attempt.
+TEST(KubeOpenApi, ExecutorBodiesAreValid) {
+  TempDir dir;
+  PipelineSpec pipeline;
+  pipeline.name = "Nightly_Train";
+  pipeline.namespace_name = "ml";
+  pipeline.env = {{"FOO", "bar"}};
+  TaskSpec task;
+  task.name = "fit";
+  task.image = "ghcr.io/acme/train:1";
+  task.command = {"python", "train.py"};
+  task.gpu_type = "A100-80G";
+  task.simulate.outcomes = {"succeeded"};
+  AttemptRequest request;
+  request.id = 7;
+  request.pipeline = &pipeline;
+  request.task = &task;
+  request.logical_time = kAt;
+  request.requests = Resources{4000, int64_t{16} << 30, 2, 0};
+  std::vector<std::string> files;
+  const auto add_plan = [&](const std::string& name) {
+    const AttemptPlan plan = plan_attempt(request, {});
+    ASSERT_TRUE(plan.refused.empty()) << plan.refused;
+    add(dir, name + "-configmap", "io.k8s.api.core.v1.ConfigMap", plan.owner);
+    files.push_back(name + "-configmap");
+    if (!plan.service.is_null()) {
+      nlohmann::json service = plan.service;
+      set_owner(service, plan.base, "uid-1");
+      add(dir, name + "-service", "io.k8s.api.core.v1.Service", service);
+      files.push_back(name + "-service");
+    }
+    for (const PlannedPod& p : plan.pods) {
+      nlohmann::json pod = p.body;
+      set_owner(pod, plan.base, "uid-1");
+      const std::string file = name + "-pod-" + std::to_string(p.gang_index);
+      add(dir, file, "io.k8s.api.core.v1.Pod", pod);
+      files.push_back(file);
+    }
+  };
+  add_plan("container");
+  task.gpu_type.clear();
+  request.requests = Resources{500, int64_t{1} << 30, 0, 250};  // a GPU share
+  add_plan("share");
+  request.requests = Resources{4000, int64_t{16} << 30, 1, 0};
+  task.template_kind = TaskTemplate::kPyTorchJob;
+  task.replicas = {{"master", 1}, {"worker", 1}};
+  add_plan("pytorch");
+  task.template_kind = TaskTemplate::kXGBoostJob;
+  add_plan("xgboost");
+  task.template_kind = TaskTemplate::kTFJob;
+  task.replicas = {{"chief", 1}, {"ps", 1}, {"worker", 1}, {"evaluator", 1}};
+  add_plan("tf");
+  task.template_kind = TaskTemplate::kMPIJob;
+  task.replicas = {{"launcher", 1}, {"worker", 2}};
+  add_plan("mpi");
+  DeleteOptions owner_delete;
+  owner_delete.uid = "uid-1";
+  owner_delete.propagation_policy = "Background";
+  add(dir, "delete-owner", "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions",
+      delete_options_body(owner_delete));
+  files.push_back("delete-owner");
+
+  const auto [status, output] = validate(dir);
+  EXPECT_EQ(status, 0) << output;
+  EXPECT_EQ(files.size(), 2u + 2 + 4 + 4 + 6 + 5 + 1);  // ConfigMap (+ Service) + pods each
+  for (const std::string& file : files)
+    EXPECT_NE(output.find(file + ".json: valid"), std::string::npos) << file << "\n" << output;
 }
 
 TEST(KubeOpenApi, TheValidatorRejectsWrongBodies) {

@@ -7,21 +7,26 @@ ApiWorkers::ApiWorkers(size_t threads) {
   for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { run(); });
 }
 
-ApiWorkers::~ApiWorkers() {
+ApiWorkers::~ApiWorkers() { stop(); }
+
+void ApiWorkers::stop() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
   }
   changed_.notify_all();
-  for (std::thread& t : threads_) t.join();
+  for (std::thread& t : threads_)
+    if (t.joinable()) t.join();
 }
 
-void ApiWorkers::submit(std::function<void()> call) {
+bool ApiWorkers::submit(std::function<void()> call) {
   {
     std::lock_guard lock(mutex_);
+    if (stopping_) return false;
     queue_.push_back(std::move(call));
   }
   changed_.notify_all();
+  return true;
 }
 
 size_t ApiWorkers::in_flight() const {

@@ -3,10 +3,10 @@
 // the network (DESIGN.md rule 1): the loop submits a call, a worker makes it, and the result
 // goes back with EventLoop::post(). Calls run in no particular order across workers.
 //
-// Thread-safe. The destructor finishes the calls already queued, then joins; submit() after
-// the destructor started is a bug. in_flight() counts queued and running calls, and
-// wait_idle() blocks until it is zero (for tests and benchmarks that must know every call was
-// made; production code never waits).
+// Thread-safe. stop() (and the destructor) refuses new calls, finishes the calls already
+// queued, then joins; neither may be called from a call. in_flight() counts queued and running
+// calls, and wait_idle() blocks until it is zero (for tests, benchmarks and shutdown, which
+// must know every call was made; the event loop never waits).
 
 #include <condition_variable>
 #include <cstddef>
@@ -25,8 +25,11 @@ class ApiWorkers {
   ApiWorkers(const ApiWorkers&) = delete;
   ApiWorkers& operator=(const ApiWorkers&) = delete;
 
-  // Queues `call`; an exception escaping it is swallowed (a call reports its own failures).
-  void submit(std::function<void()> call);
+  // Queues `call`; false (and nothing queued) after stop(). An exception escaping a call is
+  // swallowed (a call reports its own failures).
+  bool submit(std::function<void()> call);
+  // Runs what is queued, then joins the threads. Idempotent.
+  void stop();
   size_t in_flight() const;
   void wait_idle() const;
 

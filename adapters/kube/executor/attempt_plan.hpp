@@ -57,16 +57,12 @@ inline constexpr std::string_view kTaskLabel = "gantry.dev/task";
 inline constexpr std::string_view kAttemptIdLabel = "gantry.dev/attempt-id";  // AttemptId
 inline constexpr std::string_view kAttemptLabel = "gantry.dev/attempt";       // attempt index
 // Labels of pods.
-inline constexpr std::string_view kReplicaTypeLabel = "training.kubeflow.org/replica-type";
 inline constexpr std::string_view kReplicaIndexLabel = "training.kubeflow.org/replica-index";
 // Annotations: the names as written (labels hold sanitised copies) and the pod's place.
 inline constexpr std::string_view kPipelineNameAnnotation = "gantry.dev/pipeline-name";
 inline constexpr std::string_view kTaskNameAnnotation = "gantry.dev/task-name";
 inline constexpr std::string_view kLogicalTimeAnnotation = "gantry.dev/logical-time";  // RFC 3339
-inline constexpr std::string_view kGangIndexAnnotation = "gantry.dev/gang-index";
-// The outcome the task's simulate block gives this attempt (succeeded | failed | error), when
-// it lists outcomes; for kubelet-sim.
-inline constexpr std::string_view kSimulateOutcomeAnnotation = "gantry.dev/simulate-outcome";
+// kGangIndexAnnotation, kReplicaTypeLabel, kSimulateOutcomeAnnotation: model/kube_pod.hpp.
 
 // The longest base name: pod names (<base>-<role ≤ 12>-<index>) stay DNS labels (≤ 63), as a
 // pod's hostname must be one.

@@ -54,7 +54,7 @@ KubeTaskExecutor::KubeTaskExecutor(EventLoop& loop, KubeClient& client, KubeExec
   io.dispatch = [this](std::function<void()> fn) { post(std::move(fn)); };
   informer_ = std::make_unique<Informer>(client_, io);
   informer_->add_handler([this](const InformerEvent& e) { on_pod_event(e); });
-  queue_ = std::make_unique<WorkQueue>(options_.workers);
+  queue_ = std::make_unique<ApiWorkers>(static_cast<size_t>(options_.workers));
   informer_->start();
 }
 

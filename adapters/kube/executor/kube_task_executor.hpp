@@ -39,10 +39,10 @@
 // (GET /api/v1/namespaces/{ns}/pods/{name}/log), for as long as the pods exist.
 //
 // Threads (DESIGN.md rule 1): start/kill/adopt/fetch_logs and the listener calls happen on the
-// loop thread only, and none of them waits for the API server. API calls run on a WorkQueue of
-// `workers` threads and on the informer's thread; what they learn comes back through
-// EventLoop::post() (or options.post). Closures posted after the executor is destroyed do
-// nothing. read_logs(), stats() and last_error() may be called from any thread.
+// loop thread only, and none of them waits for the API server. API calls run on ApiWorkers
+// (adapters/kube/api_workers.hpp) of `workers` threads and on the informer's thread; what they
+// learn comes back through EventLoop::post() (or options.post). Closures posted after the executor
+// is destroyed do nothing. read_logs(), stats() and last_error() may be called from any thread.
 //
 // Errors: nothing is thrown from start/kill/adopt; API failures end the attempt as error
 // (creation) or are counted and kept in last_error() (deletion, which a real cluster's garbage
@@ -59,9 +59,9 @@
 #include <string>
 #include <vector>
 
+#include "adapters/kube/api_workers.hpp"
 #include "adapters/kube/executor/attempt_plan.hpp"
 #include "adapters/kube/executor/attempt_status.hpp"
-#include "adapters/kube/executor/work_queue.hpp"
 #include "adapters/kube/informer.hpp"
 #include "adapters/kube/kube_client.hpp"
 #include "engine/core/event_loop.hpp"
@@ -186,7 +186,7 @@ class KubeTaskExecutor final : public TaskExecutor {
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);  // loop thread
   std::map<AttemptId, Attempt> attempts_;                       // loop thread
   std::unique_ptr<Informer> informer_;
-  std::unique_ptr<WorkQueue> queue_;
+  std::unique_ptr<ApiWorkers> queue_;
 
   std::atomic<int64_t> created_{0};
   std::atomic<int64_t> already_existed_{0};

@@ -16,9 +16,14 @@ std::string status_path(const KubePod& p) {
   return "/api/v1/namespaces/" + p.namespace_name + "/pods/" + p.name + "/status";
 }
 
+// The exit code the pod ends with: gantry.dev/simulate-exit-code, else 1 for the outcome
+// "failed", else 0.
 int exit_code_of(const KubePod& p) {
   const auto it = p.annotations.find(std::string(kSimulateExitCodeAnnotation));
-  if (it == p.annotations.end()) return 0;
+  if (it == p.annotations.end()) {
+    const auto outcome = p.annotations.find(std::string(kSimulateOutcomeAnnotation));
+    return outcome != p.annotations.end() && outcome->second == "failed" ? 1 : 0;
+  }
   int v = 0;
   const auto [end, ec] =
       std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
@@ -160,6 +165,16 @@ void KubeletSim::set_ended(const std::string& key) {
   const int code = exit_code_of(pod);
   const std::string started = format_rfc3339(it->second.started);
   const std::string at = format_rfc3339(it->second.due);
+  const auto outcome = pod.annotations.find(std::string(kSimulateOutcomeAnnotation));
+  if (outcome != pod.annotations.end() && outcome->second == "error") {
+    // An infrastructure failure, as the kubelet reports an eviction: no exit code of its own.
+    write_status(pod, {{"phase", "Failed"},
+                       {"reason", "Evicted"},
+                       {"message", "gantry kubelet-sim: simulated infrastructure failure"}});
+    ++stats_.pods_failed;
+    it->second.timer.reset();
+    return;
+  }
   write_status(
       pod, {{"phase", code == 0 ? "Succeeded" : "Failed"},
             {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},

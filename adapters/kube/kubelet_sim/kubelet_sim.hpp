@@ -7,9 +7,10 @@
 //            labels and status patched), creates its Lease in kube-node-lease and renews it
 //            every 10 s of wall time, and starts a pod informer.
 //   a pod bound to one of its nodes, pending: Running after the scenario's pod start-up delay
-//            (spec.sim.podStartup), then Succeeded after its gantry.dev/simulate-duration (or
-//            Failed, when its gantry.dev/simulate-exit-code is not 0, with that exit code); a
-//            pod without a duration runs until deleted. Times are the event loop's (scaled by
+//            (spec.sim.podStartup), then Succeeded after its gantry.dev/simulate-duration, or
+//            Failed: with its gantry.dev/simulate-exit-code when not 0, with exit code 1 for
+//            gantry.dev/simulate-outcome "failed", evicted (status.reason Evicted) for "error";
+//            a pod without a duration runs until deleted. Times are the event loop's (scaled by
 //            --speed on a wall clock), written as status.startTime, the containers' startedAt
 //            and finishedAt: the planned instants (seen + start-up, start + duration), so a
 //            timer that runs late on a busy machine does not change the recorded life.

@@ -39,6 +39,13 @@ inline constexpr std::string_view kGpuMilliAnnotation = "gantry.dev/gpu-milli";
 inline constexpr std::string_view kGpuMemAnnotation = "gantry.dev/gpu-mem";
 inline constexpr std::string_view kGpuIndexAnnotation = "gantry.dev/gpu-index";
 inline constexpr std::string_view kSimulateDurationAnnotation = "gantry.dev/simulate-duration";
+// The pod's place in its gang (the simulator's pod order: role by role, replica by replica).
+inline constexpr std::string_view kGangIndexAnnotation = "gantry.dev/gang-index";
+// The training operators' role label (Kubeflow's), read for the role of a gang's pod.
+inline constexpr std::string_view kReplicaTypeLabel = "training.kubeflow.org/replica-type";
+// How kubelet-sim ends the pod: succeeded | failed | error (the task's simulate outcomes);
+// failed is exit code 1, error a pod Failed with status.reason Evicted.
+inline constexpr std::string_view kSimulateOutcomeAnnotation = "gantry.dev/simulate-outcome";
 inline constexpr std::string_view kDefaultScheduler = "default-scheduler";
 
 struct OwnerReference {

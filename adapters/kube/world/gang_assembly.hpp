@@ -24,9 +24,6 @@
 
 namespace gantry::kube {
 
-inline constexpr std::string_view kGangIndexAnnotation = "gantry.dev/gang-index";
-inline constexpr std::string_view kReplicaTypeLabel = "training.kubeflow.org/replica-type";
-
 // The gang a pod belongs to: "<namespace>/<gang>", or "<namespace>/<pod name>" alone.
 std::string gang_key(const KubePod& pod);
 

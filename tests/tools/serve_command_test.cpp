@@ -11,9 +11,12 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "adapters/kube/kube_client.hpp"
 #include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
 #include "engine/store/statement.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
+#include "tests/adapters/kube/test_support.hpp"
 #include "tests/tools/cli_harness.hpp"
 #include "tests/tools/serve_process.hpp"
 #include "web/client/http_client.hpp"
@@ -253,6 +256,92 @@ spec:
   for (const auto& g : queue["pending"])
     if (g["name"].get<std::string>().find('/') == std::string::npos)
       EXPECT_TRUE(g["pipeline"].is_null()) << "the scenario's own jobs: " << g;
+}
+
+// --world kube: a pipeline's task runs as a pod of a live cluster. The cluster is the tests'
+// fake API server with `gantry kubelet-sim` playing two nodes; the server's executor creates
+// the pod, its live scheduler binds it (GPU annotated), kubelet-sim runs it for the task's
+// simulated duration, and the run succeeds. Nothing waits by sleeping: the test blocks on the
+// programs' first lines and on the server's event stream.
+const char* kTwoNodes = R"(apiVersion: gantry.dev/v1
+kind: Scenario
+metadata: {name: two-nodes}
+spec:
+  start: 2026-01-01T00:00:00Z
+  cluster:
+    fabric: {kind: InfiniBand, latency: 5us}
+    storage: {bandwidth: 100GB/s}
+    nodeClasses:
+    - {name: box, cpu: "32", memory: 256Gi, gpu: {type: A100-80G, count: 4}, nic: 200Gbps}
+    racks:
+    - {name: r1, class: box, nodes: 2}
+  workload:
+    jobs:
+    - {name: idle, submit: 0s, framework: PyTorch, roles: [{kind: Worker, replicas: 1, resources: {cpu: "1", memory: 1Gi}}], work: {steps: 1, stepCompute: 1s, gradientSize: 0B}}
+  sim: {podStartup: 200ms}
+)";
+
+TEST_F(ServeCommand, WorldKubeRunsATaskAsAPodOfTheCluster) {
+  kube::testing::FakeApiServer fake;
+  const std::string kubeconfig =
+      write("kubeconfig",
+            "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: f\n"
+            "  cluster: {server: '" +
+                fake.url() +
+                "'}\ncontexts:\n- name: t\n"
+                "  context: {cluster: f, user: u, namespace: ml}\nusers:\n- name: u\n"
+                "  user: {token: t0k}\n");
+  const std::string scenario = write("two-nodes.yaml", kTwoNodes);
+  ServeProcess kubelet(kGantry, {"--kubeconfig", kubeconfig, "--cluster", scenario},
+                       (dir_ / "kubelet.stderr").string(), "kubelet-sim");
+  ASSERT_EQ(kubelet.first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << kubelet.first_line() << slurp(dir_ / "kubelet.stderr");
+  ServeProcess server(kGantry,
+                      {"--db", db(), "--listen", "127.0.0.1:0", "--world", "kube", "--kubeconfig",
+                       kubeconfig, "--cluster", scenario, "--ui", (dir_ / "no-ui").string()},
+                      (dir_ / "serve.stderr").string());
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  EXPECT_NE(server.first_line().find("world kube: " + fake.url()), std::string::npos)
+      << server.first_line();
+  const std::string flags = " --server " + server.url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("p.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: infer}
+spec:
+  tasks:
+  - name: score
+    image: registry.local/score:1
+    resources: {cpu: "2", memory: 4Gi, gpu: "1"}
+    simulate: {duration: 300ms}
+)") + flags)
+                .exit_code(),
+            0);
+  ASSERT_EQ(run("pipeline trigger infer" + flags).exit_code(), 0);
+  std::string state;
+  watch(server.url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || d["pipeline"] != "infer") return false;
+    state = d["state"];
+    return state == "succeeded" || state == "failed";
+  });
+  EXPECT_EQ(state, "succeeded") << slurp(dir_ / "serve.stderr");
+  // The pod, as the cluster holds it: placed by Gantry, on a node with its GPU annotated,
+  // played to the end.
+  int pods = 0;
+  kube::KubeClient client(kube::testing::config_for(fake.url()));
+  const nlohmann::json all = client.get("/api/v1/pods");
+  for (const auto& p : all["items"]) {
+    ++pods;
+    EXPECT_EQ(p["metadata"]["namespace"], "ml") << "the context's namespace";
+    EXPECT_EQ(p["spec"]["schedulerName"], "gantry");
+    EXPECT_EQ(p["spec"]["nodeName"].get<std::string>().rfind("r1-n00", 0), 0u) << p.dump();
+    EXPECT_EQ(p["metadata"]["annotations"]["gantry.dev/gpu-index"], "0");
+    EXPECT_EQ(p["status"]["phase"], "Succeeded");
+  }
+  EXPECT_EQ(pods, 1) << all.dump().substr(0, 2000);
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+  kubelet.signal(SIGTERM);
+  kubelet.wait();
 }
 
 // SIGTERM: the server answers, closes and exits 0; the database is free for the next one.

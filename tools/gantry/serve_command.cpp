@@ -28,7 +28,8 @@ struct ServeOptions {
   std::string db = "gantry.db";
   std::string listen = "127.0.0.1:8080";
   std::string world = "sim";
-  std::string cluster = "scenarios/quickstart.yaml";
+  std::string cluster;  // sim: scenarios/quickstart.yaml when not given
+  web::KubeServeOptions kube;
   double speed = 1;
   std::string pipelines;
   std::string ui = "web/ui/dist";
@@ -68,9 +69,14 @@ std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::strin
 }
 
 void run_serve(const ServeOptions& opt) {
-  if (opt.world != "sim")
-    throw GantryError("--world: '" + opt.world +
-                      "' is not available yet; the live Kubernetes world comes with issue 11");
+  if (opt.world != "sim" && opt.world != "kube")
+    throw GantryError("--world: expected sim or kube, got '" + opt.world + "'");
+  // A live cluster runs on real time: its pods do not run faster for asking.
+  if (opt.world == "kube" && opt.speed != 1)
+    throw GantryError(
+        "--speed: a live cluster runs at speed 1 (kubelet-sim takes its own --speed)");
+  const std::string cluster =
+      opt.world == "sim" && opt.cluster.empty() ? "scenarios/quickstart.yaml" : opt.cluster;
   if (!(opt.speed > 0) || opt.speed > 1e6)
     throw GantryError("--speed: expected a number above 0 and at most 1000000");
   const auto address = web::split_listen_address(opt.listen);
@@ -93,10 +99,13 @@ void run_serve(const ServeOptions& opt) {
   web::EventBus bus;
   std::unique_ptr<web::ServeEngine> engine;
   try {
-    engine = std::make_unique<web::ServeEngine>(
-        web::ServeConfig{
-            .db_path = opt.db, .cluster_file = opt.cluster, .speed = opt.speed, .seed = opt.seed},
-        bus);
+    engine = std::make_unique<web::ServeEngine>(web::ServeConfig{.db_path = opt.db,
+                                                                 .world = opt.world,
+                                                                 .cluster_file = cluster,
+                                                                 .speed = opt.speed,
+                                                                 .seed = opt.seed,
+                                                                 .kube = opt.kube},
+                                                bus);
   } catch (const StoreError& e) {
     throw GantryError(std::string("--db: ") + e.what());
   }
@@ -121,8 +130,8 @@ void run_serve(const ServeOptions& opt) {
     if (!failed.empty())
       throw GantryError("--pipelines: " + std::to_string(failed.size()) + " file(s) not applied");
   }
-  fmt::print("gantry serve: {} (database {}, world sim: {}, speed {})\n", server->url(), opt.db,
-             opt.cluster, opt.speed);
+  fmt::print("gantry serve: {} (database {}, world {}, speed {})\n", server->url(), opt.db,
+             engine->world_description(), opt.speed);
   fmt::print("admin token {} {}\n", new_token ? "written to" : "in", token_file.string());
   std::fflush(stdout);
 
@@ -165,9 +174,22 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--listen", opt->listen,
                   "Address to listen on (default 127.0.0.1:8080; port 0 picks one)");
   cmd->add_option("--world", opt->world,
-                  "Where tasks run: sim (the simulated cluster of --cluster)");
+                  "Where tasks run: sim (the simulated cluster of --cluster) or kube (a live "
+                  "Kubernetes cluster, --kubeconfig)");
   cmd->add_option("--cluster", opt->cluster,
-                  "A kind: Scenario whose cluster and workload the tasks share");
+                  "sim: the kind: Scenario whose cluster and workload the tasks share (default "
+                  "scenarios/quickstart.yaml); kube: the cluster's model and policy (optional)");
+  cmd->add_option("--kubeconfig", opt->kube.kubeconfig,
+                  "kube: kubeconfig (default $KUBECONFIG, else ~/.kube/config)");
+  cmd->add_option("--context", opt->kube.context, "kube: context of the kubeconfig");
+  cmd->add_option("--namespace", opt->kube.namespace_name,
+                  "kube: namespace of the pipelines' pods (default: the context's)");
+  cmd->add_option("--scheduler-name", opt->kube.scheduler_name,
+                  "kube: the pods' spec.schedulerName this scheduler places (default gantry)");
+  cmd->add_flag("--leader-elect", opt->kube.leader_elect,
+                "kube: campaign for a Lease; only the leader places pods");
+  cmd->add_option("--identity", opt->kube.identity,
+                  "kube: this replica's name in Events and the Lease (default host-pid)");
   cmd->add_option("--speed", opt->speed,
                   "Simulated seconds per wall second (default 1; 60: a minute a second)");
   cmd->add_option("--pipelines", opt->pipelines,

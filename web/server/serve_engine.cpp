@@ -5,18 +5,14 @@
 #include <algorithm>
 #include <chrono>
 
-#include "adapters/simcluster/cluster_task_executor.hpp"
-#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/clock.hpp"
-#include "sim/scenario_loader.hpp"
-#include "sim/world_builder.hpp"
+#include "engine/core/errors.hpp"
 #include "web/server/api_server.hpp"
 #include "web/server/document_split.hpp"
 #include "web/server/line_stream.hpp"
 #include "web/server/yaml_json.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
-#include "workflow/runner/simulated_executor.hpp"
 #include "workflow/runner/timeline.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
 
@@ -53,18 +49,21 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   queries_ = std::make_unique<RunQueries>(config_.db_path);
   const Time start = std::max(wall_now(), queries_->latest_instant().value_or(Time::epoch()));
   loop_ = std::make_unique<EventLoop>(std::make_unique<WallClock>(start, config_.speed));
-  const ScenarioSpec scenario = load_scenario_file(config_.cluster_file, load_trace_topology);
-  world_ = build_world(starting_at(scenario, loop_->now()), *loop_);
-  containers_ = std::make_unique<SimulatedExecutor>(*loop_, config_.seed);
-  executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
-  scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, *executor_);
+  if (config_.world == "sim") {
+    world_ = make_sim_world(*loop_, config_.cluster_file, config_.seed);
+  } else if (config_.world == "kube") {
+    world_ = make_kube_world(*loop_, config_.kube, config_.cluster_file);
+  } else {
+    throw GantryError("--world: expected sim or kube, got '" + config_.world + "'");
+  }
+  scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, world_->executor());
   scheduler_->set_lost_attempts(config_.lost_attempts);
   // A server runs for months: its memory follows the runs in flight, not the history (the
   // REST API reads the history from SQLite, RunQueries).
   scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
   action_lines_ = std::make_unique<LineStream>([this](std::string&&) { cluster_changed(); });
-  action_log_ = std::make_unique<ActionLog>(*action_lines_, *world_->cluster);
-  world_->world->set_action_log(action_log_.get());
+  action_log_ = std::make_unique<ActionLog>(*action_lines_, world_->cluster());
+  world_->set_action_log(action_log_.get());
 }
 
 void ServeEngine::cluster_changed() {
@@ -75,7 +74,7 @@ void ServeEngine::cluster_changed() {
 
 void ServeEngine::publish_changed_nodes() {
   publish_pending_ = false;
-  const Cluster& c = *world_->cluster;
+  const Cluster& c = world_->cluster();
   published_version_.resize(static_cast<size_t>(c.node_count()), 0);
   for (NodeId n = 0; n < c.node_count(); ++n) {
     if (c.version(n) == published_version_[static_cast<size_t>(n)]) continue;
@@ -106,6 +105,7 @@ void ServeEngine::start() {
     }
   }
   store_->seed_counts(sqlite_->count_runs_by_state());
+  world_->prepare();
   scheduler_->recover();
   for (const auto& [name, paused] : paused_) {
     if (!paused) continue;
@@ -116,7 +116,7 @@ void ServeEngine::start() {
     scheduler_->apply(pause);
   }
   scheduler_->switch_on();
-  world_->world->start();
+  world_->start();
   ready_ = true;
 }
 
@@ -356,7 +356,7 @@ nlohmann::json ServeEngine::pools() {
 }
 
 nlohmann::json ServeEngine::node_json(NodeId n) const {
-  const Cluster& c = *world_->cluster;
+  const Cluster& c = world_->cluster();
   const Resources& cap = c.node_class(n).capacity;
   const Resources& free = c.free(n);
   nlohmann::json gpus = nlohmann::json::array();
@@ -378,7 +378,7 @@ nlohmann::json ServeEngine::node_json(NodeId n) const {
 }
 
 nlohmann::json ServeEngine::cluster() {
-  const Cluster& c = *world_->cluster;
+  const Cluster& c = world_->cluster();
   const Topology& topo = c.topology();
   nlohmann::json racks = nlohmann::json::array();
   for (size_t r = 0; r < topo.racks.size(); ++r)
@@ -402,7 +402,7 @@ nlohmann::json ServeEngine::cluster() {
 nlohmann::json ServeEngine::queue() {
   nlohmann::json pending = nlohmann::json::array();
   std::vector<const Workload*> waiting;
-  world_->scheduler->workloads().for_each([&](const Workload& w) {
+  world_->scheduler().workloads().for_each([&](const Workload& w) {
     if (w.state == WorkloadState::kPending) waiting.push_back(&w);
   });
   std::sort(waiting.begin(), waiting.end(), [](const Workload* a, const Workload* b) {
@@ -448,11 +448,11 @@ std::string ServeEngine::prometheus() {
       fmt::format("gantry_attempt_duration_seconds_bucket{{le=\"+Inf\"}} {}\n", m.attempts_ended);
   out += fmt::format("gantry_attempt_duration_seconds_sum {}\n", m.attempt_seconds_sum);
   out += fmt::format("gantry_attempt_duration_seconds_count {}\n", m.attempts_ended);
-  const Cluster& c = *world_->cluster;
+  const Cluster& c = world_->cluster();
   out +=
       "# HELP gantry_queue_length Gangs waiting for the cluster.\n# TYPE gantry_queue_length "
       "gauge\n";
-  out += fmt::format("gantry_queue_length {}\n", world_->scheduler->queued());
+  out += fmt::format("gantry_queue_length {}\n", world_->scheduler().queued());
   out += "# HELP gantry_gpus GPUs of the cluster by state.\n# TYPE gantry_gpus gauge\n";
   int allocated = 0;
   for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(c.topology().gpus.size()); ++t)

@@ -1,7 +1,7 @@
 #pragma once
 // The orchestrator of `gantry serve`: one event loop on the wall clock (scaled by --speed), the
-// runs database, the run scheduler, and the world its tasks run in (the simulated cluster of a
-// Scenario; the live Kubernetes world comes behind the same seam, issue 11). The REST handlers
+// runs database, the run scheduler, and the world its tasks run in (serve_world.hpp: the
+// simulated cluster of a Scenario, or a live Kubernetes cluster). The REST handlers
 // call its operations on the loop thread (call_on_loop(), DESIGN.md rule 1); reads of runs go
 // to the database directly (run_queries.hpp).
 //
@@ -32,24 +32,26 @@
 #include "web/server/pipeline_catalog.hpp"
 #include "web/server/publishing_run_store.hpp"
 #include "web/server/run_queries.hpp"
+#include "web/server/serve_world.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/run_scheduler.hpp"
 
 namespace gantry {
 class SqliteRunStore;
-class SimulatedExecutor;
-class ClusterTaskExecutor;
-struct SimulatedWorld;
 }  // namespace gantry
 
 namespace gantry::web {
 
 struct ServeConfig {
   std::string db_path = "gantry.db";
-  std::string cluster_file;  // a kind: Scenario whose cluster (and workload) the tasks share
+  std::string world = "sim";  // sim | kube (serve_world.hpp)
+  // sim: the kind: Scenario whose cluster (and workload) the tasks share; kube: the model of
+  // the live cluster and its policy, optional.
+  std::string cluster_file;
   double speed = 1;
   uint64_t seed = 1;
   LostAttempts lost_attempts = LostAttempts::kRerun;
+  KubeServeOptions kube;  // world kube
 };
 
 class ServeEngine {
@@ -58,6 +60,8 @@ class ServeEngine {
   // cluster scenario (InputError), builds the world. Nothing runs until start().
   ServeEngine(ServeConfig config, EventBus& bus);
   ~ServeEngine();
+  // "sim: FILE" or "kube: SERVER (context C)".
+  std::string world_description() const { return world_->describe(); }
 
   EventLoop& loop() { return *loop_; }
   RunQueries& queries() { return *queries_; }
@@ -105,9 +109,7 @@ class ServeEngine {
   std::unique_ptr<PublishingRunStore> store_;
   std::unique_ptr<PipelineCatalog> catalog_;
   std::unique_ptr<RunQueries> queries_;
-  std::unique_ptr<SimulatedExecutor> containers_;
-  std::unique_ptr<SimulatedWorld> world_;
-  std::unique_ptr<ClusterTaskExecutor> executor_;
+  std::unique_ptr<ServeWorld> world_;
   std::unique_ptr<RunScheduler> scheduler_;
   std::unique_ptr<std::ostream> action_lines_;
   std::unique_ptr<ActionLog> action_log_;

@@ -46,7 +46,7 @@ KubeWorld::~KubeWorld() { stop(); }
 void KubeWorld::start() {
   nodes_->start();
   pods_->start();
-  if (!elector_) return;
+  if (!elector_ || !options_.election_thread) return;
   election_thread_ = std::thread([this] {
     while (!stopping_) {
       elector_->run(
@@ -55,6 +55,12 @@ void KubeWorld::start() {
       if (!stopping_) election_sleeper_.sleep_for(options_.election.retry_period);
     }
   });
+}
+
+bool KubeWorld::campaign() {
+  const bool leading = elector_->try_acquire_or_renew();
+  loop_.post([this, leading] { scheduler_->set_active(leading); });
+  return leading;
 }
 
 void KubeWorld::stop() {

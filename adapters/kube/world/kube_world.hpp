@@ -37,6 +37,9 @@ struct KubeWorldOptions {
   std::string identity = "gantry";  // this replica, in Events and the Lease
   bool leader_election = false;
   LeaderElectionOptions election;  // identity filled from `identity` when empty
+  // Campaign on a thread of its own (run()); false: only campaign() steps the election (tests
+  // that move a virtual clock).
+  bool election_thread = true;
   size_t api_threads = 8;
 };
 
@@ -58,6 +61,10 @@ class KubeWorld {
   const Informer& node_informer() const { return *nodes_; }
   const Informer& pod_informer() const { return *pods_; }
   bool leader() const { return !elector_ || elector_->is_leader(); }
+  // One step of the election on the caller's thread (not the loop's): acquire or renew;
+  // the scheduler becomes active or not accordingly (posted to the loop). Returns whether
+  // this replica leads. Needs leader_election.
+  bool campaign();
 
  private:
   KubeClient& client_;

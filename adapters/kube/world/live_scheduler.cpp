@@ -52,6 +52,7 @@ void LiveScheduler::observe(Observation::Kind kind, JobId job, int32_t pod, std:
   o.job = job;
   o.pod = pod;
   o.reason = std::move(reason);
+  if (log_ != nullptr) log_->observation(o);
   // A refusal means this front and the scheduler disagree about a workload: a bug, asserted
   // in tests through the workloads' states; in a live cluster it must not stop scheduling.
   (void)scheduler_.observe(live_.cluster(), o);
@@ -207,6 +208,7 @@ void LiveScheduler::start_bind(const BindAction& action) {
     withdraw_waiting(s.job);
     return;
   }
+  if (log_ != nullptr) log_->bind(loop_.now(), action);
   s.phase = Phase::kBinding;
   s.bound.assign(s.pods.size(), false);
   s.bind_error.clear();

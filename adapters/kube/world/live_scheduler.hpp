@@ -37,6 +37,7 @@
 #include "adapters/kube/world/live_cluster.hpp"
 #include "adapters/kube/world/pod_binder.hpp"
 #include "engine/core/event_loop.hpp"
+#include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
 
 namespace gantry::kube {
@@ -74,6 +75,9 @@ class LiveScheduler : private Scheduler::Waker {
   // its model up to date from the events. Active from construction.
   void set_active(bool active);
   bool active() const { return active_; }
+  // Writes every bind and observation, as the simulated world does (action_log.hpp); the log
+  // must outlive the scheduler or be unset. nullptr: none.
+  void set_action_log(ActionLog* log) { log_ = log; }
 
   const Scheduler& scheduler() const { return scheduler_; }
   const std::vector<PlacementDecision>& decisions() const { return decisions_; }
@@ -130,6 +134,7 @@ class LiveScheduler : private Scheduler::Waker {
   JobId next_job_ = 0;
   bool cycle_requested_ = false;
   bool active_ = true;
+  ActionLog* log_ = nullptr;
   std::vector<PlacementDecision> decisions_;
   size_t skipped_ = 0;
 };

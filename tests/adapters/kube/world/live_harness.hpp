@@ -3,10 +3,13 @@
 // run is as repeatable as a simulation: virtual time moves on (EventLoop::run_one) only when
 // everything outside the loop has settled — no API call in flight, every watch has written
 // what concerns it, every informer has dispatched what it read, and the loop has run every
-// post and every timer due now. Nothing waits on a clock: each step blocks on the thing itself.
+// post and every timer due now. Nothing waits on a clock: each step blocks (or, for replicas
+// watching the same objects, spins) on the thing itself.
 
 #include <functional>
+#include <map>
 #include <string>
+#include <thread>
 #include <tuple>
 #include <vector>
 
@@ -39,9 +42,7 @@ class LiveHarness {
       const int64_t rv = fake_.resource_version();
       for (ApiWorkers* w : workers_) w->wait_idle();
       fake_.wait_watches_caught_up();
-      for (const WatchedInformer& i : informers_)
-        const_cast<Informer*>(i.informer)
-            ->wait_for_watch_lines(fake_.watch_lines_written(i.path, i.field_selector));
+      wait_for_informers();
       loop_.run_until(loop_.now());
       bool idle = true;
       for (ApiWorkers* w : workers_) idle = idle && w->in_flight() == 0;
@@ -60,6 +61,29 @@ class LiveHarness {
 
  private:
   bool next_before(Time until) const { return loop_.now() <= until; }
+
+  // Every line the fake wrote to the watches of a (path, selector) reached the informers of
+  // that key. One informer per key: a blocking wait. Several (replicas): the fake counts the
+  // key's lines together and each informer's share is unknown, so the harness spins (yielding,
+  // not sleeping) until the informers' sum reaches the total.
+  void wait_for_informers() {
+    std::map<std::pair<std::string, std::string>, std::vector<const Informer*>> by_key;
+    for (const WatchedInformer& i : informers_)
+      by_key[{i.path, i.field_selector}].push_back(i.informer);
+    for (const auto& [key, informers] : by_key) {
+      const int64_t total = fake_.watch_lines_written(key.first, key.second);
+      if (informers.size() == 1) {
+        const_cast<Informer*>(informers.front())->wait_for_watch_lines(total);
+        continue;
+      }
+      for (;;) {
+        int64_t sum = 0;
+        for (const Informer* i : informers) sum += i->stats().watch_lines;
+        if (sum >= total) break;
+        std::this_thread::yield();
+      }
+    }
+  }
 
   EventLoop& loop_;
   FakeApiServer& fake_;

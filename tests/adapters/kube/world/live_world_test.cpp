@@ -196,5 +196,53 @@ TEST(LiveWorld, IsDeterministic) {
   EXPECT_EQ(first[3], "2026-01-01T00:07:05Z ml/c-0 r1-n000 0,1,2,3,4,5,6,7");
 }
 
+// Two replicas of the live world on one cluster, with leader election: only the one holding
+// the Lease places pods; when it stops renewing, the other takes over once the lease expired
+// (15 s, measured on the candidates' own clock, here a virtual one) and places the next pods.
+TEST(LiveWorld, OnlyTheLeaderPlacesPods) {
+  Live live;  // its world has no election: it is the cluster's kubelet-sim and API server
+  live.world.scheduler().set_active(false);  // ... and stays out of the way
+  VirtualClock election_clock(kT0);
+  const auto replica = [&](const std::string& id) {
+    KubeWorldOptions o{.model = model(), .identity = id, .leader_election = true};
+    o.election.clock = &election_clock;
+    o.election_thread = false;
+    return std::make_unique<KubeWorld>(live.client, *live.loop, std::move(o));
+  };
+  std::unique_ptr<KubeWorld> a = replica("replica-a");
+  std::unique_ptr<KubeWorld> b = replica("replica-b");
+  for (KubeWorld* w : {a.get(), b.get()}) {
+    w->start();
+    const_cast<Informer&>(w->node_informer()).wait_for_sync();
+    const_cast<Informer&>(w->pod_informer()).wait_for_sync();
+    live.harness.add(w->workers());
+    live.harness.add(w->event_workers());
+    live.harness.add(w->node_informer(), "/api/v1/nodes");
+    live.harness.add(w->pod_informer(), "/api/v1/pods");
+  }
+  live.fake.wait_for_watches_started(7);
+  EXPECT_TRUE(a->campaign());
+  EXPECT_FALSE(b->campaign()) << "the lease is a's";
+  live.fake.apply(kPods, pod("one-0", "one", 1, 8, "1m"));
+  live.harness.run_until(kT0 + minutes(5));
+  EXPECT_EQ(a->scheduler().decisions().size(), 1u);
+  EXPECT_TRUE(b->scheduler().decisions().empty()) << "a follower keeps its model, places nothing";
+  EXPECT_EQ(live.requests("POST", "/binding"), 1u) << "one bind: no replica raced another";
+
+  // a stops renewing. b saw a's record at t0: 10 s later it is still a's, 16 s later (past
+  // the 15 s lease) it has expired and b takes it.
+  a->stop();
+  election_clock.jump_to(kT0 + seconds(10));
+  EXPECT_FALSE(b->campaign()) << "a's lease still runs";
+  election_clock.jump_to(kT0 + seconds(16));
+  EXPECT_TRUE(b->campaign()) << "a's lease expired: b takes it";
+  live.fake.apply(kPods, pod("two-0", "two", 1, 8, "1m"));
+  live.harness.run_until(live.loop->now() + minutes(5));
+  ASSERT_EQ(b->scheduler().decisions().size(), 1u);
+  EXPECT_EQ(b->scheduler().decisions()[0].pod, "ml/two-0");
+  EXPECT_EQ(live.requests("POST", "/binding"), 2u);
+  b->stop();
+}
+
 }  // namespace
 }  // namespace gantry::kube

@@ -1,0 +1,91 @@
+// --world kube: a live Kubernetes cluster (serve_world.hpp).
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "adapters/kube/executor/kube_task_executor.hpp"
+#include "adapters/kube/kube_client.hpp"
+#include "adapters/kube/kube_config.hpp"
+#include "adapters/kube/world/kube_world.hpp"
+#include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/core/errors.hpp"
+#include "sim/scenario_loader.hpp"
+#include "web/server/serve_world.hpp"
+
+namespace gantry::web {
+
+namespace {
+
+std::string kubeconfig_path(const std::string& given) {
+  if (!given.empty()) return given;
+  if (const char* env = std::getenv("KUBECONFIG"); env != nullptr && *env != '\0') return env;
+  if (const char* home = std::getenv("HOME"); home != nullptr)
+    return std::string(home) + "/.kube/config";
+  throw GantryError("--kubeconfig: none given, no $KUBECONFIG and no $HOME");
+}
+
+std::string default_identity() {
+  char host[256] = "gantry";
+  ::gethostname(host, sizeof host - 1);
+  return std::string(host) + "-" + std::to_string(::getpid());
+}
+
+class KubeServeWorld final : public ServeWorld {
+ public:
+  KubeServeWorld(EventLoop& loop, const KubeServeOptions& o, const std::string& scenario_file) {
+    kube::KubeConfig config = kube::load_kubeconfig(kubeconfig_path(o.kubeconfig), o.context);
+    describe_ = "kube: " + config.server + (config.context.empty() ? "" : " (context " + config.context + ")");
+    const std::string ns = o.namespace_name.empty() ? config.namespace_name : o.namespace_name;
+    client_ = std::make_unique<kube::KubeClient>(std::move(config));
+    kube::KubeWorldOptions w;
+    if (!scenario_file.empty()) {
+      const ScenarioSpec scenario = load_scenario_file(scenario_file, load_trace_topology);
+      w.model = scenario.topology;
+      w.scheduler.policy = scenario.policy;
+    } else {
+      w.model.gpus = GpuCatalog::with_defaults();
+    }
+    w.scheduler.scheduler_name = o.scheduler_name;
+    w.identity = o.identity.empty() ? default_identity() : o.identity;
+    w.leader_election = o.leader_elect;
+    w.election.namespace_name = ns;
+    world_ = std::make_unique<kube::KubeWorld>(*client_, loop, std::move(w));
+    kube::KubeExecutorOptions e;
+    e.plan.namespace_name = ns;
+    e.plan.scheduler_name = o.scheduler_name;
+    executor_ = std::make_unique<kube::KubeTaskExecutor>(loop, *client_, std::move(e));
+  }
+  ~KubeServeWorld() override { stop(); }
+
+  const Cluster& cluster() const override { return world_->cluster().cluster(); }
+  const Scheduler& scheduler() const override { return world_->scheduler().scheduler(); }
+  TaskExecutor& executor() override { return *executor_; }
+  void prepare() override {
+    world_->start();
+    if (!executor_->wait_for_sync())
+      throw GantryError("--world kube: the pods of " + describe_ + " could not be listed");
+  }
+  void start() override {}
+  void stop() override {
+    if (world_) world_->stop();
+  }
+  void set_action_log(ActionLog* log) override { world_->scheduler().set_action_log(log); }
+  std::string describe() const override { return describe_; }
+
+ private:
+  std::string describe_;
+  std::unique_ptr<kube::KubeClient> client_;
+  std::unique_ptr<kube::KubeWorld> world_;
+  std::unique_ptr<kube::KubeTaskExecutor> executor_;
+};
+
+}  // namespace
+
+std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,
+                                            const std::string& scenario_file) {
+  return std::make_unique<KubeServeWorld>(loop, options, scenario_file);
+}
+
+}  // namespace gantry::web

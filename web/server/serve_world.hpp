@@ -1,0 +1,61 @@
+#pragma once
+// The world `gantry serve` runs its tasks in (--world), behind one seam (DESIGN.md rule 3):
+//   sim   the simulated cluster of a Scenario (--cluster), beside that scenario's own jobs:
+//         sim/world_builder.hpp, tasks through ClusterTaskExecutor;
+//   kube  a live Kubernetes cluster (--kubeconfig): the live world of adapters/kube (informers,
+//         the shared Scheduler placing pods of --scheduler-name, KubePodBinder), tasks as pods
+//         through KubeTaskExecutor. --cluster, when given, is the model of the cluster
+//         (adapters/kube/world/live_cluster.hpp) and its policy the scheduler's.
+// The server reads the cluster and the scheduler's queue from it for /cluster, /cluster/queue
+// and /metrics, and hands its run scheduler the world's TaskExecutor.
+//
+// Threads: the event loop's, like the rest of ServeEngine.
+
+#include <memory>
+#include <string>
+
+#include "engine/cluster/cluster.hpp"
+#include "engine/core/event_loop.hpp"
+#include "engine/policy/action_log.hpp"
+#include "engine/policy/scheduler.hpp"
+#include "workflow/runner/task_executor.hpp"
+
+namespace gantry::web {
+
+struct KubeServeOptions {
+  std::string kubeconfig;  // path; empty: $KUBECONFIG, else ~/.kube/config
+  std::string context;
+  std::string namespace_name;  // of the pipelines' pods; empty: the kubeconfig's
+  std::string scheduler_name = "gantry";
+  bool leader_elect = false;
+  std::string identity;  // this replica; empty: host name and process id
+};
+
+class ServeWorld {
+ public:
+  virtual ~ServeWorld() = default;
+  virtual const Cluster& cluster() const = 0;
+  virtual const Scheduler& scheduler() const = 0;
+  virtual TaskExecutor& executor() = 0;
+  // Before the run scheduler's recover(): a live world starts its informers and waits for
+  // their first lists, so that adopt() finds the pods of a previous life.
+  virtual void prepare() {}
+  // After the run scheduler switched on.
+  virtual void start() = 0;
+  // Stops threads (informers, API workers); on the loop thread or after it stopped.
+  virtual void stop() {}
+  // Every bind and observation of the world, one JSON line each (action_log.hpp).
+  virtual void set_action_log(ActionLog* log) = 0;
+  // "sim: scenarios/quickstart.yaml" or "kube: https://10.0.0.1:6443 (context prod)".
+  virtual std::string describe() const = 0;
+};
+
+// The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.
+std::unique_ptr<ServeWorld> make_sim_world(EventLoop& loop, const std::string& scenario_file,
+                                           uint64_t seed);
+// The live world; throws InputError for a bad kubeconfig or scenario, GantryError when the API
+// server cannot be reached for the first lists.
+std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,
+                                            const std::string& scenario_file);
+
+}  // namespace gantry::web

@@ -134,6 +134,11 @@ void EventLoop::run_until(Time horizon) {
   }
 }
 
+std::optional<Time> EventLoop::next_timer() {
+  if (!settle_top()) return std::nullopt;
+  return Time::from_micros(queue_.top_key());
+}
+
 bool EventLoop::run_one() {
   if (drain_posts()) return true;
   if (!settle_top()) return false;

@@ -26,6 +26,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <vector>
 
 #include "engine/core/clock.hpp"
@@ -95,6 +96,9 @@ class EventLoop {
   // Runs exactly the next due event (timer or post), if any. Returns false if there was none.
   // For tests that step the loop by hand.
   bool run_one();
+  // When the next timer is due (cancelled ones skipped), or nullopt when none is pending. For
+  // tests that step the loop by hand up to an instant.
+  std::optional<Time> next_timer();
 
   // Timers scheduled and not yet run or cancelled.
   size_t pending() const { return live_; }

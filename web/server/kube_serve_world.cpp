@@ -36,7 +36,8 @@ class KubeServeWorld final : public ServeWorld {
  public:
   KubeServeWorld(EventLoop& loop, const KubeServeOptions& o, const std::string& scenario_file) {
     kube::KubeConfig config = kube::load_kubeconfig(kubeconfig_path(o.kubeconfig), o.context);
-    describe_ = "kube: " + config.server + (config.context.empty() ? "" : " (context " + config.context + ")");
+    describe_ = "kube: " + config.server +
+                (config.context.empty() ? "" : " (context " + config.context + ")");
     const std::string ns = o.namespace_name.empty() ? config.namespace_name : o.namespace_name;
     client_ = std::make_unique<kube::KubeClient>(std::move(config));
     kube::KubeWorldOptions w;

@@ -129,6 +129,8 @@ class KubeTaskExecutor final : public TaskExecutor {
   // made; what they learnt may still be on its way to the loop. For tests and an orderly
   // shutdown; not on a running loop's thread.
   void wait_for_api_calls() { queue_->wait_idle(); }
+  // The pool its API calls run on (for harnesses that wait for quiet).
+  ApiWorkers& workers() { return *queue_; }
 
   // Attempts held (started or adopted, not ended nor killed). Loop thread.
   size_t held() const { return attempts_.size(); }

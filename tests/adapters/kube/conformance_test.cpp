@@ -16,12 +16,19 @@
 
 #include <sstream>
 
+#include "adapters/kube/executor/kube_task_executor.hpp"
 #include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
 #include "adapters/kube/world/kube_world.hpp"
+#include "adapters/simcluster/cluster_task_executor.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "sim/world_builder.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "tests/adapters/kube/world/live_harness.hpp"
+#include "workflow/pipeline/pipeline_loader.hpp"
+#include "workflow/runner/memory_run_store.hpp"
+#include "workflow/runner/run_scheduler.hpp"
+#include "workflow/runner/simulated_executor.hpp"
 
 namespace gantry::kube {
 namespace {
@@ -156,6 +163,103 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
     ASSERT_EQ(live[i], sim.placements[i]) << "first difference at placement " << i;
   // Every pod ran to its end in the live world too.
   EXPECT_EQ(kubelet.stats().pods_succeeded, static_cast<int64_t>(live.size()));
+  world.stop();
+  kubelet.stop();
+}
+
+// The same pipeline run by the orchestrator in both worlds: in the simulator, distributed
+// tasks as gang jobs of the simulated cluster and container tasks as simulated containers
+// (what `gantry pipeline run --cluster` does); live, every task as pods created by
+// KubeTaskExecutor, placed by the live scheduler and played by kubelet-sim. With pods running
+// as soon as they are bound (the scenario's podStartup 0s), the three hourly runs must have
+// the same timeline: every attempt asked for, running and ended at the same instants, in the
+// same states.
+const std::string kPipelineScenario =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-pipeline.yaml";
+const std::string kPipeline =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/pipelines/conformance.yaml";
+
+std::vector<std::string> timeline_of(const RunScheduler& scheduler) {
+  const auto t = [](const std::optional<Time>& x) {
+    return x ? format_rfc3339(*x) : std::string("-");
+  };
+  std::vector<std::string> out;
+  for (const Run& run : scheduler.timeline()) {
+    out.push_back(run.pipeline + " " + format_rfc3339(run.logical_time) + " " +
+                  std::string(to_string(run.state)) + " " + t(run.start) + " " + t(run.end));
+    for (const TaskInstance& task : run.tasks) {
+      std::string line = "  " + task.name + " " + std::string(to_string(task.state));
+      for (const Attempt& a : task.attempts)
+        line += " [" + std::string(to_string(a.state)) + " " + format_rfc3339(a.start) + " " +
+                t(a.running) + " " + t(a.end) + "]";
+      out.push_back(line);
+    }
+  }
+  return out;
+}
+
+TEST(Conformance, APipelineHasTheSameTimelineInBothWorlds) {
+  const ScenarioSpec scenario = load_scenario_file(kPipelineScenario);
+  const PipelineSpec pipeline = load_pipeline_files({kPipeline}).pipelines.at(0);
+  const Time until = scenario.start + hours(3) - seconds(1);  // the runs of 08, 09 and 10 h
+
+  std::vector<std::string> simulated;
+  {
+    std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
+    std::unique_ptr<SimulatedWorld> sim = build_world(starting_at(scenario, loop->now()), *loop);
+    SimulatedExecutor containers(*loop, 1);
+    ClusterTaskExecutor executor(*sim->world, containers);
+    sim->world->start();
+    MemoryRunStore store;
+    RunScheduler scheduler(*loop, store, executor);
+    scheduler.add_pipeline(pipeline);
+    scheduler.switch_on();
+    loop->run_until(until);
+    simulated = timeline_of(scheduler);
+  }
+
+  testing::FakeApiServer fake;
+  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
+  KubeClient client(testing::config_for(fake.url()));
+  ApiWorkers kubelet_workers(4);
+  KubeletSim kubelet(client, kubelet_workers, *loop, scenario.topology,
+                     {.pod_startup = scenario.sim.pod_startup, .renew_leases = false});
+  KubeWorld world(
+      client, *loop,
+      KubeWorldOptions{.model = scenario.topology,
+                       .scheduler = {.scheduler_name = "gantry", .policy = scenario.policy},
+                       .identity = "conformance"});
+  KubeExecutorOptions eo;
+  eo.plan.namespace_name = "conformance";
+  eo.plan.scheduler_name = "gantry";
+  KubeTaskExecutor executor(*loop, client, std::move(eo));
+  kubelet.start();
+  world.start();
+  testing::LiveHarness harness(*loop, fake);
+  harness.add(kubelet_workers);
+  harness.add(world.workers());
+  harness.add(world.event_workers());
+  harness.add(executor.workers());
+  harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
+  harness.add(world.node_informer(), "/api/v1/nodes");
+  harness.add(world.pod_informer(), "/api/v1/pods");
+  harness.add(executor.informer(), "/api/v1/namespaces/conformance/pods", "",
+              "app.kubernetes.io/managed-by=gantry");
+  const_cast<Informer&>(world.node_informer()).wait_for_sync();
+  const_cast<Informer&>(world.pod_informer()).wait_for_sync();
+  const_cast<Informer*>(kubelet.informer())->wait_for_sync();
+  ASSERT_TRUE(executor.wait_for_sync());
+  fake.wait_for_watches_started(4);
+  MemoryRunStore store;
+  RunScheduler scheduler(*loop, store, executor);
+  scheduler.add_pipeline(pipeline);
+  scheduler.switch_on();
+  harness.run_until(until);
+  const std::vector<std::string> live = timeline_of(scheduler);
+
+  ASSERT_EQ(simulated.size(), 15u) << "3 runs of 4 tasks, one attempt each";
+  ASSERT_EQ(live.size(), simulated.size());
+  for (size_t i = 0; i < live.size(); ++i) EXPECT_EQ(live[i], simulated[i]) << "line " << i;
   world.stop();
   kubelet.stop();
 }

@@ -24,6 +24,7 @@ struct WatchedInformer {
   const Informer* informer;
   std::string path;            // as the fake counts it
   std::string field_selector;  // decoded
+  std::string label_selector;  // decoded
 };
 
 class LiveHarness {
@@ -31,8 +32,10 @@ class LiveHarness {
   LiveHarness(EventLoop& loop, FakeApiServer& fake) : loop_(loop), fake_(fake) {}
 
   void add(ApiWorkers& workers) { workers_.push_back(&workers); }
-  void add(const Informer& informer, std::string path, std::string field_selector = {}) {
-    informers_.push_back({&informer, std::move(path), std::move(field_selector)});
+  void add(const Informer& informer, std::string path, std::string field_selector = {},
+           std::string label_selector = {}) {
+    informers_.push_back(
+        {&informer, std::move(path), std::move(field_selector), std::move(label_selector)});
   }
 
   // Until nothing moves at the current virtual time.
@@ -50,28 +53,29 @@ class LiveHarness {
     }
   }
 
-  // Settles, then steps virtual time event by event until `until` or nothing is left.
+  // Settles, then steps virtual time event by event while the next is due at or before
+  // `until`.
   void run_until(Time until) {
     settle();
-    while (loop_.pending() > 0 && next_before(until)) {
+    for (std::optional<Time> next; (next = loop_.next_timer()) && *next <= until;) {
       loop_.run_one();
       settle();
     }
   }
 
  private:
-  bool next_before(Time until) const { return loop_.now() <= until; }
-
   // Every line the fake wrote to the watches of a (path, selector) reached the informers of
   // that key. One informer per key: a blocking wait. Several (replicas): the fake counts the
   // key's lines together and each informer's share is unknown, so the harness spins (yielding,
   // not sleeping) until the informers' sum reaches the total.
   void wait_for_informers() {
-    std::map<std::pair<std::string, std::string>, std::vector<const Informer*>> by_key;
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const Informer*>>
+        by_key;
     for (const WatchedInformer& i : informers_)
-      by_key[{i.path, i.field_selector}].push_back(i.informer);
+      by_key[{i.path, i.field_selector, i.label_selector}].push_back(i.informer);
     for (const auto& [key, informers] : by_key) {
-      const int64_t total = fake_.watch_lines_written(key.first, key.second);
+      const int64_t total =
+          fake_.watch_lines_written(std::get<0>(key), std::get<1>(key), std::get<2>(key));
       if (informers.size() == 1) {
         const_cast<Informer*>(informers.front())->wait_for_watch_lines(total);
         continue;

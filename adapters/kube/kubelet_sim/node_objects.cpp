@@ -2,29 +2,10 @@
 
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/request_bodies.hpp"
 
 namespace gantry::kube {
-
-namespace {
-
-const char* effect_text(TaintEffect e) {
-  switch (e) {
-    case TaintEffect::kNoSchedule:
-      return "NoSchedule";
-    case TaintEffect::kPreferNoSchedule:
-      return "PreferNoSchedule";
-    case TaintEffect::kNoExecute:
-      return "NoExecute";
-  }
-  return "NoSchedule";
-}
-
-std::string cpu_text(int64_t milli) {
-  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
-}
-
-}  // namespace
 
 nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   const NodeInfo& info = topology.nodes[static_cast<size_t>(n)];
@@ -35,7 +16,7 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   labels[std::string(kNodeClassLabel)] = c.name;
   if (!topology.racks.empty())
     labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
-  nlohmann::json resources = {{"cpu", cpu_text(c.capacity.cpu_milli)},
+  nlohmann::json resources = {{"cpu", format_cpu_quantity(c.capacity.cpu_milli)},
                               {"memory", std::to_string(c.capacity.memory_bytes)},
                               {"pods", "110"}};
   if (c.capacity.gpus > 0 && c.gpu_type >= 0) {
@@ -49,7 +30,7 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   }
   nlohmann::json taints = nlohmann::json::array();
   for (const Taint& t : info.taints) {
-    nlohmann::json j = {{"key", t.key}, {"effect", effect_text(t.effect)}};
+    nlohmann::json j = {{"key", t.key}, {"effect", to_string(t.effect)}};
     if (!t.value.empty()) j["value"] = t.value;
     taints.push_back(j);
   }

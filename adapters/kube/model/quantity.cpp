@@ -138,4 +138,8 @@ std::optional<int64_t> parse_quantity(std::string_view text, int64_t scale) {
   return evaluate(mantissa, exp10, exp2, scale, tail);
 }
 
+std::string format_cpu_quantity(int64_t milli) {
+  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
+}
+
 }  // namespace gantry::kube

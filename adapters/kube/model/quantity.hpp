@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace gantry::kube {
@@ -32,5 +33,8 @@ inline std::optional<int64_t> parse_cpu_milli(std::string_view text) {
   return parse_quantity(text, 1000);
 }
 inline std::optional<int64_t> parse_bytes(std::string_view text) { return parse_quantity(text); }
+
+// Milli-cores as the API server writes them: "2" for whole cores, "250m" otherwise.
+std::string format_cpu_quantity(int64_t milli);
 
 }  // namespace gantry::kube

@@ -7,6 +7,7 @@
 #include <set>
 
 #include "adapters/kube/model/gpu_product.hpp"
+#include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/world/gang_assembly.hpp"
 #include "adapters/kube/world/live_cluster.hpp"
 #include "engine/config/units.hpp"
@@ -16,34 +17,6 @@ namespace gantry::kube {
 namespace {
 
 constexpr Duration kUnknownRunTime = Duration(3'600'000'000);  // 1 h
-
-std::string cpu_text(int64_t milli) {
-  return milli % 1000 == 0 ? std::to_string(milli / 1000) : std::to_string(milli) + "m";
-}
-
-std::string link_text(IslandLink l) {
-  switch (l) {
-    case IslandLink::kNVSwitch:
-      return "NVSwitch";
-    case IslandLink::kNVLink:
-      return "NVLink";
-    case IslandLink::kPCIe:
-      return "PCIe";
-  }
-  return "PCIe";
-}
-
-const char* effect_text(TaintEffect e) {
-  switch (e) {
-    case TaintEffect::kNoSchedule:
-      return "NoSchedule";
-    case TaintEffect::kPreferNoSchedule:
-      return "PreferNoSchedule";
-    case TaintEffect::kNoExecute:
-      return "NoExecute";
-  }
-  return "NoSchedule";
-}
 
 const char* role_text(RoleKind r) { return to_string(r); }
 
@@ -142,13 +115,14 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     const NodeClass& nc = t.classes[static_cast<size_t>(cls)];
     y << YAML::BeginMap;
     y << YAML::Key << "name" << YAML::Value << nc.name;
-    y << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted << cpu_text(nc.capacity.cpu_milli);
+    y << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted
+      << format_cpu_quantity(nc.capacity.cpu_milli);
     y << YAML::Key << "memory" << YAML::Value << format_bytes_exact(nc.capacity.memory_bytes);
     if (nc.capacity.gpus > 0) {
       y << YAML::Key << "gpu" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "type"
         << YAML::Value << t.gpus.at(nc.gpu_type).name << YAML::Key << "count" << YAML::Value
         << nc.capacity.gpus << YAML::Key << "islandSize" << YAML::Value << nc.island_size
-        << YAML::Key << "link" << YAML::Value << link_text(nc.island_link) << YAML::EndMap;
+        << YAML::Key << "link" << YAML::Value << to_string(nc.island_link) << YAML::EndMap;
       std::set<std::string> nics;
       for (const KubeNode* n : members) {
         const auto it = n->labels.find(std::string(kNicLabel));
@@ -171,7 +145,7 @@ std::string snapshot_scenario(const SnapshotInput& input) {
       for (const Taint& tt : taints) {
         y << YAML::Flow << YAML::BeginMap << YAML::Key << "key" << YAML::Value << tt.key;
         if (!tt.value.empty()) y << YAML::Key << "value" << YAML::Value << tt.value;
-        y << YAML::Key << "effect" << YAML::Value << effect_text(tt.effect) << YAML::EndMap;
+        y << YAML::Key << "effect" << YAML::Value << to_string(tt.effect) << YAML::EndMap;
       }
       y << YAML::EndSeq;
     }
@@ -245,8 +219,8 @@ std::string snapshot_scenario(const SnapshotInput& input) {
       y << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << role_text(kind)
         << YAML::Key << "replicas" << YAML::Value << replicas << YAML::Key << "resources"
         << YAML::Value << YAML::BeginMap << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted
-        << cpu_text(std::max<int64_t>(req.cpu_milli, 1)) << YAML::Key << "memory" << YAML::Value
-        << format_bytes_exact(std::max<int64_t>(req.memory_bytes, 1));
+        << format_cpu_quantity(std::max<int64_t>(req.cpu_milli, 1)) << YAML::Key << "memory"
+        << YAML::Value << format_bytes_exact(std::max<int64_t>(req.memory_bytes, 1));
       if (req.gpus > 0) y << YAML::Key << "gpu" << YAML::Value << req.gpus;
       if (req.gpu_milli > 0)
         y << YAML::Key << "gpu" << YAML::Value << YAML::DoubleQuoted

@@ -17,14 +17,13 @@
 #include <sstream>
 
 #include "adapters/kube/executor/kube_task_executor.hpp"
-#include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
+#include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/world/kube_world.hpp"
 #include "adapters/simcluster/cluster_task_executor.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/world_builder.hpp"
-#include "tests/adapters/kube/test_support.hpp"
-#include "tests/adapters/kube/world/live_harness.hpp"
+#include "tests/adapters/kube/world/live_stack.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/memory_run_store.hpp"
 #include "workflow/runner/run_scheduler.hpp"
@@ -71,8 +70,6 @@ SimOutcome simulate(const ScenarioSpec& scenario) {
   return out;
 }
 
-std::string cpu_text(int64_t milli) { return std::to_string(milli) + "m"; }
-
 // The pods of job `j` as a controller would create them.
 std::vector<nlohmann::json> pods_of(const JobSpec& job, const JobLog& log, Duration startup) {
   std::vector<nlohmann::json> out;
@@ -80,7 +77,7 @@ std::vector<nlohmann::json> pods_of(const JobSpec& job, const JobLog& log, Durat
   const Duration run = *log.finished - *log.bound - startup;
   for (size_t i = 0; i < requests.size(); ++i) {
     const Resources& r = requests[i];
-    nlohmann::json req = {{"cpu", cpu_text(r.cpu_milli)},
+    nlohmann::json req = {{"cpu", format_cpu_quantity(r.cpu_milli)},
                           {"memory", std::to_string(r.memory_bytes)}};
     if (r.gpus > 0) req["nvidia.com/gpu"] = std::to_string(r.gpus);
     nlohmann::json annotations = {
@@ -112,30 +109,10 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
   ASSERT_EQ(sim.run.jobs.size(), 60u);
   ASSERT_EQ(sim.run.queued_at_end, 0u) << "every job ran in the simulator";
 
-  testing::FakeApiServer fake;
-  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
-  KubeClient client(testing::config_for(fake.url()));
-  ApiWorkers kubelet_workers(4);
-  KubeletSim kubelet(client, kubelet_workers, *loop, scenario.topology,
-                     {.pod_startup = scenario.sim.pod_startup, .renew_leases = false});
-  KubeWorld world(
-      client, *loop,
-      KubeWorldOptions{.model = scenario.topology,
-                       .scheduler = {.scheduler_name = "gantry", .policy = scenario.policy},
-                       .identity = "conformance"});
-  kubelet.start();
-  world.start();
-  testing::LiveHarness harness(*loop, fake);
-  harness.add(kubelet_workers);
-  harness.add(world.workers());
-  harness.add(world.event_workers());
-  harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
-  harness.add(world.node_informer(), "/api/v1/nodes");
-  harness.add(world.pod_informer(), "/api/v1/pods");
-  const_cast<Informer&>(world.node_informer()).wait_for_sync();
-  const_cast<Informer&>(world.pod_informer()).wait_for_sync();
-  const_cast<Informer*>(kubelet.informer())->wait_for_sync();
-  fake.wait_for_watches_started(3);
+  testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
+                          scenario.sim.pod_startup, "conformance");
+  testing::FakeApiServer& fake = live.fake;
+  EventLoop* loop = live.loop.get();
 
   // The submitter: each job's pods at its submit time.
   for (size_t j = 0; j < sim.run.jobs.size(); ++j) {
@@ -147,24 +124,22 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
       for (const nlohmann::json& p : pods) fake.apply(kPods, p);
     });
   }
-  harness.run_until(sim.run.end + hours(1));
+  live.harness.run_until(sim.run.end + hours(1));
 
-  Placements live;
-  for (const PlacementDecision& d : world.scheduler().decisions()) {
+  Placements placed;
+  for (const PlacementDecision& d : live.world.scheduler().decisions()) {
     const nlohmann::json pod = *fake.get(kPods, d.pod.substr(d.pod.find('/') + 1));
-    live.push_back(
+    placed.push_back(
         line(d.at, pod["metadata"]["labels"]["gantry.dev/gang"],
              std::stoi(pod["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>()),
              d.node, d.gpus));
   }
-  std::sort(live.begin(), live.end());
-  ASSERT_EQ(live.size(), sim.placements.size());
-  for (size_t i = 0; i < live.size(); ++i)
-    ASSERT_EQ(live[i], sim.placements[i]) << "first difference at placement " << i;
+  std::sort(placed.begin(), placed.end());
+  ASSERT_EQ(placed.size(), sim.placements.size());
+  for (size_t i = 0; i < placed.size(); ++i)
+    ASSERT_EQ(placed[i], sim.placements[i]) << "first difference at placement " << i;
   // Every pod ran to its end in the live world too.
-  EXPECT_EQ(kubelet.stats().pods_succeeded, static_cast<int64_t>(live.size()));
-  world.stop();
-  kubelet.stop();
+  EXPECT_EQ(live.kubelet.stats().pods_succeeded, static_cast<int64_t>(placed.size()));
 }
 
 // The same pipeline run by the orchestrator in both worlds: in the simulator, distributed
@@ -218,50 +193,27 @@ TEST(Conformance, APipelineHasTheSameTimelineInBothWorlds) {
     simulated = timeline_of(scheduler);
   }
 
-  testing::FakeApiServer fake;
-  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
-  KubeClient client(testing::config_for(fake.url()));
-  ApiWorkers kubelet_workers(4);
-  KubeletSim kubelet(client, kubelet_workers, *loop, scenario.topology,
-                     {.pod_startup = scenario.sim.pod_startup, .renew_leases = false});
-  KubeWorld world(
-      client, *loop,
-      KubeWorldOptions{.model = scenario.topology,
-                       .scheduler = {.scheduler_name = "gantry", .policy = scenario.policy},
-                       .identity = "conformance"});
+  testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
+                          scenario.sim.pod_startup, "conformance");
   KubeExecutorOptions eo;
   eo.plan.namespace_name = "conformance";
   eo.plan.scheduler_name = "gantry";
-  KubeTaskExecutor executor(*loop, client, std::move(eo));
-  kubelet.start();
-  world.start();
-  testing::LiveHarness harness(*loop, fake);
-  harness.add(kubelet_workers);
-  harness.add(world.workers());
-  harness.add(world.event_workers());
-  harness.add(executor.workers());
-  harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
-  harness.add(world.node_informer(), "/api/v1/nodes");
-  harness.add(world.pod_informer(), "/api/v1/pods");
-  harness.add(executor.informer(), "/api/v1/namespaces/conformance/pods", "",
-              "app.kubernetes.io/managed-by=gantry");
-  const_cast<Informer&>(world.node_informer()).wait_for_sync();
-  const_cast<Informer&>(world.pod_informer()).wait_for_sync();
-  const_cast<Informer*>(kubelet.informer())->wait_for_sync();
+  KubeTaskExecutor executor(*live.loop, live.client, std::move(eo));
+  live.harness.add(executor.workers());
+  live.harness.add(executor.informer(), "/api/v1/namespaces/conformance/pods", "",
+                   "app.kubernetes.io/managed-by=gantry");
   ASSERT_TRUE(executor.wait_for_sync());
-  fake.wait_for_watches_started(4);
+  live.fake.wait_for_watches_started(4);
   MemoryRunStore store;
-  RunScheduler scheduler(*loop, store, executor);
+  RunScheduler scheduler(*live.loop, store, executor);
   scheduler.add_pipeline(pipeline);
   scheduler.switch_on();
-  harness.run_until(until);
-  const std::vector<std::string> live = timeline_of(scheduler);
+  live.harness.run_until(until);
+  const std::vector<std::string> played = timeline_of(scheduler);
 
   ASSERT_EQ(simulated.size(), 15u) << "3 runs of 4 tasks, one attempt each";
-  ASSERT_EQ(live.size(), simulated.size());
-  for (size_t i = 0; i < live.size(); ++i) EXPECT_EQ(live[i], simulated[i]) << "line " << i;
-  world.stop();
-  kubelet.stop();
+  ASSERT_EQ(played.size(), simulated.size());
+  for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
 }
 
 }  // namespace

@@ -6,10 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
-#include "adapters/kube/world/kube_world.hpp"
-#include "tests/adapters/kube/test_support.hpp"
-#include "tests/adapters/kube/world/live_harness.hpp"
+#include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
 namespace {
@@ -55,33 +52,8 @@ nlohmann::json pod(const std::string& name, const std::string& gang, int size, i
 }
 
 // The fake server, kubelet-sim for the model's nodes and the live world, wired to one loop.
-struct Live {
-  Live()
-      : loop(EventLoop::virtual_time(kT0)),
-        client(testing::config_for(fake.url())),
-        kubelet_workers(4),
-        kubelet(client, kubelet_workers, *loop, model(),
-                KubeletSimOptions{.pod_startup = seconds(5), .renew_leases = false}),
-        world(client, *loop, KubeWorldOptions{.model = model(), .identity = "gantry-0"}),
-        harness(*loop, fake) {
-    kubelet.start();
-    world.start();
-    harness.add(kubelet_workers);
-    harness.add(world.workers());
-    harness.add(world.event_workers());
-    harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
-    harness.add(world.node_informer(), "/api/v1/nodes");
-    harness.add(world.pod_informer(), "/api/v1/pods");
-    const_cast<Informer&>(world.node_informer()).wait_for_sync();
-    const_cast<Informer&>(world.pod_informer()).wait_for_sync();
-    const_cast<Informer*>(kubelet.informer())->wait_for_sync();
-    fake.wait_for_watches_started(3);
-    harness.settle();
-  }
-  ~Live() {
-    world.stop();
-    kubelet.stop();
-  }
+struct Live : testing::LiveStack {
+  Live() : LiveStack(kT0, model(), SchedulerConfig{}, seconds(5)) {}
   nlohmann::json get_pod(const std::string& name) { return *fake.get(kPods, name); }
   size_t requests(const std::string& method, const std::string& suffix) {
     size_t n = 0;
@@ -91,14 +63,6 @@ struct Live {
         ++n;
     return n;
   }
-
-  FakeApiServer fake;
-  std::unique_ptr<EventLoop> loop;
-  KubeClient client;
-  ApiWorkers kubelet_workers;
-  KubeletSim kubelet;
-  KubeWorld world;
-  LiveHarness harness;
 };
 
 std::string gpus(const std::vector<int>& g) {

@@ -281,25 +281,46 @@ spec:
   sim: {podStartup: 200ms}
 )";
 
-TEST_F(ServeCommand, WorldKubeRunsATaskAsAPodOfTheCluster) {
+// The tests' fake API server with `gantry kubelet-sim` playing kTwoNodes, and a kubeconfig
+// (namespace ml) for it; a server of --world kube on it.
+struct KubeCluster {
   kube::testing::FakeApiServer fake;
-  const std::string kubeconfig =
-      write("kubeconfig",
-            "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n- name: f\n"
-            "  cluster: {server: '" +
-                fake.url() +
-                "'}\ncontexts:\n- name: t\n"
-                "  context: {cluster: f, user: u, namespace: ml}\nusers:\n- name: u\n"
-                "  user: {token: t0k}\n");
-  const std::string scenario = write("two-nodes.yaml", kTwoNodes);
-  ServeProcess kubelet(kGantry, {"--kubeconfig", kubeconfig, "--cluster", scenario},
-                       (dir_ / "kubelet.stderr").string(), "kubelet-sim");
-  ASSERT_EQ(kubelet.first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
-      << kubelet.first_line() << slurp(dir_ / "kubelet.stderr");
-  ServeProcess server(kGantry,
-                      {"--db", db(), "--listen", "127.0.0.1:0", "--world", "kube", "--kubeconfig",
-                       kubeconfig, "--cluster", scenario, "--ui", (dir_ / "no-ui").string()},
-                      (dir_ / "serve.stderr").string());
+  std::string kubeconfig, scenario;
+  std::unique_ptr<ServeProcess> kubelet;
+};
+
+std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir) {
+  auto c = std::make_unique<KubeCluster>();
+  c->kubeconfig = (dir / "kubeconfig").string();
+  std::ofstream(c->kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n"
+                               << "- name: f\n  cluster: {server: '" << c->fake.url() << "'}\n"
+                               << "contexts:\n- name: t\n  context: {cluster: f, user: u, "
+                               << "namespace: ml}\nusers:\n- name: u\n  user: {token: t0k}\n";
+  c->scenario = (dir / "two-nodes.yaml").string();
+  std::ofstream(c->scenario) << kTwoNodes;
+  c->kubelet = std::make_unique<ServeProcess>(
+      kGantry, std::vector<std::string>{"--kubeconfig", c->kubeconfig, "--cluster", c->scenario},
+      (dir / "kubelet.stderr").string(), "kubelet-sim");
+  return c;
+}
+
+std::unique_ptr<ServeProcess> serve_kube(const KubeCluster& c, const std::string& db,
+                                         const fs::path& dir, const std::string& tag) {
+  return std::make_unique<ServeProcess>(
+      kGantry,
+      std::vector<std::string>{"--db", db, "--listen", "127.0.0.1:0", "--world", "kube",
+                               "--kubeconfig", c.kubeconfig, "--cluster", c.scenario, "--ui",
+                               (dir / "no-ui").string()},
+      (dir / (tag + ".stderr")).string());
+}
+
+TEST_F(ServeCommand, WorldKubeRunsATaskAsAPodOfTheCluster) {
+  auto cluster = kube_cluster(dir_);
+  kube::testing::FakeApiServer& fake = cluster->fake;
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << cluster->kubelet->first_line() << slurp(dir_ / "kubelet.stderr");
+  auto served = serve_kube(*cluster, db(), dir_, "serve");
+  ServeProcess& server = *served;
   ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
   EXPECT_NE(server.first_line().find("world kube: " + fake.url()), std::string::npos)
       << server.first_line();
@@ -340,8 +361,55 @@ spec:
   EXPECT_EQ(pods, 1) << all.dump().substr(0, 2000);
   server.signal(SIGTERM);
   EXPECT_EQ(server.wait(), 0);
-  kubelet.signal(SIGTERM);
-  kubelet.wait();
+}
+
+// kill -9 while a task's pod runs, then start again on the same database: the attempt is
+// adopted from the cluster (its pod, found by its labels), not created a second time, and the
+// run succeeds when the pod ends.
+TEST_F(ServeCommand, WorldKubeAdoptsThePodsOfAKilledServer) {
+  auto cluster = kube_cluster(dir_);
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  auto first = serve_kube(*cluster, db(), dir_, "first");
+  ASSERT_FALSE(first->url().empty()) << slurp(dir_ / "first.stderr");
+  std::string flags = " --server " + first->url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("p.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: long}
+spec:
+  tasks:
+  - name: soak
+    image: registry.local/soak:1
+    resources: {cpu: "2", memory: 4Gi, gpu: "2"}
+    simulate: {duration: 3s}
+)") + flags)
+                .exit_code(),
+            0);
+  ASSERT_EQ(run("pipeline trigger long" + flags).exit_code(), 0);
+  watch(first->url(), [&](const std::string& type, const nlohmann::json& d) {
+    return type == "attempt" && d["task"] == "soak" && d.contains("running");
+  });
+  first->signal(SIGKILL);
+  ASSERT_TRUE(WIFSIGNALED(first->wait()));
+
+  auto second = serve_kube(*cluster, db(), dir_, "second");
+  ASSERT_FALSE(second->url().empty()) << slurp(dir_ / "second.stderr");
+  std::string state;
+  watch(second->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || d["pipeline"] != "long") return false;
+    state = d["state"];
+    return state == "succeeded" || state == "failed";
+  });
+  EXPECT_EQ(state, "succeeded") << slurp(dir_ / "second.stderr");
+  kube::KubeClient client(kube::testing::config_for(cluster->fake.url()));
+  const nlohmann::json pods = client.get("/api/v1/namespaces/ml/pods");
+  EXPECT_EQ(pods["items"].size(), 1u) << "one pod: adopted, not created again";
+  web::HttpClient api(second->url(), {.token = token()});
+  const auto runs = nlohmann::json::parse(api.get("/api/v1/pipelines/long/runs").body)["runs"];
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0]["tasks"][0]["attempts"].size(), 1u) << "one attempt, adopted";
+  second->signal(SIGTERM);
+  second->wait();
 }
 
 // SIGTERM: the server answers, closes and exits 0; the database is free for the next one.

@@ -270,6 +270,19 @@ void KubeTaskExecutor::end(AttemptId id, AttemptResult result, bool delete_all) 
         delete_objects(ns, base, svc, unfinished, false, shared);
       });
   }
+  if (options_.keep_finished && !delete_all && !a.pods.empty()) {
+    std::vector<std::string> pods;
+    for (const NamedPod& p : a.pods) pods.push_back(p.name);
+    loop_.schedule_after(
+        *options_.keep_finished,
+        [this, alive = alive_, ns = a.namespace_name, base = a.base, svc = a.has_service,
+         pods = std::move(pods), shared = a.shared]() mutable {
+          if (!*alive) return;  // the executor is gone
+          queue_->submit([this, ns, base, svc, pods = std::move(pods), shared] {
+            delete_objects(ns, base, svc, pods, true, shared);
+          });
+        });
+  }
   a.listener->attempt_finished(id, result);
 }
 

@@ -74,6 +74,11 @@ struct KubeExecutorOptions {
   // plan.namespace_name set, the informer watches that namespace only; else every namespace.
   AttemptPlanOptions plan;
   int workers = 2;  // threads making API calls
+  // The objects of an attempt that ended on its own (pods, Service, owner ConfigMap) are
+  // deleted this long after its end, as a Job's ttlSecondsAfterFinished does: long enough to
+  // read its pods' logs and status, short enough that a cluster does not fill with them. The
+  // run history stays in Gantry's database. nullopt: kept until someone deletes them.
+  std::optional<Duration> keep_finished = hours(24);
   // How results reach the loop thread; empty: loop.post(). Tests wrap it to wait for posts.
   std::function<void(std::function<void()>)> post;
   // The informer's backoff waits (nullptr: its own) and jitter seed.

@@ -257,6 +257,24 @@ TEST_F(ExecutorFixture, FailedPodEndsTheAttemptWithItsExitCodeAndStopsTheGang) {
   EXPECT_EQ(recorder.events.size(), 2u);
 }
 
+// An attempt that ended keeps its objects for keep_finished (24 h by default), then they are
+// deleted: the owner ConfigMap and the pod (the run history is Gantry's, not the cluster's).
+TEST_F(ExecutorFixture, TheObjectsOfAnEndedAttemptGoAfterKeepFinished) {
+  auto e = make();
+  e->start(request(7), recorder);
+  ASSERT_TRUE(seen(*e, 7, kBase, PodPhase::kPending));
+  set_status(kBase, terminated("Succeeded", 0, "Completed"));
+  ASSERT_TRUE(loop.run_until([&] { return recorder.events.size() == 2; }));
+  EXPECT_TRUE(exists(kPods, kBase)) << "kept for its logs";
+  loop.loop().run_until(loop.loop().now() + hours(24) - seconds(1));
+  e->wait_for_api_calls();
+  EXPECT_TRUE(exists(kPods, kBase)) << "a second before keep_finished";
+  loop.loop().run_until(loop.loop().now() + seconds(1));
+  e->wait_for_api_calls();
+  EXPECT_FALSE(exists(kPods, kBase));
+  EXPECT_FALSE(exists(kConfigMaps, kBase));
+}
+
 TEST_F(ExecutorFixture, ContainerFailsWithExitCode) {
   auto e = make();
   e->start(request(7), recorder);

@@ -363,6 +363,20 @@ spec:
   EXPECT_EQ(server.wait(), 0);
 }
 
+// --world kube against an API server that is not there: a clear error naming it, exit 1 or
+// 2, not a server waiting forever.
+TEST_F(ServeCommand, WorldKubeNamesAnUnreachableApiServer) {
+  const std::string kubeconfig =
+      write("kubeconfig",
+            "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n"
+            "  cluster: {server: 'http://127.0.0.1:1'}\ncontexts:\n- name: x\n"
+            "  context: {cluster: c, user: u}\nusers:\n- name: u\n  user: {token: t}\n");
+  const Outcome o = run("serve --db " + db() + " --listen 127.0.0.1:0 --world kube --kubeconfig " +
+                        kubeconfig + " --ui " + (dir_ / "no-ui").string());
+  EXPECT_NE(o.exit_code(), 0);
+  EXPECT_NE(o.err.find("--world kube: kube: http://127.0.0.1:1"), std::string::npos) << o.err;
+}
+
 // kill -9 while a task's pod runs, then start again on the same database: the attempt is
 // adopted from the cluster (its pod, found by its labels), not created a second time, and the
 // run succeeds when the pod ends.

@@ -39,6 +39,7 @@ class KubeServeWorld final : public ServeWorld {
     describe_ = "kube: " + config.server +
                 (config.context.empty() ? "" : " (context " + config.context + ")");
     const std::string ns = o.namespace_name.empty() ? config.namespace_name : o.namespace_name;
+    namespace_ = ns;
     client_ = std::make_unique<kube::KubeClient>(std::move(config));
     kube::KubeWorldOptions w;
     if (!scenario_file.empty()) {
@@ -64,6 +65,13 @@ class KubeServeWorld final : public ServeWorld {
   const Scheduler& scheduler() const override { return world_->scheduler().scheduler(); }
   TaskExecutor& executor() override { return *executor_; }
   void prepare() override {
+    // One request first, so that an unreachable or refusing API server is an error that says
+    // so rather than informers retrying in silence.
+    try {
+      client_->get("/api/v1/namespaces/" + namespace_ + "/pods?limit=1");
+    } catch (const std::exception& e) {
+      throw GantryError("--world kube: " + describe_ + ": " + e.what());
+    }
     world_->start();
     if (!executor_->wait_for_sync())
       throw GantryError("--world kube: the pods of " + describe_ + " could not be listed");
@@ -77,6 +85,7 @@ class KubeServeWorld final : public ServeWorld {
 
  private:
   std::string describe_;
+  std::string namespace_;
   std::unique_ptr<kube::KubeClient> client_;
   std::unique_ptr<kube::KubeWorld> world_;
   std::unique_ptr<kube::KubeTaskExecutor> executor_;

@@ -1,9 +1,11 @@
 #include "adapters/kube/world/snapshot.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "adapters/kube/model/gpu_product.hpp"
@@ -45,47 +47,44 @@ std::vector<Taint> shared_taints(const std::vector<const KubeNode*>& nodes) {
   return out;
 }
 
-}  // namespace
+// The usable nodes as the live world models them (LiveCluster groups them into classes and
+// racks), and the groups the scenario is written from.
+struct Model {
+  std::vector<const KubeNode*> nodes;  // ready and schedulable, in name order
+  std::unique_ptr<LiveCluster> live;
+  size_t default_types = 0;  // GPU models of the default catalog; later ones are the cluster's
+  std::map<std::string, NodeId> id_of;
+  std::map<int32_t, std::vector<const KubeNode*>> by_class;
+  std::map<std::pair<RackId, int32_t>, std::vector<std::string>> by_rack_class;
+};
 
-std::string snapshot_scenario(const SnapshotInput& input) {
-  // Nodes usable now, in name order, grouped into classes as the live world groups them.
-  std::vector<const KubeNode*> nodes;
+Model model_of(const SnapshotInput& input) {
+  Model m;
   for (const KubeNode& n : input.nodes)
-    if (n.ready && !n.unschedulable) nodes.push_back(&n);
-  std::sort(nodes.begin(), nodes.end(),
+    if (n.ready && !n.unschedulable) m.nodes.push_back(&n);
+  std::sort(m.nodes.begin(), m.nodes.end(),
             [](const KubeNode* a, const KubeNode* b) { return a->name < b->name; });
   Topology empty;
   empty.gpus = GpuCatalog::with_defaults();
-  const size_t default_types = empty.gpus.size();
-  LiveCluster live(std::move(empty));
-  std::map<std::string, NodeId> id_of;
-  for (const KubeNode* n : nodes)
-    if (const Result<NodeId> id = live.upsert_node(*n)) id_of[n->name] = id.value();
-  const Cluster& c = live.cluster();
-  const Topology& t = c.topology();
-
-  std::map<int32_t, std::vector<const KubeNode*>> by_class;
-  std::map<std::pair<RackId, int32_t>, std::vector<std::string>> by_rack_class;
-  for (const KubeNode* n : nodes) {
-    const auto id = id_of.find(n->name);
-    if (id == id_of.end()) continue;
+  m.default_types = empty.gpus.size();
+  m.live = std::make_unique<LiveCluster>(std::move(empty));
+  for (const KubeNode* n : m.nodes)
+    if (const Result<NodeId> id = m.live->upsert_node(*n)) m.id_of[n->name] = id.value();
+  const Cluster& c = m.live->cluster();
+  for (const KubeNode* n : m.nodes) {
+    const auto id = m.id_of.find(n->name);
+    if (id == m.id_of.end()) continue;
     const int32_t cls = c.node_info(id->second).node_class;
-    by_class[cls].push_back(n);
-    by_rack_class[{c.rack_of(id->second), cls}].push_back(n->name);
+    m.by_class[cls].push_back(n);
+    m.by_rack_class[{c.rack_of(id->second), cls}].push_back(n->name);
   }
+  return m;
+}
 
-  YAML::Emitter y;
-  y << YAML::Comment("Snapshot of " +
-                     (input.source.empty() ? "a Kubernetes cluster" : input.source) + " at " +
-                     format_rfc3339(input.now) + " (gantry snapshot)");
-  y << YAML::BeginMap;
-  y << YAML::Key << "apiVersion" << YAML::Value << "gantry.dev/v1";
-  y << YAML::Key << "kind" << YAML::Value << "Scenario";
-  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name"
-    << YAML::Value << input.name << YAML::EndMap;
-  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
-  y << YAML::Key << "start" << YAML::Value << format_rfc3339(input.now);
-  y << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+void write_gpu_types(YAML::Emitter& y, const Model& m) {
+  const Topology& t = m.live->cluster().topology();
+  const size_t default_types = m.default_types;
+  const std::vector<const KubeNode*>& nodes = m.nodes;
   if (t.gpus.size() > default_types) {
     y << YAML::Key << "gpuTypes" << YAML::Value << YAML::BeginSeq;
     for (size_t i = default_types; i < t.gpus.size(); ++i) {
@@ -105,11 +104,11 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     }
     y << YAML::EndSeq;
   }
-  y << YAML::Key << "fabric" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "kind"
-    << YAML::Value << "InfiniBand" << YAML::EndMap << YAML::Comment("assumed: not in the API");
-  y << YAML::Key << "storage" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
-    << "bandwidth" << YAML::Value << "100GB/s" << YAML::EndMap
-    << YAML::Comment("assumed: not in the API");
+}
+
+void write_node_classes(YAML::Emitter& y, const Model& m) {
+  const Topology& t = m.live->cluster().topology();
+  const auto& by_class = m.by_class;
   y << YAML::Key << "nodeClasses" << YAML::Value << YAML::BeginSeq;
   for (const auto& [cls, members] : by_class) {
     const NodeClass& nc = t.classes[static_cast<size_t>(cls)];
@@ -152,7 +151,11 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     y << YAML::EndMap;
   }
   y << YAML::EndSeq;
+}
 
+void write_racks(YAML::Emitter& y, const Model& m) {
+  const Topology& t = m.live->cluster().topology();
+  const auto& by_rack_class = m.by_rack_class;
   // Racks: per rack, per class; how many classes each rack has decides the entry's name.
   std::map<RackId, int> classes_in_rack;
   for (const auto& [key, names] : by_rack_class) ++classes_in_rack[key.first];
@@ -163,78 +166,108 @@ std::string snapshot_scenario(const SnapshotInput& input) {
     const std::string name = classes_in_rack[key.first] == 1 ? rack : rack + "-" + cls;
     std::string map;
     for (size_t i = 0; i < names.size(); ++i) {
-      char suffix[16];
-      std::snprintf(suffix, sizeof suffix, "-n%03zu", i);
-      map += (map.empty() ? "" : ", ") + name + suffix + " = " + names[i];
+      map += (map.empty() ? "" : ", ") + name + fmt::format("-n{:03d}", i) + " = " + names[i];
     }
     y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << name << YAML::Key
       << "class" << YAML::Value << cls << YAML::Key << "nodes" << YAML::Value
       << static_cast<int>(names.size()) << YAML::EndMap << YAML::Comment(map);
   }
   y << YAML::EndSeq;
+}
+
+// One job for the pods of one gang that run now.
+void write_job(YAML::Emitter& y, const Model& m, const std::string& gang,
+               const std::vector<const KubePod*>& pods, Time now) {
+  const Cluster& c = m.live->cluster();
+  const Topology& t = c.topology();
+  const auto& id_of = m.id_of;
+  Gang g;
+  g.key = gang;
+  for (const KubePod* p : pods) g.pods[p->name] = *p;
+  const JobSpec spec = gang_job_spec(g, now);
+  std::map<RoleKind, std::pair<int, Resources>> roles;
+  for (const RoleSpec& r : spec.roles) {
+    auto& [replicas, req] = roles[r.kind];
+    ++replicas;
+    req = Resources{std::max(req.cpu_milli, r.per_replica.cpu_milli),
+                    std::max(req.memory_bytes, r.per_replica.memory_bytes),
+                    std::max(req.gpus, r.per_replica.gpus),
+                    std::max(req.gpu_milli, r.per_replica.gpu_milli)};
+  }
+  std::optional<Duration> known;
+  for (const KubePod* p : pods)
+    if (p->simulate_duration) known = std::max(known.value_or(Duration(0)), *p->simulate_duration);
+  const Duration run = known.value_or(kUnknownRunTime);
+  const NodeId first = id_of.at(pods.front()->node_name);
+  const GpuTypeId gpu = c.gpu_type_of(first);
+  y << YAML::BeginMap;
+  std::string name = gang;
+  std::replace(name.begin(), name.end(), '/', '-');
+  y << YAML::Key << "name" << YAML::Value << name;
+  y << YAML::Key << "submit" << YAML::Value << "0s";
+  y << YAML::Key << "framework" << YAML::Value << "PyTorch";
+  if (spec.priority != 0) y << YAML::Key << "priority" << YAML::Value << spec.priority;
+  y << YAML::Key << "tenant" << YAML::Value << spec.tenant;
+  const bool uses_gpu = std::any_of(roles.begin(), roles.end(),
+                                    [](const auto& r) { return r.second.second.needs_gpu(); });
+  if (uses_gpu && gpu >= 0) y << YAML::Key << "gpuType" << YAML::Value << t.gpus.at(gpu).name;
+  y << YAML::Key << "roles" << YAML::Value << YAML::BeginSeq;
+  for (const auto& [kind, rr] : roles) {
+    const auto& [replicas, req] = rr;
+    y << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << role_text(kind)
+      << YAML::Key << "replicas" << YAML::Value << replicas << YAML::Key << "resources"
+      << YAML::Value << YAML::BeginMap << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted
+      << format_cpu_quantity(std::max<int64_t>(req.cpu_milli, 1)) << YAML::Key << "memory"
+      << YAML::Value << format_bytes_exact(std::max<int64_t>(req.memory_bytes, 1));
+    if (req.gpus > 0) y << YAML::Key << "gpu" << YAML::Value << req.gpus;
+    if (req.gpu_milli > 0)
+      y << YAML::Key << "gpu" << YAML::Value << YAML::DoubleQuoted
+        << std::to_string(req.gpu_milli / 1000.0).substr(0, 5);
+    y << YAML::EndMap << YAML::EndMap;
+  }
+  y << YAML::EndSeq;
+  const int64_t steps = std::max<int64_t>(1, run.micros() / 1'000'000);
+  y << YAML::Key << "work" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "steps"
+    << YAML::Value << steps << YAML::Key << "stepCompute" << YAML::Value << "1s" << YAML::Key
+    << "gradientSize" << YAML::Value << "0B" << YAML::EndMap;
+  if (!known) y << YAML::Comment("run time unknown: 1h assumed");
+  y << YAML::EndMap;
+}
+
+}  // namespace
+
+std::string snapshot_scenario(const SnapshotInput& input) {
+  const Model m = model_of(input);
+  YAML::Emitter y;
+  y << YAML::Comment("Snapshot of " +
+                     (input.source.empty() ? "a Kubernetes cluster" : input.source) + " at " +
+                     format_rfc3339(input.now) + " (gantry snapshot)");
+  y << YAML::BeginMap;
+  y << YAML::Key << "apiVersion" << YAML::Value << "gantry.dev/v1";
+  y << YAML::Key << "kind" << YAML::Value << "Scenario";
+  y << YAML::Key << "metadata" << YAML::Value << YAML::BeginMap << YAML::Key << "name"
+    << YAML::Value << input.name << YAML::EndMap;
+  y << YAML::Key << "spec" << YAML::Value << YAML::BeginMap;
+  y << YAML::Key << "start" << YAML::Value << format_rfc3339(input.now);
+  y << YAML::Key << "cluster" << YAML::Value << YAML::BeginMap;
+  write_gpu_types(y, m);
+  y << YAML::Key << "fabric" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "kind"
+    << YAML::Value << "InfiniBand" << YAML::EndMap << YAML::Comment("assumed: not in the API");
+  y << YAML::Key << "storage" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
+    << "bandwidth" << YAML::Value << "100GB/s" << YAML::EndMap
+    << YAML::Comment("assumed: not in the API");
+  write_node_classes(y, m);
+  write_racks(y, m);
   y << YAML::EndMap;  // cluster
 
   // The pods running now, by gang.
   std::map<std::string, std::vector<const KubePod*>> gangs;
   for (const KubePod& p : input.pods)
-    if (p.phase == "Running" && !p.node_name.empty() && id_of.count(p.node_name) != 0)
+    if (p.phase == "Running" && !p.node_name.empty() && m.id_of.count(p.node_name) != 0)
       gangs[gang_key(p)].push_back(&p);
   y << YAML::Key << "workload" << YAML::Value << YAML::BeginMap << YAML::Key << "jobs"
     << YAML::Value << YAML::BeginSeq;
-  for (const auto& [gang, pods] : gangs) {
-    Gang g;
-    g.key = gang;
-    for (const KubePod* p : pods) g.pods[p->name] = *p;
-    const JobSpec spec = gang_job_spec(g, input.now);
-    std::map<RoleKind, std::pair<int, Resources>> roles;
-    for (const RoleSpec& r : spec.roles) {
-      auto& [replicas, req] = roles[r.kind];
-      ++replicas;
-      req = Resources{std::max(req.cpu_milli, r.per_replica.cpu_milli),
-                      std::max(req.memory_bytes, r.per_replica.memory_bytes),
-                      std::max(req.gpus, r.per_replica.gpus),
-                      std::max(req.gpu_milli, r.per_replica.gpu_milli)};
-    }
-    std::optional<Duration> known;
-    for (const KubePod* p : pods)
-      if (p->simulate_duration)
-        known = std::max(known.value_or(Duration(0)), *p->simulate_duration);
-    const Duration run = known.value_or(kUnknownRunTime);
-    const NodeId first = id_of.at(pods.front()->node_name);
-    const GpuTypeId gpu = c.gpu_type_of(first);
-    y << YAML::BeginMap;
-    std::string name = gang;
-    std::replace(name.begin(), name.end(), '/', '-');
-    y << YAML::Key << "name" << YAML::Value << name;
-    y << YAML::Key << "submit" << YAML::Value << "0s";
-    y << YAML::Key << "framework" << YAML::Value << "PyTorch";
-    if (spec.priority != 0) y << YAML::Key << "priority" << YAML::Value << spec.priority;
-    y << YAML::Key << "tenant" << YAML::Value << spec.tenant;
-    const bool uses_gpu = std::any_of(roles.begin(), roles.end(),
-                                      [](const auto& r) { return r.second.second.needs_gpu(); });
-    if (uses_gpu && gpu >= 0) y << YAML::Key << "gpuType" << YAML::Value << t.gpus.at(gpu).name;
-    y << YAML::Key << "roles" << YAML::Value << YAML::BeginSeq;
-    for (const auto& [kind, rr] : roles) {
-      const auto& [replicas, req] = rr;
-      y << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << role_text(kind)
-        << YAML::Key << "replicas" << YAML::Value << replicas << YAML::Key << "resources"
-        << YAML::Value << YAML::BeginMap << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted
-        << format_cpu_quantity(std::max<int64_t>(req.cpu_milli, 1)) << YAML::Key << "memory"
-        << YAML::Value << format_bytes_exact(std::max<int64_t>(req.memory_bytes, 1));
-      if (req.gpus > 0) y << YAML::Key << "gpu" << YAML::Value << req.gpus;
-      if (req.gpu_milli > 0)
-        y << YAML::Key << "gpu" << YAML::Value << YAML::DoubleQuoted
-          << std::to_string(req.gpu_milli / 1000.0).substr(0, 5);
-      y << YAML::EndMap << YAML::EndMap;
-    }
-    y << YAML::EndSeq;
-    const int64_t steps = std::max<int64_t>(1, run.micros() / 1'000'000);
-    y << YAML::Key << "work" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key << "steps"
-      << YAML::Value << steps << YAML::Key << "stepCompute" << YAML::Value << "1s" << YAML::Key
-      << "gradientSize" << YAML::Value << "0B" << YAML::EndMap;
-    if (!known) y << YAML::Comment("run time unknown: 1h assumed");
-    y << YAML::EndMap;
-  }
+  for (const auto& [gang, pods] : gangs) write_job(y, m, gang, pods, input.now);
   y << YAML::EndSeq << YAML::EndMap;  // workload
   y << YAML::Key << "policy" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
     << "placement" << YAML::Value << "binpack" << YAML::EndMap;

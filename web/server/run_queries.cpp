@@ -1,8 +1,11 @@
 #include "web/server/run_queries.hpp"
 
+#include <sqlite3.h>
+
 #include <map>
 
 #include "engine/store/statement.hpp"
+#include "engine/store/store_error.hpp"
 
 namespace gantry::web {
 
@@ -52,6 +55,23 @@ std::unique_ptr<Database> RunQueries::acquire() {
   return std::make_unique<Database>(Database::open(path_, {.create = false, .read_only = true}));
 }
 
+template <typename F>
+auto RunQueries::with_db(F&& fn) -> decltype(fn(std::declval<Database&>())) {
+  // A read that fails with an I/O error (SQLITE_IOERR_*: once, under load in CI, a short read
+  // while the writer moved pages) is tried once more on a fresh connection before the error
+  // goes up; the connection that failed is closed, never returned to the pool.
+  for (int attempt = 0;; ++attempt) {
+    std::unique_ptr<Database> db = acquire();
+    try {
+      auto out = fn(*db);
+      release(std::move(db));
+      return out;
+    } catch (const StoreError& e) {
+      if (attempt > 0 || (e.code() & 0xff) != SQLITE_IOERR) throw;
+    }
+  }
+}
+
 void RunQueries::release(std::unique_ptr<Database> db) {
   std::lock_guard lock(mu_);
   if (idle_.size() < 16) idle_.push_back(std::move(db));
@@ -96,16 +116,15 @@ void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids,
 }
 
 RunPage RunQueries::page(const RunPageQuery& q) {
-  std::unique_ptr<Database> db = acquire();
-  RunPage out;
-  {
+  return with_db([&](Database& db) {
+    RunPage out;
     std::string sql = std::string(kRunColumns) + "WHERE pipeline = ?";
     if (q.state) sql += " AND state = ?";
     if (q.from) sql += " AND logical_us >= ?";
     if (q.to) sql += " AND logical_us <= ?";
     if (q.after) sql += " AND logical_us < ?";
     sql += " ORDER BY logical_us DESC LIMIT ?";
-    Statement s = db->prepare(sql);
+    Statement s = db.prepare(sql);
     int i = 1;
     s.bind(i++, q.pipeline);
     if (q.state) s.bind(i++, *q.state);
@@ -126,52 +145,45 @@ RunPage RunQueries::page(const RunPageQuery& q) {
     }
     std::vector<nlohmann::ordered_json*> runs;
     for (auto& r : out.runs) runs.push_back(&r);
-    add_tasks(*db, ids, runs);
-  }
-  release(std::move(db));
-  return out;
+    add_tasks(db, ids, runs);
+    return out;
+  });
 }
 
 nlohmann::ordered_json RunQueries::run(const std::string& pipeline, Time logical_time) {
-  std::unique_ptr<Database> db = acquire();
-  nlohmann::ordered_json out;
-  {
-    Statement s = db->prepare(std::string(kRunColumns) + "WHERE pipeline = ? AND logical_us = ?");
+  return with_db([&](Database& db) {
+    nlohmann::ordered_json out;
+    Statement s = db.prepare(std::string(kRunColumns) + "WHERE pipeline = ? AND logical_us = ?");
     s.bind_all(pipeline, logical_time.micros());
     if (s.step()) {
       const int64_t id = s.column_int64(0);
       out = run_head(s);
       std::vector<nlohmann::ordered_json*> runs{&out};
-      add_tasks(*db, {id}, runs);
+      add_tasks(db, {id}, runs);
     }
-  }
-  release(std::move(db));
-  return out;
+    return out;
+  });
 }
 
 std::optional<std::pair<Time, std::string>> RunQueries::last_run(const std::string& pipeline) {
-  std::unique_ptr<Database> db = acquire();
-  std::optional<std::pair<Time, std::string>> out;
-  {
-    Statement s = db->prepare(
+  return with_db([&](Database& db) {
+    std::optional<std::pair<Time, std::string>> out;
+    Statement s = db.prepare(
         "SELECT logical_us, state FROM runs WHERE pipeline = ? ORDER BY logical_us DESC LIMIT 1");
     s.bind_all(pipeline);
     if (s.step()) out = std::make_pair(Time::from_micros(s.column_int64(0)), s.column_text(1));
-  }
-  release(std::move(db));
-  return out;
+    return out;
+  });
 }
 
 std::optional<Time> RunQueries::latest_instant() {
-  std::unique_ptr<Database> db = acquire();
-  std::optional<Time> out;
-  {
-    Statement s = db->prepare(
+  return with_db([&](Database& db) {
+    std::optional<Time> out;
+    Statement s = db.prepare(
         "SELECT max(max(logical_us), max(coalesce(end_us, start_us, logical_us))) FROM runs");
     if (s.step() && !s.column_is_null(0)) out = Time::from_micros(s.column_int64(0));
-  }
-  release(std::move(db));
-  return out;
+    return out;
+  });
 }
 
 }  // namespace gantry::web

@@ -60,6 +60,9 @@ class RunQueries {
  private:
   std::unique_ptr<Database> acquire();
   void release(std::unique_ptr<Database> db);
+  // Runs `fn` on a pooled connection, once more on a fresh one after an I/O error.
+  template <typename F>
+  auto with_db(F&& fn) -> decltype(fn(std::declval<Database&>()));
   // Fills the tasks and attempts of runs by their row ids.
   void add_tasks(Database& db, const std::vector<int64_t>& ids,
                  std::vector<nlohmann::ordered_json*>& runs);

@@ -181,6 +181,14 @@ int Database::user_version() {
 
 int Database::migrate(const std::vector<std::string>& steps) {
   const int from = user_version();
+  // user_version is a signed field of the file header: a damaged or foreign file can hold a
+  // negative one, which no step ever wrote (found by tests/fuzz/run_store_fuzz.cpp).
+  if (from < 0) {
+    throw StoreError(path_,
+                     "schema version " + std::to_string(from) +
+                         " is not one Gantry writes (a damaged or foreign file)",
+                     SQLITE_CORRUPT);
+  }
   if (from > static_cast<int>(steps.size())) {
     throw StoreError(path_,
                      "schema version " + std::to_string(from) + " but this program knows only " +

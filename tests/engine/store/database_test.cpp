@@ -337,6 +337,21 @@ TEST(Migrations, AFailedStepLeavesThePreviousVersion) {
   EXPECT_THROW(db.prepare("SELECT * FROM b"), StoreError);
 }
 
+// A damaged file can hold a negative schema version (a signed header field): refused as
+// corrupt, no step run (the fuzz target found it reading steps[-2]).
+TEST(Migrations, ANegativeVersionIsRefused) {
+  Database db = Database::open(":memory:");
+  db.exec("PRAGMA user_version = -2");
+  try {
+    db.migrate({"CREATE TABLE a(x)"});
+    ADD_FAILURE() << "accepted";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.code(), SQLITE_CORRUPT);
+    EXPECT_NE(std::string(e.what()).find("schema version -2"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(db.prepare("SELECT * FROM a"), StoreError) << "no step ran";
+}
+
 TEST_F(StoreFile, CloseRefusesWhileStatementsLive) {
   Database db = Database::open(path());
   {

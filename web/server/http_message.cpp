@@ -75,12 +75,16 @@ const char* status_reason(int status) {
       return "Method Not Allowed";
     case 409:
       return "Conflict";
+    case 410:
+      return "Gone";
     case 413:
       return "Content Too Large";
     case 415:
       return "Unsupported Media Type";
     case 422:
       return "Unprocessable Content";
+    case 429:
+      return "Too Many Requests";
     case 500:
       return "Internal Server Error";
     case 503:

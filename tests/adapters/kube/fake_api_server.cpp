@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "web/server/http_message.hpp"
 #include "web/server/tls_front.hpp"
 
 namespace gantry::kube::testing {
@@ -40,37 +41,6 @@ void knock(int port) {
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   (void)::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
   ::close(fd);
-}
-
-const char* reason_phrase(int status) {
-  switch (status) {
-    case 200:
-      return "OK";
-    case 201:
-      return "Created";
-    case 400:
-      return "Bad Request";
-    case 404:
-      return "Not Found";
-    case 405:
-      return "Method Not Allowed";
-    case 409:
-      return "Conflict";
-    case 410:
-      return "Gone";
-    case 415:
-      return "Unsupported Media Type";
-    case 422:
-      return "Unprocessable Entity";
-    case 429:
-      return "Too Many Requests";
-    case 500:
-      return "Internal Server Error";
-    case 503:
-      return "Service Unavailable";
-    default:
-      return "Unknown";
-  }
 }
 
 std::string default_reason(int status) {
@@ -119,7 +89,7 @@ Answer json_answer(int status, const json& body) {
 }
 
 void send(mg_connection* conn, const Answer& a) {
-  std::string head = "HTTP/1.1 " + std::to_string(a.status) + " " + reason_phrase(a.status) +
+  std::string head = "HTTP/1.1 " + std::to_string(a.status) + " " + web::status_reason(a.status) +
                      "\r\nContent-Type: " + a.content_type +
                      "\r\nContent-Length: " + std::to_string(a.body.size()) +
                      "\r\nConnection: close\r\n";

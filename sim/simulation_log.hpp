@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "engine/cluster/job.hpp"
@@ -12,6 +13,16 @@
 #include "sim/step_time.hpp"
 
 namespace gantry {
+
+// One eviction of a job: when, why and by whom. Reasons are Kueue's: "Preempted" (by a
+// workload of its own queue), "InCohortReclamation" (its queue borrowed what the preemptor's
+// queue reclaims), "InCohortFairSharing", "PodsReadyTimeout"; a world's own evictions (a
+// withdrawal, a drain) carry their own reason.
+struct EvictionRecord {
+  Time at;
+  std::string reason;
+  JobId by = -1;  // the preemptor, or -1
+};
 
 struct JobLog {
   JobId id = 0;
@@ -26,7 +37,11 @@ struct JobLog {
   int64_t lost_steps = 0;          // work thrown away by evictions (since the last checkpoint)
   int evictions = 0;
   int resizes = 0;
-  bool restarting = false;  // resized: starting again at the new size, already ran
+  std::optional<Time> admitted;         // first admission (placed by the scheduler), if any
+  std::vector<EvictionRecord> evicted;  // every eviction, in order
+  double lost_gpu_seconds = 0;          // GPU time of the work evictions threw away
+  int replicas = 0;                     // replicas of its last role at its last admission
+  bool restarting = false;              // resized: starting again at the new size, already ran
 };
 
 // Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all
@@ -57,8 +72,19 @@ struct SimEvent {
   int32_t detail = 0;
 };
 
+// GPU time of one admission queue, integrated over the run (GPU-seconds; shares count by
+// their share). used: its admitted workloads' GPUs; borrowed: used above its nominal quota;
+// lent: its nominal quota that other queues of its cohort used while it did not.
+struct QueueLog {
+  std::string name;
+  double used_gpu_seconds = 0;
+  double borrowed_gpu_seconds = 0;
+  double lent_gpu_seconds = 0;
+};
+
 struct SimulationLog {
-  std::vector<JobLog> jobs;  // indexed by JobId
+  std::vector<JobLog> jobs;      // indexed by JobId
+  std::vector<QueueLog> queues;  // admission queues in configuration order; empty without
   std::vector<SeriesPoint> series;
   std::vector<SimEvent> events;
 };

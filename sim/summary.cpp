@@ -79,6 +79,7 @@ RunSummary summarize(const SimulationRun& run) {
         ++s.jobs_finished;
         break;
       case JobState::kWithdrawn:
+      case JobState::kInactive:
         break;  // counted in the total only
     }
     if (job.running) wait.add((*job.running - job.spec->submit).seconds());

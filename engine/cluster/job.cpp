@@ -48,6 +48,20 @@ int start_stage(RoleKind r) {
   return 1;
 }
 
+const char* to_string(TopologyConstraint::Level l) {
+  switch (l) {
+    case TopologyConstraint::Level::kNone:
+      return "none";
+    case TopologyConstraint::Level::kIsland:
+      return "island";
+    case TopologyConstraint::Level::kNode:
+      return "node";
+    case TopologyConstraint::Level::kRack:
+      return "rack";
+  }
+  return "?";
+}
+
 const char* to_string(JobState s) {
   switch (s) {
     case JobState::kPending:
@@ -60,6 +74,8 @@ const char* to_string(JobState s) {
       return "finished";
     case JobState::kWithdrawn:
       return "withdrawn";
+    case JobState::kInactive:
+      return "inactive";
   }
   return "?";
 }

@@ -42,6 +42,16 @@ struct TrainingWork {
   Duration checkpoint_every;
 };
 
+// Kueue's topology-aware scheduling, per job: every pod of the gang inside one domain of
+// `level` (required), or there if possible and anywhere otherwise (preferred). An island is an
+// NVLink/NVSwitch island of one node: the whole gang on one node, its GPUs inside one island.
+struct TopologyConstraint {
+  enum class Level : uint8_t { kNone, kIsland, kNode, kRack };
+  Level level = Level::kNone;
+  bool required = false;
+};
+const char* to_string(TopologyConstraint::Level l);
+
 struct JobSpec {
   std::string name;
   std::string tenant = "default";
@@ -59,6 +69,13 @@ struct JobSpec {
   // whose labels match node_selector and whose NoSchedule/NoExecute taints it tolerates.
   Labels node_selector;
   std::vector<Toleration> tolerations;
+  // The admission queue the job waits in (engine/policy/queues/admission_config.hpp); empty when
+  // admission is off.
+  std::string queue;
+  // Partial admission: the job may start with fewer replicas of its last role (a Worker role),
+  // as many as fit but at least this many. 0: all replicas or nothing.
+  int min_replicas = 0;
+  TopologyConstraint topology;
 
   // The allowed GPU model names: gpu_types if non-empty, else {gpu_type} if that is non-empty,
   // else empty (= any model). Names are as written; the scheduler looks them up in the
@@ -85,6 +102,7 @@ enum class JobState {
   kRunning,    // every pod runs: the job makes progress
   kFinished,   // all steps done; resources released
   kWithdrawn,  // removed by its owner (a pipeline's kill) before it finished
+  kInactive,   // deactivated by admission: its pods never got ready, requeued too often
 };
 const char* to_string(JobState s);
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/time.hpp"
+#include "engine/policy/queues/admission_config.hpp"
 
 namespace gantry {
 
@@ -31,6 +32,9 @@ struct SchedulerConfig {
   // podMaxBackoffSeconds defaults).
   Duration bind_backoff = seconds(1);
   Duration bind_backoff_max = seconds(10);
+  // Queues, quotas, preemption and fair sharing (off when it has no queues): jobs wait in
+  // their JobSpec::queue and are admitted by its rules before placement.
+  AdmissionConfig admission;
 };
 
 }  // namespace gantry

@@ -63,7 +63,18 @@ StepTime step_time(const Topology& topo, const JobSpec& job,
     r_min = std::min(r_min, r);
     st.ring_size += std::popcount(mask);
   }
-  st.compute = Duration::from_seconds(job.work.step_compute_ref.seconds() / r_min);
+  // Strong scaling: a step's global batch is sized for the job as specified, so a gang placed
+  // with fewer GPUs (partial admission, a scale-in) computes each step for longer, one with more
+  // (a scale-out) for shorter.
+  int spec_ring = 0;
+  for (const RoleSpec& role : job.roles)
+    spec_ring += role.replicas * (role.per_replica.gpus > 0       ? role.per_replica.gpus
+                                  : role.per_replica.shares_gpu() ? 1
+                                                                  : 0);
+  const double scale = st.ring_size > 0 && spec_ring > 0
+                           ? static_cast<double>(spec_ring) / static_cast<double>(st.ring_size)
+                           : 1.0;
+  st.compute = Duration::from_seconds(job.work.step_compute_ref.seconds() / r_min * scale);
 
   // All-reduce.
   const int n = st.ring_size;

@@ -15,7 +15,12 @@
 //
 // ## Compute
 //
-//   compute = work.step_compute_ref / r_min
+//   compute = work.step_compute_ref / r_min · n_spec / n
+//
+// n_spec = the GPUs the job's spec asks for (a share pod counts one) and n = the GPUs its pods
+// hold (below): strong scaling, the global batch of a step is sized for the job as specified,
+// so a gang placed smaller (partial admission, a scale-in) takes longer per step and a larger
+// one (a scale-out) less.
 //
 // r_min = the smallest GpuType::relative_compute over the job's GPU nodes: data-parallel
 // workers wait for each other at every all-reduce, so the slowest GPU type sets the pace.

@@ -32,6 +32,7 @@ const char* to_string(EventKind kind) {
 TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& scheduler,
                              SimParameters params, const std::vector<JobSpec>& jobs)
     : loop_(loop), cluster_(cluster), scheduler_(scheduler), params_(params), jobs_(jobs) {
+  scheduler_.set_waker(this);
   const size_t types = cluster_.topology().gpus.size();
   allocated_.assign(types, 0);
   busy_.assign(types, 0);
@@ -132,8 +133,26 @@ void TrainingWorld::request_cycle() {
   });
 }
 
+void TrainingWorld::wake_at(Time t) {
+  schedule_in_range(t, [this] { request_cycle(); });
+}
+
 void TrainingWorld::cycle() {
   for (const BindAction& action : scheduler_.run_cycle(cluster_, loop_.now())) bind(action);
+  for (const EvictAction& action : scheduler_.take_evictions()) {
+    [[maybe_unused]] const Status evicted = apply(action);
+    assert(evicted && "the scheduler evicts only placed workloads");
+  }
+}
+
+SimulationLog TrainingWorld::take_log() {
+  const std::vector<QueueSpec>& queues = scheduler_.config().admission.queues;
+  const std::vector<QueueUsageMeter::Totals> usage = scheduler_.queue_usage(loop_.now());
+  log_.queues.clear();
+  for (size_t q = 0; q < queues.size() && q < usage.size(); ++q)
+    log_.queues.push_back(QueueLog{queues[q].name, usage[q].used_gpu_seconds,
+                                   usage[q].borrowed_gpu_seconds, usage[q].lent_gpu_seconds});
+  return std::move(log_);
 }
 
 void TrainingWorld::bind(const BindAction& action) {
@@ -142,7 +161,13 @@ void TrainingWorld::bind(const BindAction& action) {
   assert(job.state == JobState::kPending);
   job.state = JobState::kStarting;
   job.bound = loop_.now();
+  if (!job.admitted) job.admitted = loop_.now();
   job.pods = action.pods;
+  const JobSpec& spec = *job.spec;
+  job.replicas =
+      spec.roles.empty()
+          ? 0
+          : spec.roles.back().replicas - (spec.total_pods() - static_cast<int>(action.pods.size()));
   record(EventKind::kBind, action.job, static_cast<int32_t>(action.pods.size()));
   // The simulated API server accepts every bind of a placement the model made.
   tell(Observation::Kind::kBound, action.job);
@@ -265,7 +290,15 @@ Status TrainingWorld::apply(const EvictAction& action) {
     lost = job.steps_done - saved;
     job.steps_done = saved;
     job.lost_steps += lost;
+    // GPU time of the lost steps; a share pod counts by its share.
+    const std::vector<Resources> requests = job.spec->pod_requests();
+    int64_t gpu_milli = 0;
+    for (size_t pod = 0; pod < job.pods.size() && pod < requests.size(); ++pod)
+      gpu_milli += requests[pod].gpu_milli_total();
+    job.lost_gpu_seconds += static_cast<double>(lost) * job.step.total.seconds() *
+                            static_cast<double>(gpu_milli) / 1000;
   }
+  job.evicted.push_back(EvictionRecord{loop_.now(), action.reason, action.by});
   account(job.pods, -1, was_running ? -1 : 0);
   ++job.evictions;
   job.restarting = false;
@@ -280,9 +313,10 @@ Status TrainingWorld::apply(const EvictAction& action) {
   if (action_log_ != nullptr) action_log_->observation(o);
   const Status told = scheduler_.observe(cluster_, o);
   if (!told) return told;
-  if (const Workload* w = scheduler_.workloads().find(id);
-      w != nullptr && w->state == WorkloadState::kWithdrawn)
-    job.state = JobState::kWithdrawn;
+  if (const Workload* w = scheduler_.workloads().find(id); w != nullptr) {
+    if (w->state == WorkloadState::kWithdrawn) job.state = JobState::kWithdrawn;
+    if (w->state == WorkloadState::kInactive) job.state = JobState::kInactive;
+  }
   request_cycle();  // its resources are free for others
   return Status::ok();
 }

@@ -21,6 +21,10 @@
 // arrive, start or finish later simply stays queued, starting or running, and the report says
 // so; nothing wraps around to the past.
 //
+// Admission (SchedulerConfig::admission): the world carries out the evictions a cycle decides
+// (preemption, PodsReadyTimeout) at once, records each in its JobLog (reason, preemptor, the GPU
+// time of the work thrown away), and the queues' GPU time goes into the log's `queues`.
+//
 // Scheduling cycles are coalesced: all arrivals and finishes at one instant are handled first,
 // then one cycle runs at that same instant (it is scheduled after them, and the loop breaks
 // ties by insertion order).
@@ -41,7 +45,7 @@
 
 namespace gantry {
 
-class TrainingWorld {
+class TrainingWorld : private Scheduler::Waker {
  public:
   // `jobs` must be sorted by submit time and outlive the world; JobId = index in `jobs`.
   TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& scheduler, SimParameters params,
@@ -84,7 +88,8 @@ class TrainingWorld {
   const SimulationLog& log() const { return log_; }
   EventLoop& loop() const { return loop_; }
   const Cluster& cluster() const { return cluster_; }
-  SimulationLog take_log() { return std::move(log_); }
+  // The log, with the admission queues' GPU time integrated up to now.
+  SimulationLog take_log();
   size_t finished() const { return finished_; }
 
  private:
@@ -93,6 +98,9 @@ class TrainingWorld {
   void schedule_in_range(Time t, F&& fn);
   void arrive(size_t first);
   void request_cycle();
+  // Scheduler::Waker: a cycle at `t` (a requeue backoff's end, a waitForPodsReady deadline).
+  void wake_at(Time t) override;
+  // Runs a cycle: binds what it placed, then evicts what it preempted.
   void cycle();
   void bind(const BindAction& action);
   // Starts a placed job's pods in stage order (podStartup per stage), then it runs.

@@ -48,6 +48,7 @@ void ActionLog::bind(Time at, const BindAction& action) {
 void ActionLog::evict(Time at, const EvictAction& action) {
   Json j = head(at, "evict", action.job);
   j["reason"] = action.reason;
+  if (action.by >= 0) j["by"] = action.by;
   write(out_, j);
 }
 

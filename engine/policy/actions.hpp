@@ -34,6 +34,7 @@ struct BindAction {
 struct EvictAction {
   JobId job = 0;
   std::string reason{};
+  JobId by = -1;  // a preemption's preemptor, or -1
 };
 
 // Change the number of replicas of a running workload's elastic role: its last role, which must

@@ -38,8 +38,16 @@ class GangState {
     node_selector_ = node_selector;
     tolerations_ = tolerations;
   }
-  // May the gang's pods go on node n by its labels and taints?
+  // Keeps the gang inside one topology domain (JobSpec::topology): one rack and/or one node;
+  // -1 for none.
+  void set_domain(RackId rack, NodeId node) {
+    domain_rack_ = rack;
+    domain_node_ = node;
+  }
+  // May the gang's pods go on node n by its labels, taints and topology domain?
   bool admits(const Cluster& cluster, NodeId n) const {
+    if (domain_node_ >= 0 && n != domain_node_) return false;
+    if (domain_rack_ >= 0 && cluster.rack_of(n) != domain_rack_) return false;
     const NodeInfo& info = cluster.node_info(n);
     return (node_selector_ == nullptr || selector_matches(*node_selector_, info.labels)) &&
            (info.taints.empty() ||
@@ -96,6 +104,8 @@ class GangState {
   static inline const std::vector<Toleration> kNoTolerations{};
   const Labels* node_selector_ = nullptr;
   const std::vector<Toleration>* tolerations_ = nullptr;
+  RackId domain_rack_ = -1;
+  NodeId domain_node_ = -1;
   bool type_pinned_ = false;
 
   uint64_t gang_ = 0;  // bumped by begin(); counters stamped with an older value read as 0

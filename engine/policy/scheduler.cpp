@@ -50,6 +50,8 @@ std::vector<GpuTypeId> known_gpu_types(const GpuCatalog& catalog,
 Scheduler::Scheduler(SchedulerConfig config)
     : config_(std::move(config)), plugin_(make_or_throw(config_.placement)), queue_(config_.order) {
   plugin_->configure(config_);
+  if (config_.admission.enabled())
+    admission_ = std::make_unique<AdmissionQueues>(config_.admission, Time());
 }
 
 void Scheduler::set_target_workload(std::span<const WeightedPodClass> workload) {
@@ -57,20 +59,29 @@ void Scheduler::set_target_workload(std::span<const WeightedPodClass> workload) 
 }
 
 Status Scheduler::submit(JobId id, const JobSpec& spec, Time now) {
+  if (admission_ && admission_->book.find_queue(spec.queue) < 0)
+    return Status::error("workload " + std::to_string(id) + " names admission queue '" +
+                         spec.queue + "', which is not configured");
   Result<Workload*> added = workloads_.add(id, spec, now);
   if (!added) return Status::error(added.error());
+  if (admission_) added.value()->queue = admission_->book.find_queue(spec.queue);
   enqueue(*added.value());
   return Status::ok();
 }
 
 void Scheduler::enqueue(Workload& w) {
+  if (admission_) {
+    admission_enqueue(w);
+    return;
+  }
   queued_[w.id] = queue_.push(w.id, *w.spec);
   if (group_state_.size() < queue_.groups().size()) group_state_.resize(queue_.groups().size());
   if (shape_failed_cycle_.size() < queue_.full_shape_count())
     shape_failed_cycle_.resize(queue_.full_shape_count(), 0);
 }
 
-void Scheduler::release_all(Cluster& cluster, Workload& w) {
+void Scheduler::release_all(Cluster& cluster, Workload& w, Time now) {
+  if (admission_) admission_release(w, now);
   // Every pod of a placed gang holds an allocation; a live world may already have lost some
   // (a node gone), so a missing one is not an error here.
   for (size_t pod = 0; pod < w.pods.size(); ++pod)
@@ -81,7 +92,7 @@ void Scheduler::release_all(Cluster& cluster, Workload& w) {
 
 Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas,
                                                       Time now) {
-  (void)now;  // resizes are not recorded in the history: the workload stays running
+  // Resizes are not recorded in the history: the workload stays running.
   Workload* w = workloads_.find(id);
   const std::string name = "workload " + std::to_string(id);
   if (w == nullptr) return Status::error("no " + name);
@@ -125,13 +136,14 @@ Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id
     action.added = std::move(placed.pods);
     action.requests = std::move(placed.requests);
     w->pods.insert(w->pods.end(), action.added.begin(), action.added.end());
+    if (admission_) admission_reaccount(cluster, *w, now);
   }
   w->resize_to_pods = fixed + replicas;
   return std::optional<ResizeAction>{std::move(action)};
 }
 
 void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reason) {
-  release_all(cluster, w);
+  release_all(cluster, w, now);
   (void)workloads_.move(w, WorkloadState::kPending, now);
   w.last_reason = std::move(reason);
   ++w.bind_failures;
@@ -151,7 +163,10 @@ Result<std::optional<EvictAction>> Scheduler::withdraw(JobId id, Time now) {
     return Status::error("workload " + std::to_string(id) + " already ended (" +
                          to_string(w->state) + ")");
   if (w->state == WorkloadState::kPending) {
-    if (const auto q = queued_.find(id); q != queued_.end()) {
+    if (admission_ &&
+        admission_->queues[static_cast<size_t>(w->queue)].pending.count({w->queue_key, id}) > 0) {
+      admission_dequeue(*w);
+    } else if (const auto q = queued_.find(id); q != queued_.end()) {
       queue_.erase(q->second.group, q->second.job);
       queued_.erase(q);
     } else {
@@ -212,22 +227,30 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
       return Status::ok();
     case K::kRunning:
       if (w->state != S::kBound) return refuse();
+      if (admission_) admission_->ready_deadlines.erase({w->ready_deadline, w->id});
       return workloads_.move(*w, S::kRunning, o.at);
     case K::kFinished:
     case K::kFailed: {
       const S to = o.kind == K::kFinished ? S::kFinished : S::kFailed;
       if (!transition_allowed(w->state, to)) return refuse();
-      release_all(cluster, *w);
+      release_all(cluster, *w, o.at);
       w->last_reason = o.reason;
       return workloads_.move(*w, to, o.at);
     }
     case K::kEvicted: {
       if (!is_placed(w->state)) return refuse();
-      release_all(cluster, *w);
+      release_all(cluster, *w, o.at);
       w->last_reason = o.reason;
       ++w->evictions;
       (void)workloads_.move(*w, S::kEvicted, o.at);
-      if (w->withdraw_requested) return workloads_.move(*w, S::kWithdrawn, o.at);
+      if (w->withdraw_requested) {
+        if (admission_) admission_evicted(*w, o.at);  // a victim's preemptor stops waiting
+        return workloads_.move(*w, S::kWithdrawn, o.at);
+      }
+      if (admission_) {
+        admission_evicted(*w, o.at);
+        return Status::ok();
+      }
       (void)workloads_.move(*w, S::kPending, o.at);
       enqueue(*w);
       return Status::ok();
@@ -239,6 +262,7 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
         (void)cluster.release(AllocationOwner{w->id, static_cast<int32_t>(pod)});
       w->pods.resize(static_cast<size_t>(w->resize_to_pods));
       w->resize_to_pods = -1;
+      if (admission_) admission_reaccount(cluster, *w, o.at);
       return Status::ok();
     }
     case K::kDeleted: {
@@ -330,6 +354,7 @@ bool Scheduler::place_gang(Cluster& cluster, JobId id, const GangRequest& reques
                            std::vector<GpuTypeId> types, BindAction& out) {
   gang_.begin(cluster, {request.pods.begin(), request.pods.end()}, std::move(types));
   gang_.set_constraints(request.node_selector, request.tolerations);
+  gang_.set_domain(request.rack, request.node);
   for (const PodPlacement& p : request.existing) gang_.add_existing(cluster, p.node, p.gpu_mask);
   const auto owner = [&](int pod) { return AllocationOwner{id, request.first_pod + pod}; };
   while (!gang_.complete()) {
@@ -398,6 +423,7 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
     backoff_.erase(backoff_.begin());
     enqueue(*w);
   }
+  if (admission_) return run_admission_cycle(cluster, now);
   begin_cycle(cluster);
   std::vector<BindAction> placed;
   const bool strict = config_.queueing == Queueing::kStrictFifo;

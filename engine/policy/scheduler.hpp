@@ -36,6 +36,7 @@
 #include <span>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
@@ -46,6 +47,7 @@
 #include "engine/policy/node_index.hpp"
 #include "engine/policy/placement_plugin.hpp"
 #include "engine/policy/plugin_registry.hpp"
+#include "engine/policy/queues/admission_queues.hpp"
 #include "engine/policy/scheduler_config.hpp"
 #include "engine/policy/workload.hpp"
 
@@ -73,7 +75,9 @@ class Scheduler {
   // must outlive the workload. An error if the id was submitted before.
   Status submit(JobId id, const JobSpec& spec, Time now);
   // Pending workloads, backing off ones included.
-  size_t queued() const { return queue_.size() + backoff_.size(); }
+  size_t queued() const {
+    return queue_.size() + backoff_.size() + (admission_ ? admission_->pending : 0);
+  }
   // Every workload this scheduler was given, in any state.
   const WorkloadTable& workloads() const { return workloads_; }
 
@@ -85,7 +89,32 @@ class Scheduler {
   // at the first job that does not fit. A job whose GPU type name is unknown to the cluster's
   // catalog never fits (if it needs GPUs); a job allowing several models (JobSpec::gpu_types)
   // fits on any of those the catalog knows, and never if it knows none of them.
+  //
+  // With admission queues (SchedulerConfig::admission; engine/policy/queues/README.md) a cycle
+  // admits instead: see "Admission" below.
   std::vector<BindAction> run_cycle(Cluster& cluster, Time now);
+
+  // Admission. Each workload waits in its JobSpec::queue, ordered by priority, then submission
+  // time, then arrival. A cycle walks the queues' heads in Kueue's order — workloads that stay
+  // within their queue's nominal quota before borrowers; with fair sharing, lower dominant share
+  // first; with admission fair sharing, lower decayed usage first; then higher priority, then
+  // earlier submission — and admits a workload when its queue's quota (with borrowing) allows it
+  // *and* its whole gang has a placement now, with its topology constraint (placement-aware
+  // admission); a job with minReplicas may start with fewer Workers, as many as fit. A workload
+  // that does not fit may preempt (queues/preemption.hpp): the cycle then returns EvictActions
+  // for its victims (take_evictions()), and the preemptor waits until the world has reported
+  // every victim evicted. Under StrictFIFO a queue's head that does not fit blocks its queue.
+  // waitForPodsReady: a workload admitted but not running by its deadline is evicted with
+  // reason PodsReadyTimeout and requeued after a backoff, or deactivated (state inactive) once
+  // it was requeued backoff_limit times (admission_config.hpp pins the arithmetic).
+  //
+  // The evictions the last cycles decided, for the world to carry out (each reported back as
+  // kEvicted); empty without admission.
+  std::vector<EvictAction> take_evictions() { return std::exchange(evictions_, {}); }
+  // The quota book, or null without admission queues.
+  const QuotaBook* quota_book() const { return admission_ ? &admission_->book : nullptr; }
+  // Per admission queue (configuration order): GPU time used, borrowed and lent up to `now`.
+  std::vector<QueueUsageMeter::Totals> queue_usage(Time now);
 
   // What the world reports. Workload observations move workloads (workload.hpp; releasing
   // their allocations when they leave a placed state); node observations change `cluster`
@@ -141,6 +170,9 @@ class Scheduler {
     const Labels* node_selector = nullptr;
     const std::vector<Toleration>* tolerations = nullptr;
     std::span<const PodPlacement> existing;
+    // Topology domain the gang must stay in (-1: none): one rack, or one node.
+    RackId rack = -1;
+    NodeId node = -1;
   };
   // Places every pod of `request` with the placement plugin and allocates each in `cluster`, or
   // none (pods placed before one that finds no node are released again). On success `out`
@@ -151,10 +183,49 @@ class Scheduler {
   // from the one the previous cycle left behind.
   void note_cluster(const Cluster& cluster);
 
-  // Puts a pending workload in the queue.
+  // Puts a pending workload in the queue (its admission queue, with admission).
   void enqueue(Workload& w);
-  // Releases every allocation a workload's pods hold.
-  void release_all(Cluster& cluster, Workload& w);
+  // Releases every allocation a workload's pods hold (and, with admission, its quota).
+  void release_all(Cluster& cluster, Workload& w, Time now);
+
+  // Admission (scheduler_admission.cpp).
+  enum class AdmitResult { kAdmitted, kPreempting, kNoQuota, kNoPlacement };
+  std::vector<BindAction> run_admission_cycle(Cluster& cluster, Time now);
+  void admission_enqueue(Workload& w);
+  void admission_dequeue(Workload& w);
+  void admission_release(Workload& w, Time now);
+  // A resized workload's quota usage follows its pods (scale-out at the decision, scale-in
+  // when the world reports it). Elastic quota checks belong to the elasticity policies.
+  void admission_reaccount(const Cluster& cluster, Workload& w, Time now);
+  // Evicts admitted workloads whose pods missed their waitForPodsReady deadline.
+  void expire_pods_ready(Time now);
+  // After an eviction the world reported: requeue (with the waitForPodsReady backoff when it
+  // timed out) or deactivate. Returns the state it leaves the workload in.
+  void admission_evicted(Workload& w, Time now);
+  AdmitResult try_admit(Cluster& cluster, Workload& w, Time now, BindAction& out);
+  // The GPU types a workload's pods may use under its queue's quota, for a request of
+  // `pods`; types the quota refuses are left out. `any_quota` tells whether quota let anything
+  // through (for a GPU-less job: whether the one check passed).
+  std::vector<GpuTypeId> quota_types(const Cluster& cluster, const Workload& w,
+                                     std::span<const Resources> pods, bool& any_quota) const;
+  ResourceVector quota_usage(const Cluster& cluster, const Workload& w,
+                             std::span<const Resources> pods, GpuTypeId type) const;
+  // Places a gang under its job's topology constraint (JobSpec::topology).
+  bool place_constrained(Cluster& cluster, JobId id, const JobSpec& spec,
+                         std::span<const Resources> pods, const std::vector<GpuTypeId>& types,
+                         BindAction& out);
+  bool try_preemption(Cluster& cluster, Workload& w, Time now);
+  void admit(Cluster& cluster, Workload& w, const BindAction& action, Time now);
+  // Sort key of a queue's head in a cycle (see "Admission").
+  struct HeadKey {
+    bool borrows = false;
+    int64_t share = 0;
+    double decayed = 0;
+    QueueKey key;
+    int queue = 0;
+    bool operator>(const HeadKey& o) const;
+  };
+  HeadKey head_key(const Cluster& cluster, int q, const Workload& w, Time now) const;
   // Leaves a placed state for pending after a failed bind: forgotten, requeued after backoff.
   void forget(Cluster& cluster, Workload& w, Time now, std::string reason);
   Status observe_workload(Cluster& cluster, const Observation& o);
@@ -187,6 +258,9 @@ class Scheduler {
 
   uint64_t cycle_ = 0;
   std::vector<uint64_t> shape_failed_cycle_;  // per full shape: last cycle it failed in
+
+  std::unique_ptr<AdmissionQueues> admission_;  // null: admission off
+  std::vector<EvictAction> evictions_;
 
   NodeIndex index_;
   bool index_synced_ = false;  // index_ synced during the current cycle

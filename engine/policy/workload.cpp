@@ -20,6 +20,8 @@ const char* to_string(WorkloadState s) {
       return "evicted";
     case WorkloadState::kWithdrawn:
       return "withdrawn";
+    case WorkloadState::kInactive:
+      return "inactive";
   }
   return "?";
 }
@@ -36,10 +38,11 @@ bool transition_allowed(WorkloadState from, WorkloadState to) {
     case S::kRunning:
       return to == S::kFinished || to == S::kFailed || to == S::kEvicted;
     case S::kEvicted:
-      return to == S::kPending || to == S::kWithdrawn;
+      return to == S::kPending || to == S::kWithdrawn || to == S::kInactive;
     case S::kFinished:
     case S::kFailed:
     case S::kWithdrawn:
+    case S::kInactive:
       return false;
   }
   return false;

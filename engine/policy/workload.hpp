@@ -11,6 +11,7 @@
 //                                        finished ◄─────────────────┤
 //                                        failed   ◄─────────────────┘ (or from bound)
 //   withdrawn ◄─ pending, or a placed workload once the world has evicted it for the withdrawal
+//   inactive  ◄─ evicted for not getting its pods ready once too often (waitForPodsReady)
 //
 // Every state entered is recorded with its instant (history), the submission as the first
 // `pending`. A placed workload (assumed, bound, running) holds one Cluster allocation per pod,
@@ -24,6 +25,8 @@
 #include "engine/cluster/job.hpp"
 #include "engine/core/status.hpp"
 #include "engine/core/time.hpp"
+#include "engine/policy/job_queue.hpp"
+#include "engine/policy/queues/quota_book.hpp"
 
 namespace gantry {
 
@@ -36,6 +39,7 @@ enum class WorkloadState : uint8_t {
   kFailed,     // a pod failed for good; allocations released
   kEvicted,    // the world evicted it; recorded, then pending again (or withdrawn)
   kWithdrawn,  // removed by its owner (a pipeline's kill, a user's delete)
+  kInactive,   // deactivated by admission (waitForPodsReady's backoffLimit); never tried again
 };
 const char* to_string(WorkloadState s);
 
@@ -45,7 +49,7 @@ inline bool is_placed(WorkloadState s) {
 }
 inline bool is_terminal(WorkloadState s) {
   return s == WorkloadState::kFinished || s == WorkloadState::kFailed ||
-         s == WorkloadState::kWithdrawn;
+         s == WorkloadState::kWithdrawn || s == WorkloadState::kInactive;
 }
 // May a workload go from `from` to `to` (the diagram above)?
 bool transition_allowed(WorkloadState from, WorkloadState to);
@@ -70,6 +74,19 @@ struct Workload {
   // it, or -1. pods already holds the added pods of a scale-out; a scale-in's pods leave at
   // kResized.
   int32_t resize_to_pods = -1;
+
+  // Admission (engine/policy/queues; SchedulerConfig::admission). Unused when it is off.
+  int queue = -1;            // the admission queue's index
+  QueueKey queue_key;        // its place in the queue while pending
+  ResourceVector usage;      // quota it holds while placed, as its queue counts it
+  Time admitted_at;          // last admission (placed by a cycle)
+  int replicas = 0;          // replicas of its last role at the last admission
+  bool evicting = false;     // the scheduler asked the world to evict it (EvictAction)
+  std::string evict_reason;  // ... why (preemption reasons, PodsReadyTimeout)
+  JobId evicted_by = -1;     // ... for which preemptor
+  int victims_pending = 0;   // a preemptor: victims whose eviction the world has not reported
+  int requeues = 0;          // waitForPodsReady requeues so far
+  Time ready_deadline;       // admitted, waitForPodsReady on: evicted if not running by then
 };
 
 // The workloads of one scheduler by id. Not thread-safe (event loop thread).
@@ -91,7 +108,7 @@ class WorkloadTable {
 
  private:
   std::unordered_map<JobId, Workload> by_id_;
-  size_t counts_[8] = {};
+  size_t counts_[9] = {};
 };
 
 }  // namespace gantry

@@ -237,6 +237,18 @@ TEST(StepTime, NodeWithOneJobGpuHasNoIntraNodeHop) {
   EXPECT_EQ(st.allreduce, microseconds(40'010));
 }
 
+// Strong scaling: the spec asks for 4 pods × 8 GPUs = 32; placed on 16 (partial admission), a
+// step computes for 200 ms · 32 / 16 = 400 ms; on 64 (a scale-out), 200 ms · 32 / 64 = 100 ms.
+TEST(StepTime, ComputeScalesWithTheGpusPlacedAgainstTheSpec) {
+  Topology t = base_topology();
+  std::vector<PodPlacement> pods;
+  for (int i = 0; i < 8; ++i) pods.push_back({add_node(t, kNvSwitch8), 0xFF});
+  const JobSpec job = worker_job(4, 8);
+  EXPECT_EQ(step_time(t, job, {pods.begin(), pods.begin() + 2}).compute, microseconds(400'000));
+  EXPECT_EQ(step_time(t, job, {pods.begin(), pods.begin() + 4}).compute, microseconds(200'000));
+  EXPECT_EQ(step_time(t, job, pods).compute, microseconds(100'000));
+}
+
 TEST(StepTime, SlowestGpuTypeSetsCompute) {
   Topology t = base_topology();
   const NodeId slow = add_node(t, kSlow8);

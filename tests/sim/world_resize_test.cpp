@@ -57,8 +57,9 @@ struct Fixture {
 // 1 worker (4 GPUs) running from 5 s at 100.012 ms a step. At 30 s it has run 25 s:
 // 25,000,000 / 100,012 = 249.97 → 249 whole steps, kept by the checkpoint. Scale-out to 2: the
 // new pod is placed next to the first (binpack prefers the fuller node; both pods on node 0),
-// the job restarts and runs again at 35 s on 8 GPUs at 100.028 ms a step; 751 steps left:
-// 751 × 100,028 µs = 75,121,028 µs, so it ends at 35 s + 75.121028 s = 110.121028 s.
+// the job restarts and runs again at 35 s on 8 GPUs. Its spec asks for 4, so a step computes
+// for 100 ms · 4 / 8 = 50 ms (step_time.hpp: strong scaling), 50.028 ms a step; 751 steps left:
+// 751 × 50,028 µs = 37,571,028 µs, so it ends at 35 s + 37.571028 s = 72.571028 s.
 TEST(WorldResize, ScaleOutPlacesTheNewPodsAndRederivesTheStepTime) {
   Fixture f(2, {elastic("e", 1)});
   f.world->start();
@@ -76,7 +77,7 @@ TEST(WorldResize, ScaleOutPlacesTheNewPodsAndRederivesTheStepTime) {
   EXPECT_EQ(e.lost_steps, 0) << "a resize checkpoints first";
   EXPECT_EQ(*e.running - kT0, seconds(5)) << "the first start is kept";
   EXPECT_EQ(e.step.ring_size, 8);
-  EXPECT_EQ(*e.finished - kT0, microseconds(110'121'028));
+  EXPECT_EQ(*e.finished - kT0, microseconds(72'571'028));
   EXPECT_EQ(f.scheduler.workloads().find(0)->state, WorkloadState::kFinished);
   EXPECT_EQ(f.cluster.allocation_count(), 0u);
   EXPECT_TRUE(f.cluster.check_invariants());
@@ -90,8 +91,9 @@ TEST(WorldResize, ScaleOutPlacesTheNewPodsAndRederivesTheStepTime) {
 
 // 2 workers (8 GPUs) running from 5 s at 100.028 ms a step; at 30 s: 25,000,000 / 100,028 =
 // 249.93 → 249 steps. Scale-in to 1: pod 1's 4 GPUs are free at once, so job w (4 GPUs, waiting
-// since 1 s) is bound at 30 s. Job e runs again at 35 s at 100.012 ms a step: 751 × 100,012 µs
-// = 75,109,012 µs, ends at 110.109012 s.
+// since 1 s) is bound at 30 s. Job e runs again at 35 s on 4 of the 8 GPUs its spec asks for:
+// 100 ms · 8 / 4 = 200 ms of compute, 200.012 ms a step: 751 × 200,012 µs = 150,209,012 µs,
+// ends at 185.209012 s.
 TEST(WorldResize, ScaleInFreesTheHighestPodsAtOnce) {
   Fixture f(1, {elastic("e", 2), elastic("w", 1, seconds(1))});
   f.world->start();
@@ -101,7 +103,7 @@ TEST(WorldResize, ScaleInFreesTheHighestPodsAtOnce) {
   const JobLog& e = f.world->log().jobs[0];
   EXPECT_EQ(e.pods.size(), 1u);
   EXPECT_EQ(e.step.ring_size, 4);
-  EXPECT_EQ(*e.finished - kT0, microseconds(110'109'012));
+  EXPECT_EQ(*e.finished - kT0, microseconds(185'209'012));
   const JobLog& w = f.world->log().jobs[1];
   EXPECT_EQ(*w.bound - kT0, seconds(30)) << "placed in the GPUs the scale-in freed";
   EXPECT_EQ(f.cluster.allocation_count(), 0u);

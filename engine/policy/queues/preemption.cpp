@@ -1,0 +1,225 @@
+#include "engine/policy/queues/preemption.hpp"
+
+#include <algorithm>
+
+namespace gantry {
+
+namespace {
+
+struct Chosen {
+  const PreemptionCandidate* c;
+  const char* reason;
+};
+
+bool priority_allows(PreemptionPolicy policy, const Preemptor& p, const PreemptionCandidate& c) {
+  switch (policy) {
+    case PreemptionPolicy::kNever:
+      return false;
+    case PreemptionPolicy::kLowerPriority:
+      return c.priority < p.priority;
+    case PreemptionPolicy::kLowerOrNewerEqualPriority:
+      return c.priority < p.priority || (c.priority == p.priority && p.submit < c.submit);
+    case PreemptionPolicy::kAny:
+      return true;
+  }
+  return false;
+}
+
+// Kueue's CandidatesOrdering (see the header).
+bool comes_first(const Preemptor& p, const PreemptionCandidate& a, const PreemptionCandidate& b) {
+  const bool a_other = a.queue != p.queue;
+  const bool b_other = b.queue != p.queue;
+  if (a_other != b_other) return a_other;
+  if (a.priority != b.priority) return a.priority < b.priority;
+  if (a.admitted != b.admitted) return a.admitted > b.admitted;
+  return a.id > b.id;
+}
+
+// Candidates the policies allow, each with the reason its eviction would carry.
+std::vector<Chosen> eligible(const QuotaBook& book, const std::vector<QueueSpec>& queues,
+                             const Preemptor& p, const std::vector<PreemptionCandidate>& all,
+                             bool within_nominal) {
+  const QueueSpec& own = queues[static_cast<size_t>(p.queue)];
+  std::vector<Chosen> out;
+  for (const PreemptionCandidate& c : all) {
+    if (c.queue == p.queue) {
+      if (priority_allows(own.within_queue, p, c)) out.push_back({&c, kReasonPreempted});
+      continue;
+    }
+    if (book.cohort_of(c.queue) != book.cohort_of(p.queue)) continue;
+    if (!book.borrowing_in(c.queue, p.usage)) continue;
+    if (!priority_allows(own.reclaim_within_cohort, p, c)) continue;
+    if (!within_nominal) {
+      // Reclaiming while the preemptor borrows itself: only borrowWithinCohort allows it.
+      if (!own.borrow_within_cohort || c.priority >= p.priority) continue;
+      if (own.max_priority_threshold && c.priority > *own.max_priority_threshold) continue;
+    }
+    out.push_back({&c, kReasonReclamation});
+  }
+  return out;
+}
+
+// From the second-to-last chosen back to the first: keep running whatever the preemptor does
+// not need. Everything chosen is removed from the model on entry.
+std::vector<PreemptionTarget> minimal_set(std::vector<Chosen> chosen, PreemptionSimulation& sim) {
+  for (size_t i = chosen.size() - 1; i-- > 0;) {
+    sim.restore(*chosen[i].c);
+    if (sim.fits()) {
+      chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      sim.remove(*chosen[i].c);
+    }
+  }
+  std::vector<PreemptionTarget> targets;
+  for (const Chosen& ch : chosen) {
+    sim.restore(*ch.c);
+    targets.push_back({ch.c->id, ch.reason});
+  }
+  return targets;
+}
+
+std::vector<PreemptionTarget> give_up(const std::vector<Chosen>& chosen,
+                                      PreemptionSimulation& sim) {
+  for (auto it = chosen.rbegin(); it != chosen.rend(); ++it) sim.restore(*it->c);
+  return {};
+}
+
+std::vector<PreemptionTarget> classical(const QuotaBook& book, const Preemptor& p,
+                                        const std::vector<Chosen>& candidates,
+                                        PreemptionSimulation& sim) {
+  std::vector<Chosen> chosen;
+  for (const Chosen& ch : candidates) {
+    // Another queue's workload helps only while that queue still borrows.
+    if (ch.c->queue != p.queue && !book.borrowing_in(ch.c->queue, p.usage)) continue;
+    sim.remove(*ch.c);
+    chosen.push_back(ch);
+    if (sim.fits()) return minimal_set(std::move(chosen), sim);
+  }
+  return give_up(chosen, sim);
+}
+
+std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfig& config,
+                                   const Preemptor& p, const std::vector<Chosen>& candidates,
+                                   bool within_nominal, PreemptionSimulation& sim) {
+  // Candidates per queue, in order; the queues in play.
+  std::vector<std::vector<Chosen>> by_queue(book.queue_count());
+  for (const Chosen& ch : candidates) by_queue[static_cast<size_t>(ch.c->queue)].push_back(ch);
+  std::vector<size_t> next(book.queue_count(), 0);
+  std::vector<bool> dropped(book.queue_count(), false);
+  const auto share_of = [&](int q) {
+    return q == p.queue ? book.dominant_share(q, p.usage) : book.dominant_share(q);
+  };
+  // The live queue with the highest share, or -1.
+  const auto pick = [&]() {
+    int best = -1;
+    int64_t best_share = -1;
+    for (int q = 0; q < static_cast<int>(by_queue.size()); ++q) {
+      if (dropped[static_cast<size_t>(q)] ||
+          next[static_cast<size_t>(q)] >= by_queue[static_cast<size_t>(q)].size())
+        continue;
+      const int64_t s = share_of(q);
+      if (s > best_share) {
+        best = q;
+        best_share = s;
+      }
+    }
+    return best;
+  };
+
+  std::vector<Chosen> chosen;
+  const auto take = [&](Chosen ch, const char* reason) {
+    ch.reason = reason;
+    sim.remove(*ch.c);
+    chosen.push_back(ch);
+    return sim.fits();
+  };
+  if (config.strategies.empty()) return {};
+  const FairSharingStrategy first = config.strategies.front();
+  for (int q = pick(); q >= 0; q = pick()) {
+    auto& list = by_queue[static_cast<size_t>(q)];
+    size_t& i = next[static_cast<size_t>(q)];
+    if (q == p.queue) {
+      if (take(list[i++], kReasonPreempted)) return minimal_set(std::move(chosen), sim);
+      continue;
+    }
+    if (within_nominal) {
+      if (take(list[i++], kReasonReclamation)) return minimal_set(std::move(chosen), sim);
+      continue;
+    }
+    const int64_t preemptor_share = share_of(p.queue);
+    const int64_t target_share = book.dominant_share(q);
+    bool took = false;
+    for (; i < list.size(); ++i) {
+      // The target's share without this candidate.
+      ResourceVector minus(list[i].c->usage->size());
+      for (size_t r = 0; r < minus.size(); ++r) minus[r] = -(*list[i].c->usage)[r];
+      const int64_t target_after = book.dominant_share(q, minus);
+      const bool passes = first == FairSharingStrategy::kLessThanOrEqualToFinalShare
+                              ? preemptor_share <= target_after
+                              : preemptor_share < target_share;
+      if (!passes) continue;
+      took = true;
+      if (take(list[i++], kReasonFairSharing)) return minimal_set(std::move(chosen), sim);
+      break;  // shares changed: pick a queue again
+    }
+    if (!took) dropped[static_cast<size_t>(q)] = true;
+  }
+  if (config.strategies.size() > 1 &&
+      config.strategies[1] == FairSharingStrategy::kLessThanInitialShare) {
+    // Second strategy: the candidates the first one passed over, one per queue.
+    std::vector<bool> done(book.queue_count(), false);
+    for (;;) {
+      int best = -1;
+      int64_t best_share = -1;
+      for (int q = 0; q < static_cast<int>(by_queue.size()); ++q) {
+        if (q == p.queue || done[static_cast<size_t>(q)] ||
+            by_queue[static_cast<size_t>(q)].empty())
+          continue;
+        const int64_t s = book.dominant_share(q);
+        if (s > best_share) {
+          best = q;
+          best_share = s;
+        }
+      }
+      if (best < 0) break;
+      done[static_cast<size_t>(best)] = true;
+      if (!(share_of(p.queue) < best_share)) continue;
+      // Its first candidate not taken yet.
+      for (const Chosen& ch : by_queue[static_cast<size_t>(best)]) {
+        const bool taken =
+            std::any_of(chosen.begin(), chosen.end(), [&](const Chosen& x) { return x.c == ch.c; });
+        if (taken) continue;
+        if (take(ch, kReasonFairSharing)) return minimal_set(std::move(chosen), sim);
+        break;
+      }
+    }
+  }
+  return give_up(chosen, sim);
+}
+
+}  // namespace
+
+bool may_preempt(const QueueSpec& queue) {
+  return queue.within_queue != PreemptionPolicy::kNever ||
+         queue.reclaim_within_cohort != PreemptionPolicy::kNever;
+}
+
+std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
+                                                      const std::vector<QueueSpec>& queues,
+                                                      const FairSharingConfig& fair_sharing,
+                                                      const Preemptor& preemptor,
+                                                      std::vector<PreemptionCandidate> candidates,
+                                                      PreemptionSimulation& sim) {
+  std::sort(candidates.begin(), candidates.end(),
+            [&](const PreemptionCandidate& a, const PreemptionCandidate& b) {
+              return comes_first(preemptor, a, b);
+            });
+  const bool within_nominal = book.within_nominal(preemptor.queue, preemptor.usage);
+  const std::vector<Chosen> allowed = eligible(book, queues, preemptor, candidates, within_nominal);
+  if (allowed.empty()) return {};
+  if (fair_sharing.enabled)
+    return fair(book, fair_sharing, preemptor, allowed, within_nominal, sim);
+  return classical(book, preemptor, allowed, sim);
+}
+
+}  // namespace gantry

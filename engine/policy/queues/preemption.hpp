@@ -1,0 +1,98 @@
+#pragma once
+// Which admitted workloads a pending one evicts to start: Kueue's preemption, classical and
+// fair-sharing, for one flat level of cohorts. Pure: it sees the quota book and asks a
+// PreemptionSimulation to take candidates out of (and put them back into) the scheduler's
+// model and whether the preemptor fits then — in quota *and* on real nodes, so a victim
+// whose eviction frees nothing the preemptor can use is never chosen.
+//
+// Candidates: admitted workloads of the preemptor's cohort that are not being evicted already.
+//   - of its own queue, by withinQueue: LowerPriority (strictly lower priority),
+//     LowerOrNewerEqualPriority (or equal priority and submitted after the preemptor), Never;
+//   - of another queue of the cohort that borrows a resource the preemptor asks for, by
+//     reclaimWithinCohort (Any, LowerPriority, Never) — and, unless the preemptor would stay
+//     within its nominal quota, only when borrowWithinCohort allows it: a strictly lower
+//     priority, at most maxPriorityThreshold (Kueue: reclaiming while borrowing).
+// Order (Kueue's CandidatesOrdering): other queues' workloads first, then lower priority, then
+// the most recently admitted, then the higher id.
+//
+// Classical: take candidates greedily in that order — skipping one of another queue that no
+// longer borrows — until the preemptor fits; then, from the second-to-last taken back to the
+// first, put each back and keep it running if the preemptor still fits (a minimal set). None
+// if it never fits. Reasons: "Preempted" (own queue), "InCohortReclamation" (another queue).
+//
+// Fair sharing (AdmissionConfig::fair_sharing.enabled): the preemptor's usage is counted in
+// while choosing. Repeatedly pick the candidate queue with the highest dominant share (ties:
+// lower queue index); the preemptor's own queue yields its next candidate ("Preempted");
+// another queue yields its first candidate that passes the first strategy, with S = the
+// preemptor's share with the workload, T0 = the target's share now and T1 = the target's
+// share without the candidate: LessThanOrEqualToFinalShare: S ≤ T1; LessThanInitialShare:
+// S < T0 ("InCohortFairSharing"). A queue none of whose candidates passes is dropped. If the
+// preemptor would stay within its nominal quota, candidates of borrowing queues are taken
+// without the strategy ("InCohortReclamation"). A second strategy (when configured) then gets
+// one candidate per remaining queue, highest share first. Then the same minimal-set pass.
+//
+// Complexity: O(c log c) to order c candidates plus one fits() per candidate tried and per
+// candidate of the minimal-set pass.
+
+#include <vector>
+
+#include "engine/cluster/job.hpp"
+#include "engine/core/time.hpp"
+#include "engine/policy/queues/admission_config.hpp"
+#include "engine/policy/queues/quota_book.hpp"
+
+namespace gantry {
+
+struct PreemptionCandidate {
+  JobId id = -1;
+  int queue = 0;
+  int priority = 0;
+  Time submit;                            // queue-order timestamp
+  Time admitted;                          // last admission
+  const ResourceVector* usage = nullptr;  // as its queue counts it; outlives the search
+};
+
+struct Preemptor {
+  JobId id = -1;
+  int queue = 0;
+  int priority = 0;
+  Time submit;
+  ResourceVector usage;  // the request as its queue counts it
+};
+
+// Kueue's preemption reasons, as eviction reasons.
+inline constexpr const char* kReasonPreempted = "Preempted";
+inline constexpr const char* kReasonReclamation = "InCohortReclamation";
+inline constexpr const char* kReasonFairSharing = "InCohortFairSharing";
+inline constexpr const char* kReasonPodsReadyTimeout = "PodsReadyTimeout";
+
+struct PreemptionTarget {
+  JobId id = -1;
+  const char* reason = kReasonPreempted;
+};
+
+// The scheduler's model, as the search changes it. remove() takes a candidate's usage out of the
+// quota book and its pods out of the cluster; restore() undoes it; fits() says whether the
+// preemptor's whole gang fits now, in quota and on nodes (leaving the model as it was).
+class PreemptionSimulation {
+ public:
+  virtual ~PreemptionSimulation() = default;
+  virtual void remove(const PreemptionCandidate& c) = 0;
+  virtual void restore(const PreemptionCandidate& c) = 0;
+  virtual bool fits() = 0;
+};
+
+// Does the queue's configuration allow any preemption at all? (A cheap test before collecting
+// candidates.)
+bool may_preempt(const QueueSpec& queue);
+
+// The workloads to evict so that `preemptor` fits, or none. `book` is the book `sim` changes;
+// `queues[q]` is queue q's configuration. Leaves the model as it found it.
+std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
+                                                      const std::vector<QueueSpec>& queues,
+                                                      const FairSharingConfig& fair_sharing,
+                                                      const Preemptor& preemptor,
+                                                      std::vector<PreemptionCandidate> candidates,
+                                                      PreemptionSimulation& sim);
+
+}  // namespace gantry

@@ -1,0 +1,506 @@
+// The Scheduler's admission cycle: queues, quotas, preemption, waitForPodsReady
+// (scheduler.hpp, "Admission"; engine/policy/queues/README.md).
+
+#include <algorithm>
+#include <bit>
+#include <cassert>
+#include <queue>
+
+#include "engine/policy/queues/preemption.hpp"
+#include "engine/policy/scheduler.hpp"
+
+namespace gantry {
+
+namespace {
+
+struct Totals {
+  int64_t gpu_milli = 0, cpu_milli = 0, memory = 0;
+};
+
+Totals totals_of(std::span<const Resources> pods) {
+  Totals t;
+  for (const Resources& r : pods) {
+    t.gpu_milli += r.gpu_milli_total();
+    t.cpu_milli += r.cpu_milli;
+    t.memory += r.memory_bytes;
+  }
+  return t;
+}
+
+bool needs_gpus(std::span<const Resources> pods) {
+  return std::any_of(pods.begin(), pods.end(), [](const Resources& r) { return r.needs_gpu(); });
+}
+
+// The pods of a job with `replicas` replicas of its last role (partial admission keeps the
+// first ones: pods are numbered role by role).
+std::vector<Resources> pods_with(const JobSpec& spec, int replicas) {
+  std::vector<Resources> pods = spec.pod_requests();
+  if (!spec.roles.empty()) {
+    const int cut = spec.roles.back().replicas - replicas;
+    if (cut > 0) pods.resize(pods.size() - static_cast<size_t>(cut));
+  }
+  return pods;
+}
+
+// The workload's quota usage while placed on `pods` (the requests of its placed pods).
+std::vector<Resources> placed_requests(const Workload& w) {
+  std::vector<Resources> all = w.spec->pod_requests();
+  all.resize(std::min(all.size(), w.pods.size()));
+  return all;
+}
+
+}  // namespace
+
+bool Scheduler::HeadKey::operator>(const HeadKey& o) const {
+  if (borrows != o.borrows) return borrows;  // within nominal quota first
+  if (share != o.share) return share > o.share;
+  if (decayed != o.decayed) return decayed > o.decayed;
+  if (key != o.key) return key > o.key;
+  return queue > o.queue;
+}
+
+std::vector<QueueUsageMeter::Totals> Scheduler::queue_usage(Time now) {
+  std::vector<QueueUsageMeter::Totals> out;
+  if (!admission_) return out;
+  admission_->meter.touch_all(now);
+  for (int q = 0; q < static_cast<int>(admission_->book.queue_count()); ++q)
+    out.push_back(admission_->meter.totals(q));
+  return out;
+}
+
+void Scheduler::admission_enqueue(Workload& w) {
+  AdmissionQueues& a = *admission_;
+  // Kueue's order: priority, then the workload's creation (its submission, kept across
+  // evictions), then arrival in the queue.
+  w.queue_key =
+      QueueKey{-static_cast<int64_t>(w.spec->priority), w.spec->submit.micros(), a.next_seq++};
+  AdmissionQueues::Queue& q = a.queues[static_cast<size_t>(w.queue)];
+  q.pending.emplace(w.queue_key, w.id);
+  q.parked = false;
+  ++a.pending;
+}
+
+void Scheduler::admission_dequeue(Workload& w) {
+  AdmissionQueues& a = *admission_;
+  if (a.queues[static_cast<size_t>(w.queue)].pending.erase({w.queue_key, w.id}) > 0) --a.pending;
+}
+
+void Scheduler::admission_release(Workload& w, Time now) {
+  AdmissionQueues& a = *admission_;
+  AdmissionQueues::Queue& q = a.queues[static_cast<size_t>(w.queue)];
+  if (q.admitted.erase(w.id) == 0) return;  // held no quota
+  const int cohort = a.book.cohort_of(w.queue);
+  a.meter.touch(cohort, now);
+  a.book.remove(w.queue, w.usage);
+  ++a.cohort_version[static_cast<size_t>(cohort)];
+  w.usage.clear();
+  a.ready_deadlines.erase({w.ready_deadline, w.id});
+}
+
+void Scheduler::admission_reaccount(const Cluster& cluster, Workload& w, Time now) {
+  AdmissionQueues& a = *admission_;
+  if (a.queues[static_cast<size_t>(w.queue)].admitted.count(w.id) == 0) return;
+  const int cohort = a.book.cohort_of(w.queue);
+  a.meter.touch(cohort, now);
+  a.book.remove(w.queue, w.usage);
+  GpuTypeId type = -1;
+  for (const PodPlacement& p : w.pods)
+    if (p.gpu_mask != 0) type = cluster.gpu_type_of(p.node);
+  const std::vector<Resources> pods = placed_requests(w);
+  w.usage = quota_usage(cluster, w, pods, type);
+  a.book.add(w.queue, w.usage);
+  ++a.cohort_version[static_cast<size_t>(cohort)];
+}
+
+ResourceVector Scheduler::quota_usage(const Cluster& cluster, const Workload& w,
+                                      std::span<const Resources> pods, GpuTypeId type) const {
+  const Totals t = totals_of(pods);
+  const std::string model = type >= 0 ? cluster.topology().gpus.at(type).name : std::string();
+  return admission_->book.usage(w.queue, t.gpu_milli, model, t.cpu_milli, t.memory);
+}
+
+std::vector<GpuTypeId> Scheduler::quota_types(const Cluster& cluster, const Workload& w,
+                                              std::span<const Resources> pods,
+                                              bool& any_quota) const {
+  const QuotaBook& book = admission_->book;
+  std::vector<GpuTypeId> types;
+  if (!needs_gpus(pods)) {
+    any_quota = book.fits(w.queue, quota_usage(cluster, w, pods, -1)).fits;
+    return types;
+  }
+  const GpuCatalog& catalog = cluster.topology().gpus;
+  const std::vector<std::string> allowed = w.spec->allowed_gpu_models();
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()); ++t) {
+    if (!allowed.empty() &&
+        std::none_of(allowed.begin(), allowed.end(),
+                     [&](const std::string& name) { return catalog.find(name) == t; }))
+      continue;
+    if (cluster.total_gpus(t) == 0) continue;
+    // A queue with quota per GPU model may use only the models it names (Kueue's flavors).
+    if (book.per_model_gpus(w.queue) &&
+        !book.limits(w.queue, book.gpu_model_resource(catalog.at(t).name)))
+      continue;
+    if (book.fits(w.queue, quota_usage(cluster, w, pods, t)).fits) types.push_back(t);
+  }
+  any_quota = !types.empty();
+  return types;
+}
+
+bool Scheduler::place_constrained(Cluster& cluster, JobId id, const JobSpec& spec,
+                                  std::span<const Resources> pods,
+                                  const std::vector<GpuTypeId>& types, BindAction& out) {
+  if (!index_synced_) {
+    index_.sync(cluster);
+    index_synced_ = true;
+  }
+  GangRequest request{pods, 0, &spec.node_selector, &spec.tolerations, {}};
+  using Level = TopologyConstraint::Level;
+  const Level level = spec.topology.level;
+  if (level == Level::kNone) return place_gang(cluster, id, request, types, out);
+
+  // Domains that could hold the gang's whole GPUs, fullest first (best fit keeps large domains
+  // whole for large gangs), then by id.
+  int64_t gang_gpus = 0;
+  for (const Resources& r : pods) gang_gpus += r.gpus;
+  const bool by_rack = level == Level::kRack;
+  const size_t domains =
+      by_rack ? cluster.topology().racks.size() : static_cast<size_t>(cluster.node_count());
+  std::vector<int64_t> free(domains, 0);
+  for (NodeId n = 0; n < cluster.node_count(); ++n) {
+    if (!cluster.schedulable(n)) continue;
+    const GpuTypeId t = cluster.gpu_type_of(n);
+    if (!types.empty() && std::find(types.begin(), types.end(), t) == types.end()) continue;
+    free[static_cast<size_t>(by_rack ? cluster.rack_of(n) : n)] +=
+        std::popcount(cluster.free_gpu_mask(n));
+  }
+  std::vector<int32_t> order;
+  for (size_t d = 0; d < domains; ++d)
+    if (free[d] >= gang_gpus &&
+        (gang_gpus > 0 || by_rack || cluster.schedulable(static_cast<NodeId>(d))))
+      order.push_back(static_cast<int32_t>(d));
+  std::sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+    return free[static_cast<size_t>(a)] != free[static_cast<size_t>(b)]
+               ? free[static_cast<size_t>(a)] < free[static_cast<size_t>(b)]
+               : a < b;
+  });
+  for (const int32_t d : order) {
+    request.rack = by_rack ? d : -1;
+    request.node = by_rack ? -1 : d;
+    if (!place_gang(cluster, id, request, types, out)) continue;
+    if (level == Level::kIsland) {
+      // Every GPU of the gang inside one NVLink island of the node.
+      uint64_t mask = 0;
+      for (const PodPlacement& p : out.pods) mask |= p.gpu_mask;
+      const int island = cluster.node_class(d).island_size;
+      const bool one =
+          island <= 0 || mask == 0 ||
+          (std::countr_zero(mask) / island) == ((63 - std::countl_zero(mask)) / island);
+      if (!one) {
+        for (size_t pod = 0; pod < out.pods.size(); ++pod)
+          (void)cluster.release(AllocationOwner{id, static_cast<int32_t>(pod)});
+        index_.note(cluster, d);
+        continue;
+      }
+    }
+    return true;
+  }
+  if (spec.topology.required) return false;
+  request.rack = -1;
+  request.node = -1;
+  return place_gang(cluster, id, request, types, out);
+}
+
+void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, Time now) {
+  AdmissionQueues& a = *admission_;
+  admission_dequeue(w);
+  w.pods = action.pods;
+  (void)workloads_.move(w, WorkloadState::kAssumed, now);
+  w.admitted_at = now;
+  const RoleSpec* last = w.spec->roles.empty() ? nullptr : &w.spec->roles.back();
+  w.replicas = last == nullptr
+                   ? 0
+                   : last->replicas - (w.spec->total_pods() - static_cast<int>(action.pods.size()));
+  GpuTypeId type = -1;
+  for (const PodPlacement& p : action.pods)
+    if (p.gpu_mask != 0) type = cluster.gpu_type_of(p.node);
+  const int cohort = a.book.cohort_of(w.queue);
+  a.meter.touch(cohort, now);
+  w.usage = quota_usage(cluster, w, action.requests, type);
+  a.book.add(w.queue, w.usage);
+  ++a.cohort_version[static_cast<size_t>(cohort)];
+  a.queues[static_cast<size_t>(w.queue)].admitted.insert(w.id);
+  if (a.config.wait_for_pods_ready) {
+    w.ready_deadline = saturating_add(now, a.config.wait_for_pods_ready->timeout);
+    a.ready_deadlines.emplace(w.ready_deadline, w.id);
+    if (waker_ != nullptr) waker_->wake_at(w.ready_deadline);
+  }
+}
+
+Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time now,
+                                            BindAction& out) {
+  const JobSpec& spec = *w.spec;
+  const int full = spec.roles.empty() ? 0 : spec.roles.back().replicas;
+  const bool partial =
+      spec.min_replicas > 0 && !spec.roles.empty() && spec.roles.back().kind == RoleKind::kWorker;
+  const int fewest = partial ? std::min(spec.min_replicas, full) : full;
+  bool quota_passed = false;
+  for (int replicas = full; replicas >= fewest; --replicas) {
+    const std::vector<Resources> pods = pods_with(spec, replicas);
+    bool any_quota = false;
+    const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
+    if (!any_quota) continue;
+    quota_passed = true;
+    if (place_constrained(cluster, w.id, spec, pods, types, out)) {
+      admit(cluster, w, out, now);
+      return AdmitResult::kAdmitted;
+    }
+    // A smaller gang can only help placement if some node ran out of room; the quota check
+    // above is cheap, placement is not: stop at the first failure unless partial.
+  }
+  if (try_preemption(cluster, w, now)) return AdmitResult::kPreempting;
+  return quota_passed ? AdmitResult::kNoPlacement : AdmitResult::kNoQuota;
+}
+
+namespace {
+
+// The scheduler's model as a preemption search changes it: candidates leave the quota book
+// and the cluster (pods released, put back exactly where they were on restore()).
+class ModelSimulation final : public PreemptionSimulation {
+ public:
+  using FitFn = std::function<bool()>;
+  ModelSimulation(QuotaBook& book, Cluster& cluster, NodeIndex& index, WorkloadTable& table,
+                  FitFn fits)
+      : book_(book), cluster_(cluster), index_(index), table_(table), fits_(std::move(fits)) {}
+
+  void remove(const PreemptionCandidate& c) override {
+    const Workload& w = *table_.find(c.id);
+    book_.remove(w.queue, w.usage);
+    for (size_t pod = 0; pod < w.pods.size(); ++pod) {
+      (void)cluster_.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
+      index_.note(cluster_, w.pods[pod].node);
+    }
+  }
+  void restore(const PreemptionCandidate& c) override {
+    const Workload& w = *table_.find(c.id);
+    book_.add(w.queue, w.usage);
+    const std::vector<Resources> requests = placed_requests(w);
+    for (size_t pod = 0; pod < w.pods.size(); ++pod) {
+      const PodPlacement& p = w.pods[pod];
+      [[maybe_unused]] const Status s = cluster_.allocate(
+          p.node, requests[pod], p.gpu_mask, AllocationOwner{w.id, static_cast<int32_t>(pod)});
+      assert(s && "a preemption candidate could not be put back where it was");
+      index_.note(cluster_, p.node);
+    }
+  }
+  bool fits() override { return fits_(); }
+
+ private:
+  QuotaBook& book_;
+  Cluster& cluster_;
+  NodeIndex& index_;
+  WorkloadTable& table_;
+  FitFn fits_;
+};
+
+}  // namespace
+
+bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
+  AdmissionQueues& a = *admission_;
+  const QueueSpec& spec = a.config.queues[static_cast<size_t>(w.queue)];
+  if (!may_preempt(spec)) return false;
+  QuotaBook& book = a.book;
+  const std::vector<Resources> pods = w.spec->pod_requests();
+
+  // The preemptor's request as its queue counts it (on the first GPU type it may use).
+  Preemptor p;
+  p.id = w.id;
+  p.queue = w.queue;
+  p.priority = w.spec->priority;
+  p.submit = w.spec->submit;
+  {
+    GpuTypeId type = -1;
+    if (needs_gpus(pods)) {
+      const std::vector<std::string> allowed = w.spec->allowed_gpu_models();
+      const GpuCatalog& catalog = cluster.topology().gpus;
+      for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()) && type < 0; ++t)
+        if (cluster.total_gpus(t) > 0 &&
+            (allowed.empty() ||
+             std::any_of(allowed.begin(), allowed.end(),
+                         [&](const std::string& n) { return catalog.find(n) == t; })))
+          type = t;
+    }
+    p.usage = quota_usage(cluster, w, pods, type);
+  }
+
+  // Candidates: admitted workloads of the cohort not being evicted already.
+  std::vector<PreemptionCandidate> candidates;
+  for (const int q : book.cohort_members(book.cohort_of(w.queue))) {
+    for (const JobId id : a.queues[static_cast<size_t>(q)].admitted) {
+      const Workload& v = *workloads_.find(id);
+      if (v.evicting || v.withdraw_requested) continue;
+      candidates.push_back(
+          PreemptionCandidate{id, q, v.spec->priority, v.spec->submit, v.admitted_at, &v.usage});
+    }
+  }
+  if (candidates.empty()) return false;
+
+  BindAction scratch;
+  const auto fits = [&] {
+    bool any_quota = false;
+    const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
+    if (!any_quota) return false;
+    if (!place_constrained(cluster, w.id, *w.spec, pods, types, scratch)) return false;
+    for (size_t pod = 0; pod < scratch.pods.size(); ++pod) {
+      (void)cluster.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
+      index_.note(cluster, scratch.pods[pod].node);
+    }
+    return true;
+  };
+  ModelSimulation sim(book, cluster, index_, workloads_, fits);
+  const std::vector<PreemptionTarget> targets = find_preemption_targets(
+      book, a.config.queues, a.config.fair_sharing, p, std::move(candidates), sim);
+  if (targets.empty()) return false;
+  for (const PreemptionTarget& t : targets) {
+    Workload& v = *workloads_.find(t.id);
+    v.evicting = true;
+    v.evict_reason = t.reason;
+    v.evicted_by = w.id;
+    evictions_.push_back(EvictAction{t.id, t.reason, w.id});
+  }
+  w.victims_pending = static_cast<int>(targets.size());
+  (void)now;
+  return true;
+}
+
+void Scheduler::expire_pods_ready(Time now) {
+  AdmissionQueues& a = *admission_;
+  while (!a.ready_deadlines.empty() && a.ready_deadlines.begin()->first <= now) {
+    const JobId id = a.ready_deadlines.begin()->second;
+    a.ready_deadlines.erase(a.ready_deadlines.begin());
+    Workload& w = *workloads_.find(id);
+    if (!is_placed(w.state) || w.state == WorkloadState::kRunning || w.evicting) continue;
+    w.evicting = true;
+    w.evict_reason = kReasonPodsReadyTimeout;
+    w.evicted_by = -1;
+    evictions_.push_back(EvictAction{id, kReasonPodsReadyTimeout, -1});
+  }
+}
+
+void Scheduler::admission_evicted(Workload& w, Time now) {
+  // A victim's preemptor stops waiting for it.
+  if (w.evicting && w.evicted_by >= 0)
+    if (Workload* p = workloads_.find(w.evicted_by); p != nullptr && p->victims_pending > 0)
+      --p->victims_pending;
+  const bool timed_out = w.evicting && w.evict_reason == kReasonPodsReadyTimeout;
+  w.evicting = false;
+  w.evicted_by = -1;
+  if (w.withdraw_requested) return;
+  const std::optional<WaitForPodsReadyConfig>& ready = admission_->config.wait_for_pods_ready;
+  if (timed_out && ready) {
+    if (ready->backoff_limit && w.requeues >= *ready->backoff_limit) {
+      (void)workloads_.move(w, WorkloadState::kInactive, now);
+      return;
+    }
+    ++w.requeues;
+    // backoff_base · 2^(requeues − 1), capped; by doubling so it cannot overflow.
+    Duration wait = ready->backoff_base;
+    for (int i = 1; i < w.requeues && wait < ready->backoff_max; ++i) wait = wait + wait;
+    if (wait > ready->backoff_max) wait = ready->backoff_max;
+    (void)workloads_.move(w, WorkloadState::kPending, now);
+    w.retry_at = saturating_add(now, wait);
+    backoff_.emplace(w.retry_at, w.id);
+    if (waker_ != nullptr) waker_->wake_at(w.retry_at);
+    return;
+  }
+  (void)workloads_.move(w, WorkloadState::kPending, now);
+  admission_enqueue(w);
+}
+
+Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, const Workload& w,
+                                       Time now) const {
+  const AdmissionQueues& a = *admission_;
+  HeadKey k;
+  k.queue = q;
+  k.key = w.queue_key;
+  const std::vector<Resources> pods = w.spec->pod_requests();
+  bool any = false;
+  const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any);
+  const ResourceVector usage =
+      quota_usage(cluster, w, pods, types.empty() ? GpuTypeId{-1} : types.front());
+  k.borrows = !a.book.within_nominal(q, usage);
+  if (a.config.fair_sharing.enabled) k.share = a.book.dominant_share(q, usage);
+  if (a.config.admission_fair_sharing) k.decayed = a.meter.decayed(q, now);
+  return k;
+}
+
+std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time now) {
+  AdmissionQueues& a = *admission_;
+  expire_pods_ready(now);
+  begin_cycle(cluster);
+  std::vector<BindAction> placed;
+
+  struct Head {
+    HeadKey key;
+    std::set<std::pair<QueueKey, JobId>>::iterator at;
+    bool operator>(const Head& o) const { return key > o.key; }
+  };
+  std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
+  // Per queue in this cycle: did anything happen (admission, preemption), did placement fail.
+  std::vector<bool> progressed(a.queues.size(), false), placement_failed(a.queues.size(), false);
+  // The cohort version each queue's walk saw: an admission later in the cycle may give it a
+  // preemption candidate, so it parks on what it saw, not on what the cycle left.
+  std::vector<uint64_t> seen(a.queues.size(), 0);
+  for (int q = 0; q < static_cast<int>(a.queues.size()); ++q) {
+    AdmissionQueues::Queue& queue = a.queues[static_cast<size_t>(q)];
+    if (queue.pending.empty()) continue;
+    const uint64_t cohort_v = a.cohort_version[static_cast<size_t>(a.book.cohort_of(q))];
+    if (queue.parked && queue.parked_cohort_version == cohort_v &&
+        (!queue.parked_on_cluster || queue.parked_cluster_version == any_version_))
+      continue;
+    queue.parked = false;
+    seen[static_cast<size_t>(q)] = cohort_v;
+    const auto first = queue.pending.begin();
+    heads.push(Head{head_key(cluster, q, *workloads_.find(first->second), now), first});
+  }
+
+  while (!heads.empty()) {
+    const Head head = heads.top();
+    heads.pop();
+    const int q = head.key.queue;
+    AdmissionQueues::Queue& queue = a.queues[static_cast<size_t>(q)];
+    auto it = head.at;
+    Workload& w = *workloads_.find(it->second);
+    const bool strict =
+        a.config.queues[static_cast<size_t>(q)].queueing == QueueingStrategy::kStrictFifo;
+    auto next = std::next(it);
+    AdmitResult result = AdmitResult::kNoQuota;
+    if (w.victims_pending > 0) {
+      progressed[static_cast<size_t>(q)] = true;  // waiting for its victims: not parked
+    } else {
+      BindAction action;
+      result = try_admit(cluster, w, now, action);
+      if (result == AdmitResult::kAdmitted) placed.push_back(std::move(action));
+      if (result == AdmitResult::kAdmitted || result == AdmitResult::kPreempting)
+        progressed[static_cast<size_t>(q)] = true;
+      if (result == AdmitResult::kNoPlacement) placement_failed[static_cast<size_t>(q)] = true;
+    }
+    // StrictFIFO: a head that is not admitted blocks its queue for this cycle.
+    if (strict && result != AdmitResult::kAdmitted) continue;
+    if (next != queue.pending.end())
+      heads.push(Head{head_key(cluster, q, *workloads_.find(next->second), now), next});
+  }
+
+  // Park every queue that was walked without progress, with what it saw.
+  for (int q = 0; q < static_cast<int>(a.queues.size()); ++q) {
+    AdmissionQueues::Queue& queue = a.queues[static_cast<size_t>(q)];
+    if (queue.parked || queue.pending.empty() || progressed[static_cast<size_t>(q)]) continue;
+    queue.parked = true;
+    queue.parked_on_cluster = placement_failed[static_cast<size_t>(q)];
+    queue.parked_cohort_version = seen[static_cast<size_t>(q)];
+    queue.parked_cluster_version = any_version_;
+  }
+  end_cycle(cluster);
+  return placed;
+}
+
+}  // namespace gantry

@@ -38,7 +38,7 @@ bool comes_first(const Preemptor& p, const PreemptionCandidate& a, const Preempt
 // Candidates the policies allow, each with the reason its eviction would carry.
 std::vector<Chosen> eligible(const QuotaBook& book, const std::vector<QueueSpec>& queues,
                              const Preemptor& p, const std::vector<PreemptionCandidate>& all,
-                             bool within_nominal) {
+                             bool within_nominal, bool fair_sharing) {
   const QueueSpec& own = queues[static_cast<size_t>(p.queue)];
   std::vector<Chosen> out;
   for (const PreemptionCandidate& c : all) {
@@ -49,8 +49,9 @@ std::vector<Chosen> eligible(const QuotaBook& book, const std::vector<QueueSpec>
     if (book.cohort_of(c.queue) != book.cohort_of(p.queue)) continue;
     if (!book.borrowing_in(c.queue, p.usage)) continue;
     if (!priority_allows(own.reclaim_within_cohort, p, c)) continue;
-    if (!within_nominal) {
-      // Reclaiming while the preemptor borrows itself: only borrowWithinCohort allows it.
+    if (!within_nominal && !fair_sharing) {
+      // Reclaiming while the preemptor borrows itself: only borrowWithinCohort allows it (fair
+      // sharing decides by shares instead).
       if (!own.borrow_within_cohort || c.priority >= p.priority) continue;
       if (own.max_priority_threshold && c.priority > *own.max_priority_threshold) continue;
     }
@@ -215,7 +216,8 @@ std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
               return comes_first(preemptor, a, b);
             });
   const bool within_nominal = book.within_nominal(preemptor.queue, preemptor.usage);
-  const std::vector<Chosen> allowed = eligible(book, queues, preemptor, candidates, within_nominal);
+  const std::vector<Chosen> allowed =
+      eligible(book, queues, preemptor, candidates, within_nominal, fair_sharing.enabled);
   if (allowed.empty()) return {};
   if (fair_sharing.enabled)
     return fair(book, fair_sharing, preemptor, allowed, within_nominal, sim);

@@ -11,7 +11,8 @@
 //   - of another queue of the cohort that borrows a resource the preemptor asks for, by
 //     reclaimWithinCohort (Any, LowerPriority, Never) — and, unless the preemptor would stay
 //     within its nominal quota, only when borrowWithinCohort allows it: a strictly lower
-//     priority, at most maxPriorityThreshold (Kueue: reclaiming while borrowing).
+//     priority, at most maxPriorityThreshold (Kueue: reclaiming while borrowing). Under fair
+//     sharing the shares decide instead (Kueue ignores borrowWithinCohort there).
 // Order (Kueue's CandidatesOrdering): other queues' workloads first, then lower priority, then
 // the most recently admitted, then the higher id.
 //

@@ -175,6 +175,7 @@ Result<NodeId> Cluster::add_node(NodeInfo info) {
   topology_.nodes.push_back(std::move(info));
   append_node(c);
   ++change_count_;
+  ++growth_count_;
   return n;
 }
 
@@ -236,16 +237,19 @@ Status Cluster::remove_node(NodeId n) {
 
 void Cluster::set_cordoned(NodeId n, bool cordoned) {
   state_[static_cast<size_t>(n)].cordoned = cordoned;
+  if (!cordoned) ++growth_count_;
   touch(n);
 }
 
 void Cluster::set_ready(NodeId n, bool ready) {
   state_[static_cast<size_t>(n)].ready = ready;
+  if (ready) ++growth_count_;
   touch(n);
 }
 
 void Cluster::set_labels(NodeId n, Labels labels) {
   topology_.nodes[static_cast<size_t>(n)].labels = std::move(labels);
+  ++growth_count_;  // a label may let a selector in
   touch(n);
 }
 
@@ -309,6 +313,7 @@ void Cluster::give_back(NodeId n, const Resources& request, uint64_t gpu_mask) {
   free.memory_bytes += request.memory_bytes;
   ++version_[i];
   ++change_count_;
+  ++growth_count_;
   if (request.gpu_milli > 0) {
     assert(std::popcount(gpu_mask) == 1 && "a share takes exactly one GPU");
     const int g = std::countr_zero(gpu_mask);

@@ -109,6 +109,9 @@ class Cluster {
   uint64_t version(NodeId n) const { return version_[static_cast<size_t>(n)]; }
   // Bumped by every allocate() and release() anywhere.
   uint64_t change_count() const { return change_count_; }
+  // Bumped by whatever may let more in: a release, a node added, uncordoned, ready again or
+  // relabelled (admission parks blocked queues on it).
+  uint64_t growth_count() const { return growth_count_; }
 
   // Whole-cluster GPU counters by type. free_gpus counts fully free GPUs only.
   int total_gpus(GpuTypeId t) const { return per_type_[static_cast<size_t>(t)].total; }
@@ -249,6 +252,7 @@ class Cluster {
   std::vector<std::vector<AllocationOwner>> owners_on_;
   std::unordered_map<uint64_t, Allocation> allocations_;  // by key_of(owner)
   uint64_t change_count_ = 0;
+  uint64_t growth_count_ = 0;
   int64_t total_milli_ = 0;
   int64_t free_milli_ = 0;
   std::vector<PerType> per_type_;

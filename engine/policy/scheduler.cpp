@@ -164,7 +164,8 @@ Result<std::optional<EvictAction>> Scheduler::withdraw(JobId id, Time now) {
                          to_string(w->state) + ")");
   if (w->state == WorkloadState::kPending) {
     if (admission_ &&
-        admission_->queues[static_cast<size_t>(w->queue)].pending.count({w->queue_key, id}) > 0) {
+        admission_->queues[static_cast<size_t>(w->queue)].pending.count(w->queue_key) > 0) {
+      release_reservation(*w, now);  // a preemptor's victims go on leaving
       admission_dequeue(*w);
     } else if (const auto q = queued_.find(id); q != queued_.end()) {
       queue_.erase(q->second.group, q->second.job);

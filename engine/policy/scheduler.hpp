@@ -194,6 +194,8 @@ class Scheduler {
   void admission_enqueue(Workload& w);
   void admission_dequeue(Workload& w);
   void admission_release(Workload& w, Time now);
+  // Gives back the quota a preemptor reserved while its victims leave.
+  void release_reservation(Workload& w, Time now);
   // A resized workload's quota usage follows its pods (scale-out at the decision, scale-in
   // when the world reports it). Elastic quota checks belong to the elasticity policies.
   void admission_reaccount(const Cluster& cluster, Workload& w, Time now);
@@ -260,6 +262,10 @@ class Scheduler {
   std::vector<uint64_t> shape_failed_cycle_;  // per full shape: last cycle it failed in
 
   std::unique_ptr<AdmissionQueues> admission_;  // null: admission off
+  // Cluster::growth_count() when the last admission cycle ended, and a version bumped by each
+  // cycle that finds it grew since (what parked queues and failed preemption searches wait for).
+  uint64_t growth_seen_ = 0;
+  uint64_t growth_version_ = 0;
   std::vector<EvictAction> evictions_;
 
   NodeIndex index_;

@@ -32,9 +32,10 @@ bool needs_gpus(std::span<const Resources> pods) {
 }
 
 // The pods of a job with `replicas` replicas of its last role (partial admission keeps the
-// first ones: pods are numbered role by role).
-std::vector<Resources> pods_with(const JobSpec& spec, int replicas) {
-  std::vector<Resources> pods = spec.pod_requests();
+// first ones: pods are numbered role by role), from the workload's requests in pod order.
+std::vector<Resources> pods_with(const JobSpec& spec, const std::vector<Resources>& requests,
+                                 int replicas) {
+  std::vector<Resources> pods = requests;
   if (!spec.roles.empty()) {
     const int cut = spec.roles.back().replicas - replicas;
     if (cut > 0) pods.resize(pods.size() - static_cast<size_t>(cut));
@@ -43,10 +44,8 @@ std::vector<Resources> pods_with(const JobSpec& spec, int replicas) {
 }
 
 // The workload's quota usage while placed on `pods` (the requests of its placed pods).
-std::vector<Resources> placed_requests(const Workload& w) {
-  std::vector<Resources> all = w.spec->pod_requests();
-  all.resize(std::min(all.size(), w.pods.size()));
-  return all;
+std::span<const Resources> placed_requests(const Workload& w) {
+  return std::span<const Resources>(w.requests).first(std::min(w.requests.size(), w.pods.size()));
 }
 
 }  // namespace
@@ -75,14 +74,19 @@ void Scheduler::admission_enqueue(Workload& w) {
   w.queue_key =
       QueueKey{-static_cast<int64_t>(w.spec->priority), w.spec->submit.micros(), a.next_seq++};
   AdmissionQueues::Queue& q = a.queues[static_cast<size_t>(w.queue)];
-  q.pending.emplace(w.queue_key, w.id);
+  if (w.requests.empty()) w.requests = w.spec->pod_requests();
+  q.pending.emplace(w.queue_key, &w);
   q.parked = false;
   ++a.pending;
 }
 
 void Scheduler::admission_dequeue(Workload& w) {
   AdmissionQueues& a = *admission_;
-  if (a.queues[static_cast<size_t>(w.queue)].pending.erase({w.queue_key, w.id}) > 0) --a.pending;
+  auto& pending = a.queues[static_cast<size_t>(w.queue)].pending;
+  if (const auto it = pending.find(w.queue_key); it != pending.end() && it->second == &w) {
+    pending.erase(it);
+    --a.pending;
+  }
 }
 
 void Scheduler::admission_release(Workload& w, Time now) {
@@ -97,6 +101,16 @@ void Scheduler::admission_release(Workload& w, Time now) {
   a.ready_deadlines.erase({w.ready_deadline, w.id});
 }
 
+void Scheduler::release_reservation(Workload& w, Time now) {
+  if (w.reserved.empty()) return;
+  AdmissionQueues& a = *admission_;
+  const int cohort = a.book.cohort_of(w.queue);
+  a.meter.touch(cohort, now);
+  a.book.remove(w.queue, w.reserved);
+  ++a.cohort_version[static_cast<size_t>(cohort)];
+  w.reserved.clear();
+}
+
 void Scheduler::admission_reaccount(const Cluster& cluster, Workload& w, Time now) {
   AdmissionQueues& a = *admission_;
   if (a.queues[static_cast<size_t>(w.queue)].admitted.count(w.id) == 0) return;
@@ -106,8 +120,7 @@ void Scheduler::admission_reaccount(const Cluster& cluster, Workload& w, Time no
   GpuTypeId type = -1;
   for (const PodPlacement& p : w.pods)
     if (p.gpu_mask != 0) type = cluster.gpu_type_of(p.node);
-  const std::vector<Resources> pods = placed_requests(w);
-  w.usage = quota_usage(cluster, w, pods, type);
+  w.usage = quota_usage(cluster, w, placed_requests(w), type);
   a.book.add(w.queue, w.usage);
   ++a.cohort_version[static_cast<size_t>(cohort)];
 }
@@ -216,6 +229,7 @@ void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, T
   w.pods = action.pods;
   (void)workloads_.move(w, WorkloadState::kAssumed, now);
   w.admitted_at = now;
+  w.admitted_cycle = cycle_;
   const RoleSpec* last = w.spec->roles.empty() ? nullptr : &w.spec->roles.back();
   w.replicas = last == nullptr
                    ? 0
@@ -227,8 +241,7 @@ void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, T
   a.meter.touch(cohort, now);
   w.usage = quota_usage(cluster, w, action.requests, type);
   a.book.add(w.queue, w.usage);
-  ++a.cohort_version[static_cast<size_t>(cohort)];
-  a.queues[static_cast<size_t>(w.queue)].admitted.insert(w.id);
+  a.queues[static_cast<size_t>(w.queue)].admitted.emplace(w.id, &w);
   if (a.config.wait_for_pods_ready) {
     w.ready_deadline = saturating_add(now, a.config.wait_for_pods_ready->timeout);
     a.ready_deadlines.emplace(w.ready_deadline, w.id);
@@ -245,7 +258,7 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
   const int fewest = partial ? std::min(spec.min_replicas, full) : full;
   bool quota_passed = false;
   for (int replicas = full; replicas >= fewest; --replicas) {
-    const std::vector<Resources> pods = pods_with(spec, replicas);
+    const std::vector<Resources> pods = pods_with(spec, w.requests, replicas);
     bool any_quota = false;
     const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
     if (!any_quota) continue;
@@ -267,13 +280,12 @@ namespace {
 // and the cluster (pods released, put back exactly where they were on restore()).
 class ModelSimulation final : public PreemptionSimulation {
  public:
-  using FitFn = std::function<bool()>;
-  ModelSimulation(QuotaBook& book, Cluster& cluster, NodeIndex& index, WorkloadTable& table,
-                  FitFn fits)
-      : book_(book), cluster_(cluster), index_(index), table_(table), fits_(std::move(fits)) {}
+  using FitFn = std::function<bool(bool)>;
+  ModelSimulation(QuotaBook& book, Cluster& cluster, NodeIndex& index, FitFn fits)
+      : book_(book), cluster_(cluster), index_(index), fits_(std::move(fits)) {}
 
   void remove(const PreemptionCandidate& c) override {
-    const Workload& w = *table_.find(c.id);
+    const Workload& w = *static_cast<const Workload*>(c.owner);
     book_.remove(w.queue, w.usage);
     for (size_t pod = 0; pod < w.pods.size(); ++pod) {
       (void)cluster_.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
@@ -281,9 +293,9 @@ class ModelSimulation final : public PreemptionSimulation {
     }
   }
   void restore(const PreemptionCandidate& c) override {
-    const Workload& w = *table_.find(c.id);
+    const Workload& w = *static_cast<const Workload*>(c.owner);
     book_.add(w.queue, w.usage);
-    const std::vector<Resources> requests = placed_requests(w);
+    const std::span<const Resources> requests = placed_requests(w);
     for (size_t pod = 0; pod < w.pods.size(); ++pod) {
       const PodPlacement& p = w.pods[pod];
       [[maybe_unused]] const Status s = cluster_.allocate(
@@ -292,13 +304,12 @@ class ModelSimulation final : public PreemptionSimulation {
       index_.note(cluster_, p.node);
     }
   }
-  bool fits() override { return fits_(); }
+  bool fits(bool allow_borrowing) override { return fits_(allow_borrowing); }
 
  private:
   QuotaBook& book_;
   Cluster& cluster_;
   NodeIndex& index_;
-  WorkloadTable& table_;
   FitFn fits_;
 };
 
@@ -309,7 +320,7 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
   const QueueSpec& spec = a.config.queues[static_cast<size_t>(w.queue)];
   if (!may_preempt(spec)) return false;
   QuotaBook& book = a.book;
-  const std::vector<Resources> pods = w.spec->pod_requests();
+  const std::vector<Resources>& pods = w.requests;
 
   // The preemptor's request as its queue counts it (on the first GPU type it may use).
   Preemptor p;
@@ -332,23 +343,56 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     p.usage = quota_usage(cluster, w, pods, type);
   }
 
-  // Candidates: admitted workloads of the cohort not being evicted already.
+  // A search that failed stays failed until the cohort's usage or the cluster changes.
+  const uint64_t cohort_v = a.cohort_version[static_cast<size_t>(book.cohort_of(w.queue))];
+  if (w.preemption_failed && w.preemption_cohort_version == cohort_v &&
+      w.preemption_cluster_version == growth_version_)
+    return false;
+  const bool within_nominal = book.within_nominal(w.queue, p.usage);
+  const bool fair = a.config.fair_sharing.enabled;
+  const PreemptionScope scope = preemption_scope(spec, within_nominal, fair);
+  if (!scope.own_queue && !scope.cohort) return false;
+
+  // Candidates: admitted workloads the policies let it take, not being evicted already, and not
+  // admitted by this very cycle (as in Kueue, whose cycle preempts from the snapshot it started
+  // with).
   std::vector<PreemptionCandidate> candidates;
   for (const int q : book.cohort_members(book.cohort_of(w.queue))) {
-    for (const JobId id : a.queues[static_cast<size_t>(q)].admitted) {
-      const Workload& v = *workloads_.find(id);
-      if (v.evicting || v.withdraw_requested) continue;
-      candidates.push_back(
-          PreemptionCandidate{id, q, v.spec->priority, v.spec->submit, v.admitted_at, &v.usage});
+    if (q == w.queue ? !scope.own_queue : (!scope.cohort || !book.borrowing_in(q, p.usage)))
+      continue;
+    for (const auto& [id, v] : a.queues[static_cast<size_t>(q)].admitted) {
+      if (v->evicting || v->withdraw_requested || v->admitted_cycle == cycle_) continue;
+      const PreemptionCandidate c{id,        q, v->spec->priority, v->spec->submit, v->admitted_at,
+                                  &v->usage, v};
+      if (classify_candidate(book, spec, p, c, within_nominal, fair) != CandidateClass::kNever)
+        candidates.push_back(c);
     }
   }
-  if (candidates.empty()) return false;
+  const auto failed = [&] {
+    w.preemption_failed = true;
+    w.preemption_cohort_version = cohort_v;
+    w.preemption_cluster_version = growth_version_;
+    return false;
+  };
+  if (candidates.empty()) return failed();
 
   BindAction scratch;
-  const auto fits = [&] {
+  const auto fits = [&](bool allow_borrowing) {
     bool any_quota = false;
-    const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
+    std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
     if (!any_quota) return false;
+    if (!allow_borrowing) {
+      // Within nominal only: keep the GPU types whose usage stays within the queue's nominal
+      // quota (a GPU-less request is judged once).
+      if (types.empty()) {
+        if (!book.within_nominal(w.queue, quota_usage(cluster, w, pods, -1))) return false;
+      } else {
+        std::erase_if(types, [&](GpuTypeId t) {
+          return !book.within_nominal(w.queue, quota_usage(cluster, w, pods, t));
+        });
+        if (types.empty()) return false;
+      }
+    }
     if (!place_constrained(cluster, w.id, *w.spec, pods, types, scratch)) return false;
     for (size_t pod = 0; pod < scratch.pods.size(); ++pod) {
       (void)cluster.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
@@ -356,7 +400,7 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     }
     return true;
   };
-  ModelSimulation sim(book, cluster, index_, workloads_, fits);
+  ModelSimulation sim(book, cluster, index_, fits);
   const std::vector<PreemptionTarget> targets = find_preemption_targets(
       book, a.config.queues, a.config.fair_sharing, p, std::move(candidates), sim);
   if (targets.empty()) return false;
@@ -368,7 +412,12 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     evictions_.push_back(EvictAction{t.id, t.reason, w.id});
   }
   w.victims_pending = static_cast<int>(targets.size());
-  (void)now;
+  // Reserve the preemptor's quota until its victims are gone, so that what they free is not
+  // taken by the next workload of the cohort first (Kueue adds a preemptor's usage to its
+  // cycle's snapshot for the same reason).
+  a.meter.touch(book.cohort_of(w.queue), now);
+  book.add(w.queue, p.usage);
+  w.reserved = std::move(p.usage);
   return true;
 }
 
@@ -390,7 +439,10 @@ void Scheduler::admission_evicted(Workload& w, Time now) {
   // A victim's preemptor stops waiting for it.
   if (w.evicting && w.evicted_by >= 0)
     if (Workload* p = workloads_.find(w.evicted_by); p != nullptr && p->victims_pending > 0)
-      --p->victims_pending;
+      if (--p->victims_pending == 0) {
+        release_reservation(*p, now);
+        if (p->state == WorkloadState::kPending) admission_->nominated.emplace(p->queue_key, p->id);
+      }
   const bool timed_out = w.evicting && w.evict_reason == kReasonPodsReadyTimeout;
   w.evicting = false;
   w.evicted_by = -1;
@@ -422,7 +474,7 @@ Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, const Work
   HeadKey k;
   k.queue = q;
   k.key = w.queue_key;
-  const std::vector<Resources> pods = w.spec->pod_requests();
+  const std::vector<Resources>& pods = w.requests;
   bool any = false;
   const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any);
   const ResourceVector usage =
@@ -436,14 +488,30 @@ Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, const Work
 std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time now) {
   AdmissionQueues& a = *admission_;
   expire_pods_ready(now);
+  // Capacity that grew since the last cycle ended (not the releases of this scheduler's own
+  // trial placements and preemption searches, which it puts back).
+  if (cluster.growth_count() != growth_seen_) ++growth_version_;
   begin_cycle(cluster);
   std::vector<BindAction> placed;
 
   struct Head {
     HeadKey key;
-    std::set<std::pair<QueueKey, JobId>>::iterator at;
+    std::map<QueueKey, Workload*>::iterator at;
     bool operator>(const Head& o) const { return key > o.key; }
   };
+  // Preemptors whose victims have left go first (AdmissionQueues::nominated).
+  while (!a.nominated.empty()) {
+    const auto [key, id] = *a.nominated.begin();
+    a.nominated.erase(a.nominated.begin());
+    Workload* w = workloads_.find(id);
+    if (w == nullptr || w->state != WorkloadState::kPending || w->victims_pending > 0 ||
+        a.queues[static_cast<size_t>(w->queue)].pending.count(key) == 0)
+      continue;
+    BindAction action;
+    if (try_admit(cluster, *w, now, action) == AdmitResult::kAdmitted)
+      placed.push_back(std::move(action));
+  }
+
   std::priority_queue<Head, std::vector<Head>, std::greater<>> heads;
   // Per queue in this cycle: did anything happen (admission, preemption), did placement fail.
   std::vector<bool> progressed(a.queues.size(), false), placement_failed(a.queues.size(), false);
@@ -455,12 +523,12 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
     if (queue.pending.empty()) continue;
     const uint64_t cohort_v = a.cohort_version[static_cast<size_t>(a.book.cohort_of(q))];
     if (queue.parked && queue.parked_cohort_version == cohort_v &&
-        (!queue.parked_on_cluster || queue.parked_cluster_version == any_version_))
+        (!queue.parked_on_cluster || queue.parked_cluster_version == growth_version_))
       continue;
     queue.parked = false;
     seen[static_cast<size_t>(q)] = cohort_v;
     const auto first = queue.pending.begin();
-    heads.push(Head{head_key(cluster, q, *workloads_.find(first->second), now), first});
+    heads.push(Head{head_key(cluster, q, *first->second, now), first});
   }
 
   while (!heads.empty()) {
@@ -469,7 +537,7 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
     const int q = head.key.queue;
     AdmissionQueues::Queue& queue = a.queues[static_cast<size_t>(q)];
     auto it = head.at;
-    Workload& w = *workloads_.find(it->second);
+    Workload& w = *it->second;
     const bool strict =
         a.config.queues[static_cast<size_t>(q)].queueing == QueueingStrategy::kStrictFifo;
     auto next = std::next(it);
@@ -487,7 +555,7 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
     // StrictFIFO: a head that is not admitted blocks its queue for this cycle.
     if (strict && result != AdmitResult::kAdmitted) continue;
     if (next != queue.pending.end())
-      heads.push(Head{head_key(cluster, q, *workloads_.find(next->second), now), next});
+      heads.push(Head{head_key(cluster, q, *next->second, now), next});
   }
 
   // Park every queue that was walked without progress, with what it saw.
@@ -497,9 +565,10 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
     queue.parked = true;
     queue.parked_on_cluster = placement_failed[static_cast<size_t>(q)];
     queue.parked_cohort_version = seen[static_cast<size_t>(q)];
-    queue.parked_cluster_version = any_version_;
+    queue.parked_cluster_version = growth_version_;
   }
   end_cycle(cluster);
+  growth_seen_ = cluster.growth_count();
   return placed;
 }
 

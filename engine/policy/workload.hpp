@@ -76,17 +76,24 @@ struct Workload {
   int32_t resize_to_pods = -1;
 
   // Admission (engine/policy/queues; SchedulerConfig::admission). Unused when it is off.
-  int queue = -1;            // the admission queue's index
-  QueueKey queue_key;        // its place in the queue while pending
-  ResourceVector usage;      // quota it holds while placed, as its queue counts it
-  Time admitted_at;          // last admission (placed by a cycle)
-  int replicas = 0;          // replicas of its last role at the last admission
-  bool evicting = false;     // the scheduler asked the world to evict it (EvictAction)
-  std::string evict_reason;  // ... why (preemption reasons, PodsReadyTimeout)
-  JobId evicted_by = -1;     // ... for which preemptor
-  int victims_pending = 0;   // a preemptor: victims whose eviction the world has not reported
-  int requeues = 0;          // waitForPodsReady requeues so far
-  Time ready_deadline;       // admitted, waitForPodsReady on: evicted if not running by then
+  int queue = -1;                   // the admission queue's index
+  QueueKey queue_key;               // its place in the queue while pending
+  ResourceVector usage;             // quota it holds while placed, as its queue counts it
+  std::vector<Resources> requests;  // JobSpec::pod_requests(), kept while it is in a queue
+  Time admitted_at;                 // last admission (placed by a cycle)
+  uint64_t admitted_cycle = 0;  // ... in which cycle (a cycle never preempts its own admissions)
+  int replicas = 0;             // replicas of its last role at the last admission
+  bool evicting = false;        // the scheduler asked the world to evict it (EvictAction)
+  std::string evict_reason;     // ... why (preemption reasons, PodsReadyTimeout)
+  JobId evicted_by = -1;        // ... for which preemptor
+  int victims_pending = 0;      // a preemptor: victims whose eviction the world has not reported
+  ResourceVector reserved;      // ... and the quota it holds for itself meanwhile
+  // A preemption search that found nothing, and the versions it saw (cohort usage, cluster).
+  bool preemption_failed = false;
+  uint64_t preemption_cohort_version = 0;
+  uint64_t preemption_cluster_version = 0;
+  int requeues = 0;     // waitForPodsReady requeues so far
+  Time ready_deadline;  // admitted, waitForPodsReady on: evicted if not running by then
 };
 
 // The workloads of one scheduler by id. Not thread-safe (event loop thread).

@@ -5,11 +5,13 @@
 // (engine/policy/scheduler_admission.cpp) is the only writer.
 //
 // Skipping (what keeps a cycle cheap with thousands of queues): a queue whose walk admitted
-// nothing and started no preemption is parked with the versions it saw: its cohort's usage
-// version, and — if a workload of it passed quota but found no nodes — the cluster's GPU
-// version. It is walked again only when one of those changes or a workload joins it.
+// nothing and started no preemption is parked with the versions it saw: its cohort's release
+// version, and — if a workload of it passed quota but found no nodes — the scheduler's count of
+// releases in the cluster. It is walked again only when one of those changes or a workload
+// joins it. A workload's failed preemption search is remembered the same way.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -23,6 +25,8 @@
 #include "engine/policy/queues/quota_book.hpp"
 
 namespace gantry {
+
+struct Workload;
 
 struct AdmissionQueues {
   AdmissionQueues(AdmissionConfig config_in, Time start)
@@ -39,17 +43,24 @@ struct AdmissionQueues {
   QueueUsageMeter meter;
 
   struct Queue {
-    std::set<std::pair<QueueKey, JobId>> pending;  // priority, then submission, then arrival
-    std::set<JobId> admitted;                      // placed workloads holding its quota
+    std::map<QueueKey, Workload*> pending;  // priority, then submission, then arrival
+    std::map<JobId, Workload*> admitted;    // placed workloads holding its quota
     bool parked = false;
     bool parked_on_cluster = false;  // a workload passed quota but found no nodes
     uint64_t parked_cohort_version = 0;
     uint64_t parked_cluster_version = 0;
   };
   std::vector<Queue> queues;
-  std::vector<uint64_t> cohort_version;  // bumped by every usage change in the cohort
+  // Bumped when the cohort's usage goes down (a workload leaves, a reservation ends): what may
+  // let a parked workload in. An admission does not wake parked queues, as in Kueue, whose
+  // inadmissible workloads wait for a workload of their cohort to finish or leave.
+  std::vector<uint64_t> cohort_version;
   uint64_t next_seq = 0;
   size_t pending = 0;  // over all queues
+  // Preemptors whose victims have all left, in queue order: the next cycle tries them before
+  // any other workload, so what their victims freed is not taken by someone else first (which
+  // would make them preempt again: kube-scheduler's nominated node, for whole gangs).
+  std::set<std::pair<QueueKey, JobId>> nominated;
   // waitForPodsReady: admitted workloads not running yet, by deadline (then id).
   std::set<std::pair<Time, JobId>> ready_deadlines;
 };

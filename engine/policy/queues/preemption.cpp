@@ -9,6 +9,8 @@ namespace {
 struct Chosen {
   const PreemptionCandidate* c;
   const char* reason;
+  // Kueue's "reclaim without borrowing": usable only if the preemptor ends up not borrowing.
+  bool only_without_borrowing = false;
 };
 
 bool priority_allows(PreemptionPolicy policy, const Preemptor& p, const PreemptionCandidate& c) {
@@ -42,30 +44,21 @@ std::vector<Chosen> eligible(const QuotaBook& book, const std::vector<QueueSpec>
   const QueueSpec& own = queues[static_cast<size_t>(p.queue)];
   std::vector<Chosen> out;
   for (const PreemptionCandidate& c : all) {
-    if (c.queue == p.queue) {
-      if (priority_allows(own.within_queue, p, c)) out.push_back({&c, kReasonPreempted});
-      continue;
-    }
-    if (book.cohort_of(c.queue) != book.cohort_of(p.queue)) continue;
-    if (!book.borrowing_in(c.queue, p.usage)) continue;
-    if (!priority_allows(own.reclaim_within_cohort, p, c)) continue;
-    if (!within_nominal && !fair_sharing) {
-      // Reclaiming while the preemptor borrows itself: only borrowWithinCohort allows it (fair
-      // sharing decides by shares instead).
-      if (!own.borrow_within_cohort || c.priority >= p.priority) continue;
-      if (own.max_priority_threshold && c.priority > *own.max_priority_threshold) continue;
-    }
-    out.push_back({&c, kReasonReclamation});
+    const CandidateClass k = classify_candidate(book, own, p, c, within_nominal, fair_sharing);
+    if (k == CandidateClass::kNever) continue;
+    out.push_back({&c, k == CandidateClass::kOwnQueue ? kReasonPreempted : kReasonReclamation,
+                   k == CandidateClass::kReclaimWithoutBorrowing});
   }
   return out;
 }
 
 // From the second-to-last chosen back to the first: keep running whatever the preemptor does
 // not need. Everything chosen is removed from the model on entry.
-std::vector<PreemptionTarget> minimal_set(std::vector<Chosen> chosen, PreemptionSimulation& sim) {
+std::vector<PreemptionTarget> minimal_set(std::vector<Chosen> chosen, PreemptionSimulation& sim,
+                                          bool allow_borrowing) {
   for (size_t i = chosen.size() - 1; i-- > 0;) {
     sim.restore(*chosen[i].c);
-    if (sim.fits()) {
+    if (sim.fits(allow_borrowing)) {
       chosen.erase(chosen.begin() + static_cast<std::ptrdiff_t>(i));
     } else {
       sim.remove(*chosen[i].c);
@@ -85,18 +78,37 @@ std::vector<PreemptionTarget> give_up(const std::vector<Chosen>& chosen,
   return {};
 }
 
-std::vector<PreemptionTarget> classical(const QuotaBook& book, const Preemptor& p,
-                                        const std::vector<Chosen>& candidates,
-                                        PreemptionSimulation& sim) {
+// Greedy in candidate order, then the minimal-set pass; with !allow_borrowing the preemptor
+// must end up within its nominal quota.
+std::vector<PreemptionTarget> greedy(const QuotaBook& book, const Preemptor& p,
+                                     const std::vector<Chosen>& candidates, bool allow_borrowing,
+                                     PreemptionSimulation& sim) {
   std::vector<Chosen> chosen;
   for (const Chosen& ch : candidates) {
+    if (allow_borrowing && ch.only_without_borrowing) continue;
     // Another queue's workload helps only while that queue still borrows.
     if (ch.c->queue != p.queue && !book.borrowing_in(ch.c->queue, p.usage)) continue;
     sim.remove(*ch.c);
     chosen.push_back(ch);
-    if (sim.fits()) return minimal_set(std::move(chosen), sim);
+    if (sim.fits(allow_borrowing)) return minimal_set(std::move(chosen), sim, allow_borrowing);
   }
   return give_up(chosen, sim);
+}
+
+// Kueue's classical preemption. To avoid flapping, a preemptor that could take from other
+// queues must fit without borrowing, unless borrowWithinCohort lets it borrow (tried first);
+// with candidates of its own queue only, it may borrow.
+std::vector<PreemptionTarget> classical(const QuotaBook& book, const QueueSpec& own,
+                                        const Preemptor& p, const std::vector<Chosen>& candidates,
+                                        PreemptionSimulation& sim) {
+  const bool own_only = std::all_of(candidates.begin(), candidates.end(),
+                                    [&](const Chosen& ch) { return ch.c->queue == p.queue; });
+  if (own_only) return greedy(book, p, candidates, true, sim);
+  if (own.borrow_within_cohort) {
+    std::vector<PreemptionTarget> targets = greedy(book, p, candidates, true, sim);
+    if (!targets.empty()) return targets;
+  }
+  return greedy(book, p, candidates, false, sim);
 }
 
 std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfig& config,
@@ -132,7 +144,7 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
     ch.reason = reason;
     sim.remove(*ch.c);
     chosen.push_back(ch);
-    return sim.fits();
+    return sim.fits(true);
   };
   if (config.strategies.empty()) return {};
   const FairSharingStrategy first = config.strategies.front();
@@ -140,11 +152,11 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
     auto& list = by_queue[static_cast<size_t>(q)];
     size_t& i = next[static_cast<size_t>(q)];
     if (q == p.queue) {
-      if (take(list[i++], kReasonPreempted)) return minimal_set(std::move(chosen), sim);
+      if (take(list[i++], kReasonPreempted)) return minimal_set(std::move(chosen), sim, true);
       continue;
     }
     if (within_nominal) {
-      if (take(list[i++], kReasonReclamation)) return minimal_set(std::move(chosen), sim);
+      if (take(list[i++], kReasonReclamation)) return minimal_set(std::move(chosen), sim, true);
       continue;
     }
     const int64_t preemptor_share = share_of(p.queue);
@@ -160,7 +172,7 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
                               : preemptor_share < target_share;
       if (!passes) continue;
       took = true;
-      if (take(list[i++], kReasonFairSharing)) return minimal_set(std::move(chosen), sim);
+      if (take(list[i++], kReasonFairSharing)) return minimal_set(std::move(chosen), sim, true);
       break;  // shares changed: pick a queue again
     }
     if (!took) dropped[static_cast<size_t>(q)] = true;
@@ -190,7 +202,7 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
         const bool taken =
             std::any_of(chosen.begin(), chosen.end(), [&](const Chosen& x) { return x.c == ch.c; });
         if (taken) continue;
-        if (take(ch, kReasonFairSharing)) return minimal_set(std::move(chosen), sim);
+        if (take(ch, kReasonFairSharing)) return minimal_set(std::move(chosen), sim, true);
         break;
       }
     }
@@ -199,6 +211,33 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
 }
 
 }  // namespace
+
+PreemptionScope preemption_scope(const QueueSpec& queue, bool within_nominal, bool fair_sharing) {
+  PreemptionScope scope;
+  scope.own_queue = queue.within_queue != PreemptionPolicy::kNever;
+  scope.cohort = queue.reclaim_within_cohort != PreemptionPolicy::kNever;
+  (void)within_nominal;
+  (void)fair_sharing;
+  return scope;
+}
+
+CandidateClass classify_candidate(const QuotaBook& book, const QueueSpec& own, const Preemptor& p,
+                                  const PreemptionCandidate& c, bool within_nominal,
+                                  bool fair_sharing) {
+  if (c.queue == p.queue)
+    return priority_allows(own.within_queue, p, c) ? CandidateClass::kOwnQueue
+                                                   : CandidateClass::kNever;
+  if (book.cohort_of(c.queue) != book.cohort_of(p.queue)) return CandidateClass::kNever;
+  if (!book.borrowing_in(c.queue, p.usage)) return CandidateClass::kNever;
+  if (!priority_allows(own.reclaim_within_cohort, p, c)) return CandidateClass::kNever;
+  if (within_nominal || fair_sharing) return CandidateClass::kReclaim;
+  // The preemptor borrows: borrowWithinCohort lets it take strictly lower priorities up to the
+  // threshold while borrowing; anything else only if it ends up not borrowing.
+  if (own.borrow_within_cohort && c.priority < p.priority &&
+      (!own.max_priority_threshold || c.priority <= *own.max_priority_threshold))
+    return CandidateClass::kReclaimWhileBorrowing;
+  return CandidateClass::kReclaimWithoutBorrowing;
+}
 
 bool may_preempt(const QueueSpec& queue) {
   return queue.within_queue != PreemptionPolicy::kNever ||
@@ -211,17 +250,15 @@ std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
                                                       const Preemptor& preemptor,
                                                       std::vector<PreemptionCandidate> candidates,
                                                       PreemptionSimulation& sim) {
-  std::sort(candidates.begin(), candidates.end(),
-            [&](const PreemptionCandidate& a, const PreemptionCandidate& b) {
-              return comes_first(preemptor, a, b);
-            });
   const bool within_nominal = book.within_nominal(preemptor.queue, preemptor.usage);
-  const std::vector<Chosen> allowed =
+  std::vector<Chosen> allowed =
       eligible(book, queues, preemptor, candidates, within_nominal, fair_sharing.enabled);
   if (allowed.empty()) return {};
+  std::sort(allowed.begin(), allowed.end(),
+            [&](const Chosen& a, const Chosen& b) { return comes_first(preemptor, *a.c, *b.c); });
   if (fair_sharing.enabled)
     return fair(book, fair_sharing, preemptor, allowed, within_nominal, sim);
-  return classical(book, preemptor, allowed, sim);
+  return classical(book, queues[static_cast<size_t>(preemptor.queue)], preemptor, allowed, sim);
 }
 
 }  // namespace gantry

@@ -9,10 +9,11 @@
 //   - of its own queue, by withinQueue: LowerPriority (strictly lower priority),
 //     LowerOrNewerEqualPriority (or equal priority and submitted after the preemptor), Never;
 //   - of another queue of the cohort that borrows a resource the preemptor asks for, by
-//     reclaimWithinCohort (Any, LowerPriority, Never) — and, unless the preemptor would stay
-//     within its nominal quota, only when borrowWithinCohort allows it: a strictly lower
-//     priority, at most maxPriorityThreshold (Kueue: reclaiming while borrowing). Under fair
-//     sharing the shares decide instead (Kueue ignores borrowWithinCohort there).
+//     reclaimWithinCohort (Any, LowerPriority, Never). If the preemptor would borrow itself,
+//     borrowWithinCohort lets it take a strictly lower priority, at most maxPriorityThreshold,
+//     while borrowing; any other such candidate only helps if the preemptor ends up within its
+//     nominal quota (Kueue's preemption variants). Under fair sharing the shares decide instead
+//     (Kueue ignores borrowWithinCohort there).
 // Order (Kueue's CandidatesOrdering): other queues' workloads first, then lower priority, then
 // the most recently admitted, then the higher id.
 //
@@ -20,6 +21,9 @@
 // longer borrows — until the preemptor fits; then, from the second-to-last taken back to the
 // first, put each back and keep it running if the preemptor still fits (a minimal set). None
 // if it never fits. Reasons: "Preempted" (own queue), "InCohortReclamation" (another queue).
+// Against flapping (Kueue's rule): when candidates of other queues exist, the preemptor must
+// end up within its nominal quota — unless borrowWithinCohort lets it borrow, which is tried
+// first; a preemptor with candidates of its own queue only may borrow.
 //
 // Fair sharing (AdmissionConfig::fair_sharing.enabled): the preemptor's usage is counted in
 // while choosing. Repeatedly pick the candidate queue with the highest dominant share (ties:
@@ -51,6 +55,7 @@ struct PreemptionCandidate {
   Time submit;                            // queue-order timestamp
   Time admitted;                          // last admission
   const ResourceVector* usage = nullptr;  // as its queue counts it; outlives the search
+  const void* owner = nullptr;            // the caller's own record of it, for its lookups
 };
 
 struct Preemptor {
@@ -80,12 +85,33 @@ class PreemptionSimulation {
   virtual ~PreemptionSimulation() = default;
   virtual void remove(const PreemptionCandidate& c) = 0;
   virtual void restore(const PreemptionCandidate& c) = 0;
-  virtual bool fits() = 0;
+  // allow_borrowing false: the preemptor must also stay within its queue's nominal quota.
+  virtual bool fits(bool allow_borrowing) = 0;
 };
 
 // Does the queue's configuration allow any preemption at all? (A cheap test before collecting
 // candidates.)
 bool may_preempt(const QueueSpec& queue);
+
+// What the scheduler asks before collecting candidates. `within_nominal`: would the preemptor
+// stay within its queue's nominal quota.
+struct PreemptionScope {
+  bool own_queue = false;  // candidates of its own queue may be taken
+  bool cohort = false;     // candidates of borrowing queues of its cohort may be taken
+};
+PreemptionScope preemption_scope(const QueueSpec& queue, bool within_nominal, bool fair_sharing);
+// What the policies let the preemptor do with a candidate, before any search (Kueue's
+// preemption variants).
+enum class CandidateClass : uint8_t {
+  kNever,
+  kOwnQueue,                 // withinQueue allows it ("Preempted")
+  kReclaim,                  // the preemptor stays within nominal, or fair sharing decides
+  kReclaimWhileBorrowing,    // borrowWithinCohort allows it while the preemptor borrows
+  kReclaimWithoutBorrowing,  // only if the preemptor ends up within its nominal quota
+};
+CandidateClass classify_candidate(const QuotaBook& book, const QueueSpec& own, const Preemptor& p,
+                                  const PreemptionCandidate& c, bool within_nominal,
+                                  bool fair_sharing);
 
 // The workloads to evict so that `preemptor` fits, or none. `book` is the book `sim` changes;
 // `queues[q]` is queue q's configuration. Leaves the model as it found it.

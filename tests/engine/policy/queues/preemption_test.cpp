@@ -54,8 +54,9 @@ class FakeWorld final : public PreemptionSimulation {
     book_.add(r.queue, usage_.at(c.id));
     free_[static_cast<size_t>(r.node)] -= r.gpus;
   }
-  bool fits() override {
-    if (!book_.fits(p_.queue, p_.usage).fits) return false;
+  bool fits(bool allow_borrowing) override {
+    const QuotaBook::Fit fit = book_.fits(p_.queue, p_.usage);
+    if (!fit.fits || (fit.borrows && !allow_borrowing)) return false;
     for (int f : free_)
       if (f >= need_) return true;
     return false;

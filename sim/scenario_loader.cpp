@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "engine/config/config_fields.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/policy/plugin_registry.hpp"
+#include "sim/admission_loader.hpp"
 #include "sim/scenario_values.hpp"
 #include "sim/workload_loader.hpp"
 
@@ -24,10 +26,14 @@ constexpr std::string_view kExperimentMoved =
     "spec.experiment up into spec, and replace their kind: Fragmentation by type: Fragmentation "
     "(see scenarios/openb-fragmentation.yaml)";
 
-SchedulerConfig read_policy(const ConfigNode& node, ConfigErrors& errors) {
-  const ConfigFields m(node, {"queue", "queueing", "placement"}, errors);
+// `declared`: the admission queues, for the check of the jobs' queues (none when the policy
+// declares no admission; not known when the policy could not be read).
+SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admission,
+                            ConfigErrors& errors, DeclaredQueues& declared) {
+  const ConfigFields m(node, {"queue", "queueing", "placement", "admission"}, errors);
   SchedulerConfig p;
-  m.read("queue", [&](const ConfigNode& n) {
+  if (!m.valid()) declared.known = false;
+  const bool order_read = m.read("queue", [&](const ConfigNode& n) {
     p.order =
         n.as_enum<QueueOrder>({{"Fifo", QueueOrder::kFifo}, {"Priority", QueueOrder::kPriority}});
   });
@@ -44,6 +50,17 @@ SchedulerConfig read_policy(const ConfigNode& node, ConfigErrors& errors) {
     for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
     n.fail("unknown placement policy " + quote_for_message(p.placement) + "; known: " + list);
   });
+  if (const std::optional<ConfigNode> n = m.optional("admission")) {
+    p.admission = read_admission(*n, admission, errors, declared);
+    // Kueue orders each queue by priority, then by submission; a FIFO across priorities
+    // would contradict it.
+    if (order_read && p.order == QueueOrder::kFifo)
+      errors.add(*m.optional("queue"),
+                 "queue: Fifo does not go with spec.policy.admission: each admission queue "
+                 "orders its jobs by priority, then by submission (as Kueue does); write queue: "
+                 "Priority or leave it out");
+    p.order = QueueOrder::kPriority;
+  }
   return p;
 }
 
@@ -79,9 +96,14 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
   const size_t before = errors.size();
   if (auto n = m.required("cluster")) s.topology = read_cluster(*n, traces, errors);
   const bool topology_ok = m.has("cluster") && errors.size() == before;
+  // The policy before the workload, whatever their order in the file: the jobs' queues are
+  // checked against the admission queues it declares.
+  DeclaredQueues queues;
+  if (auto n = m.optional("policy"))
+    s.policy = read_policy(*n, AdmissionContext{s.topology, topology_ok}, errors, queues);
   if (auto n = m.required("workload"))
-    s.workload = read_workload(*n, WorkloadContext{s.topology, s.start, topology_ok}, errors);
-  if (auto n = m.optional("policy")) s.policy = read_policy(*n, errors);
+    s.workload =
+        read_workload(*n, WorkloadContext{s.topology, s.start, topology_ok, queues}, errors);
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
   return s;
 }

@@ -13,7 +13,8 @@
 //     horizon: 7d                           # absent: run until every job has finished
 //     cluster:                              # required; sim/cluster_loader.hpp
 //     workload: {jobs: [...], generators: [...]}   # required; sim/workload_loader.hpp
-//     policy: {queue: Fifo|Priority, queueing: BestEffortFIFO|StrictFIFO, placement: binpack}
+//     policy: {queue: Fifo|Priority, queueing: BestEffortFIFO|StrictFIFO, placement: binpack,
+//              admission: {queues: [...], ...}}   # admission: sim/admission_loader.hpp
 //     sim: {podStartup: 5s}
 //
 // A fragmentation experiment is a file of its own kind (kind: Experiment,
@@ -26,8 +27,12 @@
 // <= 1000000 and memory <= 64Ti, at most 1,000,000 jobs in a workload (explicit and
 // generated), every instant (start, start + an offset, a job's compute-only end, a
 // generator's start + count × meanInterarrival) on or before 9999-12-31T23:59:59.999999Z.
-// Semantic checks: those of the cluster and the workload loaders, and a placement name no
-// plugin has (engine/policy/plugin_registry.hpp).
+// Semantic checks: those of the cluster, the admission and the workload loaders, and a
+// placement name no plugin has (engine/policy/plugin_registry.hpp). With admission queues,
+// `queue: Fifo` is an error (each queue orders by priority, then submission, as Kueue does) and
+// the scheduler's order is Priority; every job then names one of the queues, and without them
+// none may. The policy is read before the workload, so these checks do not depend on which
+// block comes first in the file.
 //
 // Errors: every problem, syntactic or semantic (unknown GPU type, gpus not a multiple of
 // gpusPerPod, duplicate job names...), is collected (engine/config/config_errors.hpp) and

@@ -37,6 +37,7 @@ struct JobClass {
   int priority = 0;
   std::string tenant = "default";
   std::string gpu_type;  // empty: any
+  std::string queue;     // the admission queue of its jobs (JobSpec::queue); empty: none
 };
 
 // Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting

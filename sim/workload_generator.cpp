@@ -78,6 +78,7 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
     job.priority = c.priority;
     job.framework = c.framework;
     job.gpu_type = c.gpu_type;
+    job.queue = c.queue;
     job.roles = roles_for(c);
     job.work.steps = steps;
     job.work.step_compute_ref = c.step_compute_ref;

@@ -186,6 +186,87 @@ GpuTypeId read_job_gpu_type(const ConfigNode& n, const WorkloadContext& ctx, std
   return id;
 }
 
+// ---- admission: a job's queue, minReplicas and topology constraint ----
+
+// The declared queue names for messages: the first few, then how many more.
+std::string queue_list(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 10;
+  std::string list;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i)
+    list += (list.empty() ? "" : ", ") + names[i];
+  if (names.size() > kShown) list += " and " + std::to_string(names.size() - kShown) + " more";
+  return list;
+}
+
+// A `queue:` field of a job (`who_names` = "job names") or a job class ("jobs of this class
+// name"): a queue spec.policy.admission declares.
+std::string read_queue_name(const ConfigNode& n, const WorkloadContext& ctx,
+                            const char* who_names) {
+  const std::string queue = n.as_name();
+  const DeclaredQueues& declared = ctx.queues;
+  if (!declared.known) return queue;
+  if (declared.names.empty())
+    n.fail(std::string(who_names) + " queue " + quote_for_message(queue) +
+           " but spec.policy.admission declares no queues");
+  if (std::find(declared.names.begin(), declared.names.end(), queue) == declared.names.end())
+    n.fail("unknown queue " + quote_for_message(queue) +
+           "; queues declared in spec.policy.admission: " + queue_list(declared.names));
+  return queue;
+}
+
+// With admission queues, a job (or job class) without `queue` is an error.
+void check_queue_given(const ConfigFields& m, const WorkloadContext& ctx) {
+  if (!m.valid() || m.has("queue") || !ctx.queues.known || ctx.queues.names.empty()) return;
+  m.missing("queue", "; spec.policy.admission declares queues (" + queue_list(ctx.queues.names) +
+                         ") and every job waits in one of them");
+}
+
+TopologyConstraint read_topology(const ConfigNode& node, ConfigErrors& errors) {
+  const ConfigFields m(node, {"required", "preferred"}, errors);
+  TopologyConstraint t;
+  if (!m.valid()) return t;
+  const auto level = [](const ConfigNode& n) {
+    return n.as_enum<TopologyConstraint::Level>({{"island", TopologyConstraint::Level::kIsland},
+                                                 {"node", TopologyConstraint::Level::kNode},
+                                                 {"rack", TopologyConstraint::Level::kRack}});
+  };
+  const std::optional<ConfigNode> required = m.optional("required");
+  const std::optional<ConfigNode> preferred = m.optional("preferred");
+  if (required && preferred) {
+    errors.add(*preferred,
+               "required and preferred exclude each other; give one of them (required: the "
+               "whole gang in one domain or not at all; preferred: there if possible)");
+    return t;
+  }
+  if (!required && !preferred) {
+    errors.add(node,
+               "expected required or preferred, such as {required: rack} (island, node or rack)");
+    return t;
+  }
+  errors.attempt([&] {
+    t.level = level(required ? *required : *preferred);
+    t.required = required.has_value();
+  });
+  return t;
+}
+
+// minReplicas: partial admission of the job's last role, which must be a Worker role. `roles_ok`:
+// every role was read, so the last one can be checked.
+int read_min_replicas(const ConfigNode& n, const std::vector<RoleSpec>& roles, bool roles_ok) {
+  const int min = static_cast<int>(n.as_int(1, kMaxReplicas));
+  if (!roles_ok || roles.empty()) return min;
+  const RoleSpec& last = roles.back();
+  if (last.kind != RoleKind::kWorker)
+    n.fail(std::string("minReplicas applies to the job's last role, which must be a Worker "
+                       "role; the last role here is ") +
+           to_string(last.kind));
+  if (min > last.replicas)
+    n.fail("minReplicas (" + std::to_string(min) +
+           ") is more than the replicas of the Worker role (" + std::to_string(last.replicas) +
+           ")");
+  return min;
+}
+
 // A job (or a generator), with the node of its name when that was read, for the checks across
 // jobs (duplicates, clashes with generated names).
 template <typename T>
@@ -199,7 +280,7 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
   const size_t before = errors.size();
   const ConfigFields m(node,
                        {"name", "submit", "framework", "priority", "tenant", "gpuType", "roles",
-                        "work", "nodeSelector", "tolerations"},
+                        "work", "nodeSelector", "tolerations", "queue", "minReplicas", "topology"},
                        errors);
   if (!m.valid()) return std::nullopt;
   Named<JobSpec> out;
@@ -221,6 +302,7 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
   m.read("gpuType",
          [&](const ConfigNode& n) { gpu_type = read_job_gpu_type(n, ctx, job.gpu_type); });
   const std::optional<ConfigNode> roles = m.required("roles");
+  const size_t before_roles = errors.size();
   if (roles) {
     errors.attempt([&] {
       const std::vector<ConfigNode> items = roles->as_sequence();
@@ -236,8 +318,15 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
       }
     });
   }
+  const bool roles_ok = roles && errors.size() == before_roles;
+  m.read("minReplicas", [&](const ConfigNode& n) {
+    job.min_replicas = read_min_replicas(n, job.roles, roles_ok);
+  });
   if (auto n = m.optional("nodeSelector")) job.node_selector = read_labels(*n, errors);
   if (auto n = m.optional("tolerations")) job.tolerations = read_tolerations(*n, errors);
+  m.read("queue", [&](const ConfigNode& n) { job.queue = read_queue_name(n, ctx, "job names"); });
+  check_queue_given(m, ctx);
+  if (auto n = m.optional("topology")) job.topology = read_topology(*n, errors);
   std::optional<ConfigNode> steps;
   if (auto n = m.required("work")) job.work = read_work(*n, steps, errors);
 
@@ -248,7 +337,10 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
                            job.node_selector, job.tolerations);
   });
   errors.attempt([&] {
-    const std::string misfit = gang_misfit(ctx.topology, ctx.nodes_of, job.roles, gpu_type);
+    // With partial admission the job starts with as few as min_replicas of its last role.
+    std::vector<RoleSpec> smallest = job.roles;
+    if (job.min_replicas > 0) smallest.back().replicas = job.min_replicas;
+    const std::string misfit = gang_misfit(ctx.topology, ctx.nodes_of, smallest, gpu_type);
     if (!misfit.empty())
       roles->fail("job " + quote_for_message(job.name) + " can never start: it needs " + misfit);
   });
@@ -288,7 +380,7 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   const ConfigFields m(
       node,
       {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute", "gradientSize",
-       "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority", "tenant", "gpuType"},
+       "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority", "tenant", "gpuType", "queue"},
       errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
@@ -323,6 +415,10 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   m.read("tenant", [&](const ConfigNode& n) { c.tenant = n.as_name(); });
   GpuTypeId gpu_type = -1;
   m.read("gpuType", [&](const ConfigNode& n) { gpu_type = read_job_gpu_type(n, ctx, c.gpu_type); });
+  m.read("queue", [&](const ConfigNode& n) {
+    c.queue = read_queue_name(n, ctx, "jobs of this class name");
+  });
+  check_queue_given(m, ctx);
 
   if (errors.size() != before || !ctx.topology_ok) return c;
   // Both factors are capped (kMaxCpuMilli, kMaxMemory, 64 GPUs), so the products fit int64.

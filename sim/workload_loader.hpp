@@ -12,6 +12,9 @@
 //       roles: [{kind: Worker, replicas: 4, resources: {cpu: "8", memory: 64Gi, gpu: 8}}]
 //       work: {steps, stepCompute, gradientSize, inputPerStep, checkpointEvery}
 //       nodeSelector: {pool: spot} # and tolerations: sim/placement_constraints_loader.hpp
+//       queue: team-a              # an admission queue (spec.policy.admission.queues)
+//       minReplicas: 2             # partial admission of the last role, a Worker role
+//       topology: {required: rack} # or {preferred: ...}; island | node | rack
 //     generators:                  # Poisson arrivals, names unique
 //     - {kind: Poisson, name, count, meanInterarrival, start, mix: [JobClass...]}
 //
@@ -22,8 +25,12 @@
 // (PyTorch: Master, Worker; TensorFlow: PS, Chief, Worker, Evaluator; MPI: Launcher, Worker)
 // with one Master/Chief/Launcher, every pod fitting some node class, a job's gpuType present on
 // some node class, gpus % gpusPerPod == 0, weights > 0, explicit job names not of the form
-// "<generator>-<digits>", a gang even the empty cluster cannot hold (sim/gang_fit.hpp), a job
-// whose compute alone would end after kLatestTime, at most 1,000,000 jobs in all.
+// "<generator>-<digits>", a gang even the empty cluster cannot hold (sim/gang_fit.hpp; with
+// minReplicas, its smallest form), a job whose compute alone would end after kLatestTime, at
+// most 1,000,000 jobs in all. Queues: once spec.policy.admission declares queues, every job
+// (and every generator's job class) names one of them; without admission queues none may name
+// one. minReplicas: 1 to the replicas of the job's last role, which must be a Worker role.
+// topology: exactly one of required and preferred.
 //
 // Errors are recorded in `errors` and reading goes on. A check that needs values which could
 // not be read (a job's gang when one of its roles is wrong, anything about the cluster when
@@ -32,6 +39,7 @@
 #include "engine/cluster/topology.hpp"
 #include "engine/config/config_errors.hpp"
 #include "engine/config/reader.hpp"
+#include "sim/admission_loader.hpp"
 #include "sim/gang_fit.hpp"
 #include "sim/scenario_spec.hpp"
 
@@ -41,6 +49,7 @@ struct WorkloadContext {
   const Topology& topology;
   Time start;               // the scenario's start: submit and start offsets count from it
   bool topology_ok = true;  // false: the cluster had errors, so checks against it are skipped
+  DeclaredQueues queues{};  // what the jobs' queues are checked against (default: no queues)
   std::vector<int64_t> nodes_of = nodes_per_class(topology);  // for gang_misfit
 };
 

@@ -138,6 +138,24 @@ TEST(WorkloadGenerator, ClassFrequenciesFollowWeights) {
   }
 }
 
+// A job waits in its class's admission queue; a class without one leaves the job's empty.
+TEST(WorkloadGenerator, JobsTakeTheQueueOfTheirClass) {
+  PoissonGeneratorSpec g = generator(
+      "q", 200, {job_class(1, 1, Framework::kPyTorch, 1), job_class(2, 2, Framework::kPyTorch, 1)});
+  g.mix[0].queue = "team-a";
+  RandomStream rng = RandomStreams(3).stream("workload/q");
+  std::vector<JobSpec> jobs;
+  generate_poisson(g, scenario_start(), rng, jobs);
+  ASSERT_EQ(jobs.size(), 200u);
+  std::map<std::string, int> by_queue;  // every 1-GPU job in team-a, every 2-GPU one in none
+  for (const JobSpec& j : jobs) {
+    EXPECT_EQ(j.queue, j.total_gpus() == 1 ? "team-a" : "") << j.name;
+    ++by_queue[j.queue];
+  }
+  // Equal weights: both classes drawn (P(one class never drawn in 200) = 2 · 2^-200).
+  EXPECT_EQ(by_queue.size(), 2u);
+}
+
 TEST(WorkloadGenerator, PyTorchIsMasterPlusWorkers) {
   JobClass c = job_class(16, 8, Framework::kPyTorch);
   c.cpu_milli_per_gpu = 4000;

@@ -214,12 +214,10 @@ void read_preemption(const ConfigNode& node, QueueSpec& q, ConfigErrors& errors)
                "borrowWithinCohort policy LowerPriority needs reclaimWithinCohort LowerPriority "
                "or Any (Kueue's rule: a queue that may not preempt to reclaim its own quota may "
                "not preempt to borrow either)");
+  // Read with any policy: the issue's own example writes {policy: Never, maxPriorityThreshold:
+  // 0}, and under Never the threshold simply has nothing to bound.
   b.read("maxPriorityThreshold", [&](const ConfigNode& n) {
     q.max_priority_threshold = static_cast<int>(n.as_int(kInt32Min, kInt32Max));
-    if (policy_ok && !q.borrow_within_cohort)
-      n.fail(
-          "maxPriorityThreshold applies only with policy: LowerPriority (it bounds the "
-          "priority of the jobs a borrowing job may preempt)");
   });
 }
 

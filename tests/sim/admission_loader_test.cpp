@@ -359,21 +359,15 @@ TEST(AdmissionLoader, Preemption) {
             "unknown value 'Always'; expected one of: Never, LowerPriority");
 }
 
-TEST(AdmissionLoader, MaxPriorityThresholdOnlyWithLowerPriority) {
-  // 83 + "Never, maxPriorityThreshold: " (29) = 112.
-  EXPECT_EQ(error_of(team_b("quota: {cpu: 1}, preemption: {borrowWithinCohort: {policy: Never, "
-                            "maxPriorityThreshold: 0}}")),
-            "t.yaml:20:112: spec.policy.admission.queues[1].preemption.borrowWithinCohort."
-            "maxPriorityThreshold: maxPriorityThreshold applies only with policy: LowerPriority "
-            "(it bounds the priority of the jobs a borrowing job may preempt)");
-  // Without a policy it is Never too: "preemption: {borrowWithinCohort: {maxPriorityThreshold: "
-  // is 56 characters: 97.
-  EXPECT_THAT(
-      error_of(
-          team_b("quota: {cpu: 1}, preemption: {borrowWithinCohort: {maxPriorityThreshold: 0}}")),
-      HasSubstr("t.yaml:20:97: spec.policy.admission.queues[1].preemption.borrowWithinCohort."
-                "maxPriorityThreshold: maxPriorityThreshold applies only with policy: "
-                "LowerPriority"));
+// The example writes borrowWithinCohort: {policy: Never, maxPriorityThreshold: 0}: a
+// threshold under Never bounds nothing, and is accepted as written.
+TEST(AdmissionLoader, AThresholdUnderPolicyNeverIsAccepted) {
+  const ScenarioSpec s =
+      load(team_b("quota: {cpu: 1}, preemption: {borrowWithinCohort: {policy: Never, "
+                  "maxPriorityThreshold: 0}}"));
+  const QueueSpec& b = s.policy.admission.queues[1];
+  EXPECT_FALSE(b.borrow_within_cohort);
+  EXPECT_EQ(b.max_priority_threshold, 0);
 }
 
 TEST(AdmissionLoader, BorrowingPreemptionNeedsReclaim) {

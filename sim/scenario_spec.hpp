@@ -36,8 +36,9 @@ struct JobClass {
   int64_t memory_bytes_per_gpu = 64ll << 30;
   int priority = 0;
   std::string tenant = "default";
-  std::string gpu_type;  // empty: any
-  std::string queue;     // the admission queue of its jobs (JobSpec::queue); empty: none
+  std::string gpu_type;       // empty: any
+  std::string queue;          // the admission queue of its jobs (JobSpec::queue); empty: none
+  Duration checkpoint_every;  // TrainingWork::checkpoint_every of its jobs (0: never)
 };
 
 // Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting

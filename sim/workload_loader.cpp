@@ -377,11 +377,11 @@ IntRange read_steps(const ConfigNode& node, ConfigErrors& errors) {
 JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
                         std::optional<Time> last_arrival, ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(
-      node,
-      {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute", "gradientSize",
-       "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority", "tenant", "gpuType", "queue"},
-      errors);
+  const ConfigFields m(node,
+                       {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute",
+                        "gradientSize", "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority",
+                        "tenant", "gpuType", "queue", "checkpointEvery"},
+                       errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
     c.weight = n.as_double(0, 1e12);
@@ -418,6 +418,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   m.read("queue", [&](const ConfigNode& n) {
     c.queue = read_queue_name(n, ctx, "jobs of this class name");
   });
+  m.read("checkpointEvery",
+         [&](const ConfigNode& n) { c.checkpoint_every = n.as_positive_duration(); });
   check_queue_given(m, ctx);
 
   if (errors.size() != before || !ctx.topology_ok) return c;

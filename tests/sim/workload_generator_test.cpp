@@ -138,11 +138,13 @@ TEST(WorkloadGenerator, ClassFrequenciesFollowWeights) {
   }
 }
 
-// A job waits in its class's admission queue; a class without one leaves the job's empty.
+// A job waits in its class's admission queue and checkpoints as its class says; a class without
+// them leaves the job's empty.
 TEST(WorkloadGenerator, JobsTakeTheQueueOfTheirClass) {
   PoissonGeneratorSpec g = generator(
       "q", 200, {job_class(1, 1, Framework::kPyTorch, 1), job_class(2, 2, Framework::kPyTorch, 1)});
   g.mix[0].queue = "team-a";
+  g.mix[0].checkpoint_every = minutes(10);
   RandomStream rng = RandomStreams(3).stream("workload/q");
   std::vector<JobSpec> jobs;
   generate_poisson(g, scenario_start(), rng, jobs);
@@ -150,6 +152,7 @@ TEST(WorkloadGenerator, JobsTakeTheQueueOfTheirClass) {
   std::map<std::string, int> by_queue;  // every 1-GPU job in team-a, every 2-GPU one in none
   for (const JobSpec& j : jobs) {
     EXPECT_EQ(j.queue, j.total_gpus() == 1 ? "team-a" : "") << j.name;
+    EXPECT_EQ(j.work.checkpoint_every, j.total_gpus() == 1 ? minutes(10) : Duration(0)) << j.name;
     ++by_queue[j.queue];
   }
   // Equal weights: both classes drawn (P(one class never drawn in 200) = 2 · 2^-200).

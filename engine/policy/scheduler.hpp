@@ -204,7 +204,32 @@ class Scheduler {
   // After an eviction the world reported: requeue (with the waitForPodsReady backoff when it
   // timed out) or deactivate. Returns the state it leaves the workload in.
   void admission_evicted(Workload& w, Time now);
-  AdmitResult try_admit(Cluster& cluster, Workload& w, Time now, BindAction& out);
+  // What one queue's walk of a cycle learnt from failures (see try_admit()).
+  struct WalkMemo {
+    struct Totals {
+      int64_t gpu_milli = 0, cpu_milli = 0, memory = 0;
+    };
+    struct Failure {
+      bool set = false;
+      Totals totals;
+      const JobSpec* spec = nullptr;
+    };
+    Failure quota;       // the last workload that failed quota
+    Failure preemption;  // the last workload whose preemption search found nothing
+    static Totals totals_of(std::span<const Resources> pods) {
+      Totals t;
+      for (const Resources& r : pods) {
+        t.gpu_milli += r.gpu_milli_total();
+        t.cpu_milli += r.cpu_milli;
+        t.memory += r.memory_bytes;
+      }
+      return t;
+    }
+    // Would `w` (with totals `t`) fail the way `f` did?
+    static bool dominates(const Failure& f, const Workload& w, const Totals& t);
+  };
+  AdmitResult try_admit(Cluster& cluster, Workload& w, Time now, BindAction& out,
+                        WalkMemo* memo = nullptr);
   // The GPU types a workload's pods may use under its queue's quota, for a request of
   // `pods`; types the quota refuses are left out. `any_quota` tells whether quota let anything
   // through (for a GPU-less job: whether the one check passed).

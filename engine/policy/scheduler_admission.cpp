@@ -13,19 +13,6 @@ namespace gantry {
 
 namespace {
 
-struct Totals {
-  int64_t gpu_milli = 0, cpu_milli = 0, memory = 0;
-};
-
-Totals totals_of(std::span<const Resources> pods) {
-  Totals t;
-  for (const Resources& r : pods) {
-    t.gpu_milli += r.gpu_milli_total();
-    t.cpu_milli += r.cpu_milli;
-    t.memory += r.memory_bytes;
-  }
-  return t;
-}
 
 bool needs_gpus(std::span<const Resources> pods) {
   return std::any_of(pods.begin(), pods.end(), [](const Resources& r) { return r.needs_gpu(); });
@@ -127,7 +114,7 @@ void Scheduler::admission_reaccount(const Cluster& cluster, Workload& w, Time no
 
 ResourceVector Scheduler::quota_usage(const Cluster& cluster, const Workload& w,
                                       std::span<const Resources> pods, GpuTypeId type) const {
-  const Totals t = totals_of(pods);
+  const WalkMemo::Totals t = WalkMemo::totals_of(pods);
   const std::string model = type >= 0 ? cluster.topology().gpus.at(type).name : std::string();
   return admission_->book.usage(w.queue, t.gpu_milli, model, t.cpu_milli, t.memory);
 }
@@ -249,13 +236,34 @@ void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, T
   }
 }
 
+bool Scheduler::WalkMemo::dominates(const Failure& f, const Workload& w, const Totals& t) {
+  const JobSpec& a = *f.spec;
+  const JobSpec& b = *w.spec;
+  return f.set && t.gpu_milli >= f.totals.gpu_milli && t.cpu_milli >= f.totals.cpu_milli &&
+         t.memory >= f.totals.memory && b.priority <= a.priority && b.min_replicas == 0 &&
+         a.gpu_type == b.gpu_type && a.gpu_types == b.gpu_types;
+}
+
 Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time now,
-                                            BindAction& out) {
+                                            BindAction& out, WalkMemo* memo) {
   const JobSpec& spec = *w.spec;
   const int full = spec.roles.empty() ? 0 : spec.roles.back().replicas;
   const bool partial =
       spec.min_replicas > 0 && !spec.roles.empty() && spec.roles.back().kind == RoleKind::kWorker;
   const int fewest = partial ? std::min(spec.min_replicas, full) : full;
+  // Within one queue's walk of a cycle the quota only fills up: a workload asking for at least
+  // what an earlier one that failed quota asked (same models, no lower priority) fails too,
+  // and one at least as large and no more urgent than an earlier failed preemption search
+  // would search the same candidates in vain.
+  const WalkMemo::Totals totals = memo != nullptr ? WalkMemo::totals_of(w.requests)
+                                                 : WalkMemo::Totals{};
+  if (memo != nullptr && WalkMemo::dominates(memo->quota, w, totals)) {
+    if (memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
+      return AdmitResult::kNoQuota;
+    if (try_preemption(cluster, w, now)) return AdmitResult::kPreempting;
+    memo->preemption = WalkMemo::Failure{true, totals, w.spec};
+    return AdmitResult::kNoQuota;
+  }
   bool quota_passed = false;
   for (int replicas = full; replicas >= fewest; --replicas) {
     const std::vector<Resources> pods = pods_with(spec, w.requests, replicas);
@@ -270,7 +278,12 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
     // A smaller gang can only help placement if some node ran out of room; the quota check
     // above is cheap, placement is not: stop at the first failure unless partial.
   }
+  if (memo != nullptr && !quota_passed && !partial)
+    memo->quota = WalkMemo::Failure{true, totals, w.spec};
+  if (memo != nullptr && memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
+    return quota_passed ? AdmitResult::kNoPlacement : AdmitResult::kNoQuota;
   if (try_preemption(cluster, w, now)) return AdmitResult::kPreempting;
+  if (memo != nullptr) memo->preemption = WalkMemo::Failure{true, totals, w.spec};
   return quota_passed ? AdmitResult::kNoPlacement : AdmitResult::kNoQuota;
 }
 
@@ -518,6 +531,7 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
   // The cohort version each queue's walk saw: an admission later in the cycle may give it a
   // preemption candidate, so it parks on what it saw, not on what the cycle left.
   std::vector<uint64_t> seen(a.queues.size(), 0);
+  std::vector<WalkMemo> memos(a.queues.size());
   for (int q = 0; q < static_cast<int>(a.queues.size()); ++q) {
     AdmissionQueues::Queue& queue = a.queues[static_cast<size_t>(q)];
     if (queue.pending.empty()) continue;
@@ -546,7 +560,7 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
       progressed[static_cast<size_t>(q)] = true;  // waiting for its victims: not parked
     } else {
       BindAction action;
-      result = try_admit(cluster, w, now, action);
+      result = try_admit(cluster, w, now, action, &memos[static_cast<size_t>(q)]);
       if (result == AdmitResult::kAdmitted) placed.push_back(std::move(action));
       if (result == AdmitResult::kAdmitted || result == AdmitResult::kPreempting)
         progressed[static_cast<size_t>(q)] = true;

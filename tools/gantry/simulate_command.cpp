@@ -15,6 +15,7 @@
 #include "engine/policy/scheduler.hpp"
 #include "engine/store/replacement_file.hpp"
 #include "sim/json_report.hpp"
+#include "sim/queue_summary.hpp"
 #include "sim/results_export.hpp"
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
@@ -80,8 +81,9 @@ void run_simulate(const SimulateOptions& opt) {
   bar.finish();
   if (!opt.actions.empty()) write_file_atomically(opt.actions, actions.str());
   const RunSummary summary = summarize(run);
+  const std::vector<QueueSummary> queues = summarize_queues(run.log, scenario.policy.admission);
 
-  write_results_database(db_path, scenario, run, summary);
+  write_results_database(db_path, scenario, run, summary, queues);
 
   if (opt.format == "json") {
     std::cout << json_report(scenario, summary, db_path).dump(2) << "\n";

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+#include <optional>
+
 namespace gantry {
 
 namespace {
@@ -9,10 +12,38 @@ nlohmann::ordered_json distribution(const DistributionFigures& d) {
   return {{"count", d.count}, {"mean", d.mean}, {"p50", d.p50},
           {"p95", d.p95},     {"p99", d.p99},   {"max", d.max}};
 }
+
+nlohmann::ordered_json instant(const std::optional<Time>& t) {
+  if (!t) return nullptr;
+  return format_rfc3339(*t);
+}
+
+nlohmann::ordered_json text_or_null(const std::string& s) {
+  if (s.empty()) return nullptr;
+  return s;
+}
+
+nlohmann::ordered_json queue_json(const QueueSummary& q) {
+  const bool waited = q.admission_wait_s.count > 0;
+  return {{"name", q.name},
+          {"cohort", text_or_null(q.cohort)},
+          {"jobs", q.jobs},
+          {"admitted", q.admitted},
+          {"wait_p50_s", waited ? nlohmann::ordered_json(q.admission_wait_s.p50) : nullptr},
+          {"wait_p95_s", waited ? nlohmann::ordered_json(q.admission_wait_s.p95) : nullptr},
+          {"gpu_hours_used", q.gpu_hours_used},
+          {"gpu_hours_borrowed", q.gpu_hours_borrowed},
+          {"gpu_hours_lent", q.gpu_hours_lent},
+          {"preemptions_suffered", q.preemptions_suffered},
+          {"preemptions_caused", q.preemptions_caused},
+          {"lost_gpu_hours", q.lost_gpu_hours}};
+}
 }  // namespace
 
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& s,
+                                   const std::vector<QueueSummary>& queues,
                                    const std::string& results_path) {
+  const bool admission = scenario.policy.admission.enabled();
   nlohmann::ordered_json j;
   j["scenario"] = scenario.name;
   j["seed"] = scenario.seed;
@@ -29,12 +60,46 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
                {"finished", s.jobs_finished},
                {"running_at_end", s.jobs_running_at_end},
                {"queued_at_end", s.jobs_queued_at_end}};
+  if (admission) j["jobs"]["inactive_at_end"] = s.jobs_inactive_at_end;
   j["wait_s"] = distribution(s.wait_s);
   j["jct_s"] = distribution(s.jct_s);
   j["gpu"] = {{"allocation_ratio", s.gpu_allocation_ratio}, {"busy_ratio", s.gpu_busy_ratio}};
+  if (admission) {
+    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+    for (const QueueSummary& q : queues) rows.push_back(queue_json(q));
+    j["queues"] = std::move(rows);
+  }
   j["fingerprint"] = fmt::format("{:016x}", s.fingerprint);
   j["results"] = results_path;
   return j;
+}
+
+nlohmann::ordered_json json_jobs(const SimulationLog& log) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const JobLog& job : log.jobs) {
+    assert(job.spec != nullptr);
+    const JobSpec& spec = *job.spec;
+    nlohmann::ordered_json evictions = nlohmann::ordered_json::array();
+    for (const EvictionRecord& e : job.evicted) {
+      assert(e.by < static_cast<JobId>(log.jobs.size()));
+      evictions.push_back(
+          {{"at", format_rfc3339(e.at)},
+           {"reason", e.reason},
+           {"by", e.by >= 0 ? nlohmann::ordered_json(log.jobs[static_cast<size_t>(e.by)].spec->name)
+                            : nullptr}});
+    }
+    out.push_back({{"name", spec.name},
+                   {"queue", text_or_null(spec.queue)},
+                   {"priority", spec.priority},
+                   {"submit", format_rfc3339(spec.submit)},
+                   {"admitted", instant(job.admitted)},
+                   {"start", instant(job.running)},
+                   {"end", instant(job.finished)},
+                   {"state", to_string(job.state)},
+                   {"replicas", job.replicas},
+                   {"evictions", std::move(evictions)}});
+  }
+  return out;
 }
 
 }  // namespace gantry

@@ -4,13 +4,29 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
+#include "sim/queue_summary.hpp"
 #include "sim/scenario_spec.hpp"
+#include "sim/simulation_log.hpp"
 #include "sim/summary.hpp"
 
 namespace gantry {
 
+// The report. With admission on (scenario.policy.admission has queues) it also has
+// "jobs"."inactive_at_end" and a "queues" array, one object per row of `queues`
+// (summarize_queues()); without, neither key is there, so the shape is the one consumers
+// knew before admission existed.
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& summary,
+                                   const std::vector<QueueSummary>& queues,
                                    const std::string& results_path);
+
+// Every job of the log, in JobId order (`--jobs`):
+//   {"name", "queue", "priority", "submit", "admitted", "start", "end", "state", "replicas",
+//    "evictions": [{"at", "reason", "by"}]}
+// Instants are RFC 3339 UTC, null when the job never got there; start is when every pod ran,
+// end when it finished. queue is null without admission; by is the preemptor's name, null
+// when no job caused the eviction. Every JobLog must have its spec.
+nlohmann::ordered_json json_jobs(const SimulationLog& log);
 
 }  // namespace gantry

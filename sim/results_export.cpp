@@ -55,7 +55,8 @@ std::string describe_placement(const Topology& topology, const std::vector<PodPl
 }
 
 void write_results_database(const std::string& path, const ScenarioSpec& scenario,
-                            const SimulationRun& run, const RunSummary& summary) {
+                            const SimulationRun& run, const RunSummary& summary,
+                            const std::vector<QueueSummary>& queues) {
   const Topology& topo = run.cluster->topology();
   ResultsWriter w(path);
   w.write_meta("scenario", scenario.name);
@@ -91,7 +92,31 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
       r.bottleneck = job.step.bottleneck;
     }
     r.state = to_string(job.state);
+    if (!spec.queue.empty()) r.queue = spec.queue;
+    r.admitted = job.admitted;
+    r.replicas = job.replicas;
+    r.lost_gpu_seconds = job.lost_gpu_seconds;
     w.add_job(r);
+  }
+  for (const JobLog& job : run.log.jobs)
+    for (const EvictionRecord& e : job.evicted)
+      w.add_eviction(
+          {job.id, e.at, e.reason, e.by >= 0 ? std::optional<JobId>(e.by) : std::nullopt});
+  for (const QueueSummary& q : queues) {
+    const bool waited = q.admission_wait_s.count > 0;
+    w.add_queue(
+        {.name = q.name,
+         .cohort = q.cohort.empty() ? std::nullopt : std::optional<std::string>(q.cohort),
+         .jobs = q.jobs,
+         .admitted = q.admitted,
+         .wait_p50_s = waited ? std::optional<double>(q.admission_wait_s.p50) : std::nullopt,
+         .wait_p95_s = waited ? std::optional<double>(q.admission_wait_s.p95) : std::nullopt,
+         .gpu_hours_used = q.gpu_hours_used,
+         .gpu_hours_borrowed = q.gpu_hours_borrowed,
+         .gpu_hours_lent = q.gpu_hours_lent,
+         .preemptions_suffered = q.preemptions_suffered,
+         .preemptions_caused = q.preemptions_caused,
+         .lost_gpu_hours = q.lost_gpu_hours});
   }
   for (const SeriesPoint& p : run.log.series)
     w.add_series({p.time, topo.gpus.at(p.type).name, p.allocated, p.busy});
@@ -105,6 +130,8 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
   w.write_summary("jobs_finished", static_cast<double>(summary.jobs_finished));
   w.write_summary("jobs_running_at_end", static_cast<double>(summary.jobs_running_at_end));
   w.write_summary("jobs_queued_at_end", static_cast<double>(summary.jobs_queued_at_end));
+  if (scenario.policy.admission.enabled())
+    w.write_summary("jobs_inactive_at_end", static_cast<double>(summary.jobs_inactive_at_end));
   const auto distribution = [&w](const std::string& name, const DistributionFigures& d) {
     w.write_summary(name + "_mean", d.mean);
     w.write_summary(name + "_p50", d.p50);

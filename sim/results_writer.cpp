@@ -23,6 +23,19 @@ CREATE TABLE events(seq INTEGER PRIMARY KEY, time_us INTEGER, kind TEXT, job_id 
   detail TEXT);
 CREATE TABLE summary(metric TEXT PRIMARY KEY, value REAL);
 )sql",
+      // Admission: a job's queue and evictions, and the figures of each queue.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN queue TEXT NULL;
+ALTER TABLE jobs ADD COLUMN admitted_us INTEGER NULL;
+ALTER TABLE jobs ADD COLUMN replicas INTEGER;
+ALTER TABLE jobs ADD COLUMN lost_gpu_seconds REAL;
+CREATE TABLE evictions(job_id INTEGER, at_us INTEGER, reason TEXT, by_job_id INTEGER NULL);
+CREATE TABLE queues(
+  name TEXT PRIMARY KEY, cohort TEXT NULL, jobs INTEGER, admitted INTEGER,
+  wait_p50_s REAL NULL, wait_p95_s REAL NULL, gpu_hours_used REAL, gpu_hours_borrowed REAL,
+  gpu_hours_lent REAL, preemptions_suffered INTEGER, preemptions_caused INTEGER,
+  lost_gpu_hours REAL);
+)sql",
   };
   return kSteps;
 }
@@ -66,8 +79,15 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path), file_(path)
   insert_meta_ = db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)");
   insert_job_ = db_.prepare(
       "INSERT INTO jobs(id, name, tenant, priority, gpus, pods, submit_us, start_us, end_us, "
-      "wait_s, jct_s, nodes, placement, step_time_s, bottleneck, state) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "wait_s, jct_s, nodes, placement, step_time_s, bottleneck, state, queue, admitted_us, "
+      "replicas, lost_gpu_seconds) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert_eviction_ =
+      db_.prepare("INSERT INTO evictions(job_id, at_us, reason, by_job_id) VALUES (?, ?, ?, ?)");
+  insert_queue_ = db_.prepare(
+      "INSERT INTO queues(name, cohort, jobs, admitted, wait_p50_s, wait_p95_s, gpu_hours_used, "
+      "gpu_hours_borrowed, gpu_hours_lent, preemptions_suffered, preemptions_caused, "
+      "lost_gpu_hours) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert_series_ = db_.prepare(
       "INSERT INTO cluster_series(time_us, gpu_type, allocated, busy) VALUES (?, ?, ?, ?)");
   insert_event_ =
@@ -82,6 +102,8 @@ ResultsWriter::~ResultsWriter() {
   batch_.reset();
   insert_meta_ = Statement();
   insert_job_ = Statement();
+  insert_eviction_ = Statement();
+  insert_queue_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();
@@ -114,9 +136,28 @@ void ResultsWriter::add_job(const JobRecord& job) {
   insert_job_
       .bind_all(job.id, borrow(job.name), borrow(job.tenant), job.priority, job.gpus, job.pods,
                 job.submit, job.start, job.end, wait_s, jct_s, job.nodes, borrow(job.placement),
-                job.step_time_s, borrow(job.bottleneck), borrow(job.state))
+                job.step_time_s, borrow(job.bottleneck), borrow(job.state), borrow(job.queue),
+                job.admitted, job.replicas, job.lost_gpu_seconds)
       .step();
   insert_job_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_eviction(const JobEvictionRecord& e) {
+  assert(!finished_);
+  insert_eviction_.bind_all(e.job_id, e.at, borrow(e.reason), e.by_job_id).step();
+  insert_eviction_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_queue(const QueueRecord& q) {
+  assert(!finished_);
+  insert_queue_
+      .bind_all(borrow(q.name), borrow(q.cohort), q.jobs, q.admitted, q.wait_p50_s, q.wait_p95_s,
+                q.gpu_hours_used, q.gpu_hours_borrowed, q.gpu_hours_lent, q.preemptions_suffered,
+                q.preemptions_caused, q.lost_gpu_hours)
+      .step();
+  insert_queue_.reset();
   row_written();
 }
 
@@ -155,6 +196,8 @@ void ResultsWriter::finish() {
   // Finalize every statement before closing: SQLite refuses to close under live statements.
   insert_meta_ = Statement();
   insert_job_ = Statement();
+  insert_eviction_ = Statement();
+  insert_queue_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();

@@ -1,7 +1,7 @@
 #pragma once
 // ResultsWriter: the results database of `gantry simulate`.
 //
-// One SQLite file per run, with this schema (user_version 1):
+// One SQLite file per run, with this schema (user_version 2):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       scenario name, seed, policy, start, horizon, gantry version: whatever the caller
@@ -9,10 +9,22 @@
 //   jobs(id INTEGER PRIMARY KEY, name TEXT, tenant TEXT, priority INTEGER, gpus INTEGER,
 //        pods INTEGER, submit_us INTEGER, start_us INTEGER NULL, end_us INTEGER NULL,
 //        wait_s REAL NULL, jct_s REAL NULL, nodes INTEGER NULL, placement TEXT NULL,
-//        step_time_s REAL NULL, bottleneck TEXT NULL, state TEXT)
+//        step_time_s REAL NULL, bottleneck TEXT NULL, state TEXT,
+//        queue TEXT NULL, admitted_us INTEGER NULL, replicas INTEGER, lost_gpu_seconds REAL)
 //       one row per job. start = the instant all pods run (NULL if never); wait = start −
 //       submit and jct = end − submit, in seconds, computed here from the record so they
-//       always agree with the instants.
+//       always agree with the instants. queue: its admission queue (NULL without admission);
+//       admitted: its first admission; replicas: of its last role at its last admission;
+//       lost_gpu_seconds: GPU time of the work its evictions threw away.
+//   evictions(job_id INTEGER, at_us INTEGER, reason TEXT, by_job_id INTEGER NULL)
+//       one row per eviction of a job, in the order add_eviction() received them; by_job_id
+//       is the preemptor (NULL when no job caused it).
+//   queues(name TEXT PRIMARY KEY, cohort TEXT NULL, jobs INTEGER, admitted INTEGER,
+//          wait_p50_s REAL NULL, wait_p95_s REAL NULL, gpu_hours_used REAL,
+//          gpu_hours_borrowed REAL, gpu_hours_lent REAL, preemptions_suffered INTEGER,
+//          preemptions_caused INTEGER, lost_gpu_hours REAL)
+//       one row per admission queue (sim/queue_summary.hpp says what each figure is); empty
+//       when admission is off. wait_* is the admission wait, NULL when no job was admitted.
 //   cluster_series(time_us INTEGER, gpu_type TEXT, allocated INTEGER, busy INTEGER)
 //       one row per change of a GPU type's allocated or busy count.
 //   events(seq INTEGER PRIMARY KEY, time_us INTEGER, kind TEXT, job_id INTEGER NULL,
@@ -21,6 +33,12 @@
 //   summary(metric TEXT PRIMARY KEY, value REAL)
 //       headline numbers (NaN is stored as NULL).
 //   Index events_by_job on events(job_id), built by finish().
+//
+// Schema versions (Database::migrate, PRAGMA user_version): 1 meta, jobs, cluster_series,
+// events, summary; 2 the admission columns of jobs (queue, admitted_us, replicas,
+// lost_gpu_seconds) and the evictions and queues tables. Every results database is written
+// from nothing, so a file of this Gantry is always at 2; a reader that finds 1 is reading an
+// older Gantry's file, without those columns and tables.
 //
 // Instants are microseconds since the Unix epoch in simulated time (`*_us`).
 //
@@ -81,6 +99,34 @@ struct JobRecord {
   std::optional<double> step_time_s;
   std::optional<std::string> bottleneck;  // the link or resource that sets the step time
   std::string state;                      // to_string(JobState), or a state of the world
+  std::optional<std::string> queue;       // its admission queue; empty without admission
+  std::optional<Time> admitted;           // first admission; empty if never admitted
+  int replicas = 0;                       // of its last role, at its last admission
+  double lost_gpu_seconds = 0;            // GPU time of the work evictions threw away
+};
+
+// One row of `evictions`.
+struct JobEvictionRecord {
+  JobId job_id = 0;
+  Time at;
+  std::string reason;              // "Preempted", "PodsReadyTimeout", ... (sim/simulation_log.hpp)
+  std::optional<JobId> by_job_id;  // the preemptor; empty when no job caused it
+};
+
+// One row of `queues`. Optional fields are NULL when empty.
+struct QueueRecord {
+  std::string name;
+  std::optional<std::string> cohort;
+  int64_t jobs = 0;
+  int64_t admitted = 0;
+  std::optional<double> wait_p50_s;  // admission wait; empty when no job was admitted
+  std::optional<double> wait_p95_s;
+  double gpu_hours_used = 0;
+  double gpu_hours_borrowed = 0;
+  double gpu_hours_lent = 0;
+  int64_t preemptions_suffered = 0;
+  int64_t preemptions_caused = 0;
+  double lost_gpu_hours = 0;
 };
 
 // One row of `cluster_series`.
@@ -124,6 +170,8 @@ class ResultsWriter {
   // Inserts or replaces meta[key]; the last value written for a key wins.
   void write_meta(const std::string& key, const std::string& value);
   void add_job(const JobRecord& job);  // a second record with the same id throws StoreError
+  void add_eviction(const JobEvictionRecord& eviction);
+  void add_queue(const QueueRecord& queue);  // a second queue of the same name throws StoreError
   void add_series(const SeriesRecord& row);
   void add_event(const EventRecord& event);
   // Inserts or replaces summary[metric]; the last value written for a metric wins.
@@ -148,6 +196,8 @@ class ResultsWriter {
   // Member order matters: statements and the open transaction go before db_ closes.
   Statement insert_meta_;
   Statement insert_job_;
+  Statement insert_eviction_;
+  Statement insert_queue_;
   Statement insert_series_;
   Statement insert_event_;
   Statement insert_summary_;

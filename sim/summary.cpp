@@ -1,13 +1,10 @@
 #include "sim/summary.hpp"
 
-#include "engine/metrics/distribution.hpp"
 #include "engine/metrics/time_weighted.hpp"
 
 namespace gantry {
 
-namespace {
-
-DistributionFigures figures(const Distribution& d) {
+DistributionFigures figures_of(const Distribution& d) {
   DistributionFigures f;
   f.count = static_cast<int64_t>(d.count());
   if (f.count == 0) return f;
@@ -18,6 +15,8 @@ DistributionFigures figures(const Distribution& d) {
   f.max = d.max();
   return f;
 }
+
+namespace {
 
 // Time-average of the sum over GPU types of a per-type series column.
 double average_over_types(const SimulationLog& log, size_t types, Time start, Time end,
@@ -78,15 +77,17 @@ RunSummary summarize(const SimulationRun& run) {
       case JobState::kFinished:
         ++s.jobs_finished;
         break;
-      case JobState::kWithdrawn:
       case JobState::kInactive:
+        ++s.jobs_inactive_at_end;
+        break;
+      case JobState::kWithdrawn:
         break;  // counted in the total only
     }
     if (job.running) wait.add((*job.running - job.spec->submit).seconds());
     if (job.finished) jct.add((*job.finished - job.spec->submit).seconds());
   }
-  s.wait_s = figures(wait);
-  s.jct_s = figures(jct);
+  s.wait_s = figures_of(wait);
+  s.jct_s = figures_of(jct);
   const size_t types = run.cluster->topology().gpus.size();
   if (s.total_gpus > 0) {
     s.gpu_allocation_ratio =

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "engine/metrics/distribution.hpp"
 #include "sim/simulation.hpp"
 
 namespace gantry {
@@ -14,13 +15,18 @@ struct DistributionFigures {
   double mean = 0, p50 = 0, p95 = 0, p99 = 0, max = 0;  // seconds; 0 when count == 0
 };
 
+// The figures of `d` (percentiles as Distribution computes them); all 0 when it is empty.
+// Every report's distributions go through here, so they agree on the method.
+DistributionFigures figures_of(const Distribution& d);
+
 struct RunSummary {
   int64_t jobs_total = 0;
   int64_t jobs_finished = 0;
-  int64_t jobs_running_at_end = 0;  // bound (starting or running) but not finished
-  int64_t jobs_queued_at_end = 0;   // never placed
-  DistributionFigures wait_s;       // start − submit, over jobs that started
-  DistributionFigures jct_s;        // end − submit, over finished jobs
+  int64_t jobs_running_at_end = 0;   // bound (starting or running) but not finished
+  int64_t jobs_queued_at_end = 0;    // never placed
+  int64_t jobs_inactive_at_end = 0;  // deactivated by admission (waitForPodsReady's limit)
+  DistributionFigures wait_s;        // start − submit, over jobs that started
+  DistributionFigures jct_s;         // end − submit, over finished jobs
   int total_gpus = 0;
   double gpu_allocation_ratio = 0;  // time-average of allocated GPUs / total GPUs over [start, end]
   double gpu_busy_ratio = 0;        // same for GPUs of running jobs

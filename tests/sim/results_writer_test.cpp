@@ -103,7 +103,7 @@ TEST_F(ResultsWriterTest, RoundTrip) {
     EXPECT_TRUE(w.finished());
   }
   Database db = Database::open(file);
-  EXPECT_EQ(db.user_version(), 1);
+  EXPECT_EQ(db.user_version(), 2) << "schema steps: the tables, then the admission ones";
 
   Statement meta = db.prepare("SELECT value FROM meta WHERE key = ?");
   meta.bind_all("seed");
@@ -139,6 +139,13 @@ TEST_F(ResultsWriterTest, RoundTrip) {
   }
   EXPECT_EQ(jobs.column_text(15), "Pending");
   EXPECT_FALSE(jobs.step());
+
+  // Without admission the admission columns are NULL (queue, admitted) or 0.
+  Statement admission = db.prepare(
+      "SELECT count(*) FROM jobs WHERE queue IS NULL AND admitted_us IS NULL AND replicas = 0 "
+      "AND lost_gpu_seconds = 0");
+  ASSERT_TRUE(admission.step());
+  EXPECT_EQ(admission.column_int64(0), 2);
 
   Statement series =
       db.prepare("SELECT time_us, gpu_type, allocated, busy FROM cluster_series ORDER BY rowid");
@@ -332,6 +339,95 @@ TEST_F(ResultsWriterTest, DuplicateJobIdThrows) {
     FAIL() << "expected StoreError";
   } catch (const StoreError& e) {
     EXPECT_THAT(e.what(), HasSubstr("jobs.id"));
+  }
+}
+
+// The admission rows: a job's queue and first admission, its evictions, a queue's figures;
+// optional fields stored as NULL when empty.
+TEST_F(ResultsWriterTest, AdmissionRowsRoundTrip) {
+  const std::string file = path("admission.db");
+  {
+    ResultsWriter w(file);
+    JobRecord job = finished_job();
+    job.queue = "research";
+    job.admitted = kT0 + seconds(30);
+    job.replicas = 2;
+    job.lost_gpu_seconds = 1800.5;
+    w.add_job(job);
+    w.add_eviction({7, kT0 + minutes(10), "Preempted", 8});
+    w.add_eviction({7, kT0 + minutes(20), "PodsReadyTimeout", std::nullopt});
+    QueueRecord research;
+    research.name = "research";
+    research.cohort = "lab";
+    research.jobs = 3;
+    research.admitted = 2;
+    research.wait_p50_s = 12.5;
+    research.wait_p95_s = 40.0;
+    research.gpu_hours_used = 10.0;
+    research.gpu_hours_borrowed = 2.0;
+    research.gpu_hours_lent = 1.0;
+    research.preemptions_suffered = 4;
+    research.preemptions_caused = 5;
+    research.lost_gpu_hours = 0.5;
+    w.add_queue(research);
+    QueueRecord idle;
+    idle.name = "idle";
+    w.add_queue(idle);
+    w.finish();
+  }
+  Database db = Database::open(file);
+  Statement job = db.prepare("SELECT queue, admitted_us, replicas, lost_gpu_seconds FROM jobs");
+  ASSERT_TRUE(job.step());
+  EXPECT_EQ(job.column_text(0), "research");
+  EXPECT_EQ(job.column_int64(1), (kT0 + seconds(30)).micros());
+  EXPECT_EQ(job.column_int64(2), 2);
+  EXPECT_DOUBLE_EQ(job.column_double(3), 1800.5);
+
+  Statement ev =
+      db.prepare("SELECT job_id, at_us, reason, by_job_id FROM evictions ORDER BY rowid");
+  ASSERT_TRUE(ev.step());
+  EXPECT_EQ(ev.column_int64(0), 7);
+  EXPECT_EQ(ev.column_int64(1), (kT0 + minutes(10)).micros());
+  EXPECT_EQ(ev.column_text(2), "Preempted");
+  EXPECT_EQ(ev.column_int64(3), 8);
+  ASSERT_TRUE(ev.step());
+  EXPECT_EQ(ev.column_text(2), "PodsReadyTimeout");
+  EXPECT_TRUE(ev.column_is_null(3));
+  EXPECT_FALSE(ev.step());
+
+  Statement q = db.prepare(
+      "SELECT name, cohort, jobs, admitted, wait_p50_s, wait_p95_s, gpu_hours_used, "
+      "gpu_hours_borrowed, gpu_hours_lent, preemptions_suffered, preemptions_caused, "
+      "lost_gpu_hours FROM queues ORDER BY rowid");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_text(0), "research");
+  EXPECT_EQ(q.column_text(1), "lab");
+  EXPECT_EQ(q.column_int64(2), 3);
+  EXPECT_EQ(q.column_int64(3), 2);
+  EXPECT_DOUBLE_EQ(q.column_double(4), 12.5);
+  EXPECT_DOUBLE_EQ(q.column_double(5), 40.0);
+  EXPECT_DOUBLE_EQ(q.column_double(6), 10.0);
+  EXPECT_DOUBLE_EQ(q.column_double(7), 2.0);
+  EXPECT_DOUBLE_EQ(q.column_double(8), 1.0);
+  EXPECT_EQ(q.column_int64(9), 4);
+  EXPECT_EQ(q.column_int64(10), 5);
+  EXPECT_DOUBLE_EQ(q.column_double(11), 0.5);
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_text(0), "idle");
+  for (int column : {1, 4, 5}) EXPECT_TRUE(q.column_is_null(column)) << "column " << column;
+  EXPECT_FALSE(q.step());
+}
+
+TEST_F(ResultsWriterTest, DuplicateQueueNameThrows) {
+  ResultsWriter w(path("dup-queue.db"));
+  QueueRecord q;
+  q.name = "research";
+  w.add_queue(q);
+  try {
+    w.add_queue(q);
+    FAIL() << "expected StoreError";
+  } catch (const StoreError& e) {
+    EXPECT_THAT(e.what(), HasSubstr("queues.name"));
   }
 }
 

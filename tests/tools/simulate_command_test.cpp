@@ -317,6 +317,63 @@ TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
   EXPECT_NE(text.out.find("placement spread"), std::string::npos) << text.out;
 }
 
+// --jobs belongs to the JSON report: with the text report (the default) it is bad input
+// (exit 2), said before anything runs or is written; an Experiment, which has no jobs, is
+// refused too.
+TEST_F(SimulateCommand, JobsFlagNeedsTheJsonFormat) {
+  const Outcome o = run("simulate " + quickstart() + " --jobs --out " + (dir_ / "r").string());
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_NE(o.err.find("--jobs"), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("--format json"), std::string::npos) << o.err;
+  EXPECT_FALSE(fs::exists(dir_ / "r")) << "nothing written";
+
+  const std::string experiment =
+      std::string(GANTRY_SOURCE_DIR) + "/scenarios/openb-fragmentation.yaml";
+  const Outcome e =
+      run("simulate " + experiment + " --jobs --format json --out " + (dir_ / "e").string());
+  EXPECT_EQ(e.exit_code(), 2);
+  EXPECT_NE(e.err.find("--jobs"), std::string::npos) << e.err;
+  EXPECT_FALSE(fs::exists(dir_ / "e")) << "nothing written";
+}
+
+// --format json --jobs: the quickstart's 600 jobs (no admission there) in job_list, each with
+// the documented keys; queue null, no evictions (nothing is evicted in the quickstart), and the
+// instants those of the jobs table. Without admission the report has no queues key.
+TEST_F(SimulateCommand, JobsFlagListsEveryJob) {
+  const Outcome o =
+      run("simulate " + quickstart() + " --format json --jobs --out " + (dir_ / "r").string());
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  const auto j = nlohmann::json::parse(o.out);
+  EXPECT_FALSE(j.contains("queues"));
+  ASSERT_TRUE(j["jobs"].is_object()) << "the counts stay where they were";
+  const auto& list = j["job_list"];
+  ASSERT_EQ(list.size(), 600u);
+  Database db =
+      Database::open((dir_ / "r" / "results.db").string(), {.create = false, .read_only = true});
+  Statement rows = db.prepare(
+      "SELECT name, priority, submit_us, start_us, end_us, state FROM jobs "
+      "ORDER BY id");
+  for (const auto& job : list) {
+    size_t keys = 0;
+    for (const char* key : {"name", "queue", "priority", "submit", "admitted", "start", "end",
+                            "state", "replicas", "evictions"})
+      keys += job.contains(key);
+    EXPECT_EQ(keys, 10u) << job.dump();
+    EXPECT_EQ(job.size(), 10u) << job.dump();
+    EXPECT_TRUE(job["queue"].is_null());
+    EXPECT_TRUE(job["evictions"].is_array());
+    EXPECT_TRUE(job["evictions"].empty());
+    ASSERT_TRUE(rows.step());
+    EXPECT_EQ(job["name"], rows.column_text(0));
+    EXPECT_EQ(job["priority"], rows.column_int64(1));
+    EXPECT_EQ(job["submit"], iso_utc(rows.column_int64(2)));
+    EXPECT_EQ(job["start"], iso_utc(rows.column_int64(3)));
+    EXPECT_EQ(job["end"], iso_utc(rows.column_int64(4)));
+    EXPECT_EQ(job["state"], rows.column_text(5));
+  }
+  EXPECT_FALSE(rows.step());
+}
+
 }  // namespace
 
 namespace gantry {

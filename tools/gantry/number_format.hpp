@@ -9,6 +9,8 @@ namespace gantry::cli {
 
 // 1234567 -> "1,234,567"
 std::string with_commas(int64_t n);
+// 1234.567 with 1 decimal -> "1,234.6" (rounded as printf rounds)
+std::string with_commas(double x, int decimals);
 // 0.7834 -> "78.3 %"
 std::string percent(double ratio);
 // 754.2 -> "12m34s"; sub-second values in ms.

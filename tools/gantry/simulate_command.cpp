@@ -15,6 +15,7 @@
 #include "engine/policy/scheduler.hpp"
 #include "engine/store/replacement_file.hpp"
 #include "sim/json_report.hpp"
+#include "sim/queue_summary.hpp"
 #include "sim/results_export.hpp"
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
@@ -53,8 +54,14 @@ void check_actions_path(const std::string& path) {
 }
 
 void run_simulate(const SimulateOptions& opt) {
+  if (opt.jobs && opt.format != "json")
+    throw GantryError("--jobs: the job list is part of the JSON report; add --format json");
   SimulationFile file = load_simulation_file(opt.scenario, load_trace_topology);
   if (const auto* experiment = std::get_if<ExperimentSpec>(&file)) {
+    if (opt.jobs)
+      throw GantryError(fmt::format(
+          "--jobs: {} is an Experiment, which places pods, not jobs; --jobs is for a Scenario",
+          opt.scenario));
     run_experiment_file(*experiment, opt);
     return;
   }
@@ -80,13 +87,16 @@ void run_simulate(const SimulateOptions& opt) {
   bar.finish();
   if (!opt.actions.empty()) write_file_atomically(opt.actions, actions.str());
   const RunSummary summary = summarize(run);
+  const std::vector<QueueSummary> queues = summarize_queues(run.log, scenario.policy.admission);
 
-  write_results_database(db_path, scenario, run, summary);
+  write_results_database(db_path, scenario, run, summary, queues);
 
   if (opt.format == "json") {
-    std::cout << json_report(scenario, summary, db_path).dump(2) << "\n";
+    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path);
+    if (opt.jobs) report["job_list"] = json_jobs(run.log);
+    std::cout << report.dump(2) << "\n";
   } else {
-    std::cout << text_report(scenario, summary, db_path);
+    std::cout << text_report(scenario, summary, queues, db_path);
   }
 }
 
@@ -112,6 +122,9 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--actions", opt->actions,
                   "Write every action and observation between scheduler and world to FILE, "
                   "one JSON object per line");
+  cmd->add_flag("--jobs", opt->jobs,
+                "With --format json: add every job (queue, admission, start, end, state, "
+                "evictions) to the report as \"job_list\"");
   cmd->callback([opt] { run_simulate(*opt); });
 }
 

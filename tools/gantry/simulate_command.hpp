@@ -1,6 +1,6 @@
 #pragma once
 // `gantry simulate SCENARIO [--seed N] [--out DIR] [--format text|json] [--policy NAME]
-//                  [--actions FILE]`
+//                  [--actions FILE] [--jobs]`
 
 #include <CLI/CLI.hpp>
 

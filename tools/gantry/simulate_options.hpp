@@ -16,6 +16,7 @@ struct SimulateOptions {
   std::string policy;            // placement plugin, or one experiment policy
   bool no_progress = false;
   std::string actions;  // write the action log here (engine/policy/action_log.hpp)
+  bool jobs = false;    // --jobs: every job in the JSON report (--format json only)
 };
 
 }  // namespace gantry::cli

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "tools/gantry/number_format.hpp"
@@ -36,10 +37,43 @@ std::string distribution_row(const char* label, const DistributionFigures& d) {
                      seconds_human(d.p99), seconds_human(d.max));
 }
 
+// Two tables keyed by queue: who waited how long for admission, then GPU time and
+// preemptions. Columns widen for long names.
+std::string queue_tables(const std::vector<QueueSummary>& queues) {
+  size_t name_w = 12, cohort_w = 8;
+  for (const QueueSummary& q : queues) {
+    name_w = std::max(name_w, q.name.size() + 2);
+    cohort_w = std::max(cohort_w, q.cohort.size() + 2);
+  }
+  const auto wait = [](const QueueSummary& q, double s) {
+    return q.admission_wait_s.count == 0 ? std::string("—") : seconds_human(s);
+  };
+  const auto hours = [](double h) { return with_commas(h, 1); };
+  std::string out = fmt::format("  {:<{}}{:<{}}{:>8}{:>10}{:>10}{:>10}\n", "Queues", name_w,
+                                "cohort", cohort_w, "jobs", "admitted", "wait p50", "wait p95");
+  for (const QueueSummary& q : queues)
+    out += fmt::format("  {:<{}}{:<{}}{:>8}{:>10}{:>10}{:>10}\n", q.name, name_w,
+                       q.cohort.empty() ? "—" : q.cohort, cohort_w, with_commas(q.jobs),
+                       with_commas(q.admitted), wait(q, q.admission_wait_s.p50),
+                       wait(q, q.admission_wait_s.p95));
+  out += fmt::format("\n  {:<{}}{:>10}{:>10}{:>10}{:>10}{:>12}{:>12}\n", "GPU-hours", name_w,
+                     "used", "borrowed", "lent", "lost", "preempted", "preempting");
+  for (const QueueSummary& q : queues)
+    out += fmt::format("  {:<{}}{:>10}{:>10}{:>10}{:>10}{:>12}{:>12}\n", q.name, name_w,
+                       hours(q.gpu_hours_used), hours(q.gpu_hours_borrowed),
+                       hours(q.gpu_hours_lent), hours(q.lost_gpu_hours),
+                       with_commas(q.preemptions_suffered), with_commas(q.preemptions_caused));
+  out +=
+      "  wait: submit to first admission · lost: work evictions threw away\n"
+      "  preempted: evictions its jobs suffered · preempting: evictions its jobs caused\n";
+  return out;
+}
+
 }  // namespace
 
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
-                        const std::string& results_path) {
+                        const std::vector<QueueSummary>& queues, const std::string& results_path) {
+  const bool admission = scenario.policy.admission.enabled();
   const Topology& topo = scenario.topology;
   std::string out;
   out += fmt::format("Scenario   {} (seed {})\n", scenario.name, scenario.seed);
@@ -54,11 +88,13 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
                      format_rfc3339(s.end), format_duration(s.end - s.start),
                      with_commas(static_cast<int64_t>(s.events)));
 
-  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}\n", "Jobs", "total", "finished", "running",
+  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}", "Jobs", "total", "finished", "running",
                      "queued");
-  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}\n\n", "", with_commas(s.jobs_total),
+  out += admission ? fmt::format("{:>10}\n", "inactive") : "\n";
+  out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}", "", with_commas(s.jobs_total),
                      with_commas(s.jobs_finished), with_commas(s.jobs_running_at_end),
                      with_commas(s.jobs_queued_at_end));
+  out += admission ? fmt::format("{:>10}\n\n", with_commas(s.jobs_inactive_at_end)) : "\n\n";
 
   out += fmt::format("  {:<12}{:>10}{:>10}{:>10}{:>10}{:>10}{:>10}\n", "Time", "jobs", "mean",
                      "p50", "p95", "p99", "max");
@@ -71,6 +107,7 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
   if (s.jobs_queued_at_end > 0)
     out += fmt::format("  {} job(s) still queued at the end of the run\n",
                        with_commas(s.jobs_queued_at_end));
+  if (admission) out += "\n" + queue_tables(queues);
   out += fmt::format("\n  fingerprint {:016x}\n", s.fingerprint);
   if (!results_path.empty()) out += fmt::format("  results     {}\n", results_path);
   return out;

@@ -1,15 +1,19 @@
 #pragma once
 // The human-readable report of `gantry simulate`: what ran, how the jobs fared, how busy the
-// GPUs were.
+// GPUs were, and with admission on, how each queue fared.
 
 #include <string>
+#include <vector>
 
+#include "sim/queue_summary.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/summary.hpp"
 
 namespace gantry::cli {
 
+// With admission on (scenario.policy.admission has queues), the jobs table gains an inactive
+// column and a Queues section lists `queues` (summarize_queues()); without, neither shows.
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& summary,
-                        const std::string& results_path);
+                        const std::vector<QueueSummary>& queues, const std::string& results_path);
 
 }  // namespace gantry::cli

@@ -8,6 +8,7 @@
 #include "sim/experiment_json.hpp"
 #include "sim/experiment_runner.hpp"
 #include "sim/json_report.hpp"
+#include "sim/queue_summary.hpp"
 #include "sim/run_series.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
@@ -167,7 +168,8 @@ void SimulationService::run_scenario(Job& job) {
   const RunSeries series = run_series(result);
   nlohmann::json alloc = nlohmann::json::array();
   for (const auto& [t, r] : series.gpu_allocation) alloc.push_back({format_rfc3339(t), r});
-  nlohmann::json report = json_report(*job.scenario, summary, "");
+  nlohmann::json report = json_report(
+      *job.scenario, summary, summarize_queues(result.log, job.scenario->policy.admission), "");
   report.erase("results");  // nothing is written to disk for a what-if run
   std::lock_guard lock(mu_);
   job.result = std::move(report);

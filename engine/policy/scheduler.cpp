@@ -21,18 +21,6 @@ std::unique_ptr<PlacementPlugin> make_or_throw(const std::string& name) {
   throw std::invalid_argument("unknown placement plugin '" + name + "'; known plugins: " + known);
 }
 
-// Can `pods` pods of `gpus` GPUs each fit on the type's nodes, counting GPUs only?
-// histogram[k] nodes have k free GPUs and each holds k / gpus such pods.
-bool histogram_holds(const std::vector<int>& histogram, int gpus, int pods) {
-  int64_t room = 0;
-  for (size_t k = static_cast<size_t>(gpus); k < histogram.size(); ++k) {
-    room +=
-        static_cast<int64_t>(histogram[k]) * static_cast<int64_t>(k / static_cast<size_t>(gpus));
-    if (room >= pods) return true;
-  }
-  return false;
-}
-
 // The catalog's ids of the model names it knows, ascending, without repeats; unknown names are
 // left out (such a job never fits on those).
 std::vector<GpuTypeId> known_gpu_types(const GpuCatalog& catalog,

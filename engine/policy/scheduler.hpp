@@ -43,6 +43,7 @@
 #include "engine/cluster/job.hpp"
 #include "engine/policy/actions.hpp"
 #include "engine/policy/gang_state.hpp"
+#include "engine/policy/gpu_fit.hpp"
 #include "engine/policy/job_queue.hpp"
 #include "engine/policy/node_index.hpp"
 #include "engine/policy/placement_plugin.hpp"

@@ -2,8 +2,10 @@
 // (scheduler.hpp, "Admission"; engine/policy/queues/README.md).
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
+#include <map>
 #include <queue>
 
 #include "engine/policy/queues/preemption.hpp"
@@ -12,7 +14,6 @@
 namespace gantry {
 
 namespace {
-
 
 bool needs_gpus(std::span<const Resources> pods) {
   return std::any_of(pods.begin(), pods.end(), [](const Resources& r) { return r.needs_gpu(); });
@@ -149,6 +150,7 @@ std::vector<GpuTypeId> Scheduler::quota_types(const Cluster& cluster, const Work
 bool Scheduler::place_constrained(Cluster& cluster, JobId id, const JobSpec& spec,
                                   std::span<const Resources> pods,
                                   const std::vector<GpuTypeId>& types, BindAction& out) {
+  if (!gang_could_fit(cluster, pods, types)) return false;
   if (!index_synced_) {
     index_.sync(cluster);
     index_synced_ = true;
@@ -255,8 +257,8 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
   // what an earlier one that failed quota asked (same models, no lower priority) fails too,
   // and one at least as large and no more urgent than an earlier failed preemption search
   // would search the same candidates in vain.
-  const WalkMemo::Totals totals = memo != nullptr ? WalkMemo::totals_of(w.requests)
-                                                 : WalkMemo::Totals{};
+  const WalkMemo::Totals totals =
+      memo != nullptr ? WalkMemo::totals_of(w.requests) : WalkMemo::Totals{};
   if (memo != nullptr && WalkMemo::dominates(memo->quota, w, totals)) {
     if (memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
       return AdmitResult::kNoQuota;
@@ -294,8 +296,50 @@ namespace {
 class ModelSimulation final : public PreemptionSimulation {
  public:
   using FitFn = std::function<bool(bool)>;
-  ModelSimulation(QuotaBook& book, Cluster& cluster, NodeIndex& index, FitFn fits)
-      : book_(book), cluster_(cluster), index_(index), fits_(std::move(fits)) {}
+  // quota_fits(allow_borrowing): the quota part of fits() alone.
+  ModelSimulation(QuotaBook& book, Cluster& cluster, NodeIndex& index, FitFn fits, FitFn quota_fits,
+                  std::span<const Resources> pods, const std::vector<GpuTypeId>& types)
+      : book_(book),
+        cluster_(cluster),
+        index_(index),
+        fits_(std::move(fits)),
+        quota_fits_(std::move(quota_fits)),
+        pods_(pods),
+        types_(types) {}
+
+  // From counters, touching neither the cluster nor (for long) the book: the quota with their
+  // usage taken out, and the GPUs their pods would free counted into each node's free GPUs
+  // (the free-GPU histograms' test, which ignores CPU, memory and shares).
+  bool could_fit_without(std::span<const PreemptionCandidate* const> gone,
+                         bool allow_borrowing) override {
+    for (const PreemptionCandidate* c : gone) book_.remove(c->queue, *c->usage);
+    const bool quota = quota_fits_(allow_borrowing);
+    for (const PreemptionCandidate* c : gone) book_.add(c->queue, *c->usage);
+    if (!quota) return false;
+    std::map<NodeId, int> freed;
+    for (const PreemptionCandidate* c : gone)
+      for (const PodPlacement& p : static_cast<const Workload*>(c->owner)->pods)
+        if (p.gpu_mask != 0) freed[p.node] += std::popcount(p.gpu_mask);
+    const GpuDemand demand = GpuDemand::of(pods_);
+    if (demand.total == 0) return true;
+    const auto fits_type = [&](GpuTypeId t) {
+      std::vector<int> histogram = cluster_.free_gpu_histogram(t);
+      int free = cluster_.free_gpus(t);
+      for (const auto& [node, gpus] : freed) {
+        if (cluster_.gpu_type_of(node) != t || !cluster_.schedulable(node)) continue;
+        const auto before = static_cast<size_t>(std::popcount(cluster_.free_gpu_mask(node)));
+        const size_t after = std::min(before + static_cast<size_t>(gpus), histogram.size() - 1);
+        --histogram[before];
+        ++histogram[after];
+        free += static_cast<int>(after - before);
+      }
+      return demand.fits(histogram, free);
+    };
+    if (!types_.empty()) return std::any_of(types_.begin(), types_.end(), fits_type);
+    for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(cluster_.topology().gpus.size()); ++t)
+      if (fits_type(t)) return true;
+    return false;
+  }
 
   void remove(const PreemptionCandidate& c) override {
     const Workload& w = *static_cast<const Workload*>(c.owner);
@@ -324,6 +368,9 @@ class ModelSimulation final : public PreemptionSimulation {
   Cluster& cluster_;
   NodeIndex& index_;
   FitFn fits_;
+  FitFn quota_fits_;
+  std::span<const Resources> pods_;
+  const std::vector<GpuTypeId>& types_;
 };
 
 }  // namespace
@@ -369,10 +416,14 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
   // Candidates: admitted workloads the policies let it take, not being evicted already, and not
   // admitted by this very cycle (as in Kueue, whose cycle preempts from the snapshot it started
   // with).
+  const auto failed = [&] {
+    w.preemption_failed = true;
+    w.preemption_cohort_version = cohort_v;
+    w.preemption_cluster_version = growth_version_;
+    return false;
+  };
   std::vector<PreemptionCandidate> candidates;
-  for (const int q : book.cohort_members(book.cohort_of(w.queue))) {
-    if (q == w.queue ? !scope.own_queue : (!scope.cohort || !book.borrowing_in(q, p.usage)))
-      continue;
+  const auto collect = [&](int q) {
     for (const auto& [id, v] : a.queues[static_cast<size_t>(q)].admitted) {
       if (v->evicting || v->withdraw_requested || v->admitted_cycle == cycle_) continue;
       const PreemptionCandidate c{id,        q, v->spec->priority, v->spec->submit, v->admitted_at,
@@ -380,14 +431,27 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
       if (classify_candidate(book, spec, p, c, within_nominal, fair) != CandidateClass::kNever)
         candidates.push_back(c);
     }
-  }
-  const auto failed = [&] {
-    w.preemption_failed = true;
-    w.preemption_cohort_version = cohort_v;
-    w.preemption_cluster_version = growth_version_;
-    return false;
   };
+  if (scope.own_queue) collect(w.queue);
+  const size_t own = candidates.size();
+  if (scope.cohort)
+    for (const int q : book.cohort_members(book.cohort_of(w.queue)))
+      if (q != w.queue && book.borrowing_in(q, p.usage)) collect(q);
   if (candidates.empty()) return failed();
+  // A borrowing preemptor that may not borrow while reclaiming (classical, no
+  // borrowWithinCohort) and has candidates in other queues must end up within its nominal
+  // quota (preemption.hpp): only its own queue's victims can bring it there. If even all of
+  // them cannot, nothing will — found without a search.
+  if (candidates.size() > own && !within_nominal && !fair && !spec.borrow_within_cohort) {
+    ResourceVector after = p.usage;
+    for (size_t r = 0; r < after.size(); ++r) after[r] += book.used(w.queue, static_cast<int>(r));
+    for (size_t i = 0; i < own; ++i)
+      for (size_t r = 0; r < after.size(); ++r) after[r] -= (*candidates[i].usage)[r];
+    for (size_t r = 0; r < after.size(); ++r)
+      if (book.limits(w.queue, static_cast<int>(r)) &&
+          after[r] > book.nominal(w.queue, static_cast<int>(r)))
+        return failed();
+  }
 
   BindAction scratch;
   const auto fits = [&](bool allow_borrowing) {
@@ -413,10 +477,26 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     }
     return true;
   };
-  ModelSimulation sim(book, cluster, index_, fits);
+  const auto quota_fits = [&](bool allow_borrowing) {
+    bool any_quota = false;
+    const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any_quota);
+    if (!any_quota) return false;
+    if (allow_borrowing) return true;
+    if (types.empty()) return book.within_nominal(w.queue, quota_usage(cluster, w, pods, -1));
+    return std::any_of(types.begin(), types.end(), [&](GpuTypeId t) {
+      return book.within_nominal(w.queue, quota_usage(cluster, w, pods, t));
+    });
+  };
+  // The GPU models the job allows (empty: any), for the counters' bound.
+  std::vector<GpuTypeId> allowed_types;
+  for (const std::string& name : w.spec->allowed_gpu_models())
+    if (const GpuTypeId t = cluster.topology().gpus.find(name); t >= 0) allowed_types.push_back(t);
+  if (!w.spec->allowed_gpu_models().empty() && allowed_types.empty()) return failed();
+  ModelSimulation sim(book, cluster, index_, fits, quota_fits, pods, allowed_types);
   const std::vector<PreemptionTarget> targets = find_preemption_targets(
       book, a.config.queues, a.config.fair_sharing, p, std::move(candidates), sim);
-  if (targets.empty()) return false;
+  if (targets.empty()) return failed();
+  w.preemption_failed = false;
   for (const PreemptionTarget& t : targets) {
     Workload& v = *workloads_.find(t.id);
     v.evicting = true;

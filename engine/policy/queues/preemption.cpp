@@ -80,9 +80,20 @@ std::vector<PreemptionTarget> give_up(const std::vector<Chosen>& chosen,
 
 // Greedy in candidate order, then the minimal-set pass; with !allow_borrowing the preemptor
 // must end up within its nominal quota.
+// With every usable candidate gone the preemptor has the most room it can get: if it does not
+// fit even then, no subset helps (one trial instead of one per candidate).
+bool could_fit_at_all(const std::vector<Chosen>& candidates, bool allow_borrowing,
+                      PreemptionSimulation& sim) {
+  std::vector<const PreemptionCandidate*> gone;
+  for (const Chosen& ch : candidates)
+    if (!(allow_borrowing && ch.only_without_borrowing)) gone.push_back(ch.c);
+  return sim.could_fit_without(gone, allow_borrowing);
+}
+
 std::vector<PreemptionTarget> greedy(const QuotaBook& book, const Preemptor& p,
                                      const std::vector<Chosen>& candidates, bool allow_borrowing,
                                      PreemptionSimulation& sim) {
+  if (!allow_borrowing && !could_fit_at_all(candidates, false, sim)) return {};
   std::vector<Chosen> chosen;
   for (const Chosen& ch : candidates) {
     if (allow_borrowing && ch.only_without_borrowing) continue;
@@ -239,6 +250,14 @@ CandidateClass classify_candidate(const QuotaBook& book, const QueueSpec& own, c
   return CandidateClass::kReclaimWithoutBorrowing;
 }
 
+bool PreemptionSimulation::could_fit_without(std::span<const PreemptionCandidate* const> gone,
+                                             bool allow_borrowing) {
+  for (const PreemptionCandidate* c : gone) remove(*c);
+  const bool fit = fits(allow_borrowing);
+  for (auto it = gone.rbegin(); it != gone.rend(); ++it) restore(**it);
+  return fit;
+}
+
 bool may_preempt(const QueueSpec& queue) {
   return queue.within_queue != PreemptionPolicy::kNever ||
          queue.reclaim_within_cohort != PreemptionPolicy::kNever;
@@ -254,6 +273,8 @@ std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
   std::vector<Chosen> allowed =
       eligible(book, queues, preemptor, candidates, within_nominal, fair_sharing.enabled);
   if (allowed.empty()) return {};
+  // Every mode below needs this (it is the loosest), and it needs no order.
+  if (!could_fit_at_all(allowed, true, sim)) return {};
   std::sort(allowed.begin(), allowed.end(),
             [&](const Chosen& a, const Chosen& b) { return comes_first(preemptor, *a.c, *b.c); });
   if (fair_sharing.enabled)

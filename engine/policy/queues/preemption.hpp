@@ -37,8 +37,11 @@
 // one candidate per remaining queue, highest share first. Then the same minimal-set pass.
 //
 // Complexity: O(c log c) to order c candidates plus one fits() per candidate tried and per
-// candidate of the minimal-set pass.
+// candidate of the minimal-set pass. First, one fits() with every eligible candidate removed:
+// if the preemptor does not fit even then, the search ends there (the common case in a
+// saturated cluster).
 
+#include <span>
 #include <vector>
 
 #include "engine/cluster/job.hpp"
@@ -87,6 +90,11 @@ class PreemptionSimulation {
   virtual void restore(const PreemptionCandidate& c) = 0;
   // allow_borrowing false: the preemptor must also stay within its queue's nominal quota.
   virtual bool fits(bool allow_borrowing) = 0;
+  // Could the preemptor fit at all with all of `gone` removed? A necessary condition, checked
+  // before a search (false ends it). The default removes them, asks fits() and restores them;
+  // a model may answer from counters instead, without touching its state.
+  virtual bool could_fit_without(std::span<const PreemptionCandidate* const> gone,
+                                 bool allow_borrowing);
 };
 
 // Does the queue's configuration allow any preemption at all? (A cheap test before collecting

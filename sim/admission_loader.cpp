@@ -83,7 +83,7 @@ using Amounts = std::map<std::string, Amount>;  // by canonical resource name
 // A GPU model named in a quota (a key of `gpu: {A100-80G: 48}`), as the catalog spells it.
 std::string read_quota_model(const ConfigNode& key, const AdmissionContext& ctx) {
   if (!ctx.topology_ok) return key.as_name();
-  return ctx.topology.gpus.at(read_gpu_type(key, ctx.topology.gpus)).name;
+  return ctx.topology.gpus.at(read_gpu_type(key, ctx.topology.gpus, ctx.unknown_model_hint)).name;
 }
 
 // `gpu:` as a number (any model) or a map model -> number.

@@ -46,6 +46,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "engine/cluster/topology.hpp"
@@ -67,6 +68,8 @@ inline constexpr double kMaxFairWeight = 10'000;
 struct AdmissionContext {
   const Topology& topology;  // its GPU catalog names the models of per-model quotas
   bool topology_ok = true;   // false: the cluster had errors; model names are not checked
+  // What the message about an unknown model suggests (a scenario can declare more models).
+  std::string_view unknown_model_hint = "add others under spec.cluster.gpuTypes";
 };
 
 // The queues a scenario declares, for the check of every job's `queue` (sim/workload_loader.hpp).

@@ -1,9 +1,10 @@
 # Scenario files (kind: Scenario) -> ScenarioSpec; experiment files (kind: Experiment) ->
-# ExperimentSpec; either, told apart by kind, for `gantry simulate`.
+# ExperimentSpec; either, told apart by kind, for `gantry simulate`; admission files (kind:
+# Admission) -> AdmissionConfig, for `gantry serve --world kube --admission`.
 gantry_library(gantry_sim_scenario
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/scenario_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/cluster_loader.cpp
           ${CMAKE_CURRENT_LIST_DIR}/workload_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/scenario_values.cpp
-          ${CMAKE_CURRENT_LIST_DIR}/admission_loader.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/admission_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/admission_file.cpp
           ${CMAKE_CURRENT_LIST_DIR}/experiment_loader.cpp ${CMAKE_CURRENT_LIST_DIR}/fragmentation_spec_loader.cpp
           ${CMAKE_CURRENT_LIST_DIR}/simulation_file.cpp
           ${CMAKE_CURRENT_LIST_DIR}/gang_fit.cpp ${CMAKE_CURRENT_LIST_DIR}/placement_constraints_loader.cpp

@@ -23,14 +23,14 @@ Time offset_time(const ConfigNode& n, Time start, Duration offset) {
   return *t;
 }
 
-GpuTypeId read_gpu_type(const ConfigNode& n, const GpuCatalog& catalog) {
+GpuTypeId read_gpu_type(const ConfigNode& n, const GpuCatalog& catalog, std::string_view hint) {
   const std::string name = n.as_name();
   const GpuTypeId id = catalog.find(name);
   if (id >= 0) return id;
   std::string known;
   for (const GpuType& t : catalog.types()) known += (known.empty() ? "" : ", ") + t.name;
-  n.fail("unknown GPU type " + quote_for_message(name) + "; known types: " + known +
-         " (add others under spec.cluster.gpuTypes)");
+  n.fail("unknown GPU type " + quote_for_message(name) + "; known types: " + known + " (" +
+         std::string(hint) + ")");
 }
 
 }  // namespace gantry

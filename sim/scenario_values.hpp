@@ -4,6 +4,7 @@
 // the node; the loaders run them inside ConfigErrors::attempt so every error is collected.
 
 #include <string>
+#include <string_view>
 
 #include "engine/cluster/gpu_type.hpp"
 #include "engine/config/reader.hpp"
@@ -24,7 +25,8 @@ Time offset_time(const ConfigNode& n, Time start, Duration offset);
 const std::string& latest_time_text();
 
 // A GPU type of `catalog` by name: "unknown GPU type 'B300'; known types: A100-80G, ... (add
-// others under spec.cluster.gpuTypes)".
-GpuTypeId read_gpu_type(const ConfigNode& n, const GpuCatalog& catalog);
+// others under spec.cluster.gpuTypes)"; `hint` replaces what the parentheses say.
+GpuTypeId read_gpu_type(const ConfigNode& n, const GpuCatalog& catalog,
+                        std::string_view hint = "add others under spec.cluster.gpuTypes");
 
 }  // namespace gantry

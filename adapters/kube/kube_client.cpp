@@ -99,6 +99,8 @@ const char* to_string(WriteOutcome outcome) {
       return "conflict";
     case WriteOutcome::kNotFound:
       return "not-found";
+    case WriteOutcome::kTooManyRequests:
+      return "too-many-requests";
   }
   return "?";
 }
@@ -385,6 +387,22 @@ WriteResult KubeClient::bind(const std::string& ns, const std::string& pod, cons
   return outcome_of(request("POST", path, binding_body(ns, pod, node, pod_uid, annotations).dump(),
                             "application/json"),
                     false);
+}
+
+WriteResult KubeClient::evict(const std::string& ns, const std::string& pod,
+                              const std::string& pod_uid) {
+  const std::string path = "/api/v1/namespaces/" + ns + "/pods/" + pod + "/eviction";
+  const KubeResponse r =
+      perform_once("POST", path, eviction_body(ns, pod, pod_uid).dump(), "application/json");
+  if (r.status == 429) {
+    WriteResult out;
+    out.outcome = WriteOutcome::kTooManyRequests;
+    out.status = status_of(r);
+    out.object = nlohmann::json::parse(r.body, nullptr, /*allow_exceptions=*/false);
+    if (out.object.is_discarded()) out.object = nullptr;
+    return out;
+  }
+  return outcome_of(r, false);
 }
 
 WriteResult KubeClient::create_event(const EventSpec& spec) {

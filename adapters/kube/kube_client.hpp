@@ -13,7 +13,8 @@
 // Retries: a 429 or 503 answer that carries a Retry-After header (the API server's priority
 // and fairness and max-in-flight limits do, with a plain-text body; eviction's PDB check does,
 // with a Status) is retried after that many seconds (at most max_retry_wait), up to max_retries
-// times; then the answer is returned as it is. Other failures are never retried here: callers
+// times; then the answer is returned as it is. evict() is the exception: one attempt, its 429
+// returned to the caller. Other failures are never retried here: callers
 // decide (an informer relists, a binder gives the pod back to the queue).
 //
 // Errors: a request that gets no HTTP answer (refused, dropped, TLS verification failed,
@@ -73,11 +74,13 @@ struct KubeResponse {
 // What a write that callers act on came to. Each helper says which outcomes it returns; every
 // other answer is thrown as KubeError.
 enum class WriteOutcome {
-  kOk,             // done (created, updated, deleted, bound)
-  kAlreadyExists,  // create: 409 AlreadyExists — the object is there already
-  kConflict,       // update/delete/bind: 409 Conflict — stale resourceVersion, failed
-                   // precondition, or a pod already bound
-  kNotFound,       // update/delete/bind: 404 — the object (or the pod) is gone
+  kOk,               // done (created, updated, deleted, bound)
+  kAlreadyExists,    // create: 409 AlreadyExists — the object is there already
+  kConflict,         // update/delete/bind: 409 Conflict — stale resourceVersion, failed
+                     // precondition, or a pod already bound
+  kNotFound,         // update/delete/bind: 404 — the object (or the pod) is gone
+  kTooManyRequests,  // evict: 429 — a PodDisruptionBudget (or the server's limits) refuses it
+                     // now; status.retry_after says when to ask again, when the server says
 };
 const char* to_string(WriteOutcome outcome);
 
@@ -156,6 +159,12 @@ class KubeClient {
   WriteResult bind(const std::string& ns, const std::string& pod, const std::string& node,
                    const std::string& pod_uid = {},
                    const std::map<std::string, std::string>& annotations = {});
+  // POST pods/{pod}/eviction (policy/v1 Eviction, request_bodies.hpp): kOk (the API server
+  // accepted it and deletes the pod), kNotFound (no pod of that name), kConflict (the pod of that
+  // name is not incarnation `pod_uid`), kTooManyRequests. One attempt: a 429 or 503 is not
+  // retried here, so that the caller waits on its own timers (the event loop's) rather than on a
+  // worker thread.
+  WriteResult evict(const std::string& ns, const std::string& pod, const std::string& pod_uid = {});
   // POST an events.k8s.io/v1 Event: kOk or kAlreadyExists.
   WriteResult create_event(const EventSpec& spec);
 

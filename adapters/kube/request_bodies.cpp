@@ -44,6 +44,15 @@ nlohmann::json delete_options_body(const DeleteOptions& options) {
   return body;
 }
 
+nlohmann::json eviction_body(const std::string& ns, const std::string& pod,
+                             const std::string& pod_uid) {
+  nlohmann::json body = {{"apiVersion", "policy/v1"},
+                         {"kind", "Eviction"},
+                         {"metadata", {{"name", pod}, {"namespace", ns}}}};
+  if (!pod_uid.empty()) body["deleteOptions"] = {{"preconditions", {{"uid", pod_uid}}}};
+  return body;
+}
+
 nlohmann::json event_body(const EventSpec& spec) {
   const std::string ns =
       spec.regarding.namespace_name.empty() ? "default" : spec.regarding.namespace_name;

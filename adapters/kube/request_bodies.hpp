@@ -4,7 +4,8 @@
 // (tests/adapters/kube/openapi_bodies_test).
 //
 // Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
-// preconditions), events.k8s.io/v1 Event, coordination.k8s.io/v1 Lease. Times are written as
+// preconditions), policy/v1 Eviction (POST pods/{name}/eviction), events.k8s.io/v1 Event,
+// coordination.k8s.io/v1 Lease. Times are written as
 // the API wants them: Lease and Event times are MicroTime ("2026-01-01T00:00:00.000000Z").
 //
 // Thread-safety: pure functions.
@@ -44,6 +45,15 @@ struct DeleteOptions {
 };
 // {"apiVersion":"v1","kind":"DeleteOptions",...}; preconditions only when set.
 nlohmann::json delete_options_body(const DeleteOptions& options);
+
+// {"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":pod,"namespace":ns},
+//  "deleteOptions":{"preconditions":{"uid":uid}}} — the body of
+// POST /api/v1/namespaces/{ns}/pods/{pod}/eviction. The API server checks the pod's
+// PodDisruptionBudgets (429 when one forbids it now) and then deletes the pod with these options;
+// a non-empty `pod_uid` makes it refuse (409) when the pod of that name is another incarnation.
+// The nested DeleteOptions carry no apiVersion or kind (the Eviction's are the object's).
+nlohmann::json eviction_body(const std::string& ns, const std::string& pod,
+                             const std::string& pod_uid = {});
 
 // The object an Event is about.
 struct ObjectReference {

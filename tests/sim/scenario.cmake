@@ -8,7 +8,9 @@ gantry_test(gantry_constraints_scenario_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/constraints_scenario_test.cpp
   DEPS gantry_sim_scenario gantry_sim_world)
 
-# spec.policy.admission and the admission keys of jobs; generated jobs carry their class's queue.
+# spec.policy.admission and the admission keys of jobs; generated jobs carry their class's queue;
+# kind: Admission files.
 gantry_test(gantry_admission_loader_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/admission_loader_test.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/admission_file_test.cpp
   DEPS gantry_sim_scenario gantry_sim_workload)

@@ -305,13 +305,14 @@ std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir) {
 }
 
 std::unique_ptr<ServeProcess> serve_kube(const KubeCluster& c, const std::string& db,
-                                         const fs::path& dir, const std::string& tag) {
-  return std::make_unique<ServeProcess>(
-      kGantry,
-      std::vector<std::string>{"--db", db, "--listen", "127.0.0.1:0", "--world", "kube",
-                               "--kubeconfig", c.kubeconfig, "--cluster", c.scenario, "--ui",
-                               (dir / "no-ui").string()},
-      (dir / (tag + ".stderr")).string());
+                                         const fs::path& dir, const std::string& tag,
+                                         const std::vector<std::string>& more = {}) {
+  std::vector<std::string> args = {"--db",         db,           "--listen",
+                                   "127.0.0.1:0",  "--world",    "kube",
+                                   "--kubeconfig", c.kubeconfig, "--cluster",
+                                   c.scenario,     "--ui",       (dir / "no-ui").string()};
+  args.insert(args.end(), more.begin(), more.end());
+  return std::make_unique<ServeProcess>(kGantry, args, (dir / (tag + ".stderr")).string());
 }
 
 TEST_F(ServeCommand, WorldKubeRunsATaskAsAPodOfTheCluster) {
@@ -363,6 +364,52 @@ spec:
   EXPECT_EQ(server.wait(), 0);
 }
 
+// --world kube --admission FILE --queue team-a: the pipeline's pod carries its queue's label,
+// waits in that queue (a quota of 4 GPUs, the cluster's 8 in the cohort) and runs; the
+// scheduler refuses nothing.
+TEST_F(ServeCommand, WorldKubeWithAdmissionRunsATaskInItsQueue) {
+  auto cluster = kube_cluster(dir_);
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  const std::string admission =
+      write("admission.yaml",
+            "apiVersion: gantry.dev/v1\nkind: Admission\nmetadata: {name: lab}\nspec:\n"
+            "  queues:\n  - {name: team-a, cohort: lab, quota: {gpu: 4}}\n"
+            "  - {name: team-b, cohort: lab, quota: {gpu: 4}}\n");
+  auto served =
+      serve_kube(*cluster, db(), dir_, "serve", {"--admission", admission, "--queue", "team-a"});
+  ServeProcess& server = *served;
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  const std::string flags = " --server " + server.url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("p.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: infer}
+spec:
+  tasks:
+  - name: score
+    image: registry.local/score:1
+    resources: {cpu: "2", memory: 4Gi, gpu: "2"}
+    simulate: {duration: 300ms}
+)") + flags)
+                .exit_code(),
+            0);
+  ASSERT_EQ(run("pipeline trigger infer" + flags).exit_code(), 0);
+  std::string state;
+  watch(server.url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || d["pipeline"] != "infer") return false;
+    state = d["state"];
+    return state == "succeeded" || state == "failed";
+  });
+  EXPECT_EQ(state, "succeeded") << slurp(dir_ / "serve.stderr");
+  kube::KubeClient client(kube::testing::config_for(cluster->fake.url()));
+  const nlohmann::json all = client.get("/api/v1/pods");
+  ASSERT_EQ(all["items"].size(), 1u);
+  EXPECT_EQ(all["items"][0]["metadata"]["labels"]["gantry.dev/queue"], "team-a");
+  EXPECT_EQ(all["items"][0]["status"]["phase"], "Succeeded");
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
 // --world kube against an API server that is not there: a clear error naming it, exit 1 or
 // 2, not a server waiting forever.
 TEST_F(ServeCommand, WorldKubeNamesAnUnreachableApiServer) {
@@ -375,6 +422,50 @@ TEST_F(ServeCommand, WorldKubeNamesAnUnreachableApiServer) {
                         kubeconfig + " --ui " + (dir_ / "no-ui").string());
   EXPECT_NE(o.exit_code(), 0);
   EXPECT_NE(o.err.find("--world kube: kube: http://127.0.0.1:1"), std::string::npos) << o.err;
+}
+
+// --admission is for a live cluster; the simulated world's queues are its scenario's.
+TEST_F(ServeCommand, AdmissionIsRefusedForTheSimulatedWorld) {
+  const Outcome o = run("serve --db " + db() + " --listen 127.0.0.1:0 --admission " +
+                        std::string(GANTRY_SOURCE_DIR) + "/scenarios/live/admission.yaml");
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_EQ(o.err,
+            "error: --admission: the simulated world takes its admission queues from the scenario "
+            "(spec.policy.admission of --cluster, each job's queue); --admission and --queue are "
+            "for --world kube\n");
+}
+
+// --world kube --admission: the file is read first, its every error listed (exit 2) before any
+// API server is contacted (this one is not there); a --queue it does not declare is refused.
+TEST_F(ServeCommand, WorldKubeReadsTheAdmissionFileFirst) {
+  const std::string kubeconfig =
+      write("kubeconfig",
+            "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n- name: c\n"
+            "  cluster: {server: 'http://127.0.0.1:1'}\ncontexts:\n- name: x\n"
+            "  context: {cluster: c, user: u}\nusers:\n- name: u\n  user: {token: t}\n");
+  const std::string bad = write("bad.yaml",
+                                "apiVersion: gantry.dev/v1\nkind: Admission\nmetadata: {name: q}\n"
+                                "spec:\n  queues:\n  - {name: a, quota: {gpu: {B300: 8}}}\n"
+                                "  waitForPodsReady: {timeout: soon}\n");
+  const std::string base = "serve --db " + db() + " --listen 127.0.0.1:0 --world kube --ui " +
+                           (dir_ / "no-ui").string() + " --kubeconfig " + kubeconfig;
+  const Outcome o = run(base + " --admission " + bad);
+  EXPECT_EQ(o.exit_code(), 2);
+  // "  - {name: a, quota: {gpu: {" is 28 characters; "  waitForPodsReady: {timeout: " 30.
+  EXPECT_EQ(
+      o.err.rfind("error: " + bad + ":6:29: spec.queues[0].quota.gpu.B300: unknown GPU type", 0),
+      0u)
+      << o.err;
+  EXPECT_NE(o.err.find("\nerror: " + bad + ":7:31: spec.waitForPodsReady.timeout: "),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(o.err.find("127.0.0.1:1"), std::string::npos) << "not contacted";
+
+  const Outcome q = run(base + " --admission " + std::string(GANTRY_SOURCE_DIR) +
+                        "/scenarios/live/admission.yaml --queue team-c");
+  EXPECT_EQ(q.exit_code(), 2);
+  EXPECT_EQ(q.err, "error: --queue: 'team-c' is not a queue of " + std::string(GANTRY_SOURCE_DIR) +
+                       "/scenarios/live/admission.yaml (queues: team-a, team-b)\n");
 }
 
 // kill -9 while a task's pod runs, then start again on the same database: the attempt is

@@ -27,11 +27,34 @@ class Validate : public CliTest {
 TEST_F(Validate, EveryKindOfShippedFileIsOk) {
   const Outcome o = run("validate " + source("scenarios/quickstart.yaml") + " " +
                         source("scenarios/openb-fragmentation.yaml") + " " +
+                        source("scenarios/live/admission.yaml") + " " +
                         source("scenarios/pipelines/hourly-etl.yaml"));
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(o.out, "ok: " + source("scenarios/quickstart.yaml") + ": Scenario quickstart\n" +
                        "ok: " + source("scenarios/openb-fragmentation.yaml") +
-                       ": Experiment openb-fragmentation\n" + "ok: 1 pipeline, 0 pools\n");
+                       ": Experiment openb-fragmentation\n" +
+                       "ok: " + source("scenarios/live/admission.yaml") +
+                       ": Admission research (2 queues)\n" + "ok: 1 pipeline, 0 pools\n");
+}
+
+// An Admission file's errors, as `gantry serve --admission` would report them: file, line,
+// column and path each.
+TEST_F(Validate, AnAdmissionFileListsEveryError) {
+  const fs::path f = dir_ / "q.yaml";
+  std::ofstream(f) << "apiVersion: gantry.dev/v1\nkind: Admission\nmetadata: {name: q}\nspec:\n"
+                      "  queues:\n  - {name: a, quota: {gpu: -1}}\n  - {name: b, cohort: c, "
+                      "quota: {gpu: 1}, lendingLimit: {gpu: 2}}\n";
+  const Outcome o = run("validate " + f.string());
+  EXPECT_EQ(o.exit_code(), 2);
+  // "  - {name: a, quota: {gpu: " is 27 characters; "  - {name: b, cohort: c, quota: {gpu:
+  // 1}, lendingLimit: {gpu: " is 62.
+  EXPECT_EQ(o.err,
+            f.string() +
+                ":6:28: spec.queues[0].quota.gpu: an amount of quota cannot be negative, "
+                "got '-1'\n" +
+                f.string() +
+                ":7:63: spec.queues[1].lendingLimit.gpu: lendingLimit of gpu (2) is more "
+                "than the queue's nominal quota of it (1); a queue lends at most its quota\n");
 }
 
 // Three mistakes, three lines, in file order; exit 2. `simulate` says the same, each line an

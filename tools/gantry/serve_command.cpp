@@ -71,6 +71,13 @@ std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::strin
 void run_serve(const ServeOptions& opt) {
   if (opt.world != "sim" && opt.world != "kube")
     throw GantryError("--world: expected sim or kube, got '" + opt.world + "'");
+  // The simulated world's queues are its scenario's (spec.policy.admission of --cluster).
+  if (opt.world == "sim" && (!opt.kube.admission_file.empty() || !opt.kube.queue.empty()))
+    throw GantryError(
+        std::string(opt.kube.admission_file.empty() ? "--queue" : "--admission") +
+        ": the simulated world takes its admission queues from the scenario "
+        "(spec.policy.admission of --cluster, each job's queue); --admission and --queue are "
+        "for --world kube");
   // A live cluster runs on real time: its pods do not run faster for asking.
   if (opt.world == "kube" && opt.speed != 1)
     throw GantryError(
@@ -190,6 +197,12 @@ void add_serve_command(CLI::App& app) {
                 "kube: campaign for a Lease; only the leader places pods");
   cmd->add_option("--identity", opt->kube.identity,
                   "kube: this replica's name in Events and the Lease (default host-pid)");
+  cmd->add_option("--admission", opt->kube.admission_file,
+                  "kube: a kind: Admission file (queues, quotas, cohorts, preemption); pods name "
+                  "their queue with the label gantry.dev/queue");
+  cmd->add_option("--queue", opt->kube.queue,
+                  "kube: the admission queue of the pipelines' pods (label gantry.dev/queue); "
+                  "with --admission, one of its queues");
   cmd->add_option("--speed", opt->speed,
                   "Simulated seconds per wall second (default 1; 60: a minute a second)");
   cmd->add_option("--pipelines", opt->pipelines,

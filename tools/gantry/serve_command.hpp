@@ -1,5 +1,6 @@
 #pragma once
-// `gantry serve [--db PATH] [--listen HOST:PORT] [--world sim] [--cluster SCENARIO.yaml]
+// `gantry serve [--db PATH] [--listen HOST:PORT] [--world sim|kube] [--cluster SCENARIO.yaml]
+//               [--admission ADMISSION.yaml --queue NAME (kube)]
 //               [--speed N] [--pipelines DIR] [--ui DIR] [--scenarios DIR]
 //               [--tls-cert FILE --tls-key FILE] [--allow-origin ORIGIN]`
 // The long-running orchestrator with its REST API and web UI (web/server, web/API.md).

@@ -11,6 +11,7 @@
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/config_errors.hpp"
 #include "engine/config/reader.hpp"
+#include "sim/admission_file.hpp"
 #include "sim/simulation_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 
@@ -18,17 +19,19 @@ namespace gantry::cli {
 
 namespace {
 
-// Whether the file's first document says kind: Scenario or kind: Experiment. A file that does
-// not parse is left to the pipeline loader, which reports its syntax error like any other.
-bool is_simulation_file(const std::string& text, const std::string& file) {
+// The kind of the file's first document when it is one this command reads on its own
+// (Scenario, Experiment, Admission); "" for anything else. A file that does not parse is left
+// to the pipeline loader, which reports its syntax error like any other.
+std::string own_kind(const std::string& text, const std::string& file) {
   try {
     const std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
-    if (docs.empty() || !docs.front().is_map()) return false;
+    if (docs.empty() || !docs.front().is_map()) return {};
     const YAML::Node kind = docs.front().yaml()["kind"];
-    return kind && kind.IsScalar() &&
-           (kind.Scalar() == "Scenario" || kind.Scalar() == "Experiment");
+    if (!kind || !kind.IsScalar()) return {};
+    const std::string k = kind.Scalar();
+    return k == "Scenario" || k == "Experiment" || k == "Admission" ? k : std::string();
   } catch (const InputError&) {
-    return false;
+    return {};
   }
 }
 
@@ -50,11 +53,19 @@ void run_validate(const std::vector<std::string>& args) {
   std::vector<std::string> ok;
   std::vector<InputError> errors;
   for (const std::string& file : expand_pipeline_args(args)) {
-    if (!is_simulation_file(read_text_file(file), file)) {
+    const std::string kind = own_kind(read_text_file(file), file);
+    if (kind.empty()) {
       pipeline_files.push_back(file);
       continue;
     }
     const std::vector<InputError> found = errors_of([&] {
+      if (kind == "Admission") {
+        const AdmissionFile a = load_admission_file(file);
+        const size_t n = a.admission.queues.size();
+        ok.push_back(
+            fmt::format("ok: {}: Admission {} ({} queue{})", file, a.name, n, n == 1 ? "" : "s"));
+        return;
+      }
       const SimulationFile loaded = load_simulation_file(file, load_trace_topology);
       if (const auto* s = std::get_if<ScenarioSpec>(&loaded))
         ok.push_back(fmt::format("ok: {}: Scenario {}", file, s->name));
@@ -95,7 +106,8 @@ void add_validate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "validate",
-      "Check Gantry files of any kind (Scenario, Experiment, Pipeline, Pool) and list every error");
+      "Check Gantry files of any kind (Scenario, Experiment, Admission, Pipeline, Pool) and list "
+      "every error");
   // No CLI::ExistingFile check: an unreadable file is a FileError, bad input (exit 2).
   cmd->add_option("files", *files,
                   "YAML files; pipeline files are loaded together; a folder stands for its *.yaml "

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <optional>
 
 #include "adapters/kube/executor/kube_task_executor.hpp"
 #include "adapters/kube/kube_client.hpp"
@@ -11,6 +12,7 @@
 #include "adapters/kube/world/kube_world.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
+#include "sim/admission_file.hpp"
 #include "sim/scenario_loader.hpp"
 #include "web/server/serve_world.hpp"
 
@@ -35,6 +37,24 @@ std::string default_identity() {
 class KubeServeWorld final : public ServeWorld {
  public:
   KubeServeWorld(EventLoop& loop, const KubeServeOptions& o, const std::string& scenario_file) {
+    // The queues first: a mistake in them is the user's to fix before anything connects.
+    std::optional<AdmissionFile> admission;
+    if (!o.admission_file.empty()) {
+      admission = load_admission_file(o.admission_file);
+      // The pipelines' pods wait in --queue: a queue this file declares (or every one of them
+      // would be refused).
+      if (!o.queue.empty()) {
+        std::string known;
+        bool found = false;
+        for (const QueueSpec& q : admission->admission.queues) {
+          found = found || q.name == o.queue;
+          known += (known.empty() ? "" : ", ") + q.name;
+        }
+        if (!found)
+          throw GantryError("--queue: '" + o.queue + "' is not a queue of " + o.admission_file +
+                            " (queues: " + known + ")");
+      }
+    }
     kube::KubeConfig config = kube::load_kubeconfig(kubeconfig_path(o.kubeconfig), o.context);
     describe_ = "kube: " + config.server +
                 (config.context.empty() ? "" : " (context " + config.context + ")");
@@ -49,6 +69,11 @@ class KubeServeWorld final : public ServeWorld {
     } else {
       w.model.gpus = GpuCatalog::with_defaults();
     }
+    if (admission) {
+      w.scheduler.policy.admission = std::move(admission->admission);
+      // Each admission queue orders by priority, then submission (as a scenario's does).
+      w.scheduler.policy.order = QueueOrder::kPriority;
+    }
     w.scheduler.scheduler_name = o.scheduler_name;
     w.identity = o.identity.empty() ? default_identity() : o.identity;
     w.leader_election = o.leader_elect;
@@ -57,6 +82,7 @@ class KubeServeWorld final : public ServeWorld {
     kube::KubeExecutorOptions e;
     e.plan.namespace_name = ns;
     e.plan.scheduler_name = o.scheduler_name;
+    e.plan.queue = o.queue;
     executor_ = std::make_unique<kube::KubeTaskExecutor>(loop, *client_, std::move(e));
   }
   ~KubeServeWorld() override { stop(); }

@@ -5,7 +5,10 @@
 //   kube  a live Kubernetes cluster (--kubeconfig): the live world of adapters/kube (informers,
 //         the shared Scheduler placing pods of --scheduler-name, KubePodBinder), tasks as pods
 //         through KubeTaskExecutor. --cluster, when given, is the model of the cluster
-//         (adapters/kube/world/live_cluster.hpp) and its policy the scheduler's.
+//         (adapters/kube/world/live_cluster.hpp) and its policy the scheduler's; --admission,
+//         a kind: Admission file (sim/admission_file.hpp), gives the scheduler admission queues
+//         (replacing any the scenario's policy has), and --queue names the one the pipelines'
+//         pods wait in (one of its queues).
 // The server reads the cluster and the scheduler's queue from it for /cluster, /cluster/queue
 // and /metrics, and hands its run scheduler the world's TaskExecutor.
 //
@@ -28,7 +31,9 @@ struct KubeServeOptions {
   std::string namespace_name;  // of the pipelines' pods; empty: the kubeconfig's
   std::string scheduler_name = "gantry";
   bool leader_elect = false;
-  std::string identity;  // this replica; empty: host name and process id
+  std::string identity;        // this replica; empty: host name and process id
+  std::string admission_file;  // kind: Admission; empty: the scenario's admission, if any
+  std::string queue;           // admission queue of the pipelines' pods (label); empty: none
 };
 
 class ServeWorld {
@@ -53,8 +58,8 @@ class ServeWorld {
 // The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.
 std::unique_ptr<ServeWorld> make_sim_world(EventLoop& loop, const std::string& scenario_file,
                                            uint64_t seed);
-// The live world; throws InputError for a bad kubeconfig or scenario, GantryError when the API
-// server cannot be reached for the first lists.
+// The live world; throws InputError(s) for a bad admission file, kubeconfig or scenario,
+// GantryError when the API server cannot be reached for the first lists.
 std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,
                                             const std::string& scenario_file);
 

@@ -355,6 +355,7 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
     spec["containers"] = json::array({container});
 
     json pod_labels = labels;
+    if (!o.queue.empty()) pod_labels[std::string(kQueueLabel)] = o.queue;
     json annotations = pod_annotations;
     annotations[std::string(kGangIndexAnnotation)] = std::to_string(i);
     if (distributed) {

@@ -79,6 +79,9 @@ struct AttemptPlanOptions {
   int pytorch_port = 23456;  // MASTER_PORT of pytorchjob
   int xgboost_port = 9999;   // MASTER_PORT of xgboostjob
   std::string mpi_hostfile_dir = "/etc/mpi";
+  // The admission queue of every attempt's pods (label gantry.dev/queue, for a scheduler with
+  // admission queues: `gantry serve --admission`); empty: no label.
+  std::string queue;
 };
 
 struct PlannedPod {

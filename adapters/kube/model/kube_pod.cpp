@@ -155,6 +155,9 @@ KubePod parse_pod(const nlohmann::json& pod) {
     out.gang_size = 0;
   }
 
+  if (const auto it = out.labels.find(std::string(kQueueLabel)); it != out.labels.end())
+    out.queue = it->second;
+
   const nlohmann::json& statuses = f.array("status.containerStatuses");
   for (size_t i = 0; i < statuses.size() && !out.exit_code; ++i) {
     const std::string field = "status.containerStatuses[" + std::to_string(i) + "]";

@@ -11,6 +11,8 @@
 //   label      gantry.dev/gang            the gang: pods with the same value (in one namespace)
 //                                         are bound all together or not at all
 //   annotation gantry.dev/gang-size       how many pods the gang has (it waits for all)
+//   label      gantry.dev/queue           the admission queue the gang waits in (`gantry serve
+//                                         --admission`); every pod of a gang names the same
 //   annotation gantry.dev/gpu-milli       a share of one GPU, 1..1000 (instead of nvidia.com/gpu)
 //   annotation gantry.dev/gpu-mem         GPU memory of the share, a quantity ("10Gi")
 //   annotation gantry.dev/gpu-index       the GPUs chosen, "0,1" (written before binding)
@@ -35,6 +37,8 @@ namespace gantry::kube {
 
 inline constexpr std::string_view kGangLabel = "gantry.dev/gang";
 inline constexpr std::string_view kGangSizeAnnotation = "gantry.dev/gang-size";
+// The admission queue (JobSpec::queue) of the pod's gang: a label, so it can be selected on.
+inline constexpr std::string_view kQueueLabel = "gantry.dev/queue";
 inline constexpr std::string_view kGpuMilliAnnotation = "gantry.dev/gpu-milli";
 inline constexpr std::string_view kGpuMemAnnotation = "gantry.dev/gpu-mem";
 inline constexpr std::string_view kGpuIndexAnnotation = "gantry.dev/gpu-index";
@@ -72,6 +76,7 @@ struct KubePod {
   std::optional<OwnerReference> controller;  // the owner reference with controller: true
   std::string gang;                          // "" for a gang of one
   int32_t gang_size = 1;                     // 0: unknown (an owner's gang)
+  std::string queue;                         // gantry.dev/queue; "" when absent
   std::vector<int> gpu_index;                // gantry.dev/gpu-index
   std::optional<Duration> simulate_duration;
   bool deleting = false;  // metadata.deletionTimestamp is set

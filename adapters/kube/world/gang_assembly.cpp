@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 namespace gantry::kube {
 
@@ -29,6 +30,16 @@ RoleKind role_of(const KubePod& p) {
   if (t == "master") return RoleKind::kMaster;
   if (t == "launcher") return RoleKind::kLauncher;
   return RoleKind::kWorker;
+}
+
+// The queue every pod names ("" when none does), or nullopt when they disagree.
+std::optional<std::string> common_queue(const Gang& gang) {
+  std::optional<std::string> queue;
+  for (const auto& [name, pod] : gang.pods) {
+    if (queue && *queue != pod.queue) return std::nullopt;
+    queue = pod.queue;
+  }
+  return queue.value_or(std::string());
 }
 
 }  // namespace
@@ -64,12 +75,36 @@ JobSpec gang_job_spec(const Gang& gang, Time now) {
     spec.roles.push_back(RoleSpec{role_of(*p), 1, p->request});
   }
   if (pods.empty()) spec.priority = 0;
+  spec.queue = common_queue(gang).value_or(std::string());
   if (!pods.empty()) {
     spec.tenant = pods.front()->namespace_name;
     spec.node_selector = pods.front()->node_selector;
     spec.tolerations = pods.front()->tolerations;
   }
   return spec;
+}
+
+std::optional<std::string> gang_refusal(const Gang& gang, const AdmissionConfig& admission) {
+  if (!admission.enabled()) return std::nullopt;  // the label means nothing without queues
+  const std::optional<std::string> queue = common_queue(gang);
+  if (!queue) {
+    std::set<std::string> queues;
+    for (const auto& [name, pod] : gang.pods) queues.insert("'" + pod.queue + "'");
+    std::string names;
+    for (const std::string& q : queues) names += (names.empty() ? "" : ", ") + q;
+    return "the pods of gang " + gang.key + " name different admission queues (label " +
+           std::string(kQueueLabel) + "): " + names;
+  }
+  if (queue->empty())
+    return "gang " + gang.key + " names no admission queue: label its pods " +
+           std::string(kQueueLabel) + "=<queue>";
+  std::string known;
+  for (const QueueSpec& q : admission.queues) {
+    if (q.name == *queue) return std::nullopt;
+    known += (known.empty() ? "" : ", ") + q.name;
+  }
+  return "gang " + gang.key + " names the admission queue '" + *queue +
+         "', which is not configured (queues: " + known + ")";
 }
 
 Gang& GangAssembly::add(const KubePod& pod) {

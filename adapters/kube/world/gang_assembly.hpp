@@ -9,8 +9,15 @@
 //
 // The scheduler places a gang as one JobSpec (gang_job_spec): one role per pod with that pod's
 // request (the pod's role from the training operator's label training.kubeflow.org/
-// replica-type when present, else Worker), the highest priority of its pods, and the first
-// pod's nodeSelector and tolerations (the controllers that make gangs give all pods the same).
+// replica-type when present, else Worker), the highest priority of its pods (spec.priority, which
+// the API server resolves from priorityClassName), the admission queue its pods name (label
+// gantry.dev/queue), and the first pod's nodeSelector and tolerations (the controllers that make
+// gangs give all pods the same).
+//
+// With admission queues on, a gang must name one configured queue, all its pods the same: a
+// gang that names none, an unknown one or several is refused rather than guessed at
+// (gang_refusal() says why; the live scheduler records it as an Event on the pods and does not
+// submit the gang). Without admission the label means nothing and is not checked.
 //
 // Not thread-safe: the event loop's thread.
 
@@ -21,6 +28,7 @@
 
 #include "adapters/kube/model/kube_pod.hpp"
 #include "engine/cluster/job.hpp"
+#include "engine/policy/queues/admission_config.hpp"
 
 namespace gantry::kube {
 
@@ -38,8 +46,13 @@ struct Gang {
   std::vector<const KubePod*> ordered() const;
 };
 
-// The JobSpec of a complete gang, submitted at `now`.
+// The JobSpec of a complete gang, submitted at `now`. Its queue is the one its pods name ("" when
+// they name none or disagree: see gang_refusal()).
 JobSpec gang_job_spec(const Gang& gang, Time now);
+
+// Why a complete gang cannot be submitted, or nullopt: its pods name different queues; with
+// `admission` (its queues) on, the gang names no queue or one that is not configured.
+std::optional<std::string> gang_refusal(const Gang& gang, const AdmissionConfig& admission);
 
 class GangAssembly {
  public:

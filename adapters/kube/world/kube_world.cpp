@@ -9,8 +9,10 @@ KubeWorld::KubeWorld(KubeClient& client, EventLoop& loop, KubeWorldOptions optio
       workers_(options_.api_threads),
       event_workers_(2),
       cluster_(options_.model),
-      binder_(client, workers_, event_workers_, loop, options_.identity) {
-  scheduler_ = std::make_unique<LiveScheduler>(loop_, cluster_, binder_, options_.scheduler);
+      binder_(client, workers_, event_workers_, loop, options_.identity),
+      evictor_(client, workers_, loop, options_.eviction) {
+  scheduler_ =
+      std::make_unique<LiveScheduler>(loop_, cluster_, binder_, evictor_, options_.scheduler);
   const auto dispatch = [this](std::function<void()> fn) { loop_.post(std::move(fn)); };
   InformerOptions nodes;
   nodes.path = "/api/v1/nodes";

@@ -3,9 +3,10 @@
 // the API server (`gantry serve --world kube`; the conformance test builds the same).
 //
 //   informers (nodes, pods) ──post──► LiveScheduler (LiveCluster, GangAssembly, Scheduler)
-//                                          │ binds, evictions, Events
-//                                          ▼
-//                                   KubePodBinder ──ApiWorkers──► API server
+//                                          │ binds, deletes, Events    │ admission's evictions
+//                                          ▼                           ▼
+//                                   KubePodBinder              KubePodEvictor
+//                                          └───────ApiWorkers──────────┘──► API server
 //
 // With leader election on, replicas campaign for a coordination.k8s.io/v1 Lease
 // (leader_election.hpp) on a thread of their own; only the leader's scheduler places pods,
@@ -26,6 +27,7 @@
 #include "adapters/kube/leader_election.hpp"
 #include "adapters/kube/sleeper.hpp"
 #include "adapters/kube/world/kube_pod_binder.hpp"
+#include "adapters/kube/world/kube_pod_evictor.hpp"
 #include "adapters/kube/world/live_cluster.hpp"
 #include "adapters/kube/world/live_scheduler.hpp"
 
@@ -41,6 +43,7 @@ struct KubeWorldOptions {
   // that move a virtual clock).
   bool election_thread = true;
   size_t api_threads = 8;
+  PodEvictorOptions eviction{};  // retries of the Eviction API (kube_pod_evictor.hpp)
 };
 
 class KubeWorld {
@@ -58,6 +61,7 @@ class KubeWorld {
   LiveCluster& cluster() { return cluster_; }
   ApiWorkers& workers() { return workers_; }
   ApiWorkers& event_workers() { return event_workers_; }
+  const KubePodEvictor& evictor() const { return evictor_; }
   const Informer& node_informer() const { return *nodes_; }
   const Informer& pod_informer() const { return *pods_; }
   bool leader() const { return !elector_ || elector_->is_leader(); }
@@ -74,6 +78,7 @@ class KubeWorld {
   ApiWorkers event_workers_;
   LiveCluster cluster_;
   KubePodBinder binder_;
+  KubePodEvictor evictor_;
   std::unique_ptr<LiveScheduler> scheduler_;
   std::unique_ptr<Informer> nodes_;
   std::unique_ptr<Informer> pods_;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "engine/core/errors.hpp"
+#include "engine/policy/queues/preemption.hpp"
 
 namespace gantry::kube {
 
@@ -24,13 +25,21 @@ PodRef ref_of(const KubePod& p) { return PodRef{p.namespace_name, p.name, p.uid}
 }  // namespace
 
 LiveScheduler::LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& binder,
-                             LiveSchedulerConfig config)
+                             PodEvictor& evictor, LiveSchedulerConfig config)
     : loop_(loop),
       live_(cluster),
       binder_(binder),
+      evictor_(evictor),
       config_(std::move(config)),
       scheduler_(config_.policy) {
   scheduler_.set_waker(this);
+}
+
+const std::string& LiveScheduler::gang_name(JobId job) const {
+  static const std::string kNone;
+  return job >= 0 && static_cast<size_t>(job) < gang_names_.size()
+             ? gang_names_[static_cast<size_t>(job)]
+             : kNone;
 }
 
 void LiveScheduler::wake_at(Time t) {
@@ -107,7 +116,11 @@ void LiveScheduler::handle_pod(const KubePod& pod, bool deleted) {
                        !deleted && !pod.deleting && !terminal(pod);
   if (!waiting) {
     if (const auto gang = gangs_.remove(pod.namespace_name, pod.name)) {
-      if (Gang* g = gangs_.find(*gang)) gang_changed(*g);
+      if (Gang* g = gangs_.find(*gang)) {
+        gang_changed(*g);
+      } else {
+        gang_gone(*gang);
+      }
     }
     if (!deleted && !terminal(pod) && !pod.node_name.empty()) {
       (void)live_.occupy(pod);  // a model that disagrees with the cluster only undercounts
@@ -133,8 +146,15 @@ void LiveScheduler::gang_changed(const Gang& gang) {
   for (size_t i = 0; same_members && i < pods.size(); ++i)
     same_members = pods[i]->name == s.pods[i].name;
   if (same_members) {
+    // A pod relabelled into another queue: the workload no longer describes the gang.
+    if (gang_refusal(gang, config_.policy.admission) ||
+        gang_job_spec(gang, s.spec->submit).queue != s.spec->queue) {
+      withdraw_waiting(s.job);
+      return;
+    }
     // The same pods, maybe new incarnations (an evicted pod recreated by its controller).
     for (size_t i = 0; i < pods.size(); ++i) {
+      if (s.pods[i].uid != pods[i]->uid) s.failure_reported = false;  // not told yet
       s.pods[i].uid = pods[i]->uid;
       s.last[i] = *pods[i];
     }
@@ -151,8 +171,14 @@ void LiveScheduler::withdraw_waiting(JobId job) {
 }
 
 void LiveScheduler::submit(const Gang& gang) {
+  if (const std::optional<std::string> why = gang_refusal(gang, config_.policy.admission)) {
+    refuse(gang, *why);
+    return;
+  }
+  refused_.erase(gang.key);
   Submitted s;
   s.job = next_job_++;
+  gang_names_.push_back(gang.key);
   s.gang = gang.key;
   s.spec = std::make_unique<JobSpec>(gang_job_spec(gang, loop_.now()));
   for (const KubePod* p : gang.ordered()) {
@@ -164,6 +190,26 @@ void LiveScheduler::submit(const Gang& gang) {
   if (!scheduler_.submit(s.job, *s.spec, loop_.now())) return;
   job_of_gang_[gang.key] = s.job;
   submitted_.emplace(s.job, std::move(s));
+}
+
+void LiveScheduler::refuse(const Gang& gang, const std::string& why) {
+  Refusal& r = refused_[gang.key];
+  if (r.why != why) {
+    r = Refusal{why, {}};
+    ++refused_count_;
+  }
+  for (const KubePod* p : gang.ordered()) {
+    if (!r.told.insert(p->uid).second) continue;
+    binder_.record(PodEvent{ref_of(*p), true, "FailedScheduling", "Scheduling", why});
+  }
+}
+
+void LiveScheduler::gang_gone(const std::string& key) {
+  refused_.erase(key);
+  const auto it = job_of_gang_.find(key);
+  if (it == job_of_gang_.end()) return;
+  const auto s = submitted_.find(it->second);
+  if (s != submitted_.end() && s->second.phase == Phase::kInactive) forget(it->second);
 }
 
 void LiveScheduler::forget(JobId job) {
@@ -190,6 +236,8 @@ void LiveScheduler::cycle() {
   cycle_requested_ = false;
   if (!active_) return;
   for (const BindAction& a : scheduler_.run_cycle(live_.cluster(), loop_.now())) start_bind(a);
+  const std::vector<EvictAction> evictions = scheduler_.take_evictions();
+  if (!evictions.empty()) start_evictions(evictions);
   report_unplaced();
 }
 
@@ -243,6 +291,19 @@ void LiveScheduler::bind_done(JobId job, int32_t index, Status result) {
 void LiveScheduler::finish_bind(Submitted& s) {
   const bool all =
       s.bind_error.empty() && std::all_of(s.bound.begin(), s.bound.end(), [](bool b) { return b; });
+  if (!all && s.evict) {
+    // A victim whose binds did not all succeed: what was bound is evicted, the rest never ran
+    // (and waits again). No kBindFailed: the scheduler waits for this workload's kEvicted.
+    for (size_t i = 0; i < s.pods.size(); ++i) {
+      if (s.bound[i]) {
+        (void)gangs_.remove(s.pods[i].namespace_name, s.pods[i].name);
+      } else {
+        placed_pod_.erase(s.pods[i].key());
+      }
+    }
+    begin_eviction(s, *s.evict);
+    return;
+  }
   if (!all) {
     // Undo: a gang is bound whole or not at all. The pods bound already are deleted (their
     // controller makes new ones, which the gang takes as the same members).
@@ -275,6 +336,10 @@ void LiveScheduler::finish_bind(Submitted& s) {
                                 live_.cluster().node_info(at.node).name +
                                 (gpus.empty() ? "" : " (GPUs " + gpus + ")")});
   }
+  if (s.evict) {
+    begin_eviction(s, *s.evict);  // a victim already: its pods go as soon as they are bound
+    return;
+  }
   advance(s);
 }
 
@@ -283,6 +348,7 @@ void LiveScheduler::report_unplaced() {
     if (s.phase != Phase::kWaiting || s.failure_reported) continue;
     const Workload* w = scheduler_.workloads().find(job);
     if (w == nullptr || w->state != WorkloadState::kPending) continue;
+    if (w->victims_pending > 0) continue;  // preempting: its "Preempting" Event says so
     const Cluster& c = live_.cluster();
     const Resources need = s.spec->total_request();
     int schedulable = 0;
@@ -304,6 +370,14 @@ void LiveScheduler::report_unplaced() {
 void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod& pod,
                                       bool deleted) {
   const auto i = static_cast<size_t>(index);
+  if (s.phase == Phase::kEvicting) {
+    if (!deleted) s.last[i] = pod;
+    if (deleted || terminal(pod)) {
+      s.gone[i] = true;
+      settle_eviction(s);
+    }
+    return;
+  }
   if (s.phase == Phase::kBinding) {
     if (deleted && s.bind_error.empty()) s.bind_error = "pod " + pod.key() + " deleted";
     if (!deleted) s.last[i] = pod;
@@ -371,6 +445,128 @@ void LiveScheduler::stop_pods(Submitted& s, int32_t except, const std::string& r
   }
   forget(s.job);
   request_cycle();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Admission's evictions
+
+namespace {
+
+// What a victim's pods are told.
+std::string victim_note(const EvictAction& a, const std::string& gang, const std::string& by) {
+  if (a.reason == kReasonPreempted)
+    return "gang " + gang + " is evicted: preempted by gang " + by + " of the same queue";
+  if (a.reason == kReasonReclamation)
+    return "gang " + gang + " is evicted: preempted by gang " + by +
+           ", whose queue reclaims the quota its own lent";
+  if (a.reason == kReasonFairSharing)
+    return "gang " + gang + " is evicted: preempted by gang " + by +
+           " for fair sharing in their cohort";
+  if (a.reason == kReasonPodsReadyTimeout)
+    return "gang " + gang +
+           " is evicted: its pods were not all running within waitForPodsReady's "
+           "timeout";
+  return "gang " + gang + " is evicted (" + a.reason + ")" + (by.empty() ? "" : " for gang " + by);
+}
+
+}  // namespace
+
+void LiveScheduler::start_evictions(const std::vector<EvictAction>& actions) {
+  std::map<JobId, std::vector<std::string>> victims_of;  // by preemptor
+  for (const EvictAction& a : actions) {
+    const auto it = submitted_.find(a.job);
+    // The scheduler evicts only placed workloads, which this front always knows.
+    if (it == submitted_.end()) continue;
+    Submitted& s = it->second;
+    if (log_ != nullptr) log_->evict(loop_.now(), a);
+    const std::string note = victim_note(a, s.gang, a.by >= 0 ? gang_name(a.by) : "");
+    const char* action = a.by >= 0 ? "Preempting" : "Evicting";
+    // A preemption is routine (kube-scheduler's Preempted is Normal); a timeout is a warning.
+    for (const PodRef& p : s.pods) binder_.record(PodEvent{p, a.by < 0, a.reason, action, note});
+    if (a.by >= 0) victims_of[a.by].push_back(s.gang);
+    s.evict = a;
+    if (s.phase == Phase::kPlaced) begin_eviction(s, a);
+    // kBinding: carried out once the binds settle (finish_bind).
+  }
+  for (const auto& [by, victims] : victims_of) {
+    const auto it = submitted_.find(by);
+    if (it == submitted_.end()) continue;
+    std::string names;
+    for (const std::string& v : victims) names += (names.empty() ? "" : ", ") + v;
+    const std::string note = "gang " + it->second.gang + " is preempting gang" +
+                             (victims.size() == 1 ? " " : "s ") + names;
+    for (const PodRef& p : it->second.pods)
+      binder_.record(PodEvent{p, false, "Preempting", "Preempting", note});
+  }
+}
+
+void LiveScheduler::begin_eviction(Submitted& s, const EvictAction& action) {
+  s.phase = Phase::kEvicting;
+  s.evict = action;
+  // Pods recreated under the gang's names while it goes wait for this workload.
+  job_of_gang_[s.gang] = s.job;
+  s.gone.assign(s.pods.size(), false);
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    // A pod that never bound, or already ended, holds nothing.
+    s.gone[i] = (!s.bound.empty() && !s.bound[i]) || s.succeeded[i] || terminal(s.last[i]);
+    if (s.gone[i]) continue;
+    const JobId job = s.job;
+    const auto index = static_cast<int32_t>(i);
+    evictor_.evict(s.pods[i], [this, job, index](Status result) {
+      eviction_done(job, index, std::move(result));
+    });
+  }
+  settle_eviction(s);
+}
+
+void LiveScheduler::eviction_done(JobId job, int32_t index, Status result) {
+  if (result) return;  // accepted (or gone already): the informer shows the pod go
+  const auto it = submitted_.find(job);
+  if (it == submitted_.end() || it->second.phase != Phase::kEvicting) return;
+  Submitted& s = it->second;
+  const auto i = static_cast<size_t>(index);
+  if (s.gone[i]) return;
+  ++failed_evictions_;
+  // Not a disruption budget (those are waited out): the Eviction API itself fails. The pod is
+  // deleted instead, or the preemptor would wait for ever.
+  binder_.record(PodEvent{s.pods[i], true, "FailedEviction", "Evicting",
+                          result.message() + "; deleting the pod instead"});
+  binder_.evict(s.pods[i], result.message());
+}
+
+void LiveScheduler::settle_eviction(Submitted& s) {
+  if (!std::all_of(s.gone.begin(), s.gone.end(), [](bool g) { return g; })) return;
+  const EvictAction action = *s.evict;
+  s.evict.reset();
+  s.gone.clear();
+  for (const PodRef& p : s.pods) {
+    const auto placed = placed_pod_.find(p.key());
+    if (placed != placed_pod_.end() && placed->second.first == s.job) placed_pod_.erase(placed);
+  }
+  const JobId job = s.job;
+  observe(Observation::Kind::kEvicted, job, -1, action.reason);
+  request_cycle();  // its resources are free for the preemptor (or anyone)
+  const Workload* w = scheduler_.workloads().find(job);
+  if (w == nullptr || w->state == WorkloadState::kWithdrawn) {
+    forget(job);
+    return;
+  }
+  if (w->state == WorkloadState::kInactive) {
+    s.phase = Phase::kInactive;
+    for (const PodRef& p : s.pods)
+      binder_.record(PodEvent{p, true, "Deactivated", "Evicting",
+                              "gang " + s.gang +
+                                  " is deactivated: its pods missed waitForPodsReady's timeout "
+                                  "too often; delete its pods to submit it again"});
+    return;
+  }
+  // Pending again: its pods, once recreated under the same names, are this workload's.
+  s.phase = Phase::kWaiting;
+  s.failure_reported = true;  // nothing to tell pods that are gone; reset when they are back
+  s.running.assign(s.pods.size(), false);
+  s.succeeded.assign(s.pods.size(), false);
+  s.bound.clear();
+  if (Gang* g = gangs_.find(s.gang)) gang_changed(*g);
 }
 
 }  // namespace gantry::kube

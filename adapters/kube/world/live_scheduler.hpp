@@ -8,6 +8,7 @@
 //        │  gang is submitted as a workload; other pods on a node take their share of it
 //        ▼  (LiveCluster::occupy)
 //   cycle() ─► Scheduler::run_cycle ─► BindAction per gang ─► PodBinder::bind per pod
+//        │                         └─► EvictAction per victim (take_evictions) ─► PodEvictor
 //        ▼
 //   every bind ok ─► kBound, an Event "Scheduled" per pod
 //   any bind failed ─► the pods already bound are evicted (a gang is never left half-bound),
@@ -16,13 +17,32 @@
 //        failed: its other pods are stopped); a placed gang that loses a pod is withdrawn and
 //        its other pods are stopped
 //
+// Admission (SchedulerConfig::admission with queues; engine/policy/queues/README.md). A gang
+// waits in the queue its pods name (label gantry.dev/queue); a gang that names none, an unknown
+// one, or several is not submitted: one "FailedScheduling" Event per pod says why (counted:
+// refused_gangs()), and it is looked at again when its pods change. When a cycle decides
+// evictions (a preemption's victims, a gang whose pods were not ready in time), every pod of the
+// victim gang is evicted through the PodEvictor (the Eviction API, so PodDisruptionBudgets have
+// their say) and the decision is recorded as Events: on the victim's pods (reason: the
+// eviction's — Preempted, InCohortReclamation, InCohortFairSharing, PodsReadyTimeout — naming
+// the preemptor) and on the preemptor's pods ("Preempting", naming its victims). The gang is
+// reported kEvicted, with the eviction's reason, once the informer has shown every one of its
+// pods deleted (or ended), not when the API server accepted the evictions: until then its
+// pods hold their nodes. It is then pending again under the same workload id (in queue order by
+// its first submission), and the pods its controller recreates under the same names join it;
+// a gang re-admitted before they are all back cannot be bound and is withdrawn (its pods, when
+// they come, are a new workload). A victim whose binds were still in flight is evicted once
+// they settle: the pods that were bound go, the others never ran. A gang deactivated by
+// waitForPodsReady (its backoff limit reached) stays so while pods of it wait; once they are
+// all gone, pods of that gang are a new workload.
+//
 // A complete gang that a cycle cannot place gets one "FailedScheduling" Event per pod with the
 // reason (what it asks for against what is free), once per submission and after each failed
 // bind, not every cycle (the API server would be flooded). Pods of Gantry's scheduler already
 // bound when first seen (by an earlier life of the scheduler) keep their node and count as used.
 //
 // Cycles run when something changed (coalesced into one per event-loop turn) and when the
-// scheduler's Waker asks (the end of a bind backoff).
+// scheduler's Waker asks (the end of a bind backoff, a waitForPodsReady deadline or backoff).
 //
 // Not thread-safe: the event loop's thread.
 
@@ -36,6 +56,7 @@
 #include "adapters/kube/world/gang_assembly.hpp"
 #include "adapters/kube/world/live_cluster.hpp"
 #include "adapters/kube/world/pod_binder.hpp"
+#include "adapters/kube/world/pod_evictor.hpp"
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
@@ -58,9 +79,9 @@ struct PlacementDecision {
 
 class LiveScheduler : private Scheduler::Waker {
  public:
-  // All three must outlive the scheduler. Throws std::invalid_argument for an unknown
+  // All four must outlive the scheduler. Throws std::invalid_argument for an unknown
   // placement policy (Scheduler).
-  LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& binder,
+  LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& binder, PodEvictor& evictor,
                 LiveSchedulerConfig config);
 
   // Informer events; objects that cannot be read are skipped and counted (skipped_objects()).
@@ -75,17 +96,26 @@ class LiveScheduler : private Scheduler::Waker {
   // its model up to date from the events. Active from construction.
   void set_active(bool active);
   bool active() const { return active_; }
-  // Writes every bind and observation, as the simulated world does (action_log.hpp); the log
-  // must outlive the scheduler or be unset. nullptr: none.
+  // Writes every bind, eviction and observation, as the simulated world does (action_log.hpp);
+  // the log must outlive the scheduler or be unset. nullptr: none.
   void set_action_log(ActionLog* log) { log_ = log; }
 
   const Scheduler& scheduler() const { return scheduler_; }
   const std::vector<PlacementDecision>& decisions() const { return decisions_; }
   size_t skipped_objects() const { return skipped_; }
   size_t waiting_gangs() const { return gangs_.size(); }
+  // The gang ("namespace/gang") workload `job` was submitted for; "" for an id never given.
+  const std::string& gang_name(JobId job) const;
+  // Complete gangs not submitted because of their queue (see Admission above), each counted
+  // once per reason.
+  size_t refused_gangs() const { return refused_count_; }
+  // Evictions the PodEvictor gave up on (each then deleted instead, with a Warning Event).
+  size_t failed_evictions() const { return failed_evictions_; }
 
  private:
-  enum class Phase { kWaiting, kBinding, kPlaced };
+  // kEvicting: an EvictAction is being carried out (its pods are going); kInactive: deactivated
+  // by waitForPodsReady, its gang's pods kept out of scheduling.
+  enum class Phase { kWaiting, kBinding, kPlaced, kEvicting, kInactive };
   struct Submitted {
     JobId job = -1;
     std::string gang;
@@ -98,7 +128,14 @@ class LiveScheduler : private Scheduler::Waker {
     std::vector<bool> bound;
     int binds_outstanding = 0;
     std::string bind_error;
-    bool failure_reported = false;  // FailedScheduling sent for this try
+    bool failure_reported = false;     // FailedScheduling sent for this try
+    std::optional<EvictAction> evict;  // decided while binding (then carried out), or under way
+    std::vector<bool> gone;            // kEvicting: pods deleted (or ended) since
+  };
+  // A complete gang refused (gang_refusal) and the pods told so, by uid.
+  struct Refusal {
+    std::string why;
+    std::set<std::string> told;
   };
 
   void wake_at(Time t) override;
@@ -120,11 +157,22 @@ class LiveScheduler : private Scheduler::Waker {
   void stop_pods(Submitted& s, int32_t except, const std::string& reason);
   void forget(JobId job);
   void report_unplaced();
+  // Refuses a complete gang: an Event on each of its pods not told yet.
+  void refuse(const Gang& gang, const std::string& why);
+  // Every pod of a waiting gang left: forgets what was kept for it (a refusal, a deactivation).
+  void gang_gone(const std::string& key);
+  // Admission's evictions: Events, then begin_eviction for each (or once its binds settle).
+  void start_evictions(const std::vector<EvictAction>& actions);
+  void begin_eviction(Submitted& s, const EvictAction& action);
+  void eviction_done(JobId job, int32_t index, Status result);
+  // Reports kEvicted once every pod of an evicting workload is gone, and puts it back to wait.
+  void settle_eviction(Submitted& s);
   void observe(Observation::Kind kind, JobId job, int32_t pod = -1, std::string reason = {});
 
   EventLoop& loop_;
   LiveCluster& live_;
   PodBinder& binder_;
+  PodEvictor& evictor_;
   LiveSchedulerConfig config_;
   Scheduler scheduler_;
   GangAssembly gangs_;
@@ -136,6 +184,10 @@ class LiveScheduler : private Scheduler::Waker {
   bool active_ = true;
   ActionLog* log_ = nullptr;
   std::vector<PlacementDecision> decisions_;
+  std::vector<std::string> gang_names_;     // by JobId
+  std::map<std::string, Refusal> refused_;  // by gang key
+  size_t refused_count_ = 0;
+  size_t failed_evictions_ = 0;
   size_t skipped_ = 0;
 };
 

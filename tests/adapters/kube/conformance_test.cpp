@@ -14,6 +14,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <map>
 #include <sstream>
 
 #include "adapters/kube/executor/kube_task_executor.hpp"
@@ -70,11 +72,10 @@ SimOutcome simulate(const ScenarioSpec& scenario) {
   return out;
 }
 
-// The pods of job `j` as a controller would create them.
-std::vector<nlohmann::json> pods_of(const JobSpec& job, const JobLog& log, Duration startup) {
+// The pods of job `j` as a controller would create them, each to run for `run` once started.
+std::vector<nlohmann::json> pods_of(const JobSpec& job, Duration run) {
   std::vector<nlohmann::json> out;
   const std::vector<Resources> requests = job.pod_requests();
-  const Duration run = *log.finished - *log.bound - startup;
   for (size_t i = 0; i < requests.size(); ++i) {
     const Resources& r = requests[i];
     nlohmann::json req = {{"cpu", format_cpu_quantity(r.cpu_milli)},
@@ -84,12 +85,14 @@ std::vector<nlohmann::json> pods_of(const JobSpec& job, const JobLog& log, Durat
         {"gantry.dev/gang-size", std::to_string(requests.size())},
         {"gantry.dev/gang-index", std::to_string(i)},
         {"gantry.dev/simulate-duration", std::to_string(run.micros()) + "us"}};
+    nlohmann::json labels = {{"gantry.dev/gang", job.name}};
+    if (!job.queue.empty()) labels["gantry.dev/queue"] = job.queue;
     out.push_back({{"apiVersion", "v1"},
                    {"kind", "Pod"},
                    {"metadata",
                     {{"name", job.name + "-" + std::to_string(i)},
                      {"namespace", "conformance"},
-                     {"labels", {{"gantry.dev/gang", job.name}}},
+                     {"labels", labels},
                      {"annotations", annotations}}},
                    {"spec",
                     {{"schedulerName", "gantry"},
@@ -119,7 +122,8 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
     const JobSpec& job = sim.run.jobs[j];
     const JobLog& log = sim.run.log.jobs[j];
     ASSERT_TRUE(log.bound && log.finished) << job.name;
-    std::vector<nlohmann::json> pods = pods_of(job, log, scenario.sim.pod_startup);
+    std::vector<nlohmann::json> pods =
+        pods_of(job, *log.finished - *log.bound - scenario.sim.pod_startup);
     loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
       for (const nlohmann::json& p : pods) fake.apply(kPods, p);
     });
@@ -140,6 +144,124 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
     ASSERT_EQ(placed[i], sim.placements[i]) << "first difference at placement " << i;
   // Every pod ran to its end in the live world too.
   EXPECT_EQ(live.kubelet.stats().pods_succeeded, static_cast<int64_t>(placed.size()));
+}
+
+// Admission with preemption in both worlds: tests/data/scenarios/conformance-preemption.yaml (a
+// cohort reclaiming its lent quota, then a high-priority job preempting its own queue's newest).
+// The live world gets the pods as above, labelled with their queue and carrying the job's
+// priority; a controller (here, an informer of the test's) recreates an evicted pod under its
+// name at once, as a training operator does, to run for what the simulator's next incarnation of
+// the job ran (end − that bind − start-up). Compared: every bind, every eviction decided (reason
+// and preemptor) and every eviction reported done, with workloads named by their job, at the
+// same instants.
+const std::string kPreemptionScenario =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-preemption.yaml";
+
+// The bind, evict and evicted lines of an action log, workloads (and preemptors) by name,
+// sorted (actions at one instant are compared as a set: the live world reports an eviction when
+// the informer shows its pods gone, after the decisions of that cycle).
+std::vector<std::string> admission_actions(const std::string& log,
+                                           const std::function<std::string(JobId)>& name) {
+  std::vector<std::string> out;
+  std::istringstream in(log);
+  for (std::string l; std::getline(in, l);) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(l);
+    const std::string kind = j["kind"];
+    if (kind != "bind" && kind != "evict" && kind != "evicted") continue;
+    j["workload"] = name(j["workload"].get<JobId>());
+    if (j.contains("by")) j["by"] = name(j["by"].get<JobId>());
+    out.push_back(j.dump());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Conformance, PreemptionsAreTheSameInBothWorlds) {
+  const ScenarioSpec scenario = load_scenario_file(kPreemptionScenario);
+  std::ostringstream sim_log;
+  const SimulationRun sim = run_simulation(scenario, {}, &sim_log);
+  ASSERT_EQ(sim.jobs.size(), 4u);
+  ASSERT_EQ(sim.queued_at_end, 0u) << "every job ran to its end in the simulator";
+  const auto sim_name = [&](JobId id) { return sim.jobs[static_cast<size_t>(id)].name; };
+  const std::vector<std::string> simulated = admission_actions(sim_log.str(), sim_name);
+  // The scenario's point: both kinds of preemption happen (by hand: b-big borrows team-a's 8
+  // GPUs until a-two reclaims them at 00:10; a-urgent, which may not borrow, preempts a-two, the
+  // most recently admitted of its queue's lower-priority jobs, at 00:30).
+  const auto has = [&](const std::string& needle) {
+    return std::any_of(simulated.begin(), simulated.end(),
+                       [&](const std::string& l) { return l.find(needle) != std::string::npos; });
+  };
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:10:00Z","kind":"evict","workload":"b-big","reason":"InCohortReclamation","by":"a-two")"));
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:30:00Z","kind":"evict","workload":"a-two","reason":"Preempted","by":"a-urgent")"));
+
+  // Each job's binds in the simulator, in order: incarnation k of its pods runs from the k-th.
+  std::map<std::string, std::vector<Time>> binds;
+  {
+    std::istringstream in(sim_log.str());
+    for (std::string l; std::getline(in, l);) {
+      const nlohmann::json j = nlohmann::json::parse(l);
+      if (j["kind"] != "bind") continue;
+      Time t;
+      ASSERT_TRUE(parse_rfc3339(j["t"].get<std::string>(), t));
+      binds[sim_name(j["workload"].get<JobId>())].push_back(t);
+    }
+  }
+  const auto run_of = [&](const JobSpec& job, size_t incarnation) {
+    const std::vector<Time>& b = binds.at(job.name);
+    const Time from = b.at(std::min(incarnation, b.size() - 1));
+    return *sim.log.jobs[static_cast<size_t>(&job - sim.jobs.data())].finished - from -
+           scenario.sim.pod_startup;
+  };
+
+  testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
+                          scenario.sim.pod_startup, "conformance");
+  std::ostringstream live_log;
+  ActionLog log(live_log, live.world.cluster().cluster());
+  live.world.scheduler().set_action_log(&log);
+  testing::FakeApiServer& fake = live.fake;
+  EventLoop* loop = live.loop.get();
+
+  // The controller: an evicted pod comes back under its name, as its next incarnation.
+  std::map<std::string, size_t> incarnation;  // by pod name
+  InformerOptions watched;
+  watched.path = kPods;
+  watched.dispatch = [loop](std::function<void()> fn) { loop->post(std::move(fn)); };
+  Informer controller(live.client, watched);
+  controller.add_handler([&](const InformerEvent& e) {
+    if (e.type != InformerEventType::kDeleted) return;
+    const std::string pod = e.object["metadata"]["name"];
+    const std::string gang = e.object["metadata"]["labels"]["gantry.dev/gang"];
+    const auto job = std::find_if(sim.jobs.begin(), sim.jobs.end(),
+                                  [&](const JobSpec& j) { return j.name == gang; });
+    const size_t index =
+        std::stoul(e.object["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>());
+    fake.apply(kPods, pods_of(*job, run_of(*job, ++incarnation[pod])).at(index));
+  });
+  controller.start();
+  ASSERT_TRUE(controller.wait_for_sync());
+  live.harness.add(controller, kPods);
+  fake.wait_for_watches_started(4);
+
+  for (const JobSpec& job : sim.jobs) {
+    std::vector<nlohmann::json> pods = pods_of(job, run_of(job, 0));
+    loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
+      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
+    });
+  }
+  live.harness.run_until(sim.end + hours(1));
+  controller.stop();
+  live.world.scheduler().set_action_log(nullptr);
+
+  const auto live_name = [&](JobId id) {
+    const std::string& gang = live.world.scheduler().gang_name(id);
+    return gang.substr(gang.find('/') + 1);
+  };
+  const std::vector<std::string> played = admission_actions(live_log.str(), live_name);
+  ASSERT_EQ(played.size(), simulated.size()) << live_log.str();
+  for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
+  EXPECT_EQ(live.world.scheduler().failed_evictions(), 0u);
 }
 
 // The same pipeline run by the orchestrator in both worlds: in the simulator, distributed

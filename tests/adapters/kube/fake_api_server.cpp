@@ -277,6 +277,9 @@ struct FakeApiServer::Impl {
   std::condition_variable progress_cv;         // a watch went waiting
   std::map<std::string, int64_t> watch_lines;  // by request path, lines written
   std::vector<Fault> faults;
+  int evictions_refused = 0;  // refuse_evictions()
+  std::optional<int> eviction_retry_after;
+  std::string eviction_refused_pod;
   int held = 0;
   int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
@@ -477,6 +480,14 @@ bool FakeApiServer::wait_for_watches_started(int64_t n) const {
 void FakeApiServer::inject(Fault fault) {
   std::lock_guard lock(impl_->mutex);
   impl_->faults.push_back(std::move(fault));
+}
+
+void FakeApiServer::refuse_evictions(int times, std::optional<int> retry_after_seconds,
+                                     std::string pod) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->evictions_refused = times;
+  impl_->eviction_retry_after = retry_after_seconds;
+  impl_->eviction_refused_pod = std::move(pod);
 }
 
 int FakeApiServer::held() const {
@@ -712,6 +723,41 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       return json_answer(400, status_body(400, "BadRequest", "the body is not JSON"));
   }
 
+  if (t.subresource == "eviction" && r.method == "POST") {
+    // As kube-apiserver's eviction REST handler: the body names the pod, the pod must exist,
+    // the uid precondition holds, the disruption budget allows it; then the pod is deleted.
+    const json meta = body.is_object() ? body.value("metadata", json::object()) : json::object();
+    if (meta.value("name", "") != t.name)
+      return json_answer(400, status_body(400, "BadRequest",
+                                          "name in URL does not match name in Eviction object"));
+    const auto it = bucket.find(key);
+    if (it == bucket.end()) return not_found(t);
+    const json options = body.value("deleteOptions", json::object());
+    const json pre =
+        options.is_object() ? options.value("preconditions", json::object()) : json::object();
+    if (pre.contains("uid") && pre["uid"] != it->second["metadata"]["uid"])
+      return conflict("pods",
+                      "Precondition failed: UID in precondition: " + pre["uid"].dump() +
+                          ", UID in object meta: " + it->second["metadata"]["uid"].dump(),
+                      t.name, "pods");
+    if (s.evictions_refused > 0 &&
+        (s.eviction_refused_pod.empty() || s.eviction_refused_pod == t.name)) {
+      --s.evictions_refused;
+      Answer a = json_answer(
+          429, status_body(429, "TooManyRequests",
+                           "Cannot evict pod as it would violate the pod's disruption budget.",
+                           {{"causes",
+                             {{{"reason", "DisruptionBudget"},
+                               {"message",
+                                "The disruption budget fake-pdb needs 1 healthy pods and has 1 "
+                                "currently"}}}}}));
+      if (s.eviction_retry_after)
+        a.headers.emplace_back("Retry-After", std::to_string(*s.eviction_retry_after));
+      return a;
+    }
+    s.erase(t.collection, key);
+    return json_answer(201, status_body(201, "", ""));
+  }
   if (t.subresource == "binding" && r.method == "POST") {
     const auto it = bucket.find(key);
     if (it == bucket.end()) return not_found(t);

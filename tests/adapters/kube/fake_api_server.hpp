@@ -14,7 +14,11 @@
 //    json-patch with "test" → 422, plain application/json → 415), DELETE (preconditions uid /
 //    resourceVersion → 409), the status subresource (GET, PATCH, PUT of status only), POST
 //    pods/NAME/binding (sets spec.nodeName and PodScheduled; 404 without the pod, 409 when already
-//    assigned; answers a Success Status);
+//    assigned; answers a Success Status), POST pods/NAME/eviction (a policy/v1 Eviction whose
+//    metadata.name is the pod's, else 400; 404 without the pod, 409 when deleteOptions'
+//    uid precondition names another incarnation; then deletes the pod at once — no grace
+//    period, no PodDisruptionBudgets: refuse_evictions() plays one — and answers 201 with a
+//    Success Status);
 //  - watches (?watch=true): chunked, one JSON event a line, from resourceVersion (none or "0":
 //    synthetic ADDED events for what exists first); a selector turns a change that moves an
 //    object out of the selection into DELETED and into it into ADDED; BOOKMARKs when asked
@@ -126,6 +130,12 @@ class FakeApiServer {
 
   // ---- faults and records ----
   void inject(Fault fault);
+  // The next `times` evictions of pod `pod` (any pod when empty; pods that exist, with the
+  // uid asked for) are refused as a PodDisruptionBudget refuses them: 429 TooManyRequests, a
+  // Status with the cause DisruptionBudget, and a Retry-After header when `retry_after_seconds`
+  // is given.
+  void refuse_evictions(int times, std::optional<int> retry_after_seconds = std::nullopt,
+                        std::string pod = {});
   int held() const;  // requests being held now
   // Blocks until held() >= n (or 30 s pass: then false).
   bool wait_for_held(int n) const;

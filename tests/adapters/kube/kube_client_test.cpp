@@ -162,6 +162,32 @@ TEST_F(ClientFixture, BindOnceThenConflict) {
   EXPECT_EQ(server.get(kPods, "p").value()["spec"]["nodeName"], "node-1");
 }
 
+// The Eviction API: one attempt each, its 429 (a PodDisruptionBudget) returned with the wait
+// the server asked for rather than slept on; 404 for a pod that is not there, 409 for another
+// incarnation; the pod deleted when accepted.
+TEST_F(ClientFixture, EvictOnceWithOutcomes) {
+  const std::string uid = client.create(kPods, pod("p")).object["metadata"]["uid"];
+  EXPECT_EQ(client.evict("default", "p", "00000000-0000-0000-0000-000000000000").outcome,
+            WriteOutcome::kConflict);
+  server.refuse_evictions(1, 7);
+  const WriteResult refused = client.evict("default", "p", uid);
+  EXPECT_EQ(refused.outcome, WriteOutcome::kTooManyRequests);
+  EXPECT_EQ(refused.status.reason, "TooManyRequests");
+  EXPECT_EQ(refused.status.retry_after, seconds(7));
+  EXPECT_TRUE(sleeper.waits().empty()) << "not retried by the client";
+  EXPECT_EQ(client.retries(), 0);
+  ASSERT_TRUE(server.get(kPods, "p").has_value());
+  EXPECT_EQ(client.evict("default", "p", uid).outcome, WriteOutcome::kOk);
+  EXPECT_FALSE(server.get(kPods, "p").has_value());
+  EXPECT_EQ(client.evict("default", "p", uid).outcome, WriteOutcome::kNotFound);
+  // What was sent: a policy/v1 Eviction of that incarnation, to the eviction subresource.
+  const testing::RecordedRequest last = server.requests().back();
+  EXPECT_EQ(last.method, "POST");
+  EXPECT_EQ(last.path, std::string(kPods) + "/p/eviction");
+  EXPECT_EQ(nlohmann::json::parse(last.body), eviction_body("default", "p", uid));
+  EXPECT_EQ(client.requests_sent(), 5);
+}
+
 TEST_F(ClientFixture, PatchContentTypes) {
   client.create(kPods, pod("p"));
   const std::string path = std::string(kPods) + "/p";

@@ -51,6 +51,10 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   d.grace_period_seconds = 0;
   d.propagation_policy = "Background";
   add(dir, "delete-preconditions", delete_options, delete_options_body(d));
+  const std::string eviction = "io.k8s.api.policy.v1.Eviction";
+  add(dir, "eviction", eviction, eviction_body("default", "job-a-0"));
+  add(dir, "eviction-uid", eviction,
+      eviction_body("default", "job-a-0", "716b38a0-464c-4a5a-8e0e-94f73442bdf5"));
   EventSpec e;
   e.regarding.namespace_name = "default";
   e.regarding.name = "job-a-0";
@@ -62,6 +66,14 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   e.reporting_instance = "gantry-0";
   e.event_time = kAt;
   add(dir, "event", event, event_body(e));
+  // The Events of admission's evictions (live_scheduler.hpp): Normal, action Preempting.
+  e.type = "Normal";
+  e.reason = "InCohortReclamation";
+  e.action = "Preempting";
+  e.note =
+      "gang default/job-a is evicted: preempted by gang default/job-b, whose queue reclaims "
+      "the quota its own lent";
+  add(dir, "event-preempted", event, event_body(e));
   LeaseSpec l;
   l.namespace_name = "gantry";
   l.name = "gantry-scheduler";
@@ -82,9 +94,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
 
   const auto [status, output] = validate(dir);
   EXPECT_EQ(status, 0) << output;
-  for (const char* file :
-       {"binding", "binding-uid", "delete-plain", "delete-preconditions", "event", "lease-create",
-        "lease-update", "lease-release", "captured-binding"}) {
+  for (const char* file : {"binding", "binding-uid", "delete-plain", "delete-preconditions",
+                           "eviction", "eviction-uid", "event", "event-preempted", "lease-create",
+                           "lease-update", "lease-release", "captured-binding"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

@@ -275,6 +275,9 @@ TEST_F(PlanFixture, OptionsChooseNamespaceSchedulerAndImage) {
   EXPECT_EQ(p.namespace_name, "batch");
   EXPECT_EQ(p.pods[0].body["spec"]["schedulerName"], "volcano");
   EXPECT_EQ(p.pods[0].body["spec"]["containers"][0]["image"], "registry.k8s.io/pause:3.9");
+  EXPECT_FALSE(p.pods[0].body["metadata"]["labels"].contains("gantry.dev/queue"));
+  o.queue = "team-a";
+  EXPECT_EQ(plan(o).pods[0].body["metadata"]["labels"]["gantry.dev/queue"], "team-a");
   json pod = p.pods[0].body;
   set_owner(pod, p.base, "uid-1");
   EXPECT_EQ(

@@ -54,13 +54,17 @@ class LiveHarness {
   }
 
   // Settles, then steps virtual time event by event while the next is due at or before
-  // `until`.
+  // `until`; the clock ends at `until` (as EventLoop::run_until leaves it), so that a test may
+  // schedule anything after it. A marker timer at `until` keeps every step at or before it:
+  // looking at the queue's next timer beyond it (EventLoop::next_timer()) would commit the
+  // loop's timer queue to that later instant, and a timer scheduled between the two afterwards
+  // would come out late.
   void run_until(Time until) {
     settle();
-    for (std::optional<Time> next; (next = loop_.next_timer()) && *next <= until;) {
-      loop_.run_one();
-      settle();
-    }
+    if (until < loop_.now()) return;
+    bool reached = false;
+    loop_.schedule_at(until, [flag = &reached] { *flag = true; });
+    while (!reached && loop_.run_one()) settle();
   }
 
  private:

@@ -95,11 +95,24 @@ class ScriptedBinder : public PodBinder {
   std::vector<std::string> events;
 };
 
+// The Eviction API's side: evictions are recorded and answered when the test says.
+class ScriptedEvictor : public PodEvictor {
+ public:
+  struct Call {
+    PodRef pod;
+    std::function<void(Status)> done;
+  };
+  void evict(const PodRef& pod, std::function<void(Status)> done) override {
+    calls.push_back({pod, std::move(done)});
+  }
+  std::deque<Call> calls;
+};
+
 struct Fixture {
-  Fixture()
+  explicit Fixture(SchedulerConfig policy = {})
       : loop(EventLoop::virtual_time(kT0)),
         live(model()),
-        scheduler(*loop, live, binder, LiveSchedulerConfig{}) {
+        scheduler(*loop, live, binder, evictor, LiveSchedulerConfig{.policy = std::move(policy)}) {
     scheduler.node_changed(node_json("r1-n000"));
     scheduler.node_changed(node_json("r1-n001"));
   }
@@ -111,6 +124,7 @@ struct Fixture {
   std::unique_ptr<EventLoop> loop;
   LiveCluster live;
   ScriptedBinder binder;
+  ScriptedEvictor evictor;
   LiveScheduler scheduler;
 };
 
@@ -245,6 +259,123 @@ TEST(LiveScheduler, UnreadableObjectsAreSkippedAndCounted) {
   EXPECT_EQ(f.scheduler.skipped_objects(), 2u);
   f.settle_loop();
   EXPECT_TRUE(f.binder.calls.empty());
+}
+
+// Admission (live_scheduler.hpp): team-a and team-b, 8 GPUs of nominal quota each, in the
+// cohort "lab"; team-a reclaims what it lent from any borrower.
+SchedulerConfig admission_policy() {
+  SchedulerConfig p;
+  p.order = QueueOrder::kPriority;
+  QueueSpec a;
+  a.name = "team-a";
+  a.cohort = "lab";
+  a.nominal = {{kQuotaGpu, 8'000}};
+  a.reclaim_within_cohort = PreemptionPolicy::kAny;
+  QueueSpec b = a;
+  b.name = "team-b";
+  b.reclaim_within_cohort = PreemptionPolicy::kNever;
+  p.admission.queues = {a, b};
+  return p;
+}
+
+nlohmann::json in_queue(nlohmann::json p, const std::string& queue) {
+  p["metadata"]["labels"]["gantry.dev/queue"] = queue;
+  return p;
+}
+
+TEST(LiveScheduler, AGangWhosePodsNameDifferentQueuesIsRefusedUntilTheyAgree) {
+  Fixture f(admission_policy());
+  f.scheduler.pod_changed(in_queue(pod_json("mix-0", "mix", 2, 1), "team-a"));
+  f.scheduler.pod_changed(in_queue(pod_json("mix-1", "mix", 2, 1), "team-b"));
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty());
+  EXPECT_EQ(f.scheduler.scheduler().workloads().size(), 0u) << "not submitted";
+  EXPECT_EQ(f.binder.events,
+            (std::vector<std::string>{"FailedScheduling ml/mix-0", "FailedScheduling ml/mix-1"}));
+  EXPECT_EQ(f.scheduler.refused_gangs(), 1u);
+  // Told once: the same pods seen again say nothing more.
+  f.scheduler.pod_changed(in_queue(pod_json("mix-0", "mix", 2, 1), "team-a"));
+  f.settle_loop();
+  EXPECT_EQ(f.binder.events.size(), 2u);
+  // Relabelled into one queue: submitted and placed.
+  f.scheduler.pod_changed(in_queue(pod_json("mix-1", "mix", 2, 1), "team-a"));
+  f.settle_loop();
+  EXPECT_EQ(f.binder.calls.size(), 2u);
+  EXPECT_EQ(f.scheduler.refused_gangs(), 1u);
+}
+
+// Without admission queues the label means nothing: behaviour is what it was.
+TEST(LiveScheduler, WithoutAdmissionTheQueueLabelIsIgnored) {
+  Fixture f;
+  f.scheduler.pod_changed(in_queue(pod_json("odd-0", "odd", 2, 1), "nope"));
+  f.scheduler.pod_changed(in_queue(pod_json("odd-1", "odd", 2, 1), "other"));
+  f.settle_loop();
+  EXPECT_EQ(f.binder.calls.size(), 2u);
+  EXPECT_EQ(f.scheduler.refused_gangs(), 0u);
+}
+
+// team-b's gang "borrow" (2 × 8 GPUs) is admitted, and while its binds are still in flight
+// team-a's "reclaim" (8 GPUs) takes back the quota team-a lent it. The eviction waits for the
+// binds: borrow-0's succeeds, borrow-1's is refused; only borrow-0 (bound) is evicted, borrow-1
+// never ran. No kBindFailed: the scheduler waits for kEvicted, which comes when the informer
+// shows borrow-0 gone, not when the Eviction API accepted it; then reclaim is placed.
+TEST(LiveScheduler, AVictimStillBindingIsEvictedOnceItsBindsSettle) {
+  Fixture f(admission_policy());
+  f.scheduler.pod_changed(in_queue(pod_json("borrow-0", "borrow", 2, 8), "team-b"));
+  f.scheduler.pod_changed(in_queue(pod_json("borrow-1", "borrow", 2, 8), "team-b"));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 2u);
+  f.scheduler.pod_changed(in_queue(pod_json("reclaim-0", "reclaim", 1, 8), "team-a"));
+  f.settle_loop();
+  EXPECT_EQ(f.binder.calls.size(), 2u) << "no room for reclaim until borrow is gone";
+  EXPECT_TRUE(f.evictor.calls.empty()) << "binds in flight: the eviction waits for them";
+  EXPECT_EQ(f.binder.events, (std::vector<std::string>{"InCohortReclamation ml/borrow-0",
+                                                       "InCohortReclamation ml/borrow-1",
+                                                       "Preempting ml/reclaim-0"}));
+  f.binder.settle();                           // borrow-0 bound
+  f.binder.settle("pod ml/borrow-1 is gone");  // borrow-1 refused
+  ASSERT_EQ(f.evictor.calls.size(), 1u);
+  EXPECT_EQ(f.evictor.calls[0].pod.key(), "ml/borrow-0");
+  EXPECT_TRUE(f.binder.evicted.empty()) << "no plain DELETE for a victim";
+  EXPECT_EQ(f.state(0), WorkloadState::kAssumed);
+  f.evictor.calls[0].done(Status::ok());
+  f.settle_loop();
+  EXPECT_EQ(f.state(0), WorkloadState::kAssumed) << "accepted is not gone";
+  EXPECT_TRUE(f.binder.calls.empty());
+  f.scheduler.pod_deleted(
+      with(in_queue(pod_json("borrow-0", "borrow", 2, 8), "team-b"), "r1-n000", "Running"));
+  EXPECT_EQ(f.state(0), WorkloadState::kPending) << "evicted, waiting again";
+  EXPECT_EQ(f.scheduler.scheduler().workloads().find(0)->evictions, 1);
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 1u);
+  EXPECT_EQ(f.binder.calls[0].binding.pod.key(), "ml/reclaim-0");
+  EXPECT_TRUE(f.live.cluster().check_invariants());
+}
+
+// An eviction the API refuses for good (not a disruption budget: the evictor has given up) is
+// said in a Warning Event and the pod deleted instead, so the preemptor does not wait for ever.
+TEST(LiveScheduler, AnEvictionGivenUpOnFallsBackToDeletingThePod) {
+  Fixture f(admission_policy());
+  f.scheduler.pod_changed(in_queue(pod_json("borrow-0", "borrow", 2, 8), "team-b"));
+  f.scheduler.pod_changed(in_queue(pod_json("borrow-1", "borrow", 2, 8), "team-b"));
+  f.settle_loop();
+  f.binder.settle();
+  f.binder.settle();
+  f.scheduler.pod_changed(in_queue(pod_json("reclaim-0", "reclaim", 1, 8), "team-a"));
+  f.settle_loop();
+  ASSERT_EQ(f.evictor.calls.size(), 2u);
+  f.evictor.calls[0].done(Status::ok());
+  f.evictor.calls[1].done(Status::error("evicting pod ml/borrow-1: forbidden (gave up)"));
+  EXPECT_EQ(f.binder.evicted, (std::vector<std::string>{"ml/borrow-1"}));
+  EXPECT_EQ(f.binder.events.back(), "FailedEviction ml/borrow-1");
+  EXPECT_EQ(f.scheduler.failed_evictions(), 1u);
+  EXPECT_EQ(f.state(0), WorkloadState::kBound);
+  f.scheduler.pod_deleted(
+      with(in_queue(pod_json("borrow-0", "borrow", 2, 8), "team-b"), "r1-n000", "Running"));
+  EXPECT_EQ(f.state(0), WorkloadState::kBound) << "borrow-1 still holds its node";
+  f.scheduler.pod_deleted(
+      with(in_queue(pod_json("borrow-1", "borrow", 2, 8), "team-b"), "r1-n001", "Running"));
+  EXPECT_EQ(f.state(0), WorkloadState::kPending);
 }
 
 }  // namespace

@@ -134,9 +134,11 @@ void EventLoop::run_until(Time horizon) {
   }
 }
 
-std::optional<Time> EventLoop::next_timer() {
-  if (!settle_top()) return std::nullopt;
-  return Time::from_micros(queue_.top_key());
+std::optional<Time> EventLoop::next_timer() const {
+  // A peek: taking the top (even to drop a cancelled timer) would raise the queue's floor, and
+  // a timer scheduled afterwards between now and that instant would come out late.
+  if (queue_.empty()) return std::nullopt;
+  return Time::from_micros(queue_.peek_key());
 }
 
 bool EventLoop::run_one() {

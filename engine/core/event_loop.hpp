@@ -96,9 +96,10 @@ class EventLoop {
   // Runs exactly the next due event (timer or post), if any. Returns false if there was none.
   // For tests that step the loop by hand.
   bool run_one();
-  // When the next timer is due (cancelled ones skipped), or nullopt when none is pending. For
-  // tests that step the loop by hand up to an instant.
-  std::optional<Time> next_timer();
+  // When the next timer in the queue is due, or nullopt when the queue is empty; it may be a
+  // cancelled timer's instant (running the loop to it then does nothing). Only looks: timers
+  // may still be scheduled before it. For tests that step the loop by hand.
+  std::optional<Time> next_timer() const;
 
   // Timers scheduled and not yet run or cancelled.
   size_t pending() const { return live_; }

@@ -132,6 +132,7 @@ Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id
 
 void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reason) {
   release_all(cluster, w, now);
+  if (admission_) victim_gone(w, now);
   (void)workloads_.move(w, WorkloadState::kPending, now);
   w.last_reason = std::move(reason);
   ++w.bind_failures;

@@ -205,6 +205,9 @@ class Scheduler {
   // After an eviction the world reported: requeue (with the waitForPodsReady backoff when it
   // timed out) or deactivate. Returns the state it leaves the workload in.
   void admission_evicted(Workload& w, Time now);
+  // A workload the scheduler meant to evict left its placed state (evicted, or its bind failed):
+  // its preemptor stops waiting for it.
+  void victim_gone(Workload& w, Time now);
   // What one queue's walk of a cycle learnt from failures (see try_admit()).
   struct WalkMemo {
     struct Totals {

@@ -528,17 +528,20 @@ void Scheduler::expire_pods_ready(Time now) {
   }
 }
 
-void Scheduler::admission_evicted(Workload& w, Time now) {
-  // A victim's preemptor stops waiting for it.
+void Scheduler::victim_gone(Workload& w, Time now) {
   if (w.evicting && w.evicted_by >= 0)
     if (Workload* p = workloads_.find(w.evicted_by); p != nullptr && p->victims_pending > 0)
       if (--p->victims_pending == 0) {
         release_reservation(*p, now);
         if (p->state == WorkloadState::kPending) admission_->nominated.emplace(p->queue_key, p->id);
       }
-  const bool timed_out = w.evicting && w.evict_reason == kReasonPodsReadyTimeout;
   w.evicting = false;
   w.evicted_by = -1;
+}
+
+void Scheduler::admission_evicted(Workload& w, Time now) {
+  const bool timed_out = w.evicting && w.evict_reason == kReasonPodsReadyTimeout;
+  victim_gone(w, now);  // a victim's preemptor stops waiting for it
   if (w.withdraw_requested) return;
   const std::optional<WaitForPodsReadyConfig>& ready = admission_->config.wait_for_pods_ready;
   if (timed_out && ready) {

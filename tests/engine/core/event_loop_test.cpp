@@ -42,6 +42,24 @@ TEST(EventLoop, VirtualClockJumpsToEachEvent) {
   EXPECT_EQ(seen, (std::vector<int64_t>{3'000'000, 6'000'000, hours(5).micros()}));
 }
 
+// next_timer() only looks: after it saw the timer at 10 s, one scheduled at 5 s (still in the
+// future) runs first, at 5 s. (Taking the queue's top to answer used to raise its floor to
+// 10 s, and the 5 s timer came out at 10 s.) A cancelled timer's instant may be answered.
+TEST(EventLoop, NextTimerOnlyLooks) {
+  const auto owner = EventLoop::virtual_time(kStart);
+  EventLoop& loop = *owner;
+  std::vector<int64_t> seen;
+  const auto note = [&] { seen.push_back((loop.now() - kStart).micros() / 1'000'000); };
+  const TimerId cancelled = loop.schedule_at(kStart + seconds(1), note);
+  loop.schedule_at(kStart + seconds(10), note);
+  loop.cancel(cancelled);
+  EXPECT_EQ(loop.next_timer(), kStart + seconds(1));
+  loop.schedule_at(kStart + seconds(5), note);
+  loop.run();
+  EXPECT_EQ(seen, (std::vector<int64_t>{5, 10}));
+  EXPECT_EQ(loop.next_timer(), std::nullopt);
+}
+
 TEST(EventLoop, CancelledTimersNeverRun) {
   const auto owner = EventLoop::virtual_time(kStart);
   EventLoop& loop = *owner;

@@ -207,6 +207,22 @@ TEST(Admission, APreemptorWaitsForItsVictims) {
   EXPECT_EQ(rig.state(low), WorkloadState::kPending);
 }
 
+// A victim whose bind fails while it is being evicted (a live world can report that) stops
+// holding its preemptor back: the preemptor is admitted in the next cycle.
+TEST(Admission, AVictimWhoseBindFailsReleasesItsPreemptor) {
+  std::vector<QueueSpec> queues{queue("a", "", 8)};
+  queues[0].within_queue = PreemptionPolicy::kLowerPriority;
+  Rig rig(uniform_cluster(1), queues);
+  const JobId low = rig.submit(worker_job(1, 8), "a");
+  ASSERT_EQ(rig.scheduler.run_cycle(rig.cluster, rig.now).size(), 1u);  // assumed, not bound
+  const JobId high = rig.submit(worker_job(1, 8, 0, 5), "a", 1);
+  EXPECT_TRUE(rig.scheduler.run_cycle(rig.cluster, rig.now).empty());
+  ASSERT_EQ(rig.scheduler.take_evictions().size(), 1u);
+  rig.tell(Observation::Kind::kBindFailed, low, "node gone");
+  EXPECT_EQ(rig.scheduler.workloads().find(high)->victims_pending, 0);
+  EXPECT_EQ(rig.cycle(), (Ids{high}));
+}
+
 // Reclaim across the cohort, then the victim's way back. a and b have 8 GPUs each on two 8-GPU
 // nodes; b runs b1 (t 0) and b2 (t 1), 8 GPUs each: it borrows a's 8. a's job (within its
 // nominal) reclaims: b2, the newest, goes ("InCohortReclamation"); b1 stays. b2 waits with its

@@ -231,6 +231,8 @@ class Scheduler {
     }
     // Would `w` (with totals `t`) fail the way `f` did?
     static bool dominates(const Failure& f, const Workload& w, const Totals& t);
+    // Would try_admit() turn `w` away without trying anything (both failures dominate it)?
+    bool rules_out(const Workload& w) const;
   };
   AdmitResult try_admit(Cluster& cluster, Workload& w, Time now, BindAction& out,
                         WalkMemo* memo = nullptr);
@@ -256,7 +258,10 @@ class Scheduler {
     int queue = 0;
     bool operator>(const HeadKey& o) const;
   };
-  HeadKey head_key(const Cluster& cluster, int q, const Workload& w, Time now) const;
+  // head_key() fills Workload::first_gpu_type, a cache.
+  HeadKey head_key(const Cluster& cluster, int q, Workload& w, Time now) const;
+  // The first GPU model a workload allows that the cluster has; -1 for none or a GPU-less job.
+  static GpuTypeId first_allowed_type(const Cluster& cluster, const Workload& w);
   // Leaves a placed state for pending after a failed bind: forgotten, requeued after backoff.
   void forget(Cluster& cluster, Workload& w, Time now, std::string reason);
   Status observe_workload(Cluster& cluster, const Observation& o);

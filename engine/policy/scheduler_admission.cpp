@@ -15,6 +15,8 @@ namespace gantry {
 
 namespace {
 
+const std::string kNoModel;
+
 bool needs_gpus(std::span<const Resources> pods) {
   return std::any_of(pods.begin(), pods.end(), [](const Resources& r) { return r.needs_gpu(); });
 }
@@ -62,7 +64,13 @@ void Scheduler::admission_enqueue(Workload& w) {
   w.queue_key =
       QueueKey{-static_cast<int64_t>(w.spec->priority), w.spec->submit.micros(), a.next_seq++};
   AdmissionQueues::Queue& q = a.queues[static_cast<size_t>(w.queue)];
-  if (w.requests.empty()) w.requests = w.spec->pod_requests();
+  if (w.requests.empty()) {
+    w.requests = w.spec->pod_requests();
+    const WalkMemo::Totals t = WalkMemo::totals_of(w.requests);
+    w.requested_gpu_milli = t.gpu_milli;
+    w.requested_cpu_milli = t.cpu_milli;
+    w.requested_memory = t.memory;
+  }
   q.pending.emplace(w.queue_key, &w);
   q.parked = false;
   ++a.pending;
@@ -238,6 +246,25 @@ void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, T
   }
 }
 
+bool Scheduler::WalkMemo::rules_out(const Workload& w) const {
+  if (w.victims_pending > 0) return false;  // waits for its victims: keeps its queue unparked
+  const Totals t{w.requested_gpu_milli, w.requested_cpu_milli, w.requested_memory};
+  return dominates(quota, w, t) && dominates(preemption, w, t);
+}
+
+GpuTypeId Scheduler::first_allowed_type(const Cluster& cluster, const Workload& w) {
+  if (w.requested_gpu_milli == 0) return -1;
+  const std::vector<std::string> allowed = w.spec->allowed_gpu_models();
+  const GpuCatalog& catalog = cluster.topology().gpus;
+  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()); ++t)
+    if (cluster.total_gpus(t) > 0 &&
+        (allowed.empty() || std::any_of(allowed.begin(), allowed.end(), [&](const std::string& n) {
+           return catalog.find(n) == t;
+         })))
+      return t;
+  return -1;
+}
+
 bool Scheduler::WalkMemo::dominates(const Failure& f, const Workload& w, const Totals& t) {
   const JobSpec& a = *f.spec;
   const JobSpec& b = *w.spec;
@@ -258,7 +285,7 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
   // and one at least as large and no more urgent than an earlier failed preemption search
   // would search the same candidates in vain.
   const WalkMemo::Totals totals =
-      memo != nullptr ? WalkMemo::totals_of(w.requests) : WalkMemo::Totals{};
+      WalkMemo::Totals{w.requested_gpu_milli, w.requested_cpu_milli, w.requested_memory};
   if (memo != nullptr && WalkMemo::dominates(memo->quota, w, totals)) {
     if (memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
       return AdmitResult::kNoQuota;
@@ -388,20 +415,8 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
   p.queue = w.queue;
   p.priority = w.spec->priority;
   p.submit = w.spec->submit;
-  {
-    GpuTypeId type = -1;
-    if (needs_gpus(pods)) {
-      const std::vector<std::string> allowed = w.spec->allowed_gpu_models();
-      const GpuCatalog& catalog = cluster.topology().gpus;
-      for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()) && type < 0; ++t)
-        if (cluster.total_gpus(t) > 0 &&
-            (allowed.empty() ||
-             std::any_of(allowed.begin(), allowed.end(),
-                         [&](const std::string& n) { return catalog.find(n) == t; })))
-          type = t;
-    }
-    p.usage = quota_usage(cluster, w, pods, type);
-  }
+  if (w.first_gpu_type == -2) w.first_gpu_type = first_allowed_type(cluster, w);
+  p.usage = quota_usage(cluster, w, pods, w.first_gpu_type);
 
   // A search that failed stays failed until the cohort's usage or the cluster changes.
   const uint64_t cohort_v = a.cohort_version[static_cast<size_t>(book.cohort_of(w.queue))];
@@ -581,17 +596,17 @@ void Scheduler::admission_evicted(Workload& w, Time now) {
   admission_enqueue(w);
 }
 
-Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, const Workload& w,
-                                       Time now) const {
+Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, Workload& w, Time now) const {
   const AdmissionQueues& a = *admission_;
   HeadKey k;
   k.queue = q;
   k.key = w.queue_key;
-  const std::vector<Resources>& pods = w.requests;
-  bool any = false;
-  const std::vector<GpuTypeId> types = quota_types(cluster, w, pods, any);
+  // Counted on the first GPU model the job allows (a cheap stand-in for where it will land).
+  if (w.first_gpu_type == -2) w.first_gpu_type = first_allowed_type(cluster, w);
+  const std::string& model =
+      w.first_gpu_type >= 0 ? cluster.topology().gpus.at(w.first_gpu_type).name : kNoModel;
   const ResourceVector usage =
-      quota_usage(cluster, w, pods, types.empty() ? GpuTypeId{-1} : types.front());
+      a.book.usage(q, w.requested_gpu_milli, model, w.requested_cpu_milli, w.requested_memory);
   k.borrows = !a.book.within_nominal(q, usage);
   if (a.config.fair_sharing.enabled) k.share = a.book.dominant_share(q, usage);
   if (a.config.admission_fair_sharing) k.decayed = a.meter.decayed(q, now);
@@ -668,6 +683,10 @@ std::vector<BindAction> Scheduler::run_admission_cycle(Cluster& cluster, Time no
     }
     // StrictFIFO: a head that is not admitted blocks its queue for this cycle.
     if (strict && result != AdmitResult::kAdmitted) continue;
+    // Workloads the walk's memo already rules out (quota and preemption) would fail wherever
+    // the heap put them, changing nothing: pass them here instead of ordering each.
+    const WalkMemo& memo = memos[static_cast<size_t>(q)];
+    while (next != queue.pending.end() && memo.rules_out(*next->second)) ++next;
     if (next != queue.pending.end())
       heads.push(Head{head_key(cluster, q, *next->second, now), next});
   }

@@ -22,6 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "engine/cluster/gpu_type.hpp"
 #include "engine/cluster/job.hpp"
 #include "engine/core/status.hpp"
 #include "engine/core/time.hpp"
@@ -80,14 +81,19 @@ struct Workload {
   QueueKey queue_key;               // its place in the queue while pending
   ResourceVector usage;             // quota it holds while placed, as its queue counts it
   std::vector<Resources> requests;  // JobSpec::pod_requests(), kept while it is in a queue
-  Time admitted_at;                 // last admission (placed by a cycle)
-  uint64_t admitted_cycle = 0;  // ... in which cycle (a cycle never preempts its own admissions)
-  int replicas = 0;             // replicas of its last role at the last admission
-  bool evicting = false;        // the scheduler asked the world to evict it (EvictAction)
-  std::string evict_reason;     // ... why (preemption reasons, PodsReadyTimeout)
-  JobId evicted_by = -1;        // ... for which preemptor
-  int victims_pending = 0;      // a preemptor: victims whose eviction the world has not reported
-  ResourceVector reserved;      // ... and the quota it holds for itself meanwhile
+  int64_t requested_gpu_milli = 0;  // ... their sums
+  int64_t requested_cpu_milli = 0;
+  int64_t requested_memory = 0;
+  GpuTypeId first_gpu_type = -2;  // the first GPU model it allows that the cluster has (-1:
+                                  // none or no GPUs; -2: not looked up yet)
+  Time admitted_at;               // last admission (placed by a cycle)
+  uint64_t admitted_cycle = 0;    // ... in which cycle (a cycle never preempts its own admissions)
+  int replicas = 0;               // replicas of its last role at the last admission
+  bool evicting = false;          // the scheduler asked the world to evict it (EvictAction)
+  std::string evict_reason;       // ... why (preemption reasons, PodsReadyTimeout)
+  JobId evicted_by = -1;          // ... for which preemptor
+  int victims_pending = 0;        // a preemptor: victims whose eviction the world has not reported
+  ResourceVector reserved;        // ... and the quota it holds for itself meanwhile
   // A preemption search that found nothing, and the versions it saw (cohort usage, cluster).
   bool preemption_failed = false;
   uint64_t preemption_cohort_version = 0;

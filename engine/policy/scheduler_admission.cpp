@@ -438,51 +438,36 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     return false;
   };
   std::vector<PreemptionCandidate> candidates;
-  // Adds queue q's eligible candidates; with `first_only`, stops at the first (an existence test).
-  const auto collect = [&](int q, bool first_only) {
+  // Adds queue q's eligible candidates.
+  const auto collect = [&](int q) {
     for (const auto& [id, v] : a.queues[static_cast<size_t>(q)].admitted) {
       if (v->evicting || v->withdraw_requested || v->admitted_cycle == cycle_) continue;
       const PreemptionCandidate c{id,        q, v->spec->priority, v->spec->submit, v->admitted_at,
                                   &v->usage, v};
-      if (classify_candidate(book, spec, p, c, within_nominal, fair) == CandidateClass::kNever)
-        continue;
-      candidates.push_back(c);
-      if (first_only) return;
+      if (classify_candidate(book, spec, p, c, within_nominal, fair) != CandidateClass::kNever)
+        candidates.push_back(c);
     }
   };
-  const auto other_queues = [&](bool first_only) {
-    for (const int q : book.cohort_members(book.cohort_of(w.queue))) {
-      if (q == w.queue || !book.borrowing_in(q, p.usage)) continue;
-      const size_t before = candidates.size();
-      collect(q, first_only);
-      if (first_only && candidates.size() > before) return;
-    }
-  };
-  if (scope.own_queue) collect(w.queue, false);
+  if (scope.own_queue) collect(w.queue);
   const size_t own = candidates.size();
-  // A borrowing preemptor that may not borrow while reclaiming (classical, no
-  // borrowWithinCohort) and has candidates in other queues must end up within its nominal
-  // quota (preemption.hpp): only its own queue's victims can bring it there. If even all of
-  // them cannot, nothing will — found without a search, once one such candidate is known.
-  bool own_cannot_reach_nominal = false;
+  // Classical, borrowWithinCohort off, the preemptor would borrow: Kueue's modes
+  // (preemption.hpp) take other queues' workloads only if the preemptor ends within nominal,
+  // and try that only while its queue is under nominal. If its own queue's victims cannot bring
+  // it within nominal either, the other queues do not matter: they are not even collected.
+  bool own_only = false;
   if (!within_nominal && !fair && !spec.borrow_within_cohort) {
+    own_only = !book.under_nominal_in(w.queue, p.usage);
     ResourceVector after = p.usage;
     for (size_t r = 0; r < after.size(); ++r) after[r] += book.used(w.queue, static_cast<int>(r));
     for (size_t i = 0; i < own; ++i)
       for (size_t r = 0; r < after.size(); ++r) after[r] -= (*candidates[i].usage)[r];
     for (size_t r = 0; r < after.size(); ++r)
-      own_cannot_reach_nominal =
-          own_cannot_reach_nominal || (book.limits(w.queue, static_cast<int>(r)) &&
-                                       after[r] > book.nominal(w.queue, static_cast<int>(r)));
+      own_only = own_only || (book.limits(w.queue, static_cast<int>(r)) &&
+                              after[r] > book.nominal(w.queue, static_cast<int>(r)));
   }
-  if (scope.cohort) {
-    if (own_cannot_reach_nominal) {
-      other_queues(true);
-      if (candidates.size() > own) return failed();
-    } else {
-      other_queues(false);
-    }
-  }
+  if (scope.cohort && !own_only)
+    for (const int q : book.cohort_members(book.cohort_of(w.queue)))
+      if (q != w.queue && book.borrowing_in(q, p.usage)) collect(q);
   if (candidates.empty()) return failed();
 
   BindAction scratch;

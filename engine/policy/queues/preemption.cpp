@@ -106,20 +106,30 @@ std::vector<PreemptionTarget> greedy(const QuotaBook& book, const Preemptor& p,
   return give_up(chosen, sim);
 }
 
-// Kueue's classical preemption. To avoid flapping, a preemptor that could take from other
-// queues must fit without borrowing, unless borrowWithinCohort lets it borrow (tried first);
-// with candidates of its own queue only, it may borrow.
+// Kueue's classical preemption (classical_strategy.go): which borrowing modes to try, in which
+// order. allow_borrowing = true leaves out the candidates only usable if the preemptor ends up
+// not borrowing; false takes every candidate but the preemptor must end within nominal.
 std::vector<PreemptionTarget> classical(const QuotaBook& book, const QueueSpec& own,
                                         const Preemptor& p, const std::vector<Chosen>& candidates,
                                         PreemptionSimulation& sim) {
-  const bool own_only = std::all_of(candidates.begin(), candidates.end(),
+  const bool no_other = std::all_of(candidates.begin(), candidates.end(),
                                     [&](const Chosen& ch) { return ch.c->queue == p.queue; });
-  if (own_only) return greedy(book, p, candidates, true, sim);
-  if (own.borrow_within_cohort) {
-    std::vector<PreemptionTarget> targets = greedy(book, p, candidates, true, sim);
+  const bool forbidden = !own.borrow_within_cohort;
+  const bool hierarchy = std::any_of(candidates.begin(), candidates.end(), [&](const Chosen& ch) {
+    return ch.c->queue != p.queue && !ch.only_without_borrowing;
+  });
+  std::vector<bool> modes;
+  if (no_other || (forbidden && !book.under_nominal_in(p.queue, p.usage)))
+    modes = {true};
+  else if (forbidden && !hierarchy)
+    modes = {false, true};
+  else
+    modes = {true, false};
+  for (const bool allow_borrowing : modes) {
+    std::vector<PreemptionTarget> targets = greedy(book, p, candidates, allow_borrowing, sim);
     if (!targets.empty()) return targets;
   }
-  return greedy(book, p, candidates, false, sim);
+  return {};
 }
 
 std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfig& config,

@@ -21,9 +21,12 @@
 // longer borrows — until the preemptor fits; then, from the second-to-last taken back to the
 // first, put each back and keep it running if the preemptor still fits (a minimal set). None
 // if it never fits. Reasons: "Preempted" (own queue), "InCohortReclamation" (another queue).
-// Against flapping (Kueue's rule): when candidates of other queues exist, the preemptor must
-// end up within its nominal quota — unless borrowWithinCohort lets it borrow, which is tried
-// first; a preemptor with candidates of its own queue only may borrow.
+// Two modes, as Kueue tries them: with borrowing allowed (the candidates only usable if the
+// preemptor ends up within its nominal quota are left out), or without (every candidate, and
+// the preemptor must end within nominal). Only the first with candidates of its own queue
+// only, or when borrowWithinCohort is off and its queue already uses all its nominal quota of
+// a resource it asks for; without then with when borrowWithinCohort is off and the preemptor
+// would borrow; else with, then without.
 //
 // Fair sharing (AdmissionConfig::fair_sharing.enabled): the preemptor's usage is counted in
 // while choosing. Repeatedly pick the candidate queue with the highest dominant share (ties:

@@ -136,6 +136,13 @@ bool QuotaBook::within_nominal(int q, const ResourceVector& request) const {
   return true;
 }
 
+bool QuotaBook::under_nominal_in(int q, const ResourceVector& request) const {
+  const Queue& queue = queues_[static_cast<size_t>(q)];
+  for (size_t r = 0; r < request.size(); ++r)
+    if (request[r] > 0 && queue.named[r] && queue.used[r] >= queue.nominal[r]) return false;
+  return true;
+}
+
 bool QuotaBook::borrowing_in(int q, const ResourceVector& request) const {
   const Queue& queue = queues_[static_cast<size_t>(q)];
   for (size_t r = 0; r < request.size() && r < queue.used.size(); ++r)

@@ -82,6 +82,9 @@ class QuotaBook {
   Fit fits(int q, const ResourceVector& request) const;
   // Would the request stay within the queue's nominal quota?
   bool within_nominal(int q, const ResourceVector& request) const;
+  // Is the queue using less than its nominal quota of every resource `request` asks for (before
+  // adding it)? (Kueue's "under nominal in the resources needing preemption".)
+  bool under_nominal_in(int q, const ResourceVector& request) const;
   // Is the queue using more than its nominal quota of a resource `request` asks for?
   bool borrowing_in(int q, const ResourceVector& request) const;
   // Is it borrowing at all?

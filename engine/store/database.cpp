@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <system_error>
 #include <utility>
 
@@ -27,23 +26,39 @@ void check_database_file(const std::string& path) {
     throw StoreError(path, "exists and is not a regular file; Gantry does not touch it",
                      StoreError::kGantry);
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw StoreError(path, std::string("cannot read: ") + std::strerror(errno),
-                     StoreError::kGantry);
-  char header[16] = {};
-  in.read(header, sizeof header);
-  const std::streamsize got = in.gcount();
-  if (got == 0) return;  // empty: SQLite makes it a database (or a WAL beside it holds one)
+}
+
+namespace {
+
+// The header check of a non-empty file, through the file handle SQLite opened itself. Opening
+// and closing the file by other means would drop every POSIX advisory lock this process holds
+// on it (closing any descriptor of a file does), including those of other connections: the
+// next connection to close would think itself the last, checkpoint and remove the WAL under
+// the others' feet (SQLite's "How To Corrupt", 2.2; seen as SQLITE_IOERR_SHORT_READ in the web
+// e2e whenever the run queries opened a new connection). A database that is not SQLite's is
+// refused before SQLite reads or writes a byte of it.
+void check_header(sqlite3* db, const std::string& path) {
+  sqlite3_file* file = nullptr;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK ||
+      file == nullptr || file->pMethods == nullptr)
+    return;  // in memory, or not opened yet: nothing on disk to judge
+  sqlite3_int64 size = 0;
+  if (file->pMethods->xFileSize(file, &size) != SQLITE_OK || size == 0) return;
   // SQLite's file header: the 16 bytes "SQLite format 3\0" (https://sqlite.org/fileformat.html).
   static constexpr char kMagic[16] = "SQLite format 3";
-  if (got < 16 || std::memcmp(header, kMagic, sizeof kMagic) != 0) {
+  char header[16] = {};
+  const int rc = file->pMethods->xRead(file, header, sizeof header, 0);
+  if (size < 16 || (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) ||
+      std::memcmp(header, kMagic, sizeof kMagic) != 0) {
+    sqlite3_close(db);
     throw StoreError(path,
                      "exists and is not an SQLite database (it does not start with SQLite's "
                      "header); Gantry does not touch it",
                      StoreError::kGantry);
   }
 }
+
+}  // namespace
 
 Database Database::open(const std::string& path, const OpenOptions& options) {
   if (options.wal && options.fast) {
@@ -66,6 +81,7 @@ Database Database::open(const std::string& path, const OpenOptions& options) {
     sqlite3_close(raw);
     throw StoreError(path, "cannot open: " + message, code);
   }
+  check_header(raw, path);
   sqlite3_extended_result_codes(raw, 1);
   Database db(raw, path);
 

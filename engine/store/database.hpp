@@ -55,16 +55,18 @@ struct OpenOptions {
 };
 
 // Throws StoreError naming `path` when something exists there that is not a regular file (a
-// directory, a device node, a FIFO; symlinks are judged by their target) or is a non-empty
-// file that does not start with SQLite's header. A missing path or an empty file passes.
-// Database::open() calls it first, so no SQLite connection ever writes into a foreign file.
+// directory, a device node, a FIFO; symlinks are judged by their target). A missing path or a
+// regular file passes: it only stats, never opens the file (closing a descriptor of a database
+// file would drop this process's SQLite locks on it). Database::open() calls it first, then
+// refuses a non-empty file without SQLite's header through SQLite's own file handle, before
+// any byte is read or written, so no SQLite connection ever writes into a foreign file.
 void check_database_file(const std::string& path);
 
 class Database {
  public:
   // Opens (or creates, see OpenOptions::create) the database file at `path`, read-write
   // unless read_only, and applies the options. ":memory:" opens a private in-memory database.
-  // Before SQLite sees the path, check_database_file() refuses what is not a database.
+  // Refuses what is not a database before SQLite reads or writes it (check_database_file()).
   // Throws StoreError naming `path` when the file cannot be opened.
   static Database open(const std::string& path, const OpenOptions& options = {});
 

@@ -14,7 +14,7 @@
 // stable while new runs are created. Filters: state (a run state word), from/to (logical
 // time, inclusive).
 //
-// Thread-safe: a small pool of reading connections (query_only), one per concurrent request.
+// Thread-safe: a small pool of read-only connections, one per concurrent request.
 
 #include <cstdint>
 #include <memory>
@@ -44,7 +44,7 @@ struct RunPage {
 
 class RunQueries {
  public:
-  // Opens connections lazily (PRAGMA query_only: they never write) to the database at `path`.
+  // Opens connections lazily (read-only) to the database at `path`.
   explicit RunQueries(std::string path);
   ~RunQueries();
 

@@ -2,6 +2,7 @@
 // refuses, whose database a file is (database_kind.hpp), one writer per database
 // (file_lock.hpp) and files that appear complete or not at all (replacement_file.hpp).
 
+#include <fcntl.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sqlite3.h>
@@ -51,6 +52,46 @@ class FileSafety : public ::testing::Test {
 
   fs::path dir_;
 };
+
+// Opening a second connection must not drop the locks the first holds. POSIX advisory locks
+// belong to the process and fall when it closes *any* descriptor of the file, so a check that
+// opened and closed the file beside SQLite (it once read the header with an ifstream) let
+// another process take the database while this one was reading — in WAL mode the last-closer
+// check then removed the WAL under live readers (SQLITE_IOERR_SHORT_READ in the web e2e). Here:
+// a read transaction holds SHARED; after another Database::open() of the same file, a child
+// process must still be refused a write lock on SQLite's shared-lock bytes.
+TEST_F(FileSafety, OpeningAnotherConnectionKeepsTheLocksOfTheFirst) {
+  const std::string file = path("locks.db");
+  {
+    Database setup = Database::open(file, {.create = true});
+    setup.exec("CREATE TABLE t(x); INSERT INTO t VALUES (1)");
+  }
+  Database reader = Database::open(file);
+  reader.exec("BEGIN");
+  Statement s = reader.prepare("SELECT count(*) FROM t");
+  ASSERT_TRUE(s.step());  // SHARED lock held until the transaction ends
+  { Database other = Database::open(file); }
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    // Asked of the kernel directly (SQLite's state is not to be used across fork()): a write
+    // lock on SQLite's shared-lock range must be refused while the parent reads.
+    const int fd = ::open(file.c_str(), O_RDWR);
+    if (fd < 0) _exit(2);
+    struct flock lock {};
+    lock.l_type = F_WRLCK;
+    lock.l_whence = SEEK_SET;
+    lock.l_start = 1073741826;  // SQLite's SHARED_FIRST (PENDING_BYTE + 2)
+    lock.l_len = 510;           // SHARED_SIZE
+    _exit(fcntl(fd, F_SETLK, &lock) == -1 ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "the child got the lock: our SHARED lock was lost";
+  s = Statement();
+  reader.exec("COMMIT");
+}
 
 // A pipeline YAML where a database was expected: refused with the path, and not changed by a
 // single byte (SQLite would otherwise make an empty file a database, and fail later on this).

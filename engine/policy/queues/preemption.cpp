@@ -283,8 +283,13 @@ std::vector<PreemptionTarget> find_preemption_targets(const QuotaBook& book,
   std::vector<Chosen> allowed =
       eligible(book, queues, preemptor, candidates, within_nominal, fair_sharing.enabled);
   if (allowed.empty()) return {};
-  // Every mode below needs this (it is the loosest), and it needs no order.
-  if (!could_fit_at_all(allowed, true, sim)) return {};
+  // The loosest bound of every mode below: every candidate gone, borrowing allowed. It needs no
+  // order.
+  {
+    std::vector<const PreemptionCandidate*> gone;
+    for (const Chosen& ch : allowed) gone.push_back(ch.c);
+    if (!sim.could_fit_without(gone, true)) return {};
+  }
   std::sort(allowed.begin(), allowed.end(),
             [&](const Chosen& a, const Chosen& b) { return comes_first(preemptor, *a.c, *b.c); });
   if (fair_sharing.enabled)

@@ -222,6 +222,27 @@ TEST(Preemption, BorrowWithinCohortReclaimsBelowTheThreshold) {
   EXPECT_TRUE(run(config, book, world, p).empty());
 }
 
+// Without borrowWithinCohort, a borrowing preemptor takes other queues' workloads only if it then
+// ends within its nominal quota (Kueue's mode "without borrowing", tried first here since no
+// candidate is reclaimable while borrowing). a and b have 4 GPUs each (capacity 8, all used): a
+// runs a1 (2, prio 0, admitted at 3 s), b runs b1 (2, at 1 s) and b2 (4, at 2 s): b borrows 2.
+// a's prio-5 job asks for 4: a would use 6 > 4. Order: other queue first, newest first: b2, b1,
+// then a1. Taking b2: b at 2, a at 2 + 4 = 6 > 4: not within nominal. b1: b no longer borrows,
+// skipped. a1: a at 4, cohort 4 + 2 = 6 <= 8: fits. Putting b2 back: 4 + 6 = 10 > 8, so both go.
+TEST(Preemption, WithoutBorrowingTakesOtherQueuesOnlyToEndWithinNominal) {
+  AdmissionConfig config;
+  config.queues = {queue("a", "c", 4), queue("b", "c", 4)};
+  config.queues[0].within_queue = PreemptionPolicy::kLowerPriority;
+  config.queues[0].reclaim_within_cohort = PreemptionPolicy::kAny;
+  QuotaBook book(config);
+  const Preemptor p = preemptor(book, 0, 5, 4);
+  FakeWorld world(book, {8}, p, 0);  // room on nodes is not the question here
+  world.run({1, 1, 0, 2, 0, 1});
+  world.run({2, 1, 0, 4, 0, 2});
+  world.run({3, 0, 0, 2, 0, 3});
+  EXPECT_EQ(run(config, book, world, p), (Targets{{2, kReasonReclamation}, {3, kReasonPreempted}}));
+}
+
 // Fair sharing: a and b (nominal 4), c (nominal 8, idle): capacity 16. b runs three 4-GPU jobs
 // (12, borrowing 8: share 8 · 1000 / 16 = 500). a asks for 8 (borrows 4: its share with the
 // workload 4 · 1000 / 16 = 250). Cohort 12 + 8 > 16. b is the queue with the highest share; b3

@@ -266,9 +266,10 @@ GpuTypeId Scheduler::first_allowed_type(const Cluster& cluster, const Workload& 
 }
 
 bool Scheduler::WalkMemo::dominates(const Failure& f, const Workload& w, const Totals& t) {
+  if (!f.set) return false;  // before a failure there is no spec to look at
   const JobSpec& a = *f.spec;
   const JobSpec& b = *w.spec;
-  return f.set && t.gpu_milli >= f.totals.gpu_milli && t.cpu_milli >= f.totals.cpu_milli &&
+  return t.gpu_milli >= f.totals.gpu_milli && t.cpu_milli >= f.totals.cpu_milli &&
          t.memory >= f.totals.memory && b.priority <= a.priority && b.min_replicas == 0 &&
          a.gpu_type == b.gpu_type && a.gpu_types == b.gpu_types;
 }

@@ -124,7 +124,7 @@ void Scheduler::admission_reaccount(const Cluster& cluster, Workload& w, Time no
 ResourceVector Scheduler::quota_usage(const Cluster& cluster, const Workload& w,
                                       std::span<const Resources> pods, GpuTypeId type) const {
   const WalkMemo::Totals t = WalkMemo::totals_of(pods);
-  const std::string model = type >= 0 ? cluster.topology().gpus.at(type).name : std::string();
+  const std::string& model = type >= 0 ? cluster.topology().gpus.at(type).name : kNoModel;
   return admission_->book.usage(w.queue, t.gpu_milli, model, t.cpu_milli, t.memory);
 }
 
@@ -426,8 +426,6 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
     return false;
   const bool within_nominal = book.within_nominal(w.queue, p.usage);
   const bool fair = a.config.fair_sharing.enabled;
-  const PreemptionScope scope = preemption_scope(spec, within_nominal, fair);
-  if (!scope.own_queue && !scope.cohort) return false;
 
   // Candidates: admitted workloads the policies let it take, not being evicted already, and not
   // admitted by this very cycle (as in Kueue, whose cycle preempts from the snapshot it started
@@ -449,7 +447,7 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
         candidates.push_back(c);
     }
   };
-  if (scope.own_queue) collect(w.queue);
+  if (spec.within_queue != PreemptionPolicy::kNever) collect(w.queue);
   const size_t own = candidates.size();
   // Classical, borrowWithinCohort off, the preemptor would borrow: Kueue's modes
   // (preemption.hpp) take other queues' workloads only if the preemptor ends within nominal,
@@ -466,7 +464,7 @@ bool Scheduler::try_preemption(Cluster& cluster, Workload& w, Time now) {
       own_only = own_only || (book.limits(w.queue, static_cast<int>(r)) &&
                               after[r] > book.nominal(w.queue, static_cast<int>(r)));
   }
-  if (scope.cohort && !own_only)
+  if (spec.reclaim_within_cohort != PreemptionPolicy::kNever && !own_only)
     for (const int q : book.cohort_members(book.cohort_of(w.queue)))
       if (q != w.queue && book.borrowing_in(q, p.usage)) collect(q);
   if (candidates.empty()) return failed();

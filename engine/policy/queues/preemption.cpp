@@ -233,15 +233,6 @@ std::vector<PreemptionTarget> fair(const QuotaBook& book, const FairSharingConfi
 
 }  // namespace
 
-PreemptionScope preemption_scope(const QueueSpec& queue, bool within_nominal, bool fair_sharing) {
-  PreemptionScope scope;
-  scope.own_queue = queue.within_queue != PreemptionPolicy::kNever;
-  scope.cohort = queue.reclaim_within_cohort != PreemptionPolicy::kNever;
-  (void)within_nominal;
-  (void)fair_sharing;
-  return scope;
-}
-
 CandidateClass classify_candidate(const QuotaBook& book, const QueueSpec& own, const Preemptor& p,
                                   const PreemptionCandidate& c, bool within_nominal,
                                   bool fair_sharing) {

@@ -104,13 +104,6 @@ class PreemptionSimulation {
 // candidates.)
 bool may_preempt(const QueueSpec& queue);
 
-// What the scheduler asks before collecting candidates. `within_nominal`: would the preemptor
-// stay within its queue's nominal quota.
-struct PreemptionScope {
-  bool own_queue = false;  // candidates of its own queue may be taken
-  bool cohort = false;     // candidates of borrowing queues of its cohort may be taken
-};
-PreemptionScope preemption_scope(const QueueSpec& queue, bool within_nominal, bool fair_sharing);
 // What the policies let the preemptor do with a candidate, before any search (Kueue's
 // preemption variants).
 enum class CandidateClass : uint8_t {

@@ -18,6 +18,7 @@ namespace {
 constexpr int64_t kInt64Max = std::numeric_limits<int64_t>::max();
 // Pod start-up is seconds to minutes; a day is surely a typo.
 constexpr Duration kMaxPodStartup = days(1);
+constexpr Duration kMaxRestartDelay = days(7);
 constexpr const char* kDefaultStart = "2026-01-01T00:00:00Z";
 
 // Said where a Scenario still has the block experiments had before they became a kind.
@@ -65,9 +66,11 @@ SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admi
 }
 
 SimParameters read_sim(const ConfigNode& node, ConfigErrors& errors) {
-  const ConfigFields m(node, {"podStartup"}, errors);
+  const ConfigFields m(node, {"podStartup", "restartDelay"}, errors);
   SimParameters s;
   m.read("podStartup", [&](const ConfigNode& n) { s.pod_startup = n.as_duration(kMaxPodStartup); });
+  m.read("restartDelay",
+         [&](const ConfigNode& n) { s.restart_delay = n.as_duration(kMaxRestartDelay); });
   return s;
 }
 

@@ -39,6 +39,7 @@ struct JobClass {
   std::string gpu_type;       // empty: any
   std::string queue;          // the admission queue of its jobs (JobSpec::queue); empty: none
   Duration checkpoint_every;  // TrainingWork::checkpoint_every of its jobs (0: never)
+  Duration checkpoint_cost;   // TrainingWork::checkpoint_cost of its jobs
 };
 
 // Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting
@@ -60,6 +61,10 @@ struct SimParameters {
   // Time from bind to a pod reported running. Default 5 s: the Kubernetes SIG Scalability
   // pod-startup SLO (p99 ≤ 5 s for stateless pods with pre-pulled images).
   Duration pod_startup = Duration(5'000'000);
+  // From a failure that kills a job (sim/fault_event.hpp) to the moment it may be placed again:
+  // detection, teardown and rescheduling (loading the checkpoint is part of the pods' start).
+  // Default 0, so a scenario about failures says what it assumes.
+  Duration restart_delay;
 };
 
 struct ScenarioSpec {

@@ -42,6 +42,14 @@ struct JobLog {
   double lost_gpu_seconds = 0;          // GPU time of the work evictions threw away
   int replicas = 0;                     // replicas of its last role at its last admission
   bool restarting = false;              // resized: starting again at the new size, already ran
+  // Reliability (sim/fault_event.hpp). failures: kills by a failed GPU, node or rack, or by a
+  // drain's deadline (each also an EvictionRecord). GPU time: allocated while its pods held GPUs
+  // (starting, running, writing checkpoints); useful for the steps that count (run and not
+  // thrown away). running_seconds: wall time with every pod running.
+  int failures = 0;
+  double allocated_gpu_seconds = 0;
+  double useful_gpu_seconds = 0;
+  double running_seconds = 0;
 };
 
 // Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all

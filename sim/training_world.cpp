@@ -7,6 +7,15 @@
 
 namespace gantry {
 
+namespace {
+
+// GPU time of `steps` steps of `step` on `milli` GPU milli.
+double gpu_seconds(int64_t steps, Duration step, int64_t milli) {
+  return static_cast<double>(steps) * step.seconds() * static_cast<double>(milli) / 1000;
+}
+
+}  // namespace
+
 const char* to_string(EventKind kind) {
   switch (kind) {
     case EventKind::kSubmit:
@@ -37,6 +46,7 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
   allocated_.assign(types, 0);
   busy_.assign(types, 0);
   last_point_.assign(types, SIZE_MAX);
+  faults_.assign(static_cast<size_t>(cluster_.node_count()), NodeFaults{});
   log_.jobs.reserve(jobs_.size());
   stages_.reserve(jobs_.size());
   for (const JobSpec& spec : jobs_) track(spec);
@@ -58,7 +68,9 @@ void TrainingWorld::track(const JobSpec& spec) {
   if (stages.first > stages.last) stages.first = stages.last;  // no pods at all
   stages_.push_back(stages);
   timers_.push_back(Timer{});
-  since_.push_back(Time());
+  segments_.push_back(Segment{});
+  held_milli_.push_back(0);
+  charged_at_.push_back(Time());
 }
 
 template <typename F>
@@ -146,6 +158,15 @@ void TrainingWorld::cycle() {
 }
 
 SimulationLog TrainingWorld::take_log() {
+  // Jobs still placed: their progress and GPU time up to now.
+  for (JobLog& job : log_.jobs) {
+    if (job.state != JobState::kStarting && job.state != JobState::kRunning) continue;
+    if (job.state == JobState::kRunning) {
+      settle(job.id);
+      job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(job.id)].start).seconds();
+    }
+    charge(job.id);
+  }
   const std::vector<QueueSpec>& queues = scheduler_.config().admission.queues;
   const std::vector<QueueUsageMeter::Totals> usage = scheduler_.queue_usage(loop_.now());
   log_.queues.clear();
@@ -163,6 +184,10 @@ void TrainingWorld::bind(const BindAction& action) {
   job.bound = loop_.now();
   if (!job.admitted) job.admitted = loop_.now();
   job.pods = action.pods;
+  int64_t milli = 0;
+  for (const Resources& r : action.requests) milli += r.gpu_milli_total();
+  held_milli_[static_cast<size_t>(action.job)] = milli;
+  charged_at_[static_cast<size_t>(action.job)] = loop_.now();
   const JobSpec& spec = *job.spec;
   job.replicas =
       spec.roles.empty()
@@ -203,19 +228,27 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   // new size; it makes no progress until every pod runs again.
   cancel_timer(id);
   settle(id);
+  charge(id);
+  job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
   account(job.pods, 0, -1);
+  int64_t& held = held_milli_[static_cast<size_t>(id)];
+  std::vector<PodPlacement> removed;
   if (keep < job.pods.size()) {
     account(std::span<const PodPlacement>(job.pods).subspan(keep), -1, 0);
+    removed.assign(job.pods.begin() + static_cast<ptrdiff_t>(keep), job.pods.end());
+    held -= static_cast<int64_t>(removed.size()) * role.per_replica.gpu_milli_total();
     job.pods.resize(keep);
   } else {
     job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
     account(action.added, +1, 0);
+    for (const Resources& r : action.requests) held += r.gpu_milli_total();
   }
   ++job.resizes;
   job.restarting = true;
   job.state = JobState::kStarting;
   record(EventKind::kResize, id, static_cast<int32_t>(job.pods.size()));
   tell(Observation::Kind::kResized, id);  // a scale-in's pods are released now
+  drain_check_pods(removed);
   start_pods(id);
   request_cycle();
   return Status::ok();
@@ -244,72 +277,86 @@ void TrainingWorld::job_running(JobId id) {
     tell(Observation::Kind::kRunning, id);
   }
   account(job.pods, 0, +1);
-  since_[static_cast<size_t>(id)] = loop_.now();
+  segments_[static_cast<size_t>(id)] =
+      Segment{loop_.now(), job.steps_done, checkpoint_plan(job.spec->work, job.step.total)};
   schedule_end(id);
   if (on_running_) on_running_(id);
 }
 
 void TrainingWorld::schedule_end(JobId id) {
   const JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  const Segment& segment = segments_[static_cast<size_t>(id)];
   cancel_timer(id);
-  const int64_t left = std::max<int64_t>(0, job.spec->work.steps - job.steps_done);
-  set_timer(id, saturating_add(loop_.now(), job_run_time(job.step, left)),
+  const int64_t left = std::max<int64_t>(0, job.spec->work.steps - segment.steps0);
+  set_timer(id, saturating_add(segment.start, time_to_run(segment.plan, left)),
             [this, id] { finish(id); });
 }
 
 void TrainingWorld::settle(JobId id) {
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   if (job.state != JobState::kRunning) return;
-  const int64_t step = job.step.total.micros();
-  const int64_t ran = (loop_.now() - since_[static_cast<size_t>(id)]).micros();
-  if (step > 0) job.steps_done = std::min(job.spec->work.steps, job.steps_done + ran / step);
-  since_[static_cast<size_t>(id)] = loop_.now();
+  const Segment& segment = segments_[static_cast<size_t>(id)];
+  const SegmentProgress p = progress_after(segment.plan, loop_.now() - segment.start);
+  const int64_t done = std::min(job.spec->work.steps, segment.steps0 + p.steps);
+  job.useful_gpu_seconds += gpu_seconds(done - job.steps_done, job.step.total,
+                                        held_milli_[static_cast<size_t>(id)]);
+  job.steps_done = done;
+}
+
+void TrainingWorld::charge(JobId id) {
+  const auto i = static_cast<size_t>(id);
+  log_.jobs[i].allocated_gpu_seconds +=
+      (loop_.now() - charged_at_[i]).seconds() * static_cast<double>(held_milli_[i]) / 1000;
+  charged_at_[i] = loop_.now();
 }
 
 Status TrainingWorld::apply(const EvictAction& action) {
   const JobId id = action.job;
   if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size())
     return Status::error("no job " + std::to_string(id));
-  JobLog& job = log_.jobs[static_cast<size_t>(id)];
-  if (job.state != JobState::kStarting && job.state != JobState::kRunning)
-    return Status::error("job " + std::to_string(id) + " is not placed (" + to_string(job.state) +
-                         ")");
+  const JobState state = log_.jobs[static_cast<size_t>(id)].state;
+  if (state != JobState::kStarting && state != JobState::kRunning)
+    return Status::error("job " + std::to_string(id) + " is not placed (" + to_string(state) + ")");
   if (action_log_ != nullptr) action_log_->evict(loop_.now(), action);
+  return evict(id, action.reason, action.by, loop_.now());
+}
+
+Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time not_before) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
   cancel_timer(id);
   const bool was_running = job.state == JobState::kRunning;
   int64_t lost = 0;
   if (was_running) {
     settle(id);
-    // Back to the last checkpoint: every k steps, k = checkpoint_every / step time (>= 1).
-    int64_t saved = 0;
-    const int64_t every = job.spec->work.checkpoint_every.micros();
-    if (every > 0 && job.step.total.micros() > 0) {
-      const int64_t k = std::max<int64_t>(1, every / job.step.total.micros());
-      saved = job.steps_done / k * k;
-    }
+    // Back to the segment's last completed checkpoint.
+    const Segment& segment = segments_[static_cast<size_t>(id)];
+    const SegmentProgress p = progress_after(segment.plan, loop_.now() - segment.start);
+    const int64_t saved = std::min(job.steps_done, segment.steps0 + p.saved);
     lost = job.steps_done - saved;
     job.steps_done = saved;
     job.lost_steps += lost;
-    // GPU time of the lost steps; a share pod counts by its share.
-    const std::vector<Resources> requests = job.spec->pod_requests();
-    int64_t gpu_milli = 0;
-    for (size_t pod = 0; pod < job.pods.size() && pod < requests.size(); ++pod)
-      gpu_milli += requests[pod].gpu_milli_total();
-    job.lost_gpu_seconds += static_cast<double>(lost) * job.step.total.seconds() *
-                            static_cast<double>(gpu_milli) / 1000;
+    const double lost_gpu_s =
+        gpu_seconds(lost, job.step.total, held_milli_[static_cast<size_t>(id)]);
+    job.lost_gpu_seconds += lost_gpu_s;
+    job.useful_gpu_seconds -= lost_gpu_s;
+    job.running_seconds += (loop_.now() - segment.start).seconds();
   }
-  job.evicted.push_back(EvictionRecord{loop_.now(), action.reason, action.by});
+  charge(id);
+  held_milli_[static_cast<size_t>(id)] = 0;
+  job.evicted.push_back(EvictionRecord{loop_.now(), reason, by});
   account(job.pods, -1, was_running ? -1 : 0);
   ++job.evictions;
   job.restarting = false;
   job.state = JobState::kPending;
+  const std::vector<PodPlacement> pods = std::move(job.pods);
   job.pods.clear();
   record(EventKind::kEvict, id, static_cast<int32_t>(std::min<int64_t>(lost, INT32_MAX)));
   Observation o;
   o.kind = Observation::Kind::kEvicted;
   o.at = loop_.now();
   o.job = id;
-  o.reason = action.reason;
+  o.reason = reason;
+  o.deadline = not_before;
   if (action_log_ != nullptr) action_log_->observation(o);
   const Status told = scheduler_.observe(cluster_, o);
   if (!told) return told;
@@ -317,6 +364,7 @@ Status TrainingWorld::apply(const EvictAction& action) {
     if (w->state == WorkloadState::kWithdrawn) job.state = JobState::kWithdrawn;
     if (w->state == WorkloadState::kInactive) job.state = JobState::kInactive;
   }
+  drain_check_pods(pods);
   request_cycle();  // its resources are free for others
   return Status::ok();
 }
@@ -342,16 +390,249 @@ Status TrainingWorld::withdraw(JobId id) {
 void TrainingWorld::finish(JobId id) {
   timers_[static_cast<size_t>(id)].live = false;
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  job.useful_gpu_seconds += gpu_seconds(job.spec->work.steps - job.steps_done, job.step.total,
+                                        held_milli_[static_cast<size_t>(id)]);
   job.steps_done = job.spec->work.steps;
+  job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
+  charge(id);
+  held_milli_[static_cast<size_t>(id)] = 0;
   job.state = JobState::kFinished;
   job.finished = loop_.now();
   record(EventKind::kFinish, id);
   account(job.pods, -1, -1);
   tell(Observation::Kind::kFinished, id);  // the scheduler releases the job's allocations
+  drain_check_pods(job.pods);
   ++finished_;
   if (progress_) progress_(finished_, jobs_.size());
   if (on_finish_) on_finish_(id);
   request_cycle();
+}
+
+// ---- faults ----
+
+const char* to_string(FaultAction action) {
+  switch (action) {
+    case FaultAction::kNodeDown:
+      return "node-down";
+    case FaultAction::kNodeUp:
+      return "node-up";
+    case FaultAction::kRackDown:
+      return "rack-down";
+    case FaultAction::kRackUp:
+      return "rack-up";
+    case FaultAction::kGpuFail:
+      return "gpu-fail";
+    case FaultAction::kGpuRepair:
+      return "gpu-repair";
+    case FaultAction::kDrain:
+      return "drain";
+  }
+  return "?";
+}
+
+void TrainingWorld::schedule_faults(std::vector<FaultEvent> events) {
+  fault_events_ = std::move(events);
+  if (fault_events_.empty()) return;
+  const Time first = std::max(fault_events_.front().at, loop_.now());
+  schedule_in_range(first, [this] { next_fault(0); });
+}
+
+// Applies every event due now, then schedules the next: one pending fault event at a time.
+void TrainingWorld::next_fault(size_t i) {
+  for (; i < fault_events_.size() && fault_events_[i].at <= loop_.now(); ++i) {
+    [[maybe_unused]] const Status applied = apply(fault_events_[i]);
+    assert(applied && "fault events name parts of the cluster (checked when loaded)");
+  }
+  if (i < fault_events_.size()) schedule_in_range(fault_events_[i].at, [this, i] { next_fault(i); });
+}
+
+Status TrainingWorld::apply(const FaultEvent& e) {
+  const bool node_action = e.action != FaultAction::kRackDown && e.action != FaultAction::kRackUp;
+  if (node_action && (e.node < 0 || e.node >= cluster_.node_count() || cluster_.removed(e.node)))
+    return Status::error(std::string(to_string(e.action)) + ": no node " + std::to_string(e.node));
+  if (!node_action && (e.rack < 0 || static_cast<size_t>(e.rack) >= cluster_.topology().racks.size()))
+    return Status::error(std::string(to_string(e.action)) + ": no rack " + std::to_string(e.rack));
+  const bool gpu_action = e.action == FaultAction::kGpuFail || e.action == FaultAction::kGpuRepair;
+  if (gpu_action && (e.gpu < 0 || e.gpu >= cluster_.gpu_count(e.node)))
+    return Status::error(std::string(to_string(e.action)) + ": node " + std::to_string(e.node) +
+                         " has no GPU " + std::to_string(e.gpu));
+  const auto for_rack = [&](auto&& fn) {
+    for (NodeId n = 0; n < cluster_.node_count(); ++n)
+      if (cluster_.rack_of(n) == e.rack && !cluster_.removed(n)) fn(n);
+  };
+  switch (e.action) {
+    case FaultAction::kNodeDown:
+      node_down(e.node, kReasonNodeFailure, e.duration);
+      break;
+    case FaultAction::kNodeUp:
+      node_up(e.node, true);
+      break;
+    case FaultAction::kRackDown:
+      for_rack([&](NodeId n) { node_down(n, kReasonRackFailure, e.duration); });
+      break;
+    case FaultAction::kRackUp:
+      for_rack([&](NodeId n) { node_up(n, true); });
+      break;
+    case FaultAction::kGpuFail: {
+      NodeFaults& f = faults_[static_cast<size_t>(e.node)];
+      const uint64_t bit = uint64_t{1} << e.gpu;
+      if ((f.failed_gpus & bit) != 0) break;  // already out of service
+      kill_jobs_on(e.node, e.gpu, kReasonGpuFailure);
+      f.failed_gpus |= bit;
+      hold_faulty(e.node);
+      if (e.duration > Duration(0)) {
+        FaultEvent repair = e;
+        repair.action = FaultAction::kGpuRepair;
+        schedule_in_range(saturating_add(loop_.now(), e.duration),
+                          [this, repair] { (void)apply(repair); });
+      }
+      break;
+    }
+    case FaultAction::kGpuRepair: {
+      NodeFaults& f = faults_[static_cast<size_t>(e.node)];
+      const uint64_t bit = uint64_t{1} << e.gpu;
+      if ((f.failed_gpus & bit) == 0) break;
+      f.failed_gpus &= ~bit;
+      hold_faulty(e.node);
+      request_cycle();
+      break;
+    }
+    case FaultAction::kDrain: {
+      NodeFaults& f = faults_[static_cast<size_t>(e.node)];
+      if (f.draining) break;  // one drain at a time
+      f.draining = true;
+      f.in_maintenance = false;
+      f.maintenance = e.duration;
+      const uint32_t drain = ++f.drains;
+      ++draining_nodes_;
+      tell_node(Observation::Kind::kNodeCordoned, e.node, "Drain");
+      if (e.deadline <= Duration(0)) {
+        drain_deadline(e.node, drain);
+      } else {
+        const NodeId n = e.node;
+        schedule_in_range(saturating_add(loop_.now(), e.deadline),
+                          [this, n, drain] { drain_deadline(n, drain); });
+        drain_check(n);
+      }
+      break;
+    }
+  }
+  return Status::ok();
+}
+
+void TrainingWorld::tell_node(Observation::Kind kind, NodeId n, const std::string& reason) {
+  Observation o;
+  o.kind = kind;
+  o.at = loop_.now();
+  o.node = n;
+  o.reason = reason;
+  if (action_log_ != nullptr) action_log_->observation(o);
+  [[maybe_unused]] const Status s = scheduler_.observe(cluster_, o);
+  assert(s && "the world reports only nodes of its cluster");
+}
+
+void TrainingWorld::node_down(NodeId n, const std::string& reason, Duration for_how_long) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (f.outages++ == 0) {
+    kill_jobs_on(n, -1, reason);
+    tell_node(Observation::Kind::kNodeFailed, n, reason);
+    hold_faulty(n);
+  }
+  if (for_how_long > Duration(0)) {
+    const uint32_t generation = f.generation;
+    schedule_in_range(saturating_add(loop_.now(), for_how_long), [this, n, generation] {
+      if (faults_[static_cast<size_t>(n)].generation == generation) node_up(n, false);
+    });
+  }
+}
+
+void TrainingWorld::node_up(NodeId n, bool all_outages) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (f.outages == 0) return;
+  if (all_outages) {
+    f.outages = 0;
+    ++f.generation;  // outages that would have ended by themselves are over already
+  } else {
+    --f.outages;
+  }
+  if (f.outages > 0) return;
+  tell_node(Observation::Kind::kNodeRecovered, n, "");
+  hold_faulty(n);
+  request_cycle();
+}
+
+void TrainingWorld::kill_jobs_on(NodeId n, int g, const std::string& reason) {
+  std::vector<JobId> victims;
+  for (const AllocationOwner& o : cluster_.owners_on(n)) {
+    if (o.workload < 0) continue;
+    if (g >= 0) {
+      const Allocation* a = cluster_.allocation_of(o);
+      if (a == nullptr || (a->gpu_mask & (uint64_t{1} << g)) == 0) continue;
+    }
+    victims.push_back(o.workload);
+  }
+  std::sort(victims.begin(), victims.end());
+  victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+  const bool failure = reason != kReasonDrain;
+  for (JobId id : victims) {
+    JobLog& job = log_.jobs[static_cast<size_t>(id)];
+    if (job.state != JobState::kStarting && job.state != JobState::kRunning) continue;
+    if (failure) ++job.failures;
+    const Time not_before =
+        failure ? saturating_add(loop_.now(), params_.restart_delay) : loop_.now();
+    [[maybe_unused]] const Status evicted = evict(id, reason, -1, not_before);
+    assert(evicted && "the scheduler knows every placed job");
+  }
+}
+
+void TrainingWorld::hold_faulty(NodeId n) {
+  const NodeFaults& f = faults_[static_cast<size_t>(n)];
+  const AllocationOwner owner{kFaultHold, n};
+  if (cluster_.allocation_of(owner) != nullptr) (void)cluster_.release(owner);
+  Resources held;
+  uint64_t mask = 0;
+  if (f.outages > 0) {
+    // Down: whatever is free. Jobs were killed; a share pod cannot be left on a GPU.
+    const Resources& free = cluster_.free(n);
+    mask = cluster_.free_gpu_mask(n);
+    held = Resources{free.cpu_milli, free.memory_bytes, std::popcount(mask), 0};
+  } else {
+    mask = f.failed_gpus & cluster_.free_gpu_mask(n);
+    held.gpus = std::popcount(mask);
+  }
+  if (held.gpus == 0 && held.cpu_milli == 0 && held.memory_bytes == 0) return;
+  [[maybe_unused]] const Status s = cluster_.allocate(n, held, mask, owner);
+  assert(s && "the held capacity was free");
+}
+
+void TrainingWorld::drain_deadline(NodeId n, uint32_t drain) {
+  const NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (!f.draining || f.in_maintenance || f.drains != drain) return;
+  kill_jobs_on(n, -1, kReasonDrain);
+  drain_check(n);
+}
+
+void TrainingWorld::drain_check_pods(std::span<const PodPlacement> pods) {
+  if (draining_nodes_ == 0) return;
+  for (const PodPlacement& p : pods) drain_check(p.node);
+}
+
+void TrainingWorld::drain_check(NodeId n) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (!f.draining || f.in_maintenance) return;
+  for (const AllocationOwner& o : cluster_.owners_on(n))
+    if (o.workload >= 0) return;  // a job still runs there
+  f.in_maintenance = true;
+  const uint32_t drain = f.drains;
+  schedule_in_range(saturating_add(loop_.now(), f.maintenance), [this, n, drain] {
+    NodeFaults& g = faults_[static_cast<size_t>(n)];
+    if (!g.draining || g.drains != drain) return;
+    g.draining = false;
+    g.in_maintenance = false;
+    --draining_nodes_;
+    tell_node(Observation::Kind::kNodeUncordoned, n, "");
+    request_cycle();
+  });
 }
 
 void TrainingWorld::account(std::span<const PodPlacement> pods, int allocated_sign, int busy_sign) {

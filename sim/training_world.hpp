@@ -11,11 +11,21 @@
 //   withdrawn
 //   running ──(a policy's ResizeAction: checkpoint, new pod set)──► starting again ──► running
 //
-// Progress: a running job keeps its settled steps and its current step time; whatever changes
-// its rate or stops it settles progress first (whole steps; a step in flight is lost) and the
-// end timer is rescheduled or cancelled. An eviction throws away the steps since the last
-// checkpoint (TrainingWork::checkpoint_every; all of them without checkpoints) and counts them
-// (JobLog::lost_steps); the job resumes from the checkpoint when it runs again.
+// Progress: a job runs in segments, from the moment every pod runs until it stops (finished,
+// evicted, killed, resized). Within a segment it alternates steps and checkpoint writes
+// (sim/checkpoint_model.hpp: every checkpoint_every, each costing checkpoint_cost); whatever
+// stops it settles progress first (whole steps; a step in flight is lost). An eviction throws
+// away the steps since the segment's last completed checkpoint (all of them without
+// checkpoints) and counts them (JobLog::lost_steps); the job resumes from the checkpoint when it
+// runs again. A resize checkpoints: it loses nothing.
+//
+// Faults (apply(FaultEvent), sim/fault_event.hpp): a failed GPU, node or rack kills every job
+// with a pod on it (an eviction with reason GPUFailure, NodeFailure or RackFailure; JobLog::
+// failures); the job may be placed again SimParameters::restart_delay later, wherever it fits.
+// A failed part takes no pods until it is repaired: the world holds its free capacity with an
+// allocation of its own (owner kFaultHold, the node) and marks a failed node not ready. A drain
+// cordons its node, lets jobs run until its deadline, evicts the rest (reason Drain), keeps the
+// empty node for its maintenance time and uncordons it.
 //
 // Time range: no event is scheduled past kLatestTime (engine/core/time.hpp). A job that would
 // arrive, start or finish later simply stays queued, starting or running, and the report says
@@ -40,10 +50,21 @@
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
+#include "sim/checkpoint_model.hpp"
+#include "sim/fault_event.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/simulation_log.hpp"
 
 namespace gantry {
+
+// Owner (AllocationOwner::workload) of the capacity a failed part withholds; the pod is the node.
+inline constexpr int32_t kFaultHold = -3;
+
+// Eviction reasons of the world's own (EvictionRecord::reason).
+inline constexpr const char* kReasonGpuFailure = "GPUFailure";
+inline constexpr const char* kReasonNodeFailure = "NodeFailure";
+inline constexpr const char* kReasonRackFailure = "RackFailure";
+inline constexpr const char* kReasonDrain = "Drain";
 
 class TrainingWorld : private Scheduler::Waker {
  public:
@@ -57,6 +78,13 @@ class TrainingWorld : private Scheduler::Waker {
   // Submits a job now, from outside the workload (a pipeline's distributed task, say). Returns
   // its JobId (after the workload's). The world keeps the spec.
   JobId submit(JobSpec spec);
+  // Failure and maintenance events to carry out, in time order (sorted by the caller); each is
+  // applied at its instant. Call before start(); may be called once.
+  void schedule_faults(std::vector<FaultEvent> events);
+  // Carries out one fault or maintenance event now (see "Faults" above). An error, changing
+  // nothing, for a node, rack or GPU the cluster does not have.
+  Status apply(const FaultEvent& event);
+
   // Carries out a policy's eviction of a placed job (pods starting or running): stops it,
   // settles and loses progress as above, and reports kEvicted to the scheduler, which requeues
   // it (or ends it, for a withdrawal). An error for a job that is not placed.
@@ -108,8 +136,27 @@ class TrainingWorld : private Scheduler::Waker {
   void stage_running(JobId id, int stage);
   void job_running(JobId id);
   void finish(JobId id);
-  // Running jobs: adds the whole steps run since the last settle.
+  // Running jobs: brings steps_done up to now (whole steps) and counts their useful GPU time.
   void settle(JobId id);
+  // Adds the GPU time a job's pods held since the last charge to its JobLog.
+  void charge(JobId id);
+  // Stops a placed job's pods (an eviction or a kill): settles, goes back to the last checkpoint
+  // and counts the loss, releases its resources; the scheduler may place it again from
+  // `not_before`.
+  Status evict(JobId id, const std::string& reason, JobId by, Time not_before);
+  // Kills every job with a pod on node n (GPU g only, when g >= 0) for a fault.
+  void kill_jobs_on(NodeId n, int g, const std::string& reason);
+  // Re-takes the capacity node n withholds for its faults (everything free while it is down,
+  // else its failed GPUs), after whatever ran there left.
+  void hold_faulty(NodeId n);
+  void node_down(NodeId n, const std::string& reason, Duration for_how_long);
+  void node_up(NodeId n, bool all_outages);
+  void next_fault(size_t i);
+  // A drain: its deadline passed (evict what is left), or a job left one of its nodes.
+  void drain_deadline(NodeId n, uint32_t drain);
+  void drain_check(NodeId n);
+  void tell_node(Observation::Kind kind, NodeId n, const std::string& reason);
+  void drain_check_pods(std::span<const PodPlacement> pods);
   // (Re)schedules a running job's end from its settled progress and step time.
   void schedule_end(JobId id);
   // Schedules the job's next timer (a start stage or its end), keeping it for cancellation.
@@ -147,7 +194,30 @@ class TrainingWorld : private Scheduler::Waker {
     bool live = false;
   };
   std::vector<Timer> timers_;
-  std::vector<Time> since_;
+  // Per job: the current run segment (see "Progress"): its start, its checkpoint plan, the
+  // settled steps when it began, and the held GPU milli / last charge (JobLog's GPU time).
+  struct Segment {
+    Time start;
+    int64_t steps0 = 0;
+    CheckpointPlan plan;
+  };
+  std::vector<Segment> segments_;
+  std::vector<int64_t> held_milli_;
+  std::vector<Time> charged_at_;
+  // Faults, per node: outages in progress (down while > 0), failed GPUs, a drain in progress
+  // (with its maintenance time) and whether its maintenance has begun.
+  struct NodeFaults {
+    int outages = 0;
+    uint32_t generation = 0;  // bumped by an explicit up: pending automatic ups are void
+    uint64_t failed_gpus = 0;
+    bool draining = false;
+    bool in_maintenance = false;
+    uint32_t drains = 0;  // drains so far: a timer of an earlier drain does nothing
+    Duration maintenance;
+  };
+  std::vector<NodeFaults> faults_;
+  int draining_nodes_ = 0;
+  std::vector<FaultEvent> fault_events_;
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;

@@ -80,6 +80,7 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
     job.gpu_type = c.gpu_type;
     job.queue = c.queue;
     job.work.checkpoint_every = c.checkpoint_every;
+    job.work.checkpoint_cost = c.checkpoint_cost;
     job.roles = roles_for(c);
     job.work.steps = steps;
     job.work.step_compute_ref = c.step_compute_ref;

@@ -28,6 +28,9 @@ constexpr int64_t kMaxReplicas = 10'000;  // pods of one role
 constexpr int64_t kMaxJobs = 1'000'000;
 // Steps of one job: 10^12 one-microsecond steps are eleven days; more is surely a typo.
 constexpr int64_t kMaxSteps = 1'000'000'000'000;
+// Writing a checkpoint takes seconds to minutes (tens of minutes for the largest models); a day
+// is surely a typo.
+constexpr Duration kMaxCheckpointCost = days(1);
 
 // A span of seconds for messages: "475646 years", "3.2 days".
 std::string describe_seconds(double s) {
@@ -157,7 +160,9 @@ std::optional<RoleSpec> read_role(const ConfigNode& node, std::optional<Framewor
 TrainingWork read_work(const ConfigNode& node, std::optional<ConfigNode>& steps,
                        ConfigErrors& errors) {
   const ConfigFields m(
-      node, {"steps", "stepCompute", "gradientSize", "inputPerStep", "checkpointEvery"}, errors);
+      node,
+      {"steps", "stepCompute", "gradientSize", "inputPerStep", "checkpointEvery", "checkpointCost"},
+      errors);
   TrainingWork w;
   if (m.read_required("steps", [&](const ConfigNode& n) { w.steps = n.as_int(1, kMaxSteps); }))
     steps = m.optional("steps");
@@ -167,6 +172,8 @@ TrainingWork read_work(const ConfigNode& node, std::optional<ConfigNode>& steps,
   m.read("inputPerStep", [&](const ConfigNode& n) { w.input_bytes_per_step = n.as_bytes(); });
   m.read("checkpointEvery",
          [&](const ConfigNode& n) { w.checkpoint_every = n.as_positive_duration(); });
+  m.read("checkpointCost",
+         [&](const ConfigNode& n) { w.checkpoint_cost = n.as_duration(kMaxCheckpointCost); });
   return w;
 }
 
@@ -380,7 +387,7 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   const ConfigFields m(node,
                        {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute",
                         "gradientSize", "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority",
-                        "tenant", "gpuType", "queue", "checkpointEvery"},
+                        "tenant", "gpuType", "queue", "checkpointEvery", "checkpointCost"},
                        errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
@@ -420,6 +427,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   });
   m.read("checkpointEvery",
          [&](const ConfigNode& n) { c.checkpoint_every = n.as_positive_duration(); });
+  m.read("checkpointCost",
+         [&](const ConfigNode& n) { c.checkpoint_cost = n.as_duration(kMaxCheckpointCost); });
   check_queue_given(m, ctx);
 
   if (errors.size() != before || !ctx.topology_ok) return c;

@@ -10,7 +10,8 @@
 //       tenant: team-a             # default "default"
 //       gpuType: A100-80G          # the catalog's name; present on some node class
 //       roles: [{kind: Worker, replicas: 4, resources: {cpu: "8", memory: 64Gi, gpu: 8}}]
-//       work: {steps, stepCompute, gradientSize, inputPerStep, checkpointEvery}
+//       work: {steps, stepCompute, gradientSize, inputPerStep, checkpointEvery,
+//              checkpointCost}
 //       nodeSelector: {pool: spot} # and tolerations: sim/placement_constraints_loader.hpp
 //       queue: team-a              # an admission queue (spec.policy.admission.queues)
 //       minReplicas: 2             # partial admission of the last role, a Worker role

@@ -38,8 +38,10 @@ struct TrainingWork {
   int64_t gradient_bytes = 0;        // all-reduced per step
   int64_t input_bytes_per_step = 0;  // read from the remote store per step, whole job
   // Progress is saved every checkpoint_every of running time (0: never), so an eviction loses
-  // only the steps since the last checkpoint (all of them without checkpoints).
+  // only the steps since the last checkpoint (all of them without checkpoints). Writing one
+  // checkpoint stops progress for checkpoint_cost (the Young/Daly model's C).
   Duration checkpoint_every;
+  Duration checkpoint_cost;
 };
 
 // Kueue's topology-aware scheduling, per job: every pod of the gang inside one domain of

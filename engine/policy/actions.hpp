@@ -67,7 +67,8 @@ struct Observation {
     kFinished,      // the workload is done (job)
     kPodFailed,     // one pod failed (job, pod, exit_code, reason)
     kFailed,        // the workload failed for good (job, reason)
-    kEvicted,       // the world stopped every pod of the workload (job, reason)
+    kEvicted,       // the world stopped every pod of the workload (job, reason; deadline: when
+                    // it may be placed again, e.g. after a failure's restart delay, if later)
     kResized,       // the world carried out a ResizeAction (job)
     kNodeAdded,     // (node)
     kNodeRemoved,   // (node)

@@ -140,7 +140,11 @@ void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reas
   Duration wait = config_.bind_backoff;
   for (int i = 1; i < w.bind_failures && wait < config_.bind_backoff_max; ++i) wait = wait + wait;
   if (wait > config_.bind_backoff_max) wait = config_.bind_backoff_max;
-  w.retry_at = now + wait;
+  hold_until(w, now + wait);
+}
+
+void Scheduler::hold_until(Workload& w, Time at) {
+  w.retry_at = at;
   backoff_.emplace(w.retry_at, w.id);
   if (waker_ != nullptr) waker_->wake_at(w.retry_at);
 }
@@ -234,15 +238,19 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
       ++w->evictions;
       (void)workloads_.move(*w, S::kEvicted, o.at);
       if (w->withdraw_requested) {
-        if (admission_) admission_evicted(*w, o.at);  // a victim's preemptor stops waiting
+        if (admission_) admission_evicted(*w, o.at, o.at);  // a victim's preemptor stops waiting
         return workloads_.move(*w, S::kWithdrawn, o.at);
       }
       if (admission_) {
-        admission_evicted(*w, o.at);
+        admission_evicted(*w, o.at, o.deadline);
         return Status::ok();
       }
       (void)workloads_.move(*w, S::kPending, o.at);
-      enqueue(*w);
+      if (o.deadline > o.at) {
+        hold_until(*w, o.deadline);
+      } else {
+        enqueue(*w);
+      }
       return Status::ok();
     }
     case K::kResized: {

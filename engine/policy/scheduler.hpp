@@ -203,8 +203,8 @@ class Scheduler {
   // Evicts admitted workloads whose pods missed their waitForPodsReady deadline.
   void expire_pods_ready(Time now);
   // After an eviction the world reported: requeue (with the waitForPodsReady backoff when it
-  // timed out) or deactivate. Returns the state it leaves the workload in.
-  void admission_evicted(Workload& w, Time now);
+  // timed out, else not before `not_before`) or deactivate.
+  void admission_evicted(Workload& w, Time now, Time not_before);
   // A workload the scheduler meant to evict left its placed state (evicted, or its bind failed):
   // its preemptor stops waiting for it.
   void victim_gone(Workload& w, Time now);
@@ -262,6 +262,9 @@ class Scheduler {
   HeadKey head_key(const Cluster& cluster, int q, Workload& w, Time now) const;
   // The first GPU model a workload allows that the cluster has; -1 for none or a GPU-less job.
   static GpuTypeId first_allowed_type(const Cluster& cluster, const Workload& w);
+  // A pending workload waits out of the queue until `at` (a backoff, a restart delay); the
+  // Waker is asked for a cycle then.
+  void hold_until(Workload& w, Time at);
   // Leaves a placed state for pending after a failed bind: forgotten, requeued after backoff.
   void forget(Cluster& cluster, Workload& w, Time now, std::string reason);
   Status observe_workload(Cluster& cluster, const Observation& o);

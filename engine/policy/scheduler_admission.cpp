@@ -555,7 +555,7 @@ void Scheduler::victim_gone(Workload& w, Time now) {
   w.evicted_by = -1;
 }
 
-void Scheduler::admission_evicted(Workload& w, Time now) {
+void Scheduler::admission_evicted(Workload& w, Time now, Time not_before) {
   const bool timed_out = w.evicting && w.evict_reason == kReasonPodsReadyTimeout;
   victim_gone(w, now);  // a victim's preemptor stops waiting for it
   if (w.withdraw_requested) return;
@@ -571,13 +571,15 @@ void Scheduler::admission_evicted(Workload& w, Time now) {
     for (int i = 1; i < w.requeues && wait < ready->backoff_max; ++i) wait = wait + wait;
     if (wait > ready->backoff_max) wait = ready->backoff_max;
     (void)workloads_.move(w, WorkloadState::kPending, now);
-    w.retry_at = saturating_add(now, wait);
-    backoff_.emplace(w.retry_at, w.id);
-    if (waker_ != nullptr) waker_->wake_at(w.retry_at);
+    hold_until(w, saturating_add(now, wait));
     return;
   }
   (void)workloads_.move(w, WorkloadState::kPending, now);
-  admission_enqueue(w);
+  if (not_before > now) {
+    hold_until(w, not_before);
+  } else {
+    admission_enqueue(w);
+  }
 }
 
 Scheduler::HeadKey Scheduler::head_key(const Cluster& cluster, int q, Workload& w, Time now) const {

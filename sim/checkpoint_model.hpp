@@ -20,9 +20,9 @@
 namespace gantry {
 
 struct CheckpointPlan {
-  Duration step;         // time of one step (> 0 for progress to happen)
-  int64_t every = 0;     // steps between checkpoints; 0: the job never checkpoints
-  Duration cost;         // time to write one checkpoint
+  Duration step;      // time of one step (> 0 for progress to happen)
+  int64_t every = 0;  // steps between checkpoints; 0: the job never checkpoints
+  Duration cost;      // time to write one checkpoint
 };
 
 // The plan of a job whose step takes `step`.

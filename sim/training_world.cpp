@@ -298,8 +298,8 @@ void TrainingWorld::settle(JobId id) {
   const Segment& segment = segments_[static_cast<size_t>(id)];
   const SegmentProgress p = progress_after(segment.plan, loop_.now() - segment.start);
   const int64_t done = std::min(job.spec->work.steps, segment.steps0 + p.steps);
-  job.useful_gpu_seconds += gpu_seconds(done - job.steps_done, job.step.total,
-                                        held_milli_[static_cast<size_t>(id)]);
+  job.useful_gpu_seconds +=
+      gpu_seconds(done - job.steps_done, job.step.total, held_milli_[static_cast<size_t>(id)]);
   job.steps_done = done;
 }
 
@@ -443,14 +443,16 @@ void TrainingWorld::next_fault(size_t i) {
     [[maybe_unused]] const Status applied = apply(fault_events_[i]);
     assert(applied && "fault events name parts of the cluster (checked when loaded)");
   }
-  if (i < fault_events_.size()) schedule_in_range(fault_events_[i].at, [this, i] { next_fault(i); });
+  if (i < fault_events_.size())
+    schedule_in_range(fault_events_[i].at, [this, i] { next_fault(i); });
 }
 
 Status TrainingWorld::apply(const FaultEvent& e) {
   const bool node_action = e.action != FaultAction::kRackDown && e.action != FaultAction::kRackUp;
   if (node_action && (e.node < 0 || e.node >= cluster_.node_count() || cluster_.removed(e.node)))
     return Status::error(std::string(to_string(e.action)) + ": no node " + std::to_string(e.node));
-  if (!node_action && (e.rack < 0 || static_cast<size_t>(e.rack) >= cluster_.topology().racks.size()))
+  if (!node_action &&
+      (e.rack < 0 || static_cast<size_t>(e.rack) >= cluster_.topology().racks.size()))
     return Status::error(std::string(to_string(e.action)) + ": no rack " + std::to_string(e.rack));
   const bool gpu_action = e.action == FaultAction::kGpuFail || e.action == FaultAction::kGpuRepair;
   if (gpu_action && (e.gpu < 0 || e.gpu >= cluster_.gpu_count(e.node)))

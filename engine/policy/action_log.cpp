@@ -70,7 +70,8 @@ void ActionLog::observation(const Observation& o) {
   if (o.exit_code != 0) j["exitCode"] = o.exit_code;
   if (!o.reason.empty()) j["reason"] = o.reason;
   if (o.deadline > o.at)
-    j[o.kind == Observation::Kind::kEvicted ? "notBefore" : "deadline"] = format_rfc3339(o.deadline);
+    j[o.kind == Observation::Kind::kEvicted ? "notBefore" : "deadline"] =
+        format_rfc3339(o.deadline);
   if (o.kind == Observation::Kind::kMetric) {
     j["name"] = o.name;
     j["value"] = o.value;

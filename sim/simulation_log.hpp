@@ -10,6 +10,7 @@
 
 #include "engine/cluster/job.hpp"
 #include "engine/core/time.hpp"
+#include "sim/fault_event.hpp"
 #include "sim/step_time.hpp"
 
 namespace gantry {
@@ -90,9 +91,22 @@ struct QueueLog {
   double lent_gpu_seconds = 0;
 };
 
+// One fault or maintenance event the world carried out, and the jobs it killed or evicted
+// (drains: at their deadline, recorded then as an event of their own with jobs > 0).
+struct FaultRecord {
+  Time at;
+  FaultAction action = FaultAction::kNodeDown;
+  NodeId node = -1;
+  RackId rack = -1;
+  int gpu = -1;
+  std::string cause;
+  int jobs = 0;
+};
+
 struct SimulationLog {
-  std::vector<JobLog> jobs;      // indexed by JobId
-  std::vector<QueueLog> queues;  // admission queues in configuration order; empty without
+  std::vector<JobLog> jobs;         // indexed by JobId
+  std::vector<FaultRecord> faults;  // in the order they happened
+  std::vector<QueueLog> queues;     // admission queues in configuration order; empty without
   std::vector<SeriesPoint> series;
   std::vector<SimEvent> events;
 };

@@ -462,6 +462,9 @@ Status TrainingWorld::apply(const FaultEvent& e) {
     for (NodeId n = 0; n < cluster_.node_count(); ++n)
       if (cluster_.rack_of(n) == e.rack && !cluster_.removed(n)) fn(n);
   };
+  const size_t killed_before = killed_;
+  log_.faults.push_back(FaultRecord{loop_.now(), e.action, e.node, e.rack, e.gpu, e.cause, 0});
+  const size_t record_index = log_.faults.size() - 1;
   switch (e.action) {
     case FaultAction::kNodeDown:
       node_down(e.node, kReasonNodeFailure, e.duration);
@@ -483,22 +486,16 @@ Status TrainingWorld::apply(const FaultEvent& e) {
       f.failed_gpus |= bit;
       hold_faulty(e.node);
       if (e.duration > Duration(0)) {
-        FaultEvent repair = e;
-        repair.action = FaultAction::kGpuRepair;
+        const NodeId n = e.node;
+        const int g = e.gpu;
         schedule_in_range(saturating_add(loop_.now(), e.duration),
-                          [this, repair] { (void)apply(repair); });
+                          [this, n, g] { repair_gpu(n, g); });
       }
       break;
     }
-    case FaultAction::kGpuRepair: {
-      NodeFaults& f = faults_[static_cast<size_t>(e.node)];
-      const uint64_t bit = uint64_t{1} << e.gpu;
-      if ((f.failed_gpus & bit) == 0) break;
-      f.failed_gpus &= ~bit;
-      hold_faulty(e.node);
-      request_cycle();
+    case FaultAction::kGpuRepair:
+      repair_gpu(e.node, e.gpu);
       break;
-    }
     case FaultAction::kDrain: {
       NodeFaults& f = faults_[static_cast<size_t>(e.node)];
       if (f.draining) break;  // one drain at a time
@@ -512,14 +509,30 @@ Status TrainingWorld::apply(const FaultEvent& e) {
         drain_deadline(e.node, drain);
       } else {
         const NodeId n = e.node;
-        schedule_in_range(saturating_add(loop_.now(), e.deadline),
-                          [this, n, drain] { drain_deadline(n, drain); });
+        schedule_in_range(saturating_add(loop_.now(), e.deadline), [this, n, drain] {
+          const size_t before = killed_;
+          drain_deadline(n, drain);
+          if (killed_ == before) return;
+          log_.faults.push_back(
+              FaultRecord{loop_.now(), FaultAction::kDrain, n, -1, -1, "drain deadline", 0});
+          log_.faults.back().jobs = static_cast<int>(killed_ - before);
+        });
         drain_check(n);
       }
       break;
     }
   }
+  log_.faults[record_index].jobs = static_cast<int>(killed_ - killed_before);
   return Status::ok();
+}
+
+void TrainingWorld::repair_gpu(NodeId n, int g) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  const uint64_t bit = uint64_t{1} << g;
+  if ((f.failed_gpus & bit) == 0) return;  // repaired already
+  f.failed_gpus &= ~bit;
+  hold_faulty(n);
+  request_cycle();
 }
 
 void TrainingWorld::tell_node(Observation::Kind kind, NodeId n, const std::string& reason) {
@@ -580,6 +593,7 @@ void TrainingWorld::kill_jobs_on(NodeId n, int g, const std::string& reason) {
     JobLog& job = log_.jobs[static_cast<size_t>(id)];
     if (job.state != JobState::kStarting && job.state != JobState::kRunning) continue;
     if (failure) ++job.failures;
+    ++killed_;
     const Time not_before =
         failure ? saturating_add(loop_.now(), params_.restart_delay) : loop_.now();
     [[maybe_unused]] const Status evicted = evict(id, reason, -1, not_before);

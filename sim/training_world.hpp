@@ -151,6 +151,7 @@ class TrainingWorld : private Scheduler::Waker {
   void hold_faulty(NodeId n);
   void node_down(NodeId n, const std::string& reason, Duration for_how_long);
   void node_up(NodeId n, bool all_outages);
+  void repair_gpu(NodeId n, int g);
   void next_fault(size_t i);
   // A drain: its deadline passed (evict what is left), or a job left one of its nodes.
   void drain_deadline(NodeId n, uint32_t drain);
@@ -217,6 +218,7 @@ class TrainingWorld : private Scheduler::Waker {
   };
   std::vector<NodeFaults> faults_;
   int draining_nodes_ = 0;
+  size_t killed_ = 0;  // jobs killed or evicted by faults and drains so far
   std::vector<FaultEvent> fault_events_;
   bool cycle_requested_ = false;
   size_t finished_ = 0;

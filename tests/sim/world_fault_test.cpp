@@ -76,6 +76,9 @@ TEST(WorldFaults, ANodeFailureKillsTheJobWhichRestartsFromItsCheckpointElsewhere
   EXPECT_EQ(a.evicted[0].at - kT0, seconds(60));
   EXPECT_EQ(a.failures, 1);
   EXPECT_EQ(a.lost_steps, 4);
+  ASSERT_EQ(f.log.faults.size(), 1u);
+  EXPECT_EQ(f.log.faults[0].jobs, 1);
+  EXPECT_EQ(f.log.faults[0].cause, "injected");
   EXPECT_EQ(*a.bound - kT0, seconds(90));
   EXPECT_EQ(a.pods[0].node, 1);
   EXPECT_EQ(*a.finished - kT0, microseconds(159'284'010));
@@ -193,6 +196,11 @@ TEST(WorldFaults, ADrainEvictsWhatIsLeftAtItsDeadline) {
   EXPECT_EQ(a.evicted[0].at - kT0, seconds(70));
   EXPECT_EQ(a.failures, 0);
   EXPECT_EQ(*a.bound - kT0, seconds(670));
+  // Recorded: the drain (no job yet), then its deadline with the one job it evicted.
+  ASSERT_EQ(f.log.faults.size(), 2u);
+  EXPECT_EQ(f.log.faults[0].jobs, 0);
+  EXPECT_EQ(f.log.faults[1].at - kT0, seconds(70));
+  EXPECT_EQ(f.log.faults[1].jobs, 1);
 }
 
 TEST(WorldFaults, CheckpointWritesCostRunningTime) {

@@ -33,6 +33,7 @@ struct JobLog {
   std::optional<Time> running;  // every pod running: progress starts
   std::optional<Time> finished;
   std::vector<PodPlacement> pods;  // in the job's pod order; empty until bound
+  std::vector<int32_t> pod_ids;    // their ids after resizes (ResizeAction); empty: pod i is i
   StepTime step;                   // valid once running
   int64_t steps_done = 0;          // settled progress (at the last start, stop or checkpoint)
   int64_t lost_steps = 0;          // work thrown away by evictions (since the last checkpoint)

@@ -145,6 +145,13 @@ void TrainingWorld::request_cycle() {
   });
 }
 
+void TrainingWorld::apply_resizes() {
+  for (const ResizeAction& action : scheduler_.take_resizes()) {
+    [[maybe_unused]] const Status resized = apply(action);
+    assert(resized && "the scheduler resizes only running workloads");
+  }
+}
+
 void TrainingWorld::wake_at(Time t) {
   schedule_in_range(t, [this] { request_cycle(); });
 }
@@ -155,6 +162,7 @@ void TrainingWorld::cycle() {
     [[maybe_unused]] const Status evicted = apply(action);
     assert(evicted && "the scheduler evicts only placed workloads");
   }
+  apply_resizes();
 }
 
 SimulationLog TrainingWorld::take_log() {
@@ -184,6 +192,7 @@ void TrainingWorld::bind(const BindAction& action) {
   job.bound = loop_.now();
   if (!job.admitted) job.admitted = loop_.now();
   job.pods = action.pods;
+  job.pod_ids.clear();
   int64_t milli = 0;
   for (const Resources& r : action.requests) milli += r.gpu_milli_total();
   held_milli_[static_cast<size_t>(action.job)] = milli;
@@ -217,10 +226,16 @@ Status TrainingWorld::apply(const ResizeAction& action) {
     return Status::error("job " + std::to_string(id) + " is not running (" + to_string(job.state) +
                          ")");
   const RoleSpec& role = job.spec->roles.back();
-  const auto keep = static_cast<size_t>(job.spec->total_pods() - role.replicas + action.replicas);
-  if (action.first_added != static_cast<int32_t>(job.pods.size()) ||
-      (action.added.empty() && keep > job.pods.size()) ||
-      (!action.added.empty() && keep != job.pods.size() + action.added.size()))
+  const auto fixed = static_cast<size_t>(job.spec->total_pods() - role.replicas);
+  const auto pod_id = [&](size_t pos) {
+    return job.pod_ids.empty() ? static_cast<int32_t>(pos) : job.pod_ids[pos];
+  };
+  size_t removing = 0;
+  for (size_t pos = fixed; pos < job.pods.size(); ++pos)
+    removing += std::count(action.removed.begin(), action.removed.end(), pod_id(pos));
+  if (removing != action.removed.size() ||
+      job.pods.size() - fixed - removing + action.added.size() !=
+          static_cast<size_t>(action.replicas))
     return Status::error("resize of job " + std::to_string(id) + " does not match its " +
                          std::to_string(job.pods.size()) + " pods");
   if (action_log_ != nullptr) action_log_->resize(loop_.now(), action);
@@ -232,24 +247,46 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
   account(job.pods, 0, -1);
   int64_t& held = held_milli_[static_cast<size_t>(id)];
+  if (job.pod_ids.empty() && (!action.removed.empty() || !action.added.empty()))
+    for (size_t pos = 0; pos < job.pods.size(); ++pos)
+      job.pod_ids.push_back(static_cast<int32_t>(pos));
   std::vector<PodPlacement> removed;
-  if (keep < job.pods.size()) {
-    account(std::span<const PodPlacement>(job.pods).subspan(keep), -1, 0);
-    removed.assign(job.pods.begin() + static_cast<ptrdiff_t>(keep), job.pods.end());
-    held -= static_cast<int64_t>(removed.size()) * role.per_replica.gpu_milli_total();
-    job.pods.resize(keep);
-  } else {
-    job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
-    account(action.added, +1, 0);
-    for (const Resources& r : action.requests) held += r.gpu_milli_total();
+  size_t out = 0;
+  for (size_t pos = 0; pos < job.pods.size(); ++pos) {
+    if (std::find(action.removed.begin(), action.removed.end(), job.pod_ids[pos]) !=
+        action.removed.end()) {
+      removed.push_back(job.pods[pos]);
+      continue;
+    }
+    job.pods[out] = job.pods[pos];
+    job.pod_ids[out] = job.pod_ids[pos];
+    ++out;
   }
+  job.pods.resize(out);
+  job.pod_ids.resize(out);
+  account(removed, -1, 0);
+  held -= static_cast<int64_t>(removed.size()) * role.per_replica.gpu_milli_total();
+  job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
+  for (size_t i = 0; i < action.added.size(); ++i)
+    job.pod_ids.push_back(action.first_added + static_cast<int32_t>(i));
+  account(action.added, +1, 0);
+  for (const Resources& r : action.requests) held += r.gpu_milli_total();
   ++job.resizes;
   job.restarting = true;
   job.state = JobState::kStarting;
   record(EventKind::kResize, id, static_cast<int32_t>(job.pods.size()));
-  tell(Observation::Kind::kResized, id);  // a scale-in's pods are released now
+  tell(Observation::Kind::kResized, id);  // removed pods are released now
   drain_check_pods(removed);
-  start_pods(id);
+  const Duration cost = job.spec->elastic.resize_cost;
+  if (cost > Duration(0)) {
+    // Checkpoint and restart take resize_cost; the new pods start meanwhile.
+    set_timer(id, saturating_add(loop_.now(), cost), [this, id] {
+      timers_[static_cast<size_t>(id)].live = false;
+      job_running(id);
+    });
+  } else {
+    start_pods(id);
+  }
   request_cycle();
   return Status::ok();
 }
@@ -350,6 +387,7 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
   job.state = JobState::kPending;
   const std::vector<PodPlacement> pods = std::move(job.pods);
   job.pods.clear();
+  job.pod_ids.clear();
   record(EventKind::kEvict, id, static_cast<int32_t>(std::min<int64_t>(lost, INT32_MAX)));
   Observation o;
   o.kind = Observation::Kind::kEvicted;

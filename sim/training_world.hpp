@@ -128,8 +128,10 @@ class TrainingWorld : private Scheduler::Waker {
   void request_cycle();
   // Scheduler::Waker: a cycle at `t` (a requeue backoff's end, a waitForPodsReady deadline).
   void wake_at(Time t) override;
-  // Runs a cycle: binds what it placed, then evicts what it preempted.
+  // Runs a cycle: binds what it placed, then evicts what it preempted, then resizes what the
+  // scheduler resized.
   void cycle();
+  void apply_resizes();
   void bind(const BindAction& action);
   // Starts a placed job's pods in stage order (podStartup per stage), then it runs.
   void start_pods(JobId id);

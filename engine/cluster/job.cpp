@@ -62,6 +62,18 @@ const char* to_string(TopologyConstraint::Level l) {
   return "?";
 }
 
+const char* to_string(RestartPolicy p) {
+  switch (p) {
+    case RestartPolicy::kNever:
+      return "Never";
+    case RestartPolicy::kOnFailure:
+      return "OnFailure";
+    case RestartPolicy::kExitCode:
+      return "ExitCode";
+  }
+  return "?";
+}
+
 const char* to_string(JobState s) {
   switch (s) {
     case JobState::kPending:

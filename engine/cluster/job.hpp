@@ -54,6 +54,28 @@ struct TopologyConstraint {
 };
 const char* to_string(TopologyConstraint::Level l);
 
+// Elastic training, et-operator's TrainingJob: the job's last role (a Worker role) may run with
+// min..max replicas and be resized while it runs. A resize checkpoints the job and restarts it
+// at the new size, making no progress for resize_cost (0: the pods' start stages instead).
+// Policies resize by multiples of scale_step.
+struct ElasticSpec {
+  int min_replicas = 0;  // 0 with max_replicas 0: not elastic
+  int max_replicas = 0;
+  int scale_step = 1;
+  Duration resize_cost;
+  bool enabled() const { return max_replicas > 0; }
+};
+
+// What happens to a failed worker (et-operator's and Kubeflow's restartPolicy): kNever leaves it
+// failed (an elastic job continues on fewer workers, a rigid one fails over to a restart from
+// its checkpoint); kOnFailure recreates it under a new index; kExitCode recreates it only for
+// a retryable exit code, 128 < code < 255 (killed by a signal: a lost node, a SIGKILL), and
+// treats any other code like kNever.
+enum class RestartPolicy : uint8_t { kNever, kOnFailure, kExitCode };
+const char* to_string(RestartPolicy p);
+// kExitCode's rule: is a worker that exited with `code` recreated?
+inline bool retryable_exit_code(int code) { return code > 128 && code < 255; }
+
 struct JobSpec {
   std::string name;
   std::string tenant = "default";
@@ -78,6 +100,8 @@ struct JobSpec {
   // as many as fit but at least this many. 0: all replicas or nothing.
   int min_replicas = 0;
   TopologyConstraint topology;
+  ElasticSpec elastic;
+  RestartPolicy restart_policy = RestartPolicy::kOnFailure;
 
   // The allowed GPU model names: gpu_types if non-empty, else {gpu_type} if that is non-empty,
   // else empty (= any model). Names are as written; the scheduler looks them up in the

@@ -55,8 +55,10 @@ void ActionLog::evict(Time at, const EvictAction& action) {
 void ActionLog::resize(Time at, const ResizeAction& action) {
   Json j = head(at, "resize", action.job);
   j["replicas"] = action.replicas;
+  if (!action.removed.empty()) j["removed"] = action.removed;
   if (!action.added.empty())
     j["pods"] = pods_json(action.added, action.requests, action.first_added);
+  if (!action.reason.empty()) j["reason"] = action.reason;
   write(out_, j);
 }
 

@@ -37,20 +37,27 @@ struct EvictAction {
   JobId by = -1;  // a preemption's preemptor, or -1
 };
 
-// Change the number of replicas of a running workload's elastic role: its last role, which must
-// be a Worker role (the elastic role of et-operator's TrainingJob and of PyTorch elastic jobs).
-// Pods keep their indices: a scale-in removes the highest ones; a scale-out adds pods after the
-// current last one, which the scheduler has already placed and allocated in the model (assumed,
-// all of them or none, like a gang): `added` and `requests` hold them in pod order, the first
-// being pod `first_added`. The world checkpoints the job (no progress is lost), restarts it at
-// the new size (pods start again in stage order) and reports Observation::kResized; the
-// allocations of removed pods are released then.
+// Change the set of pods of a running workload's elastic role: its last role, which must be a
+// Worker role (the elastic role of et-operator's TrainingJob and of PyTorch elastic jobs).
+// Pods keep their ids (AllocationOwner::pod; Workload::pod_ids): the fixed roles' pods are
+// 0..F-1 and Worker i is pod F + i, so Worker i's pod is named <job>-worker-<i>. `removed`
+// names the pods that leave (a scale-in: the highest indices unless a request named others;
+// a replacement: the failed ones). `added` and `requests` hold the new pods, which the scheduler
+// has already placed and allocated in the model (assumed, all of them or none, like a gang),
+// with consecutive ids from `first_added`: after the highest id the workload ever used, never
+// reusing one. A replacement removes and adds at once. The world checkpoints the job (no
+// progress is lost), restarts it at the new size and reports Observation::kResized; the
+// allocations of removed pods are released then. A live world that cannot get every added pod
+// running in time reports kResizeFailed instead: the added pods are given back, the removed ones
+// stay removed.
 struct ResizeAction {
   JobId job = 0;
   int replicas = 0;  // of the elastic role, after the resize
+  std::vector<int32_t> removed;
   int32_t first_added = 0;
   std::vector<PodPlacement> added;
   std::vector<Resources> requests;
+  std::string reason{};  // why: the policy or the operator's rule that asked for it
 };
 
 // What a world tells the policies. Fields that do not apply to a kind are left at their
@@ -70,6 +77,7 @@ struct Observation {
     kEvicted,       // the world stopped every pod of the workload (job, reason; deadline: when
                     // it may be placed again, e.g. after a failure's restart delay, if later)
     kResized,       // the world carried out a ResizeAction (job)
+    kResizeFailed,  // a scale-out's pods did not all run in time; the world deleted them (job)
     kNodeAdded,     // (node)
     kNodeRemoved,   // (node)
     kNodeCordoned,  // (node)

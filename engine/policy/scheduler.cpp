@@ -72,62 +72,242 @@ void Scheduler::release_all(Cluster& cluster, Workload& w, Time now) {
   if (admission_) admission_release(w, now);
   // Every pod of a placed gang holds an allocation; a live world may already have lost some
   // (a node gone), so a missing one is not an error here.
-  for (size_t pod = 0; pod < w.pods.size(); ++pod)
-    (void)cluster.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
+  for (size_t pos = 0; pos < w.pods.size(); ++pos)
+    (void)cluster.release(AllocationOwner{w.id, w.pod_id(pos)});
   w.pods.clear();
+  w.pod_ids.clear();
   w.resize_to_pods = -1;
+  w.resize_removed.clear();
+  w.pending_resize.reset();
 }
 
-Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas,
-                                                      Time now) {
-  // Resizes are not recorded in the history: the workload stays running.
+namespace {
+
+// The workers of an elastic role: pods after the fixed roles' ones.
+int32_t fixed_pods(const JobSpec& spec) {
+  return static_cast<int32_t>(spec.total_pods() - spec.roles.back().replicas);
+}
+
+}  // namespace
+
+Result<Workload*> Scheduler::resizable(JobId id) {
   Workload* w = workloads_.find(id);
   const std::string name = "workload " + std::to_string(id);
   if (w == nullptr) return Status::error("no " + name);
   if (w->state != WorkloadState::kRunning)
     return Status::error(name + " is " + to_string(w->state) +
                          "; only a running workload can be resized");
-  if (w->resize_to_pods >= 0) return Status::error("a resize of " + name + " is already in flight");
   const JobSpec& spec = *w->spec;
   if (spec.roles.empty() || spec.roles.back().kind != RoleKind::kWorker)
     return Status::error(name + " has no trailing Worker role to resize");
-  if (replicas < 1)
-    return Status::error("replicas must be at least 1, got " + std::to_string(replicas));
-  const RoleSpec& role = spec.roles.back();
-  const auto fixed = static_cast<int32_t>(spec.total_pods() - role.replicas);
-  const auto now_pods = static_cast<int32_t>(w->pods.size());
-  const int current = now_pods - fixed;
-  if (replicas == current) return std::optional<ResizeAction>{};
+  return w;
+}
 
+Status Scheduler::check_worker_count(const Workload& w, int replicas) const {
+  const ElasticSpec& e = w.spec->elastic;
+  const std::string name = "workload " + std::to_string(w.id);
+  if (e.enabled()) {
+    if (replicas < e.min_replicas)
+      return Status::error(name + ": " + std::to_string(replicas) +
+                           " Worker(s) is below its minReplicas " + std::to_string(e.min_replicas));
+    if (replicas > e.max_replicas)
+      return Status::error(name + ": " + std::to_string(replicas) +
+                           " Worker(s) is above its maxReplicas " + std::to_string(e.max_replicas));
+  } else if (replicas < 1) {
+    return Status::error("replicas must be at least 1, got " + std::to_string(replicas));
+  }
+  return Status::ok();
+}
+
+Result<std::optional<ResizeAction>> Scheduler::resize(Cluster& cluster, JobId id, int replicas,
+                                                      Time now, std::string reason) {
+  // Resizes are not recorded in the history: the workload stays running.
+  Result<Workload*> found = resizable(id);
+  if (!found) return Status::error(found.error());
+  Workload& w = *found.value();
+  if (Status s = check_worker_count(w, replicas); !s) return s;
+  if (w.resize_to_pods >= 0) {
+    w.pending_resize = Workload::PendingResize{replicas, {}, std::move(reason)};
+    return std::optional<ResizeAction>{};
+  }
+  const int32_t fixed = fixed_pods(*w.spec);
+  const int current = static_cast<int>(w.pods.size()) - fixed;
+  if (replicas == current) return std::optional<ResizeAction>{};
+  std::vector<int32_t> remove;
+  // A scale-in removes the highest worker indices.
+  if (replicas < current) {
+    std::vector<int32_t> ids;
+    for (size_t pos = static_cast<size_t>(fixed); pos < w.pods.size(); ++pos)
+      ids.push_back(w.pod_id(pos));
+    std::sort(ids.begin(), ids.end());
+    remove.assign(ids.end() - (current - replicas), ids.end());
+  }
+  return change_workers(cluster, w, std::move(remove), std::max(0, replicas - current),
+                        replicas - current, std::move(reason), now);
+}
+
+Result<std::optional<ResizeAction>> Scheduler::scale_in(Cluster& cluster, JobId id,
+                                                        std::span<const int> workers, Time now,
+                                                        std::string reason) {
+  Result<Workload*> found = resizable(id);
+  if (!found) return Status::error(found.error());
+  Workload& w = *found.value();
+  const int32_t fixed = fixed_pods(*w.spec);
+  const int current = static_cast<int>(w.pods.size()) - fixed;
+  if (Status s = check_worker_count(w, current - static_cast<int>(workers.size())); !s) return s;
+  if (w.resize_to_pods >= 0) {
+    w.pending_resize = Workload::PendingResize{current - static_cast<int>(workers.size()),
+                                               {workers.begin(), workers.end()},
+                                               std::move(reason)};
+    return std::optional<ResizeAction>{};
+  }
+  Result<std::vector<int32_t>> ids = worker_pod_ids(w, workers);
+  if (!ids) return Status::error(ids.error());
+  if (ids.value().empty()) return std::optional<ResizeAction>{};
+  return change_workers(cluster, w, std::move(ids.value()), 0, -static_cast<int>(workers.size()),
+                        std::move(reason), now);
+}
+
+Result<std::optional<ResizeAction>> Scheduler::replace(Cluster& cluster, JobId id,
+                                                       std::span<const int> workers, Time now,
+                                                       std::string reason) {
+  Result<Workload*> found = resizable(id);
+  if (!found) return Status::error(found.error());
+  Workload& w = *found.value();
+  if (w.resize_to_pods >= 0)
+    return Status::error("a resize of workload " + std::to_string(id) + " is in flight");
+  Result<std::vector<int32_t>> ids = worker_pod_ids(w, workers);
+  if (!ids) return Status::error(ids.error());
+  if (ids.value().empty()) return std::optional<ResizeAction>{};
+  const int32_t fixed = fixed_pods(*w.spec);
+  const int current = static_cast<int>(w.pods.size()) - fixed;
+  const int kept = current - static_cast<int>(workers.size());
+  const int floor = w.spec->elastic.enabled() ? w.spec->elastic.min_replicas : 1;
+  // As many replacements as fit, but enough to stay at the floor.
+  for (int add = static_cast<int>(workers.size()); add >= std::max(0, floor - kept); --add) {
+    Result<std::optional<ResizeAction>> r = change_workers(
+        cluster, w, ids.value(), add, add - static_cast<int>(workers.size()), reason, now);
+    if (r) return r;
+  }
+  return Status::error("workload " + std::to_string(id) + ": " + std::to_string(kept) +
+                       " Worker(s) left and no room for the " +
+                       std::to_string(std::max(0, floor - kept)) + " more it needs (minimum " +
+                       std::to_string(floor) + ")");
+}
+
+Result<std::vector<int32_t>> Scheduler::worker_pod_ids(const Workload& w,
+                                                       std::span<const int> workers) const {
+  const int32_t fixed = fixed_pods(*w.spec);
+  std::vector<int32_t> ids;
+  for (const int worker : workers) {
+    const int32_t id = fixed + worker;
+    bool found = worker >= 0 && std::find(ids.begin(), ids.end(), id) == ids.end();
+    if (found) {
+      found = false;
+      for (size_t pos = static_cast<size_t>(fixed); pos < w.pods.size() && !found; ++pos)
+        found = w.pod_id(pos) == id;
+    }
+    if (!found)
+      return Status::error("workload " + std::to_string(w.id) + " has no running Worker " +
+                           std::to_string(worker) + " (or it is named twice)");
+    ids.push_back(id);
+  }
+  return ids;
+}
+
+Result<std::optional<ResizeAction>> Scheduler::change_workers(Cluster& cluster, Workload& w,
+                                                              std::vector<int32_t> remove, int add,
+                                                              int delta, std::string reason,
+                                                              Time now) {
+  const JobSpec& spec = *w.spec;
+  const RoleSpec& role = spec.roles.back();
+  const int32_t fixed = fixed_pods(spec);
+  const int current = static_cast<int>(w.pods.size()) - fixed;
   ResizeAction action;
-  action.job = id;
-  action.replicas = replicas;
-  action.first_added = now_pods;
-  if (replicas > current) {
+  action.job = w.id;
+  action.replicas = current + delta;
+  action.removed = remove;
+  action.first_added = w.next_pod_id;
+  action.reason = std::move(reason);
+  if (add > 0) {
     // The new pods use the GPU type of the running ones (add_existing() pins it); a job with no
-    // GPU pod yet may use any type it allows.
+    // GPU pod yet may use any type it allows. Pods about to leave do not count as neighbours.
     const GpuCatalog& catalog = cluster.topology().gpus;
     std::vector<GpuTypeId> types = known_gpu_types(catalog, spec.allowed_gpu_models());
     if (spec.allowed_gpu_models().empty())
       for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(catalog.size()); ++t) types.push_back(t);
-    const std::vector<Resources> pods(static_cast<size_t>(replicas - current), role.per_replica);
-    const GangRequest request{pods, now_pods, &spec.node_selector, &spec.tolerations, w->pods};
+    std::vector<PodPlacement> staying;
+    for (size_t pos = 0; pos < w.pods.size(); ++pos)
+      if (std::find(remove.begin(), remove.end(), w.pod_id(pos)) == remove.end())
+        staying.push_back(w.pods[pos]);
+    const std::vector<Resources> pods(static_cast<size_t>(add), role.per_replica);
+    const GangRequest request{pods, w.next_pod_id, &spec.node_selector, &spec.tolerations, staying};
     begin_cycle(cluster);
     index_.sync(cluster);
     index_synced_ = true;
     BindAction placed;
-    const bool ok = place_gang(cluster, id, request, std::move(types), placed);
+    const bool ok = place_gang(cluster, w.id, request, std::move(types), placed);
     end_cycle(cluster);
     if (!ok)
-      return Status::error(name + ": " + std::to_string(replicas - current) + " more " +
-                           to_string(role.kind) + " pods do not fit now");
+      return Status::error("workload " + std::to_string(w.id) + ": " + std::to_string(add) +
+                           " more " + to_string(role.kind) + " pods do not fit now");
     action.added = std::move(placed.pods);
     action.requests = std::move(placed.requests);
-    w->pods.insert(w->pods.end(), action.added.begin(), action.added.end());
-    if (admission_) admission_reaccount(cluster, *w, now);
+    if (w.pod_ids.empty())
+      for (size_t pos = 0; pos < w.pods.size(); ++pos)
+        w.pod_ids.push_back(static_cast<int32_t>(pos));
+    for (int i = 0; i < add; ++i) w.pod_ids.push_back(w.next_pod_id + i);
+    w.pods.insert(w.pods.end(), action.added.begin(), action.added.end());
+    w.next_pod_id += add;
+    if (admission_) {
+      while (w.requests.size() < w.pods.size()) w.requests.push_back(role.per_replica);
+      admission_reaccount(cluster, w, now);
+    }
   }
-  w->resize_to_pods = fixed + replicas;
+  w.resize_to_pods = static_cast<int32_t>(w.pods.size() - remove.size());
+  w.resize_removed = std::move(remove);
+  w.resize_added_from = action.first_added;
   return std::optional<ResizeAction>{std::move(action)};
+}
+
+void Scheduler::end_resize(Cluster& cluster, Workload& w, bool done, Time now) {
+  // Removed pods leave either way; a failed scale-out's added pods leave too.
+  std::vector<int32_t> leaving = std::move(w.resize_removed);
+  if (!done)
+    for (size_t pos = 0; pos < w.pods.size(); ++pos)
+      if (w.pod_id(pos) >= w.resize_added_from) leaving.push_back(w.pod_id(pos));
+  if (!leaving.empty() && w.pod_ids.empty())
+    for (size_t pos = 0; pos < w.pods.size(); ++pos) w.pod_ids.push_back(static_cast<int32_t>(pos));
+  size_t out = 0;
+  for (size_t pos = 0; pos < w.pods.size(); ++pos) {
+    const int32_t id = w.pod_id(pos);
+    if (std::find(leaving.begin(), leaving.end(), id) != leaving.end()) {
+      (void)cluster.release(AllocationOwner{w.id, id});
+      continue;
+    }
+    w.pods[out] = w.pods[pos];
+    w.pod_ids[out] = id;
+    ++out;
+  }
+  w.pods.resize(out);
+  if (!w.pod_ids.empty()) w.pod_ids.resize(out);
+  if (admission_ && w.requests.size() > w.pods.size()) {
+    // Positions past the fixed roles all hold Worker requests: drop from the end.
+    w.requests.resize(std::max(w.pods.size(), static_cast<size_t>(w.spec->total_pods())));
+  }
+  w.resize_to_pods = -1;
+  if (admission_) admission_reaccount(cluster, w, now);
+  // A request that waited for this one.
+  if (!w.pending_resize) return;
+  Workload::PendingResize next = std::move(*w.pending_resize);
+  w.pending_resize.reset();
+  Result<std::optional<ResizeAction>> r =
+      next.workers.empty() ? resize(cluster, w.id, next.replicas, now, std::move(next.reason))
+                           : scale_in(cluster, w.id, next.workers, now, std::move(next.reason));
+  if (r && r.value()) {
+    resizes_.push_back(std::move(*r.value()));
+    if (waker_ != nullptr) waker_->wake_at(now);
+  }
 }
 
 void Scheduler::forget(Cluster& cluster, Workload& w, Time now, std::string reason) {
@@ -253,16 +433,11 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
       }
       return Status::ok();
     }
-    case K::kResized: {
+    case K::kResized:
+    case K::kResizeFailed:
       if (w->state != S::kRunning || w->resize_to_pods < 0) return refuse();
-      // A scale-in's removed pods leave now; a scale-out's were allocated at the decision.
-      for (auto pod = static_cast<size_t>(w->resize_to_pods); pod < w->pods.size(); ++pod)
-        (void)cluster.release(AllocationOwner{w->id, static_cast<int32_t>(pod)});
-      w->pods.resize(static_cast<size_t>(w->resize_to_pods));
-      w->resize_to_pods = -1;
-      if (admission_) admission_reaccount(cluster, *w, o.at);
+      end_resize(cluster, *w, o.kind == K::kResized, o.at);
       return Status::ok();
-    }
     case K::kDeleted: {
       Result<std::optional<EvictAction>> r = withdraw(o.job, o.at);
       return r ? Status::ok() : Status::error(r.error());
@@ -461,6 +636,7 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
     if (try_job(cluster, *it, action)) {
       Workload& w = *workloads_.find(it->id);
       w.pods = action.pods;
+      w.next_pod_id = static_cast<int32_t>(w.pods.size());
       (void)workloads_.move(w, WorkloadState::kAssumed, now);
       queued_.erase(it->id);
       placed.push_back(std::move(action));

@@ -130,15 +130,35 @@ class Scheduler {
   // unknown or already ended workload.
   Result<std::optional<EvictAction>> withdraw(JobId id, Time now);
 
-  // Resizes a running workload's elastic role (its last role, a Worker role) to `replicas` pods
-  // (ResizeAction). A scale-out places the new pods now with the placement plugin, next to the
-  // workload's running pods and on their GPU type, all of them or none, and allocates them
-  // owned by (id, pod index); a scale-in only names the new size (the world reports kResized,
-  // then the removed pods' allocations are released). nullopt when the role already has that
-  // many replicas. An error, changing nothing, when the workload is unknown or not running, a
-  // resize is already in flight, it has no trailing Worker role, replicas < 1, or the new pods
-  // do not fit now.
-  Result<std::optional<ResizeAction>> resize(Cluster& cluster, JobId id, int replicas, Time now);
+  // Elasticity: resizing a running workload's elastic role (its last role, a Worker role) through
+  // a ResizeAction for the world (actions.hpp: pod ids, naming, what the world does). Worker
+  // counts are checked on every request: an elastic job (JobSpec::elastic) stays within its
+  // [minReplicas, maxReplicas] (et-operator accepts a scale-in below minReplicas; this refuses
+  // it, saying why), any other job keeps at least one Worker. New pods are placed now with the
+  // placement plugin, next to the workload's pods and on their GPU type, all of them or none,
+  // and allocated under their new ids. While a resize is in flight (until the world reports
+  // kResized or kResizeFailed) a resize or scale-in request waits, a newer one replacing it, and
+  // nullopt is returned; it is carried out when the first ends, its action coming from
+  // take_resizes(). Errors change nothing: an unknown or not running workload, no trailing
+  // Worker role, a count out of range, a Worker that does not run, new pods that do not fit now.
+  //
+  // To `replicas` Workers: a scale-out adds new indices, a scale-in removes the highest ones.
+  // nullopt when the role already has that many.
+  Result<std::optional<ResizeAction>> resize(Cluster& cluster, JobId id, int replicas, Time now,
+                                             std::string reason = {});
+  // Removes the named Workers (indices, as in <job>-worker-<i>).
+  Result<std::optional<ResizeAction>> scale_in(Cluster& cluster, JobId id,
+                                               std::span<const int> workers, Time now,
+                                               std::string reason = {});
+  // Replaces failed Workers by new ones under new indices (restartPolicy OnFailure): as many as
+  // fit now, and at least enough to keep minReplicas (1 for a rigid job); an error when even
+  // that does not fit (the job must then restart whole). Not while a resize is in flight.
+  Result<std::optional<ResizeAction>> replace(Cluster& cluster, JobId id,
+                                              std::span<const int> workers, Time now,
+                                              std::string reason);
+  // Resizes decided inside the scheduler (a request that waited, the elasticity policy), for
+  // the world to carry out like resize()'s.
+  std::vector<ResizeAction> take_resizes() { return std::exchange(resizes_, {}); }
 
   // Places one job now or gives up, leaving nothing queued: the job goes through exactly what
   // run_cycle() does for a job (GPU feasibility by the free-GPU histogram, then the placement
@@ -183,6 +203,21 @@ class Scheduler {
   // Start of a cycle: bumps the version of every GPU type whose free-GPU histogram differs
   // from the one the previous cycle left behind.
   void note_cluster(const Cluster& cluster);
+
+  // Elasticity (above).
+  Result<Workload*> resizable(JobId id);
+  Status check_worker_count(const Workload& w, int replicas) const;
+  // The pod ids of the named Workers; an error for one that does not run or is named twice.
+  Result<std::vector<int32_t>> worker_pod_ids(const Workload& w,
+                                              std::span<const int> workers) const;
+  // Removes pods `remove` and adds `add` new Workers (placed now); the Worker count changes by
+  // `delta`.
+  Result<std::optional<ResizeAction>> change_workers(Cluster& cluster, Workload& w,
+                                                     std::vector<int32_t> remove, int add,
+                                                     int delta, std::string reason, Time now);
+  // The world reported the resize in flight done (or a scale-out failed): pods leave, and a
+  // request that waited is carried out.
+  void end_resize(Cluster& cluster, Workload& w, bool done, Time now);
 
   // Puts a pending workload in the queue (its admission queue, with admission).
   void enqueue(Workload& w);
@@ -304,6 +339,7 @@ class Scheduler {
   uint64_t growth_seen_ = 0;
   uint64_t growth_version_ = 0;
   std::vector<EvictAction> evictions_;
+  std::vector<ResizeAction> resizes_;
 
   NodeIndex index_;
   bool index_synced_ = false;  // index_ synced during the current cycle

@@ -224,6 +224,7 @@ void Scheduler::admit(Cluster& cluster, Workload& w, const BindAction& action, T
   AdmissionQueues& a = *admission_;
   admission_dequeue(w);
   w.pods = action.pods;
+  w.next_pod_id = static_cast<int32_t>(w.pods.size());
   (void)workloads_.move(w, WorkloadState::kAssumed, now);
   w.admitted_at = now;
   w.admitted_cycle = cycle_;
@@ -373,7 +374,7 @@ class ModelSimulation final : public PreemptionSimulation {
     const Workload& w = *static_cast<const Workload*>(c.owner);
     book_.remove(w.queue, w.usage);
     for (size_t pod = 0; pod < w.pods.size(); ++pod) {
-      (void)cluster_.release(AllocationOwner{w.id, static_cast<int32_t>(pod)});
+      (void)cluster_.release(AllocationOwner{w.id, w.pod_id(pod)});
       index_.note(cluster_, w.pods[pod].node);
     }
   }
@@ -383,8 +384,8 @@ class ModelSimulation final : public PreemptionSimulation {
     const std::span<const Resources> requests = placed_requests(w);
     for (size_t pod = 0; pod < w.pods.size(); ++pod) {
       const PodPlacement& p = w.pods[pod];
-      [[maybe_unused]] const Status s = cluster_.allocate(
-          p.node, requests[pod], p.gpu_mask, AllocationOwner{w.id, static_cast<int32_t>(pod)});
+      [[maybe_unused]] const Status s = cluster_.allocate(p.node, requests[pod], p.gpu_mask,
+                                                          AllocationOwner{w.id, w.pod_id(pod)});
       assert(s && "a preemption candidate could not be put back where it was");
       index_.note(cluster_, p.node);
     }

@@ -18,6 +18,7 @@
 // owned by (its id, the pod index); no other state holds any.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -66,15 +67,32 @@ struct Workload {
   WorkloadState state = WorkloadState::kPending;
   std::vector<WorkloadTransition> history;
   std::vector<PodPlacement> pods;  // where its pods are while placed; empty otherwise
-  int bind_failures = 0;           // failed binds since the last confirmed one
+  // The pods' ids (AllocationOwner::pod), position by position; empty: pod i has id i, as
+  // every fresh placement does. Resizes keep ids and never reuse one (ResizeAction).
+  std::vector<int32_t> pod_ids;
+  int32_t next_pod_id = 0;  // while placed: the id the next added pod gets
+  int32_t pod_id(size_t position) const {
+    return pod_ids.empty() ? static_cast<int32_t>(position) : pod_ids[position];
+  }
+  int bind_failures = 0;  // failed binds since the last confirmed one
   int evictions = 0;
   Time retry_at;                    // pending after a failed bind: not tried before this
   bool withdraw_requested = false;  // an eviction for a withdrawal is on its way
   std::string last_reason;          // why it last left a placed state (bind failure, eviction)
-  // A resize in flight (Scheduler::resize() until the world's kResized): the pod count after
-  // it, or -1. pods already holds the added pods of a scale-out; a scale-in's pods leave at
-  // kResized.
+  // A resize in flight (Scheduler::resize() until the world's kResized or kResizeFailed): the
+  // pod count after it, or -1; `resizing` is the action. pods already holds the added pods of a
+  // scale-out; removed pods leave at kResized.
   int32_t resize_to_pods = -1;
+  std::vector<int32_t> resize_removed;
+  int32_t resize_added_from = 0;  // ids from here on were added by it
+  // A request made while a resize was in flight, carried out when it ends (the newer request
+  // replaces an older one: et-operator's ScaleIn and ScaleOut, the newer wins).
+  struct PendingResize {
+    int replicas = -1;
+    std::vector<int> workers;  // a named scale-in's worker indices
+    std::string reason;
+  };
+  std::optional<PendingResize> pending_resize;
 
   // Admission (engine/policy/queues; SchedulerConfig::admission). Unused when it is off.
   int queue = -1;                   // the admission queue's index

@@ -328,6 +328,25 @@ TEST(ClusterAutoscaler, LooksAtMostMaxGangsPerCall) {
   EXPECT_EQ(d.scale_ups[0].count, 1);
 }
 
+TEST(ClusterAutoscaler, LargeBacklogOnALargeCluster) {
+  // 2,000 more static a100x8 nodes, every GPU of all 2,001 taken; 10,000 pending 8-GPU A100
+  // gangs. The first 1,000 (max_gangs_per_call) are looked at: gangs 0-3 get a100-od's 4 nodes
+  // (max 4), the other 996 are skipped (the first of them with a reason, the rest as its equals).
+  Harness h;
+  for (int i = 0; i < 2'000; ++i)
+    ASSERT_TRUE(h.cluster.add_node(NodeInfo{"s" + std::to_string(i), kA100, 0}).is_ok());
+  for (NodeId n = 0; n < h.cluster.node_count(); ++n) testing::occupy(h.cluster, n, 8);
+  const std::vector<JobSpec> jobs(10'000, gpu_job(1, 8, "A100-80G"));
+  const AutoscalerDecision d = h.run(jobs);
+  EXPECT_EQ(d.considered, 1'000);
+  ASSERT_EQ(d.scale_ups.size(), 1u);
+  EXPECT_EQ(d.scale_ups[0].count, 4);
+  EXPECT_THAT(d.scale_ups[0].gangs, ElementsAre(0, 1, 2, 3));
+  ASSERT_EQ(d.skipped.size(), 996u);
+  EXPECT_EQ(d.skipped.front().gang, 4);
+  EXPECT_EQ(d.skipped.back().gang, 999);
+}
+
 // ---- scale-down ----
 
 const Time kT0 = Time::from_micros(0) + hours(1);

@@ -125,7 +125,7 @@ struct ScaleDown {
 struct AutoscalerDecision {
   std::vector<ScaleUp> scale_ups;      // at most one per pool, by pool index
   std::vector<ScaleDown> scale_downs;  // by pool index, then removal order
-  std::vector<int> fits;               // gangs that fit on free and provisioning room
+  std::vector<int> fits;               // gangs that fit on free, provisioning or just-added room
   std::vector<SkippedGang> skipped;    // gangs no pool can take now
   int considered = 0;                  // gangs looked at (<= max_gangs_per_call)
 };

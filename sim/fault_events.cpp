@@ -128,8 +128,9 @@ std::optional<FaultEvent> read_event(const ConfigNode& node, const Context& ctx,
   refuse("for", shape.for_optional || shape.for_required);
   refuse("deadline", shape.deadline);
 
-  const bool node_ok =
-      shape.node && m.read_required("node", [&](const ConfigNode& n) { e.node = read_node(n, ctx); });
+  const bool node_ok = shape.node && m.read_required("node", [&](const ConfigNode& n) {
+    e.node = read_node(n, ctx);
+  });
   if (shape.rack) m.read_required("rack", [&](const ConfigNode& n) { e.rack = read_rack(n, ctx); });
   if (shape.gpu)
     m.read_required("gpu", [&](const ConfigNode& n) {
@@ -148,7 +149,8 @@ std::optional<FaultEvent> read_event(const ConfigNode& node, const Context& ctx,
     m.read_required("for", [&](const ConfigNode& n) { e.duration = n.as_positive_duration(); });
   else if (shape.for_optional)
     m.read("for", [&](const ConfigNode& n) { e.duration = n.as_positive_duration(); });
-  if (shape.deadline) m.read("deadline", [&](const ConfigNode& n) { e.deadline = n.as_duration(); });
+  if (shape.deadline)
+    m.read("deadline", [&](const ConfigNode& n) { e.deadline = n.as_duration(); });
 
   if (errors.size() != before) return std::nullopt;
   if (ctx.end && e.at > *ctx.end) {
@@ -190,8 +192,8 @@ std::vector<FaultEvent> load_fault_events_text(const std::string& text,
 std::vector<FaultEvent> load_fault_events(const std::string& path, const Topology& topology,
                                           Time scenario_start, std::optional<Time> scenario_end,
                                           std::vector<InputError>* skipped) {
-  return load_fault_events_text(read_text_file(path), path, topology, scenario_start,
-                                scenario_end, skipped);
+  return load_fault_events_text(read_text_file(path), path, topology, scenario_start, scenario_end,
+                                skipped);
 }
 
 }  // namespace gantry

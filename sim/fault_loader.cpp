@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -202,16 +202,14 @@ std::vector<NodeId> read_node_list(const ConfigNode& list, const Context& ctx,
 std::optional<MaintenanceSpec> read_maintenance(const ConfigNode& node, const Context& ctx,
                                                 ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields f(node,
-                       {"nodes", "rack", "start", "every", "deadline", "duration", "concurrent",
-                        "cause"},
-                       errors);
+  const ConfigFields f(
+      node, {"nodes", "rack", "start", "every", "deadline", "duration", "concurrent", "cause"},
+      errors);
   if (!f.valid()) return std::nullopt;
   MaintenanceSpec m;
   const std::optional<ConfigNode> nodes = f.optional("nodes");
   const std::optional<ConfigNode> rack = f.optional("rack");
-  if (nodes && rack)
-    refuse_both(*nodes, *rack, "give nodes or rack, not both", errors);
+  if (nodes && rack) refuse_both(*nodes, *rack, "give nodes or rack, not both", errors);
   if (!nodes && !rack) f.missing("nodes", " (all, a list of node names, or rack: NAME)");
   f.read("nodes", [&](const ConfigNode& n) {
     if (n.is_sequence()) {
@@ -231,8 +229,8 @@ std::optional<MaintenanceSpec> read_maintenance(const ConfigNode& node, const Co
     const std::vector<std::string>& racks = ctx.topology.racks;
     const auto it = std::find(racks.begin(), racks.end(), name);
     if (it == racks.end())
-      n.fail("no rack named " + quote_for_message(name) + " in the cluster (racks: " +
-             some_names(racks) + ")");
+      n.fail("no rack named " + quote_for_message(name) +
+             " in the cluster (racks: " + some_names(racks) + ")");
     m.rack = static_cast<RackId>(it - racks.begin());
   });
   f.read("start", [&](const ConfigNode& n) { m.start = n.as_duration(); });
@@ -266,8 +264,9 @@ std::optional<MaintenanceSpec> read_maintenance(const ConfigNode& node, const Co
       const ConfigNode every = *f.optional("every");
       errors.add(every, "a round drains " + std::to_string(count) + " node(s) in " +
                             std::to_string(batches) + " batch(es) of deadline + duration = " +
-                            format_duration_exact(m.deadline + m.duration) +
-                            ", longer than every (" + every.as_string() +
+                            format_duration_exact(m.deadline + m.duration) + " each, " +
+                            (round ? format_duration_exact(*round) : std::string("far too long")) +
+                            " in all, longer than every (" + every.as_string() +
                             "): the next round would start before this one ends");
       return std::nullopt;
     }
@@ -318,8 +317,7 @@ FaultSpec read_failures(const ConfigNode& node, const Topology& topology, bool t
   }
   for (FailureProcessSpec& p : own) out.processes.push_back(std::move(p));
 
-  if (const auto items =
-          read_list(f, "maintenance", kMaxMaintenanceEntries, "maintenance entries"))
+  if (const auto items = read_list(f, "maintenance", kMaxMaintenanceEntries, "maintenance entries"))
     for (const ConfigNode& item : *items)
       if (std::optional<MaintenanceSpec> m = read_maintenance(item, ctx, errors))
         out.maintenance.push_back(std::move(*m));

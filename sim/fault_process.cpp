@@ -123,7 +123,8 @@ Duration FaultTimeline::draw_time_to_failure(size_t process) {
 Duration FaultTimeline::draw_repair(size_t process) {
   const RepairTime& r = spec_.processes[process].repair;
   if (r.kind == RepairTime::Kind::kFixed) return r.mean;
-  return at_least_one_micro(Duration::from_seconds(streams_[process].exponential(r.mean.seconds())));
+  return at_least_one_micro(
+      Duration::from_seconds(streams_[process].exponential(r.mean.seconds())));
 }
 
 void FaultTimeline::push(Time at, uint32_t unit) {

@@ -78,9 +78,9 @@ struct FailureProcessSpec {
 struct MaintenanceSpec {
   enum class Target : uint8_t { kAll, kRack, kNodes };
   Target target = Target::kAll;
-  RackId rack = -1;          // kRack
-  std::vector<NodeId> nodes;  // kNodes, in drain order
-  Duration start{};           // offset of the first round from the scenario's start
+  RackId rack = -1;               // kRack
+  std::vector<NodeId> nodes;      // kNodes, in drain order
+  Duration start{};               // offset of the first round from the scenario's start
   std::optional<Duration> every;  // absent: once
   Duration deadline{};            // 0: jobs are evicted at once
   Duration duration{};            // > 0

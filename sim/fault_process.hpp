@@ -18,15 +18,16 @@
 // one microsecond, so a unit's failures always move forward in time.
 //
 // Order of the events: by time; at one instant by node, then rack, then GPU, then action (the
-// order of FaultAction), then the order of the processes and maintenance entries in the spec.
+// order of FaultAction), then the order of the processes and maintenance entries in the spec,
+// then the units' order.
 //
 // Costs: U units (GPUs, nodes, racks the processes apply to, plus one per node and maintenance
 // entry), E events drawn.
 //
-//   | operation        | time             | memory          |
-//   |------------------|------------------|-----------------|
-//   | constructor      | O(U + nodes)     | O(U), ~16 B/unit |
-//   | take_until       | O(E log U)       | O(E) returned    |
+//   | operation   | time         | memory                              |
+//   |-------------|--------------|-------------------------------------|
+//   | constructor | O(U + nodes) | O(U): ~32 bytes a unit (unit, heap) |
+//   | take_until  | O(E log U)   | O(E), the events returned           |
 //
 // The Llama 3 preset on 2,048 nodes of 8 H100s is 18,432 units and about 230 events over 30
 // days.

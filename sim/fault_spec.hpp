@@ -52,7 +52,8 @@ struct RepairTime {
 // One renewal process, run independently for every unit it applies to: a unit fails after a
 // TimeToFailure draw, stays down for a RepairTime draw, and the next failure is drawn from the
 // end of the repair (a part cannot fail while it is down). Every unit is new at the scenario's
-// start (age 0), which matters only for Weibull shapes other than 1.
+// start (age 0) and as good as new after a repair, which matters only for Weibull shapes other
+// than 1.
 struct FailureProcessSpec {
   FailureComponent component = FailureComponent::kNode;
   // Which units: empty = every GPU / node / rack. Otherwise the GPU model of the nodes it

@@ -448,26 +448,6 @@ void TrainingWorld::finish(JobId id) {
 
 // ---- faults ----
 
-const char* to_string(FaultAction action) {
-  switch (action) {
-    case FaultAction::kNodeDown:
-      return "node-down";
-    case FaultAction::kNodeUp:
-      return "node-up";
-    case FaultAction::kRackDown:
-      return "rack-down";
-    case FaultAction::kRackUp:
-      return "rack-up";
-    case FaultAction::kGpuFail:
-      return "gpu-fail";
-    case FaultAction::kGpuRepair:
-      return "gpu-repair";
-    case FaultAction::kDrain:
-      return "drain";
-  }
-  return "?";
-}
-
 void TrainingWorld::schedule_faults(std::vector<FaultEvent> events) {
   fault_events_ = std::move(events);
   if (fault_events_.empty()) return;

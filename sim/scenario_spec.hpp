@@ -40,6 +40,8 @@ struct JobClass {
   std::string queue;          // the admission queue of its jobs (JobSpec::queue); empty: none
   Duration checkpoint_every;  // TrainingWork::checkpoint_every of its jobs (0: never)
   Duration checkpoint_cost;   // TrainingWork::checkpoint_cost of its jobs
+  ElasticSpec elastic;        // JobSpec::elastic of its jobs (on their Worker role)
+  RestartPolicy restart_policy = RestartPolicy::kOnFailure;
 };
 
 // Poisson arrivals: exponential inter-arrival times with the given mean, `count` jobs starting

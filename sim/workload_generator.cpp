@@ -81,6 +81,8 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
     job.queue = c.queue;
     job.work.checkpoint_every = c.checkpoint_every;
     job.work.checkpoint_cost = c.checkpoint_cost;
+    job.elastic = c.elastic;
+    job.restart_policy = c.restart_policy;
     job.roles = roles_for(c);
     job.work.steps = steps;
     job.work.step_compute_ref = c.step_compute_ref;

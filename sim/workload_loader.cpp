@@ -274,6 +274,48 @@ int read_min_replicas(const ConfigNode& n, const std::vector<RoleSpec>& roles, b
   return min;
 }
 
+// ---- elasticity: et-operator's TrainingJob on the job's last role ----
+
+const std::initializer_list<EnumName<RestartPolicy>> kRestartPolicies = {
+    {"Never", RestartPolicy::kNever},
+    {"OnFailure", RestartPolicy::kOnFailure},
+    {"ExitCode", RestartPolicy::kExitCode}};
+
+// A resize's checkpoint and restart take seconds to minutes; a day is surely a typo.
+constexpr Duration kMaxResizeCost = days(1);
+
+// `elastic: {minReplicas, maxReplicas, scaleStep, resizeCost}` for a last role (a Worker role)
+// of `replicas`; `kind` is that role's kind when known.
+ElasticSpec read_elastic(const ConfigNode& node, std::optional<RoleKind> kind,
+                         std::optional<int> replicas, ConfigErrors& errors) {
+  ElasticSpec e;
+  const ConfigFields m(node, {"minReplicas", "maxReplicas", "scaleStep", "resizeCost"}, errors);
+  if (!m.valid()) return e;
+  const size_t before = errors.size();
+  m.read_required("minReplicas",
+                  [&](const ConfigNode& n) { e.min_replicas = static_cast<int>(n.as_int(1, kMaxReplicas)); });
+  m.read_required("maxReplicas",
+                  [&](const ConfigNode& n) { e.max_replicas = static_cast<int>(n.as_int(1, kMaxReplicas)); });
+  m.read("scaleStep", [&](const ConfigNode& n) { e.scale_step = static_cast<int>(n.as_int(1, kMaxReplicas)); });
+  m.read("resizeCost", [&](const ConfigNode& n) { e.resize_cost = n.as_duration(kMaxResizeCost); });
+  if (errors.size() != before) return ElasticSpec{};
+  errors.attempt([&] {
+    if (e.min_replicas > e.max_replicas)
+      m.optional("minReplicas")->fail("minReplicas (" + std::to_string(e.min_replicas) +
+                                      ") is more than maxReplicas (" +
+                                      std::to_string(e.max_replicas) + ")");
+    if (kind && *kind != RoleKind::kWorker)
+      node.fail(std::string("elastic applies to the job's last role, which must be a Worker "
+                            "role; the last role here is ") +
+                to_string(*kind));
+    if (replicas && (*replicas < e.min_replicas || *replicas > e.max_replicas))
+      node.fail("the Worker role's " + std::to_string(*replicas) +
+                " replicas are outside minReplicas..maxReplicas (" +
+                std::to_string(e.min_replicas) + ".." + std::to_string(e.max_replicas) + ")");
+  });
+  return e;
+}
+
 // A job (or a generator), with the node of its name when that was read, for the checks across
 // jobs (duplicates, clashes with generated names).
 template <typename T>
@@ -287,7 +329,8 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
   const size_t before = errors.size();
   const ConfigFields m(node,
                        {"name", "submit", "framework", "priority", "tenant", "gpuType", "roles",
-                        "work", "nodeSelector", "tolerations", "queue", "minReplicas", "topology"},
+                        "work", "nodeSelector", "tolerations", "queue", "minReplicas", "topology",
+                        "elastic", "restartPolicy"},
                        errors);
   if (!m.valid()) return std::nullopt;
   Named<JobSpec> out;
@@ -334,6 +377,15 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
   m.read("queue", [&](const ConfigNode& n) { job.queue = read_queue_name(n, ctx, "job names"); });
   check_queue_given(m, ctx);
   if (auto n = m.optional("topology")) job.topology = read_topology(*n, errors);
+  if (auto n = m.optional("elastic")) {
+    const bool known = roles_ok && !job.roles.empty();
+    job.elastic = read_elastic(*n, known ? std::optional(job.roles.back().kind) : std::nullopt,
+                               known ? std::optional(job.roles.back().replicas) : std::nullopt,
+                               errors);
+  }
+  m.read("restartPolicy", [&](const ConfigNode& n) {
+    job.restart_policy = n.as_enum<RestartPolicy>(kRestartPolicies);
+  });
   std::optional<ConfigNode> steps;
   if (auto n = m.required("work")) job.work = read_work(*n, steps, errors);
 
@@ -387,7 +439,8 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
   const ConfigFields m(node,
                        {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute",
                         "gradientSize", "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority",
-                        "tenant", "gpuType", "queue", "checkpointEvery", "checkpointCost"},
+                        "tenant", "gpuType", "queue", "checkpointEvery", "checkpointCost", "elastic",
+                        "restartPolicy"},
                        errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
@@ -429,6 +482,22 @@ JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
          [&](const ConfigNode& n) { c.checkpoint_every = n.as_positive_duration(); });
   m.read("checkpointCost",
          [&](const ConfigNode& n) { c.checkpoint_cost = n.as_duration(kMaxCheckpointCost); });
+  if (auto n = m.optional("elastic")) {
+    // The class's Worker role: its GPU pods after a PyTorch master; every GPU pod otherwise.
+    std::optional<int> workers;
+    if (gpus_ok) {
+      const int pods = c.gpus / std::max(1, c.gpus_per_pod);
+      workers = c.framework == Framework::kPyTorch ? pods - 1 : pods;
+    }
+    if (workers && *workers < 1) {
+      errors.add(*n, "a PyTorch job class of one pod has only a Master: nothing to scale");
+    } else {
+      c.elastic = read_elastic(*n, RoleKind::kWorker, workers, errors);
+    }
+  }
+  m.read("restartPolicy", [&](const ConfigNode& n) {
+    c.restart_policy = n.as_enum<RestartPolicy>(kRestartPolicies);
+  });
   check_queue_given(m, ctx);
 
   if (errors.size() != before || !ctx.topology_ok) return c;

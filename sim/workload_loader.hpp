@@ -16,6 +16,8 @@
 //       queue: team-a              # an admission queue (spec.policy.admission.queues)
 //       minReplicas: 2             # partial admission of the last role, a Worker role
 //       topology: {required: rack} # or {preferred: ...}; island | node | rack
+//       elastic: {minReplicas: 2, maxReplicas: 8, scaleStep: 1, resizeCost: 90s}  # Worker role
+//       restartPolicy: OnFailure   # | Never | ExitCode (128 < code < 255 recreates)
 //     generators:                  # Poisson arrivals, names unique
 //     - {kind: Poisson, name, count, meanInterarrival, start, mix: [JobClass...]}
 //

@@ -14,3 +14,8 @@ gantry_test(gantry_admission_loader_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/admission_loader_test.cpp
           ${CMAKE_CURRENT_LIST_DIR}/admission_file_test.cpp
   DEPS gantry_sim_scenario gantry_sim_workload)
+
+# Elastic jobs, restart policies, checkpoint costs and the restart delay.
+gantry_test(gantry_elastic_jobs_loader_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/elastic_jobs_loader_test.cpp
+  DEPS gantry_sim_scenario)

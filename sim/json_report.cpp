@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cassert>
+#include <climits>
 #include <optional>
 
 namespace gantry {
@@ -42,7 +43,8 @@ nlohmann::ordered_json queue_json(const QueueSummary& q) {
 
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& s,
                                    const std::vector<QueueSummary>& queues,
-                                   const std::string& results_path) {
+                                   const std::string& results_path,
+                                   const ReliabilitySummary* reliability) {
   const bool admission = scenario.policy.admission.enabled();
   nlohmann::ordered_json j;
   j["scenario"] = scenario.name;
@@ -68,6 +70,30 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
     nlohmann::ordered_json rows = nlohmann::ordered_json::array();
     for (const QueueSummary& q : queues) rows.push_back(queue_json(q));
     j["queues"] = std::move(rows);
+  }
+  if (reliability != nullptr) {
+    const ReliabilitySummary& r = *reliability;
+    nlohmann::ordered_json sizes = nlohmann::ordered_json::array();
+    for (const SizeClassReliability& c : r.by_size)
+      sizes.push_back(
+          {{"min_gpus", c.min_gpus},
+           {"max_gpus",
+            c.max_gpus == INT_MAX ? nlohmann::ordered_json() : nlohmann::ordered_json(c.max_gpus)},
+           {"jobs", c.jobs},
+           {"running_hours", c.running_hours},
+           {"failures", c.failures},
+           {"mtbf_hours", c.failures > 0 ? nlohmann::ordered_json(c.mtbf_hours) : nullptr}});
+    j["reliability"] = {{"fault_events", r.fault_events},
+                        {"job_kills", r.jobs_killed},
+                        {"evictions", r.jobs_evicted},
+                        {"gpu_hours",
+                         {{"allocated", r.allocated_gpu_hours},
+                          {"useful", r.useful_gpu_hours},
+                          {"lost", r.lost_gpu_hours}}},
+                        {"goodput", r.goodput},
+                        {"restarts_per_job", r.restarts_per_job},
+                        {"max_restarts", r.max_restarts},
+                        {"by_size", std::move(sizes)}};
   }
   j["fingerprint"] = fmt::format("{:016x}", s.fingerprint);
   j["results"] = results_path;

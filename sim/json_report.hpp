@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "sim/queue_summary.hpp"
+#include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/simulation_log.hpp"
 #include "sim/summary.hpp"
@@ -17,9 +18,14 @@ namespace gantry {
 // "jobs"."inactive_at_end" and a "queues" array, one object per row of `queues`
 // (summarize_queues()); without, neither key is there, so the shape is the one consumers
 // knew before admission existed.
+// With `reliability` it also has "reliability": {"fault_events", "job_kills", "evictions",
+// "gpu_hours": {"allocated", "useful", "lost"}, "goodput", "restarts_per_job", "max_restarts",
+// "by_size": [{"min_gpus", "max_gpus" (null: no bound), "jobs", "running_hours", "failures",
+// "mtbf_hours" (null without failures)}]}.
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& summary,
                                    const std::vector<QueueSummary>& queues,
-                                   const std::string& results_path);
+                                   const std::string& results_path,
+                                   const ReliabilitySummary* reliability = nullptr);
 
 // Every job of the log, in JobId order (`--jobs`):
 //   {"name", "queue", "priority", "submit", "admitted", "start", "end", "state", "replicas",

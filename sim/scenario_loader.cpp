@@ -8,6 +8,8 @@
 #include "engine/config/quote.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "sim/admission_loader.hpp"
+#include "sim/fault_loader.hpp"
+#include "sim/node_pool_loader.hpp"
 #include "sim/scenario_values.hpp"
 #include "sim/workload_loader.hpp"
 
@@ -84,8 +86,9 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
   parse_rfc3339(kDefaultStart, s.start);
   if (!envelope.spec) return s;
   const ConfigFields m(*envelope.spec,
-                       {"seed", "start", "horizon", "cluster", "workload", "policy", "sim"}, errors,
-                       {{"experiment", kExperimentMoved}});
+                       {"seed", "start", "horizon", "cluster", "workload", "policy", "sim",
+                        "failures", "autoscaling"},
+                       errors, {{"experiment", kExperimentMoved}});
   // An experiment in the old form: the rest would only repeat that it is not a scenario.
   if (!m.valid() || m.retired("experiment")) return s;
   m.read("seed",
@@ -108,6 +111,10 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
     s.workload =
         read_workload(*n, WorkloadContext{s.topology, s.start, topology_ok, queues}, errors);
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
+  if (auto n = m.optional("failures"))
+    s.failures = read_failures(*n, s.topology, topology_ok, errors);
+  if (auto n = m.optional("autoscaling"))
+    s.autoscaling = read_autoscaling(*n, s.topology, topology_ok, errors);
   return s;
 }
 

@@ -13,6 +13,9 @@
 #include "engine/cluster/topology.hpp"
 #include "engine/core/time.hpp"
 #include "engine/policy/scheduler_config.hpp"
+#include "sim/fault_event.hpp"
+#include "sim/fault_spec.hpp"
+#include "sim/node_pool_loader.hpp"
 
 namespace gantry {
 
@@ -79,6 +82,10 @@ struct ScenarioSpec {
   WorkloadSpec workload;
   SchedulerConfig policy;
   SimParameters sim;
+  FaultSpec failures;           // spec.failures: none by default
+  AutoscalingSpec autoscaling;  // spec.autoscaling: no node pools by default
+  // Faults injected by hand (`gantry simulate --events`; not a key of the file), sorted by time.
+  std::vector<FaultEvent> injected_faults;
 };
 
 }  // namespace gantry

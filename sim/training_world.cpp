@@ -4,6 +4,7 @@
 #include <bit>
 #include <cassert>
 #include <cstdint>
+#include <stdexcept>
 
 namespace gantry {
 
@@ -132,6 +133,7 @@ void TrainingWorld::arrive(size_t first) {
     assert(submitted && "job ids are the world's own and unique");
     record(EventKind::kSubmit, static_cast<JobId>(i));
   }
+  next_arrival_ = i;
   if (i < jobs_.size()) schedule_in_range(jobs_[i].submit, [this, i] { arrive(i); });
   request_cycle();
 }
@@ -190,6 +192,8 @@ void TrainingWorld::bind(const BindAction& action) {
   assert(job.state == JobState::kPending);
   job.state = JobState::kStarting;
   job.bound = loop_.now();
+  ++placed_jobs_;
+  if (faults_paused_) resume_faults();
   if (!job.admitted) job.admitted = loop_.now();
   job.pods = action.pods;
   job.pod_ids.clear();
@@ -380,6 +384,7 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
   }
   charge(id);
   held_milli_[static_cast<size_t>(id)] = 0;
+  --placed_jobs_;
   job.evicted.push_back(EvictionRecord{loop_.now(), reason, by});
   account(job.pods, -1, was_running ? -1 : 0);
   ++job.evictions;
@@ -434,6 +439,7 @@ void TrainingWorld::finish(JobId id) {
   job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
   charge(id);
   held_milli_[static_cast<size_t>(id)] = 0;
+  --placed_jobs_;
   job.state = JobState::kFinished;
   job.finished = loop_.now();
   record(EventKind::kFinish, id);
@@ -449,10 +455,48 @@ void TrainingWorld::finish(JobId id) {
 // ---- faults ----
 
 void TrainingWorld::schedule_faults(std::vector<FaultEvent> events) {
-  fault_events_ = std::move(events);
-  if (fault_events_.empty()) return;
-  const Time first = std::max(fault_events_.front().at, loop_.now());
-  schedule_in_range(first, [this] { next_fault(0); });
+  injected_ = std::move(events);
+  if (injected_.empty()) return;
+  schedule_in_range(std::max(injected_.front().at, loop_.now()), [this] { next_injected(0); });
+}
+
+void TrainingWorld::next_injected(size_t i) {
+  for (; i < injected_.size() && injected_[i].at <= loop_.now(); ++i) {
+    [[maybe_unused]] const Status applied = apply(injected_[i]);
+    assert(applied && "fault events name parts of the cluster (checked when loaded)");
+  }
+  if (i < injected_.size()) schedule_in_range(injected_[i].at, [this, i] { next_injected(i); });
+}
+
+void TrainingWorld::schedule_faults(std::unique_ptr<FaultTimeline> timeline, Duration window) {
+  timeline_ = std::move(timeline);
+  window_ = std::max(window, seconds(1));
+  schedule_in_range(loop_.now(), [this] { pull_faults(); });
+}
+
+void TrainingWorld::pull_faults() {
+  if (placed_jobs_ == 0 && next_arrival_ >= jobs_.size()) {
+    faults_paused_ = true;
+    return;
+  }
+  const Time until = saturating_add(std::max(timeline_->drawn_until(), loop_.now()), window_);
+  Result<std::vector<FaultEvent>> drawn = timeline_->take_until(until);
+  if (!drawn) throw std::invalid_argument("failure model: " + drawn.error());
+  fault_events_ = std::move(drawn.value());
+  if (fault_events_.empty()) {
+    schedule_in_range(until, [this] { pull_faults(); });
+    return;
+  }
+  schedule_in_range(std::max(fault_events_.front().at, loop_.now()), [this] { next_fault(0); });
+}
+
+void TrainingWorld::resume_faults() {
+  if (!faults_paused_) return;
+  faults_paused_ = false;
+  // The quiet spell's failures are skipped: the timeline continues from now.
+  Result<std::vector<FaultEvent>> skipped = timeline_->take_until(loop_.now());
+  if (!skipped) throw std::invalid_argument("failure model: " + skipped.error());
+  pull_faults();
 }
 
 // Applies every event due now, then schedules the next: one pending fault event at a time.
@@ -461,8 +505,11 @@ void TrainingWorld::next_fault(size_t i) {
     [[maybe_unused]] const Status applied = apply(fault_events_[i]);
     assert(applied && "fault events name parts of the cluster (checked when loaded)");
   }
-  if (i < fault_events_.size())
+  if (i < fault_events_.size()) {
     schedule_in_range(fault_events_[i].at, [this, i] { next_fault(i); });
+  } else {
+    pull_faults();
+  }
 }
 
 Status TrainingWorld::apply(const FaultEvent& e) {

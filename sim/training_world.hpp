@@ -43,6 +43,7 @@
 
 #include <deque>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -52,6 +53,7 @@
 #include "engine/policy/scheduler.hpp"
 #include "sim/checkpoint_model.hpp"
 #include "sim/fault_event.hpp"
+#include "sim/fault_process.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/simulation_log.hpp"
 
@@ -78,9 +80,17 @@ class TrainingWorld : private Scheduler::Waker {
   // Submits a job now, from outside the workload (a pipeline's distributed task, say). Returns
   // its JobId (after the workload's). The world keeps the spec.
   JobId submit(JobSpec spec);
-  // Failure and maintenance events to carry out, in time order (sorted by the caller); each is
-  // applied at its instant. Call before start(); may be called once.
+  // Failure and maintenance events to carry out, in time order (sorted by the caller; an
+  // --events file's); each is applied at its instant. Call before start(); may be called once,
+  // and alongside a timeline (below).
   void schedule_faults(std::vector<FaultEvent> events);
+  // A failure model's events, drawn a window at a time as the run goes, so a run without a
+  // horizon ends: no window is drawn while no job is placed and none is still to arrive (a
+  // pending job waits for repairs, which are scheduled already); the failures of such a quiet
+  // spell are skipped. Call before start(); may be called once. Throws
+  // std::invalid_argument when a window holds more events than the timeline allows (a failure
+  // model gone wrong).
+  void schedule_faults(std::unique_ptr<FaultTimeline> timeline, Duration window = days(1));
   // Carries out one fault or maintenance event now (see "Faults" above). An error, changing
   // nothing, for a node, rack or GPU the cluster does not have.
   Status apply(const FaultEvent& event);
@@ -155,6 +165,11 @@ class TrainingWorld : private Scheduler::Waker {
   void node_up(NodeId n, bool all_outages);
   void repair_gpu(NodeId n, int g);
   void next_fault(size_t i);
+  void next_injected(size_t i);
+  // Draws the next window of the fault timeline (or pauses it while nothing is active).
+  void pull_faults();
+  // Resumes a paused fault timeline from now (a job was placed or arrived).
+  void resume_faults();
   // A drain: its deadline passed (evict what is left), or a job left one of its nodes.
   void drain_deadline(NodeId n, uint32_t drain);
   void drain_check(NodeId n);
@@ -220,8 +235,14 @@ class TrainingWorld : private Scheduler::Waker {
   };
   std::vector<NodeFaults> faults_;
   int draining_nodes_ = 0;
-  size_t killed_ = 0;  // jobs killed or evicted by faults and drains so far
-  std::vector<FaultEvent> fault_events_;
+  size_t killed_ = 0;                     // jobs killed or evicted by faults and drains so far
+  std::vector<FaultEvent> injected_;      // schedule_faults(events)
+  std::vector<FaultEvent> fault_events_;  // the timeline's current window
+  std::unique_ptr<FaultTimeline> timeline_;
+  Duration window_;
+  bool faults_paused_ = false;
+  size_t placed_jobs_ = 0;   // jobs bound, starting or running
+  size_t next_arrival_ = 0;  // index of the next job of `jobs` to arrive
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;

@@ -292,18 +292,21 @@ ElasticSpec read_elastic(const ConfigNode& node, std::optional<RoleKind> kind,
   const ConfigFields m(node, {"minReplicas", "maxReplicas", "scaleStep", "resizeCost"}, errors);
   if (!m.valid()) return e;
   const size_t before = errors.size();
-  m.read_required("minReplicas",
-                  [&](const ConfigNode& n) { e.min_replicas = static_cast<int>(n.as_int(1, kMaxReplicas)); });
-  m.read_required("maxReplicas",
-                  [&](const ConfigNode& n) { e.max_replicas = static_cast<int>(n.as_int(1, kMaxReplicas)); });
-  m.read("scaleStep", [&](const ConfigNode& n) { e.scale_step = static_cast<int>(n.as_int(1, kMaxReplicas)); });
+  m.read_required("minReplicas", [&](const ConfigNode& n) {
+    e.min_replicas = static_cast<int>(n.as_int(1, kMaxReplicas));
+  });
+  m.read_required("maxReplicas", [&](const ConfigNode& n) {
+    e.max_replicas = static_cast<int>(n.as_int(1, kMaxReplicas));
+  });
+  m.read("scaleStep",
+         [&](const ConfigNode& n) { e.scale_step = static_cast<int>(n.as_int(1, kMaxReplicas)); });
   m.read("resizeCost", [&](const ConfigNode& n) { e.resize_cost = n.as_duration(kMaxResizeCost); });
   if (errors.size() != before) return ElasticSpec{};
   errors.attempt([&] {
     if (e.min_replicas > e.max_replicas)
-      m.optional("minReplicas")->fail("minReplicas (" + std::to_string(e.min_replicas) +
-                                      ") is more than maxReplicas (" +
-                                      std::to_string(e.max_replicas) + ")");
+      m.optional("minReplicas")
+          ->fail("minReplicas (" + std::to_string(e.min_replicas) + ") is more than maxReplicas (" +
+                 std::to_string(e.max_replicas) + ")");
     if (kind && *kind != RoleKind::kWorker)
       node.fail(std::string("elastic applies to the job's last role, which must be a Worker "
                             "role; the last role here is ") +
@@ -379,9 +382,9 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
   if (auto n = m.optional("topology")) job.topology = read_topology(*n, errors);
   if (auto n = m.optional("elastic")) {
     const bool known = roles_ok && !job.roles.empty();
-    job.elastic = read_elastic(*n, known ? std::optional(job.roles.back().kind) : std::nullopt,
-                               known ? std::optional(job.roles.back().replicas) : std::nullopt,
-                               errors);
+    job.elastic =
+        read_elastic(*n, known ? std::optional(job.roles.back().kind) : std::nullopt,
+                     known ? std::optional(job.roles.back().replicas) : std::nullopt, errors);
   }
   m.read("restartPolicy", [&](const ConfigNode& n) {
     job.restart_policy = n.as_enum<RestartPolicy>(kRestartPolicies);
@@ -436,12 +439,12 @@ IntRange read_steps(const ConfigNode& node, ConfigErrors& errors) {
 JobClass read_job_class(const ConfigNode& node, const WorkloadContext& ctx,
                         std::optional<Time> last_arrival, ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(node,
-                       {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute",
-                        "gradientSize", "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority",
-                        "tenant", "gpuType", "queue", "checkpointEvery", "checkpointCost", "elastic",
-                        "restartPolicy"},
-                       errors);
+  const ConfigFields m(
+      node,
+      {"weight", "gpus", "gpusPerPod", "framework", "steps", "stepCompute", "gradientSize",
+       "inputPerStep", "cpuPerGpu", "memoryPerGpu", "priority", "tenant", "gpuType", "queue",
+       "checkpointEvery", "checkpointCost", "elastic", "restartPolicy"},
+      errors);
   JobClass c;
   m.read_required("weight", [&](const ConfigNode& n) {
     c.weight = n.as_double(0, 1e12);

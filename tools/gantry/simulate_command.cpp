@@ -14,6 +14,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/policy/scheduler.hpp"
 #include "engine/store/replacement_file.hpp"
+#include "sim/fault_events.hpp"
 #include "sim/json_report.hpp"
 #include "sim/queue_summary.hpp"
 #include "sim/results_export.hpp"
@@ -62,11 +63,24 @@ void run_simulate(const SimulateOptions& opt) {
       throw GantryError(fmt::format(
           "--jobs: {} is an Experiment, which places pods, not jobs; --jobs is for a Scenario",
           opt.scenario));
+    if (!opt.events.empty())
+      throw GantryError(fmt::format(
+          "--events: {} is an Experiment, which places pods once and runs no time; --events is "
+          "for a Scenario",
+          opt.scenario));
     run_experiment_file(*experiment, opt);
     return;
   }
   ScenarioSpec& scenario = std::get<ScenarioSpec>(file);
   if (opt.seed) scenario.seed = *opt.seed;
+  if (!opt.events.empty()) {
+    std::vector<InputError> skipped;
+    const std::optional<Time> end =
+        scenario.horizon ? std::optional<Time>(scenario.start + *scenario.horizon) : std::nullopt;
+    scenario.injected_faults =
+        load_fault_events(opt.events, scenario.topology, scenario.start, end, &skipped);
+    for (const InputError& e : skipped) fmt::print(stderr, "warning: {}\n", e.what());
+  }
   // The file's placement was checked by the loader, at its position; only the flag is new here.
   if (!opt.policy.empty()) {
     check_policy_name(opt.policy);
@@ -90,13 +104,18 @@ void run_simulate(const SimulateOptions& opt) {
   const std::vector<QueueSummary> queues = summarize_queues(run.log, scenario.policy.admission);
 
   write_results_database(db_path, scenario, run, summary, queues);
+  // Reliability figures when anything could fail or be drained.
+  std::optional<ReliabilitySummary> reliability;
+  if (!scenario.failures.empty() || !scenario.injected_faults.empty() || !run.log.faults.empty())
+    reliability = summarize_reliability(run.log);
+  const ReliabilitySummary* r = reliability ? &*reliability : nullptr;
 
   if (opt.format == "json") {
-    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path);
+    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path, r);
     if (opt.jobs) report["job_list"] = json_jobs(run.log);
     std::cout << report.dump(2) << "\n";
   } else {
-    std::cout << text_report(scenario, summary, queues, db_path);
+    std::cout << text_report(scenario, summary, queues, db_path, r);
   }
 }
 
@@ -122,6 +141,11 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--actions", opt->actions,
                   "Write every action and observation between scheduler and world to FILE, "
                   "one JSON object per line");
+  cmd->add_option("--events", opt->events,
+                  "Inject faults and drains from FILE: a YAML list of {at, action: node-down | "
+                  "node-up | rack-down | rack-up | gpu-fail | gpu-repair | drain, node, rack, gpu, "
+                  "for, deadline}")
+      ->check(CLI::ExistingFile);
   cmd->add_flag("--jobs", opt->jobs,
                 "With --format json: add every job (queue, admission, start, end, state, "
                 "evictions) to the report as \"job_list\"");

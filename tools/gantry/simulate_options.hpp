@@ -17,6 +17,7 @@ struct SimulateOptions {
   bool no_progress = false;
   std::string actions;  // write the action log here (engine/policy/action_log.hpp)
   bool jobs = false;    // --jobs: every job in the JSON report (--format json only)
+  std::string events;   // --events: faults and drains to inject (sim/fault_events.hpp)
 };
 
 }  // namespace gantry::cli

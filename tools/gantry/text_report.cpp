@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <map>
 
 #include "tools/gantry/number_format.hpp"
@@ -69,10 +70,43 @@ std::string queue_tables(const std::vector<QueueSummary>& queues) {
   return out;
 }
 
+std::string size_label(const SizeClassReliability& c) {
+  if (c.min_gpus == c.max_gpus)
+    return fmt::format("{} GPU{}", c.min_gpus, c.min_gpus == 1 ? "" : "s");
+  if (c.max_gpus == INT_MAX) return fmt::format("{}+ GPUs", with_commas(c.min_gpus));
+  return fmt::format("{}–{} GPUs", with_commas(c.min_gpus), with_commas(c.max_gpus));
+}
+
+// What failures and drains cost: goodput, lost work, restarts, and the MTBF jobs of each size
+// saw.
+std::string reliability_tables(const ReliabilitySummary& r) {
+  std::string out = fmt::format(
+      "  Reliability   {} fault events · {} job kills · {} evictions · {:.2f} restarts per job "
+      "(max {})\n",
+      with_commas(r.fault_events), with_commas(r.jobs_killed), with_commas(r.jobs_evicted),
+      r.restarts_per_job, r.max_restarts);
+  out += fmt::format("  GPU-hours     allocated {}   useful {}   lost {}   goodput {}\n",
+                     with_commas(r.allocated_gpu_hours, 1), with_commas(r.useful_gpu_hours, 1),
+                     with_commas(r.lost_gpu_hours, 1), percent(r.goodput));
+  if (r.by_size.empty()) return out;
+  out += fmt::format("\n  {:<14}{:>8}{:>14}{:>10}{:>14}\n", "Job size", "jobs", "running h",
+                     "failures", "MTBF seen");
+  for (const SizeClassReliability& c : r.by_size)
+    out += fmt::format("  {:<14}{:>8}{:>14}{:>10}{:>14}\n", size_label(c), with_commas(c.jobs),
+                       with_commas(c.running_hours, 1), with_commas(c.failures),
+                       c.failures > 0 ? seconds_human(c.mtbf_hours * 3600) : std::string("—"));
+  out +=
+      "  goodput: useful GPU-hours / allocated · lost: work thrown away since the last "
+      "checkpoint\n"
+      "  MTBF seen: running hours of jobs of that size / the failures that killed them\n";
+  return out;
+}
+
 }  // namespace
 
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
-                        const std::vector<QueueSummary>& queues, const std::string& results_path) {
+                        const std::vector<QueueSummary>& queues, const std::string& results_path,
+                        const ReliabilitySummary* reliability) {
   const bool admission = scenario.policy.admission.enabled();
   const Topology& topo = scenario.topology;
   std::string out;
@@ -108,6 +142,7 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
     out += fmt::format("  {} job(s) still queued at the end of the run\n",
                        with_commas(s.jobs_queued_at_end));
   if (admission) out += "\n" + queue_tables(queues);
+  if (reliability != nullptr) out += "\n" + reliability_tables(*reliability);
   out += fmt::format("\n  fingerprint {:016x}\n", s.fingerprint);
   if (!results_path.empty()) out += fmt::format("  results     {}\n", results_path);
   return out;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "sim/queue_summary.hpp"
+#include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/summary.hpp"
 
@@ -13,7 +14,9 @@ namespace gantry::cli {
 
 // With admission on (scenario.policy.admission has queues), the jobs table gains an inactive
 // column and a Queues section lists `queues` (summarize_queues()); without, neither shows.
+// With `reliability` (a run with failures or drains), a Reliability section shows it.
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& summary,
-                        const std::vector<QueueSummary>& queues, const std::string& results_path);
+                        const std::vector<QueueSummary>& queues, const std::string& results_path,
+                        const ReliabilitySummary* reliability = nullptr);
 
 }  // namespace gantry::cli

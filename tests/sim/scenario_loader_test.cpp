@@ -293,7 +293,7 @@ TEST(ScenarioLoader, Envelope) {
             "labels");
   EXPECT_EQ(error_of(with("spec:\n", "spec:\n  seeds: 3\n")),
             "t.yaml:5:3: spec.seeds: unknown field 'seeds'; expected one of: seed, start, "
-            "horizon, cluster, workload, policy, sim");
+            "horizon, cluster, workload, policy, sim, failures, autoscaling");
 }
 
 // Three mistakes in three parts of the file: each reported once, in file order, and none of

@@ -642,28 +642,82 @@ void TrainingWorld::node_up(NodeId n, bool all_outages) {
 }
 
 void TrainingWorld::kill_jobs_on(NodeId n, int g, const std::string& reason) {
-  std::vector<JobId> victims;
+  // (job, pod id) of every pod hit, sorted: jobs in id order.
+  std::vector<AllocationOwner> hit;
   for (const AllocationOwner& o : cluster_.owners_on(n)) {
     if (o.workload < 0) continue;
     if (g >= 0) {
       const Allocation* a = cluster_.allocation_of(o);
       if (a == nullptr || (a->gpu_mask & (uint64_t{1} << g)) == 0) continue;
     }
-    victims.push_back(o.workload);
+    hit.push_back(o);
   }
-  std::sort(victims.begin(), victims.end());
-  victims.erase(std::unique(victims.begin(), victims.end()), victims.end());
+  std::sort(hit.begin(), hit.end());
   const bool failure = reason != kReasonDrain;
-  for (JobId id : victims) {
+  // A lost node kills its processes (exit code 137, SIGKILL); a failed GPU makes CUDA calls
+  // fail and the worker exit with an error (1). restartPolicy ExitCode tells them apart.
+  const int exit_code = g >= 0 ? 1 : 137;
+  for (size_t i = 0; i < hit.size();) {
+    const JobId id = hit[i].workload;
+    std::vector<int32_t> pods;
+    for (; i < hit.size() && hit[i].workload == id; ++i) pods.push_back(hit[i].pod);
     JobLog& job = log_.jobs[static_cast<size_t>(id)];
     if (job.state != JobState::kStarting && job.state != JobState::kRunning) continue;
     if (failure) ++job.failures;
     ++killed_;
+    if (survive_elastic(id, pods, reason, !failure, exit_code)) continue;
     const Time not_before =
         failure ? saturating_add(loop_.now(), params_.restart_delay) : loop_.now();
     [[maybe_unused]] const Status evicted = evict(id, reason, -1, not_before);
     assert(evicted && "the scheduler knows every placed job");
   }
+}
+
+bool TrainingWorld::survive_elastic(JobId id, std::span<const int32_t> pods,
+                                    const std::string& reason, bool planned, int exit_code) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  const JobSpec& spec = *job.spec;
+  if (job.state != JobState::kRunning || !spec.elastic.enabled() ||
+      spec.roles.back().kind != RoleKind::kWorker)
+    return false;
+  const int32_t fixed = spec.total_pods() - spec.roles.back().replicas;
+  std::vector<int> workers;
+  for (const int32_t pod : pods) {
+    if (pod < fixed) return false;  // a Master, Chief, PS or Launcher: the job dies
+    workers.push_back(pod - fixed);
+  }
+  const bool recreate =
+      !planned &&
+      (spec.restart_policy == RestartPolicy::kOnFailure ||
+       (spec.restart_policy == RestartPolicy::kExitCode && retryable_exit_code(exit_code)));
+  Result<std::optional<ResizeAction>> r =
+      recreate ? scheduler_.replace(cluster_, id, workers, loop_.now(), reason + ": replaced")
+               : scheduler_.scale_in(cluster_, id, workers, loop_.now(), reason + ": shrunk");
+  if (!r || !r.value()) return false;  // below minReplicas, or no room for replacements
+  // An unplanned loss stops the job: the survivors go back to the last checkpoint. A drain or
+  // a spot notice lets it checkpoint first.
+  if (!planned) rollback_to_checkpoint(id);
+  [[maybe_unused]] const Status resized = apply(*r.value());
+  assert(resized && "the scheduler resized a running job");
+  return true;
+}
+
+void TrainingWorld::rollback_to_checkpoint(JobId id) {
+  JobLog& job = log_.jobs[static_cast<size_t>(id)];
+  settle(id);
+  Segment& segment = segments_[static_cast<size_t>(id)];
+  const SegmentProgress p = progress_after(segment.plan, loop_.now() - segment.start);
+  const int64_t saved = std::min(job.steps_done, segment.steps0 + p.saved);
+  const int64_t lost = job.steps_done - saved;
+  job.steps_done = saved;
+  job.lost_steps += lost;
+  const double lost_gpu_s = gpu_seconds(lost, job.step.total, held_milli_[static_cast<size_t>(id)]);
+  job.lost_gpu_seconds += lost_gpu_s;
+  job.useful_gpu_seconds -= lost_gpu_s;
+  // A new segment from the checkpoint, so nothing settles the lost steps again.
+  job.running_seconds += (loop_.now() - segment.start).seconds();
+  segment.start = loop_.now();
+  segment.steps0 = saved;
 }
 
 void TrainingWorld::hold_faulty(NodeId n) {

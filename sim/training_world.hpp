@@ -156,8 +156,20 @@ class TrainingWorld : private Scheduler::Waker {
   // and counts the loss, releases its resources; the scheduler may place it again from
   // `not_before`.
   Status evict(JobId id, const std::string& reason, JobId by, Time not_before);
-  // Kills every job with a pod on node n (GPU g only, when g >= 0) for a fault.
+  // Kills every job with a pod on node n (GPU g only, when g >= 0) for a fault; an elastic job
+  // whose pods there are all Workers survives instead (survive_elastic()).
   void kill_jobs_on(NodeId n, int g, const std::string& reason);
+  // et-operator's rules for a running elastic job that lost Workers `pods` (pod ids): with
+  // restartPolicy OnFailure (or ExitCode and a retryable `exit_code`) they are replaced under
+  // new indices (as many as fit, at least down to minReplicas), else (or for a `planned` loss:
+  // a drain, a spot notice) the job shrinks to the survivors if they are at least minReplicas.
+  // An unplanned loss sends the survivors back to the last checkpoint. False when the job
+  // cannot survive (not elastic, not running, a fixed role's pod lost, too few left): the
+  // caller kills it.
+  bool survive_elastic(JobId id, std::span<const int32_t> pods, const std::string& reason,
+                       bool planned, int exit_code);
+  // Throws away the steps since the last checkpoint (counted as lost) and starts a new segment.
+  void rollback_to_checkpoint(JobId id);
   // Re-takes the capacity node n withholds for its faults (everything free while it is down,
   // else its failed GPUs), after whatever ran there left.
   void hold_faulty(NodeId n);

@@ -91,19 +91,20 @@ TEST(ElasticJobsLoader, TheLastRoleMustBeAWorkerRole) {
 TEST(ElasticJobsLoader, UnknownKeysAndPoliciesAreNamed) {
   EXPECT_THAT(error_of(testing::replace_first(kScenario, "scaleStep: 1", "scaleStepz: 1")),
               HasSubstr("scaleStepz"));
-  const std::string e =
-      error_of(testing::replace_first(kScenario, "restartPolicy: ExitCode", "restartPolicy: Always"));
+  const std::string e = error_of(
+      testing::replace_first(kScenario, "restartPolicy: ExitCode", "restartPolicy: Always"));
   EXPECT_THAT(e, HasSubstr("e.yaml:19:"));
   EXPECT_THAT(e, HasSubstr("Never"));
-  EXPECT_THAT(error_of(testing::replace_first(kScenario, "checkpointCost: 2m", "checkpointCost: 2d")),
-              HasSubstr("e.yaml:21:"));
+  EXPECT_THAT(
+      error_of(testing::replace_first(kScenario, "checkpointCost: 2m", "checkpointCost: 2d")),
+      HasSubstr("e.yaml:21:"));
   EXPECT_THAT(error_of(testing::replace_first(kScenario, "restartDelay: 10m", "restartDelay: -1m")),
               HasSubstr("spec.sim.restartDelay"));
 }
 
 TEST(ElasticJobsLoader, AClassWhoseOnlyPodIsAMasterCannotBeElastic) {
-  const std::string e =
-      error_of(testing::replace_first(kScenario, "gpus: 32, gpusPerPod: 8", "gpus: 8, gpusPerPod: 8"));
+  const std::string e = error_of(
+      testing::replace_first(kScenario, "gpus: 32, gpusPerPod: 8", "gpus: 8, gpusPerPod: 8"));
   EXPECT_THAT(e, HasSubstr("e.yaml:29:"));
   EXPECT_THAT(e, HasSubstr("only a Master"));
 }

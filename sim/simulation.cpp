@@ -35,6 +35,7 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   }
 
   world.start();
+  if (built->pools) built->pools->start();
   if (scenario.horizon) {
     loop->run_until(scenario.start + *scenario.horizon);
   } else {
@@ -46,6 +47,7 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   run.events_dispatched = loop->dispatched();
   run.queued_at_end = built->scheduler->queued();
   run.log = world.take_log();
+  if (built->pools) run.log.pools = built->pools->log(run.end);
   // Moving the vector keeps its elements where they are, so the log's JobLog::spec pointers
   // stay valid in `run`.
   run.jobs = std::move(built->jobs);

@@ -51,6 +51,7 @@ struct JobLog {
   int failures = 0;
   double allocated_gpu_seconds = 0;
   double useful_gpu_seconds = 0;
+  double useful_spot_gpu_seconds = 0;  // ... of it on spot nodes (node pools)
   double running_seconds = 0;
 };
 
@@ -104,9 +105,24 @@ struct FaultRecord {
   int jobs = 0;
 };
 
+// One node pool over the run (sim/node_pools.hpp): node-hours and their cost up to the run's
+// end, how many nodes came and went, and the most it had up at once.
+struct PoolLog {
+  std::string name;
+  bool spot = false;
+  double price_per_hour = 0;
+  double node_hours = 0;
+  double cost = 0;
+  int nodes_added = 0;    // initial nodes included
+  int nodes_removed = 0;  // scale-downs and reclaims
+  int reclaims = 0;       // spot reclaims
+  int peak_nodes = 0;
+};
+
 struct SimulationLog {
   std::vector<JobLog> jobs;         // indexed by JobId
   std::vector<FaultRecord> faults;  // in the order they happened
+  std::vector<PoolLog> pools;       // node pools in configuration order; empty without
   std::vector<QueueLog> queues;     // admission queues in configuration order; empty without
   std::vector<SeriesPoint> series;
   std::vector<SimEvent> events;

@@ -48,6 +48,7 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
   busy_.assign(types, 0);
   last_point_.assign(types, SIZE_MAX);
   faults_.assign(static_cast<size_t>(cluster_.node_count()), NodeFaults{});
+  spot_node_.assign(static_cast<size_t>(cluster_.node_count()), false);
   log_.jobs.reserve(jobs_.size());
   stages_.reserve(jobs_.size());
   for (const JobSpec& spec : jobs_) track(spec);
@@ -71,6 +72,7 @@ void TrainingWorld::track(const JobSpec& spec) {
   timers_.push_back(Timer{});
   segments_.push_back(Segment{});
   held_milli_.push_back(0);
+  spot_milli_.push_back(0);
   charged_at_.push_back(Time());
 }
 
@@ -100,6 +102,8 @@ JobId TrainingWorld::submit(JobSpec spec) {
   [[maybe_unused]] const Status submitted = scheduler_.submit(id, submitted_.back(), loop_.now());
   assert(submitted && "job ids are the world's own and unique");
   record(EventKind::kSubmit, id);
+  pending_.insert(id);
+  if (on_pending_) on_pending_();
   request_cycle();
   return id;
 }
@@ -132,8 +136,10 @@ void TrainingWorld::arrive(size_t first) {
         scheduler_.submit(static_cast<JobId>(i), jobs_[i], now);
     assert(submitted && "job ids are the world's own and unique");
     record(EventKind::kSubmit, static_cast<JobId>(i));
+    pending_.insert(static_cast<JobId>(i));
   }
   next_arrival_ = i;
+  if (i > first && on_pending_) on_pending_();
   if (i < jobs_.size()) schedule_in_range(jobs_[i].submit, [this, i] { arrive(i); });
   request_cycle();
 }
@@ -200,6 +206,8 @@ void TrainingWorld::bind(const BindAction& action) {
   int64_t milli = 0;
   for (const Resources& r : action.requests) milli += r.gpu_milli_total();
   held_milli_[static_cast<size_t>(action.job)] = milli;
+  spot_milli_[static_cast<size_t>(action.job)] = spot_milli(action.pods, action.requests);
+  pending_.erase(action.job);
   charged_at_[static_cast<size_t>(action.job)] = loop_.now();
   const JobSpec& spec = *job.spec;
   job.replicas =
@@ -270,6 +278,10 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   job.pod_ids.resize(out);
   account(removed, -1, 0);
   held -= static_cast<int64_t>(removed.size()) * role.per_replica.gpu_milli_total();
+  int64_t& spot = spot_milli_[static_cast<size_t>(id)];
+  for (const PodPlacement& p : removed)
+    if (spot_node_[static_cast<size_t>(p.node)]) spot -= role.per_replica.gpu_milli_total();
+  spot += spot_milli(action.added, action.requests);
   job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
   for (size_t i = 0; i < action.added.size(); ++i)
     job.pod_ids.push_back(action.first_added + static_cast<int32_t>(i));
@@ -341,6 +353,8 @@ void TrainingWorld::settle(JobId id) {
   const int64_t done = std::min(job.spec->work.steps, segment.steps0 + p.steps);
   job.useful_gpu_seconds +=
       gpu_seconds(done - job.steps_done, job.step.total, held_milli_[static_cast<size_t>(id)]);
+  job.useful_spot_gpu_seconds +=
+      gpu_seconds(done - job.steps_done, job.step.total, spot_milli_[static_cast<size_t>(id)]);
   job.steps_done = done;
 }
 
@@ -368,22 +382,11 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
   const bool was_running = job.state == JobState::kRunning;
   int64_t lost = 0;
   if (was_running) {
-    settle(id);
-    // Back to the segment's last completed checkpoint.
-    const Segment& segment = segments_[static_cast<size_t>(id)];
-    const SegmentProgress p = progress_after(segment.plan, loop_.now() - segment.start);
-    const int64_t saved = std::min(job.steps_done, segment.steps0 + p.saved);
-    lost = job.steps_done - saved;
-    job.steps_done = saved;
-    job.lost_steps += lost;
-    const double lost_gpu_s =
-        gpu_seconds(lost, job.step.total, held_milli_[static_cast<size_t>(id)]);
-    job.lost_gpu_seconds += lost_gpu_s;
-    job.useful_gpu_seconds -= lost_gpu_s;
-    job.running_seconds += (loop_.now() - segment.start).seconds();
+    lost = rollback_to_checkpoint(id);
   }
   charge(id);
   held_milli_[static_cast<size_t>(id)] = 0;
+  spot_milli_[static_cast<size_t>(id)] = 0;
   --placed_jobs_;
   job.evicted.push_back(EvictionRecord{loop_.now(), reason, by});
   account(job.pods, -1, was_running ? -1 : 0);
@@ -407,6 +410,10 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
     if (w->state == WorkloadState::kWithdrawn) job.state = JobState::kWithdrawn;
     if (w->state == WorkloadState::kInactive) job.state = JobState::kInactive;
   }
+  if (job.state == JobState::kPending) {
+    pending_.insert(id);
+    if (on_pending_) on_pending_();
+  }
   drain_check_pods(pods);
   request_cycle();  // its resources are free for others
   return Status::ok();
@@ -426,6 +433,7 @@ Status TrainingWorld::withdraw(JobId id) {
     if (action_log_ != nullptr) action_log_->observation(o);
   }
   job.state = JobState::kWithdrawn;
+  pending_.erase(id);
   record(EventKind::kWithdraw, id);
   return Status::ok();
 }
@@ -435,10 +443,13 @@ void TrainingWorld::finish(JobId id) {
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   job.useful_gpu_seconds += gpu_seconds(job.spec->work.steps - job.steps_done, job.step.total,
                                         held_milli_[static_cast<size_t>(id)]);
+  job.useful_spot_gpu_seconds += gpu_seconds(job.spec->work.steps - job.steps_done, job.step.total,
+                                             spot_milli_[static_cast<size_t>(id)]);
   job.steps_done = job.spec->work.steps;
   job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
   charge(id);
   held_milli_[static_cast<size_t>(id)] = 0;
+  spot_milli_[static_cast<size_t>(id)] = 0;
   --placed_jobs_;
   job.state = JobState::kFinished;
   job.finished = loop_.now();
@@ -591,6 +602,64 @@ Status TrainingWorld::apply(const FaultEvent& e) {
   return Status::ok();
 }
 
+int64_t TrainingWorld::spot_milli(std::span<const PodPlacement> pods,
+                                  std::span<const Resources> requests) const {
+  int64_t milli = 0;
+  for (size_t i = 0; i < pods.size() && i < requests.size(); ++i)
+    if (spot_node_[static_cast<size_t>(pods[i].node)]) milli += requests[i].gpu_milli_total();
+  return milli;
+}
+
+NodeId TrainingWorld::add_node(NodeInfo info, bool spot) {
+  Result<NodeId> added = cluster_.add_node(std::move(info));
+  assert(added && "node pools name classes and racks of the cluster (checked when loaded)");
+  const NodeId n = added.value();
+  faults_.resize(static_cast<size_t>(cluster_.node_count()));
+  spot_node_.resize(static_cast<size_t>(cluster_.node_count()), false);
+  spot_node_[static_cast<size_t>(n)] = spot;
+  tell_node(Observation::Kind::kNodeAdded, n, "");
+  request_cycle();
+  return n;
+}
+
+void TrainingWorld::spot_notice(NodeId n) {
+  Observation o;
+  o.kind = Observation::Kind::kSpotNotice;
+  o.at = loop_.now();
+  o.node = n;
+  if (action_log_ != nullptr) action_log_->observation(o);
+  (void)scheduler_.observe(cluster_, o);
+  tell_node(Observation::Kind::kNodeCordoned, n, kReasonSpotReclaim);
+  // Elastic jobs leave in good order; the rest run until the reclaim.
+  std::vector<AllocationOwner> hit;
+  for (const AllocationOwner& owner : cluster_.owners_on(n))
+    if (owner.workload >= 0) hit.push_back(owner);
+  std::sort(hit.begin(), hit.end());
+  for (size_t i = 0; i < hit.size();) {
+    const JobId id = hit[i].workload;
+    std::vector<int32_t> pods;
+    for (; i < hit.size() && hit[i].workload == id; ++i) pods.push_back(hit[i].pod);
+    (void)survive_elastic(id, pods, kReasonSpotReclaim, true, 0);
+  }
+}
+
+void TrainingWorld::remove_node(NodeId n, const std::string& reason) {
+  kill_jobs_on(n, -1, reason);
+  const AllocationOwner hold{kFaultHold, n};
+  if (cluster_.allocation_of(hold) != nullptr) (void)cluster_.release(hold);
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (f.draining) --draining_nodes_;
+  // No repair or drain timer of the node's past may do anything.
+  const uint32_t generation = f.generation + 1, drains = f.drains + 1;
+  f = NodeFaults{};
+  f.generation = generation;
+  f.drains = drains;
+  [[maybe_unused]] const Status removed = cluster_.remove_node(n);
+  assert(removed && "every job on the node was killed");
+  tell_node(Observation::Kind::kNodeRemoved, n, reason);
+  request_cycle();
+}
+
 void TrainingWorld::repair_gpu(NodeId n, int g) {
   NodeFaults& f = faults_[static_cast<size_t>(n)];
   const uint64_t bit = uint64_t{1} << g;
@@ -702,7 +771,7 @@ bool TrainingWorld::survive_elastic(JobId id, std::span<const int32_t> pods,
   return true;
 }
 
-void TrainingWorld::rollback_to_checkpoint(JobId id) {
+int64_t TrainingWorld::rollback_to_checkpoint(JobId id) {
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
   settle(id);
   Segment& segment = segments_[static_cast<size_t>(id)];
@@ -714,10 +783,13 @@ void TrainingWorld::rollback_to_checkpoint(JobId id) {
   const double lost_gpu_s = gpu_seconds(lost, job.step.total, held_milli_[static_cast<size_t>(id)]);
   job.lost_gpu_seconds += lost_gpu_s;
   job.useful_gpu_seconds -= lost_gpu_s;
+  job.useful_spot_gpu_seconds -=
+      gpu_seconds(lost, job.step.total, spot_milli_[static_cast<size_t>(id)]);
   // A new segment from the checkpoint, so nothing settles the lost steps again.
   job.running_seconds += (loop_.now() - segment.start).seconds();
   segment.start = loop_.now();
   segment.steps0 = saved;
+  return lost;
 }
 
 void TrainingWorld::hold_faulty(NodeId n) {

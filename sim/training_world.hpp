@@ -44,6 +44,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <set>
 #include <span>
 #include <vector>
 
@@ -67,6 +68,7 @@ inline constexpr const char* kReasonGpuFailure = "GPUFailure";
 inline constexpr const char* kReasonNodeFailure = "NodeFailure";
 inline constexpr const char* kReasonRackFailure = "RackFailure";
 inline constexpr const char* kReasonDrain = "Drain";
+inline constexpr const char* kReasonSpotReclaim = "SpotReclaim";
 
 class TrainingWorld : private Scheduler::Waker {
  public:
@@ -94,6 +96,25 @@ class TrainingWorld : private Scheduler::Waker {
   // Carries out one fault or maintenance event now (see "Faults" above). An error, changing
   // nothing, for a node, rack or GPU the cluster does not have.
   Status apply(const FaultEvent& event);
+
+  // Nodes that come and go (node pools: sim/node_pools.hpp). add_node() adds one now (of an
+  // existing class and rack), a spot node when `spot` (its jobs' useful GPU time counts as
+  // spot), and reports it to the scheduler. spot_notice() announces a reclaim: the node is
+  // cordoned and elastic jobs whose pods there are all Workers shrink off it at once (planned:
+  // they checkpoint first); others run on until the node goes. remove_node() takes it away now:
+  // the jobs still on it are killed (`reason`, a failure: restart delay, JobLog::failures), its
+  // holds are released and the cluster keeps a tombstone.
+  NodeId add_node(NodeInfo info, bool spot);
+  void spot_notice(NodeId n);
+  void remove_node(NodeId n, const std::string& reason);
+  // Jobs waiting to be placed, by JobId (about submission order).
+  const std::set<JobId>& pending_jobs() const { return pending_; }
+  const JobSpec& spec(JobId id) const { return *log_.jobs[static_cast<size_t>(id)].spec; }
+  // Called when a job starts waiting (arrived, requeued after an eviction).
+  void on_pending(std::function<void()> fn) { on_pending_ = std::move(fn); }
+  // Is work under way: a job placed, or one still to arrive? (Jobs that only wait are not: they
+  // wait for something else to change.)
+  bool busy() const { return placed_jobs_ > 0 || next_arrival_ < jobs_.size(); }
 
   // Carries out a policy's eviction of a placed job (pods starting or running): stops it,
   // settles and loses progress as above, and reports kEvicted to the scheduler, which requeues
@@ -168,8 +189,11 @@ class TrainingWorld : private Scheduler::Waker {
   // caller kills it.
   bool survive_elastic(JobId id, std::span<const int32_t> pods, const std::string& reason,
                        bool planned, int exit_code);
-  // Throws away the steps since the last checkpoint (counted as lost) and starts a new segment.
-  void rollback_to_checkpoint(JobId id);
+  // Throws away the steps since the last checkpoint (counted as lost) and starts a new segment;
+  // returns the steps lost.
+  int64_t rollback_to_checkpoint(JobId id);
+  // GPU milli of `pods` (with their requests) on spot nodes.
+  int64_t spot_milli(std::span<const PodPlacement> pods, std::span<const Resources> requests) const;
   // Re-takes the capacity node n withholds for its faults (everything free while it is down,
   // else its failed GPUs), after whatever ran there left.
   void hold_faulty(NodeId n);
@@ -254,7 +278,11 @@ class TrainingWorld : private Scheduler::Waker {
   Duration window_;
   bool faults_paused_ = false;
   size_t placed_jobs_ = 0;   // jobs bound, starting or running
-  size_t next_arrival_ = 0;  // index of the next job of `jobs` to arrive
+  std::set<JobId> pending_;  // jobs waiting to be placed
+  std::function<void()> on_pending_;
+  std::vector<bool> spot_node_;      // per node
+  std::vector<int64_t> spot_milli_;  // per job: GPU milli of its pods on spot nodes
+  size_t next_arrival_ = 0;          // index of the next job of `jobs` to arrive
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;

@@ -13,6 +13,9 @@ std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventL
   w->world =
       std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);
   if (!scenario.injected_faults.empty()) w->world->schedule_faults(scenario.injected_faults);
+  if (!scenario.autoscaling.pools.empty())
+    w->pools =
+        std::make_unique<NodePoolDriver>(loop, *w->world, scenario.autoscaling, scenario.seed);
   if (!scenario.failures.empty())
     w->world->schedule_faults(std::make_unique<FaultTimeline>(scenario.failures, scenario.topology,
                                                               scenario.start, scenario.seed));

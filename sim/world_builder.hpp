@@ -15,6 +15,7 @@
 #include "engine/cluster/job.hpp"
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/scheduler.hpp"
+#include "sim/node_pools.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/training_world.hpp"
 
@@ -24,12 +25,13 @@ struct SimulatedWorld {
   std::vector<JobSpec> jobs;  // the workload sorted by submit time; JobId = index
   std::unique_ptr<Cluster> cluster;
   std::unique_ptr<Scheduler> scheduler;
-  std::unique_ptr<TrainingWorld> world;  // refers to jobs, *cluster and *scheduler
+  std::unique_ptr<TrainingWorld> world;   // refers to jobs, *cluster and *scheduler
+  std::unique_ptr<NodePoolDriver> pools;  // with spec.autoscaling pools; refers to *world
 };
 
 // Builds the world of `scenario` on `loop`, whose clock should read scenario.start. Does not
-// start it: call world->start() once before running the loop. Throws std::invalid_argument
-// for a placement plugin no one registered (Scheduler's constructor).
+// start it: call world->start() (and pools->start(), if any) once before running the loop. Throws
+// std::invalid_argument for a placement plugin no one registered (Scheduler's constructor).
 std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventLoop& loop);
 
 // `scenario` moved in time to begin at `start`: the explicit jobs' submit times move with it

@@ -148,6 +148,7 @@ struct SimulatedCluster {
     sim = build_world(starting_at(load_scenario_file(file, load_trace_topology), loop.now()), loop);
     executor = std::make_unique<ClusterTaskExecutor>(*sim->world, containers);
     sim->world->start();
+    if (sim->pools) sim->pools->start();
   }
 };
 

@@ -24,7 +24,10 @@ class SimServeWorld final : public ServeWorld {
   const Cluster& cluster() const override { return *world_->cluster; }
   const Scheduler& scheduler() const override { return *world_->scheduler; }
   TaskExecutor& executor() override { return *executor_; }
-  void start() override { world_->world->start(); }
+  void start() override {
+    world_->world->start();
+    if (world_->pools) world_->pools->start();
+  }
   void set_action_log(ActionLog* log) override { world_->world->set_action_log(log); }
   std::string describe() const override { return "sim: " + file_; }
 

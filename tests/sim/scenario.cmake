@@ -14,3 +14,8 @@ gantry_test(gantry_admission_loader_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/admission_loader_test.cpp
           ${CMAKE_CURRENT_LIST_DIR}/admission_file_test.cpp
   DEPS gantry_sim_scenario gantry_sim_workload)
+
+# spec.policy.elasticity.
+gantry_test(gantry_elasticity_loader_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/elasticity_loader_test.cpp
+  DEPS gantry_sim_scenario)

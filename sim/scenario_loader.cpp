@@ -29,11 +29,36 @@ constexpr std::string_view kExperimentMoved =
     "spec.experiment up into spec, and replace their kind: Fragmentation by type: Fragmentation "
     "(see scenarios/openb-fragmentation.yaml)";
 
+// spec.policy.elasticity: {policy: none | scale-out-idle | shrink-to-admit | goodput, and for
+// goodput interval (a duration, default 5m) and minGain (GPU-seconds, default 0)}.
+ElasticityConfig read_elasticity(const ConfigNode& node, ConfigErrors& errors) {
+  const ConfigFields m(node, {"policy", "interval", "minGain"}, errors);
+  ElasticityConfig e;
+  const bool policy_ok = m.read_required("policy", [&](const ConfigNode& n) {
+    const std::string name = n.as_name();
+    if (const std::optional<ElasticPolicy> p = parse_elastic_policy(name)) {
+      e.policy = *p;
+      return;
+    }
+    n.fail("unknown elasticity policy " + quote_for_message(name) +
+           "; known: none, scale-out-idle, shrink-to-admit, goodput");
+  });
+  m.read("interval", [&](const ConfigNode& n) { e.interval = n.as_positive_duration(); });
+  m.read("minGain", [&](const ConfigNode& n) { e.min_gain_gpu_seconds = n.as_double(0, 1e18); });
+  // The goodput knobs mean nothing to the other policies: say so rather than ignore them.
+  if (policy_ok && e.policy != ElasticPolicy::kGoodput)
+    for (const char* key : {"interval", "minGain"})
+      if (const std::optional<ConfigNode> n = m.optional(key))
+        errors.add(
+            *n, std::string(key) + " applies to policy goodput only, not " + to_string(e.policy));
+  return e;
+}
+
 // `declared`: the admission queues, for the check of the jobs' queues (none when the policy
 // declares no admission; not known when the policy could not be read).
 SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admission,
                             ConfigErrors& errors, DeclaredQueues& declared) {
-  const ConfigFields m(node, {"queue", "queueing", "placement", "admission"}, errors);
+  const ConfigFields m(node, {"queue", "queueing", "placement", "admission", "elasticity"}, errors);
   SchedulerConfig p;
   if (!m.valid()) declared.known = false;
   const bool order_read = m.read("queue", [&](const ConfigNode& n) {
@@ -64,6 +89,8 @@ SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admi
                  "Priority or leave it out");
     p.order = QueueOrder::kPriority;
   }
+  if (const std::optional<ConfigNode> n = m.optional("elasticity"))
+    p.elasticity = read_elasticity(*n, errors);
   return p;
 }
 

@@ -1,6 +1,7 @@
 #include "sim/world_builder.hpp"
 
 #include "engine/core/random.hpp"
+#include "sim/step_time_throughput.hpp"
 #include "sim/workload_generator.hpp"
 
 namespace gantry {
@@ -10,6 +11,10 @@ std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventL
   w->cluster = std::make_unique<Cluster>(scenario.topology);
   w->jobs = build_workload(scenario.workload, scenario.start, RandomStreams(scenario.seed));
   w->scheduler = std::make_unique<Scheduler>(scenario.policy);
+  // The goodput elasticity policy asks the step-time model how fast a job would go at a size.
+  static const StepTimeThroughput step_time_throughput;
+  if (scenario.policy.elasticity.policy == ElasticPolicy::kGoodput)
+    w->scheduler->set_throughput_model(&step_time_throughput);
   w->world =
       std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);
   if (!scenario.injected_faults.empty()) w->world->schedule_faults(scenario.injected_faults);

@@ -297,6 +297,8 @@ void Scheduler::end_resize(Cluster& cluster, Workload& w, bool done, Time now) {
   }
   w.resize_to_pods = -1;
   if (admission_) admission_reaccount(cluster, w, now);
+  // An elasticity policy may wait for these GPUs (a head to admit, a goodput receiver).
+  if (config_.elasticity.enabled() && waker_ != nullptr) waker_->wake_at(now);
   // A request that waited for this one.
   if (!w.pending_resize) return;
   Workload::PendingResize next = std::move(*w.pending_resize);
@@ -596,7 +598,12 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
     backoff_.erase(backoff_.begin());
     enqueue(*w);
   }
-  if (admission_) return run_admission_cycle(cluster, now);
+  if (admission_) {
+    std::vector<BindAction> admitted = run_admission_cycle(cluster, now);
+    // Elasticity policies act on what the cycle left (off by default: nothing happens).
+    if (config_.elasticity.enabled()) run_elasticity(cluster, now);
+    return admitted;
+  }
   begin_cycle(cluster);
   std::vector<BindAction> placed;
   const bool strict = config_.queueing == Queueing::kStrictFifo;
@@ -648,6 +655,8 @@ std::vector<BindAction> Scheduler::run_cycle(Cluster& cluster, Time now) {
     if (it != jobs.end()) heads.push(Head{it->key, g, it});
   }
   end_cycle(cluster);
+  // Elasticity policies act on what the cycle left (off by default: nothing happens).
+  if (config_.elasticity.enabled()) run_elasticity(cluster, now);
   return placed;
 }
 

@@ -30,6 +30,7 @@
 // Not thread-safe: runs on the event loop thread (DESIGN.md rule 1).
 
 #include <cstddef>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -42,6 +43,8 @@
 #include "engine/cluster/cluster.hpp"
 #include "engine/cluster/job.hpp"
 #include "engine/policy/actions.hpp"
+#include "engine/policy/elastic/elastic_rules.hpp"
+#include "engine/policy/elastic/throughput_model.hpp"
 #include "engine/policy/gang_state.hpp"
 #include "engine/policy/gpu_fit.hpp"
 #include "engine/policy/job_queue.hpp"
@@ -160,6 +163,47 @@ class Scheduler {
   // the world to carry out like resize()'s.
   std::vector<ResizeAction> take_resizes() { return std::exchange(resizes_, {}); }
 
+  // Elasticity policies (SchedulerConfig::elasticity; engine/policy/elastic/README.md). They
+  // resize running elastic jobs (JobSpec::elastic; running, no resize in flight or waiting, not
+  // being evicted) through resize(), by whole scale steps (elastic_rules.hpp), at the end of a
+  // cycle; their actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit"
+  // or "Goodput". With elasticity on, the end of a resize asks the Waker for a cycle (a
+  // workload may be waiting for the GPUs it frees). With admission queues, growth never
+  // borrows: the job's queue must stay within its nominal quota.
+  //
+  // scale-out-idle: when nothing is pending after the cycle (no workload queued or due to
+  // leave its backoff), each job in growth order (higher priority, then started earlier, then
+  // lower id) grows by the largest number of steps k (from the most allowed down to 1) whose
+  // new Workers are placed now; none fits: it stays as it is.
+  //
+  // shrink-to-admit: for a head that is not placed — without admission, the first workload
+  // left in the queue after the cycle; with admission, every head try_admit() turns away, before
+  // any preemption is tried for it — jobs are shrunk if, and only if, that lets the head's whole
+  // gang in (quota and placement). Candidates, tried in this order: (1) with admission, jobs of
+  // the other queues of the head's cohort that borrow, only while their queue still borrows
+  // (back to its nominal quota), any priority; (2) jobs of the head's queue (any job without
+  // admission) of priority <= the head's. Within each group: lower priority, then started later,
+  // then higher id. Trial: candidate by candidate, its highest Workers are released in the model
+  // one step at a time until the head fits; then, from the second-to-last candidate back to the
+  // first, a candidate is put back whole if the head still fits. Nothing fits even with every
+  // candidate at its floor: nothing is shrunk (with admission, preemption is tried). Otherwise the
+  // model is restored and each candidate left is resized down (highest indices leave); the head is
+  // admitted by a later cycle, once the world has reported kResized. While a shrink for a head
+  // is in flight, nothing more is shrunk for it and, with admission, it does not preempt.
+  //
+  // goodput: needs a ThroughputModel (without one it does nothing). An evaluation is due
+  // `interval` after the previous one (after the first cycle, for the first); the scheduler asks
+  // its Waker for a cycle then while an elastic job runs, and evaluates at the first cycle at or
+  // after that instant with nothing pending and no goodput move in flight. Receivers in
+  // receiver_order(), each at most once: grow one step from idle GPUs if that net gain exceeds
+  // the minimum and the Workers are placed now; else take one step from the first donor (in
+  // donor_order(), not yet used, not itself) whose move's net gain exceeds the minimum and whose
+  // freed GPUs let the receiver's new Workers be placed (tried in the model). The donor is
+  // resized down now and the receiver up at the first cycle after the donor's kResized (if its
+  // Workers still fit then). Each job takes part in at most one move per evaluation.
+  // `model` must outlive the scheduler (or be reset to null).
+  void set_throughput_model(const ThroughputModel* model) { throughput_ = model; }
+
   // Places one job now or gives up, leaving nothing queued: the job goes through exactly what
   // run_cycle() does for a job (GPU feasibility by the free-GPU histogram, then the placement
   // plugin pod by pod, the whole gang or nothing), as a cycle of its own; jobs already in the
@@ -223,6 +267,44 @@ class Scheduler {
   void enqueue(Workload& w);
   // Releases every allocation a workload's pods hold (and, with admission, its quota).
   void release_all(Cluster& cluster, Workload& w, Time now);
+
+  // Elasticity policies (engine/policy/elastic/scheduler_elastic.cpp).
+  void run_elasticity(Cluster& cluster, Time now);
+  // Admission: room for a head that does not fit: shrink-to-admit first, then preemption.
+  bool make_room(Cluster& cluster, Workload& w, Time now);
+  // True when shrinks for `head` were issued now or are in flight.
+  bool shrink_to_admit(Cluster& cluster, Workload& head, Time now);
+  void scale_out_idle(Cluster& cluster, Time now);
+  void goodput(Cluster& cluster, Time now);
+  std::vector<ElasticJob> elastic_jobs() const;
+  bool nothing_pending() const {
+    return queue_.size() == 0 && (!admission_ || admission_->pending == 0);
+  }
+  // Would `head`'s whole gang be admitted (quota and placement) now? Leaves the model as it was.
+  bool head_fits(Cluster& cluster, Workload& head);
+  // Does elastic growth of `w` by `workers` Workers keep its queue within nominal quota?
+  bool growth_within_nominal(const Cluster& cluster, const Workload& w, int workers) const;
+  // A trial scale-in in the model: `w`'s `cut` highest Workers released (and their quota).
+  struct TrialCut {
+    Workload* w = nullptr;
+    int cut = 0;
+    ResourceVector usage;  // w's usage as the quota book counts it now
+  };
+  void set_trial_cut(Cluster& cluster, TrialCut& t, int cut);
+  struct Grant {  // goodput: `receiver` grows to `replicas` once `donor`'s scale-in is done
+    JobId receiver = -1;
+    JobId donor = -1;
+    int replicas = 0;
+  };
+  struct ElasticState {
+    std::map<JobId, JobId> shrinking;  // shrink-to-admit: job being shrunk -> head it is for
+    std::vector<Grant> grants;
+    bool started = false;  // goodput: next_eval set
+    Time next_eval;
+    Time wake_asked;  // the evaluation instant the Waker was last asked for
+  };
+  ElasticState elastic_;
+  const ThroughputModel* throughput_ = nullptr;
 
   // Admission (scheduler_admission.cpp).
   enum class AdmitResult { kAdmitted, kPreempting, kNoQuota, kNoPlacement };

@@ -291,7 +291,7 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
   if (memo != nullptr && WalkMemo::dominates(memo->quota, w, totals)) {
     if (memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
       return AdmitResult::kNoQuota;
-    if (try_preemption(cluster, w, now)) return AdmitResult::kPreempting;
+    if (make_room(cluster, w, now)) return AdmitResult::kPreempting;  // shrinks, then preemption
     memo->preemption = WalkMemo::Failure{true, totals, w.spec};
     return AdmitResult::kNoQuota;
   }
@@ -313,7 +313,7 @@ Scheduler::AdmitResult Scheduler::try_admit(Cluster& cluster, Workload& w, Time 
     memo->quota = WalkMemo::Failure{true, totals, w.spec};
   if (memo != nullptr && memo->preemption.set && WalkMemo::dominates(memo->preemption, w, totals))
     return quota_passed ? AdmitResult::kNoPlacement : AdmitResult::kNoQuota;
-  if (try_preemption(cluster, w, now)) return AdmitResult::kPreempting;
+  if (make_room(cluster, w, now)) return AdmitResult::kPreempting;  // shrinks, then preemption
   if (memo != nullptr) memo->preemption = WalkMemo::Failure{true, totals, w.spec};
   return quota_passed ? AdmitResult::kNoPlacement : AdmitResult::kNoQuota;
 }

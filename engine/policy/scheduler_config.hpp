@@ -6,6 +6,7 @@
 #include <string>
 
 #include "engine/core/time.hpp"
+#include "engine/policy/elastic/elastic_config.hpp"
 #include "engine/policy/queues/admission_config.hpp"
 
 namespace gantry {
@@ -35,6 +36,9 @@ struct SchedulerConfig {
   // Queues, quotas, preemption and fair sharing (off when it has no queues): jobs wait in
   // their JobSpec::queue and are admitted by its rules before placement.
   AdmissionConfig admission;
+  // Resizing running elastic jobs on the scheduler's own initiative (off by default;
+  // scheduler.hpp, "Elasticity policies").
+  ElasticityConfig elasticity;
 };
 
 }  // namespace gantry

@@ -596,7 +596,7 @@ TEST(AdmissionLoader, AQueueWithoutAdmissionIsAnError) {
   // A policy that is not a map says nothing about queues: only its own error.
   EXPECT_EQ(error_of(with(policy, "  policy: [1]\n")),
             "t.yaml:14:11: spec.policy: expected a map with fields queue, queueing, placement, "
-            "admission, got a list");
+            "admission, elasticity, got a list");
 }
 
 // The workload may come before the policy: the check does not depend on the order.

@@ -19,3 +19,8 @@ gantry_test(gantry_admission_loader_tests
 gantry_test(gantry_elastic_jobs_loader_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/elastic_jobs_loader_test.cpp
   DEPS gantry_sim_scenario)
+
+# spec.policy.elasticity.
+gantry_test(gantry_elasticity_loader_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/elasticity_loader_test.cpp
+  DEPS gantry_sim_scenario)

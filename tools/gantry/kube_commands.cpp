@@ -16,6 +16,7 @@
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
+#include "sim/fault_events.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace gantry::cli {
@@ -50,6 +51,7 @@ struct KubeletSimCommand {
   KubeTarget target;
   std::string cluster;
   double speed = 1;
+  std::string events;  // a fault events file (sim/fault_events.hpp)
 };
 
 void run_kubelet_sim(const KubeletSimCommand& opt) {
@@ -69,6 +71,15 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   kube::ApiWorkers workers(8);
   kube::KubeletSim kubelet(client, workers, loop, scenario.topology,
                            {.pod_startup = scenario.sim.pod_startup, .speed = opt.speed});
+  if (!opt.events.empty()) {
+    // Durations in the file count from now (kubelet-sim's start), not the scenario's start.
+    std::vector<InputError> skipped;
+    std::vector<FaultEvent> events =
+        load_fault_events(opt.events, scenario.topology, loop.now(), std::nullopt, &skipped);
+    for (const InputError& e : skipped) fmt::print(stderr, "warning: {}\n", e.what());
+    fmt::print("gantry kubelet-sim: {} fault events from {}\n", events.size(), opt.events);
+    kubelet.schedule_faults(std::move(events));
+  }
   try {
     kubelet.start();
   } catch (const kube::KubeError& e) {
@@ -89,8 +100,9 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   kubelet.stop();
   workers.wait_idle();
   const kube::KubeletSimStats s = kubelet.stats();
-  fmt::print("gantry kubelet-sim: stopped; pods started {}, succeeded {}, failed {}\n",
-             s.pods_started, s.pods_succeeded, s.pods_failed);
+  fmt::print(
+      "gantry kubelet-sim: stopped; pods started {}, succeeded {}, failed {} (lost to faults {})\n",
+      s.pods_started, s.pods_succeeded, s.pods_failed, s.pods_lost);
 }
 
 struct SnapshotCommand {
@@ -147,6 +159,9 @@ void add_kube_commands(CLI::App& app) {
   add_target_options(k, sim->target);
   k->add_option("--cluster", sim->cluster, "A kind: Scenario whose nodes to register")->required();
   k->add_option("--speed", sim->speed, "Simulated seconds per wall second (default 1)");
+  k->add_option("--events", sim->events,
+                "Fault events to play (the file of gantry simulate --events; durations count "
+                "from kubelet-sim's start)");
   k->callback([sim] { run_kubelet_sim(*sim); });
 
   auto snap = std::make_shared<SnapshotCommand>();

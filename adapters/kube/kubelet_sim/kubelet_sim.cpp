@@ -1,9 +1,13 @@
 #include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
+#include "adapters/kube/model/gpu_product.hpp"
+#include "adapters/kube/model/kube_node.hpp"
 #include "engine/core/errors.hpp"
 
 namespace gantry::kube {
@@ -40,6 +44,9 @@ KubeletSim::KubeletSim(KubeClient& client, ApiWorkers& workers, EventLoop& loop,
       topology_(std::move(topology)),
       options_(options) {
   for (const NodeInfo& n : topology_.nodes) nodes_.insert(n.name);
+  for (NodeId n = 0; n < static_cast<NodeId>(topology_.nodes.size()); ++n)
+    node_ids_.emplace(topology_.nodes[static_cast<size_t>(n)].name, n);
+  faults_.assign(topology_.nodes.size(), NodeFaults{});
 }
 
 KubeletSim::~KubeletSim() { stop(); }
@@ -82,11 +89,14 @@ void KubeletSim::stop() {
   for (auto& [key, p] : played_)
     if (p.timer) loop_.cancel(*p.timer);
   played_.clear();
+  if (fault_timer_) loop_.cancel(*fault_timer_);
+  fault_timer_.reset();
 }
 
 void KubeletSim::renew_leases() {
   const Time now = loop_.now();
   for (const std::string& node : nodes_) {
+    if (node_down(node)) continue;  // a lost node's kubelet says nothing
     const std::string version = lease_versions_[node];
     workers_.submit([this, node, now, version] {
       try {
@@ -125,6 +135,24 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
   }
   pods_[key] = pod;
   if (it != played_.end() || pod.phase == "Succeeded" || pod.phase == "Failed") return;
+  if (node_down(pod.node_name)) {
+    // Bound to a lost node: it never starts, and ends as the node's other pods did.
+    const std::string path = status_path(pod);
+    nlohmann::json patch = {
+        {"metadata", {{"uid", pod.uid}}},
+        {"status", lost_status(kNodeLostReason, "node " + pod.node_name + " is down")}};
+    ++stats_.pods_lost;
+    ++stats_.pods_failed;
+    workers_.submit([this, path, patch] {
+      try {
+        client_.patch(path, patch, PatchType::kMerge);
+      } catch (const std::exception&) {
+        loop_.post([this] { ++stats_.write_errors; });
+      }
+    });
+    played_.emplace(key, Played{pod.uid, loop_.now(), loop_.now(), std::nullopt});
+    return;
+  }
   Played p;
   p.uid = pod.uid;
   p.due = loop_.now() + options_.pod_startup;
@@ -200,6 +228,198 @@ void KubeletSim::write_status(const KubePod& pod, nlohmann::json status) {
       client_.patch(path, patch, PatchType::kMerge);
     } catch (const std::exception&) {
       // The pod went (deleted, or replaced: the uid precondition) while we wrote.
+      loop_.post([this] { ++stats_.write_errors; });
+    }
+  });
+}
+
+}  // namespace gantry::kube
+
+namespace gantry::kube {
+
+// ---------------------------------------------------------------------------------------------
+// Faults
+
+bool KubeletSim::node_down(const std::string& node) const {
+  const auto it = node_ids_.find(node);
+  return it != node_ids_.end() && faults_[static_cast<size_t>(it->second)].outages > 0;
+}
+
+void KubeletSim::schedule_faults(std::vector<FaultEvent> events) {
+  if (fault_timer_) loop_.cancel(*fault_timer_);
+  fault_timer_.reset();
+  fault_events_ = std::move(events);
+  if (fault_events_.empty()) return;
+  fault_timer_ =
+      loop_.schedule_at(std::max(fault_events_.front().at, loop_.now()), [this] { next_fault(0); });
+}
+
+void KubeletSim::next_fault(size_t i) {
+  fault_timer_.reset();
+  if (stopped_) return;
+  for (; i < fault_events_.size() && fault_events_[i].at <= loop_.now(); ++i)
+    apply_fault(fault_events_[i]);
+  if (i < fault_events_.size())
+    fault_timer_ = loop_.schedule_at(fault_events_[i].at, [this, i] { next_fault(i); });
+}
+
+void KubeletSim::apply_fault(const FaultEvent& e) {
+  const auto nodes = static_cast<NodeId>(topology_.nodes.size());
+  const bool rack_action = e.action == FaultAction::kRackDown || e.action == FaultAction::kRackUp;
+  // The loader checked names against the scenario; ids out of range are a caller's mistake.
+  if (!rack_action && (e.node < 0 || e.node >= nodes)) return;
+  const auto for_rack = [&](auto&& fn) {
+    for (NodeId n = 0; n < nodes; ++n)
+      if (topology_.nodes[static_cast<size_t>(n)].rack == e.rack) fn(n);
+  };
+  switch (e.action) {
+    case FaultAction::kNodeDown:
+      take_down(e.node, kNodeLostReason, e.duration);
+      break;
+    case FaultAction::kNodeUp:
+      bring_up(e.node, true);
+      break;
+    case FaultAction::kRackDown:
+      for_rack([&](NodeId n) { take_down(n, kRackLostReason, e.duration); });
+      break;
+    case FaultAction::kRackUp:
+      for_rack([&](NodeId n) { bring_up(n, true); });
+      break;
+    case FaultAction::kGpuFail: {
+      NodeFaults& f = faults_[static_cast<size_t>(e.node)];
+      const uint64_t bit = uint64_t{1} << e.gpu;
+      if (e.gpu < 0 || e.gpu >= 64 || (f.failed_gpus & bit) != 0) break;
+      f.failed_gpus |= bit;
+      fail_pods_and_write_node(e.node, e.gpu, kGpuFailureReason);
+      if (e.duration > Duration(0)) {
+        const NodeId n = e.node;
+        const int g = e.gpu;
+        loop_.schedule_after(e.duration, [this, n, g] {
+          if (!stopped_) repair_gpu(n, g);
+        });
+      }
+      break;
+    }
+    case FaultAction::kGpuRepair:
+      repair_gpu(e.node, e.gpu);
+      break;
+    case FaultAction::kDrain:
+      ++stats_.faults_ignored;
+      return;
+  }
+  ++stats_.faults_applied;
+}
+
+void KubeletSim::take_down(NodeId n, std::string_view reason, Duration for_how_long) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (f.outages++ == 0) fail_pods_and_write_node(n, -1, reason);
+  if (for_how_long > Duration(0)) {
+    const uint32_t generation = f.generation;
+    loop_.schedule_after(for_how_long, [this, n, generation] {
+      if (!stopped_ && faults_[static_cast<size_t>(n)].generation == generation) bring_up(n, false);
+    });
+  }
+}
+
+void KubeletSim::bring_up(NodeId n, bool all_outages) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  if (f.outages == 0) return;
+  if (all_outages) {
+    f.outages = 0;
+    ++f.generation;
+  } else {
+    --f.outages;
+  }
+  if (f.outages > 0) return;
+  write_node(n, {});
+}
+
+void KubeletSim::repair_gpu(NodeId n, int gpu) {
+  NodeFaults& f = faults_[static_cast<size_t>(n)];
+  const uint64_t bit = uint64_t{1} << gpu;
+  if (gpu < 0 || gpu >= 64 || (f.failed_gpus & bit) == 0) return;
+  f.failed_gpus &= ~bit;
+  write_node(n, {});
+}
+
+nlohmann::json KubeletSim::lost_status(std::string_view reason, const std::string& message) const {
+  const std::string at = format_rfc3339(loop_.now());
+  return {{"phase", "Failed"},
+          {"reason", std::string(reason)},
+          {"message", message},
+          {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
+          {"containerStatuses",
+           {{{"name", "main"},
+             {"ready", false},
+             {"restartCount", 0},
+             {"state",
+              {{"terminated",
+                {{"exitCode", kFaultExitCode}, {"reason", "Error"}, {"finishedAt", at}}}}}}}}};
+}
+
+void KubeletSim::fail_pods_and_write_node(NodeId n, int gpu, std::string_view reason) {
+  const std::string& node = topology_.nodes[static_cast<size_t>(n)].name;
+  const std::string message =
+      gpu >= 0 ? "GPU " + std::to_string(gpu) + " of node " + node + " failed"
+               : "node " + node + (reason == kRackLostReason ? " lost with its rack" : " is down");
+  std::vector<std::pair<std::string, nlohmann::json>> patches;
+  for (auto& [key, pod] : pods_) {
+    if (pod.node_name != node || pod.phase == "Succeeded" || pod.phase == "Failed") continue;
+    if (gpu >= 0 &&
+        std::find(pod.gpu_index.begin(), pod.gpu_index.end(), gpu) == pod.gpu_index.end())
+      continue;
+    const auto p = played_.find(key);
+    if (p == played_.end()) continue;  // not played here (deleted, replaced)
+    if (p->second.timer) loop_.cancel(*p->second.timer);
+    p->second.timer.reset();
+    pod.phase = "Failed";  // not played on: the informer's copy comes later
+    patches.emplace_back(
+        status_path(pod),
+        nlohmann::json{{"metadata", {{"uid", pod.uid}}}, {"status", lost_status(reason, message)}});
+    ++stats_.pods_lost;
+    ++stats_.pods_failed;
+  }
+  write_node(n, std::move(patches));
+}
+
+void KubeletSim::write_node(NodeId n,
+                            std::vector<std::pair<std::string, nlohmann::json>> pod_patches) {
+  const NodeFaults& f = faults_[static_cast<size_t>(n)];
+  const nlohmann::json object = node_object(topology_, n, loop_.now());
+  const std::string path = "/api/v1/nodes/" + topology_.nodes[static_cast<size_t>(n)].name;
+  nlohmann::json status = object["status"];
+  const std::string at = format_rfc3339(loop_.now());
+  if (f.outages > 0) {
+    status["conditions"] = {{{"type", "Ready"},
+                             {"status", "Unknown"},
+                             {"reason", "NodeStatusUnknown"},
+                             {"message", "Kubelet stopped posting node status."},
+                             {"lastHeartbeatTime", at},
+                             {"lastTransitionTime", at}}};
+  }
+  std::string unhealthy;
+  for (int g = 0; g < 64; ++g)
+    if ((f.failed_gpus >> g) & 1) unhealthy += (unhealthy.empty() ? "" : ",") + std::to_string(g);
+  const std::string gpu_key(kGpuResource);
+  if (!unhealthy.empty() && status["allocatable"].contains(gpu_key)) {
+    const int gpus = std::stoi(status["allocatable"][gpu_key].get<std::string>());
+    status["allocatable"][gpu_key] = std::to_string(gpus - std::popcount(f.failed_gpus));
+  }
+  const nlohmann::json annotations = {
+      {std::string(kUnhealthyGpusAnnotation),
+       unhealthy.empty() ? nlohmann::json(nullptr) : nlohmann::json(unhealthy)}};
+  workers_.submit([this, path, status, annotations, patches = std::move(pod_patches)] {
+    for (const auto& [pod_path, patch] : patches) {
+      try {
+        client_.patch(pod_path, patch, PatchType::kMerge);
+      } catch (const std::exception&) {
+        loop_.post([this] { ++stats_.write_errors; });
+      }
+    }
+    try {
+      client_.patch(path, {{"metadata", {{"annotations", annotations}}}}, PatchType::kMerge);
+      client_.patch(path + "/status", {{"status", status}}, PatchType::kMerge);
+    } catch (const std::exception&) {
       loop_.post([this] { ++stats_.write_errors; });
     }
   });

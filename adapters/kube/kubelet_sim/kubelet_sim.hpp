@@ -17,6 +17,26 @@
 //   a pod deleted: forgotten (nothing more is written for it).
 // Status goes through the pods/status subresource (PATCH, merge), with a uid precondition.
 //
+// Faults (`gantry kubelet-sim --events FILE`, the fault events file of `gantry simulate`:
+// sim/fault_events.hpp; schedule_faults()), each at its instant, as a real cluster would end up
+// showing them once the node lifecycle controller and the pod garbage collector have done
+// their part:
+//   node-down   its Lease is no longer renewed, its Ready condition turns Unknown (reason
+//               NodeStatusUnknown), and every pod on it not ended yet is Failed with
+//               status.reason NodeLost, its container terminated with exit code 137; a pod bound
+//               to it while it is down fails the same way at once. `for`: up again after it.
+//   node-up     Ready True again, the Lease renewed again.
+//   rack-down   the same for each node of the rack, with status.reason RackLost; rack-up.
+//   gpu-fail    the pods holding that GPU (annotation gantry.dev/gpu-index) are Failed with
+//               status.reason GPUFailure and exit code 137; the node's allocatable
+//               nvidia.com/gpu drops by one and its annotation gantry.dev/unhealthy-gpus lists
+//               the GPU (LiveCluster keeps it out of use) until gpu-repair (or `for`).
+//   drain       not a kubelet's business: ignored here (counted in faults_ignored); the
+//               orchestrator's LiveDrainer carries drains out.
+// Outages nest as in the simulator (sim/training_world.cpp): a node down twice is up after
+// both outages ended, or at once on an explicit node-up. The writes of one event (pods first,
+// then the node) are made in that order on one worker.
+//
 // Threads: the event loop's thread for everything but the API calls (ApiWorkers) and the
 // informer's own thread, which posts its events to the loop.
 
@@ -31,10 +51,17 @@
 #include "adapters/kube/model/kube_pod.hpp"
 #include "engine/cluster/topology.hpp"
 #include "engine/core/event_loop.hpp"
+#include "sim/fault_event.hpp"
 
 namespace gantry::kube {
 
 inline constexpr std::string_view kSimulateExitCodeAnnotation = "gantry.dev/simulate-exit-code";
+// status.reason of the pods a fault ends (the live world maps them to the simulator's eviction
+// reasons: live_scheduler.hpp), and the exit code they end with (SIGKILL).
+inline constexpr std::string_view kNodeLostReason = "NodeLost";
+inline constexpr std::string_view kRackLostReason = "RackLost";
+inline constexpr std::string_view kGpuFailureReason = "GPUFailure";
+inline constexpr int kFaultExitCode = 137;
 
 struct KubeletSimOptions {
   Duration pod_startup = seconds(5);
@@ -50,6 +77,9 @@ struct KubeletSimStats {
   int64_t pods_succeeded = 0;
   int64_t pods_failed = 0;
   int64_t write_errors = 0;
+  int64_t faults_applied = 0;  // fault events carried out
+  int64_t faults_ignored = 0;  // drains (not a kubelet's business)
+  int64_t pods_lost = 0;       // pods failed by a fault
 };
 
 class KubeletSim {
@@ -63,6 +93,13 @@ class KubeletSim {
   // the informer. Throws KubeError/KubeTransportError when the API server refuses a node.
   void start();
   void stop();
+
+  // Carries out `events` (sorted by time, node and rack ids of the topology given at
+  // construction) at their instants on the event loop; events already due run at once. Loop
+  // thread (or before the loop runs); replaces events scheduled before that have not run.
+  void schedule_faults(std::vector<FaultEvent> events);
+  // Whether a node is down now (loop thread).
+  bool node_down(const std::string& node) const;
 
   KubeletSimStats stats() const { return stats_; }
   const Informer* informer() const { return informer_.get(); }
@@ -79,6 +116,23 @@ class KubeletSim {
   void set_ended(const std::string& key);
   void write_status(const KubePod& pod, nlohmann::json status);
   void renew_leases();
+  // Faults (above).
+  struct NodeFaults {
+    int outages = 0;
+    uint32_t generation = 0;  // bumped by an explicit up: outages ending by themselves are over
+    uint64_t failed_gpus = 0;
+  };
+  void next_fault(size_t i);
+  void apply_fault(const FaultEvent& e);
+  void take_down(NodeId n, std::string_view reason, Duration for_how_long);
+  void bring_up(NodeId n, bool all_outages);
+  void repair_gpu(NodeId n, int gpu);
+  // The status of a pod ended by a fault.
+  nlohmann::json lost_status(std::string_view reason, const std::string& message) const;
+  // Fails the pods on `node` (those holding `gpu` when >= 0) and then writes the node's status,
+  // in that order on one worker.
+  void fail_pods_and_write_node(NodeId n, int gpu, std::string_view reason);
+  void write_node(NodeId n, std::vector<std::pair<std::string, nlohmann::json>> pod_patches);
 
   KubeClient& client_;
   ApiWorkers& workers_;
@@ -90,6 +144,10 @@ class KubeletSim {
   std::map<std::string, Played> played_;  // pod key -> its life here
   std::map<std::string, KubePod> pods_;   // pod key -> last seen
   std::map<std::string, std::string> lease_versions_;
+  std::map<std::string, NodeId> node_ids_;
+  std::vector<NodeFaults> faults_;  // by NodeId
+  std::vector<FaultEvent> fault_events_;
+  std::optional<TimerId> fault_timer_;
   KubeletSimStats stats_;
   bool stopped_ = false;
 };

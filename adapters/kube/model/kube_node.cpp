@@ -1,5 +1,8 @@
 #include "adapters/kube/model/kube_node.hpp"
 
+#include <algorithm>
+#include <bit>
+
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/object_fields.hpp"
 #include "adapters/kube/model/quantity.hpp"
@@ -28,14 +31,33 @@ KubeNode parse_node(const nlohmann::json& node) {
   out.rack = label(kRackLabel);
   if (out.rack.empty()) out.rack = label(kZoneLabel);
   out.node_class = label(kNodeClassLabel);
-  if (out.allocatable.gpus > 0) {
-    out.island_size = out.allocatable.gpus;
+  const Labels annotations = f.string_map("metadata.annotations");
+  if (const auto it = annotations.find(std::string(kUnhealthyGpusAnnotation));
+      it != annotations.end() && !it->second.empty()) {
+    const std::string field = "metadata.annotations." + std::string(kUnhealthyGpusAnnotation);
+    const std::string& list = it->second;
+    size_t start = 0;
+    while (start <= list.size()) {
+      const size_t comma = std::min(list.find(',', start), list.size());
+      const std::string item = list.substr(start, comma - start);
+      const std::optional<int64_t> g = parse_quantity(item);
+      if (!g || *g < 0 || *g > 63 || std::to_string(*g) != item)
+        f.fail(field, "'" + item + "' is not a GPU index from 0 to 63");
+      out.unhealthy_gpus |= uint64_t{1} << *g;
+      start = comma + 1;
+    }
+  }
+  // Islands are of the node's GPUs, including those out of service.
+  const int all_gpus = out.allocatable.gpus + std::popcount(out.unhealthy_gpus);
+  if (all_gpus > 64) f.fail("status.allocatable." + std::string(kGpuResource), "more than 64 GPUs");
+  if (all_gpus > 0) {
+    out.island_size = all_gpus;
     if (const std::string island = label(kIslandLabel); !island.empty()) {
       const std::optional<int64_t> n = parse_quantity(island);
-      if (!n || *n < 1 || out.allocatable.gpus % *n != 0)
+      if (!n || *n < 1 || all_gpus % *n != 0)
         f.fail("metadata.labels." + std::string(kIslandLabel),
                "'" + island + "' is not a number of GPUs that divides the node's " +
-                   std::to_string(out.allocatable.gpus));
+                   std::to_string(all_gpus));
       out.island_size = static_cast<int>(*n);
     }
   }

@@ -13,6 +13,10 @@
 //                                only); absent: one island of all the node's GPUs
 //   gantry.dev/node-class        the scenario's node class (kubelet-sim); absent: a class is
 //                                made per (GPU model, capacity, island size)
+//   gantry.dev/unhealthy-gpus    annotation: GPUs out of service ("5" or "1,5"), which the
+//                                device plugin no longer counts in allocatable nvidia.com/gpu
+//                                (kubelet-sim writes it for a gpu-fail event); the live world
+//                                keeps exactly those GPUs out of use, as the simulator does
 //   spec.unschedulable           cordoned
 //   status.conditions[Ready]     ready when its status is "True"
 //   spec.taints                  taints (NoSchedule, PreferNoSchedule, NoExecute)
@@ -36,6 +40,7 @@ inline constexpr std::string_view kRackLabel = "gantry.dev/rack";
 inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
 inline constexpr std::string_view kIslandLabel = "gantry.dev/nvlink-island";
 inline constexpr std::string_view kNodeClassLabel = "gantry.dev/node-class";
+inline constexpr std::string_view kUnhealthyGpusAnnotation = "gantry.dev/unhealthy-gpus";
 
 struct KubeNode {
   std::string name;
@@ -43,11 +48,12 @@ struct KubeNode {
   std::string resource_version;
   Labels labels;
   std::vector<Taint> taints;
-  Resources allocatable;    // cpu_milli, memory_bytes, gpus (whole GPUs)
-  std::string gpu_product;  // the label's value; "" for a node without GPUs
-  std::string rack;         // gantry.dev/rack, else the zone, else ""
-  int island_size = 0;      // GPUs per island; 0 when the node has no GPU
-  std::string node_class;   // gantry.dev/node-class, or ""
+  Resources allocatable;        // cpu_milli, memory_bytes, gpus (whole GPUs)
+  uint64_t unhealthy_gpus = 0;  // gantry.dev/unhealthy-gpus: bit i = GPU i out of service
+  std::string gpu_product;      // the label's value; "" for a node without GPUs
+  std::string rack;             // gantry.dev/rack, else the zone, else ""
+  int island_size = 0;          // GPUs per island (of all its GPUs, healthy or not); 0: no GPU
+  std::string node_class;       // gantry.dev/node-class, or ""
   bool ready = false;
   bool unschedulable = false;
 };

@@ -1,5 +1,7 @@
 #include "adapters/kube/world/live_cluster.hpp"
 
+#include <bit>
+
 #include "adapters/kube/model/gpu_product.hpp"
 
 namespace gantry::kube {
@@ -96,7 +98,10 @@ Result<int32_t> LiveCluster::class_for(const KubeNode& node, GpuTypeId gpu_type)
   return cluster_.add_node_class(std::move(c));
 }
 
-Result<NodeId> LiveCluster::upsert_node(const KubeNode& node) {
+Result<NodeId> LiveCluster::upsert_node(const KubeNode& reported) {
+  // The node as its class knows it: every GPU, in service or not.
+  KubeNode node = reported;
+  node.allocatable.gpus += std::popcount(reported.unhealthy_gpus);
   if (node.allocatable.gpus > 64) return Status::error("node " + node.name + ": more than 64 GPUs");
   NodeId n;
   if (const auto known = node_id(node.name)) {
@@ -120,10 +125,35 @@ Result<NodeId> LiveCluster::upsert_node(const KubeNode& node) {
   s.ready = node.ready;
   s.unschedulable = node.unschedulable;
   s.fits_class = same_capacity(cluster_.node_class(n).capacity, node.allocatable);
+  s.unhealthy = s.fits_class ? node.unhealthy_gpus : 0;
   cluster_.set_labels(n, node.labels);
   cluster_.set_taints(n, node.taints);
   apply_state(n);
+  hold_gpus(n);
   return n;
+}
+
+void LiveCluster::hold_gpus(NodeId n) {
+  const AllocationOwner owner{kUnhealthyGpuHold, n};
+  const Allocation* held = cluster_.allocation_of(owner);
+  const uint64_t want = state_[static_cast<size_t>(n)].unhealthy;
+  const uint64_t have = held == nullptr ? 0 : held->gpu_mask;
+  // Held: the GPUs out of service that were held or are free now.
+  const uint64_t mask = want & (have | cluster_.free_gpu_mask(n));
+  if (mask == have) return;
+  if (held != nullptr) (void)cluster_.release(owner);
+  if (mask == 0) return;
+  const Resources r{0, 0, std::popcount(mask), 0};
+  (void)cluster_.allocate(n, r, mask, owner);  // free or held a moment ago
+}
+
+void LiveCluster::refresh_gpu_holds() {
+  for (NodeId n = 0; n < static_cast<NodeId>(state_.size()); ++n) {
+    if (state_[static_cast<size_t>(n)].unhealthy == 0 &&
+        cluster_.allocation_of(AllocationOwner{kUnhealthyGpuHold, n}) == nullptr)
+      continue;
+    hold_gpus(n);
+  }
 }
 
 void LiveCluster::delete_node(const std::string& name) {

@@ -21,6 +21,13 @@
 // (a device plugin restarting reports 0 GPUs for a while; a model node built otherwise) takes
 // no new pods until it matches again.
 //
+// A node's GPUs out of service (annotation gantry.dev/unhealthy-gpus, whose count the device
+// plugin leaves out of allocatable) are held by an allocation of their own (owner
+// (kUnhealthyGpuHold, node)) while free, so the policies place nothing on them, as the
+// simulator holds a failed GPU; a GPU that a pod still uses is held once that pod has gone
+// (refresh_gpu_holds(), which the scheduler calls before each cycle). The node's capacity is
+// its allocatable plus those GPUs.
+//
 // Pods that Gantry does not place (another scheduler's, DaemonSets', static pods) still use
 // their node: occupy() records them as allocations owned by (kForeignWorkload, n), GPUs from
 // their gantry.dev/gpu-index annotation or, without one, the lowest free GPUs.
@@ -41,6 +48,8 @@ namespace gantry::kube {
 
 // The owner id of allocations of pods Gantry does not place.
 inline constexpr int32_t kForeignWorkload = -2;
+// The owner id of the allocations that keep GPUs out of service out of use (the pod: the node).
+inline constexpr int32_t kUnhealthyGpuHold = -4;
 
 class LiveCluster {
  public:
@@ -65,14 +74,18 @@ class LiveCluster {
   // Such a pod ended or was deleted; nothing when it was not occupying.
   void vacate(const std::string& pod_key);
   size_t foreign_pods() const { return foreign_.size(); }
+  // Holds the free GPUs out of service that are not held yet (see above).
+  void refresh_gpu_holds();
 
  private:
   struct NodeState {
     bool present = false;
     bool ready = false;          // the Node's Ready condition
     bool unschedulable = false;  // spec.unschedulable
-    bool fits_class = true;      // allocatable == its class's capacity
+    bool fits_class = true;      // allocatable (+ GPUs out of service) == its class's capacity
+    uint64_t unhealthy = 0;      // GPUs out of service
   };
+  void hold_gpus(NodeId n);
   Result<int32_t> class_for(const KubeNode& node, GpuTypeId gpu_type);
   GpuTypeId gpu_type_for(const KubeNode& node);
   void apply_state(NodeId n);

@@ -24,6 +24,15 @@ PodRef ref_of(const KubePod& p) { return PodRef{p.namespace_name, p.name, p.uid}
 
 }  // namespace
 
+std::string failure_eviction_reason(const KubePod& pod) {
+  if (pod.phase != "Failed") return {};
+  // The simulator's reasons (sim/training_world.hpp: kReasonNodeFailure, ...).
+  if (pod.status_reason == "NodeLost") return "NodeFailure";
+  if (pod.status_reason == "RackLost") return "RackFailure";
+  if (pod.status_reason == "GPUFailure") return "GPUFailure";
+  return {};
+}
+
 LiveScheduler::LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& binder,
                              PodEvictor& evictor, LiveSchedulerConfig config)
     : loop_(loop),
@@ -70,9 +79,52 @@ void LiveScheduler::observe(Observation::Kind kind, JobId job, int32_t pod, std:
 // ---------------------------------------------------------------------------------------------
 // Informer events
 
+void LiveScheduler::observe_node(Observation::Kind kind, NodeId node, std::string reason) {
+  Observation o;
+  o.kind = kind;
+  o.at = loop_.now();
+  o.node = node;
+  o.reason = std::move(reason);
+  if (log_ != nullptr) log_->observation(o);
+  (void)scheduler_.observe(live_.cluster(), o);
+}
+
+namespace {
+
+// A node's readiness and cordon as the model holds them, to report their changes.
+struct NodeLook {
+  bool known = false;
+  bool ready = false;
+  bool cordoned = false;
+};
+
+NodeLook look(const LiveCluster& live, const std::string& name) {
+  const auto n = live.node_id(name);
+  if (!n || !live.present(*n)) return {};  // a node not registered yet is no news
+  return {true, live.cluster().ready(*n), live.cluster().cordoned(*n)};
+}
+
+}  // namespace
+
 void LiveScheduler::node_changed(const nlohmann::json& node) {
   try {
-    if (!live_.upsert_node(parse_node(node))) ++skipped_;
+    const KubeNode parsed = parse_node(node);
+    const NodeLook before = look(live_, parsed.name);
+    const Result<NodeId> n = live_.upsert_node(parsed);
+    if (!n) {
+      ++skipped_;
+    } else {
+      const NodeLook after = look(live_, parsed.name);
+      // A node seen for the first time that is not ready is no news.
+      if (before.known && before.ready && !after.ready)
+        observe_node(Observation::Kind::kNodeFailed, n.value(), "NotReady");
+      if (before.known && !before.ready && after.ready)
+        observe_node(Observation::Kind::kNodeRecovered, n.value());
+      if (before.cordoned != after.cordoned)
+        observe_node(
+            after.cordoned ? Observation::Kind::kNodeCordoned : Observation::Kind::kNodeUncordoned,
+            n.value());
+    }
   } catch (const InputError&) {
     ++skipped_;
   }
@@ -81,7 +133,10 @@ void LiveScheduler::node_changed(const nlohmann::json& node) {
 
 void LiveScheduler::node_deleted(const nlohmann::json& node) {
   try {
-    live_.delete_node(parse_node(node).name);
+    const std::string name = parse_node(node).name;
+    const NodeLook before = look(live_, name);
+    live_.delete_node(name);
+    if (before.ready) observe_node(Observation::Kind::kNodeFailed, *live_.node_id(name), "Deleted");
   } catch (const InputError&) {
     ++skipped_;
   }
@@ -235,6 +290,7 @@ void LiveScheduler::set_active(bool active) {
 void LiveScheduler::cycle() {
   cycle_requested_ = false;
   if (!active_) return;
+  live_.refresh_gpu_holds();
   for (const BindAction& a : scheduler_.run_cycle(live_.cluster(), loop_.now())) start_bind(a);
   const std::vector<EvictAction> evictions = scheduler_.take_evictions();
   if (!evictions.empty()) start_evictions(evictions);
@@ -388,6 +444,10 @@ void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod
     return;
   }
   s.last[i] = pod;
+  if (const std::string why = failure_eviction_reason(pod); !why.empty()) {
+    fail_over(s, why);
+    return;
+  }
   if (pod.phase == "Failed") {
     observe(Observation::Kind::kPodFailed, s.job, index, pod.termination_reason);
     const std::string reason =
@@ -407,6 +467,38 @@ void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod
     observe(Observation::Kind::kPodSucceeded, s.job, index);
   }
   advance(s);
+}
+
+void LiveScheduler::fail_over(Submitted& s, const std::string& reason) {
+  const Workload* w = scheduler_.workloads().find(s.job);
+  if (w == nullptr || !is_placed(w->state)) return;
+  // As the simulator kills a job on a failed part: evicted now, placed again no sooner than the
+  // restart delay.
+  Observation o;
+  o.kind = Observation::Kind::kEvicted;
+  o.at = loop_.now();
+  o.job = s.job;
+  o.reason = reason;
+  o.deadline = loop_.now() + config_.restart_delay;
+  if (log_ != nullptr) log_->observation(o);
+  (void)scheduler_.observe(live_.cluster(), o);
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    const auto placed = placed_pod_.find(s.pods[i].key());
+    if (placed != placed_pod_.end() && placed->second.first == s.job) placed_pod_.erase(placed);
+    // Every pod goes, the failed ones too: the controller recreates them under their names.
+    binder_.evict(s.pods[i], "gang " + s.gang + " lost a pod to a failure (" + reason + ")");
+    // Until its deletion arrives, a pod still running holds its node's resources.
+    if (!terminal(s.last[i]) && !s.last[i].node_name.empty()) (void)live_.occupy(s.last[i]);
+  }
+  // Pending again: its pods, once recreated under the same names, are this workload's.
+  s.phase = Phase::kWaiting;
+  s.failure_reported = true;
+  s.running.assign(s.pods.size(), false);
+  s.succeeded.assign(s.pods.size(), false);
+  s.bound.clear();
+  job_of_gang_[s.gang] = s.job;
+  if (Gang* g = gangs_.find(s.gang)) gang_changed(*g);
+  request_cycle();
 }
 
 void LiveScheduler::advance(Submitted& s) {

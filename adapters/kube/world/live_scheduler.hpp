@@ -36,6 +36,17 @@
 // waitForPodsReady (its backoff limit reached) stays so while pods of it wait; once they are
 // all gone, pods of that gang are a new workload.
 //
+// Failures (kubelet-sim's fault events, or a real cluster's node lifecycle controller): a placed
+// gang one of whose pods is Failed with status.reason NodeLost, RackLost or GPUFailure is killed
+// as the simulator kills a job on a failed part: reported kEvicted with reason NodeFailure,
+// RackFailure or GPUFailure (the simulator's, sim/training_world.hpp) and a deadline
+// LiveSchedulerConfig::restart_delay later, its pods all deleted (uid preconditions; their
+// resources stay counted until the informer shows them gone), and it waits again under the same
+// workload id for its pods, which its controller recreates under the same names. A node whose
+// Ready condition turns not True is reported kNodeFailed (and kNodeRecovered when it is back);
+// spec.unschedulable turning on or off kNodeCordoned / kNodeUncordoned; the cluster model takes
+// no pods on it meanwhile. Any other failed pod fails its workload (kFailed), as before.
+//
 // A complete gang that a cycle cannot place gets one "FailedScheduling" Event per pod with the
 // reason (what it asks for against what is free), once per submission and after each failed
 // bind, not every cycle (the API server would be flooded). Pods of Gantry's scheduler already
@@ -66,7 +77,14 @@ namespace gantry::kube {
 struct LiveSchedulerConfig {
   std::string scheduler_name = "gantry";  // the pods' spec.schedulerName this scheduler places
   SchedulerConfig policy;
+  // From a failure that kills a gang (above) to when it may be placed again: the simulator's
+  // spec.sim.restartDelay.
+  Duration restart_delay{};
 };
+
+// The eviction reason of a pod ended by a failure of the part it ran on (status.reason NodeLost,
+// RackLost, GPUFailure: kubelet_sim.hpp), as the simulator names it; "" for any other pod.
+std::string failure_eviction_reason(const KubePod& pod);
 
 // One placement decision, as the conformance test compares them across worlds: recorded when
 // a cycle places a gang, in pod order (a bind that fails later does not erase it).
@@ -168,7 +186,9 @@ class LiveScheduler : private Scheduler::Waker {
   // Reports kEvicted once every pod of an evicting workload is gone, and puts it back to wait.
   void settle_eviction(Submitted& s);
   void observe(Observation::Kind kind, JobId job, int32_t pod = -1, std::string reason = {});
-
+  void observe_node(Observation::Kind kind, NodeId node, std::string reason = {});
+  // A placed gang lost a pod to a failed part: see "Failures" above.
+  void fail_over(Submitted& s, const std::string& reason);
   EventLoop& loop_;
   LiveCluster& live_;
   PodBinder& binder_;

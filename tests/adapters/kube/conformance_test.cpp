@@ -22,6 +22,7 @@
 #include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/world/kube_world.hpp"
 #include "adapters/simcluster/cluster_task_executor.hpp"
+#include "sim/fault_events.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/world_builder.hpp"
@@ -262,6 +263,161 @@ TEST(Conformance, PreemptionsAreTheSameInBothWorlds) {
   ASSERT_EQ(played.size(), simulated.size()) << live_log.str();
   for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
   EXPECT_EQ(live.world.scheduler().failed_evictions(), 0u);
+}
+
+// A node failure in both worlds: tests/data/scenarios/conformance-faults.yaml with the fault
+// events of conformance-faults-events.yaml, given to the simulator (TrainingWorld::
+// schedule_faults) and to kubelet-sim (schedule_faults, what `--events` does). kubelet-sim fails
+// the pods of the lost node (NodeLost, exit code 137) and marks it not ready; the live world
+// kills their gangs with reason NodeFailure, deletes their pods, and a controller (the test's
+// informer) recreates them under their names, to run for what the simulator's next incarnation
+// ran. Compared: every bind (nodes and GPUs) and every eviction reported (job, instant, reason,
+// and when it may be placed again), with workloads named by their job.
+const std::string kFaultsScenario =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-faults.yaml";
+const std::string kFaultsEvents =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-faults-events.yaml";
+
+struct FaultSim {
+  std::vector<JobSpec> jobs;
+  SimulationLog log;
+  std::string actions;
+  Time end;
+};
+
+FaultSim simulate_with_faults(const ScenarioSpec& scenario, std::vector<FaultEvent> events) {
+  std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
+  std::unique_ptr<SimulatedWorld> sim = build_world(scenario, *loop);
+  std::ostringstream actions;
+  ActionLog log(actions, *sim->cluster);
+  sim->world->set_action_log(&log);
+  sim->world->schedule_faults(std::move(events));
+  sim->world->start();
+  loop->run();
+  FaultSim out;
+  out.log = sim->world->take_log();
+  out.jobs = std::move(sim->jobs);
+  out.actions = actions.str();
+  out.end = loop->now();
+  return out;
+}
+
+// The bind and evicted lines of an action log, workloads by name, sorted.
+std::vector<std::string> fault_actions(const std::string& log,
+                                       const std::function<std::string(JobId)>& name) {
+  std::vector<std::string> out;
+  std::istringstream in(log);
+  for (std::string l; std::getline(in, l);) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(l);
+    const std::string kind = j["kind"];
+    if (kind != "bind" && kind != "evicted") continue;
+    j["workload"] = name(j["workload"].get<JobId>());
+    out.push_back(j.dump());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Conformance, ANodeFailureIsTheSameInBothWorlds) {
+  const ScenarioSpec scenario = load_scenario_file(kFaultsScenario);
+  const std::vector<FaultEvent> events =
+      load_fault_events(kFaultsEvents, scenario.topology, scenario.start, std::nullopt);
+  ASSERT_EQ(events.size(), 2u);
+  const FaultSim sim = simulate_with_faults(scenario, events);
+  ASSERT_EQ(sim.jobs.size(), 4u);
+  const auto sim_name = [&](JobId id) { return sim.jobs[static_cast<size_t>(id)].name; };
+  const std::vector<std::string> simulated = fault_actions(sim.actions, sim_name);
+  for (const JobLog& j : sim.log.jobs) ASSERT_TRUE(j.finished) << j.spec->name;
+  const auto has = [&](const std::string& needle) {
+    return std::any_of(simulated.begin(), simulated.end(),
+                       [&](const std::string& l) { return l.find(needle) != std::string::npos; });
+  };
+  // The scenario's point, by hand: binpack puts wide (2 × 8 GPUs) on ra-n000 and ra-n001 at
+  // 08:00, so ra-n001's failure at 08:30 kills it (NodeFailure), and it may be placed again
+  // after the 2-minute restart delay, at 08:32.
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:30:00Z","kind":"evicted","workload":"wide","reason":"NodeFailure","notBefore":"2026-01-05T08:32:00Z")"))
+      << ::testing::PrintToString(simulated);
+  ASSERT_STREQ(kReasonNodeFailure, "NodeFailure");
+  // Placed again at 08:32 on the two nodes with 8 free GPUs: ra-n000 (its own pod there was
+  // killed) and rb-n001 (rb-n000 has small's 4 GPUs, ra-n001 is down).
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:32:00Z","kind":"bind","workload":"wide","pods":[{"pod":0,"node":"ra-n000","gpus":[0,1,2,3,4,5,6,7],"gpuMilli":0},{"pod":1,"node":"rb-n001")"));
+  // after needs three whole nodes: only once ra-n001 is back at 09:30 (wide has ended by then).
+  ASSERT_TRUE(has(R"("t":"2026-01-05T09:30:00Z","kind":"bind","workload":"after")"));
+
+  // Each job's binds in the simulator, in order: incarnation k of its pods runs from the k-th.
+  std::map<std::string, std::vector<Time>> binds;
+  {
+    std::istringstream in(sim.actions);
+    for (std::string l; std::getline(in, l);) {
+      const nlohmann::json j = nlohmann::json::parse(l);
+      if (j["kind"] != "bind") continue;
+      Time t;
+      ASSERT_TRUE(parse_rfc3339(j["t"].get<std::string>(), t));
+      binds[sim_name(j["workload"].get<JobId>())].push_back(t);
+    }
+  }
+  ASSERT_EQ(binds.at("wide").size(), 2u) << "wide runs twice";
+  const auto run_of = [&](const JobSpec& job, size_t incarnation) {
+    const std::vector<Time>& b = binds.at(job.name);
+    const Time from = b.at(std::min(incarnation, b.size() - 1));
+    return *sim.log.jobs[static_cast<size_t>(&job - sim.jobs.data())].finished - from -
+           scenario.sim.pod_startup;
+  };
+
+  testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
+                          scenario.sim.pod_startup, "conformance", scenario.sim.restart_delay);
+  live.kubelet.schedule_faults(events);
+  std::ostringstream live_log;
+  ActionLog log(live_log, live.world.cluster().cluster());
+  live.world.scheduler().set_action_log(&log);
+  testing::FakeApiServer& fake = live.fake;
+  EventLoop* loop = live.loop.get();
+
+  // The controller: a deleted pod comes back under its name, as its next incarnation.
+  std::map<std::string, size_t> incarnation;  // by pod name
+  InformerOptions watched;
+  watched.path = kPods;
+  watched.dispatch = [loop](std::function<void()> fn) { loop->post(std::move(fn)); };
+  Informer controller(live.client, watched);
+  controller.add_handler([&](const InformerEvent& e) {
+    if (e.type != InformerEventType::kDeleted) return;
+    const std::string pod = e.object["metadata"]["name"];
+    const std::string gang = e.object["metadata"]["labels"]["gantry.dev/gang"];
+    const auto job = std::find_if(sim.jobs.begin(), sim.jobs.end(),
+                                  [&](const JobSpec& j) { return j.name == gang; });
+    const size_t index =
+        std::stoul(e.object["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>());
+    fake.apply(kPods, pods_of(*job, run_of(*job, ++incarnation[pod])).at(index));
+  });
+  controller.start();
+  ASSERT_TRUE(controller.wait_for_sync());
+  live.harness.add(controller, kPods);
+  fake.wait_for_watches_started(4);
+
+  for (const JobSpec& job : sim.jobs) {
+    std::vector<nlohmann::json> pods = pods_of(job, run_of(job, 0));
+    loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
+      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
+    });
+  }
+  live.harness.run_until(sim.end + hours(1));
+  controller.stop();
+  live.world.scheduler().set_action_log(nullptr);
+
+  const auto live_name = [&](JobId id) {
+    const std::string& gang = live.world.scheduler().gang_name(id);
+    return gang.substr(gang.find('/') + 1);
+  };
+  const std::vector<std::string> played = fault_actions(live_log.str(), live_name);
+  ASSERT_EQ(played.size(), simulated.size()) << live_log.str();
+  for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
+  EXPECT_EQ(live.kubelet.stats().pods_lost, 1) << "wide's pod on ra-n001";
+  EXPECT_EQ(live.kubelet.stats().faults_applied, 2);
+  // The node's failure and recovery were reported to the policies.
+  const std::string text = live_log.str();
+  EXPECT_NE(text.find(R"("kind":"node-failed")"), std::string::npos) << text;
 }
 
 // The same pipeline run by the orchestrator in both worlds: in the simulator, distributed

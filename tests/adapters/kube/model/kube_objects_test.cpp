@@ -52,6 +52,19 @@ TEST(KubeNode, DefaultsForAPlainNode) {
   EXPECT_FALSE(n.unschedulable);
 }
 
+// A node with GPUs 1 and 5 out of service: allocatable says 6, the annotation which two; its
+// islands are of all 8 (2 islands of 4, as the label says).
+TEST(KubeNode, ReadsGpusOutOfService) {
+  json j = dgx_node();
+  j["metadata"]["annotations"] = {{"gantry.dev/unhealthy-gpus", "1,5"}};
+  j["status"]["allocatable"]["nvidia.com/gpu"] = "6";
+  const KubeNode n = parse_node(j);
+  EXPECT_EQ(n.allocatable.gpus, 6);
+  EXPECT_EQ(n.unhealthy_gpus, (uint64_t{1} << 1) | (uint64_t{1} << 5));
+  EXPECT_EQ(n.island_size, 4);
+  EXPECT_EQ(parse_node(dgx_node()).unhealthy_gpus, 0u);
+}
+
 // Each malformed field is named, with the object.
 void expect_error(const json& object, bool node, const std::string& field,
                   const std::string& detail_part) {
@@ -78,6 +91,12 @@ TEST(KubeNode, MalformedFieldsAreNamed) {
   j = dgx_node();
   j["spec"]["taints"][0]["effect"] = "NoWay";
   expect_error(j, true, "spec.taints[0].effect", "'NoWay'");
+  j = dgx_node();
+  j["metadata"]["annotations"] = {{"gantry.dev/unhealthy-gpus", "1,x"}};
+  expect_error(j, true, "metadata.annotations.gantry.dev/unhealthy-gpus",
+               "'x' is not a GPU index from 0 to 63");
+  j["metadata"]["annotations"] = {{"gantry.dev/unhealthy-gpus", "64"}};
+  expect_error(j, true, "metadata.annotations.gantry.dev/unhealthy-gpus", "'64'");
   j = dgx_node();
   j["spec"]["unschedulable"] = "yes";
   expect_error(j, true, "spec.unschedulable", "expected true or false");

@@ -16,7 +16,7 @@ namespace gantry::kube::testing {
 
 struct LiveStack {
   LiveStack(Time start, const Topology& topology, SchedulerConfig policy, Duration pod_startup,
-            std::string identity = "gantry-0")
+            std::string identity = "gantry-0", Duration restart_delay = {})
       : loop(EventLoop::virtual_time(start)),
         client(config_for(fake.url())),
         kubelet_workers(4),
@@ -24,7 +24,9 @@ struct LiveStack {
                 KubeletSimOptions{.pod_startup = pod_startup, .renew_leases = false}),
         world(client, *loop,
               KubeWorldOptions{.model = topology,
-                               .scheduler = {.scheduler_name = "gantry", .policy = policy},
+                               .scheduler = {.scheduler_name = "gantry",
+                                             .policy = policy,
+                                             .restart_delay = restart_delay},
                                .identity = std::move(identity)}),
         harness(*loop, fake) {
     kubelet.start();

@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
+#include "engine/policy/action_log.hpp"
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
@@ -206,6 +209,64 @@ TEST(LiveWorld, OnlyTheLeaderPlacesPods) {
   EXPECT_EQ(b->scheduler().decisions()[0].pod, "ml/two-0");
   EXPECT_EQ(live.requests("POST", "/binding"), 2u);
   b->stop();
+}
+
+}  // namespace
+}  // namespace gantry::kube
+
+namespace gantry::kube {
+namespace {
+
+// kubelet-sim's gpu-fail (kubelet_sim.hpp) and what the live world makes of it. Two gangs of
+// one 4-GPU pod on r1-n000 (binpack: GPUs 0-3 and 4-7); GPU 5 fails at t0 + 10 min: only the
+// pod holding it ends (Failed, GPUFailure, exit code 137), its gang is evicted with reason
+// GPUFailure and its pod deleted; the node's allocatable drops to 7 and GPU 5 stays out of use
+// (held), so the cluster has 16 − 4 (a) − 1 (held) = 11 GPUs free. Repaired at t0 + 20 min:
+// 16 − 4 = 12.
+TEST(LiveWorld, AFailedGpuEndsThePodOnItAndIsKeptOutOfUse) {
+  Live live;
+  std::ostringstream actions;
+  ActionLog log(actions, live.world.cluster().cluster());
+  live.world.scheduler().set_action_log(&log);
+  live.fake.apply(kPods, pod("a-0", "a", 1, 4, "1h"));
+  live.fake.apply(kPods, pod("b-0", "b", 1, 4, "1h"));
+  FaultEvent fail;
+  fail.at = kT0 + minutes(10);
+  fail.action = FaultAction::kGpuFail;
+  fail.node = 0;
+  fail.gpu = 5;
+  FaultEvent repair = fail;
+  repair.at = kT0 + minutes(20);
+  repair.action = FaultAction::kGpuRepair;
+  live.kubelet.schedule_faults({fail, repair});
+  live.harness.run_until(kT0 + minutes(15));
+
+  EXPECT_EQ(live.get_pod("a-0")["status"]["phase"], "Running");
+  EXPECT_FALSE(live.fake.get(kPods, "b-0")) << "b's pod was deleted for its controller";
+  EXPECT_EQ(live.requests("DELETE", "/pods/b-0"), 1u);
+  const Workload* b = live.world.scheduler().scheduler().workloads().find(1);
+  ASSERT_NE(b, nullptr);
+  // No controller recreates it here: tried again at once (restart delay 0) without its pod,
+  // the workload is withdrawn, as an evicted gang re-admitted before its pods are back is.
+  EXPECT_EQ(b->state, WorkloadState::kWithdrawn);
+  EXPECT_EQ(b->evictions, 1);
+  const nlohmann::json node = *live.fake.get("/api/v1/nodes", "r1-n000");
+  EXPECT_EQ(node["status"]["allocatable"]["nvidia.com/gpu"], "7");
+  EXPECT_EQ(node["metadata"]["annotations"]["gantry.dev/unhealthy-gpus"], "5");
+  const Cluster& c = live.world.cluster().cluster();
+  EXPECT_TRUE(c.schedulable(0)) << "one GPU out is not the node out";
+  EXPECT_EQ(c.free_gpus(), 11);
+  EXPECT_EQ(c.free_gpu_mask(0), 0b1101'0000u) << "GPUs 4, 6, 7 free; 5 held";
+  EXPECT_NE(actions.str().find(R"("kind":"evicted","workload":1,"reason":"GPUFailure")"),
+            std::string::npos)
+      << actions.str();
+
+  live.harness.run_until(kT0 + minutes(25));
+  EXPECT_FALSE(live.fake.get("/api/v1/nodes", "r1-n000")
+                   .value()["metadata"]["annotations"]
+                   .contains("gantry.dev/unhealthy-gpus"));
+  EXPECT_EQ(c.free_gpus(), 12);
+  live.world.scheduler().set_action_log(nullptr);
 }
 
 }  // namespace

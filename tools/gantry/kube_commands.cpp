@@ -100,9 +100,11 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   kubelet.stop();
   workers.wait_idle();
   const kube::KubeletSimStats s = kubelet.stats();
-  fmt::print(
-      "gantry kubelet-sim: stopped; pods started {}, succeeded {}, failed {} (lost to faults {})\n",
-      s.pods_started, s.pods_succeeded, s.pods_failed, s.pods_lost);
+  // Pods lost to injected faults only when there were faults to inject (--events).
+  const std::string lost =
+      opt.events.empty() ? std::string() : fmt::format(" (lost to faults {})", s.pods_lost);
+  fmt::print("gantry kubelet-sim: stopped; pods started {}, succeeded {}, failed {}{}\n",
+             s.pods_started, s.pods_succeeded, s.pods_failed, lost);
 }
 
 struct SnapshotCommand {

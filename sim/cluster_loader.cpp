@@ -251,7 +251,8 @@ void read_racks(const ConfigNode& list, const std::vector<ClassEntry>& classes, 
       });
       int64_t nodes = 0;
       r.read_required("nodes", [&](const ConfigNode& n) {
-        nodes = n.as_int(1, kMaxNodes);
+        // 0: a rack for node pools to fill (spec.autoscaling).
+        nodes = n.as_int(0, kMaxNodes);
         total_nodes += nodes;
         if (total_nodes > kMaxNodes)
           n.fail("the cluster would have more than " + std::to_string(kMaxNodes) +

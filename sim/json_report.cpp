@@ -44,7 +44,7 @@ nlohmann::ordered_json queue_json(const QueueSummary& q) {
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& s,
                                    const std::vector<QueueSummary>& queues,
                                    const std::string& results_path,
-                                   const ReliabilitySummary* reliability) {
+                                   const ReliabilitySummary* reliability, const CostSummary* cost) {
   const bool admission = scenario.policy.admission.enabled();
   nlohmann::ordered_json j;
   j["scenario"] = scenario.name;
@@ -55,6 +55,7 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
       {"queueing",
        scenario.policy.queueing == Queueing::kStrictFifo ? "StrictFIFO" : "BestEffortFIFO"}};
   j["cluster"] = {{"nodes", scenario.topology.nodes.size()}, {"gpus", s.total_gpus}};
+  if (!scenario.autoscaling.pools.empty()) j["cluster"]["mean_gpus"] = s.mean_gpus;
   j["start"] = format_rfc3339(s.start);
   j["end"] = format_rfc3339(s.end);
   j["events"] = s.events;
@@ -94,6 +95,27 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
                         {"restarts_per_job", r.restarts_per_job},
                         {"max_restarts", r.max_restarts},
                         {"by_size", std::move(sizes)}};
+  }
+  if (cost != nullptr) {
+    nlohmann::ordered_json pools = nlohmann::ordered_json::array();
+    for (const PoolLog& p : cost->pools)
+      pools.push_back({{"name", p.name},
+                       {"capacity", p.spot ? "spot" : "on-demand"},
+                       {"price_per_hour", p.price_per_hour},
+                       {"nodes_added", p.nodes_added},
+                       {"nodes_removed", p.nodes_removed},
+                       {"peak_nodes", p.peak_nodes},
+                       {"reclaims", p.reclaims},
+                       {"node_hours", p.node_hours},
+                       {"cost", p.cost}});
+    j["cost"] = {{"total", cost->cost},
+                 {"spot", cost->spot_cost},
+                 {"on_demand", cost->on_demand_cost},
+                 {"per_finished_job", cost->per_finished_job},
+                 {"per_useful_gpu_hour", cost->per_useful_gpu_hour},
+                 {"spot_per_useful_gpu_hour", cost->spot_per_useful_gpu_hour},
+                 {"on_demand_per_useful_gpu_hour", cost->on_demand_per_useful_gpu_hour},
+                 {"pools", std::move(pools)}};
   }
   j["fingerprint"] = fmt::format("{:016x}", s.fingerprint);
   j["results"] = results_path;

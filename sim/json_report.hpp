@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cost_summary.hpp"
 #include "sim/queue_summary.hpp"
 #include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
@@ -21,11 +22,16 @@ namespace gantry {
 // With `reliability` it also has "reliability": {"fault_events", "job_kills", "evictions",
 // "gpu_hours": {"allocated", "useful", "lost"}, "goodput", "restarts_per_job", "max_restarts",
 // "by_size": [{"min_gpus", "max_gpus" (null: no bound), "jobs", "running_hours", "failures",
-// "mtbf_hours" (null without failures)}]}.
+// "mtbf_hours" (null without failures)}]}. With `cost` it has "cost": {"total", "spot",
+// "on_demand", "per_finished_job", "per_useful_gpu_hour", "spot_per_useful_gpu_hour",
+// "on_demand_per_useful_gpu_hour", "pools": [{"name", "capacity" ("spot" | "on-demand"),
+// "price_per_hour", "nodes_added", "nodes_removed", "peak_nodes", "reclaims", "node_hours",
+// "cost"}]}.
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& summary,
                                    const std::vector<QueueSummary>& queues,
                                    const std::string& results_path,
-                                   const ReliabilitySummary* reliability = nullptr);
+                                   const ReliabilitySummary* reliability = nullptr,
+                                   const CostSummary* cost = nullptr);
 
 // Every job of the log, in JobId order (`--jobs`):
 //   {"name", "queue", "priority", "submit", "admitted", "start", "end", "state", "replicas",

@@ -41,17 +41,19 @@ void NodePoolDriver::start() {
   arm();
 }
 
-int NodePoolDriver::size_of(int pool) const {
+bool NodePoolDriver::pool_unsettled(int pool) const {
+  // Nodes on their way, idle ones above the minimum to scale down, or a minimum to restore.
   const PoolState& s = states_[static_cast<size_t>(pool)];
-  return static_cast<int>(s.nodes.size()) + s.provisioning;
+  const int up = static_cast<int>(s.nodes.size());
+  const int min = specs_[static_cast<size_t>(pool)].min_nodes;
+  return s.provisioning > 0 || up > min || up + s.provisioning < min;
 }
 
 void NodePoolDriver::arm() {
   if (tick_armed_) return;
   bool needed = world_.busy() || !world_.pending_jobs().empty();
   for (size_t p = 0; p < specs_.size() && !needed; ++p)
-    needed = states_[p].provisioning > 0 ||
-             static_cast<int>(states_[p].nodes.size()) > specs_[p].min_nodes;
+    needed = pool_unsettled(static_cast<int>(p));
   if (!needed) return;
   tick_armed_ = true;
   const Time at = saturating_add(loop_.now(), kAutoscalerScanInterval);
@@ -81,8 +83,7 @@ void NodePoolDriver::tick() {
   }
   bool needed = false;
   for (size_t p = 0; p < specs_.size() && !needed; ++p)
-    needed = states_[p].provisioning > 0 ||
-             static_cast<int>(states_[p].nodes.size()) > specs_[p].min_nodes;
+    needed = pool_unsettled(static_cast<int>(p));
   if (needed) arm();
 }
 
@@ -106,9 +107,7 @@ void NodePoolDriver::node_up(int pool, const NodeDraw& draw) {
   info.name = spec.name + "-" + std::to_string(next_index_[static_cast<size_t>(pool)]++);
   info.node_class = spec.node_class;
   info.rack = spec.rack;
-  info.labels = spec.labels;
-  info.labels[kPoolLabel] = spec.name;
-  info.labels[kCapacityTypeLabel] = spec.spot() ? "spot" : "on-demand";
+  info.labels = pool_node_labels(spec);
   info.taints = spec.taints;
   const NodeId n = world_.add_node(std::move(info), spec.spot());
   if (pool_of_.size() <= static_cast<size_t>(n)) pool_of_.resize(static_cast<size_t>(n) + 1, -1);

@@ -8,10 +8,10 @@
 // elastic jobs shrink off it), then TrainingWorld::remove_node() kills what is left. The cost
 // meter integrates node-hours from node up to node gone (provisioning time is not billed).
 //
-// Pool nodes are named "<pool>-<k>" (k counts from 0 per pool, never reused) and carry the
-// pool's labels plus gantry.dev/node-pool=<pool> and gantry.dev/capacity-type=spot|on-demand,
-// so jobs can select them. The failure model (spec.failures) covers the scenario's own nodes,
-// not pool nodes.
+// Pool nodes are named "<pool>-<k>" (k counts from 0 per pool, never reused) and carry
+// pool_node_labels() (the pool's labels plus gantry.dev/node-pool and
+// gantry.dev/capacity-type), so jobs can select them. The failure model (spec.failures) covers the
+// scenario's own nodes, not pool nodes.
 //
 // Randomness: one stream per pool, "pools/<name>". Not thread-safe: the event loop's.
 
@@ -28,8 +28,6 @@
 namespace gantry {
 
 inline constexpr Duration kAutoscalerScanInterval = seconds(10);
-inline constexpr const char* kPoolLabel = "gantry.dev/node-pool";
-inline constexpr const char* kCapacityTypeLabel = "gantry.dev/capacity-type";
 inline constexpr const char* kReasonScaleDown = "ScaleDown";
 
 class NodePoolDriver {
@@ -48,7 +46,7 @@ class NodePoolDriver {
   void request(int pool, int count);
   void node_up(int pool, const NodeDraw& draw);
   void gone(NodeId n, const std::string& reason);
-  int size_of(int pool) const;
+  bool pool_unsettled(int pool) const;
 
   EventLoop& loop_;
   TrainingWorld& world_;

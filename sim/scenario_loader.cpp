@@ -94,6 +94,25 @@ SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admi
   return p;
 }
 
+// The topology plus one node per pool (its class, rack, labels and taints): what the checks of
+// the workload look at for selectors and tolerations.
+Topology with_pool_capacity(const Topology& topology, const std::vector<NodePoolSpec>& pools) {
+  Topology t = topology;
+  for (const NodePoolSpec& p : pools)
+    t.nodes.push_back(NodeInfo{p.name + "-*", p.node_class, p.rack, pool_node_labels(p), p.taints});
+  return t;
+}
+
+// Nodes per class for the gang checks: the scenario's own plus every pool at its max size.
+std::vector<int64_t> pool_nodes_of(const Topology& topology,
+                                   const std::vector<NodePoolSpec>& pools) {
+  std::vector<int64_t> nodes_of = nodes_per_class(topology);
+  for (const NodePoolSpec& p : pools)
+    if (p.node_class >= 0 && static_cast<size_t>(p.node_class) < nodes_of.size())
+      nodes_of[static_cast<size_t>(p.node_class)] += p.max_nodes;
+  return nodes_of;
+}
+
 SimParameters read_sim(const ConfigNode& node, ConfigErrors& errors) {
   const ConfigFields m(node, {"podStartup", "restartDelay"}, errors);
   SimParameters s;
@@ -134,14 +153,20 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
   DeclaredQueues queues;
   if (auto n = m.optional("policy"))
     s.policy = read_policy(*n, AdmissionContext{s.topology, topology_ok}, errors, queues);
-  if (auto n = m.required("workload"))
-    s.workload =
-        read_workload(*n, WorkloadContext{s.topology, s.start, topology_ok, queues}, errors);
+  // Node pools before the workload too: jobs are checked against the capacity the pools may
+  // add (their classes at max size, their nodes' labels and taints), not only the nodes there
+  // are at the start.
+  if (auto n = m.optional("autoscaling"))
+    s.autoscaling = read_autoscaling(*n, s.topology, topology_ok, errors);
+  const Topology capacity = with_pool_capacity(s.topology, s.autoscaling.pools);
+  if (auto n = m.required("workload")) {
+    WorkloadContext ctx{capacity, s.start, topology_ok, queues};
+    ctx.nodes_of = pool_nodes_of(s.topology, s.autoscaling.pools);
+    s.workload = read_workload(*n, ctx, errors);
+  }
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
   if (auto n = m.optional("failures"))
     s.failures = read_failures(*n, s.topology, topology_ok, errors);
-  if (auto n = m.optional("autoscaling"))
-    s.autoscaling = read_autoscaling(*n, s.topology, topology_ok, errors);
   return s;
 }
 

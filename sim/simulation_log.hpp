@@ -123,7 +123,14 @@ struct SimulationLog {
   std::vector<JobLog> jobs;         // indexed by JobId
   std::vector<FaultRecord> faults;  // in the order they happened
   std::vector<PoolLog> pools;       // node pools in configuration order; empty without
-  std::vector<QueueLog> queues;     // admission queues in configuration order; empty without
+  // The cluster's GPUs from `time` on, once nodes come and go (node pools): the first point
+  // holds the GPUs before the first change. Empty: the cluster kept its GPUs all run long.
+  struct CapacityPoint {
+    Time time;
+    int32_t gpus = 0;
+  };
+  std::vector<CapacityPoint> capacity;
+  std::vector<QueueLog> queues;  // admission queues in configuration order; empty without
   std::vector<SeriesPoint> series;
   std::vector<SimEvent> events;
 };

@@ -1,5 +1,7 @@
 #include "sim/summary.hpp"
 
+#include <algorithm>
+
 #include "engine/metrics/time_weighted.hpp"
 
 namespace gantry {
@@ -89,12 +91,23 @@ RunSummary summarize(const SimulationRun& run) {
   s.wait_s = figures_of(wait);
   s.jct_s = figures_of(jct);
   const size_t types = run.cluster->topology().gpus.size();
-  if (s.total_gpus > 0) {
+  s.mean_gpus = s.total_gpus;
+  if (!run.log.capacity.empty()) {
+    TimeWeighted capacity(static_cast<double>(run.log.capacity.front().gpus));
+    capacity.set(run.start, static_cast<double>(run.log.capacity.front().gpus));
+    for (const SimulationLog::CapacityPoint& p : run.log.capacity) {
+      capacity.set(p.time, static_cast<double>(p.gpus));
+      s.total_gpus = std::max(s.total_gpus, static_cast<int>(p.gpus));
+    }
+    s.mean_gpus = run.end > run.start ? capacity.average(run.start, run.end)
+                                      : static_cast<double>(run.log.capacity.back().gpus);
+  }
+  if (s.mean_gpus > 0) {
     s.gpu_allocation_ratio =
         average_over_types(run.log, types, run.start, run.end, &SeriesPoint::allocated) /
-        s.total_gpus;
+        s.mean_gpus;
     s.gpu_busy_ratio =
-        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy) / s.total_gpus;
+        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy) / s.mean_gpus;
   }
   s.fingerprint = trajectory_fingerprint(run.log);
   return s;

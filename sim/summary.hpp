@@ -27,8 +27,9 @@ struct RunSummary {
   int64_t jobs_inactive_at_end = 0;  // deactivated by admission (waitForPodsReady's limit)
   DistributionFigures wait_s;        // start − submit, over jobs that started
   DistributionFigures jct_s;         // end − submit, over finished jobs
-  int total_gpus = 0;
-  double gpu_allocation_ratio = 0;  // time-average of allocated GPUs / total GPUs over [start, end]
+  int total_gpus = 0;                // at the end; with node pools, the most the cluster ever had
+  double mean_gpus = 0;  // time-average of the cluster's GPUs (= total_gpus without pools)
+  double gpu_allocation_ratio = 0;  // time-average of allocated GPUs / of the cluster's GPUs
   double gpu_busy_ratio = 0;        // same for GPUs of running jobs
   Time start, end;
   uint64_t events = 0;

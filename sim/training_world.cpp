@@ -610,10 +610,23 @@ int64_t TrainingWorld::spot_milli(std::span<const PodPlacement> pods,
   return milli;
 }
 
+void TrainingWorld::note_capacity() {
+  const auto gpus = static_cast<int32_t>(cluster_.total_gpus());
+  std::vector<SimulationLog::CapacityPoint>& points = log_.capacity;
+  if (!points.empty() && points.back().time == loop_.now()) {
+    points.back().gpus = gpus;  // one point per instant
+  } else {
+    points.push_back({loop_.now(), gpus});
+  }
+}
+
 NodeId TrainingWorld::add_node(NodeInfo info, bool spot) {
+  if (log_.capacity.empty())
+    log_.capacity.push_back({loop_.now(), static_cast<int32_t>(cluster_.total_gpus())});
   Result<NodeId> added = cluster_.add_node(std::move(info));
   assert(added && "node pools name classes and racks of the cluster (checked when loaded)");
   const NodeId n = added.value();
+  note_capacity();
   faults_.resize(static_cast<size_t>(cluster_.node_count()));
   spot_node_.resize(static_cast<size_t>(cluster_.node_count()), false);
   spot_node_[static_cast<size_t>(n)] = spot;
@@ -644,6 +657,8 @@ void TrainingWorld::spot_notice(NodeId n) {
 }
 
 void TrainingWorld::remove_node(NodeId n, const std::string& reason) {
+  if (log_.capacity.empty())
+    log_.capacity.push_back({loop_.now(), static_cast<int32_t>(cluster_.total_gpus())});
   kill_jobs_on(n, -1, reason);
   const AllocationOwner hold{kFaultHold, n};
   if (cluster_.allocation_of(hold) != nullptr) (void)cluster_.release(hold);
@@ -656,6 +671,7 @@ void TrainingWorld::remove_node(NodeId n, const std::string& reason) {
   f.drains = drains;
   [[maybe_unused]] const Status removed = cluster_.remove_node(n);
   assert(removed && "every job on the node was killed");
+  note_capacity();
   tell_node(Observation::Kind::kNodeRemoved, n, reason);
   request_cycle();
 }

@@ -194,6 +194,8 @@ class TrainingWorld : private Scheduler::Waker {
   int64_t rollback_to_checkpoint(JobId id);
   // GPU milli of `pods` (with their requests) on spot nodes.
   int64_t spot_milli(std::span<const PodPlacement> pods, std::span<const Resources> requests) const;
+  // Records the cluster's GPUs now (SimulationLog::capacity).
+  void note_capacity();
   // Re-takes the capacity node n withholds for its faults (everything free while it is down,
   // else its failed GPUs), after whatever ran there left.
   void hold_faulty(NodeId n);

@@ -400,7 +400,7 @@ TEST(ScenarioLoader, ClusterSemantics) {
                 "    - {name: r1, class: g, nodes: 4}\n    - {name: r1, class: g, nodes: 1}\n")),
             "t.yaml:12:14: spec.cluster.racks[1].name: duplicate rack name 'r1'");
   EXPECT_EQ(error_of(with("nodes: 4", "nodes: 100001")),
-            "t.yaml:11:35: spec.cluster.racks[0].nodes: expected an integer from 1 to 100000, "
+            "t.yaml:11:35: spec.cluster.racks[0].nodes: expected an integer from 0 to 100000, "
             "got '100001'");
   EXPECT_THAT(error_of(with("{type: A100-80G, count: 8}", "{type: A10, count: 4, link: NVLink}")),
               StartsWith("t.yaml:9:46: spec.cluster.nodeClasses[0].gpu: GPU type A10 has no "

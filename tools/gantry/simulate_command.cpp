@@ -106,16 +106,22 @@ void run_simulate(const SimulateOptions& opt) {
   write_results_database(db_path, scenario, run, summary, queues);
   // Reliability figures when anything could fail or be drained.
   std::optional<ReliabilitySummary> reliability;
-  if (!scenario.failures.empty() || !scenario.injected_faults.empty() || !run.log.faults.empty())
+  const bool interrupted = std::any_of(run.log.jobs.begin(), run.log.jobs.end(),
+                                       [](const JobLog& j) { return j.failures > 0; });
+  if (!scenario.failures.empty() || !scenario.injected_faults.empty() || !run.log.faults.empty() ||
+      interrupted)
     reliability = summarize_reliability(run.log);
   const ReliabilitySummary* r = reliability ? &*reliability : nullptr;
+  std::optional<CostSummary> cost;
+  if (!run.log.pools.empty()) cost = summarize_cost(run.log);
+  const CostSummary* c = cost ? &*cost : nullptr;
 
   if (opt.format == "json") {
-    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path, r);
+    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path, r, c);
     if (opt.jobs) report["job_list"] = json_jobs(run.log);
     std::cout << report.dump(2) << "\n";
   } else {
-    std::cout << text_report(scenario, summary, queues, db_path, r);
+    std::cout << text_report(scenario, summary, queues, db_path, r, c);
   }
 }
 

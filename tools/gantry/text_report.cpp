@@ -102,11 +102,36 @@ std::string reliability_tables(const ReliabilitySummary& r) {
   return out;
 }
 
+// Node pools: what each one ran and cost, then cost per job and per useful GPU-hour.
+std::string cost_tables(const CostSummary& c) {
+  size_t name_w = 12;
+  for (const PoolLog& p : c.pools) name_w = std::max(name_w, p.name.size() + 2);
+  std::string out =
+      fmt::format("  {:<{}}{:<11}{:>8}{:>8}{:>8}{:>10}{:>12}{:>12}\n", "Node pools", name_w,
+                  "capacity", "added", "peak", "removed", "reclaims", "node-hours", "cost");
+  for (const PoolLog& p : c.pools)
+    out +=
+        fmt::format("  {:<{}}{:<11}{:>8}{:>8}{:>8}{:>10}{:>12}{:>12}\n", p.name, name_w,
+                    p.spot ? "spot" : "on-demand", with_commas(p.nodes_added),
+                    with_commas(p.peak_nodes), with_commas(p.nodes_removed),
+                    with_commas(p.reclaims), with_commas(p.node_hours, 1), with_commas(p.cost, 2));
+  out += fmt::format("  Cost          {}: spot {} · on-demand {}\n", with_commas(c.cost, 2),
+                     with_commas(c.spot_cost, 2), with_commas(c.on_demand_cost, 2));
+  out += fmt::format(
+      "                per finished job {} · per useful GPU-hour {} (spot {}, on-demand {})\n",
+      with_commas(c.per_finished_job, 2), with_commas(c.per_useful_gpu_hour, 3),
+      with_commas(c.spot_per_useful_gpu_hour, 3), with_commas(c.on_demand_per_useful_gpu_hour, 3));
+  out += fmt::format("  Useful GPU-hours on spot {} · on-demand {}\n",
+                     with_commas(c.useful_spot_gpu_hours, 1),
+                     with_commas(c.useful_gpu_hours - c.useful_spot_gpu_hours, 1));
+  return out;
+}
+
 }  // namespace
 
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
                         const std::vector<QueueSummary>& queues, const std::string& results_path,
-                        const ReliabilitySummary* reliability) {
+                        const ReliabilitySummary* reliability, const CostSummary* cost) {
   const bool admission = scenario.policy.admission.enabled();
   const Topology& topo = scenario.topology;
   std::string out;
@@ -118,6 +143,10 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
       with_commas(static_cast<int64_t>(topo.nodes.size())), topo.racks.size(),
       topo.racks.size() == 1 ? "" : "s", gpu_inventory(topo), to_string(topo.fabric.kind),
       topo.fabric.rack_oversubscription);
+  for (const NodePoolSpec& p : scenario.autoscaling.pools)
+    out += fmt::format("Node pool  {} · {} · {}–{} × {} · {:g} per node-hour\n", p.name,
+                       to_string(p.capacity), p.min_nodes, p.max_nodes,
+                       topo.classes.at(static_cast<size_t>(p.node_class)).name, p.price_per_hour);
   out += fmt::format("Simulated  {} → {} ({}), {} events\n\n", format_rfc3339(s.start),
                      format_rfc3339(s.end), format_duration(s.end - s.start),
                      with_commas(static_cast<int64_t>(s.events)));
@@ -135,14 +164,21 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
   out += distribution_row("wait", s.wait_s);
   out += distribution_row("completion", s.jct_s);
   out += "\n";
-  out += fmt::format("  GPU allocated {:>8}   busy {:>8}   of {} GPUs\n",
-                     percent(s.gpu_allocation_ratio), percent(s.gpu_busy_ratio),
-                     with_commas(s.total_gpus));
+  if (scenario.autoscaling.pools.empty()) {
+    out += fmt::format("  GPU allocated {:>8}   busy {:>8}   of {} GPUs\n",
+                       percent(s.gpu_allocation_ratio), percent(s.gpu_busy_ratio),
+                       with_commas(s.total_gpus));
+  } else {
+    out += fmt::format("  GPU allocated {:>8}   busy {:>8}   of {} GPUs on average (peak {})\n",
+                       percent(s.gpu_allocation_ratio), percent(s.gpu_busy_ratio),
+                       with_commas(s.mean_gpus, 1), with_commas(s.total_gpus));
+  }
   if (s.jobs_queued_at_end > 0)
     out += fmt::format("  {} job(s) still queued at the end of the run\n",
                        with_commas(s.jobs_queued_at_end));
   if (admission) out += "\n" + queue_tables(queues);
   if (reliability != nullptr) out += "\n" + reliability_tables(*reliability);
+  if (cost != nullptr) out += "\n" + cost_tables(*cost);
   out += fmt::format("\n  fingerprint {:016x}\n", s.fingerprint);
   if (!results_path.empty()) out += fmt::format("  results     {}\n", results_path);
   return out;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/cost_summary.hpp"
 #include "sim/queue_summary.hpp"
 #include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
@@ -14,9 +15,11 @@ namespace gantry::cli {
 
 // With admission on (scenario.policy.admission has queues), the jobs table gains an inactive
 // column and a Queues section lists `queues` (summarize_queues()); without, neither shows.
-// With `reliability` (a run with failures or drains), a Reliability section shows it.
+// With `reliability` (a run with failures or drains), a Reliability section shows it; with
+// `cost` (a run with node pools), a Node pools section.
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& summary,
                         const std::vector<QueueSummary>& queues, const std::string& results_path,
-                        const ReliabilitySummary* reliability = nullptr);
+                        const ReliabilitySummary* reliability = nullptr,
+                        const CostSummary* cost = nullptr);
 
 }  // namespace gantry::cli

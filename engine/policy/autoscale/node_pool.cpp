@@ -5,6 +5,13 @@
 
 namespace gantry {
 
+Labels pool_node_labels(const NodePoolSpec& pool) {
+  Labels labels = pool.labels;
+  labels[kNodePoolLabel] = pool.name;
+  labels[kCapacityTypeLabel] = to_string(pool.capacity);
+  return labels;
+}
+
 const char* to_string(CapacityType c) {
   switch (c) {
     case CapacityType::kOnDemand:

@@ -95,4 +95,12 @@ struct NodeDraw {
 // prefix of what the same pool as spot would draw.
 NodeDraw draw_node(const NodePoolSpec& pool, Time requested, RandomStream& rng);
 
+// Labels every node of a pool carries besides the pool's own, so jobs can select pools and
+// capacity types (as Karpenter's karpenter.sh/capacity-type does).
+inline constexpr const char* kNodePoolLabel = "gantry.dev/node-pool";
+inline constexpr const char* kCapacityTypeLabel = "gantry.dev/capacity-type";
+// A pool node's labels: the pool's, plus kNodePoolLabel = its name and kCapacityTypeLabel =
+// "spot" or "on-demand".
+Labels pool_node_labels(const NodePoolSpec& pool);
+
 }  // namespace gantry

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "sim/cost_summary.hpp"
+#include "sim/reliability_summary.hpp"
 #include "sim/results_writer.hpp"
 
 namespace gantry {
@@ -96,8 +98,28 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
     r.admitted = job.admitted;
     r.replicas = job.replicas;
     r.lost_gpu_seconds = job.lost_gpu_seconds;
+    r.failures = job.failures;
+    r.resizes = job.resizes;
+    r.allocated_gpu_seconds = job.allocated_gpu_seconds;
+    r.useful_gpu_seconds = job.useful_gpu_seconds;
     w.add_job(r);
   }
+  for (const FaultRecord& f : run.log.faults) {
+    FaultRow row;
+    row.at = f.at;
+    row.action = to_string(f.action);
+    if (f.node >= 0 && f.node < run.cluster->node_count())
+      row.node = run.cluster->node_info(f.node).name;
+    if (f.rack >= 0 && static_cast<size_t>(f.rack) < topo.racks.size())
+      row.rack = topo.racks[static_cast<size_t>(f.rack)];
+    if (f.gpu >= 0) row.gpu = f.gpu;
+    row.cause = f.cause;
+    row.jobs = f.jobs;
+    w.add_fault(row);
+  }
+  for (const PoolLog& p : run.log.pools)
+    w.add_pool({p.name, p.spot ? "spot" : "on-demand", p.price_per_hour, p.nodes_added,
+                p.nodes_removed, p.peak_nodes, p.reclaims, p.node_hours, p.cost});
   for (const JobLog& job : run.log.jobs)
     for (const EvictionRecord& e : job.evicted)
       w.add_eviction(
@@ -143,6 +165,18 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
   distribution("jct_s", summary.jct_s);
   w.write_summary("gpu_allocation_ratio", summary.gpu_allocation_ratio);
   w.write_summary("gpu_busy_ratio", summary.gpu_busy_ratio);
+  if (!run.log.faults.empty() || !run.log.pools.empty()) {
+    const ReliabilitySummary r = summarize_reliability(run.log);
+    w.write_summary("goodput", r.goodput);
+    w.write_summary("lost_gpu_hours", r.lost_gpu_hours);
+    w.write_summary("restarts_per_job", r.restarts_per_job);
+  }
+  if (!run.log.pools.empty()) {
+    const CostSummary c = summarize_cost(run.log);
+    w.write_summary("cost", c.cost);
+    w.write_summary("cost_per_finished_job", c.per_finished_job);
+    w.write_summary("cost_per_useful_gpu_hour", c.per_useful_gpu_hour);
+  }
   w.finish();
 }
 

@@ -36,6 +36,18 @@ CREATE TABLE queues(
   gpu_hours_lent REAL, preemptions_suffered INTEGER, preemptions_caused INTEGER,
   lost_gpu_hours REAL);
 )sql",
+      // Failures, elasticity and node pools (issue #13).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN failures INTEGER;
+ALTER TABLE jobs ADD COLUMN resizes INTEGER;
+ALTER TABLE jobs ADD COLUMN allocated_gpu_seconds REAL;
+ALTER TABLE jobs ADD COLUMN useful_gpu_seconds REAL;
+CREATE TABLE faults(at_us INTEGER, action TEXT, node TEXT NULL, rack TEXT NULL,
+  gpu INTEGER NULL, cause TEXT, jobs INTEGER);
+CREATE TABLE pools(
+  name TEXT PRIMARY KEY, capacity TEXT, price_per_hour REAL, nodes_added INTEGER,
+  nodes_removed INTEGER, peak_nodes INTEGER, reclaims INTEGER, node_hours REAL, cost REAL);
+)sql",
   };
   return kSteps;
 }
@@ -80,8 +92,14 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path), file_(path)
   insert_job_ = db_.prepare(
       "INSERT INTO jobs(id, name, tenant, priority, gpus, pods, submit_us, start_us, end_us, "
       "wait_s, jct_s, nodes, placement, step_time_s, bottleneck, state, queue, admitted_us, "
-      "replicas, lost_gpu_seconds) "
-      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+      "replicas, lost_gpu_seconds, failures, resizes, allocated_gpu_seconds, useful_gpu_seconds) "
+      "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert_fault_ = db_.prepare(
+      "INSERT INTO faults(at_us, action, node, rack, gpu, cause, jobs) VALUES (?, ?, ?, ?, ?, ?, "
+      "?)");
+  insert_pool_ = db_.prepare(
+      "INSERT INTO pools(name, capacity, price_per_hour, nodes_added, nodes_removed, peak_nodes, "
+      "reclaims, node_hours, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert_eviction_ =
       db_.prepare("INSERT INTO evictions(job_id, at_us, reason, by_job_id) VALUES (?, ?, ?, ?)");
   insert_queue_ = db_.prepare(
@@ -104,6 +122,8 @@ ResultsWriter::~ResultsWriter() {
   insert_job_ = Statement();
   insert_eviction_ = Statement();
   insert_queue_ = Statement();
+  insert_fault_ = Statement();
+  insert_pool_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();
@@ -137,9 +157,30 @@ void ResultsWriter::add_job(const JobRecord& job) {
       .bind_all(job.id, borrow(job.name), borrow(job.tenant), job.priority, job.gpus, job.pods,
                 job.submit, job.start, job.end, wait_s, jct_s, job.nodes, borrow(job.placement),
                 job.step_time_s, borrow(job.bottleneck), borrow(job.state), borrow(job.queue),
-                job.admitted, job.replicas, job.lost_gpu_seconds)
+                job.admitted, job.replicas, job.lost_gpu_seconds, job.failures, job.resizes,
+                job.allocated_gpu_seconds, job.useful_gpu_seconds)
       .step();
   insert_job_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_fault(const FaultRow& f) {
+  assert(!finished_);
+  insert_fault_
+      .bind_all(f.at, borrow(f.action), borrow(f.node), borrow(f.rack), f.gpu, borrow(f.cause),
+                f.jobs)
+      .step();
+  insert_fault_.reset();
+  row_written();
+}
+
+void ResultsWriter::add_pool(const PoolRow& p) {
+  assert(!finished_);
+  insert_pool_
+      .bind_all(borrow(p.name), borrow(p.capacity), p.price_per_hour, p.nodes_added,
+                p.nodes_removed, p.peak_nodes, p.reclaims, p.node_hours, p.cost)
+      .step();
+  insert_pool_.reset();
   row_written();
 }
 
@@ -198,6 +239,8 @@ void ResultsWriter::finish() {
   insert_job_ = Statement();
   insert_eviction_ = Statement();
   insert_queue_ = Statement();
+  insert_fault_ = Statement();
+  insert_pool_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();

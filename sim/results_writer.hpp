@@ -1,7 +1,7 @@
 #pragma once
 // ResultsWriter: the results database of `gantry simulate`.
 //
-// One SQLite file per run, with this schema (user_version 2):
+// One SQLite file per run, with this schema (user_version 3):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       scenario name, seed, policy, start, horizon, gantry version: whatever the caller
@@ -10,12 +10,24 @@
 //        pods INTEGER, submit_us INTEGER, start_us INTEGER NULL, end_us INTEGER NULL,
 //        wait_s REAL NULL, jct_s REAL NULL, nodes INTEGER NULL, placement TEXT NULL,
 //        step_time_s REAL NULL, bottleneck TEXT NULL, state TEXT,
-//        queue TEXT NULL, admitted_us INTEGER NULL, replicas INTEGER, lost_gpu_seconds REAL)
+//        queue TEXT NULL, admitted_us INTEGER NULL, replicas INTEGER, lost_gpu_seconds REAL,
+//        failures INTEGER, resizes INTEGER, allocated_gpu_seconds REAL,
+//        useful_gpu_seconds REAL)
 //       one row per job. start = the instant all pods run (NULL if never); wait = start −
 //       submit and jct = end − submit, in seconds, computed here from the record so they
 //       always agree with the instants. queue: its admission queue (NULL without admission);
 //       admitted: its first admission; replicas: of its last role at its last admission;
-//       lost_gpu_seconds: GPU time of the work its evictions threw away.
+//       lost_gpu_seconds: GPU time of the work its evictions threw away; failures: the
+//       failures that hit it; resizes: of its elastic role; allocated and useful GPU time
+//       (sim/reliability_summary.hpp).
+//   faults(at_us INTEGER, action TEXT, node TEXT NULL, rack TEXT NULL, gpu INTEGER NULL,
+//          cause TEXT, jobs INTEGER)
+//       one row per fault or maintenance event carried out (sim/fault_event.hpp), in order;
+//       jobs: the jobs it hit.
+//   pools(name TEXT PRIMARY KEY, capacity TEXT, price_per_hour REAL, nodes_added INTEGER,
+//         nodes_removed INTEGER, peak_nodes INTEGER, reclaims INTEGER, node_hours REAL,
+//         cost REAL)
+//       one row per node pool (sim/cost_summary.hpp); empty without node pools.
 //   evictions(job_id INTEGER, at_us INTEGER, reason TEXT, by_job_id INTEGER NULL)
 //       one row per eviction of a job, in the order add_eviction() received them; by_job_id
 //       is the preemptor (NULL when no job caused it).
@@ -36,9 +48,11 @@
 //
 // Schema versions (Database::migrate, PRAGMA user_version): 1 meta, jobs, cluster_series,
 // events, summary; 2 the admission columns of jobs (queue, admitted_us, replicas,
-// lost_gpu_seconds) and the evictions and queues tables. Every results database is written
-// from nothing, so a file of this Gantry is always at 2; a reader that finds 1 is reading an
-// older Gantry's file, without those columns and tables.
+// lost_gpu_seconds) and the evictions and queues tables; 3 the reliability columns of jobs
+// (failures, resizes, allocated_gpu_seconds, useful_gpu_seconds) and the faults and pools
+// tables. Every results database is written from nothing, so a file of this Gantry is always
+// at 3; a reader that finds less is reading an older Gantry's file, without those columns and
+// tables.
 //
 // Instants are microseconds since the Unix epoch in simulated time (`*_us`).
 //
@@ -103,6 +117,32 @@ struct JobRecord {
   std::optional<Time> admitted;           // first admission; empty if never admitted
   int replicas = 0;                       // of its last role, at its last admission
   double lost_gpu_seconds = 0;            // GPU time of the work evictions threw away
+  int failures = 0;
+  int resizes = 0;
+  double allocated_gpu_seconds = 0;
+  double useful_gpu_seconds = 0;
+};
+
+struct FaultRow {
+  Time at;
+  std::string action;  // to_string(FaultAction)
+  std::optional<std::string> node;
+  std::optional<std::string> rack;
+  std::optional<int> gpu;
+  std::string cause;
+  int jobs = 0;
+};
+
+struct PoolRow {
+  std::string name;
+  std::string capacity;  // "spot" | "on-demand"
+  double price_per_hour = 0;
+  int nodes_added = 0;
+  int nodes_removed = 0;
+  int peak_nodes = 0;
+  int reclaims = 0;
+  double node_hours = 0;
+  double cost = 0;
 };
 
 // One row of `evictions`.
@@ -172,6 +212,8 @@ class ResultsWriter {
   void add_job(const JobRecord& job);  // a second record with the same id throws StoreError
   void add_eviction(const JobEvictionRecord& eviction);
   void add_queue(const QueueRecord& queue);  // a second queue of the same name throws StoreError
+  void add_fault(const FaultRow& fault);
+  void add_pool(const PoolRow& pool);  // a second pool of the same name throws StoreError
   void add_series(const SeriesRecord& row);
   void add_event(const EventRecord& event);
   // Inserts or replaces summary[metric]; the last value written for a metric wins.
@@ -195,6 +237,8 @@ class ResultsWriter {
   Database db_;
   // Member order matters: statements and the open transaction go before db_ closes.
   Statement insert_meta_;
+  Statement insert_fault_;
+  Statement insert_pool_;
   Statement insert_job_;
   Statement insert_eviction_;
   Statement insert_queue_;

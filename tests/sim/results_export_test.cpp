@@ -10,6 +10,7 @@
 #include "engine/store/database.hpp"
 #include "engine/store/statement.hpp"
 #include "tests/sim/queue_fixtures.hpp"
+#include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
 namespace {
@@ -48,7 +49,7 @@ TEST_F(ResultsExport, JobsCarryQueueAdmissionReplicasAndLoss) {
   const std::string file = path("results.db");
   write_lab(file, lab_scenario());
   Database db = Database::open(file, {.create = false, .read_only = true});
-  EXPECT_EQ(db.user_version(), 2);
+  EXPECT_EQ(db.user_version(), 3);
   Statement jobs = db.prepare(
       "SELECT name, queue, admitted_us, replicas, lost_gpu_seconds, state FROM jobs ORDER BY id");
   ASSERT_TRUE(jobs.step());
@@ -178,6 +179,76 @@ TEST_F(ResultsExport, SameRunGivesIdenticalBytes) {
   write_results_database(path("c.db"), scenario, run, summarize(run),
                          summarize_queues(run.log, scenario.policy.admission));
   EXPECT_FALSE(a == file_bytes(path("c.db")));
+}
+
+// Faults and pools: the timeline of world_fault_test.cpp's node failure (job A killed at 60 s,
+// 1 failure, 1034.27208 GPU-s allocated, 870.224 useful) and the pool run of
+// node_pools_test.cpp (2 nodes × 620 s at 10 an hour), as the database stores them.
+TEST_F(ResultsExport, FaultsPoolsAndReliabilityColumns) {
+  JobSpec a = training_job("a", Framework::kPyTorch,
+                           {role(RoleKind::kMaster, 1, 4), role(RoleKind::kWorker, 1, 4)},
+                           Duration{}, 1000, milliseconds(100), 1'500'000'000);
+  a.work.checkpoint_every = seconds(10);
+  ScenarioSpec faulty = scenario_with(dgx_rack(2), {a});
+  faulty.sim.restart_delay = seconds(30);
+  FaultEvent down;
+  down.at = kT0 + seconds(60);
+  down.action = FaultAction::kNodeDown;
+  down.node = 0;
+  down.cause = "injected";
+  faulty.injected_faults = {down};
+  const SimulationRun run = run_simulation(faulty);
+  const std::string file = path("faults.db");
+  write_results_database(file, faulty, run, summarize(run), {});
+  Database db = Database::open(file, {.create = false, .read_only = true});
+  Statement jobs =
+      db.prepare("SELECT failures, resizes, allocated_gpu_seconds, useful_gpu_seconds FROM jobs");
+  ASSERT_TRUE(jobs.step());
+  EXPECT_EQ(jobs.column_int64(0), 1);
+  EXPECT_EQ(jobs.column_int64(1), 0);
+  EXPECT_NEAR(jobs.column_double(2), 1034.27208, 1e-6);
+  EXPECT_NEAR(jobs.column_double(3), 870.224, 1e-6);
+  Statement faults = db.prepare("SELECT at_us, action, node, rack, gpu, cause, jobs FROM faults");
+  ASSERT_TRUE(faults.step());
+  EXPECT_EQ(faults.column_int64(0), 1'767'225'660'000'000);  // kT0 + 60 s
+  EXPECT_EQ(faults.column_text(1), "node-down");
+  EXPECT_EQ(faults.column_text(2), "r1-n000");
+  EXPECT_TRUE(faults.column_is_null(3));
+  EXPECT_TRUE(faults.column_is_null(4));
+  EXPECT_EQ(faults.column_text(5), "injected");
+  EXPECT_EQ(faults.column_int64(6), 1);
+  EXPECT_FALSE(faults.step());
+  Statement goodput = db.prepare("SELECT value FROM summary WHERE metric = 'goodput'");
+  ASSERT_TRUE(goodput.step());
+  EXPECT_NEAR(goodput.column_double(0), 870.224 / 1034.27208, 1e-9);
+
+  ScenarioSpec pooled = scenario_with(
+      dgx_rack(0), {training_job("j", Framework::kTensorFlow, {role(RoleKind::kWorker, 2, 8)},
+                                 Duration{}, 100, milliseconds(100), 0)});
+  NodePoolSpec od;
+  od.name = "od";
+  od.max_nodes = 4;
+  od.provisioning = DelayDistribution::constant(minutes(3));
+  od.price_per_hour = 10;
+  pooled.autoscaling.pools = {od};
+  const SimulationRun pool_run = run_simulation(pooled);
+  const std::string pool_file = path("pools.db");
+  write_results_database(pool_file, pooled, pool_run, summarize(pool_run), {});
+  Database pdb = Database::open(pool_file, {.create = false, .read_only = true});
+  Statement pools = pdb.prepare(
+      "SELECT name, capacity, price_per_hour, nodes_added, nodes_removed, peak_nodes, reclaims, "
+      "node_hours, cost FROM pools");
+  ASSERT_TRUE(pools.step());
+  EXPECT_EQ(pools.column_text(0), "od");
+  EXPECT_EQ(pools.column_text(1), "on-demand");
+  EXPECT_DOUBLE_EQ(pools.column_double(2), 10);
+  EXPECT_EQ(pools.column_int64(3), 2);
+  EXPECT_EQ(pools.column_int64(4), 2);
+  EXPECT_EQ(pools.column_int64(5), 2);
+  EXPECT_EQ(pools.column_int64(6), 0);
+  EXPECT_NEAR(pools.column_double(7), 2 * 620.0 / 3600, 1e-9);
+  EXPECT_NEAR(pools.column_double(8), 10 * 2 * 620.0 / 3600, 1e-9);
+  EXPECT_FALSE(pools.step());
 }
 
 }  // namespace

@@ -103,7 +103,8 @@ TEST_F(ResultsWriterTest, RoundTrip) {
     EXPECT_TRUE(w.finished());
   }
   Database db = Database::open(file);
-  EXPECT_EQ(db.user_version(), 2) << "schema steps: the tables, then the admission ones";
+  EXPECT_EQ(db.user_version(), 3)
+      << "schema steps: the tables, the admission ones, the reliability ones";
 
   Statement meta = db.prepare("SELECT value FROM meta WHERE key = ?");
   meta.bind_all("seed");

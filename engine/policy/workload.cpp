@@ -75,6 +75,10 @@ Status WorkloadTable::move(Workload& w, WorkloadState to, Time now) {
                          to_string(w.state) + " to " + to_string(to));
   --counts_[static_cast<size_t>(w.state)];
   ++counts_[static_cast<size_t>(to)];
+  if (w.spec->elastic.enabled()) {
+    if (to == WorkloadState::kRunning) running_elastic_.insert(w.id);
+    if (w.state == WorkloadState::kRunning) running_elastic_.erase(w.id);
+  }
   w.state = to;
   w.history.push_back(WorkloadTransition{to, now});
   return Status::ok();

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -136,9 +137,13 @@ class WorkloadTable {
   void for_each(F&& f) const {
     for (const auto& [id, w] : by_id_) f(w);
   }
+  // Running workloads whose job is elastic (JobSpec::elastic), by id: what the elasticity
+  // policies look at every cycle, without walking every workload.
+  const std::set<JobId>& running_elastic() const { return running_elastic_; }
 
  private:
   std::unordered_map<JobId, Workload> by_id_;
+  std::set<JobId> running_elastic_;
   size_t counts_[9] = {};
 };
 

@@ -49,12 +49,12 @@ GpuTypeId type_of(const Cluster& cluster, const Workload& w) {
 
 std::vector<ElasticJob> Scheduler::elastic_jobs() const {
   std::vector<ElasticJob> jobs;
-  workloads_.for_each([&](const Workload& w) {
+  for (const JobId id : workloads_.running_elastic()) {
+    const Workload& w = *workloads_.find(id);
     const JobSpec& spec = *w.spec;
-    if (w.state != WorkloadState::kRunning || !spec.elastic.enabled() || spec.roles.empty() ||
-        spec.roles.back().kind != RoleKind::kWorker || w.resize_to_pods >= 0 || w.pending_resize ||
-        w.evicting || w.withdraw_requested)
-      return;
+    if (spec.roles.empty() || spec.roles.back().kind != RoleKind::kWorker ||
+        w.resize_to_pods >= 0 || w.pending_resize || w.evicting || w.withdraw_requested)
+      continue;
     ElasticJob j;
     j.id = w.id;
     j.priority = spec.priority;
@@ -63,11 +63,8 @@ std::vector<ElasticJob> Scheduler::elastic_jobs() const {
     j.spec = spec.elastic;
     j.gpus_per_worker = static_cast<double>(spec.roles.back().per_replica.gpu_milli_total()) / 1000;
     jobs.push_back(j);
-  });
-  // workloads_ is a hash map: give the caller a fixed order to start from.
-  std::sort(jobs.begin(), jobs.end(),
-            [](const ElasticJob& a, const ElasticJob& b) { return a.id < b.id; });
-  return jobs;
+  }
+  return jobs;  // by id: a fixed order to start from
 }
 
 void Scheduler::run_elasticity(Cluster& cluster, Time now) {

@@ -134,14 +134,20 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
   DeclaredQueues queues;
   if (auto n = m.optional("policy"))
     s.policy = read_policy(*n, AdmissionContext{s.topology, topology_ok}, errors, queues);
-  if (auto n = m.required("workload"))
-    s.workload =
-        read_workload(*n, WorkloadContext{s.topology, s.start, topology_ok, queues}, errors);
+  // The node pools before the workload too: a gang may need nodes that only a pool's maximum
+  // brings (a cluster of pools alone has none at the start), so the gang check counts them.
+  if (auto n = m.optional("autoscaling"))
+    s.autoscaling = read_autoscaling(*n, s.topology, topology_ok, errors);
+  if (auto n = m.required("workload")) {
+    WorkloadContext ctx{s.topology, s.start, topology_ok, queues};
+    for (const NodePoolSpec& pool : s.autoscaling.pools)
+      if (pool.node_class >= 0 && static_cast<size_t>(pool.node_class) < ctx.nodes_of.size())
+        ctx.nodes_of[static_cast<size_t>(pool.node_class)] += pool.max_nodes;
+    s.workload = read_workload(*n, ctx, errors);
+  }
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
   if (auto n = m.optional("failures"))
     s.failures = read_failures(*n, s.topology, topology_ok, errors);
-  if (auto n = m.optional("autoscaling"))
-    s.autoscaling = read_autoscaling(*n, s.topology, topology_ok, errors);
   return s;
 }
 

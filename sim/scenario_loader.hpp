@@ -32,7 +32,9 @@
 // `queue: Fifo` is an error (each queue orders by priority, then submission, as Kueue does) and
 // the scheduler's order is Priority; every job then names one of the queues, and without them
 // none may. The policy is read before the workload, so these checks do not depend on which
-// block comes first in the file.
+// block comes first in the file. So are the node pools (spec.autoscaling): whether a gang could
+// ever start counts each pool at its maximum size, so a cluster whose GPU nodes all come from
+// pools loads.
 //
 // Errors: every problem, syntactic or semantic (unknown GPU type, gpus not a multiple of
 // gpusPerPod, duplicate job names...), is collected (engine/config/config_errors.hpp) and

@@ -358,6 +358,24 @@ TEST(ScenarioLoader, RolesAskForGpusAsPipelineTasksDo) {
             "64 of them at once");
 }
 
+// Node pools count at their maximum size in the gang check: 6 Worker pods of 8 GPUs need 6
+// nodes; the cluster's own 4 plus a pool of at most 2 hold them, a pool of at most 1 does not.
+TEST(ScenarioLoader, AGangMayNeedTheNodesOfAPool) {
+  const std::string six = with("replicas: 2,", "replicas: 6,");
+  const std::string pool =
+      "  autoscaling:\n"
+      "    pools:\n"
+      "    - {name: p, nodeClass: g, rack: r1, max: 2, provisioning: 3m}\n";
+  EXPECT_NO_THROW(load_scenario_text(six + pool, "t.yaml"));
+  EXPECT_EQ(error_of(six + testing::replace_first(pool, "max: 2", "max: 1")),
+            "t.yaml:18:7: spec.workload.jobs[0].roles: job 'j' can never start: it needs 6 "
+            "Worker pods of cpu 8000m, memory 64Gi, gpu 8, but the whole cluster holds at most 5 "
+            "of them at once");
+  EXPECT_THAT(error_of(six),
+              HasSubstr("it needs 6 Worker pods of cpu 8000m, memory 64Gi, gpu 8, but the whole "
+                        "cluster holds at most 4 of them at once"));
+}
+
 // Until issue #9 an experiment was a Scenario with spec.experiment; that file now says how to
 // convert it, at the block, and nothing else.
 TEST(ScenarioLoader, AnExperimentInTheScenarioFormIsToldItsKind) {

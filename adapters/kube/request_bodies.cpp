@@ -97,4 +97,39 @@ nlohmann::json lease_body(const LeaseSpec& spec) {
           {"spec", std::move(lease_spec)}};
 }
 
+nlohmann::json config_map_body(const std::string& ns, const std::string& name,
+                               const std::map<std::string, std::string>& data,
+                               const std::map<std::string, std::string>& labels) {
+  nlohmann::json metadata = {{"name", name}, {"namespace", ns}};
+  if (!labels.empty()) metadata["labels"] = labels;
+  return {{"apiVersion", "v1"},
+          {"kind", "ConfigMap"},
+          {"metadata", std::move(metadata)},
+          {"data", data}};
+}
+
+nlohmann::json resize_pod_body(const nlohmann::json& pod_template, const std::string& name,
+                               const std::map<std::string, std::string>& annotations) {
+  nlohmann::json pod = pod_template;
+  pod["apiVersion"] = "v1";
+  pod["kind"] = "Pod";
+  nlohmann::json& metadata = pod["metadata"];
+  for (const char* key :
+       {"uid", "resourceVersion", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "generation", "managedFields", "generateName", "selfLink"})
+    metadata.erase(key);
+  metadata["name"] = name;
+  if (!metadata.contains("annotations") || !metadata["annotations"].is_object())
+    metadata["annotations"] = nlohmann::json::object();
+  metadata["annotations"].erase("gantry.dev/gpu-index");
+  for (const auto& [k, v] : annotations) metadata["annotations"][k] = v;
+  if (pod.contains("spec") && pod["spec"].is_object()) pod["spec"].erase("nodeName");
+  pod.erase("status");
+  return pod;
+}
+
+nlohmann::json cordon_patch(bool unschedulable) {
+  return {{"spec", {{"unschedulable", unschedulable}}}};
+}
+
 }  // namespace gantry::kube

@@ -5,7 +5,8 @@
 //
 // Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
 // preconditions), policy/v1 Eviction (POST pods/{name}/eviction), events.k8s.io/v1 Event,
-// coordination.k8s.io/v1 Lease. Times are written as
+// coordination.k8s.io/v1 Lease, core/v1 ConfigMap (an elastic job's host list), the new pods of
+// a scale-out (resize_pod_body), node merge patches (cordon). Times are written as
 // the API wants them: Lease and Event times are MicroTime ("2026-01-01T00:00:00.000000Z").
 //
 // Thread-safety: pure functions.
@@ -89,5 +90,23 @@ struct LeaseSpec {
   std::string resource_version;  // empty for a create; the version read, for an update
 };
 nlohmann::json lease_body(const LeaseSpec& spec);
+
+// {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name","namespace"[,"labels"]},"data":data}
+// — created by POST, replaced by PUT (no resourceVersion: an unconditional update, which
+// ConfigMaps allow).
+nlohmann::json config_map_body(const std::string& ns, const std::string& name,
+                               const std::map<std::string, std::string>& data,
+                               const std::map<std::string, std::string>& labels = {});
+
+// A new pod made from `pod_template` (a Pod object as read): the same labels, annotations and
+// spec, named `name`, with `annotations` set over the template's; what the API server or a
+// scheduler wrote is dropped (uid, resourceVersion, creationTimestamp, deletionTimestamp,
+// generation, managedFields, generateName, spec.nodeName, the gantry.dev/gpu-index annotation,
+// status): the body of POST /api/v1/namespaces/{ns}/pods for an elastic gang's new Worker.
+nlohmann::json resize_pod_body(const nlohmann::json& pod_template, const std::string& name,
+                               const std::map<std::string, std::string>& annotations);
+
+// {"spec":{"unschedulable":true|false}}: the merge patch of a cordon (uncordon).
+nlohmann::json cordon_patch(bool unschedulable);
 
 }  // namespace gantry::kube

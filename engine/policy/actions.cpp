@@ -29,6 +29,8 @@ const char* to_string(Observation::Kind kind) {
       return "evicted";
     case K::kResized:
       return "resized";
+    case K::kResizeFailed:
+      return "resize-failed";
     case K::kNodeAdded:
       return "node-added";
     case K::kNodeRemoved:

@@ -77,6 +77,7 @@ class KubeServeWorld final : public ServeWorld {
     w.scheduler.scheduler_name = o.scheduler_name;
     w.identity = o.identity.empty() ? default_identity() : o.identity;
     w.leader_election = o.leader_elect;
+    w.drains = true;  // KubeWorld::drain(): no command reaches it yet (adapters/kube/README.md)
     w.election.namespace_name = ns;
     world_ = std::make_unique<kube::KubeWorld>(*client_, loop, std::move(w));
     kube::KubeExecutorOptions e;

@@ -48,7 +48,19 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
                               {"message", "gantry kubelet-sim is posting ready status"},
                               {"lastHeartbeatTime", format_rfc3339(now)},
                               {"lastTransitionTime", format_rfc3339(now)}}}},
-                           {"nodeInfo", {{"kubeletVersion", "gantry-kubelet-sim"}}}}}};
+                           // Every field core/v1 NodeSystemInfo requires (the OpenAPI
+                           // schema: tests/adapters/kube/openapi_bodies_test.cpp).
+                           {"nodeInfo",
+                            {{"machineID", info.name},
+                             {"systemUUID", info.name},
+                             {"bootID", ""},
+                             {"kernelVersion", ""},
+                             {"osImage", "gantry kubelet-sim"},
+                             {"containerRuntimeVersion", ""},
+                             {"kubeletVersion", "gantry-kubelet-sim"},
+                             {"kubeProxyVersion", ""},
+                             {"operatingSystem", "linux"},
+                             {"architecture", "amd64"}}}}}};
   if (!taints.empty()) node["spec"]["taints"] = taints;
   return node;
 }

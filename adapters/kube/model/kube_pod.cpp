@@ -53,6 +53,59 @@ int64_t parse_count(const ObjectFields& f, const std::string& text, const std::s
   return v;
 }
 
+constexpr int64_t kMaxReplicas = 100'000;
+constexpr Duration kMaxResizeCost = days(1);
+
+template <typename Annotation>
+void read_elastic(const ObjectFields& f, KubePod& out, const Annotation& annotation) {
+  const std::string prefix = "metadata.annotations.";
+  const auto field = [&](std::string_view key) { return prefix + std::string(key); };
+  const std::string min = annotation(kElasticMinAnnotation);
+  const std::string max = annotation(kElasticMaxAnnotation);
+  const std::string step = annotation(kElasticStepAnnotation);
+  const std::string cost = annotation(kResizeCostAnnotation);
+  if (!min.empty() || !max.empty()) {
+    if (max.empty())
+      f.fail(field(kElasticMaxAnnotation),
+             "missing: " + std::string(kElasticMinAnnotation) + " needs it");
+    if (min.empty())
+      f.fail(field(kElasticMinAnnotation),
+             "missing: " + std::string(kElasticMaxAnnotation) + " needs it");
+    out.elastic.min_replicas =
+        static_cast<int>(parse_count(f, min, field(kElasticMinAnnotation), 1, kMaxReplicas));
+    out.elastic.max_replicas =
+        static_cast<int>(parse_count(f, max, field(kElasticMaxAnnotation), 1, kMaxReplicas));
+    if (out.elastic.min_replicas > out.elastic.max_replicas)
+      f.fail(field(kElasticMinAnnotation),
+             "'" + min + "' is more than " + std::string(kElasticMaxAnnotation) + " '" + max + "'");
+  } else if (!step.empty() || !cost.empty()) {
+    f.fail(field(step.empty() ? kResizeCostAnnotation : kElasticStepAnnotation),
+           "applies to an elastic gang: set " + std::string(kElasticMinAnnotation) + " and " +
+               std::string(kElasticMaxAnnotation) + " too");
+  }
+  if (!step.empty())
+    out.elastic.scale_step =
+        static_cast<int>(parse_count(f, step, field(kElasticStepAnnotation), 1, kMaxReplicas));
+  if (!cost.empty()) {
+    const Result<Duration> d = parse_duration(cost);
+    if (!d.is_ok()) f.fail(field(kResizeCostAnnotation), d.error());
+    if (d.value() < Duration(0) || d.value() > kMaxResizeCost)
+      f.fail(field(kResizeCostAnnotation), "'" + cost + "': expected 0s to 1d");
+    out.elastic.resize_cost = d.value();
+  }
+  if (const std::string p = annotation(kRestartPolicyAnnotation); !p.empty()) {
+    if (p == "Never") {
+      out.restart_policy = RestartPolicy::kNever;
+    } else if (p == "OnFailure") {
+      out.restart_policy = RestartPolicy::kOnFailure;
+    } else if (p == "ExitCode") {
+      out.restart_policy = RestartPolicy::kExitCode;
+    } else {
+      f.fail(field(kRestartPolicyAnnotation), "'" + p + "': expected Never, OnFailure or ExitCode");
+    }
+  }
+}
+
 }  // namespace
 
 KubePod parse_pod(const nlohmann::json& pod) {
@@ -131,6 +184,8 @@ KubePod parse_pod(const nlohmann::json& pod) {
       f.fail(field_prefix + std::string(kSimulateDurationAnnotation), duration.error());
     out.simulate_duration = duration.value();
   }
+
+  read_elastic(f, out, annotation);
 
   const nlohmann::json& owners = f.array("metadata.ownerReferences");
   for (size_t i = 0; i < owners.size(); ++i) {

@@ -17,6 +17,15 @@
 //   annotation gantry.dev/gpu-mem         GPU memory of the share, a quantity ("10Gi")
 //   annotation gantry.dev/gpu-index       the GPUs chosen, "0,1" (written before binding)
 //   annotation gantry.dev/simulate-duration  how long kubelet-sim runs the pod ("20m")
+//   annotation gantry.dev/elastic-min, gantry.dev/elastic-max   the gang's Worker role may be
+//                                         resized within min..max replicas (JobSpec::elastic;
+//                                         both or neither, 1 <= min <= max)
+//   annotation gantry.dev/elastic-step    policies resize by multiples of it (default 1)
+//   annotation gantry.dev/resize-cost     a resize's checkpoint and restart ("30s", at most 1d)
+//   annotation gantry.dev/restart-policy  Never | OnFailure | ExitCode (JobSpec::restart_policy;
+//                                         default OnFailure, the simulator's)
+// The elastic annotations need elastic-min and elastic-max; the other two alone are an error
+// (a typo'd key would otherwise leave a job silently rigid).
 // Without the gang label, a pod with a controller owner reference is in the gang of that
 // owner (its uid), size unknown (0); a pod with neither is a gang of one.
 //
@@ -29,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "engine/cluster/job.hpp"
 #include "engine/cluster/node_labels.hpp"
 #include "engine/cluster/resources.hpp"
 #include "engine/core/time.hpp"
@@ -51,6 +61,12 @@ inline constexpr std::string_view kReplicaTypeLabel = "training.kubeflow.org/rep
 // failed is exit code 1, error a pod Failed with status.reason Evicted.
 inline constexpr std::string_view kSimulateOutcomeAnnotation = "gantry.dev/simulate-outcome";
 inline constexpr std::string_view kDefaultScheduler = "default-scheduler";
+// Elasticity of the pod's gang (JobSpec::elastic, restart_policy); see above.
+inline constexpr std::string_view kElasticMinAnnotation = "gantry.dev/elastic-min";
+inline constexpr std::string_view kElasticMaxAnnotation = "gantry.dev/elastic-max";
+inline constexpr std::string_view kElasticStepAnnotation = "gantry.dev/elastic-step";
+inline constexpr std::string_view kResizeCostAnnotation = "gantry.dev/resize-cost";
+inline constexpr std::string_view kRestartPolicyAnnotation = "gantry.dev/restart-policy";
 
 struct OwnerReference {
   std::string kind;
@@ -79,7 +95,9 @@ struct KubePod {
   std::string queue;                         // gantry.dev/queue; "" when absent
   std::vector<int> gpu_index;                // gantry.dev/gpu-index
   std::optional<Duration> simulate_duration;
-  bool deleting = false;  // metadata.deletionTimestamp is set
+  ElasticSpec elastic;                          // not enabled() without the annotations
+  std::optional<RestartPolicy> restart_policy;  // gantry.dev/restart-policy, when present
+  bool deleting = false;                        // metadata.deletionTimestamp is set
   // How it ended, for a finished pod: the first terminated container's exit code and reason,
   // and status.reason ("Evicted", "NodeLost", ...).
   std::optional<int32_t> exit_code;

@@ -72,9 +72,23 @@ JobSpec gang_job_spec(const Gang& gang, Time now) {
   spec.priority = INT32_MIN;
   for (const KubePod* p : pods) {
     spec.priority = std::max(spec.priority, static_cast<int>(p->priority));
-    spec.roles.push_back(RoleSpec{role_of(*p), 1, p->request});
+    const RoleKind kind = role_of(*p);
+    // Consecutive pods of one kind with one request are one role with replicas: pod order and
+    // ids stay the simulator's (role by role, replica by replica), and an elastic gang's
+    // trailing Workers are its one elastic role.
+    if (!spec.roles.empty() && spec.roles.back().kind == kind &&
+        spec.roles.back().per_replica == p->request) {
+      ++spec.roles.back().replicas;
+    } else {
+      spec.roles.push_back(RoleSpec{kind, 1, p->request});
+    }
   }
   if (pods.empty()) spec.priority = 0;
+  // Elasticity: what the pods say (gang_refusal() refuses a gang whose pods disagree).
+  for (const KubePod* p : pods) {
+    if (p->elastic.enabled()) spec.elastic = p->elastic;
+    if (p->restart_policy) spec.restart_policy = *p->restart_policy;
+  }
   spec.queue = common_queue(gang).value_or(std::string());
   if (!pods.empty()) {
     spec.tenant = pods.front()->namespace_name;
@@ -85,6 +99,28 @@ JobSpec gang_job_spec(const Gang& gang, Time now) {
 }
 
 std::optional<std::string> gang_refusal(const Gang& gang, const AdmissionConfig& admission) {
+  const KubePod* first = nullptr;
+  for (const auto& [name, pod] : gang.pods) {
+    if (first == nullptr) {
+      first = &pod;
+      continue;
+    }
+    const ElasticSpec& a = first->elastic;
+    const ElasticSpec& b = pod.elastic;
+    if (a.min_replicas != b.min_replicas || a.max_replicas != b.max_replicas ||
+        a.scale_step != b.scale_step || a.resize_cost != b.resize_cost ||
+        first->restart_policy != pod.restart_policy)
+      return "the pods of gang " + gang.key + " disagree on their elasticity (annotations " +
+             std::string(kElasticMinAnnotation) + ", " + std::string(kElasticMaxAnnotation) + ", " +
+             std::string(kElasticStepAnnotation) + ", " + std::string(kResizeCostAnnotation) +
+             ", " + std::string(kRestartPolicyAnnotation) + "): pods " + first->name + " and " +
+             pod.name;
+  }
+  if (first != nullptr && first->elastic.enabled()) {
+    const JobSpec spec = gang_job_spec(gang, Time{});
+    if (spec.roles.back().kind != RoleKind::kWorker)
+      return "gang " + gang.key + " is elastic, but its last pods are not Workers";
+  }
   if (!admission.enabled()) return std::nullopt;  // the label means nothing without queues
   const std::optional<std::string> queue = common_queue(gang);
   if (!queue) {
@@ -105,6 +141,20 @@ std::optional<std::string> gang_refusal(const Gang& gang, const AdmissionConfig&
   }
   return "gang " + gang.key + " names the admission queue '" + *queue +
          "', which is not configured (queues: " + known + ")";
+}
+
+std::optional<int32_t> worker_index(const KubePod& pod, int32_t fixed) {
+  const std::string prefix = (pod.gang.empty() ? pod.name : pod.gang) + "-worker-";
+  if (pod.name.size() > prefix.size() && pod.name.compare(0, prefix.size(), prefix) == 0) {
+    int32_t v = 0;
+    const char* begin = pod.name.data() + prefix.size();
+    const char* end = pod.name.data() + pod.name.size();
+    const auto [at, ec] = std::from_chars(begin, end, v);
+    if (ec == std::errc() && at == end && v >= 0) return v;
+  }
+  if (const std::optional<int64_t> i = gang_index(pod); i && *i >= fixed && *i <= INT32_MAX)
+    return static_cast<int32_t>(*i - fixed);
+  return std::nullopt;
 }
 
 Gang& GangAssembly::add(const KubePod& pod) {

@@ -7,12 +7,19 @@
 // pods are in gang order: the annotation gantry.dev/gang-index when every pod has one (how the
 // simulator numbers a job's pods: role by role, replica by replica), else by name.
 //
-// The scheduler places a gang as one JobSpec (gang_job_spec): one role per pod with that pod's
-// request (the pod's role from the training operator's label training.kubeflow.org/
-// replica-type when present, else Worker), the highest priority of its pods (spec.priority, which
+// The scheduler places a gang as one JobSpec (gang_job_spec): a role per run of consecutive pods
+// of one kind with one request, replicas the run's length (the pod's role from the training
+// operator's label training.kubeflow.org/replica-type when present, else Worker), so pod i of
+// the gang is pod i of the JobSpec and an elastic gang's trailing Workers are its elastic role
+// (engine/policy/actions.hpp: Worker i is pod F + i, F the pods of the fixed roles); the
+// elasticity its pods' annotations give (gantry.dev/elastic-min, -max, -step, resize-cost,
+// restart-policy: kube_pod.hpp), the highest priority of its pods (spec.priority, which
 // the API server resolves from priorityClassName), the admission queue its pods name (label
 // gantry.dev/queue), and the first pod's nodeSelector and tolerations (the controllers that make
 // gangs give all pods the same).
+//
+// A gang whose pods disagree on their elasticity annotations, or an elastic one whose last pods
+// are not Workers, is refused (gang_refusal()), admission or not.
 //
 // With admission queues on, a gang must name one configured queue, all its pods the same: a
 // gang that names none, an unknown one or several is refused rather than guessed at
@@ -53,6 +60,11 @@ JobSpec gang_job_spec(const Gang& gang, Time now);
 // Why a complete gang cannot be submitted, or nullopt: its pods name different queues; with
 // `admission` (its queues) on, the gang names no queue or one that is not configured.
 std::optional<std::string> gang_refusal(const Gang& gang, const AdmissionConfig& admission);
+
+// A Worker's index in its gang (as in <job>-worker-<i>): from the pod's name
+// "<gang>-worker-<i>" when it has that form, else its gantry.dev/gang-index minus `fixed` (the
+// pods of the gang's fixed roles); nullopt when neither says.
+std::optional<int32_t> worker_index(const KubePod& pod, int32_t fixed);
 
 class GangAssembly {
  public:

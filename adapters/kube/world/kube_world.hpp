@@ -6,7 +6,15 @@
 //                                          │ binds, deletes, Events    │ admission's evictions
 //                                          ▼                           ▼
 //                                   KubePodBinder              KubePodEvictor
+//                                   KubeResizeWriter                   ▲
 //                                          └───────ApiWorkers──────────┘──► API server
+//                                   LiveDrainer (drain()) ─── evictions ┘
+//
+// Resizes (live_scheduler.hpp) create pods and write host lists through the KubeResizeWriter.
+// With `drains` on, a LiveDrainer (its own informer of bound pods) carries out drain(): each
+// pod it is about to evict is reported to the scheduler (LiveScheduler::drain_pod: its
+// workload evicted with reason Drain, or an elastic gang scaled in), the cordon and uncordon
+// reach it through the node informer (kNodeCordoned, kNodeUncordoned).
 //
 // With leader election on, replicas campaign for a coordination.k8s.io/v1 Lease
 // (leader_election.hpp) on a thread of their own; only the leader's scheduler places pods,
@@ -28,7 +36,9 @@
 #include "adapters/kube/sleeper.hpp"
 #include "adapters/kube/world/kube_pod_binder.hpp"
 #include "adapters/kube/world/kube_pod_evictor.hpp"
+#include "adapters/kube/world/kube_resize_writer.hpp"
 #include "adapters/kube/world/live_cluster.hpp"
+#include "adapters/kube/world/live_drainer.hpp"
 #include "adapters/kube/world/live_scheduler.hpp"
 
 namespace gantry::kube {
@@ -44,6 +54,7 @@ struct KubeWorldOptions {
   bool election_thread = true;
   size_t api_threads = 8;
   PodEvictorOptions eviction{};  // retries of the Eviction API (kube_pod_evictor.hpp)
+  bool drains = false;           // a LiveDrainer for drain() (above)
 };
 
 class KubeWorld {
@@ -69,6 +80,13 @@ class KubeWorld {
   // the scheduler becomes active or not accordingly (posted to the loop). Returns whether
   // this replica leads. Needs leader_election.
   bool campaign();
+  // Starts a drain of `node` (live_drainer.hpp); false when it is draining already. Needs
+  // `drains`; on the loop thread. Reports go to on_drain_report() too.
+  bool drain(const std::string& node, Duration deadline, Duration maintenance);
+  LiveDrainer* drainer() { return drainer_.get(); }
+  void on_drain_report(std::function<void(const DrainReport&)> fn) {
+    drain_report_ = std::move(fn);
+  }
 
  private:
   KubeClient& client_;
@@ -79,7 +97,10 @@ class KubeWorld {
   LiveCluster cluster_;
   KubePodBinder binder_;
   KubePodEvictor evictor_;
+  KubeResizeWriter resize_writer_;
   std::unique_ptr<LiveScheduler> scheduler_;
+  std::unique_ptr<LiveDrainer> drainer_;
+  std::function<void(const DrainReport&)> drain_report_;
   std::unique_ptr<Informer> nodes_;
   std::unique_ptr<Informer> pods_;
   std::unique_ptr<LeaderElector> elector_;

@@ -1,5 +1,6 @@
 #include "adapters/kube/world/live_drainer.hpp"
 
+#include "adapters/kube/request_bodies.hpp"
 #include "engine/core/errors.hpp"
 
 namespace gantry::kube {
@@ -91,6 +92,9 @@ void LiveDrainer::deadline(const std::string& node) {
   d.deadline_passed = true;
   for (const PodRef& p : pods_on(node)) {
     if (!d.evicting.insert(p.key()).second) continue;
+    // Before the eviction is asked for: its world reports the workload evicted (reason Drain)
+    // rather than finding a pod deleted under it.
+    tell(DrainReport::Kind::kEvicting, node, p.key(), kDrainReason);
     evictor_.evict(p, [this, node, p](Status result) {
       if (stopped_) return;
       if (result) {
@@ -122,7 +126,7 @@ void LiveDrainer::write_cordon(const std::string& node, bool unschedulable) {
   workers_.submit([this, path, node, unschedulable] {
     std::string error;
     try {
-      client_.patch(path, {{"spec", {{"unschedulable", unschedulable}}}}, PatchType::kMerge);
+      client_.patch(path, cordon_patch(unschedulable), PatchType::kMerge);
     } catch (const std::exception& e) {
       error = e.what();
     }

@@ -44,6 +44,7 @@ inline constexpr const char* kDrainReason = "Drain";
 struct DrainReport {
   enum class Kind {
     kCordoned,        // the cordon was written
+    kEvicting,        // a pod's eviction is about to be asked for (pod, reason Drain)
     kEvicted,         // a pod's eviction was accepted (pod)
     kEvictionFailed,  // the PodEvictor gave up on a pod (pod, reason: why)
     kEmpty,           // no Gantry pod left: maintenance begins

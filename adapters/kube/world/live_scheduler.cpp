@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "adapters/kube/request_bodies.hpp"
+#include "adapters/kube/world/live_drainer.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/policy/queues/preemption.hpp"
 
@@ -21,6 +23,18 @@ std::vector<int> gpus_of(uint64_t mask) {
 bool terminal(const KubePod& p) { return p.phase == "Succeeded" || p.phase == "Failed"; }
 
 PodRef ref_of(const KubePod& p) { return PodRef{p.namespace_name, p.name, p.uid}; }
+
+// A pod of the training operator's Worker role (or of no role: a Worker).
+bool is_worker(const KubePod& p) {
+  const auto it = p.labels.find(std::string(kReplicaTypeLabel));
+  if (it == p.labels.end()) return true;
+  std::string t = it->second;
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::tolower(c); });
+  return t == "worker";
+}
+
+// The gang's name without its namespace: the job's name in <job>-worker-<i> and <job>-hosts.
+std::string job_name(const std::string& gang) { return gang.substr(gang.find('/') + 1); }
 
 }  // namespace
 
@@ -145,7 +159,12 @@ void LiveScheduler::node_deleted(const nlohmann::json& node) {
 
 void LiveScheduler::pod_changed(const nlohmann::json& pod) {
   try {
-    handle_pod(parse_pod(pod), false);
+    const KubePod parsed = parse_pod(pod);
+    // The latest Worker pod of a gang: the template of its new pods (Resizes).
+    if (parsed.scheduler_name == config_.scheduler_name && !parsed.gang.empty() &&
+        is_worker(parsed) && !parsed.deleting && !terminal(parsed))
+      templates_[gang_key(parsed)] = pod;
+    handle_pod(parsed, false);
   } catch (const InputError&) {
     ++skipped_;
   }
@@ -163,7 +182,10 @@ void LiveScheduler::handle_pod(const KubePod& pod, bool deleted) {
   if (const auto it = placed_pod_.find(pod.key()); it != placed_pod_.end()) {
     const auto [job, index] = it->second;
     Submitted& s = submitted_.at(job);
-    const bool same = pod.uid.empty() || s.pods[static_cast<size_t>(index)].uid == pod.uid;
+    std::string& known = s.pods[static_cast<size_t>(index)].uid;
+    // A resize's new pod may show before its create answered: the informer names its uid.
+    if (known.empty() && !deleted) known = pod.uid;
+    const bool same = pod.uid.empty() || known == pod.uid;
     handle_placed_pod(s, index, pod, deleted || !same);
     if (same) return;
   }
@@ -242,6 +264,16 @@ void LiveScheduler::submit(const Gang& gang) {
   }
   s.running.assign(s.pods.size(), false);
   s.succeeded.assign(s.pods.size(), false);
+  const auto pods = static_cast<int32_t>(s.pods.size());
+  const bool workers = !s.spec->roles.empty() && s.spec->roles.back().kind == RoleKind::kWorker;
+  s.fixed = workers ? pods - s.spec->roles.back().replicas : pods;
+  for (int32_t i = 0; i < pods; ++i) {
+    s.ids.push_back(i);
+    const std::optional<int32_t> w =
+        i < s.fixed ? std::nullopt : worker_index(s.last[static_cast<size_t>(i)], s.fixed);
+    s.worker.push_back(i < s.fixed ? -1 : w.value_or(i - s.fixed));
+    s.next_worker = std::max(s.next_worker, s.worker.back() + 1);
+  }
   if (!scheduler_.submit(s.job, *s.spec, loop_.now())) return;
   job_of_gang_[gang.key] = s.job;
   submitted_.emplace(s.job, std::move(s));
@@ -270,6 +302,7 @@ void LiveScheduler::gang_gone(const std::string& key) {
 void LiveScheduler::forget(JobId job) {
   const auto it = submitted_.find(job);
   if (it == submitted_.end()) return;
+  abandon_resize(it->second);
   for (const PodRef& p : it->second.pods) {
     const auto placed = placed_pod_.find(p.key());
     if (placed != placed_pod_.end() && placed->second.first == job) placed_pod_.erase(placed);
@@ -294,6 +327,7 @@ void LiveScheduler::cycle() {
   for (const BindAction& a : scheduler_.run_cycle(live_.cluster(), loop_.now())) start_bind(a);
   const std::vector<EvictAction> evictions = scheduler_.take_evictions();
   if (!evictions.empty()) start_evictions(evictions);
+  for (const ResizeAction& a : scheduler_.take_resizes()) start_resize(a);
   report_unplaced();
 }
 
@@ -314,6 +348,9 @@ void LiveScheduler::start_bind(const BindAction& action) {
   }
   if (log_ != nullptr) log_->bind(loop_.now(), action);
   s.phase = Phase::kBinding;
+  // A fresh placement: pod i has id i (Workload::pod_ids).
+  s.ids.resize(s.pods.size());
+  for (size_t i = 0; i < s.ids.size(); ++i) s.ids[i] = static_cast<int32_t>(i);
   s.bound.assign(s.pods.size(), false);
   s.bind_error.clear();
   s.binds_outstanding = static_cast<int>(s.pods.size());
@@ -426,6 +463,12 @@ void LiveScheduler::report_unplaced() {
 void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod& pod,
                                       bool deleted) {
   const auto i = static_cast<size_t>(index);
+  if (s.resize && s.phase == Phase::kPlaced &&
+      (i >= s.resize->first_added ||
+       std::count(s.resize->removed.begin(), s.resize->removed.end(), i) != 0)) {
+    resize_pod_changed(s, i, pod, deleted);
+    return;
+  }
   if (s.phase == Phase::kEvicting) {
     if (!deleted) s.last[i] = pod;
     if (deleted || terminal(pod)) {
@@ -445,11 +488,13 @@ void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod
   }
   s.last[i] = pod;
   if (const std::string why = failure_eviction_reason(pod); !why.empty()) {
-    fail_over(s, why);
+    if (survive_elastic(s, i, pod, why)) return;
+    fail_over(s, why, config_.restart_delay);
     return;
   }
   if (pod.phase == "Failed") {
-    observe(Observation::Kind::kPodFailed, s.job, index, pod.termination_reason);
+    if (survive_elastic(s, i, pod, "PodFailure")) return;
+    observe(Observation::Kind::kPodFailed, s.job, s.ids[i], pod.termination_reason);
     const std::string reason =
         "pod " + pod.key() + " failed" +
         (pod.exit_code ? " (exit code " + std::to_string(*pod.exit_code) + ")" : "");
@@ -460,18 +505,20 @@ void LiveScheduler::handle_placed_pod(Submitted& s, int32_t index, const KubePod
   }
   if ((pod.phase == "Running" || pod.phase == "Succeeded") && !s.running[i]) {
     s.running[i] = true;
-    observe(Observation::Kind::kPodRunning, s.job, index);
+    observe(Observation::Kind::kPodRunning, s.job, s.ids[i]);
   }
   if (pod.phase == "Succeeded" && !s.succeeded[i]) {
     s.succeeded[i] = true;
-    observe(Observation::Kind::kPodSucceeded, s.job, index);
+    observe(Observation::Kind::kPodSucceeded, s.job, s.ids[i]);
   }
   advance(s);
 }
 
-void LiveScheduler::fail_over(Submitted& s, const std::string& reason) {
+void LiveScheduler::fail_over(Submitted& s, const std::string& reason, Duration delay,
+                              int32_t except) {
   const Workload* w = scheduler_.workloads().find(s.job);
   if (w == nullptr || !is_placed(w->state)) return;
+  abandon_resize(s);
   // As the simulator kills a job on a failed part: evicted now, placed again no sooner than the
   // restart delay.
   Observation o;
@@ -479,14 +526,15 @@ void LiveScheduler::fail_over(Submitted& s, const std::string& reason) {
   o.at = loop_.now();
   o.job = s.job;
   o.reason = reason;
-  o.deadline = loop_.now() + config_.restart_delay;
+  o.deadline = loop_.now() + delay;
   if (log_ != nullptr) log_->observation(o);
   (void)scheduler_.observe(live_.cluster(), o);
   for (size_t i = 0; i < s.pods.size(); ++i) {
     const auto placed = placed_pod_.find(s.pods[i].key());
     if (placed != placed_pod_.end() && placed->second.first == s.job) placed_pod_.erase(placed);
     // Every pod goes, the failed ones too: the controller recreates them under their names.
-    binder_.evict(s.pods[i], "gang " + s.gang + " lost a pod to a failure (" + reason + ")");
+    if (static_cast<int32_t>(i) != except)
+      binder_.evict(s.pods[i], "gang " + s.gang + " lost a pod to a failure (" + reason + ")");
     // Until its deletion arrives, a pod still running holds its node's resources.
     if (!terminal(s.last[i]) && !s.last[i].node_name.empty()) (void)live_.occupy(s.last[i]);
   }
@@ -509,8 +557,9 @@ void LiveScheduler::advance(Submitted& s) {
   };
   if (w->state == WorkloadState::kBound && all(s.running))
     observe(Observation::Kind::kRunning, s.job);
-  if (w->state == WorkloadState::kRunning && all(s.succeeded)) {
+  if (w->state == WorkloadState::kRunning && all(s.succeeded) && !s.resize) {
     observe(Observation::Kind::kFinished, s.job);
+    templates_.erase(s.gang);
     forget(s.job);
     request_cycle();  // its resources are free for the gangs waiting
   }
@@ -593,6 +642,7 @@ void LiveScheduler::start_evictions(const std::vector<EvictAction>& actions) {
 }
 
 void LiveScheduler::begin_eviction(Submitted& s, const EvictAction& action) {
+  abandon_resize(s);
   s.phase = Phase::kEvicting;
   s.evict = action;
   // Pods recreated under the gang's names while it goes wait for this workload.
@@ -659,6 +709,339 @@ void LiveScheduler::settle_eviction(Submitted& s) {
   s.succeeded.assign(s.pods.size(), false);
   s.bound.clear();
   if (Gang* g = gangs_.find(s.gang)) gang_changed(*g);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Resizes
+
+Status LiveScheduler::resize(JobId job, int replicas, std::string reason) {
+  Result<std::optional<ResizeAction>> r =
+      scheduler_.resize(live_.cluster(), job, replicas, loop_.now(), std::move(reason));
+  if (!r) return Status::error(r.error());
+  if (r.value()) start_resize(*r.value());
+  return Status::ok();
+}
+
+std::optional<JobId> LiveScheduler::workload_of(const std::string& gang) const {
+  for (auto it = submitted_.rbegin(); it != submitted_.rend(); ++it)
+    if (it->second.gang == gang) return it->first;
+  return std::nullopt;
+}
+
+LiveScheduler::Submitted* LiveScheduler::resizing(JobId job, uint64_t generation) {
+  const auto it = submitted_.find(job);
+  if (it == submitted_.end() || !it->second.resize || it->second.resize->generation != generation)
+    return nullptr;
+  return &it->second;
+}
+
+void LiveScheduler::start_resize(const ResizeAction& action) {
+  const auto it = submitted_.find(action.job);
+  if (it == submitted_.end() || it->second.phase != Phase::kPlaced || it->second.resize) {
+    // The scheduler resizes only running workloads, which this front knows as placed.
+    Observation o;
+    o.kind = Observation::Kind::kResizeFailed;
+    o.at = loop_.now();
+    o.job = action.job;
+    o.reason = "the workload is not running here";
+    if (log_ != nullptr) log_->observation(o);
+    (void)scheduler_.observe(live_.cluster(), o);
+    return;
+  }
+  Submitted& s = it->second;
+  if (log_ != nullptr) log_->resize(loop_.now(), action);
+  Resize r;
+  r.action = action;
+  r.generation = ++resize_generation_;
+  r.first_added = s.pods.size();
+  for (size_t i = 0; i < s.pods.size(); ++i)
+    if (std::count(action.removed.begin(), action.removed.end(), s.ids[i]) != 0)
+      r.removed.push_back(i);
+  const std::string job = job_name(s.gang);
+  const std::string ns = s.pods.front().namespace_name;
+  if (s.bound.size() != s.pods.size()) s.bound.assign(s.pods.size(), true);
+  for (size_t k = 0; k < action.added.size(); ++k) {
+    const int32_t id = action.first_added + static_cast<int32_t>(k);
+    // Worker i is pod F + i, unless the gang's names already went past i.
+    const int32_t index = std::max(id - s.fixed, s.next_worker);
+    s.next_worker = index + 1;
+    KubePod pod;
+    pod.namespace_name = ns;
+    pod.name = job + "-worker-" + std::to_string(index);
+    pod.request = action.requests[k];
+    s.pods.push_back(ref_of(pod));
+    s.last.push_back(pod);
+    s.ids.push_back(id);
+    s.worker.push_back(index);
+    s.running.push_back(false);
+    s.succeeded.push_back(false);
+    s.bound.push_back(false);
+    placed_pod_[s.pods.back().key()] = {s.job, static_cast<int32_t>(s.pods.size() - 1)};
+  }
+  s.resize = std::move(r);
+  Resize& rs = *s.resize;
+  if (action.added.empty()) {
+    write_hosts(s);
+    return;
+  }
+  const auto tmpl = templates_.find(s.gang);
+  if (writer_ == nullptr || tmpl == templates_.end()) {
+    fail_resize(s, writer_ == nullptr ? "no pod writer" : "no Worker pod to copy");
+    return;
+  }
+  const JobId id = s.job;
+  const uint64_t gen = rs.generation;
+  rs.timer = loop_.schedule_after(config_.resize_timeout, [this, id, gen] {
+    Submitted* t = resizing(id, gen);
+    if (t == nullptr || t->resize->stage != Resize::Stage::kAdding) return;
+    t->resize->timer.reset();
+    fail_resize(*t, "the new pods did not all run within " +
+                        std::to_string(config_.resize_timeout.micros() / 1'000'000) + "s");
+  });
+  const std::string size = std::to_string(s.fixed + action.replicas);
+  for (size_t i = rs.first_added; i < s.pods.size(); ++i) {
+    const nlohmann::json body =
+        resize_pod_body(tmpl->second, s.pods[i].name,
+                        {{std::string(kGangIndexAnnotation), std::to_string(s.fixed + s.worker[i])},
+                         {std::string(kGangSizeAnnotation), size}});
+    writer_->create_pod(ns, body, [this, id, gen, i](Result<std::string> uid) {
+      resize_created(id, gen, i, std::move(uid));
+    });
+  }
+}
+
+void LiveScheduler::resize_created(JobId job, uint64_t generation, size_t i,
+                                   Result<std::string> uid) {
+  Submitted* s = resizing(job, generation);
+  if (s == nullptr) {
+    // The resize ended meanwhile (failed, or its gang stopped): the pod is not wanted.
+    if (uid) {
+      const auto it = submitted_.find(job);
+      if (it != submitted_.end() && i < it->second.pods.size())
+        binder_.evict(
+            PodRef{it->second.pods[i].namespace_name, it->second.pods[i].name, uid.value()},
+            "its resize ended");
+    }
+    return;
+  }
+  if (!uid) {
+    fail_resize(*s, "creating pod " + s->pods[i].key() + ": " + uid.error());
+    return;
+  }
+  s->pods[i].uid = uid.value();
+  const PodPlacement& at = s->resize->action.added[i - s->resize->first_added];
+  PodBinding b;
+  b.pod = s->pods[i];
+  b.node = live_.cluster().node_info(at.node).name;
+  b.gpu_index = gpus_of(at.gpu_mask);
+  binder_.bind(b, [this, job, generation, i](Status result) {
+    resize_bound(job, generation, i, std::move(result));
+  });
+}
+
+void LiveScheduler::resize_bound(JobId job, uint64_t generation, size_t i, Status result) {
+  Submitted* s = resizing(job, generation);
+  if (s == nullptr) return;  // its deletion was asked for with the resize's end
+  if (!result) {
+    fail_resize(*s, "binding pod " + s->pods[i].key() + ": " + result.message());
+    return;
+  }
+  s->bound[i] = true;
+  resize_progress(*s);
+}
+
+void LiveScheduler::resize_pod_changed(Submitted& s, size_t i, const KubePod& pod, bool deleted) {
+  Resize& r = *s.resize;
+  if (!deleted) s.last[i] = pod;
+  if (i < r.first_added) {
+    // A pod that leaves: gone once deleted (no longer in placed_pod_) or ended.
+    if (deleted) {
+      const auto placed = placed_pod_.find(s.pods[i].key());
+      if (placed != placed_pod_.end() && placed->second.first == s.job) placed_pod_.erase(placed);
+    }
+    if (r.stage == Resize::Stage::kRemoving) remove_leaving(s);
+    return;
+  }
+  if (deleted || pod.phase == "Failed" || pod.phase == "Succeeded") {
+    fail_resize(s, "new pod " + pod.key() + (deleted ? " was deleted" : " ended"));
+    return;
+  }
+  if (pod.phase == "Running" && !s.running[i]) {
+    s.running[i] = true;
+    observe(Observation::Kind::kPodRunning, s.job, s.ids[i]);
+    resize_progress(s);
+  }
+}
+
+void LiveScheduler::resize_progress(Submitted& s) {
+  Resize& r = *s.resize;
+  if (r.stage != Resize::Stage::kAdding) return;
+  for (size_t i = r.first_added; i < s.pods.size(); ++i)
+    if (!s.bound[i] || !s.running[i]) return;
+  if (r.timer) loop_.cancel(*r.timer);
+  r.timer.reset();
+  write_hosts(s);
+}
+
+void LiveScheduler::write_hosts(Submitted& s) {
+  Resize& r = *s.resize;
+  r.stage = Resize::Stage::kWritingHosts;
+  if (writer_ == nullptr) {
+    remove_leaving(s);
+    return;
+  }
+  // The Workers after the resize, by Worker index.
+  std::vector<std::pair<int32_t, size_t>> workers;
+  for (size_t i = 0; i < s.pods.size(); ++i)
+    if (s.worker[i] >= 0 && std::count(r.removed.begin(), r.removed.end(), i) == 0)
+      workers.emplace_back(s.worker[i], i);
+  std::sort(workers.begin(), workers.end());
+  std::string hostfile;
+  for (const auto& [index, i] : workers)
+    hostfile +=
+        s.pods[i].name + " slots=" + std::to_string(std::max(1, s.last[i].request.gpus)) + "\n";
+  const std::string job = job_name(s.gang);
+  const JobId id = s.job;
+  const uint64_t gen = r.generation;
+  const bool adding = r.first_added < s.pods.size();
+  writer_->write_config_map(
+      s.pods.front().namespace_name, hosts_config_map_name(job), {{kHostfileKey, hostfile}},
+      {{std::string(kGangLabel), job}}, [this, id, gen, adding](Status result) {
+        Submitted* t = resizing(id, gen);
+        if (t == nullptr) return;
+        if (!result && adding) {
+          // The job would not know its new Workers: they go again.
+          fail_resize(*t, "writing the host list: " + result.message());
+          return;
+        }
+        if (!result)
+          for (size_t i = 0; i < t->pods.size(); ++i)
+            if (std::count(t->resize->removed.begin(), t->resize->removed.end(), i) == 0)
+              binder_.record(PodEvent{t->pods[i], true, "FailedResize", "Resizing",
+                                      "writing the host list: " + result.message() +
+                                          "; the Workers that leave are deleted anyway"});
+        t->resize->stage = Resize::Stage::kRemoving;
+        for (const size_t i : t->resize->removed) binder_.evict(t->pods[i], "scaled in");
+        remove_leaving(*t);
+      });
+}
+
+void LiveScheduler::remove_leaving(Submitted& s) {
+  Resize& r = *s.resize;
+  if (r.stage == Resize::Stage::kWritingHosts) {  // no writer: straight to the deletions
+    r.stage = Resize::Stage::kRemoving;
+    for (const size_t i : r.removed) binder_.evict(s.pods[i], "scaled in");
+  }
+  for (const size_t i : r.removed) {
+    // Gone: the informer showed it deleted (placed_pod_ then no longer names it) or ended.
+    const auto placed = placed_pod_.find(s.pods[i].key());
+    const bool present = placed != placed_pod_.end() && placed->second.first == s.job;
+    if (present && !terminal(s.last[i])) return;
+  }
+  finish_resize(s);
+}
+
+void LiveScheduler::finish_resize(Submitted& s) {
+  const std::vector<size_t> removed = s.resize->removed;
+  s.resize.reset();
+  drop_positions(s, removed);
+  ++resizes_done_;
+  observe(Observation::Kind::kResized, s.job);
+  request_cycle();  // the GPUs of the pods that left are free
+  advance(s);
+}
+
+void LiveScheduler::fail_resize(Submitted& s, const std::string& why) {
+  Resize& r = *s.resize;
+  if (r.timer) loop_.cancel(*r.timer);
+  std::vector<size_t> drop = r.removed;
+  for (size_t i = r.first_added; i < s.pods.size(); ++i) drop.push_back(i);
+  std::sort(drop.begin(), drop.end());
+  for (const size_t i : drop) {
+    // A pod whose create has not answered is deleted when it does (resize_created).
+    if (!s.pods[i].uid.empty()) binder_.evict(s.pods[i], "resize failed: " + why);
+  }
+  s.resize.reset();
+  drop_positions(s, drop);
+  // Until their deletions arrive, the pods bound hold their nodes' resources.
+  ++resizes_failed_;
+  observe(Observation::Kind::kResizeFailed, s.job, -1, why);
+  request_cycle();
+  advance(s);
+}
+
+void LiveScheduler::drop_positions(Submitted& s, const std::vector<size_t>& drop) {
+  std::vector<KubePod> leaving;
+  for (const size_t i : drop) {
+    const auto placed = placed_pod_.find(s.pods[i].key());
+    if (placed != placed_pod_.end() && placed->second.first == s.job) placed_pod_.erase(placed);
+    if (!terminal(s.last[i]) && !s.last[i].node_name.empty()) leaving.push_back(s.last[i]);
+  }
+  size_t out = 0;
+  for (size_t i = 0; i < s.pods.size(); ++i) {
+    if (std::binary_search(drop.begin(), drop.end(), i)) continue;
+    s.pods[out] = s.pods[i];
+    s.last[out] = s.last[i];
+    s.ids[out] = s.ids[i];
+    s.worker[out] = s.worker[i];
+    s.running[out] = s.running[i];
+    s.succeeded[out] = s.succeeded[i];
+    if (i < s.bound.size() && out < s.bound.size()) s.bound[out] = s.bound[i];
+    ++out;
+  }
+  for (auto* v : {&s.running, &s.succeeded}) v->resize(out);
+  s.pods.resize(out);
+  s.last.resize(out);
+  s.ids.resize(out);
+  s.worker.resize(out);
+  if (!s.bound.empty()) s.bound.resize(out);
+  for (size_t i = 0; i < s.pods.size(); ++i)
+    placed_pod_[s.pods[i].key()] = {s.job, static_cast<int32_t>(i)};
+  // The scheduler releases their allocations with the observation that follows; until the
+  // informer shows them gone they hold their nodes as pods Gantry does not place.
+  for (const KubePod& p : leaving) (void)live_.occupy(p);
+}
+
+void LiveScheduler::abandon_resize(Submitted& s) {
+  if (!s.resize) return;
+  if (s.resize->timer) loop_.cancel(*s.resize->timer);
+  s.resize.reset();
+}
+
+void LiveScheduler::drain_pod(const std::string& pod_key) {
+  const auto it = placed_pod_.find(pod_key);
+  if (it == placed_pod_.end()) return;
+  Submitted& s = submitted_.at(it->second.first);
+  const auto i = static_cast<size_t>(it->second.second);
+  if (s.phase != Phase::kPlaced) return;
+  if (s.resize && (i >= s.resize->first_added ||
+                   std::count(s.resize->removed.begin(), s.resize->removed.end(), i) != 0))
+    return;  // leaving already, or a resize's new pod (its deletion fails the resize)
+  if (survive_elastic(s, i, s.last[i], kDrainReason, true)) return;
+  fail_over(s, kDrainReason, Duration(0), static_cast<int32_t>(i));
+}
+
+bool LiveScheduler::survive_elastic(Submitted& s, size_t i, const KubePod& pod,
+                                    const std::string& reason, bool planned) {
+  const JobSpec& spec = *s.spec;
+  const Workload* w = scheduler_.workloads().find(s.job);
+  if (w == nullptr || w->state != WorkloadState::kRunning || !spec.elastic.enabled() ||
+      spec.roles.empty() || spec.roles.back().kind != RoleKind::kWorker || s.resize ||
+      s.worker[i] < 0)
+    return false;
+  const bool recreate = !planned && (spec.restart_policy == RestartPolicy::kOnFailure ||
+                                     (spec.restart_policy == RestartPolicy::kExitCode &&
+                                      pod.exit_code && retryable_exit_code(*pod.exit_code)));
+  // The scheduler's Worker indices are pod ids minus the fixed roles' pods.
+  const std::vector<int> workers{s.ids[i] - s.fixed};
+  Result<std::optional<ResizeAction>> r =
+      recreate
+          ? scheduler_.replace(live_.cluster(), s.job, workers, loop_.now(), reason + ": replaced")
+          : scheduler_.scale_in(live_.cluster(), s.job, workers, loop_.now(), reason + ": shrunk");
+  if (!r || !r.value()) return false;
+  if (!planned) observe(Observation::Kind::kPodFailed, s.job, s.ids[i], pod.termination_reason);
+  start_resize(*r.value());
+  return true;
 }
 
 }  // namespace gantry::kube

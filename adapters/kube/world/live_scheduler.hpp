@@ -47,6 +47,32 @@
 // spec.unschedulable turning on or off kNodeCordoned / kNodeUncordoned; the cluster model takes
 // no pods on it meanwhile. Any other failed pod fails its workload (kFailed), as before.
 //
+// Resizes (issue #13; engine/policy/actions.hpp ResizeAction, scheduler.hpp "Elasticity"). A
+// gang is one JobSpec whose trailing Worker pods are its elastic role (gang_assembly.hpp); pod
+// ids are kept per position as the scheduler keeps them (a fresh placement: pod i has id i;
+// Worker i is pod F + i). After every cycle the resizes of take_resizes() (the elasticity
+// policies', a request that waited) are carried out, as are resize() calls:
+//   scale-out: each new pod is created (ResizeWriter::create_pod) from the gang's Worker pod as
+//     template (resize_pod_body: same labels, requests, annotations; named <job>-worker-<i>,
+//     gantry.dev/gang-index F + i, i the Worker index: its pod id minus F unless a pod of the
+//     gang already had that index or a higher one) and bound where the scheduler placed it
+//     (pods/binding with gantry.dev/gpu-index, as a gang's binds). Once every new pod runs, the
+//     host list ConfigMap <job>-hosts is written (resize_writer.hpp), then kResized. A new pod
+//     not running within LiveSchedulerConfig::resize_timeout (on the loop's timers), one that
+//     fails, is deleted, or cannot be created or bound, fails the resize: every new pod is
+//     deleted (uid preconditions) and kResizeFailed reported.
+//   scale-in: the ConfigMap first (without the Workers that leave), then the pods that leave
+//     are deleted (uid preconditions); kResized once the informer shows them all gone.
+//   a replacement: both, adding first.
+// A Worker of a running elastic gang that fails (status.reason NodeLost, RackLost, GPUFailure,
+// or any Failed phase) is replaced (Scheduler::replace()) when the gang's restart policy
+// (gantry.dev/restart-policy) recreates it (OnFailure; ExitCode for 128 < exit code < 255), or
+// scaled in (Never), as the simulator's TrainingWorld::survive_elastic does; when that is
+// refused (below minReplicas, no room, a resize in flight) the gang fails as before. Unlike the
+// simulator, which reports kResized at once, the live world reports it when the new pods run.
+// Left as is after a resize: the gang-size annotation of the pods that stay (new pods carry
+// the new size); a gang evicted after a resize is assembled from what its controller recreates.
+//
 // A complete gang that a cycle cannot place gets one "FailedScheduling" Event per pod with the
 // reason (what it asks for against what is free), once per submission and after each failed
 // bind, not every cycle (the API server would be flooded). Pods of Gantry's scheduler already
@@ -68,6 +94,7 @@
 #include "adapters/kube/world/live_cluster.hpp"
 #include "adapters/kube/world/pod_binder.hpp"
 #include "adapters/kube/world/pod_evictor.hpp"
+#include "adapters/kube/world/resize_writer.hpp"
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
@@ -80,6 +107,8 @@ struct LiveSchedulerConfig {
   // From a failure that kills a gang (above) to when it may be placed again: the simulator's
   // spec.sim.restartDelay.
   Duration restart_delay{};
+  // How long a scale-out's new pods have to all run (see Resizes above).
+  Duration resize_timeout = minutes(5);
 };
 
 // The eviction reason of a pod ended by a failure of the part it ran on (status.reason NodeLost,
@@ -117,6 +146,23 @@ class LiveScheduler : private Scheduler::Waker {
   // Writes every bind, eviction and observation, as the simulated world does (action_log.hpp);
   // the log must outlive the scheduler or be unset. nullptr: none.
   void set_action_log(ActionLog* log) { log_ = log; }
+  // Creates the pods of scale-outs and writes host lists; must outlive the scheduler. Unset:
+  // scale-outs fail (kResizeFailed), scale-ins write no host list.
+  void set_resize_writer(ResizeWriter* writer) { writer_ = writer; }
+
+  // Resizes a running workload's elastic role to `replicas` Workers now (Scheduler::resize();
+  // the action is carried out as above). An error when the scheduler refuses; ok when it is
+  // under way or waits for the resize in flight.
+  Status resize(JobId job, int replicas, std::string reason = {});
+  // A drain (live_drainer.hpp) is about to evict pod "namespace/name": its placed workload is
+  // reported evicted with reason Drain (placed again at once, its other pods deleted, this one
+  // left to the drainer's eviction), or, a Worker of a running elastic gang, scaled in
+  // ("Drain: shrunk"), as the simulator does with a drain. Nothing for a pod it does not place.
+  void drain_pod(const std::string& pod_key);
+  // The workload submitted last for gang "namespace/gang", if any.
+  std::optional<JobId> workload_of(const std::string& gang) const;
+  size_t resizes_done() const { return resizes_done_; }
+  size_t resizes_failed() const { return resizes_failed_; }
 
   const Scheduler& scheduler() const { return scheduler_; }
   const std::vector<PlacementDecision>& decisions() const { return decisions_; }
@@ -134,6 +180,16 @@ class LiveScheduler : private Scheduler::Waker {
   // kEvicting: an EvictAction is being carried out (its pods are going); kInactive: deactivated
   // by waitForPodsReady, its gang's pods kept out of scheduling.
   enum class Phase { kWaiting, kBinding, kPlaced, kEvicting, kInactive };
+  // A resize being carried out (see Resizes above).
+  struct Resize {
+    enum class Stage { kAdding, kWritingHosts, kRemoving };
+    ResizeAction action;
+    uint64_t generation = 0;
+    Stage stage = Stage::kAdding;
+    size_t first_added = 0;        // positions from here on are the added pods
+    std::vector<size_t> removed;   // positions of the pods that leave
+    std::optional<TimerId> timer;  // the scale-out's deadline
+  };
   struct Submitted {
     JobId job = -1;
     std::string gang;
@@ -149,6 +205,14 @@ class LiveScheduler : private Scheduler::Waker {
     bool failure_reported = false;     // FailedScheduling sent for this try
     std::optional<EvictAction> evict;  // decided while binding (then carried out), or under way
     std::vector<bool> gone;            // kEvicting: pods deleted (or ended) since
+    // Resizes: per position the pod's id (AllocationOwner::pod) and Worker index (-1: a fixed
+    // role's pod); the fixed roles' pod count; the next new Worker's index (never reused); a
+    // Worker pod as read, the template of new ones.
+    std::vector<int32_t> ids;
+    std::vector<int32_t> worker;
+    int32_t fixed = 0;
+    int32_t next_worker = 0;
+    std::optional<Resize> resize;
   };
   // A complete gang refused (gang_refusal) and the pods told so, by uid.
   struct Refusal {
@@ -188,7 +252,31 @@ class LiveScheduler : private Scheduler::Waker {
   void observe(Observation::Kind kind, JobId job, int32_t pod = -1, std::string reason = {});
   void observe_node(Observation::Kind kind, NodeId node, std::string reason = {});
   // A placed gang lost a pod to a failed part: see "Failures" above.
-  void fail_over(Submitted& s, const std::string& reason);
+  void fail_over(Submitted& s, const std::string& reason, Duration delay, int32_t except = -1);
+  // Resizes (above).
+  void start_resize(const ResizeAction& action);
+  void resize_pod_changed(Submitted& s, size_t i, const KubePod& pod, bool deleted);
+  void resize_created(JobId job, uint64_t generation, size_t i, Result<std::string> uid);
+  void resize_bound(JobId job, uint64_t generation, size_t i, Status result);
+  void resize_progress(Submitted& s);
+  void write_hosts(Submitted& s);
+  void remove_leaving(Submitted& s);
+  void finish_resize(Submitted& s);
+  void fail_resize(Submitted& s, const std::string& why);
+  // Drops the positions `drop` (ascending) and renumbers placed_pod_.
+  void drop_positions(Submitted& s, const std::vector<size_t>& drop);
+  // Forgets a resize in flight (its gang is stopped or evicted).
+  void abandon_resize(Submitted& s);
+  Submitted* resizing(JobId job, uint64_t generation);
+  // A failed Worker of a running elastic gang: replaced or scaled in (above); false when not.
+  bool survive_elastic(Submitted& s, size_t i, const KubePod& pod, const std::string& reason,
+                       bool planned = false);
+  // The gang's Worker pod kept as the template of new ones, by gang key.
+  std::map<std::string, nlohmann::json> templates_;
+  ResizeWriter* writer_ = nullptr;
+  uint64_t resize_generation_ = 0;
+  size_t resizes_done_ = 0;
+  size_t resizes_failed_ = 0;
   EventLoop& loop_;
   LiveCluster& live_;
   PodBinder& binder_;

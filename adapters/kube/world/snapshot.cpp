@@ -188,7 +188,7 @@ void write_job(YAML::Emitter& y, const Model& m, const std::string& gang,
   std::map<RoleKind, std::pair<int, Resources>> roles;
   for (const RoleSpec& r : spec.roles) {
     auto& [replicas, req] = roles[r.kind];
-    ++replicas;
+    replicas += r.replicas;  // gang_job_spec merges runs of one kind and request
     req = Resources{std::max(req.cpu_milli, r.per_replica.cpu_milli),
                     std::max(req.memory_bytes, r.per_replica.memory_bytes),
                     std::max(req.gpus, r.per_replica.gpus),

@@ -86,6 +86,10 @@ std::vector<nlohmann::json> pods_of(const JobSpec& job, Duration run) {
         {"gantry.dev/gang-size", std::to_string(requests.size())},
         {"gantry.dev/gang-index", std::to_string(i)},
         {"gantry.dev/simulate-duration", std::to_string(run.micros()) + "us"}};
+    if (job.elastic.enabled()) {
+      annotations["gantry.dev/elastic-min"] = std::to_string(job.elastic.min_replicas);
+      annotations["gantry.dev/elastic-max"] = std::to_string(job.elastic.max_replicas);
+    }
     nlohmann::json labels = {{"gantry.dev/gang", job.name}};
     if (!job.queue.empty()) labels["gantry.dev/queue"] = job.queue;
     out.push_back({{"apiVersion", "v1"},
@@ -418,6 +422,131 @@ TEST(Conformance, ANodeFailureIsTheSameInBothWorlds) {
   // The node's failure and recovery were reported to the policies.
   const std::string text = live_log.str();
   EXPECT_NE(text.find(R"("kind":"node-failed")"), std::string::npos) << text;
+}
+
+// A resize in both worlds: tests/data/scenarios/conformance-resize.yaml, its elastic job resized
+// to 5 Workers at 00:10 and to 2 at 00:20 by an explicit resize (Scheduler::resize and
+// TrainingWorld::apply in the simulator, LiveScheduler::resize live, which creates, binds and
+// deletes pods through the API server). Compared: every bind and every resize decided (job,
+// replicas, removed pod ids, added pod ids, nodes and GPUs), with workloads named by their job,
+// up to 02:00 (the elastic job runs on; the others end). The live world reports kResized once
+// the new pods run (5 s later), the simulator at once: the instants of "resized" differ and are
+// not compared.
+const std::string kResizeScenario =
+    std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-resize.yaml";
+
+std::vector<std::string> resize_actions(const std::string& log,
+                                        const std::function<std::string(JobId)>& name) {
+  std::vector<std::string> out;
+  std::istringstream in(log);
+  for (std::string l; std::getline(in, l);) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(l);
+    const std::string kind = j["kind"];
+    if (kind != "bind" && kind != "resize") continue;
+    j["workload"] = name(j["workload"].get<JobId>());
+    out.push_back(j.dump());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST(Conformance, AResizeIsTheSameInBothWorlds) {
+  const ScenarioSpec scenario = load_scenario_file(kResizeScenario);
+  const Time grow = scenario.start + minutes(10);
+  const Time shrink = scenario.start + minutes(20);
+  const Time until = scenario.start + hours(2);
+
+  std::vector<JobSpec> jobs;
+  SimulationLog sim_log;
+  std::string sim_actions;
+  {
+    std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(scenario.start);
+    std::unique_ptr<SimulatedWorld> sim = build_world(scenario, *loop);
+    std::ostringstream actions;
+    ActionLog log(actions, *sim->cluster);
+    sim->world->set_action_log(&log);
+    const auto resize_at = [&](Time t, int replicas) {
+      loop->schedule_at(t, [&sim, &loop, replicas] {
+        Result<std::optional<ResizeAction>> r =
+            sim->scheduler->resize(*sim->cluster, 0, replicas, loop->now(), "Test");
+        ASSERT_TRUE(r && r.value()) << (r ? "waits" : r.error());
+        ASSERT_TRUE(sim->world->apply(*r.value()));
+      });
+    };
+    resize_at(grow, 5);
+    resize_at(shrink, 2);
+    sim->world->start();
+    loop->run_until(until);
+    sim_log = sim->world->take_log();
+    jobs = std::move(sim->jobs);
+    sim_actions = actions.str();
+  }
+  ASSERT_EQ(jobs.size(), 3u);
+  ASSERT_EQ(jobs[0].name, "elastic");
+  const auto sim_name = [&](JobId id) { return jobs[static_cast<size_t>(id)].name; };
+  const std::vector<std::string> simulated = resize_actions(sim_actions, sim_name);
+  const auto has = [&](const std::string& needle) {
+    return std::any_of(simulated.begin(), simulated.end(),
+                       [&](const std::string& l) { return l.find(needle) != std::string::npos; });
+  };
+  // By hand (binpack): elastic's two pods fill ra-n000, small takes ra-n001's GPUs 0-3; the
+  // three new Workers (ids 2, 3, 4) go to ra-n001's GPUs 4-7, then rb-n000; the scale-in removes
+  // the three highest ids; wide then has rack rb to itself at 00:25.
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:10:00Z","kind":"resize","workload":"elastic","replicas":5,"pods":[{"pod":2,"node":"ra-n001","gpus":[4,5,6,7])"))
+      << ::testing::PrintToString(simulated);
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:20:00Z","kind":"resize","workload":"elastic","replicas":2,"removed":[2,3,4])"))
+      << ::testing::PrintToString(simulated);
+  ASSERT_TRUE(has(
+      R"("t":"2026-01-05T08:25:00Z","kind":"bind","workload":"wide","pods":[{"pod":0,"node":"rb-n000")"))
+      << ::testing::PrintToString(simulated);
+
+  const auto run_of = [&](size_t j) {
+    const JobLog& log = sim_log.jobs[j];
+    if (!log.finished) return hours(100);
+    return *log.finished - *log.bound - scenario.sim.pod_startup;
+  };
+  testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
+                          scenario.sim.pod_startup, "conformance");
+  std::ostringstream live_log;
+  ActionLog log(live_log, live.world.cluster().cluster());
+  live.world.scheduler().set_action_log(&log);
+  testing::FakeApiServer& fake = live.fake;
+  EventLoop* loop = live.loop.get();
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    std::vector<nlohmann::json> pods = pods_of(jobs[j], run_of(j));
+    loop->schedule_at(jobs[j].submit, [&fake, pods = std::move(pods)] {
+      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
+    });
+  }
+  LiveScheduler& scheduler = live.world.scheduler();
+  for (const auto& [t, replicas] : {std::pair{grow, 5}, std::pair{shrink, 2}})
+    loop->schedule_at(t, [&scheduler, replicas] {
+      const std::optional<JobId> job = scheduler.workload_of("conformance/elastic");
+      ASSERT_TRUE(job);
+      ASSERT_TRUE(scheduler.resize(*job, replicas, "Test"));
+    });
+  live.harness.run_until(until);
+  live.world.scheduler().set_action_log(nullptr);
+
+  const auto live_name = [&](JobId id) {
+    const std::string& gang = live.world.scheduler().gang_name(id);
+    return gang.substr(gang.find('/') + 1);
+  };
+  const std::vector<std::string> played = resize_actions(live_log.str(), live_name);
+  ASSERT_EQ(played.size(), simulated.size()) << live_log.str();
+  for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
+  EXPECT_EQ(live.world.scheduler().resizes_done(), 2u);
+  EXPECT_EQ(live.world.scheduler().resizes_failed(), 0u);
+  // What the API server holds: the two Workers left and their host list.
+  EXPECT_TRUE(fake.get(kPods, "elastic-0"));
+  EXPECT_TRUE(fake.get(kPods, "elastic-1"));
+  for (const char* gone : {"elastic-worker-2", "elastic-worker-3", "elastic-worker-4"})
+    EXPECT_FALSE(fake.get(kPods, gone)) << gone;
+  const auto hosts = fake.get("/api/v1/namespaces/conformance/configmaps", "elastic-hosts");
+  ASSERT_TRUE(hosts);
+  EXPECT_EQ((*hosts)["data"]["hostfile"], "elastic-0 slots=4\nelastic-1 slots=4\n");
 }
 
 // The same pipeline run by the orchestrator in both worlds: in the simulator, distributed

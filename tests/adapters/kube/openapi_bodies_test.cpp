@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "adapters/kube/executor/attempt_plan.hpp"
+#include "adapters/kube/kubelet_sim/node_objects.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
@@ -87,6 +88,45 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   l.holder_identity = "";
   l.lease_duration_seconds = 1;
   add(dir, "lease-release", lease, lease_body(l));
+  // An elastic job's host list (world/resize_writer.hpp), and a resize's new pod made from a
+  // Worker pod as the API server returns it (status, uid, nodeName and all dropped).
+  const std::string config_map = "io.k8s.api.core.v1.ConfigMap";
+  add(dir, "config-map-hosts", config_map,
+      config_map_body("ml", "train-hosts",
+                      {{"hostfile", "train-worker-0 slots=2\ntrain-worker-1 slots=2\n"}},
+                      {{"gantry.dev/gang", "train"}}));
+  const nlohmann::json worker = nlohmann::json::parse(R"({"apiVersion":"v1","kind":"Pod",
+    "metadata":{"name":"train-worker-1","namespace":"ml","uid":"uid-9","resourceVersion":"77",
+      "creationTimestamp":"2026-01-01T00:00:00Z","labels":{"gantry.dev/gang":"train"},
+      "annotations":{"gantry.dev/gang-size":"2","gantry.dev/gang-index":"1",
+        "gantry.dev/elastic-min":"1","gantry.dev/elastic-max":"4","gantry.dev/gpu-index":"2,3"}},
+    "spec":{"schedulerName":"gantry","nodeName":"r1-n000","containers":[{"name":"main",
+      "image":"busybox","resources":{"requests":{"cpu":"4","nvidia.com/gpu":"2"},
+      "limits":{"nvidia.com/gpu":"2"}}}]},
+    "status":{"phase":"Running","startTime":"2026-01-01T00:00:05Z"}})");
+  const nlohmann::json created = resize_pod_body(
+      worker, "train-worker-2", {{"gantry.dev/gang-index", "2"}, {"gantry.dev/gang-size", "3"}});
+  EXPECT_FALSE(created.contains("status"));
+  EXPECT_FALSE(created["metadata"].contains("uid"));
+  EXPECT_FALSE(created["spec"].contains("nodeName"));
+  EXPECT_FALSE(created["metadata"]["annotations"].contains("gantry.dev/gpu-index"));
+  add(dir, "resize-pod", "io.k8s.api.core.v1.Pod", created);
+  // Node writes, as merge patches (their bodies are partial Nodes): the drainer's cordon and
+  // uncordon, kubelet-sim's GPUs out of service and its status.
+  const std::string node = "io.k8s.api.core.v1.Node";
+  add(dir, "node-cordon", node, cordon_patch(true));
+  add(dir, "node-uncordon", node, cordon_patch(false));
+  add(dir, "node-annotations", node,
+      nlohmann::json{{"metadata", {{"annotations", {{"gantry.dev/unhealthy-gpus", "1,5"}}}}}});
+  {
+    Topology t;
+    t.gpus = GpuCatalog::with_defaults();
+    t.classes.push_back(NodeClass{"dgx-a100", Resources{128'000, int64_t{1024} << 30, 8, 0},
+                                  t.gpus.find("A100-80G"), 8});
+    t.racks = {"r1"};
+    t.nodes = {NodeInfo{"r1-n000", 0, 0}};
+    add(dir, "node-status", node, nlohmann::json{{"status", node_object(t, 0, kAt)["status"]}});
+  }
   // The captured binding request as well (what a real server accepted).
   add(dir, "captured-binding", binding,
       nlohmann::json::parse(
@@ -94,9 +134,11 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
 
   const auto [status, output] = validate(dir);
   EXPECT_EQ(status, 0) << output;
-  for (const char* file : {"binding", "binding-uid", "delete-plain", "delete-preconditions",
-                           "eviction", "eviction-uid", "event", "event-preempted", "lease-create",
-                           "lease-update", "lease-release", "captured-binding"}) {
+  for (const char* file :
+       {"binding", "binding-uid", "delete-plain", "delete-preconditions", "eviction",
+        "eviction-uid", "event", "event-preempted", "lease-create", "lease-update", "lease-release",
+        "captured-binding", "config-map-hosts", "resize-pod", "node-cordon", "node-uncordon",
+        "node-annotations", "node-status"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

@@ -207,5 +207,52 @@ TEST(KubePod, MalformedFieldsAreNamed) {
   }
 }
 
+// The elastic annotations (kube_pod.hpp): the values as written, defaults when absent.
+TEST(KubePod, ReadsElasticity) {
+  json j = training_pod();
+  EXPECT_FALSE(parse_pod(j).elastic.enabled());
+  EXPECT_FALSE(parse_pod(j).restart_policy);
+  auto& a = j["metadata"]["annotations"];
+  a["gantry.dev/elastic-min"] = "2";
+  a["gantry.dev/elastic-max"] = "8";
+  KubePod p = parse_pod(j);
+  EXPECT_TRUE(p.elastic.enabled());
+  EXPECT_EQ(p.elastic.min_replicas, 2);
+  EXPECT_EQ(p.elastic.max_replicas, 8);
+  EXPECT_EQ(p.elastic.scale_step, 1);
+  EXPECT_EQ(p.elastic.resize_cost, Duration(0));
+  a["gantry.dev/elastic-step"] = "2";
+  a["gantry.dev/resize-cost"] = "90s";
+  a["gantry.dev/restart-policy"] = "ExitCode";
+  p = parse_pod(j);
+  EXPECT_EQ(p.elastic.scale_step, 2);
+  EXPECT_EQ(p.elastic.resize_cost, seconds(90));
+  EXPECT_EQ(p.restart_policy, RestartPolicy::kExitCode);
+}
+
+TEST(KubePod, MalformedElasticityIsNamed) {
+  const auto with = [](std::map<std::string, std::string> annotations) {
+    json j = training_pod();
+    for (const auto& [k, v] : annotations) j["metadata"]["annotations"][k] = v;
+    return j;
+  };
+  expect_error(with({{"gantry.dev/elastic-min", "2"}}), false,
+               "metadata.annotations.gantry.dev/elastic-max", "missing");
+  expect_error(with({{"gantry.dev/elastic-max", "2"}}), false,
+               "metadata.annotations.gantry.dev/elastic-min", "missing");
+  expect_error(with({{"gantry.dev/elastic-min", "3"}, {"gantry.dev/elastic-max", "2"}}), false,
+               "metadata.annotations.gantry.dev/elastic-min", "more than");
+  expect_error(with({{"gantry.dev/elastic-min", "0"}, {"gantry.dev/elastic-max", "2"}}), false,
+               "metadata.annotations.gantry.dev/elastic-min", "'0'");
+  expect_error(with({{"gantry.dev/elastic-step", "2"}}), false,
+               "metadata.annotations.gantry.dev/elastic-step", "elastic-min");
+  expect_error(with({{"gantry.dev/elastic-min", "1"},
+                     {"gantry.dev/elastic-max", "2"},
+                     {"gantry.dev/resize-cost", "2d"}}),
+               false, "metadata.annotations.gantry.dev/resize-cost", "'2d'");
+  expect_error(with({{"gantry.dev/restart-policy", "Always"}}), false,
+               "metadata.annotations.gantry.dev/restart-policy", "'Always'");
+}
+
 }  // namespace
 }  // namespace gantry::kube

@@ -12,8 +12,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "adapters/kube/world/kube_pod_evictor.hpp"
+#include "engine/policy/action_log.hpp"
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
@@ -138,6 +140,8 @@ TEST(LiveDrainer, CordonsWaitsEvictsAfterTheDeadlineAndUncordonsAfterMaintenance
   using K = DrainReport::Kind;
   EXPECT_EQ(live.seen(), (std::vector<std::string>{
                              report(minutes(1), K::kCordoned),
+                             // Said before the eviction is first asked for, at the deadline.
+                             report(minutes(31), K::kEvicting, "ml/b-0", "Drain"),
                              report(minutes(31) + seconds(30), K::kEvicted, "ml/b-0", "Drain"),
                              report(minutes(31) + seconds(30), K::kEmpty),
                              report(hours(1) + minutes(31) + seconds(30), K::kUncordoned)}));
@@ -152,6 +156,33 @@ TEST(LiveDrainer, AnEmptyNodeGoesStraightToMaintenance) {
   EXPECT_EQ(live.seen(), (std::vector<std::string>{report(minutes(1), K::kCordoned),
                                                    report(minutes(1), K::kEmpty),
                                                    report(minutes(11), K::kUncordoned)}));
+}
+
+// KubeWorld's own drainer (KubeWorldOptions::drains, what gantry serve --world kube runs): the
+// pod it is about to evict is reported to the scheduler first, so its gang is evicted with reason
+// Drain, as in the simulator (not "pod deleted", as a pod deleted under it would be). It waits
+// again at once; with no controller recreating its pod it cannot be bound again, and is
+// withdrawn (live_scheduler.hpp).
+TEST(LiveDrainer, AKubeWorldsDrainEvictsTheGangWithReasonDrain) {
+  testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  std::ostringstream text;
+  ActionLog log(text, live.world.cluster().cluster());
+  live.world.scheduler().set_action_log(&log);
+  live.fake.apply(kPods, pod("a-0", "10h"));  // binpack: r1-n000, GPUs 0-3
+  live.harness.run_until(kT0 + minutes(1));
+  live.loop->schedule_at(kT0 + minutes(2),
+                         [&] { EXPECT_TRUE(live.world.drain("r1-n000", Duration(0), hours(1))); });
+  live.harness.run_until(kT0 + minutes(3));
+  live.world.scheduler().set_action_log(nullptr);
+  EXPECT_NE(text.str().find(
+                R"({"t":"2026-01-01T00:02:00Z","kind":"evicted","workload":0,"reason":"Drain"})"),
+            std::string::npos)
+      << text.str();
+  EXPECT_FALSE(live.fake.get(kPods, "a-0")) << "evicted by the drainer";
+  EXPECT_TRUE(live.world.cluster().cluster().cordoned(0));
+  size_t evictions = 0;
+  for (const auto& r : live.fake.requests()) evictions += r.path.ends_with("/eviction") ? 1 : 0;
+  EXPECT_EQ(evictions, 1u) << "through the Eviction API, the scheduler deleting nothing itself";
 }
 
 }  // namespace

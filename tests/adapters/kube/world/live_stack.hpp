@@ -16,7 +16,7 @@ namespace gantry::kube::testing {
 
 struct LiveStack {
   LiveStack(Time start, const Topology& topology, SchedulerConfig policy, Duration pod_startup,
-            std::string identity = "gantry-0", Duration restart_delay = {})
+            std::string identity = "gantry-0", Duration restart_delay = {}, bool drains = false)
       : loop(EventLoop::virtual_time(start)),
         client(config_for(fake.url())),
         kubelet_workers(4),
@@ -27,7 +27,8 @@ struct LiveStack {
                                .scheduler = {.scheduler_name = "gantry",
                                              .policy = policy,
                                              .restart_delay = restart_delay},
-                               .identity = std::move(identity)}),
+                               .identity = std::move(identity),
+                               .drains = drains}),
         harness(*loop, fake) {
     kubelet.start();
     world.start();
@@ -37,10 +38,12 @@ struct LiveStack {
     harness.add(*kubelet.informer(), "/api/v1/pods", "spec.nodeName!=");
     harness.add(world.node_informer(), "/api/v1/nodes");
     harness.add(world.pod_informer(), "/api/v1/pods");
+    if (drains) harness.add(world.drainer()->informer(), "/api/v1/pods", "spec.nodeName!=");
     const_cast<Informer&>(world.node_informer()).wait_for_sync();
     const_cast<Informer&>(world.pod_informer()).wait_for_sync();
     const_cast<Informer*>(kubelet.informer())->wait_for_sync();
-    fake.wait_for_watches_started(3);
+    if (drains) const_cast<Informer&>(world.drainer()->informer()).wait_for_sync();
+    fake.wait_for_watches_started(drains ? 4 : 3);
     harness.settle();
   }
   ~LiveStack() {

@@ -167,12 +167,16 @@ bool Scheduler::head_fits(Cluster& cluster, Workload& head) {
     bool any_quota = false;
     const std::vector<GpuTypeId> types = quota_types(cluster, head, head.requests, any_quota);
     if (!any_quota) return false;
+    // The free-GPU counters rule most trials out without a placement (gpu_fit.hpp).
+    if (!gang_could_fit(cluster, head.requests, types)) return false;
     placed = place_constrained(cluster, head.id, spec, head.requests, types, scratch);
   } else {
     // As run_cycle() places it: the whole gang, no topology constraint.
     const std::vector<Resources> pods = spec.pod_requests();
+    std::vector<GpuTypeId> types = allowed_types(cluster, spec);
+    if (!gang_could_fit(cluster, pods, types)) return false;
     const GangRequest request{pods, 0, &spec.node_selector, &spec.tolerations, {}};
-    placed = place_gang(cluster, head.id, request, allowed_types(cluster, spec), scratch);
+    placed = place_gang(cluster, head.id, request, std::move(types), scratch);
   }
   if (!placed) return false;
   for (size_t pod = 0; pod < scratch.pods.size(); ++pod) {

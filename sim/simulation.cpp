@@ -34,6 +34,13 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
     });
   }
 
+  // Without a horizon the run ends with its last job: failure processes and node pools would
+  // otherwise keep it going (drawn faults, repairs, idle nodes waiting to be scaled down).
+  if (!scenario.horizon && (!scenario.failures.empty() || built->pools)) {
+    world.on_finish([&world, &loop](JobId) {
+      if (!world.busy() && world.pending_jobs().empty()) loop->stop();
+    });
+  }
   world.start();
   if (built->pools) built->pools->start();
   if (scenario.horizon) {

@@ -1,7 +1,8 @@
 #pragma once
 // Runs a Scenario in virtual time: builds the cluster and the workload, wires the event loop,
 // the scheduler and the training world together, runs to the horizon (or until every job has
-// finished) and returns the log and the workload it refers to.
+// finished: with failures or node pools, the run ends at the last job's end, not at the last
+// repair or scale-down) and returns the log and the workload it refers to.
 //
 // Deterministic: the same ScenarioSpec (seed included) gives an identical SimulationRun.
 

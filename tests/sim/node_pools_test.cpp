@@ -49,9 +49,11 @@ TEST(NodePools, ScaleUpAfterTheDelayAndDownAfterTheCoolDown) {
   // 100 ms from 195 s (pod start-up 5 s) and ends near 205 s. The call at 210 s sees both
   // nodes empty; they leave at the first call 10 min later (810 s; the 10 min after the
   // scale-up at 10 s ended at 610 s). Billed: 2 nodes × 620 s = 0.34444 node-hours, at 10 an
-  // hour 3.4444.
-  const SimulationRun run = run_simulation(
-      pooled({pool("od", CapacityType::kOnDemand, 0, 4, 0)}, {two_nodes_job(Duration{}, 100)}));
+  // hour 3.4444. (A 20-minute horizon: without one the run would end with its last job.)
+  ScenarioSpec s =
+      pooled({pool("od", CapacityType::kOnDemand, 0, 4, 0)}, {two_nodes_job(Duration{}, 100)});
+  s.horizon = minutes(20);
+  const SimulationRun run = run_simulation(s);
   const JobLog& j = run.log.jobs[0];
   EXPECT_EQ(*j.bound - kT0, seconds(190));
   EXPECT_EQ(j.state, JobState::kFinished);
@@ -63,11 +65,21 @@ TEST(NodePools, ScaleUpAfterTheDelayAndDownAfterTheCoolDown) {
   EXPECT_EQ(p.nodes_removed, 2);
   EXPECT_EQ(p.peak_nodes, 2);
   EXPECT_EQ(p.reclaims, 0);
-  EXPECT_EQ(run.end - kT0, seconds(810)) << "nothing happens after the scale-down";
+  EXPECT_EQ(run.end - kT0, minutes(20));
   EXPECT_NEAR(p.node_hours, 2 * 620.0 / 3600, 1e-9);
   EXPECT_NEAR(p.cost, 10 * 2 * 620.0 / 3600, 1e-9);
   EXPECT_TRUE(run.cluster->removed(0));
   EXPECT_TRUE(run.cluster->removed(1));
+}
+
+TEST(NodePools, WithoutAHorizonTheRunEndsWithItsLastJob) {
+  // The nodes would be scaled down at 810 s; the run ends when the job does, near 205 s, and
+  // bills the nodes up to then: 2 × (end − 190 s).
+  const SimulationRun run = run_simulation(
+      pooled({pool("od", CapacityType::kOnDemand, 0, 4, 0)}, {two_nodes_job(Duration{}, 100)}));
+  EXPECT_EQ(run.end, *run.log.jobs[0].finished);
+  EXPECT_NEAR(run.log.pools[0].node_hours, 2 * (run.end - kT0 - seconds(190)).seconds() / 3600,
+              1e-9);
 }
 
 TEST(NodePools, InitialNodesAreUpAtTheStartAndMinIsKept) {

@@ -4,6 +4,14 @@
 
 namespace gantry::kube {
 
+InformerOptions bound_pods_on(EventLoop& loop) {
+  InformerOptions io;
+  io.path = "/api/v1/pods";
+  io.field_selector = "spec.nodeName!=";
+  io.dispatch = [&loop](std::function<void()> fn) { loop.post(std::move(fn)); };
+  return io;
+}
+
 const char* to_string(InformerEventType type) {
   switch (type) {
     case InformerEventType::kAdded:

@@ -43,6 +43,7 @@
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/object_cache.hpp"
 #include "adapters/kube/sleeper.hpp"
+#include "engine/core/event_loop.hpp"
 
 namespace gantry::kube {
 
@@ -74,6 +75,10 @@ struct InformerOptions {
   Sleeper* sleeper = nullptr;   // nullptr: an InterruptibleSleeper owned by the informer
   InformerDispatch dispatch{};  // empty: run handlers inline on the informer thread
 };
+
+// Every pod bound to a node, cluster-wide, with handlers run on `loop` (kubelet-sim plays them,
+// the drainer watches who is left on a node).
+InformerOptions bound_pods_on(EventLoop& loop);
 
 struct InformerStats {
   int64_t lists = 0;        // complete lists (the first one included)

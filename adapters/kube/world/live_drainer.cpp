@@ -18,11 +18,7 @@ LiveDrainer::LiveDrainer(KubeClient& client, ApiWorkers& workers, EventLoop& loo
       loop_(loop),
       evictor_(evictor),
       options_(std::move(options)) {
-  InformerOptions io;
-  io.path = "/api/v1/pods";
-  io.field_selector = "spec.nodeName!=";
-  io.dispatch = [this](std::function<void()> fn) { loop_.post(std::move(fn)); };
-  informer_ = std::make_unique<Informer>(client_, io);
+  informer_ = std::make_unique<Informer>(client_, bound_pods_on(loop_));
   informer_->add_handler([this](const InformerEvent& e) {
     if (stopped_) return;
     try {

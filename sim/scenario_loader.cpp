@@ -29,28 +29,44 @@ constexpr std::string_view kExperimentMoved =
     "spec.experiment up into spec, and replace their kind: Fragmentation by type: Fragmentation "
     "(see scenarios/openb-fragmentation.yaml)";
 
-// spec.policy.elasticity: {policy: none | scale-out-idle | shrink-to-admit | goodput, and for
-// goodput interval (a duration, default 5m) and minGain (GPU-seconds, default 0)}.
+// spec.policy.elasticity: {policy: a name or a list of names (none | scale-out-idle |
+// shrink-to-admit | goodput), and with goodput interval (a duration, default 5m) and minGain
+// (GPU-seconds, default 0)}.
 ElasticityConfig read_elasticity(const ConfigNode& node, ConfigErrors& errors) {
   const ConfigFields m(node, {"policy", "interval", "minGain"}, errors);
   ElasticityConfig e;
-  const bool policy_ok = m.read_required("policy", [&](const ConfigNode& n) {
+  const auto read_one = [&](const ConfigNode& n) {
     const std::string name = n.as_name();
-    if (const std::optional<ElasticPolicy> p = parse_elastic_policy(name)) {
-      e.policy = *p;
+    const std::optional<ElasticPolicy> p = parse_elastic_policy(name);
+    if (!p)
+      n.fail("unknown elasticity policy " + quote_for_message(name) +
+             "; known: none, scale-out-idle, shrink-to-admit, goodput");
+    return *p;
+  };
+  const bool policy_ok = m.read_required("policy", [&](const ConfigNode& n) {
+    if (!n.is_sequence()) {
+      e.add(read_one(n));
       return;
     }
-    n.fail("unknown elasticity policy " + quote_for_message(name) +
-           "; known: none, scale-out-idle, shrink-to-admit, goodput");
+    const std::vector<ConfigNode> items = n.as_sequence();
+    if (items.empty()) n.fail("expected at least one policy (or none)");
+    for (const ConfigNode& item : items) {
+      const ElasticPolicy p = read_one(item);
+      if (p == ElasticPolicy::kNone)
+        item.fail("none turns elasticity off; it goes alone, not in a list");
+      if (e.has(p)) item.fail(std::string(to_string(p)) + " is listed twice");
+      e.add(p);
+    }
   });
   m.read("interval", [&](const ConfigNode& n) { e.interval = n.as_positive_duration(); });
   m.read("minGain", [&](const ConfigNode& n) { e.min_gain_gpu_seconds = n.as_double(0, 1e18); });
   // The goodput knobs mean nothing to the other policies: say so rather than ignore them.
-  if (policy_ok && e.policy != ElasticPolicy::kGoodput)
+  if (policy_ok && !e.has(ElasticPolicy::kGoodput))
     for (const char* key : {"interval", "minGain"})
       if (const std::optional<ConfigNode> n = m.optional(key))
-        errors.add(
-            *n, std::string(key) + " applies to policy goodput only, not " + to_string(e.policy));
+        errors.add(*n, std::string(key) + " applies to policy goodput only, not " +
+                           (e.policies.empty() ? std::string("none")
+                                               : std::string(to_string(e.policies.front()))));
   return e;
 }
 

@@ -13,7 +13,7 @@ std::unique_ptr<SimulatedWorld> build_world(const ScenarioSpec& scenario, EventL
   w->scheduler = std::make_unique<Scheduler>(scenario.policy);
   // The goodput elasticity policy asks the step-time model how fast a job would go at a size.
   static const StepTimeThroughput step_time_throughput;
-  if (scenario.policy.elasticity.policy == ElasticPolicy::kGoodput)
+  if (scenario.policy.elasticity.has(ElasticPolicy::kGoodput))
     w->scheduler->set_throughput_model(&step_time_throughput);
   w->world =
       std::make_unique<TrainingWorld>(loop, *w->cluster, *w->scheduler, scenario.sim, w->jobs);

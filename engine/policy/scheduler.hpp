@@ -166,8 +166,8 @@ class Scheduler {
   // Elasticity policies (SchedulerConfig::elasticity; engine/policy/elastic/README.md). They
   // resize running elastic jobs (JobSpec::elastic; running, no resize in flight or waiting, not
   // being evicted) through resize(), by whole scale steps (elastic_rules.hpp), at the end of a
-  // cycle; their actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit"
-  // or "Goodput". With elasticity on, the end of a resize asks the Waker for a cycle (a
+  // cycle, in the order shrink-to-admit, scale-out-idle, goodput when several are on; their
+  // actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit" or "Goodput". With elasticity on, the end of a resize asks the Waker for a cycle (a
   // workload may be waiting for the GPUs it frees). With admission queues, growth never
   // borrows: the job's queue must stay within its nominal quota.
   //

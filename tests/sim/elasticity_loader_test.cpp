@@ -47,7 +47,7 @@ std::string error_of(const std::string& text) { return testing::load_error(text,
 
 TEST(ElasticityLoader, Values) {
   const ScenarioSpec s = load_scenario_text(kBase, "t.yaml");
-  EXPECT_EQ(s.policy.elasticity.policy, ElasticPolicy::kGoodput);
+  EXPECT_EQ(s.policy.elasticity.policies, std::vector<ElasticPolicy>{ElasticPolicy::kGoodput});
   EXPECT_EQ(s.policy.elasticity.interval, minutes(10));
   EXPECT_EQ(s.policy.elasticity.min_gain_gpu_seconds, 600);
 }
@@ -58,10 +58,10 @@ TEST(ElasticityLoader, Defaults) {
       with("    elasticity:\n      policy: goodput\n      interval: 10m\n      minGain: 600\n",
            "    placement: binpack\n"),
       "t.yaml");
-  EXPECT_EQ(none.policy.elasticity.policy, ElasticPolicy::kNone);
+  EXPECT_FALSE(none.policy.elasticity.enabled());
   const ScenarioSpec bare =
       load_scenario_text(with("      interval: 10m\n      minGain: 600\n", ""), "t.yaml");
-  EXPECT_EQ(bare.policy.elasticity.policy, ElasticPolicy::kGoodput);
+  EXPECT_TRUE(bare.policy.elasticity.has(ElasticPolicy::kGoodput));
   EXPECT_EQ(bare.policy.elasticity.interval, minutes(5));
   EXPECT_EQ(bare.policy.elasticity.min_gain_gpu_seconds, 0);
   for (const char* name : {"none", "scale-out-idle", "shrink-to-admit"}) {
@@ -69,8 +69,23 @@ TEST(ElasticityLoader, Defaults) {
         load_scenario_text(with("      policy: goodput\n      interval: 10m\n      minGain: 600\n",
                                 std::string("      policy: ") + name + "\n"),
                            "t.yaml");
-    EXPECT_STREQ(to_string(s.policy.elasticity.policy), name);
+    const std::vector<ElasticPolicy>& on = s.policy.elasticity.policies;
+    EXPECT_EQ(on.empty() ? std::string("none") : std::string(to_string(on.front())), name);
   }
+}
+
+// Several policies at once, in the order a cycle runs them whatever the file's order.
+TEST(ElasticityLoader, AListOfPolicies) {
+  const ScenarioSpec s = load_scenario_text(
+      with("      policy: goodput\n", "      policy: [goodput, scale-out-idle, shrink-to-admit]\n"),
+      "t.yaml");
+  EXPECT_EQ(s.policy.elasticity.policies,
+            (std::vector<ElasticPolicy>{ElasticPolicy::kShrinkToAdmit, ElasticPolicy::kScaleOutIdle,
+                                        ElasticPolicy::kGoodput}));
+  EXPECT_THAT(error_of(with("      policy: goodput\n", "      policy: [goodput, goodput]\n")),
+              HasSubstr("t.yaml:14:25: spec.policy.elasticity.policy[1]: goodput is listed twice"));
+  EXPECT_THAT(error_of(with("      policy: goodput\n", "      policy: [goodput, none]\n")),
+              HasSubstr("spec.policy.elasticity.policy[1]: none turns elasticity off"));
 }
 
 // Columns: "      policy: " is 14 characters, "      interval: " 16, "      minGain: " 15. A

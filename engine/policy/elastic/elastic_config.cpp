@@ -29,4 +29,16 @@ std::optional<ElasticPolicy> parse_elastic_policy(std::string_view name) {
   return std::nullopt;
 }
 
+void ElasticityConfig::add(ElasticPolicy p) {
+  if (p == ElasticPolicy::kNone || has(p)) return;
+  policies.push_back(p);
+  // The run order is the enum's: shrink for the waiting, then grow into what is idle, then move.
+  std::sort(policies.begin(), policies.end(), [](ElasticPolicy a, ElasticPolicy b) {
+    const auto rank = [](ElasticPolicy x) {
+      return x == ElasticPolicy::kShrinkToAdmit ? 0 : x == ElasticPolicy::kScaleOutIdle ? 1 : 2;
+    };
+    return rank(a) < rank(b);
+  });
+}
+
 }  // namespace gantry

@@ -68,35 +68,36 @@ std::vector<ElasticJob> Scheduler::elastic_jobs() const {
 }
 
 void Scheduler::run_elasticity(Cluster& cluster, Time now) {
-  switch (config_.elasticity.policy) {
-    case ElasticPolicy::kNone:
-      return;
-    case ElasticPolicy::kScaleOutIdle:
-      if (nothing_pending()) scale_out_idle(cluster, now);
-      return;
-    case ElasticPolicy::kShrinkToAdmit: {
-      // With admission, try_admit() shrinks for each head it turns away (make_room()).
-      if (admission_ || queue_.size() == 0) return;
-      const QueuedJob* head = nullptr;
-      for (const auto& group : queue_.groups())
-        if (!group.jobs.empty() && (head == nullptr || group.jobs.begin()->key < head->key))
-          head = &*group.jobs.begin();
-      begin_cycle(cluster);
-      index_.sync(cluster);
-      index_synced_ = true;
-      (void)shrink_to_admit(cluster, *workloads_.find(head->id), now);
-      end_cycle(cluster);
-      return;
+  for (const ElasticPolicy policy : config_.elasticity.policies) {
+    switch (policy) {
+      case ElasticPolicy::kNone:
+        break;
+      case ElasticPolicy::kShrinkToAdmit: {
+        // With admission, try_admit() shrinks for each head it turns away (make_room()).
+        if (admission_ || queue_.size() == 0) break;
+        const QueuedJob* head = nullptr;
+        for (const auto& group : queue_.groups())
+          if (!group.jobs.empty() && (head == nullptr || group.jobs.begin()->key < head->key))
+            head = &*group.jobs.begin();
+        begin_cycle(cluster);
+        index_.sync(cluster);
+        index_synced_ = true;
+        (void)shrink_to_admit(cluster, *workloads_.find(head->id), now);
+        end_cycle(cluster);
+        break;
+      }
+      case ElasticPolicy::kScaleOutIdle:
+        if (nothing_pending()) scale_out_idle(cluster, now);
+        break;
+      case ElasticPolicy::kGoodput:
+        goodput(cluster, now);
+        break;
     }
-    case ElasticPolicy::kGoodput:
-      goodput(cluster, now);
-      return;
   }
 }
 
 bool Scheduler::make_room(Cluster& cluster, Workload& w, Time now) {
-  if (config_.elasticity.policy == ElasticPolicy::kShrinkToAdmit &&
-      shrink_to_admit(cluster, w, now))
+  if (config_.elasticity.has(ElasticPolicy::kShrinkToAdmit) && shrink_to_admit(cluster, w, now))
     return true;
   return try_preemption(cluster, w, now);
 }

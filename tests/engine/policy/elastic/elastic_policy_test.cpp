@@ -154,6 +154,38 @@ TEST(ShrinkToAdmit, ShrinksAnElasticJobInsteadOfLeavingTheHeadWaiting) {
   EXPECT_EQ(rig.resizes.size(), 1u);
 }
 
+// Two policies at once: the same shrink as above, then, once the head has finished and nothing
+// waits, scale-out-idle grows job 0 back into GPUs 4-7: 4 → 8 Workers by two steps of 2, with new
+// pod ids 8..11 (ids are never reused).
+TEST(ShrinkToAdmit, WithScaleOutIdleTheShrunkJobGrowsBackOnceNothingWaits) {
+  SchedulerConfig config;
+  config.elasticity.add(ElasticPolicy::kScaleOutIdle);
+  config.elasticity.add(ElasticPolicy::kShrinkToAdmit);
+  ElasticRig rig(uniform_cluster(1), config);
+  const JobId job = rig.submit(elastic_job(8, 1, 2, 8, 2));
+  EXPECT_EQ(rig.cycle(), (Ids{job}));
+  const JobId head = rig.submit(worker_job(1, 4), 1);
+  rig.now = kT0 + seconds(1);
+  EXPECT_EQ(rig.cycle(), Ids{});
+  ASSERT_EQ(rig.resizes.size(), 1u);
+  EXPECT_EQ(rig.resizes[0].removed, (PodIds{4, 5, 6, 7}));
+  rig.resized();
+  rig.now = kT0 + seconds(2);
+  EXPECT_EQ(rig.cycle(), (Ids{head}));
+  EXPECT_EQ(rig.resizes.size(), 1u) << "the cluster is full again: nothing to grow into";
+  rig.now = kT0 + seconds(3);
+  rig.tell(Observation::Kind::kFinished, head);
+  EXPECT_EQ(rig.cycle(), Ids{});
+  ASSERT_EQ(rig.resizes.size(), 2u);
+  const ResizeAction& grow = rig.resizes[1];
+  EXPECT_EQ(grow.job, job);
+  EXPECT_EQ(grow.replicas, 8);
+  EXPECT_EQ(grow.first_added, 8);
+  EXPECT_EQ(grow.added.size(), 4u);
+  EXPECT_TRUE(grow.removed.empty());
+  EXPECT_TRUE(rig.evictions.empty());
+}
+
 // A shrink that would not let the head in is not made: job 0 (8 Workers, min 6, step 2) can
 // free only 2 GPUs; the head needs 4.
 TEST(ShrinkToAdmit, ShrinksNothingWhenTheHeadStillWouldNotFit) {

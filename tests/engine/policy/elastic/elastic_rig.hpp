@@ -98,7 +98,7 @@ struct ElasticRig : Scheduler::Waker {
 
 inline SchedulerConfig elastic_config(ElasticPolicy policy) {
   SchedulerConfig c;
-  c.elasticity.policy = policy;
+  c.elasticity.add(policy);
   return c;
 }
 

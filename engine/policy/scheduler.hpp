@@ -167,9 +167,10 @@ class Scheduler {
   // resize running elastic jobs (JobSpec::elastic; running, no resize in flight or waiting, not
   // being evicted) through resize(), by whole scale steps (elastic_rules.hpp), at the end of a
   // cycle, in the order shrink-to-admit, scale-out-idle, goodput when several are on; their
-  // actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit" or "Goodput". With elasticity on, the end of a resize asks the Waker for a cycle (a
-  // workload may be waiting for the GPUs it frees). With admission queues, growth never
-  // borrows: the job's queue must stay within its nominal quota.
+  // actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit" or "Goodput". With
+  // elasticity on, the end of a resize asks the Waker for a cycle (a workload may be waiting for
+  // the GPUs it frees). With admission queues, growth never borrows: the job's queue must stay
+  // within its nominal quota.
   //
   // scale-out-idle: when nothing is pending after the cycle (no workload queued or due to
   // leave its backoff), each job in growth order (higher priority, then started earlier, then

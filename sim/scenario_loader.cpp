@@ -112,10 +112,14 @@ SchedulerConfig read_policy(const ConfigNode& node, const AdmissionContext& admi
 
 // The topology plus one node per pool (its class, rack, labels and taints): what the checks of
 // the workload look at for selectors and tolerations.
+// Pools whose class or rack could not be read (an error already said so) add nothing.
 Topology with_pool_capacity(const Topology& topology, const std::vector<NodePoolSpec>& pools) {
   Topology t = topology;
   for (const NodePoolSpec& p : pools)
-    t.nodes.push_back(NodeInfo{p.name + "-*", p.node_class, p.rack, pool_node_labels(p), p.taints});
+    if (p.node_class >= 0 && static_cast<size_t>(p.node_class) < t.classes.size() && p.rack >= 0 &&
+        static_cast<size_t>(p.rack) < t.racks.size())
+      t.nodes.push_back(
+          NodeInfo{p.name + "-*", p.node_class, p.rack, pool_node_labels(p), p.taints});
   return t;
 }
 

@@ -293,4 +293,16 @@ class TrainingWorld : private Scheduler::Waker {
   ActionLog* action_log_ = nullptr;
 };
 
+template <typename F>
+void TrainingWorld::set_timer(JobId id, Time at, F&& fn) {
+  Timer& t = timers_[static_cast<size_t>(id)];
+  t.live = at <= kLatestTime;  // later: it never happens (see "Time range" in the header)
+  if (t.live) t.id = loop_.schedule_at(at, std::forward<F>(fn));
+}
+
+template <typename F>
+void TrainingWorld::schedule_in_range(Time t, F&& fn) {
+  if (t <= kLatestTime) loop_.schedule_at(t, std::forward<F>(fn));
+}
+
 }  // namespace gantry

@@ -231,6 +231,7 @@ TEST_F(ResultsExport, FaultsPoolsAndReliabilityColumns) {
   od.provisioning = DelayDistribution::constant(minutes(3));
   od.price_per_hour = 10;
   pooled.autoscaling.pools = {od};
+  pooled.horizon = minutes(20);  // past the scale-down at 810 s
   const SimulationRun pool_run = run_simulation(pooled);
   const std::string pool_file = path("pools.db");
   write_results_database(pool_file, pooled, pool_run, summarize(pool_run), {});

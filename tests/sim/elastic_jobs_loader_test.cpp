@@ -113,10 +113,11 @@ TEST(ElasticJobsLoader, AClassWhoseOnlyPodIsAMasterCannotBeElastic) {
 // capacity to the workload's checks: the error is reported, nothing reads past the classes
 // (scenario_fuzz found a heap overflow there).
 TEST(ElasticJobsLoader, APoolOnABrokenClusterIsAnErrorNotACrash) {
-  const std::string text = testing::replace_first(
-      testing::replace_first(kScenario, "    racks:\n", "    rackz:\n"), "  sim: {restartDelay: 10m}\n",
-      "  sim: {restartDelay: 10m}\n  autoscaling:\n    pools:\n"
-      "    - {name: od, nodeClass: a, rack: r, max: 4, provisioning: 3m}\n");
+  const std::string text =
+      testing::replace_first(testing::replace_first(kScenario, "    racks:\n", "    rackz:\n"),
+                             "  sim: {restartDelay: 10m}\n",
+                             "  sim: {restartDelay: 10m}\n  autoscaling:\n    pools:\n"
+                             "    - {name: od, nodeClass: a, rack: r, max: 4, provisioning: 3m}\n");
   const std::string e = error_of(text);
   EXPECT_THAT(e, HasSubstr("rackz"));
 }

@@ -132,4 +132,8 @@ nlohmann::json cordon_patch(bool unschedulable) {
   return {{"spec", {{"unschedulable", unschedulable}}}};
 }
 
+nlohmann::json annotations_patch(const std::map<std::string, std::string>& annotations) {
+  return {{"metadata", {{"annotations", annotations}}}};
+}
+
 }  // namespace gantry::kube

@@ -6,7 +6,7 @@
 // Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
 // preconditions), policy/v1 Eviction (POST pods/{name}/eviction), events.k8s.io/v1 Event,
 // coordination.k8s.io/v1 Lease, core/v1 ConfigMap (an elastic job's host list), the new pods of
-// a scale-out (resize_pod_body), node merge patches (cordon). Times are written as
+// a scale-out (resize_pod_body), node merge patches (cordon, annotations). Times are written as
 // the API wants them: Lease and Event times are MicroTime ("2026-01-01T00:00:00.000000Z").
 //
 // Thread-safety: pure functions.
@@ -108,5 +108,9 @@ nlohmann::json resize_pod_body(const nlohmann::json& pod_template, const std::st
 
 // {"spec":{"unschedulable":true|false}}: the merge patch of a cordon (uncordon).
 nlohmann::json cordon_patch(bool unschedulable);
+
+// {"metadata":{"annotations":{...}}}: the merge patch setting an object's annotations (a
+// drain's request and state, model/kube_node.hpp); the others are left as they are.
+nlohmann::json annotations_patch(const std::map<std::string, std::string>& annotations);
 
 }  // namespace gantry::kube

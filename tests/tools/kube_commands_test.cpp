@@ -10,6 +10,8 @@
 
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
+#include "adapters/kube/model/kube_node.hpp"
+#include "engine/core/clock.hpp"
 #include "sim/scenario_loader.hpp"
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/test_support.hpp"
@@ -114,6 +116,58 @@ TEST_F(KubeCommands, SnapshotWritesALoadableScenario) {
   EXPECT_EQ(twin.topology.classes[0].name, "dgx-a100");
   ASSERT_EQ(twin.workload.jobs.size(), 1u);
   EXPECT_EQ(twin.workload.jobs[0].roles[0].per_replica.gpus, 4);
+}
+
+// `gantry kube drain` writes the node's drain request (a merge PATCH of one annotation) for a
+// gantry serve to carry out: the annotation read back as the live world reads it.
+TEST_F(KubeCommands, KubeDrainWritesTheNodesDrainRequest) {
+  const ScenarioSpec quick = load_scenario_file(kSource + "/scenarios/quickstart.yaml");
+  for (NodeId n = 0; n < 2; ++n)
+    fake_.apply("/api/v1/nodes", kube::node_object(quick.topology, n, Time::epoch()));
+  const Time before = WallClock().now();
+  const Outcome o =
+      run("kube drain r1-n001 --deadline 2h --for 4h30m --kubeconfig " + kubeconfig());
+  const Time after = WallClock().now();
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  EXPECT_NE(o.out.find("drain of r1-n001 requested (deadline 2h, maintenance 270m"),
+            std::string::npos)
+      << o.out;
+  std::vector<kube::testing::RecordedRequest> writes;
+  for (const auto& r : fake_.requests())
+    if (r.method != "GET") writes.push_back(r);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].method, "PATCH");
+  EXPECT_EQ(writes[0].path, "/api/v1/nodes/r1-n001");
+  EXPECT_EQ(writes[0].headers.at("content-type"), "application/merge-patch+json");
+  const kube::KubeNode node = kube::parse_node(fake_.get("/api/v1/nodes", "r1-n001").value());
+  const kube::DrainRequest request = kube::parse_drain_request(node);
+  EXPECT_EQ(request.deadline, hours(2));
+  EXPECT_EQ(request.maintenance, minutes(270));
+  Time requested;
+  ASSERT_TRUE(parse_rfc3339(request.requested, requested)) << request.requested;
+  EXPECT_LE(before, requested);
+  EXPECT_LE(requested, after);
+  EXPECT_TRUE(
+      kube::parse_node(fake_.get("/api/v1/nodes", "r1-n000").value()).drain_request.empty());
+}
+
+// An unknown node is named; a bad duration names its flag, before anything connects.
+TEST_F(KubeCommands, KubeDrainNamesAnUnknownNodeAndABadFlag) {
+  const Outcome unknown = run("kube drain r9-n999 --for 4h --kubeconfig " + kubeconfig());
+  EXPECT_EQ(unknown.exit_code(), 2);
+  EXPECT_NE(unknown.err.find("error: node 'r9-n999' not found on " + fake_.url()),
+            std::string::npos)
+      << unknown.err;
+  fake_.clear_requests();
+  const Outcome deadline =
+      run("kube drain r1-n001 --deadline 2x --for 4h --kubeconfig " + kubeconfig());
+  EXPECT_EQ(deadline.exit_code(), 2);
+  EXPECT_EQ(deadline.err.rfind("error: --deadline: ", 0), 0u) << deadline.err;
+  EXPECT_NE(deadline.err.find("2x"), std::string::npos) << deadline.err;
+  const Outcome zero = run("kube drain r1-n001 --for 0s --kubeconfig " + kubeconfig());
+  EXPECT_EQ(zero.exit_code(), 2);
+  EXPECT_EQ(zero.err.rfind("error: --for: ", 0), 0u) << zero.err;
+  EXPECT_TRUE(fake_.requests().empty()) << "refused before connecting";
 }
 
 }  // namespace

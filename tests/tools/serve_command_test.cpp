@@ -364,6 +364,43 @@ spec:
   EXPECT_EQ(server.wait(), 0);
 }
 
+// `gantry kube drain` against a running `gantry serve --world kube`: the server (the leader: no
+// election) takes the request, cordons the node and marks the request "draining". The test
+// blocks on a watch of the node until it shows both.
+TEST_F(ServeCommand, WorldKubeCarriesOutADrainRequest) {
+  auto cluster = kube_cluster(dir_);
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  auto served = serve_kube(*cluster, db(), dir_, "serve");
+  ServeProcess& server = *served;
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  const Outcome o = run("kube drain r1-n001 --for 1h --kubeconfig " + cluster->kubeconfig);
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  kube::KubeClient client(kube::testing::config_for(cluster->fake.url()));
+  nlohmann::json state = nlohmann::json::object();
+  bool cordoned = false;
+  client.watch("/api/v1/nodes?watch=true&resourceVersion=0", [&](kube::WatchEvent& e) {
+    if (e.object["metadata"]["name"] != "r1-n001") return true;
+    // A node never cordoned has no spec.unschedulable (kubelet-sim writes an empty spec).
+    cordoned = e.object.value("spec", nlohmann::json::object()).value("unschedulable", false);
+    const auto& a = e.object["metadata"].value("annotations", nlohmann::json::object());
+    if (a.contains("gantry.dev/drain-state"))
+      state = nlohmann::json::parse(a["gantry.dev/drain-state"].get<std::string>());
+    return !(cordoned && state.value("state", "") == "draining");
+  });
+  EXPECT_TRUE(cordoned);
+  EXPECT_EQ(state["state"], "draining") << state.dump();
+  const nlohmann::json node = client.get("/api/v1/nodes/r1-n001");
+  EXPECT_EQ(state["requested"],
+            nlohmann::json::parse(node["metadata"]["annotations"]["gantry.dev/drain-request"]
+                                      .get<std::string>())["requested"]);
+  EXPECT_FALSE(client.get("/api/v1/nodes/r1-n000")
+                   .value("spec", nlohmann::json::object())
+                   .value("unschedulable", false));
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
 // --world kube --admission FILE --queue team-a: the pipeline's pod carries its queue's label,
 // waits in that queue (a quota of 4 GPUs, the cluster's 8 in the cohort) and runs; the
 // scheduler refuses nothing.

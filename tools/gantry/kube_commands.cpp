@@ -12,8 +12,11 @@
 #include "adapters/kube/kube_config.hpp"
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
+#include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/world/snapshot.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/config/units.hpp"
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
 #include "sim/fault_events.hpp"
@@ -152,6 +155,47 @@ void run_snapshot(const SnapshotCommand& opt) {
              skipped ? fmt::format(" ({} objects skipped)", skipped) : std::string());
 }
 
+struct DrainCommand {
+  KubeTarget target;
+  std::string node;
+  std::string deadline = "0s";
+  std::string maintenance;  // --for
+};
+
+// Writes the node's drain request (model/kube_node.hpp) for the leader of `gantry serve
+// --world kube` to carry out; does not wait for it.
+void run_drain(const DrainCommand& opt) {
+  // The flags first: a mistake in them is refused before anything connects.
+  Duration deadline, maintenance;
+  if (const std::string e = kube::check_drain_duration(opt.deadline, false, deadline); !e.empty())
+    throw GantryError("--deadline: " + e);
+  if (const std::string e = kube::check_drain_duration(opt.maintenance, true, maintenance);
+      !e.empty())
+    throw GantryError("--for: " + e);
+  kube::KubeClient client(load_target(opt.target));
+  const std::string requested = kube::format_micro_time(WallClock().now());
+  const nlohmann::json patch =
+      kube::annotations_patch({{std::string(kube::kDrainRequestAnnotation),
+                                kube::drain_request_value(deadline, maintenance, requested)}});
+  try {
+    client.patch("/api/v1/nodes/" + opt.node, patch, kube::PatchType::kMerge);
+  } catch (const kube::KubeError& e) {
+    if (e.code() == 404)
+      throw GantryError("node '" + opt.node + "' not found on " + client.config().server);
+    throw GantryError("writing the drain request of node " + opt.node + " to " +
+                      client.config().server + ": " + e.what());
+  } catch (const kube::KubeTransportError& e) {
+    throw GantryError("writing the drain request of node " + opt.node + " to " +
+                      client.config().server + ": " + e.what());
+  }
+  fmt::print(
+      "gantry kube drain: drain of {} requested (deadline {}, maintenance {}, requested {}); the "
+      "leader of gantry serve --world kube carries it out and writes its progress to the "
+      "node's {} annotation\n",
+      opt.node, format_duration_exact(deadline), format_duration_exact(maintenance), requested,
+      kube::kDrainStateAnnotation);
+}
+
 }  // namespace
 
 void add_kube_commands(CLI::App& app) {
@@ -172,6 +216,22 @@ void add_kube_commands(CLI::App& app) {
   add_target_options(s, snap->target);
   s->add_option("--name", snap->name, "metadata.name of the scenario (default snapshot)");
   s->callback([snap] { run_snapshot(*snap); });
+
+  CLI::App* kube = app.add_subcommand("kube", "Ask a running gantry serve --world kube to act");
+  kube->require_subcommand(1);
+  auto drain = std::make_shared<DrainCommand>();
+  CLI::App* d = kube->add_subcommand(
+      "drain",
+      "Request a drain of NODE: cordoned, Gantry's pods left to end until --deadline, the rest "
+      "evicted, the node under maintenance --for, then uncordoned (by the server's leader)");
+  add_target_options(d, drain->target);
+  d->add_option("node", drain->node, "The node to drain")->required();
+  d->add_option("--deadline", drain->deadline,
+                "How long running pods may go on before they are evicted (default 0s: at once)");
+  d->add_option("--for", drain->maintenance,
+                "How long the node stays out of service once empty (e.g. 4h)")
+      ->required();
+  d->callback([drain] { run_drain(*drain); });
 }
 
 }  // namespace gantry::cli

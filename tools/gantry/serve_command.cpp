@@ -183,9 +183,11 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--world", opt->world,
                   "Where tasks run: sim (the simulated cluster of --cluster) or kube (a live "
                   "Kubernetes cluster, --kubeconfig)");
-  cmd->add_option("--cluster", opt->cluster,
-                  "sim: the kind: Scenario whose cluster and workload the tasks share (default "
-                  "scenarios/quickstart.yaml); kube: the cluster's model and policy (optional)");
+  cmd->add_option(
+      "--cluster", opt->cluster,
+      "sim: the kind: Scenario whose cluster and workload the tasks share (default "
+      "scenarios/quickstart.yaml); kube: the cluster's model, policy, restart delay and "
+      "maintenance schedule (optional)");
   cmd->add_option("--kubeconfig", opt->kube.kubeconfig,
                   "kube: kubeconfig (default $KUBECONFIG, else ~/.kube/config)");
   cmd->add_option("--context", opt->kube.context, "kube: context of the kubeconfig");

@@ -1,5 +1,7 @@
 // --world kube: a live Kubernetes cluster (serve_world.hpp).
 
+#include "web/server/kube_serve_world.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -10,10 +12,12 @@
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
 #include "adapters/kube/world/kube_world.hpp"
+#include "adapters/kube/world/live_maintenance.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "sim/admission_file.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/step_time_throughput.hpp"
 #include "web/server/serve_world.hpp"
 
 namespace gantry::web {
@@ -62,10 +66,10 @@ class KubeServeWorld final : public ServeWorld {
     namespace_ = ns;
     client_ = std::make_unique<kube::KubeClient>(std::move(config));
     kube::KubeWorldOptions w;
+    std::optional<ScenarioSpec> scenario;
     if (!scenario_file.empty()) {
-      const ScenarioSpec scenario = load_scenario_file(scenario_file, load_trace_topology);
-      w.model = scenario.topology;
-      w.scheduler.policy = scenario.policy;
+      scenario = load_scenario_file(scenario_file, load_trace_topology);
+      apply_scenario(*scenario, w);
     } else {
       w.model.gpus = GpuCatalog::with_defaults();
     }
@@ -77,9 +81,13 @@ class KubeServeWorld final : public ServeWorld {
     w.scheduler.scheduler_name = o.scheduler_name;
     w.identity = o.identity.empty() ? default_identity() : o.identity;
     w.leader_election = o.leader_elect;
-    w.drains = true;  // KubeWorld::drain(): no command reaches it yet (adapters/kube/README.md)
+    w.drains = true;  // `gantry kube drain` requests and the scenario's maintenance
     w.election.namespace_name = ns;
     world_ = std::make_unique<kube::KubeWorld>(*client_, loop, std::move(w));
+    // The schedule counts from the server's start, as --world sim's scenario does.
+    if (scenario && !scenario->failures.maintenance.empty())
+      maintenance_ = std::make_unique<kube::LiveMaintenance>(
+          *world_, loop, scenario->failures, scenario->topology, loop.now(), scenario->seed);
     kube::KubeExecutorOptions e;
     e.plan.namespace_name = ns;
     e.plan.scheduler_name = o.scheduler_name;
@@ -103,8 +111,11 @@ class KubeServeWorld final : public ServeWorld {
     if (!executor_->wait_for_sync())
       throw GantryError("--world kube: the pods of " + describe_ + " could not be listed");
   }
-  void start() override {}
+  void start() override {
+    if (maintenance_) maintenance_->start();
+  }
   void stop() override {
+    if (maintenance_) maintenance_->stop();
     if (world_) world_->stop();
   }
   void set_action_log(ActionLog* log) override { world_->scheduler().set_action_log(log); }
@@ -115,10 +126,22 @@ class KubeServeWorld final : public ServeWorld {
   std::string namespace_;
   std::unique_ptr<kube::KubeClient> client_;
   std::unique_ptr<kube::KubeWorld> world_;
+  std::unique_ptr<kube::LiveMaintenance> maintenance_;
   std::unique_ptr<kube::KubeTaskExecutor> executor_;
 };
 
 }  // namespace
+
+void apply_scenario(const ScenarioSpec& scenario, kube::KubeWorldOptions& options) {
+  options.model = scenario.topology;
+  options.scheduler.policy = scenario.policy;
+  options.scheduler.restart_delay = scenario.sim.restart_delay;
+  // As sim/world_builder.cpp: the goodput elasticity policy asks the step-time model.
+  static const StepTimeThroughput step_time_throughput;
+  options.scheduler.throughput = scenario.policy.elasticity.policy == ElasticPolicy::kGoodput
+                                     ? &step_time_throughput
+                                     : nullptr;
+}
 
 std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,
                                             const std::string& scenario_file) {

@@ -5,7 +5,8 @@
 //   kube  a live Kubernetes cluster (--kubeconfig): the live world of adapters/kube (informers,
 //         the shared Scheduler placing pods of --scheduler-name, KubePodBinder), tasks as pods
 //         through KubeTaskExecutor. --cluster, when given, is the model of the cluster
-//         (adapters/kube/world/live_cluster.hpp) and its policy the scheduler's; --admission,
+//         (adapters/kube/world/live_cluster.hpp), its policy, restart delay and maintenance
+//         schedule the scheduler's (kube_serve_world.hpp); --admission,
 //         a kind: Admission file (sim/admission_file.hpp), gives the scheduler admission queues
 //         (replacing any the scenario's policy has), and --queue names the one the pipelines'
 //         pods wait in (one of its queues).

@@ -6,6 +6,8 @@
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/object_fields.hpp"
 #include "adapters/kube/model/quantity.hpp"
+#include "engine/config/units.hpp"
+#include "engine/core/errors.hpp"
 
 namespace gantry::kube {
 
@@ -32,6 +34,11 @@ KubeNode parse_node(const nlohmann::json& node) {
   if (out.rack.empty()) out.rack = label(kZoneLabel);
   out.node_class = label(kNodeClassLabel);
   const Labels annotations = f.string_map("metadata.annotations");
+  if (const auto it = annotations.find(std::string(kDrainRequestAnnotation));
+      it != annotations.end())
+    out.drain_request = it->second;
+  if (const auto it = annotations.find(std::string(kDrainStateAnnotation)); it != annotations.end())
+    out.drain_state = it->second;
   if (const auto it = annotations.find(std::string(kUnhealthyGpusAnnotation));
       it != annotations.end() && !it->second.empty()) {
     const std::string field = "metadata.annotations." + std::string(kUnhealthyGpusAnnotation);
@@ -69,6 +76,64 @@ KubeNode parse_node(const nlohmann::json& node) {
       out.ready = f.member(conditions[i], "status", field) == "True";
   }
   return out;
+}
+
+std::string drain_request_value(Duration deadline, Duration maintenance,
+                                const std::string& requested) {
+  // nlohmann's json sorts object keys; written by hand to keep the documented order.
+  return "{\"deadline\":" + nlohmann::json(format_duration_exact(deadline)).dump() +
+         ",\"for\":" + nlohmann::json(format_duration_exact(maintenance)).dump() +
+         ",\"requested\":" + nlohmann::json(requested).dump() + "}";
+}
+
+std::string check_drain_duration(const std::string& text, bool maintenance, Duration& out) {
+  const Result<Duration> d = parse_duration(text, kMaxDrainDuration);
+  if (!d) return d.error();
+  if (maintenance && d.value() <= Duration(0))
+    return "'" + text + "': the maintenance must be above 0";
+  out = d.value();
+  return {};
+}
+
+DrainRequest parse_drain_request(const KubeNode& node) {
+  const std::string field = "metadata.annotations." + std::string(kDrainRequestAnnotation);
+  const auto fail = [&](const std::string& where, const std::string& message) {
+    throw InputError(SourceLocation{"Node " + node.name}, field + where, message);
+  };
+  const nlohmann::json j = nlohmann::json::parse(node.drain_request, nullptr, false);
+  if (j.is_discarded() || !j.is_object())
+    fail("", "expected {\"deadline\":\"2h\",\"for\":\"4h\",\"requested\":\"<RFC 3339>\"}");
+  for (const auto& [key, value] : j.items())
+    if (key != "deadline" && key != "for" && key != "requested")
+      fail("." + key, "unknown field (expected deadline, for, requested)");
+  const auto text = [&](const char* key) {
+    if (!j.contains(key) || !j[key].is_string()) fail(std::string(".") + key, "expected a string");
+    return j[key].get<std::string>();
+  };
+  DrainRequest r;
+  if (const std::string e = check_drain_duration(text("deadline"), false, r.deadline); !e.empty())
+    fail(".deadline", e);
+  if (const std::string e = check_drain_duration(text("for"), true, r.maintenance); !e.empty())
+    fail(".for", e);
+  r.requested = text("requested");
+  if (!read_rfc3339(r.requested)) fail(".requested", std::string(kRfc3339Malformed));
+  return r;
+}
+
+std::string drain_state_value(const std::string& requested, const std::string& state, Time at,
+                              const std::string& reason) {
+  std::string out = "{\"requested\":" + nlohmann::json(requested).dump() +
+                    ",\"state\":" + nlohmann::json(state).dump() +
+                    ",\"at\":" + nlohmann::json(format_rfc3339(at)).dump();
+  if (!reason.empty()) out += ",\"reason\":" + nlohmann::json(reason).dump();
+  return out + "}";
+}
+
+std::string drain_state_requested(const KubeNode& node) {
+  const nlohmann::json j = nlohmann::json::parse(node.drain_state, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("requested") || !j["requested"].is_string())
+    return {};
+  return j["requested"].get<std::string>();
 }
 
 }  // namespace gantry::kube

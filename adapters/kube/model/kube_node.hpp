@@ -17,6 +17,11 @@
 //                                device plugin no longer counts in allocatable nvidia.com/gpu
 //                                (kubelet-sim writes it for a gpu-fail event); the live world
 //                                keeps exactly those GPUs out of use, as the simulator does
+//   gantry.dev/drain-request     annotation: a drain asked for by `gantry kube drain` (below),
+//                                kept as written (drain_request) and read by
+//                                parse_drain_request, so a malformed one never makes the node
+//                                itself unreadable
+//   gantry.dev/drain-state       annotation: what the live world did with that request
 //   spec.unschedulable           cordoned
 //   status.conditions[Ready]     ready when its status is "True"
 //   spec.taints                  taints (NoSchedule, PreferNoSchedule, NoExecute)
@@ -33,6 +38,7 @@
 
 #include "engine/cluster/node_labels.hpp"
 #include "engine/cluster/resources.hpp"
+#include "engine/core/time.hpp"
 
 namespace gantry::kube {
 
@@ -41,6 +47,8 @@ inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
 inline constexpr std::string_view kIslandLabel = "gantry.dev/nvlink-island";
 inline constexpr std::string_view kNodeClassLabel = "gantry.dev/node-class";
 inline constexpr std::string_view kUnhealthyGpusAnnotation = "gantry.dev/unhealthy-gpus";
+inline constexpr std::string_view kDrainRequestAnnotation = "gantry.dev/drain-request";
+inline constexpr std::string_view kDrainStateAnnotation = "gantry.dev/drain-state";
 
 struct KubeNode {
   std::string name;
@@ -56,8 +64,51 @@ struct KubeNode {
   std::string node_class;       // gantry.dev/node-class, or ""
   bool ready = false;
   bool unschedulable = false;
+  std::string drain_request;  // the gantry.dev/drain-request annotation as written, or ""
+  std::string drain_state;    // the gantry.dev/drain-state annotation as written, or ""
 };
 
 KubeNode parse_node(const nlohmann::json& node);
+
+// ---- drains asked for through the API server ----
+//
+// `gantry kube drain NODE --deadline D --for M` writes (merge PATCH of the node)
+//   gantry.dev/drain-request: {"deadline":"2h","for":"4h","requested":"<MicroTime>"}
+// and the leader of `gantry serve --world kube` carries it out with its LiveDrainer
+// (world/kube_world.hpp). `requested` (RFC 3339 UTC with six fractional digits, the CLI's
+// clock) tells one request from the next: the world marks the request it takes in
+//   gantry.dev/drain-state: {"requested":"<the request's>","state":"draining"|"done"|"refused",
+//                            "at":"<RFC 3339>"[,"reason":"why refused"]}
+// and never starts a request whose `requested` the state already names (a restarted server,
+// another replica). A request that cannot be read is refused; its `requested` is then the whole
+// annotation text.
+//
+// Durations are parse_duration's ("90s", "1h30m"); the deadline may be 0 (evict at once), the
+// maintenance must be above 0; both at most kMaxDrainDuration.
+inline constexpr Duration kMaxDrainDuration = days(365);
+
+struct DrainRequest {
+  Duration deadline{};
+  Duration maintenance{};  // "for"
+  std::string requested;   // as written: what identifies the request
+};
+
+// The annotation's value (compact JSON, keys in the order above); durations written exactly
+// (format_duration_exact); `requested` as given (the CLI: format_micro_time of its clock).
+std::string drain_request_value(Duration deadline, Duration maintenance,
+                                const std::string& requested);
+// Reads node.drain_request. Throws InputError whose file is "Node <name>" and whose field is
+// metadata.annotations.gantry.dev/drain-request[.deadline|.for|.requested].
+DrainRequest parse_drain_request(const KubeNode& node);
+// The drain-state annotation's value (compact JSON, keys in the order above; `reason` only when
+// not empty; `at` as format_rfc3339 writes it).
+std::string drain_state_value(const std::string& requested, const std::string& state, Time at,
+                              const std::string& reason = {});
+// The `requested` a drain-state annotation names; "" when there is none or it cannot be read
+// (then no request counts as taken).
+std::string drain_state_requested(const KubeNode& node);
+// The checks of a drain's deadline (`maintenance` false) or maintenance: an error message
+// ("expected a duration ...", "must be above 0", "at most 365d"), or "" when fine.
+std::string check_drain_duration(const std::string& text, bool maintenance, Duration& out);
 
 }  // namespace gantry::kube

@@ -16,6 +16,15 @@
 // workload evicted with reason Drain, or an elastic gang scaled in), the cordon and uncordon
 // reach it through the node informer (kNodeCordoned, kNodeUncordoned).
 //
+// Drain requests (`gantry kube drain`; model/kube_node.hpp, gantry.dev/drain-request): with
+// `drains` on, the leader (the active scheduler) starts the drain a node's request asks for
+// when the node informer shows it, once: it marks the request taken in gantry.dev/drain-state
+// ("draining" once the cordon is written, "done" once the node is uncordoned; "refused" with the
+// reason for a request it cannot read or a node already draining) and never starts a request
+// the state already names, so a restarted server or a new leader does not repeat it. A replica
+// that becomes the leader looks at every node's request then. Not resumed: a drain cut short by
+// the server's end (the node stays cordoned, its state "draining"; `kubectl uncordon` ends it).
+//
 // With leader election on, replicas campaign for a coordination.k8s.io/v1 Lease
 // (leader_election.hpp) on a thread of their own; only the leader's scheduler places pods,
 // the others keep their model warm from the informers and take over when the lease is theirs.
@@ -25,6 +34,7 @@
 // only through EventLoop::post(). Destroy it only after the loop stopped running its posts.
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <string>
 #include <thread>
@@ -87,8 +97,17 @@ class KubeWorld {
   void on_drain_report(std::function<void(const DrainReport&)> fn) {
     drain_report_ = std::move(fn);
   }
+  // Drain requests started and refused by this world (above).
+  size_t drain_requests_started() const { return requests_started_; }
+  size_t drain_requests_refused() const { return requests_refused_; }
 
  private:
+  // The scheduler made active or not (the election); a new leader looks at drain requests.
+  void lead(bool leading);
+  // A node as the informer shows it: starts its drain request if due (above).
+  void drain_request_seen(const nlohmann::json& node);
+  void write_drain_state(const std::string& node, std::string value);
+
   KubeClient& client_;
   EventLoop& loop_;
   KubeWorldOptions options_;
@@ -101,6 +120,10 @@ class KubeWorld {
   std::unique_ptr<LiveScheduler> scheduler_;
   std::unique_ptr<LiveDrainer> drainer_;
   std::function<void(const DrainReport&)> drain_report_;
+  std::map<std::string, std::string> requests_taken_;    // node -> `requested` taken last
+  std::map<std::string, std::string> requests_running_;  // node -> `requested` being drained
+  size_t requests_started_ = 0;
+  size_t requests_refused_ = 0;
   std::unique_ptr<Informer> nodes_;
   std::unique_ptr<Informer> pods_;
   std::unique_ptr<LeaderElector> elector_;

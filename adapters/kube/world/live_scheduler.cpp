@@ -56,6 +56,7 @@ LiveScheduler::LiveScheduler(EventLoop& loop, LiveCluster& cluster, PodBinder& b
       config_(std::move(config)),
       scheduler_(config_.policy) {
   scheduler_.set_waker(this);
+  scheduler_.set_throughput_model(config_.throughput);
 }
 
 const std::string& LiveScheduler::gang_name(JobId job) const {

@@ -109,6 +109,10 @@ struct LiveSchedulerConfig {
   Duration restart_delay{};
   // How long a scale-out's new pods have to all run (see Resizes above).
   Duration resize_timeout = minutes(5);
+  // What the goodput elasticity policy asks how fast a job would go at a size
+  // (Scheduler::set_throughput_model; `gantry serve` gives the simulator's step-time model);
+  // must outlive the scheduler. nullptr: none, and goodput does nothing.
+  const ThroughputModel* throughput = nullptr;
 };
 
 // The eviction reason of a pod ended by a failure of the part it ran on (status.reason NodeLost,
@@ -165,6 +169,7 @@ class LiveScheduler : private Scheduler::Waker {
   size_t resizes_failed() const { return resizes_failed_; }
 
   const Scheduler& scheduler() const { return scheduler_; }
+  const LiveSchedulerConfig& config() const { return config_; }
   const std::vector<PlacementDecision>& decisions() const { return decisions_; }
   size_t skipped_objects() const { return skipped_; }
   size_t waiting_gangs() const { return gangs_.size(); }

@@ -8,6 +8,7 @@
 
 #include "adapters/kube/executor/attempt_plan.hpp"
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
+#include "adapters/kube/model/kube_node.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
@@ -118,6 +119,14 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   add(dir, "node-uncordon", node, cordon_patch(false));
   add(dir, "node-annotations", node,
       nlohmann::json{{"metadata", {{"annotations", {{"gantry.dev/unhealthy-gpus", "1,5"}}}}}});
+  // A drain asked for by `gantry kube drain`, and the state the live world writes back.
+  add(dir, "node-drain-request", node,
+      annotations_patch({{std::string(kDrainRequestAnnotation),
+                          drain_request_value(hours(2), hours(4), format_micro_time(kAt))}}));
+  add(dir, "node-drain-state", node,
+      annotations_patch({{std::string(kDrainStateAnnotation),
+                          drain_state_value(format_micro_time(kAt), "refused", kAt,
+                                            "node r1-n000 is draining already")}}));
   {
     Topology t;
     t.gpus = GpuCatalog::with_defaults();
@@ -134,11 +143,26 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
 
   const auto [status, output] = validate(dir);
   EXPECT_EQ(status, 0) << output;
-  for (const char* file :
-       {"binding", "binding-uid", "delete-plain", "delete-preconditions", "eviction",
-        "eviction-uid", "event", "event-preempted", "lease-create", "lease-update", "lease-release",
-        "captured-binding", "config-map-hosts", "resize-pod", "node-cordon", "node-uncordon",
-        "node-annotations", "node-status"}) {
+  for (const char* file : {"binding",
+                           "binding-uid",
+                           "delete-plain",
+                           "delete-preconditions",
+                           "eviction",
+                           "eviction-uid",
+                           "event",
+                           "event-preempted",
+                           "lease-create",
+                           "lease-update",
+                           "lease-release",
+                           "captured-binding",
+                           "config-map-hosts",
+                           "resize-pod",
+                           "node-cordon",
+                           "node-uncordon",
+                           "node-annotations",
+                           "node-drain-request",
+                           "node-drain-state",
+                           "node-status"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

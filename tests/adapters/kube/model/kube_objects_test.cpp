@@ -81,6 +81,51 @@ void expect_error(const json& object, bool node, const std::string& field,
   }
 }
 
+// gantry kube drain's request (kube_node.hpp): written and read back; a malformed one names the
+// node and the field, and leaves the node itself readable.
+TEST(KubeNode, ReadsADrainRequest) {
+  EXPECT_EQ(drain_request_value(hours(2), minutes(90), "2026-01-01T00:00:00.000000Z"),
+            R"({"deadline":"2h","for":"90m","requested":"2026-01-01T00:00:00.000000Z"})");
+  json j = dgx_node();
+  j["metadata"]["annotations"] = {
+      {"gantry.dev/drain-request",
+       drain_request_value(Duration(0), hours(4), "2026-01-01T00:00:00.000000Z")},
+      {"gantry.dev/drain-state", drain_state_value("2026-01-01T00:00:00.000000Z", "draining",
+                                                   Time::from_micros(1'767'225'660'000'000))}};
+  const KubeNode n = parse_node(j);
+  const DrainRequest r = parse_drain_request(n);
+  EXPECT_EQ(r.deadline, Duration(0));
+  EXPECT_EQ(r.maintenance, hours(4));
+  EXPECT_EQ(r.requested, "2026-01-01T00:00:00.000000Z");
+  EXPECT_EQ(n.drain_state, R"({"requested":"2026-01-01T00:00:00.000000Z","state":"draining",)"
+                           R"("at":"2026-01-01T00:01:00Z"})");
+  EXPECT_EQ(drain_state_requested(n), "2026-01-01T00:00:00.000000Z");
+
+  const auto refused = [&](const std::string& value, const std::string& field,
+                           const std::string& part) {
+    json k = dgx_node();
+    k["metadata"]["annotations"] = {{"gantry.dev/drain-request", value}};
+    const KubeNode node = parse_node(k);  // the node itself is readable
+    try {
+      parse_drain_request(node);
+      ADD_FAILURE() << value;
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.where().file, "Node dgx-007");
+      EXPECT_EQ(e.field(), "metadata.annotations.gantry.dev/drain-request" + field) << e.what();
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  const std::string at = R"("requested":"2026-01-01T00:00:00Z")";
+  refused(R"({"deadline":"2x","for":"4h",)" + at + "}", ".deadline", "2x");
+  refused(R"({"deadline":"2h","for":"0s",)" + at + "}", ".for", "above 0");
+  refused(R"({"deadline":"2h","for":"400d",)" + at + "}", ".for", "365d");
+  refused(R"({"deadline":"2h",)" + at + "}", ".for", "expected a string");
+  refused(R"({"deadline":"2h","for":"4h","requested":"yesterday"})", ".requested", "YYYY");
+  refused(R"({"deadline":"2h","for":"4h","by":"me",)" + at + "}", ".by", "unknown field");
+  refused("drain it please", "", "expected {");
+  EXPECT_EQ(drain_state_requested(parse_node(dgx_node())), "") << "no state";
+}
+
 TEST(KubeNode, MalformedFieldsAreNamed) {
   json j = dgx_node();
   j["status"]["allocatable"]["cpu"] = "lots";

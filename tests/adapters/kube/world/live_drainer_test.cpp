@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/world/kube_pod_evictor.hpp"
 #include "engine/policy/action_log.hpp"
 #include "tests/adapters/kube/world/live_stack.hpp"
@@ -183,6 +185,129 @@ TEST(LiveDrainer, AKubeWorldsDrainEvictsTheGangWithReasonDrain) {
   size_t evictions = 0;
   for (const auto& r : live.fake.requests()) evictions += r.path.ends_with("/eviction") ? 1 : 0;
   EXPECT_EQ(evictions, 1u) << "through the Eviction API, the scheduler deleting nothing itself";
+}
+
+// `gantry kube drain`'s request (model/kube_node.hpp) written to a node, as the CLI writes it.
+void request_drain(KubeClient& client, const std::string& node, Duration deadline,
+                   Duration maintenance, const std::string& requested) {
+  client.patch("/api/v1/nodes/" + node,
+               annotations_patch({{std::string(kDrainRequestAnnotation),
+                                   drain_request_value(deadline, maintenance, requested)}}),
+               PatchType::kMerge);
+}
+
+// Every write to node r1-n000 and every eviction, in the order the fake server saw them:
+// "request", "cordon", "uncordon", "state <state>", "eviction <pod>".
+std::vector<std::string> node_writes(const testing::FakeApiServer& fake) {
+  std::vector<std::string> out;
+  for (const auto& r : fake.requests()) {
+    if (r.method == "POST" && r.path.ends_with("/eviction")) {
+      const size_t from = r.path.rfind("/pods/") + 6;
+      out.push_back("eviction " + r.path.substr(from, r.path.size() - from - 9));
+      continue;
+    }
+    if (r.method != "PATCH" || r.path != "/api/v1/nodes/r1-n000") continue;
+    const nlohmann::json body = nlohmann::json::parse(r.body);
+    if (body.contains("spec")) {
+      out.push_back(body["spec"]["unschedulable"].get<bool>() ? "cordon" : "uncordon");
+      continue;
+    }
+    const nlohmann::json& a = body["metadata"]["annotations"];
+    if (a.contains(std::string(kDrainRequestAnnotation))) out.push_back("request");
+    if (a.contains(std::string(kDrainStateAnnotation)))
+      out.push_back("state " +
+                    nlohmann::json::parse(a[std::string(kDrainStateAnnotation)].get<std::string>())
+                        .value("state", "?"));
+  }
+  return out;
+}
+
+// A drain request on a node starts exactly one drain in KubeWorld (what `gantry serve --world
+// kube` runs). Timeline by hand: a-0 (4 GPUs, 10 h) bound to r1-n000 at t0; at t0 + 1 min the
+// request (deadline 30 min, maintenance 1 h) is written: cordon at t0 + 1 min, then the state
+// "draining"; a-0 still runs at the deadline t0 + 31 min and is evicted (no PDB: accepted at
+// once, the node empty); maintenance until t0 + 1 h 31 min, uncordon, state "done". The node
+// informer shows the request again with every one of those writes: never a second drain.
+TEST(LiveDrainer, ADrainRequestOnANodeStartsOneDrain) {
+  testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  live.fake.apply(kPods, pod("a-0", "10h"));
+  live.harness.run_until(kT0 + minutes(1));
+  const std::string requested = "2026-01-01T00:01:00.000000Z";
+  request_drain(live.client, "r1-n000", minutes(30), hours(1), requested);
+  live.harness.run_until(kT0 + minutes(2));
+  EXPECT_EQ(node_writes(live.fake),
+            (std::vector<std::string>{"request", "cordon", "state draining"}));
+  EXPECT_TRUE(live.world.drainer()->draining("r1-n000"));
+  EXPECT_TRUE(live.world.cluster().cluster().cordoned(0));
+  EXPECT_EQ(live.fake.get(kPods, "a-0").value()["status"]["phase"], "Running");
+
+  live.harness.run_until(kT0 + minutes(30) + seconds(59));
+  EXPECT_EQ(node_writes(live.fake).size(), 3u) << "nothing before the deadline";
+  live.harness.run_until(kT0 + minutes(31));
+  EXPECT_EQ(node_writes(live.fake).back(), "eviction a-0");
+  EXPECT_FALSE(live.fake.get(kPods, "a-0"));
+
+  live.harness.run_until(kT0 + hours(1) + minutes(30) + seconds(59));
+  EXPECT_TRUE(live.world.drainer()->draining("r1-n000")) << "under maintenance";
+  live.harness.run_until(kT0 + hours(3));
+  EXPECT_EQ(node_writes(live.fake),
+            (std::vector<std::string>{"request", "cordon", "state draining", "eviction a-0",
+                                      "uncordon", "state done"}));
+  EXPECT_FALSE(live.world.cluster().cluster().cordoned(0));
+  EXPECT_EQ(live.world.drain_requests_started(), 1u);
+  EXPECT_EQ(live.world.drain_requests_refused(), 0u);
+  const auto node = live.fake.get("/api/v1/nodes", "r1-n000").value();
+  EXPECT_EQ(node["metadata"]["annotations"][std::string(kDrainStateAnnotation)],
+            R"({"requested":"2026-01-01T00:01:00.000000Z","state":"done",)"
+            R"("at":"2026-01-01T01:31:00Z"})");
+
+  // A new request (a later `requested`) is a new drain; the node is empty: maintenance at once.
+  request_drain(live.client, "r1-n000", Duration(0), minutes(10), "2026-01-01T03:00:00.000000Z");
+  live.harness.run_until(kT0 + hours(3) + minutes(11));
+  EXPECT_EQ(live.world.drain_requests_started(), 2u);
+  const std::vector<std::string> writes = node_writes(live.fake);
+  EXPECT_EQ(
+      std::vector<std::string>(writes.begin() + 6, writes.end()),
+      (std::vector<std::string>{"request", "cordon", "state draining", "uncordon", "state done"}));
+}
+
+// A request the state already names (taken by an earlier life of the server, or another
+// replica) is not repeated; an inactive scheduler (not the leader) takes none; a request that
+// cannot be read is refused, with the reason in the state.
+TEST(LiveDrainer, ADrainRequestIsTakenOnceByTheLeader) {
+  testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  const std::string requested = "2026-01-01T00:00:00.000000Z";
+  live.client.patch("/api/v1/nodes/r1-n000",
+                    annotations_patch({{std::string(kDrainRequestAnnotation),
+                                        drain_request_value(Duration(0), hours(1), requested)},
+                                       {std::string(kDrainStateAnnotation),
+                                        drain_state_value(requested, "done", kT0)}}),
+                    PatchType::kMerge);
+  live.harness.run_until(kT0 + seconds(30));
+  EXPECT_FALSE(live.world.drainer()->draining("r1-n000")) << "taken before";
+  live.world.scheduler().set_active(false);
+  request_drain(live.client, "r1-n001", Duration(0), hours(1), requested);
+  live.harness.run_until(kT0 + minutes(1));
+  EXPECT_FALSE(live.world.drainer()->draining("r1-n001")) << "not the leader";
+  EXPECT_EQ(live.world.drain_requests_started(), 0u);
+
+  live.world.scheduler().set_active(true);
+  live.client.patch("/api/v1/nodes/r1-n001",
+                    annotations_patch({{std::string(kDrainRequestAnnotation), "now please"}}),
+                    PatchType::kMerge);
+  live.harness.run_until(kT0 + minutes(2));
+  EXPECT_EQ(live.world.drain_requests_refused(), 1u);
+  EXPECT_FALSE(live.world.drainer()->draining("r1-n001"));
+  const nlohmann::json state = nlohmann::json::parse(
+      live.fake.get("/api/v1/nodes", "r1-n001")
+          .value()["metadata"]["annotations"][std::string(kDrainStateAnnotation)]
+          .get<std::string>());
+  EXPECT_EQ(state["requested"], "now please");
+  EXPECT_EQ(state["state"], "refused");
+  EXPECT_NE(state["reason"].get<std::string>().find(
+                "Node r1-n001: metadata.annotations.gantry.dev/drain-request"),
+            std::string::npos)
+      << state.dump();
 }
 
 }  // namespace

@@ -138,9 +138,8 @@ void apply_scenario(const ScenarioSpec& scenario, kube::KubeWorldOptions& option
   options.scheduler.restart_delay = scenario.sim.restart_delay;
   // As sim/world_builder.cpp: the goodput elasticity policy asks the step-time model.
   static const StepTimeThroughput step_time_throughput;
-  options.scheduler.throughput = scenario.policy.elasticity.policy == ElasticPolicy::kGoodput
-                                     ? &step_time_throughput
-                                     : nullptr;
+  options.scheduler.throughput =
+      scenario.policy.elasticity.has(ElasticPolicy::kGoodput) ? &step_time_throughput : nullptr;
 }
 
 std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,

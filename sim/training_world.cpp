@@ -222,7 +222,9 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   if (id < 0 || static_cast<size_t>(id) >= log_.jobs.size())
     return Status::error("no job " + std::to_string(id));
   JobLog& job = log_.jobs[static_cast<size_t>(id)];
-  if (job.state != JobState::kRunning)
+  // A job restarting after a resize still runs for the policies: it may be resized again.
+  const bool running = job.state == JobState::kRunning;
+  if (!running && !(job.state == JobState::kStarting && job.restarting))
     return Status::error("job " + std::to_string(id) + " is not running (" + to_string(job.state) +
                          ")");
   const RoleSpec& role = job.spec->roles.back();
@@ -242,10 +244,12 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   // The job checkpoints (settled progress is kept: a resize loses nothing) and restarts at the
   // new size; it makes no progress until every pod runs again.
   cancel_timer(id);
-  settle(id);
   charge(id);
-  job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
-  account(job.pods, 0, -1);
+  if (running) {
+    settle(id);
+    job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
+    account(job.pods, 0, -1);
+  }
   int64_t& held = held_milli_[static_cast<size_t>(id)];
   if (job.pod_ids.empty() && (!action.removed.empty() || !action.added.empty()))
     for (size_t pos = 0; pos < job.pods.size(); ++pos)

@@ -125,7 +125,8 @@ class TrainingWorld : private Scheduler::Waker {
   // the new ones the action placed, reports kResized, and restarts at the new size: its pods
   // start again in stage order (podStartup each) and the step time is re-derived from the new
   // placement. An error, changing nothing, for a job that is not running or an action that
-  // does not match its pods.
+  // does not match its pods. A job still restarting after an earlier resize may be resized again
+  // (the policies see it running): its restart starts over.
   Status apply(const ResizeAction& action);
   // Its owner removes a job: a queued one leaves the queue, a placed one is evicted first; either
   // way it ends withdrawn and never runs again. An error for an unknown or ended job.

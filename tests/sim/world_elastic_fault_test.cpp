@@ -131,5 +131,32 @@ TEST(WorldElasticFaults, UnderExitCodeAFailedGpuIsNotRetried) {
   EXPECT_EQ(node.job().pod_ids, (std::vector<int32_t>{0, 1, 3, 4}));
 }
 
+// A job restarting after a resize (30 s of resizeCost) is resized again before it runs: the
+// scheduler sees it running, so the world takes the second resize and the restart starts over:
+// scale-in to 3 at 60 s, to 2 at 70 s, running again at 70 + 30 = 100 s on Workers 0 and 1.
+TEST(WorldElasticFaults, AJobRestartingAfterAResizeMayBeResizedAgain) {
+  Fixture f(5, elastic_job(2, RestartPolicy::kOnFailure));
+  const auto resize_at = [&](Duration at, int workers) {
+    f.loop->schedule_at(kT0 + at, [&f, workers] {
+      Result<std::optional<ResizeAction>> r =
+          f.scheduler.resize(f.cluster, 0, workers, f.loop->now());
+      ASSERT_TRUE(r) << r.error();
+      ASSERT_TRUE(r.value().has_value());
+      ASSERT_TRUE(f.world->apply(*r.value()));
+    });
+  };
+  resize_at(seconds(60), 3);
+  resize_at(seconds(70), 2);
+  f.run({}, kT0 + seconds(200));
+  const JobLog& j = f.job();
+  EXPECT_EQ(j.resizes, 2);
+  EXPECT_EQ(j.pod_ids, (std::vector<int32_t>{0, 1}));
+  Time last_running;
+  for (const SimEvent& e : f.log.events)
+    if (e.kind == EventKind::kRunning) last_running = e.time;
+  EXPECT_EQ(last_running - kT0, seconds(100));
+  EXPECT_TRUE(f.cluster.check_invariants());
+}
+
 }  // namespace
 }  // namespace gantry

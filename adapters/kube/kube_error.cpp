@@ -6,6 +6,9 @@ namespace gantry::kube {
 
 namespace {
 
+// Bytes kept of a message that did not come from a Status object.
+constexpr size_t kMaxForeignMessage = 512;
+
 std::string trimmed(std::string_view s, size_t max_bytes) {
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
   while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
@@ -104,10 +107,14 @@ KubeStatus parse_status(int code, std::string_view body, std::string_view retry_
     // nor does it choose the reason when it gives none.
     if (s.code != code && string_field(parsed, "reason").empty()) s.reason = reason_for_code(code);
     s.code = code;
+    // A proxy's or webhook's own JSON is not the API server's Status: its message is text we
+    // did not choose, capped like any other body that is not a Status.
+    if (!s.is_status_object && s.message.size() > kMaxForeignMessage)
+      s.message.resize(kMaxForeignMessage);
   } else {
     s.code = code;
     s.reason = reason_for_code(code);
-    s.message = trimmed(body, 512);
+    s.message = trimmed(body, kMaxForeignMessage);
   }
   if (auto header = parse_retry_after(retry_after_header)) s.retry_after = header;
   return s;

@@ -37,7 +37,8 @@ struct KubeStatus {
 // Decodes a response. `code` is the HTTP status; `retry_after_header` the raw header value
 // (empty when absent). A JSON Status body fills every field; anything else keeps `code`, sets
 // `message` to the trimmed body (at most 512 bytes) and `reason` from the code (429 →
-// "TooManyRequests", 410 → "Expired", ...; see reason_for_code()).
+// "TooManyRequests", 410 → "Expired", ...; see reason_for_code()). A JSON object of another
+// kind is read like a Status but its message is capped at 512 bytes too.
 KubeStatus parse_status(int code, std::string_view body, std::string_view retry_after_header = {});
 
 // Decodes an already parsed value that should be a Status (as inside a watch ERROR event).

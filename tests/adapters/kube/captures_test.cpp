@@ -228,6 +228,18 @@ TEST(KubeStatusParsing, HttpStatusChoosesTheMissingReason) {
   EXPECT_EQ(parse_retry_after(" 10 "), seconds(10));
 }
 
+// A JSON body that is not a Status (a proxy's, a webhook's) is read, but its message is capped
+// like a plain-text body's; a Status keeps its whole message. Found by kube_fuzz.
+TEST(KubeStatusParsing, ForeignJsonMessagesAreCapped) {
+  const std::string long_text(2000, 'x');
+  const KubeStatus foreign = parse_status(502, R"({"message":")" + long_text + R"("})");
+  EXPECT_FALSE(foreign.is_status_object);
+  EXPECT_EQ(foreign.message, std::string(512, 'x'));
+  const KubeStatus status =
+      parse_status(422, R"({"kind":"Status","message":")" + long_text + R"("})");
+  EXPECT_EQ(status.message, long_text);
+}
+
 // Every file in the folder is one of those used above: a new capture must get a test.
 TEST(KubeCaptures, EveryFileIsCovered) {
   std::set<std::string> covered = {

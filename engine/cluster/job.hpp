@@ -102,6 +102,9 @@ struct JobSpec {
   TopologyConstraint topology;
   ElasticSpec elastic;
   RestartPolicy restart_policy = RestartPolicy::kOnFailure;
+  // A replica of an inference service (sim/serving/cluster_host.hpp): one pod that runs until
+  // the service removes it. Training reports leave such jobs out.
+  bool serving_replica = false;
 
   // The allowed GPU model names: gpu_types if non-empty, else {gpu_type} if that is non-empty,
   // else empty (= any model). Names are as written; the scheduler looks them up in the

@@ -1,0 +1,15 @@
+# Request-level inference serving (serving/README.md): request sources, replica queues, the
+# autoscalers' metrics, node caches and cold starts, the service run and its standalone driver.
+gantry_library(gantry_sim_serving
+  SOURCES
+    serving/metric_buckets.cpp
+    serving/request_source.cpp
+    serving/node_cache.cpp
+    serving/service_run.cpp
+    serving/first_fit_host.cpp
+    serving/serving_simulation.cpp
+  DEPS gantry_serving_policy gantry_metrics gantry_cluster)
+# Services on the scenario's cluster: replicas as jobs of the training world.
+gantry_library(gantry_sim_serving_world
+  SOURCES serving/cluster_host.cpp serving/serving_driver.cpp
+  DEPS gantry_sim_serving gantry_sim_world)

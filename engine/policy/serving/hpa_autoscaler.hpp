@@ -1,12 +1,10 @@
 #pragma once
 // HpaAutoscaler: Kubernetes' Horizontal Pod Autoscaler (autoscaling/v2) for one predictor, with
 // the arithmetic of the upstream controller (kubernetes/kubernetes
-// pkg/controller/podautoscaler/horizontal.go and replica_calculator.go) and its default
-// behavior
-// (https://kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#default-behavior).
+// pkg/controller/podautoscaler/horizontal.go and replica_calculator.go) and its default behavior
+// (kubernetes.io/docs/tasks/run-application/horizontal-pod-autoscale/#default-behavior).
 //
-// ## One sync (decide(), every sync_period = 15 s, the controller's
-// --horizontal-pod-autoscaler-sync-period)
+// ## One sync: decide(), every sync_period (15 s, --horizontal-pod-autoscaler-sync-period)
 //
 // current = counts.desired (the Deployment's spec.replicas, as upstream reads scale.Spec.Replicas).
 //   current == 0        → min_replicas. Upstream disables an HPA whose target was scaled to 0 by

@@ -30,9 +30,9 @@
 // then clamped to [min_replicas, max_replicas] (the PodAutoscaler's scale bounds).
 //
 // Scale-down per tick is at most by the factor max_scale_down_rate (10 ready → at least 5), so
-// the desire reaches 0 only from readyPods 1 (floor(1 / 2) = 0), and only when the stable
-// average is exactly 0: no request in the system (running, queued or held by the activator) for
-// the whole stable window, or since the first sample.
+// with the default rate 2 the desire reaches 0 only from readyPods 1 (floor(1 / 2) = 0), and
+// only when the stable average is exactly 0: no request in the system (running, queued or held
+// by the activator) for the whole stable window, or since the first sample.
 //
 // ## Scale to zero
 //

@@ -8,14 +8,15 @@
 // is a whole number in exact arithmetic stays that number (ceil_count(6.000000000000001) = 6),
 // and the comparison with the tolerance counts a ratio of exactly 1.1 as within 0.1.
 
-#include <algorithm>
 #include <cmath>
 
 namespace gantry::serving_math {
 
 inline constexpr double kRelativeSlack = 1e-9;
 
-inline double slack(double x) { return kRelativeSlack * std::max(1.0, std::abs(x)); }
+// Relative to x alone, so a tiny positive x (one request for a microsecond in a 60 s window)
+// still rounds up to 1: ceil_count(1e-10) = 1.
+inline double slack(double x) { return kRelativeSlack * std::abs(x); }
 
 // ceil(x), with x within the slack above a whole number taken as that number.
 inline double ceil_count(double x) { return std::ceil(x - slack(x)); }

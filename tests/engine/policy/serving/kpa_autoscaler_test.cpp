@@ -166,6 +166,9 @@ TEST(Kpa, ScaleFromZero) {
   KpaAutoscaler kpa(kpa_spec());
   EXPECT_EQ(kpa.decide(kT0, ReplicaCounts{0, 0, 0}, concurrency(0.2, 0.2)), 1);
   EXPECT_FALSE(kpa.panicking());
+  // However small: 1e-9 (one request for 60 µs in the 60 s window) → ceil(1e-10) = 1.
+  KpaAutoscaler tiny(kpa_spec());
+  EXPECT_EQ(tiny.decide(kT0, ReplicaCounts{0, 0, 0}, concurrency(1e-9, 1e-9)), 1);
   // A burst from zero: panic 50 → dppc 5, 5 / 1 >= 2 → panic, desire 5.
   KpaAutoscaler burst(kpa_spec());
   EXPECT_EQ(burst.decide(kT0, ReplicaCounts{0, 0, 0}, concurrency(2, 50)), 5);

@@ -140,11 +140,28 @@ struct ServiceSpec {
   std::optional<double> canary_percent;
   Duration start;  // offset from the scenario start when the service is created
 
-  // The capacity entry for a predictor (by its gpu_type and share), or nullptr.
+  // The capacity entry for a predictor (by its gpu_type and share), or nullptr. With a
+  // gpu_type, the entry whose key is capacity_key(gpu_type, resources); without one, the first
+  // entry (in the order written) whose key has the same share part (capacity_key_share()): a
+  // predictor on "0.5" of any GPU takes the first "<model>@0.5" entry. The pointer is into
+  // `capacity` and lives as long as it is not modified.
   const ReplicaCapacity* capacity_for(const PredictorSpec& p) const;
 };
 
-// "A10" for whole GPUs, "A10@0.5" for a share of 500 milli (shortest decimal form).
+// The capacity table's key for a replica of `r` on `gpu_type`:
+//   one whole GPU        gpus = 1            "A10"
+//   a share              gpu_milli = m       "A10@0.5" (m / 1000 in its shortest decimal form:
+//                                            500 → "0.5", 250 → "0.25", 125 → "0.125")
+//   several whole GPUs   gpus = k >= 2       "A10x2": a replica on k GPUs (tensor parallel)
+//                                            serves at a different rate from one on 1 GPU, so
+//                                            it has its own entry; "A10" never stands for it
+//   no GPU               gpus = 0, milli = 0 gpu_type as it is
 std::string capacity_key(const std::string& gpu_type, const Resources& r);
+
+// The share part of a key: "" for one whole GPU, "@0.5" for a share, "x2" for two whole GPUs,
+// i.e. capacity_key(gpu_type, r) minus gpu_type. For a key from a capacity table: the text from
+// its last '@', else a trailing "x<digits>", else "".
+std::string capacity_key_share(const Resources& r);
+std::string capacity_key_share(const std::string& key);
 
 }  // namespace gantry

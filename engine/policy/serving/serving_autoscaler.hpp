@@ -34,6 +34,11 @@ class ServingAutoscaler {
 
 // The autoscaler a spec asks for. The spec must have passed the loader's checks (HPA has
 // min_replicas >= 1: Kubernetes disables an HPA whose target has zero replicas).
+//   KPA   KpaAutoscaler (kpa_autoscaler.hpp), tick 2 s, scales from zero
+//   HPA   HpaAutoscaler (hpa_autoscaler.hpp), tick sync_period 15 s
+//   none  always min_replicas, which the loader sets from the service's `replicas`; tick
+//         sync_period (the answer never changes, the tick only bounds how soon a world that
+//         lost a replica hears the count again)
 std::unique_ptr<ServingAutoscaler> make_serving_autoscaler(const AutoscalerSpec& spec);
 
 }  // namespace gantry

@@ -16,11 +16,14 @@
 namespace gantry {
 
 // Weights as written (non-negative, at least one positive: the loader checks) → whole percents
-// summing to 100, in the same order.
+// summing to 100, in the same order. Weights need not sum to 100 (9:1 is 90/10); a zero weight
+// gets 0. 1:1:1 → 34/33/33, 2:1 → 67/33, 1:2 → 33/67.
 std::vector<int> split_traffic(const std::vector<double>& weights);
 
-// The split with a canary of `canary_percent` (0..100, rounded to whole percent) over `count`
-// predictors (count >= 2); with count == 1 the one predictor takes 100.
+// The split with a canary of `canary_percent` (0..100, rounded to whole percent, halves away
+// from zero: 12.5 → 13; outside 0..100 clamped) over `count` predictors (count >= 2): the last
+// gets the canary, the one before it the rest, the others 0. With count == 1 the one predictor
+// takes 100.
 std::vector<int> canary_split(int count, double canary_percent);
 
 }  // namespace gantry

@@ -272,7 +272,11 @@ void ServiceRun::change_levels(int64_t now_us, int ready, int starting, double g
 
 void ServiceRun::decide(Predictor& p, int index, Time now) {
   const ReplicaCounts counts{p.desired, static_cast<int>(p.ready.size()), p.placing + p.starting};
-  scale_to(p, index, p.autoscaler->decide(now, counts, *p.metrics), now);
+  int desired = p.autoscaler->decide(now, counts, *p.metrics);
+  // Requests held by the activator are concurrency the activator reports at once (its own
+  // stats, not a window's average): while it holds any, the revision keeps a replica coming.
+  if (!p.held.empty()) desired = std::max(desired, std::min(1, spec_.autoscaler.max_replicas));
+  scale_to(p, index, desired, now);
 }
 
 void ServiceRun::scale_to(Predictor& p, int index, int desired, Time now) {

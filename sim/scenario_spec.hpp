@@ -70,6 +70,9 @@ struct SimParameters {
   // detection, teardown and rescheduling (loading the checkpoint is part of the pods' start).
   // Default 0, so a scenario about failures says what it assumes.
   Duration restart_delay;
+  // The length of a service's report intervals (sim/serving/service_report.hpp): the rows of
+  // its latency and replica plots. Default 5 min.
+  Duration service_report_interval = minutes(5);
 };
 
 struct ScenarioSpec {

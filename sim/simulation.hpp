@@ -15,6 +15,7 @@
 
 #include "engine/cluster/cluster.hpp"
 #include "sim/scenario_spec.hpp"
+#include "sim/serving/service_report.hpp"
 #include "sim/simulation_log.hpp"
 
 namespace gantry {
@@ -27,6 +28,7 @@ struct SimulationRun {
   Time end;  // the horizon, or the last event's time
   uint64_t events_dispatched = 0;
   size_t queued_at_end = 0;  // jobs still waiting for placement
+  std::vector<ServiceReport> services;  // spec.workload.services, in order
 };
 
 // Called now and then with the fraction done in [0, 1]: finished jobs over all jobs, or the

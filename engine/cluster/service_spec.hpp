@@ -44,6 +44,9 @@ struct ReplicaCapacity {
   // step (Patel et al., "Splitwise", ISCA'24, §3 — prefill is an order of magnitude faster per
   // token than decode on A100/H100).
   double prefill_tokens_per_second = 0;  // 0: the default above
+  // What a replica on this key costs per hour (any currency), for `gantry tune`'s "cheapest".
+  // 0: the GPUs it takes, so the cheapest is the fewest GPU-hours.
+  double price_per_hour = 0;
 };
 
 struct ModelDownloadSpec {

@@ -294,7 +294,7 @@ void check_capacity_entry(const ConfigNode& where, const PredictorSpec& p,
     const std::string key = key_for(p.gpu_type, p.resources);
     if (std::find(keys.begin(), keys.end(), key) != keys.end()) return;
     where.fail("no capacity entry " + quote_for_message(key) + " for this predictor (gpu " + gpu +
-               " of an " + p.gpu_type + "); capacity has: " + join(keys));
+               " on " + p.gpu_type + "); capacity has: " + join(keys));
   }
   // No gpuType: any model whose key has the predictor's share (or no share for whole GPUs).
   const std::string suffix =

@@ -425,7 +425,7 @@ TEST(ServiceLoader, MissingCapacityEntry) {
   // Predictor v2 asks for 0.5 of an A10; "        resources: " is 19 bytes, so column 20.
   EXPECT_EQ(error_of(with("\"A10@0.50\"", "\"A10@0.25\"")),
             "15:20: spec.workload.services[0].predictors[1].resources: no capacity entry "
-            "'A10@0.5' for this predictor (gpu 0.5 of an A10); capacity has: A10, A10@0.25");
+            "'A10@0.5' for this predictor (gpu 0.5 on A10); capacity has: A10, A10@0.25");
 }
 
 TEST(ServiceLoader, MissingCapacityEntryWithoutGpuType) {

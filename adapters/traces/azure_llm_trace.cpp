@@ -43,11 +43,12 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
     const Result<double> seconds = parse_number(at, 0, kMaxDuration.seconds());
     if (!seconds) csv.fail(arrived, seconds.error() + " (seconds from the trace's start)");
     const Duration arrival = Duration::from_seconds(seconds.value());
-    if (!out.empty() && arrival < out.back().arrival)
+    if (!out.empty() && arrival.micros() < out.back().offset_us)
       csv.fail(arrived, "arrival " + CsvReader::quote(at) + " is earlier than the previous row's " +
                             CsvReader::quote(previous) + " (line " + std::to_string(previous_line) +
                             "); arrivals must not decrease");
-    out.push_back(TraceRequest{arrival, read_tokens(csv, prefill), read_tokens(csv, decode)});
+    out.push_back(
+        TraceRequest{arrival.micros(), read_tokens(csv, prefill), read_tokens(csv, decode)});
     previous.assign(at);
     previous_line = csv.record_line();
   }

@@ -20,9 +20,10 @@
 //
 // ## What it gives
 //
-// One TraceRequest per row, in file order: 16 bytes each, so the hour-long code trace (8,819
-// requests) takes 141 KB and the largest file accepted (256 MiB, kMaxTraceFileBytes) some
-// 160 MB. Arrival offsets are integer microseconds (events are never ordered by doubles).
+// One TraceRequest per row, in file order (sim/serving/request_source.hpp's row type, which
+// make_request_source replays): 16 bytes each, so the hour-long code trace (8,819 requests)
+// takes 141 KB and the largest file accepted (256 MiB, kMaxTraceFileBytes) some 160 MB. Arrival
+// offsets are integer microseconds (events are never ordered by doubles).
 //
 // Errors: FileError if the file cannot be read; InputError "file:line:col: column: message"
 // otherwise (a bad number, a negative or too large token count, a time earlier than the row
@@ -33,15 +34,9 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/core/time.hpp"
+#include "sim/serving/request_source.hpp"
 
 namespace gantry {
-
-struct TraceRequest {
-  Duration arrival;        // from the trace's start
-  int32_t prefill_tokens;  // prompt
-  int32_t decode_tokens;   // generated
-};
 
 inline constexpr int64_t kMaxTraceTokens = 10'000'000;
 

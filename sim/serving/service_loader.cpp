@@ -79,22 +79,6 @@ double read_percent(const ConfigNode& n) {
   return v;
 }
 
-// The shortest decimal form of a share of one GPU: 500 -> "0.5", 125 -> "0.125".
-std::string share_text(int32_t milli) {
-  char buf[8];
-  std::snprintf(buf, sizeof buf, "%03d", static_cast<int>(milli));
-  std::string digits(buf);
-  while (!digits.empty() && digits.back() == '0') digits.pop_back();
-  return "0." + digits;
-}
-
-// The capacity key of a replica of `r` on `gpu_type`: "A10", "A10@0.5". The same form as
-// gantry::capacity_key (engine/cluster/service_spec.hpp), kept here so the loader does not
-// depend on where that is defined.
-std::string key_for(const std::string& gpu_type, const Resources& r) {
-  return r.gpu_milli > 0 ? gpu_type + "@" + share_text(r.gpu_milli) : gpu_type;
-}
-
 // A GPU model's spelling: the cluster catalog's (an unknown model is an error there), else the
 // default catalog's when it knows the model, else as written.
 std::string model_spelling(const ConfigNode& at, const std::string& model,
@@ -210,31 +194,59 @@ PredictorEntry read_predictor(const ConfigNode& node, const ServiceContext& ctx,
 
 // ---- capacity ----
 
-// "A10" or "A10@0.5", in the canonical form (see the header).
-std::string read_capacity_key(const ConfigNode& key, const ServiceContext& ctx) {
-  const std::string text = key.as_name();
-  const size_t at = text.find('@');
-  const std::string model = text.substr(0, at);
-  if (model.empty())
-    key.fail(
-        "expected a GPU model such as A10, or a model and a share of one GPU such as "
-        "A10@0.5, got " +
-        quote_for_message(text));
-  const std::string spelled = model_spelling(key, model, ctx);
-  if (at == std::string::npos) return spelled;
-  const std::string share = text.substr(at + 1);
-  const Result<int64_t> milli = parse_cpu_milli(share, 1'000'000);
-  if (milli && !share.empty() && share.back() != 'm' && milli.value() >= kMilliPerGpu &&
-      milli.value() % kMilliPerGpu == 0)
+// A key's request: "@0.5" a share, "x2" two whole GPUs, "" one whole GPU (capacity_key_share of
+// the key). `text` is the whole key, for messages; `model` its canonical model.
+Resources read_key_request(const ConfigNode& key, const std::string& text, const std::string& model,
+                           const std::string& share) {
+  Resources r;
+  if (share.empty()) {
+    r.gpus = 1;
+    return r;
+  }
+  const auto whole_key = [&](int64_t gpus) {
+    Resources w;
+    w.gpus = static_cast<int32_t>(gpus);
+    return quote_for_message(capacity_key(model, w));
+  };
+  if (share.front() == 'x') {  // "x<digits>": that many whole GPUs
+    const Result<int64_t> gpus = parse_integer(share.substr(1), 0, kMaxGpusPerPod);
+    if (!gpus || gpus.value() < 1)
+      key.fail("expected 2 to " + std::to_string(kMaxGpusPerPod) + " GPUs after 'x', such as " +
+               whole_key(2) + ", got " + quote_for_message(text));
+    if (gpus.value() == 1)
+      key.fail("a replica of one whole GPU uses the key " + whole_key(1) + ", not " +
+               quote_for_message(text));
+    r.gpus = static_cast<int32_t>(gpus.value());
+    return r;
+  }
+  // "@<share>"
+  const std::string number = share.substr(1);
+  const Result<int64_t> milli = parse_cpu_milli(number, kMaxGpusPerPod * kMilliPerGpu);
+  const bool decimal = milli && !number.empty() && number.back() != 'm';
+  if (decimal && milli.value() >= kMilliPerGpu && milli.value() % kMilliPerGpu == 0)
     key.fail("a share is below 1 GPU; a replica of whole GPUs uses the key " +
-             quote_for_message(spelled));
-  if (!milli || share.empty() || share.back() == 'm' || milli.value() <= 0 ||
-      milli.value() >= kMilliPerGpu)
+             whole_key(milli.value() / kMilliPerGpu));
+  if (!decimal || milli.value() <= 0 || milli.value() >= kMilliPerGpu)
     key.fail(
         "expected a share of one GPU above 0 and below 1 after '@', with at most three "
         "decimals, such as A10@0.5, got " +
         quote_for_message(text));
-  return spelled + "@" + share_text(static_cast<int32_t>(milli.value()));
+  r.gpu_milli = static_cast<int32_t>(milli.value());
+  return r;
+}
+
+// "A10", "A10@0.5" or "A10x2", in the canonical form capacity_key gives (see the header).
+std::string read_capacity_key(const ConfigNode& key, const ServiceContext& ctx) {
+  const std::string text = key.as_name();
+  const std::string share = capacity_key_share(text);
+  const std::string model = text.substr(0, text.size() - share.size());
+  if (model.empty())
+    key.fail(
+        "expected a GPU model such as A10, a model and a share of one GPU such as A10@0.5, or "
+        "a model and a number of GPUs such as A10x2, got " +
+        quote_for_message(text));
+  const std::string spelled = model_spelling(key, model, ctx);
+  return capacity_key(spelled, read_key_request(key, text, spelled, share));
 }
 
 ReplicaCapacity read_capacity_value(const ConfigNode& node, ConfigErrors& errors) {
@@ -283,30 +295,26 @@ std::vector<ReplicaCapacity> read_capacity(const ConfigNode& node, const Service
   return out;
 }
 
-// Whether `capacity` has an entry for `p`; otherwise records why at `where`.
-void check_capacity_entry(const ConfigNode& where, const PredictorSpec& p,
-                          const std::vector<ReplicaCapacity>& capacity) {
+// The predictor's GPU request as a message shows it: "0.5", "1", "2".
+std::string gpu_text(const Resources& r) {
+  if (r.gpu_milli == 0) return std::to_string(r.gpus);
+  return capacity_key_share(r).substr(1);  // "@0.5" -> "0.5"
+}
+
+// Whether the service has a capacity entry for `p` (ServiceSpec::capacity_for); otherwise
+// records why at `where`.
+void check_capacity_entry(const ConfigNode& where, const ServiceSpec& s, const PredictorSpec& p) {
+  if (s.capacity_for(p)) return;
   std::vector<std::string> keys;
-  for (const ReplicaCapacity& c : capacity) keys.push_back(c.key);
-  const std::string gpu = p.resources.gpu_milli > 0 ? share_text(p.resources.gpu_milli)
-                                                    : std::to_string(p.resources.gpus);
-  if (!p.gpu_type.empty()) {
-    const std::string key = key_for(p.gpu_type, p.resources);
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) return;
-    where.fail("no capacity entry " + quote_for_message(key) + " for this predictor (gpu " + gpu +
-               " on " + p.gpu_type + "); capacity has: " + join(keys));
-  }
-  // No gpuType: any model whose key has the predictor's share (or no share for whole GPUs).
-  const std::string suffix =
-      p.resources.gpu_milli > 0 ? "@" + share_text(p.resources.gpu_milli) : "";
-  const bool found = std::any_of(keys.begin(), keys.end(), [&](const std::string& k) {
-    if (suffix.empty()) return k.find('@') == std::string::npos;
-    return k.size() > suffix.size() &&
-           k.compare(k.size() - suffix.size(), suffix.size(), suffix) == 0;
-  });
-  if (found) return;
+  for (const ReplicaCapacity& c : s.capacity) keys.push_back(c.key);
+  const std::string gpu = gpu_text(p.resources);
+  if (!p.gpu_type.empty())
+    where.fail("no capacity entry " + quote_for_message(capacity_key(p.gpu_type, p.resources)) +
+               " for this predictor (gpu " + gpu + " on " + p.gpu_type +
+               "); capacity has: " + join(keys));
   where.fail("no capacity entry for gpu " + gpu + " of any GPU model (a key such as " +
-             quote_for_message("A10" + suffix) + "; or set gpuType); capacity has: " + join(keys));
+             quote_for_message(capacity_key("A10", p.resources)) +
+             "; or set gpuType); capacity has: " + join(keys));
 }
 
 // ---- cold start ----
@@ -777,7 +785,7 @@ ServiceEntry read_service_fields(const ConfigFields& m, const ServiceContext& ct
     if (errors.size() == before_capacity)
       for (const PredictorEntry& p : predictors)
         if (p.request_ok && p.resources)
-          errors.attempt([&] { check_capacity_entry(*p.resources, p.spec, s.capacity); });
+          errors.attempt([&] { check_capacity_entry(*p.resources, s, p.spec); });
   }
   if (const std::optional<ConfigNode> n = m.optional("coldStart"))
     s.cold_start = read_cold_start(*n, errors);

@@ -20,7 +20,7 @@
 //       image: vllm/vllm-openai:v0.6   # the image cache key; default "<model>-server"
 //     canaryTrafficPercent: 10         # KServe's: 0..100 to the last predictor, the rest to the
 //                                      # one before it; needs >= 2 predictors
-//     capacity:                        # required: per GPU model ("A10") or share ("A10@0.5")
+//     capacity:                        # required: per GPU model and GPUs of a replica
 //       A10: {tokensPerSecond: 2400, maxBatch: 16, prefillTokensPerSecond: 24000}
 //       "A10@0.5": {tokensPerSecond: 1100, maxBatch: 8}   # prefill default 10 × decode
 //     coldStart:                       # optional; every part defaults to 0 (no cost)
@@ -68,15 +68,18 @@
 //       prefillTokens: 512             # curve and poisson only: tokens of every request
 //       decodeTokens: 128              # (defaults 512 and 128; prefill >= 0, decode >= 1)
 //
-// Capacity keys: "<GPU model>" for whole GPUs (any count per replica), "<GPU model>@<share>"
-// for a share of one GPU below 1 with at most three decimals. Keys are stored in the canonical
-// form ServiceSpec::capacity_for looks up: the catalog's spelling of the model (the cluster's
-// catalog, else the default one when it knows the model) and the shortest decimal share
-// ("A10@0.50" is stored as "A10@0.5"). Two keys that are one after that are an error.
+// Capacity keys (capacity_key(), engine/cluster/service_spec.hpp): "<GPU model>" for a replica
+// on one whole GPU, "<GPU model>x<k>" on k whole GPUs (2..64), "<GPU model>@<share>" on a share
+// of one GPU below 1 with at most three decimals. Keys are stored in the canonical form
+// ServiceSpec::capacity_for looks up: the catalog's spelling of the model (the cluster's
+// catalog, else the default one when it knows the model), the shortest decimal share
+// ("A10@0.50" is stored as "A10@0.5") and a plain count ("A10x02" as "A10x2"). Two keys that are
+// one after that are an error, and so are "A10x1" (write "A10") and "A10@1" (whole GPUs).
 //
 // Semantic checks, each at the offending field: predictor names unique; traffic sums above 0
-// (unless canary); every predictor has its capacity entry (naming the key it needs and the keys
-// there are; a predictor without gpuType needs some key of its share); gpuType on some node
+// (unless canary); every predictor has its capacity entry, as ServiceSpec::capacity_for finds it
+// (naming the key it needs and the keys there are; a predictor without gpuType needs some key of
+// its share or GPU count); gpuType on some node
 // class of the cluster and capacity models in its catalog (when the context has a cluster);
 // minReplicas <= maxReplicas; HPA with minReplicas 0 refused (Kubernetes disables an HPA whose
 // target has 0 replicas); each target and advanced key only with its kind; canary only with

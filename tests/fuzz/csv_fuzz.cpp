@@ -49,12 +49,12 @@ void check_pods(const std::vector<gantry::TracePod>& pods) {
 }
 
 void check_requests(const std::vector<gantry::TraceRequest>& requests) {
-  gantry::Duration previous;
+  int64_t previous = 0;
   for (const gantry::TraceRequest& r : requests) {
-    if (r.arrival < previous || r.prefill_tokens < 0 || r.decode_tokens < 0) __builtin_trap();
+    if (r.offset_us < previous || r.prefill_tokens < 0 || r.decode_tokens < 0) __builtin_trap();
     if (r.prefill_tokens > gantry::kMaxTraceTokens || r.decode_tokens > gantry::kMaxTraceTokens)
       __builtin_trap();
-    previous = r.arrival;
+    previous = r.offset_us;
   }
 }
 

@@ -23,17 +23,17 @@ TEST(AzureLlmTrace, ShippedCodeTrace) {
   // README: 8,819 requests over 3,435.9 s.
   ASSERT_EQ(r.size(), 8819u);
   // First row 0.0,4808,10; second 0.052,3180,8; last 3435.948056,549,173.
-  EXPECT_EQ(r[0].arrival, Duration(0));
+  EXPECT_EQ(r[0].offset_us, 0);
   EXPECT_EQ(r[0].prefill_tokens, 4808);
   EXPECT_EQ(r[0].decode_tokens, 10);
-  EXPECT_EQ(r[1].arrival, milliseconds(52));
+  EXPECT_EQ(r[1].offset_us, 52'000);  // 0.052 s
   EXPECT_EQ(r[1].prefill_tokens, 3180);
   EXPECT_EQ(r[1].decode_tokens, 8);
-  EXPECT_EQ(r.back().arrival, Duration(3'435'948'056));
+  EXPECT_EQ(r.back().offset_us, 3'435'948'056);
   EXPECT_EQ(r.back().prefill_tokens, 549);
   EXPECT_EQ(r.back().decode_tokens, 173);
   // Row 222 (line 223) is written 199.96150599999999: rounded to the microsecond.
-  EXPECT_EQ(r[221].arrival, Duration(199'961'506));
+  EXPECT_EQ(r[221].offset_us, 199'961'506);
 }
 
 TEST(AzureLlmTrace, ShippedConvTrace) {
@@ -43,7 +43,7 @@ TEST(AzureLlmTrace, ShippedConvTrace) {
   ASSERT_EQ(r.size(), 19366u);
   EXPECT_EQ(r[0].prefill_tokens, 374);
   EXPECT_EQ(r[0].decode_tokens, 44);
-  EXPECT_EQ(r.back().arrival, Duration(3'501'721'937));
+  EXPECT_EQ(r.back().offset_us, 3'501'721'937);
 }
 
 TEST(AzureLlmTrace, CompactRows) {
@@ -60,12 +60,12 @@ TEST(AzureLlmTrace, ColumnsInAnyOrderAndEqualTimes) {
       "7,2e1,3\n",
       "t.csv");
   ASSERT_EQ(r.size(), 3u);
-  EXPECT_EQ(r[0].arrival, milliseconds(1500));
+  EXPECT_EQ(r[0].offset_us, 1'500'000);
   EXPECT_EQ(r[0].prefill_tokens, 100);
   EXPECT_EQ(r[0].decode_tokens, 5);
-  EXPECT_EQ(r[1].arrival, milliseconds(1500));  // equal times are nondecreasing
+  EXPECT_EQ(r[1].offset_us, 1'500'000);  // equal times are nondecreasing
   EXPECT_EQ(r[1].prefill_tokens, 0);
-  EXPECT_EQ(r[2].arrival, seconds(20));
+  EXPECT_EQ(r[2].offset_us, 20'000'000);  // 2e1 s
 }
 
 TEST(AzureLlmTrace, HeaderOnlyIsEmpty) {

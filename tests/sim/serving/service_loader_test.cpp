@@ -83,7 +83,7 @@ const std::string kBase =
     "    - name: batch\n"                                                              // 37
     "      predictors:\n"                                                              // 38
     "      - {name: main, model: llama-70b, resources: {gpu: 2}}\n"                    // 39
-    "      capacity: {H100-80G: {tokensPerSecond: 5000, maxBatch: 32}}\n"              // 40
+    "      capacity: {H100-80Gx2: {tokensPerSecond: 5000, maxBatch: 32}}\n"            // 40
     "      autoscaler: {kind: HPA, maxReplicas: 8, target: {metric: qps, averageValue: \"500m\"}}\n"  // 41
     "      load: {poisson: {qps: 50}, prefillTokens: 1024, decodeTokens: 256}\n"       // 42
     "      slo: {p99Latency: 5s}\n";                                                   // 43
@@ -191,7 +191,7 @@ TEST(ServiceLoader, ReadsEveryKey) {
   EXPECT_EQ(b.predictors[0].resources.gpus, 2);
   EXPECT_EQ(b.predictors[0].gpu_type, "");
   ASSERT_EQ(b.capacity.size(), 1u);
-  EXPECT_EQ(b.capacity[0].key, "H100-80G");
+  EXPECT_EQ(b.capacity[0].key, "H100-80Gx2");  // a replica on 2 whole GPUs
   EXPECT_EQ(b.autoscaler.kind, AutoscalerKind::kHpa);
   EXPECT_EQ(b.autoscaler.min_replicas, 1);  // KServe's default
   EXPECT_EQ(b.autoscaler.max_replicas, 8);
@@ -429,10 +429,18 @@ TEST(ServiceLoader, MissingCapacityEntry) {
 }
 
 TEST(ServiceLoader, MissingCapacityEntryWithoutGpuType) {
-  // Predictor main asks for 2 whole GPUs of any model; resources' "{" at column 51.
-  EXPECT_EQ(error_of(with("capacity: {H100-80G: {", "capacity: {\"H100-80G@0.5\": {")),
+  // Predictor main asks for 2 whole GPUs of any model; resources' "{" at column 51. One GPU's
+  // key does not stand for two.
+  EXPECT_EQ(error_of(with("capacity: {H100-80Gx2: {", "capacity: {H100-80G: {")),
             "39:51: spec.workload.services[1].predictors[0].resources: no capacity entry for gpu "
-            "2 of any GPU model (a key such as 'A10'; or set gpuType); capacity has: H100-80G@0.5");
+            "2 of any GPU model (a key such as 'A10x2'; or set gpuType); capacity has: H100-80G");
+}
+
+TEST(ServiceLoader, MissingCapacityEntryForSeveralGpus) {
+  // Predictor v1 on 2 A10s: "A10" is a replica on one.
+  EXPECT_EQ(error_of(with("resources: {gpu: 1, gpuType: A10", "resources: {gpu: 2, gpuType: A10")),
+            "10:20: spec.workload.services[0].predictors[0].resources: no capacity entry 'A10x2' "
+            "for this predictor (gpu 2 on A10); capacity has: A10, A10@0.5");
 }
 
 TEST(ServiceLoader, CapacityKeyOfAWholeShare) {
@@ -440,6 +448,22 @@ TEST(ServiceLoader, CapacityKeyOfAWholeShare) {
             "18:9: spec.workload.services[0].capacity.A10@1.0: a share is below 1 GPU; a replica "
             "of whole "
             "GPUs uses the key 'A10'");
+}
+
+TEST(ServiceLoader, CapacityKeyOfOneGpuWithACount) {
+  EXPECT_EQ(error_of(with("        A10: {tokensPerSecond: 2400",
+                          "        A10x1: {tokensPerSecond: 2400")),
+            "17:9: spec.workload.services[0].capacity.A10x1: a replica of one whole GPU uses the "
+            "key 'A10', not 'A10x1'");
+  EXPECT_EQ(error_of(with("capacity: {H100-80Gx2: {", "capacity: {H100-80Gx65: {")),
+            "40:18: spec.workload.services[1].capacity.H100-80Gx65: expected 2 to 64 GPUs after "
+            "'x', such as 'H100-80Gx2', got 'H100-80Gx65'");
+}
+
+TEST(ServiceLoader, CapacityKeyOfSeveralGpusIsCanonical) {
+  const Loaded l = load(with("capacity: {H100-80Gx2: {", "capacity: {h100-80gx02: {"));
+  ASSERT_TRUE(l.errors.empty()) << l.errors[0];
+  EXPECT_EQ(l.services[1].capacity[0].key, "H100-80Gx2");
 }
 
 TEST(ServiceLoader, CapacityKeyWithABadShare) {
@@ -460,26 +484,27 @@ TEST(ServiceLoader, CapacityKeysThatAreOne) {
 }
 
 TEST(ServiceLoader, CapacityOfAnUnknownModel) {
-  EXPECT_THAT(error_of(with("capacity: {H100-80G: {", "capacity: {H100: {")),
-              StartsWith("40:18: spec.workload.services[1].capacity.H100: unknown GPU type 'H100'; "
-                         "known types: A100-80G, H100-80G"));
+  EXPECT_THAT(
+      error_of(with("capacity: {H100-80Gx2: {", "capacity: {H100x2: {")),
+      StartsWith("40:18: spec.workload.services[1].capacity.H100x2: unknown GPU type 'H100'; "
+                 "known types: A100-80G, H100-80G"));
 }
 
 TEST(ServiceLoader, CapacityValues) {
   EXPECT_EQ(
       error_of(with("{tokensPerSecond: 5000, maxBatch: 32}", "{tokensPerSecond: 0, maxBatch: 32}")),
-      "40:46: spec.workload.services[1].capacity.H100-80G.tokensPerSecond: expected a number "
+      "40:48: spec.workload.services[1].capacity.H100-80Gx2.tokensPerSecond: expected a number "
       "greater than 0, got '0'");
   EXPECT_EQ(error_of(with("{tokensPerSecond: 5000, maxBatch: 32}", "{tokensPerSecond: 5000}")),
-            "40:28: spec.workload.services[1].capacity.H100-80G.maxBatch: missing required field "
+            "40:30: spec.workload.services[1].capacity.H100-80Gx2.maxBatch: missing required field "
             "'maxBatch'");
 }
 
 TEST(ServiceLoader, EmptyCapacity) {
-  EXPECT_EQ(
-      error_of(with("capacity: {H100-80G: {tokensPerSecond: 5000, maxBatch: 32}}", "capacity: {}")),
-      "40:17: spec.workload.services[1].capacity: expected at least one entry, such as A10: "
-      "{tokensPerSecond: 2400, maxBatch: 16}");
+  EXPECT_EQ(error_of(with("capacity: {H100-80Gx2: {tokensPerSecond: 5000, maxBatch: 32}}",
+                          "capacity: {}")),
+            "40:17: spec.workload.services[1].capacity: expected at least one entry, such as A10: "
+            "{tokensPerSecond: 2400, maxBatch: 16}");
 }
 
 // ---- cold start ----

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/cluster/job.hpp"
+#include "engine/cluster/service_spec.hpp"
 #include "engine/cluster/topology.hpp"
 #include "engine/core/time.hpp"
 #include "engine/policy/scheduler_config.hpp"
@@ -60,6 +61,9 @@ struct PoissonGeneratorSpec {
 struct WorkloadSpec {
   std::vector<JobSpec> jobs;  // explicit list; submit times are absolute
   std::vector<PoissonGeneratorSpec> generators;
+  // Inference services (sim/serving/service_loader.hpp); their start is an offset from the
+  // scenario's start.
+  std::vector<ServiceSpec> services;
 };
 
 struct SimParameters {

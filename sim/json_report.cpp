@@ -1,12 +1,12 @@
 #include "sim/json_report.hpp"
 
-#include "sim/serving/service_json.hpp"
-
 #include <fmt/format.h>
 
 #include <cassert>
 #include <climits>
 #include <optional>
+
+#include "sim/serving/service_json.hpp"
 
 namespace gantry {
 

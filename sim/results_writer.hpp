@@ -59,8 +59,8 @@
 // lost_gpu_seconds) and the evictions and queues tables; 3 the reliability columns of jobs
 // (failures, resizes, allocated_gpu_seconds, useful_gpu_seconds) and the faults and pools
 // tables; 4 the services and service_intervals tables. Every results database is written from
-// nothing, so a file of this Gantry is always at 4; a reader that finds less is reading an older Gantry's file, without those columns and
-// tables.
+// nothing, so a file of this Gantry is always at 4; a reader that finds less is reading an older
+// Gantry's file, without those columns and tables.
 //
 // Instants are microseconds since the Unix epoch in simulated time (`*_us`).
 //
@@ -95,7 +95,6 @@
 #include <optional>
 #include <string>
 
-#include "sim/serving/service_report.hpp"
 #include "engine/cluster/job.hpp"
 #include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
@@ -103,6 +102,7 @@
 #include "engine/store/replacement_file.hpp"
 #include "engine/store/statement.hpp"
 #include "engine/store/transaction.hpp"
+#include "sim/serving/service_report.hpp"
 
 namespace gantry {
 

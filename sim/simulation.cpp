@@ -54,8 +54,8 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
                                  load_azure_llm_trace(s.load.trace_file))
                            : nullptr);
     }
-    serving.emplace(*loop, world, scenario.workload.services, traces, scenario.seed,
-                    scenario.start, ServiceRun::Options{scenario.sim.service_report_interval});
+    serving.emplace(*loop, world, scenario.workload.services, traces, scenario.seed, scenario.start,
+                    ServiceRun::Options{scenario.sim.service_report_interval});
   }
   world.start();
   if (built->pools) built->pools->start();

@@ -27,7 +27,7 @@ struct SimulationRun {
   Time start;
   Time end;  // the horizon, or the last event's time
   uint64_t events_dispatched = 0;
-  size_t queued_at_end = 0;  // jobs still waiting for placement
+  size_t queued_at_end = 0;             // jobs still waiting for placement
   std::vector<ServiceReport> services;  // spec.workload.services, in order
 };
 

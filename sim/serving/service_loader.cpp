@@ -251,7 +251,8 @@ std::string read_capacity_key(const ConfigNode& key, const ServiceContext& ctx) 
 
 ReplicaCapacity read_capacity_value(const ConfigNode& node, ConfigErrors& errors) {
   ReplicaCapacity c;
-  const ConfigFields m(node, {"tokensPerSecond", "maxBatch", "prefillTokensPerSecond"}, errors);
+  const ConfigFields m(
+      node, {"tokensPerSecond", "maxBatch", "prefillTokensPerSecond", "pricePerHour"}, errors);
   m.read_required("tokensPerSecond", [&](const ConfigNode& n) {
     c.tokens_per_second = read_positive(n, kMaxTokensPerSecond);
   });
@@ -261,6 +262,7 @@ ReplicaCapacity read_capacity_value(const ConfigNode& node, ConfigErrors& errors
   m.read("prefillTokensPerSecond", [&](const ConfigNode& n) {
     c.prefill_tokens_per_second = read_positive(n, kMaxTokensPerSecond);
   });
+  m.read("pricePerHour", [&](const ConfigNode& n) { c.price_per_hour = n.as_double(0, 1e9); });
   return c;
 }
 

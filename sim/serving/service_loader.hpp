@@ -21,7 +21,10 @@
 //     canaryTrafficPercent: 10         # KServe's: 0..100 to the last predictor, the rest to the
 //                                      # one before it; needs >= 2 predictors
 //     capacity:                        # required: per GPU model and GPUs of a replica
-//       A10: {tokensPerSecond: 2400, maxBatch: 16, prefillTokensPerSecond: 24000}
+//       A10: {tokensPerSecond: 2400, maxBatch: 16, prefillTokensPerSecond: 24000,
+//       pricePerHour: 1.2}
+//                                      # pricePerHour: a replica-hour on this key, >= 0, for
+//                                      # `gantry tune`; default 0: priced by the GPUs it takes
 //       "A10@0.5": {tokensPerSecond: 1100, maxBatch: 8}   # prefill default 10 × decode
 //     coldStart:                       # optional; every part defaults to 0 (no cost)
 //       imagePull: 40s

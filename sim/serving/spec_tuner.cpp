@@ -25,8 +25,10 @@ std::pair<std::string, Resources> read_key(const std::string& key) {
     const auto milli = static_cast<int32_t>(std::lround(v * kMilliPerGpu));
     if (milli <= 0 || milli > kMilliPerGpu)
       throw std::invalid_argument("capacity key " + key + ": the share must be in (0, 1]");
-    if (milli == kMilliPerGpu) r.gpus = 1;
-    else r.gpu_milli = milli;
+    if (milli == kMilliPerGpu)
+      r.gpus = 1;
+    else
+      r.gpu_milli = milli;
   } else {
     r.gpus = std::atoi(share.c_str() + 1);
   }
@@ -41,9 +43,9 @@ struct Arm {
   ReplicaCapacity capacity;  // the entry re-derived at this batch
   std::string gpu_type;
   Resources resources;
-  double price;            // per replica-hour
-  int lower_bound;         // replicas utilisation alone requires
-  int answer = 0;          // cheapest count holding the SLO at the last budget (0: none)
+  double price;     // per replica-hour
+  int lower_bound;  // replicas utilisation alone requires
+  int answer = 0;   // cheapest count holding the SLO at the last budget (0: none)
 };
 
 class Tuner {
@@ -93,8 +95,8 @@ class Tuner {
     const int full = std::max(1, e.max_batch);
     const double f = options_.fixed_step_share;
     const double step = f + (1 - f) * batch / static_cast<double>(full);  // t(b) / t(B)
-    const double prefill = e.prefill_tokens_per_second > 0 ? e.prefill_tokens_per_second
-                                                           : 10 * e.tokens_per_second;
+    const double prefill =
+        e.prefill_tokens_per_second > 0 ? e.prefill_tokens_per_second : 10 * e.tokens_per_second;
     ReplicaCapacity c = e;
     c.max_batch = batch;
     c.tokens_per_second = batch * (e.tokens_per_second / full) / step;
@@ -105,8 +107,8 @@ class Tuner {
     // carry the peak: ceil(peak · service time / slots).
     const double service_s =
         prefill_ * batch / c.prefill_tokens_per_second + decode_ * batch / c.tokens_per_second;
-    const int lower = std::max(1, static_cast<int>(std::ceil(result_.peak_qps * service_s / batch -
-                                                             1e-9)));
+    const int lower =
+        std::max(1, static_cast<int>(std::ceil(result_.peak_qps * service_s / batch - 1e-9)));
     return Arm{&e, batch, c, gpu_type, resources, price, lower};
   }
 
@@ -143,9 +145,12 @@ class Tuner {
     o.horizon = budget;
     o.seed = options_.seed;
     o.report_interval = budget;
-    const ServiceReport r =
-        simulate_services({point_spec(arm, replicas)}, {trace_}, o).front();
-    TunePoint p{arm.entry->key, arm.batch, replicas, r.p99_s, replicas * arm.price,
+    const ServiceReport r = simulate_services({point_spec(arm, replicas)}, {trace_}, o).front();
+    TunePoint p{arm.entry->key,
+                arm.batch,
+                replicas,
+                r.p99_s,
+                replicas * arm.price,
                 r.requests > 0 && r.p99_s <= options_.slo_p99.seconds()};
     return p;
   }
@@ -190,10 +195,10 @@ class Tuner {
           continue;
         }
         // Later rounds look near the last answer: a longer run moves the threshold a little.
-        const int lo = round == 0 || a->answer == 0 ? a->lower_bound
-                                                    : std::max(a->lower_bound, a->answer - 2);
-        const int hi = round == 0 || a->answer == 0 ? max_replicas_
-                                                    : std::min(max_replicas_, a->answer + 2);
+        const int lo =
+            round == 0 || a->answer == 0 ? a->lower_bound : std::max(a->lower_bound, a->answer - 2);
+        const int hi =
+            round == 0 || a->answer == 0 ? max_replicas_ : std::min(max_replicas_, a->answer + 2);
         int answer = cheapest(*a, lo, hi, budgets[round], true);
         if (answer == 0 && round > 0 && hi < max_replicas_)
           answer = cheapest(*a, hi + 1, max_replicas_, budgets[round], true);
@@ -205,7 +210,8 @@ class Tuner {
       std::stable_sort(alive.begin(), alive.end(), [](const Arm* a, const Arm* b) {
         return a->answer * a->price < b->answer * b->price - 1e-9;
       });
-      if (!last) alive.resize((alive.size() + 1) / 2);
+      if (!last)
+        alive.resize((alive.size() + 1) / 2);
       else {
         // Among the arms as cheap as the cheapest, the lowest p99 (as the exhaustive pass
         // breaks ties).

@@ -34,12 +34,12 @@
 namespace gantry {
 
 struct TuneOptions {
-  Duration slo_p99;           // required (> 0)
-  double peak_qps = 0;        // 0: from the load (poisson qps, curve peak, trace's busiest minute)
+  Duration slo_p99;     // required (> 0)
+  double peak_qps = 0;  // 0: from the load (poisson qps, curve peak, trace's busiest minute)
   Duration measure = minutes(10);
   uint64_t seed = 1;
   double fixed_step_share = 0.5;
-  bool exhaustive = true;     // also simulate every grid point at the full budget
+  bool exhaustive = true;  // also simulate every grid point at the full budget
 };
 
 struct TunePoint {
@@ -54,11 +54,11 @@ struct TunePoint {
 struct TuneResult {
   double peak_qps = 0;
   int grid_size = 0;
-  int sampled = 0;               // distinct grid points the search simulated (any budget)
-  int simulations = 0;           // simulations the search ran (a point may run at two budgets)
-  std::optional<TunePoint> best;              // the search's answer
-  std::optional<TunePoint> exhaustive_best;   // the grid's cheapest, when asked for
-  std::vector<TunePoint> search_log;          // every simulation of the search, in order
+  int sampled = 0;                // distinct grid points the search simulated (any budget)
+  int simulations = 0;            // simulations the search ran (a point may run at two budgets)
+  std::optional<TunePoint> best;  // the search's answer
+  std::optional<TunePoint> exhaustive_best;  // the grid's cheapest, when asked for
+  std::vector<TunePoint> search_log;         // every simulation of the search, in order
 };
 
 // `trace`: the rows of the service's trace load (nullptr for other loads). The spec must have

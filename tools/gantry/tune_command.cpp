@@ -77,8 +77,10 @@ std::string point_text(const TunePoint& p) {
 
 nlohmann::ordered_json point_json(const std::optional<TunePoint>& p) {
   if (!p) return nullptr;
-  return {{"capacity", p->key},     {"max_batch", p->batch},
-          {"replicas", p->replicas}, {"p99_s", p->p99_s},
+  return {{"capacity", p->key},
+          {"max_batch", p->batch},
+          {"replicas", p->replicas},
+          {"p99_s", p->p99_s},
           {"cost_per_hour", p->cost_per_hour}};
 }
 
@@ -90,8 +92,8 @@ void run_tune(const TuneCommandOptions& opt) {
   options.exhaustive = !opt.no_exhaustive;
   const auto measure = parse_duration(opt.measure);
   if (!measure || measure.value() < seconds(10))
-    throw GantryError(fmt::format("--measure: '{}': expected a duration of at least 10s",
-                                  opt.measure));
+    throw GantryError(
+        fmt::format("--measure: '{}': expected a duration of at least 10s", opt.measure));
   options.measure = measure.value();
   const ServiceSpec service = pick_service(opt);
   std::shared_ptr<const std::vector<TraceRequest>> trace;

@@ -125,7 +125,8 @@ const std::string kScenario =
     "      predictors: [{name: v1, model: m, resources: {gpu: \"0.5\", gpuType: A10}}]\n"  // 15
     "      capacity: {\"A10@0.5\": {tokensPerSecond: 1100, maxBatch: 8}}\n"            // 16
     "      autoscaler: {kind: KPA, minReplicas: 0, maxReplicas: 8}\n"                   // 17
-    "      load: {trace: {format: azure-llm-2023, file: data/azure-llm/code.csv}}\n";   // 18
+    "      load: {trace: {format: azure-llm-2023, file: data/azure-llm/code.csv}}\n"    // 18
+    "  horizon: 1h\n";                                                                 // 19
 // clang-format on
 
 // The scenario as if it sat in scenarios/, where data/azure-llm/ is.
@@ -139,6 +140,22 @@ TEST(ServiceFile, AScenarioOfServicesOnly) {
   EXPECT_EQ(s.workload.services[0].name, "chat");
   EXPECT_EQ(s.workload.services[0].capacity[0].key, "A10@0.5");
   EXPECT_EQ(s.workload.services[0].load.trace_file, kSource + "/scenarios/data/azure-llm/code.csv");
+}
+
+// A service's load has no end, so neither would the run: the horizon is required.
+TEST(ServiceFile, AScenarioWithServicesNeedsAHorizon) {
+  std::string text = kScenario;
+  text.erase(text.find("  horizon: 1h\n"));
+  try {
+    load_scenario_text(text, kScenarioFile);
+    ADD_FAILURE() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              kScenarioFile +
+                  ":13:5: spec.workload: a scenario with services needs spec.horizon: a "
+                  "service's load has no end, so the run would not either (add e.g. horizon: "
+                  "24h)");
+  }
 }
 
 TEST(ServiceFile, AScenarioChecksServicesAgainstItsCluster) {

@@ -72,6 +72,7 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   run.events_dispatched = loop->dispatched();
   run.queued_at_end = built->scheduler->queued();
   run.log = world.take_log();
+  run.submitted = world.take_submitted();
   if (built->pools) run.log.pools = built->pools->log(run.end);
   // Moving the vector keeps its elements where they are, so the log's JobLog::spec pointers
   // stay valid in `run`.

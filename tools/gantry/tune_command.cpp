@@ -130,7 +130,8 @@ void run_tune(const TuneCommandOptions& opt) {
   std::cout << row("search", r.best);
   if (options.exhaustive) std::cout << row("exhaustive", r.exhaustive_best);
   std::cout << fmt::format(
-      "\n  The search simulated {} of {} grid points ({}) in {} runs; {} in all.\n",
+      "\n  The search simulated {} of {} grid points ({}) in {} runs; search and exhaustive "
+      "grid took {}.\n",
       with_commas(int64_t{r.sampled}), with_commas(int64_t{r.grid_size}), percent(share),
       with_commas(int64_t{r.simulations}), seconds_human(wall));
   if (options.exhaustive && r.best && r.exhaustive_best &&

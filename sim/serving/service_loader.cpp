@@ -34,18 +34,6 @@ constexpr Duration kMaxSlo = days(1);
 constexpr double kMaxRate = 1e6;
 constexpr double kMaxSpeedup = 1e6;
 
-const char* kind_name(AutoscalerKind k) {
-  switch (k) {
-    case AutoscalerKind::kKpa:
-      return "KPA";
-    case AutoscalerKind::kHpa:
-      return "HPA";
-    case AutoscalerKind::kNone:
-      return "none";
-  }
-  return "?";
-}
-
 std::string join(const std::vector<std::string>& names) {
   std::string out;
   for (const std::string& n : names) out += (out.empty() ? "" : ", ") + n;
@@ -521,8 +509,8 @@ AutoscalerSpec read_autoscaler(const ConfigNode& node, ConfigErrors& errors) {
   const auto only = [&](std::string_view key, AutoscalerKind k, const char* whose) {
     std::optional<ConfigNode> n = m.optional(key);
     if (!n || !kind || *kind == k) return n;
-    errors.add(*n, std::string(key) + " is a setting of the " + kind_name(k) + " (" + whose +
-                       "); this autoscaler's kind is " + kind_name(*kind));
+    errors.add(*n, std::string(key) + " is a setting of the " + to_string(k) + " (" + whose +
+                       "); this autoscaler's kind is " + to_string(*kind));
     return std::optional<ConfigNode>();
   };
   const auto scaling = [&](std::string_view key) {
@@ -540,7 +528,7 @@ AutoscalerSpec read_autoscaler(const ConfigNode& node, ConfigErrors& errors) {
       });
     } else if (kind) {
       errors.add(*n, std::string("replicas is the fixed count of kind none; a ") +
-                         kind_name(*kind) + " scales between minReplicas and maxReplicas");
+                         to_string(*kind) + " scales between minReplicas and maxReplicas");
     }
   } else if (kind && *kind == AutoscalerKind::kNone) {
     m.missing("replicas", ": kind none runs a fixed number of replicas");

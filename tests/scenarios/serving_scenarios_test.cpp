@@ -3,7 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
@@ -74,6 +76,45 @@ TEST(ServingScenarios, ACanaryAtTenPercentServesTenPercent) {
   // The canary's requests take 1.30 s on its half-GPU replicas, v1's 1.19 s (bucket midpoints).
   EXPECT_NEAR(s.predictors[0].p99_s, 1.195, 1.195 / 64);
   EXPECT_NEAR(s.predictors[1].p99_s, 1.303, 1.303 / 64);
+}
+
+// Cold starts in three tiers, as the Alibaba GenAI 2026 trace's base-model loads fall
+// (scenarios/data/alibaba-genai/basemodel_update_latency.csv): the share of loads under 8 s
+// (the model on the node: load only), from 8 s to 29 s (image there, model downloaded) and
+// above (a fresh node: image pull too).
+struct Tiers {
+  double fast = 0, middle = 0, slow = 0;
+};
+Tiers tiers_of(const std::vector<double>& seconds) {
+  Tiers t;
+  for (double s : seconds) (s < 8 ? t.fast : s < 29 ? t.middle : t.slow) += 1;
+  const auto n = static_cast<double>(seconds.size());
+  return {t.fast / n, t.middle / n, t.slow / n};
+}
+
+TEST(ServingScenarios, ColdStartsFallInTheGenAiTracesTiers) {
+  std::ifstream in(std::string(GANTRY_SOURCE_DIR) +
+                   "/scenarios/data/alibaba-genai/basemodel_update_latency.csv");
+  std::string line;
+  std::getline(in, line);  // timestamp_anon,value,container_ip
+  std::vector<double> trace;
+  while (std::getline(in, line)) trace.push_back(std::stod(line.substr(line.find(',') + 1)) / 1000);
+  ASSERT_EQ(trace.size(), 7531u);
+  const Tiers want = tiers_of(trace);
+  const ServiceReport s = run_service("serving/genai-cold-starts.yaml");
+  const Tiers got = tiers_of(s.cold_start_s.samples());
+  // The trace's shares, computed here from the file: 35.3 %, 26.6 %, 38.1 %.
+  EXPECT_NEAR(want.fast, 0.353, 0.001);
+  EXPECT_NEAR(want.middle, 0.266, 0.001);
+  EXPECT_NEAR(want.slow, 0.381, 0.001);
+  // The simulation's, from hundreds of cold starts: within 8 points each.
+  EXPECT_GT(s.cold_starts, 500);
+  EXPECT_NEAR(got.fast, want.fast, 0.08);
+  EXPECT_NEAR(got.middle, want.middle, 0.08);
+  EXPECT_NEAR(got.slow, want.slow, 0.08);
+  // The tiers' durations are the scenario's parameters: load, + download, + image pull.
+  EXPECT_DOUBLE_EQ(s.cold_start_s.min(), 2.8);
+  EXPECT_DOUBLE_EQ(s.cold_start_s.max(), 2.8 + 19 + 15);
 }
 
 }  // namespace

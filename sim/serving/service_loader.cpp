@@ -483,6 +483,9 @@ void read_kpa_windows(const ConfigFields& m,
     errors.attempt([&] { a.max_scale_up_rate = read_rate(*n); });
   if (const std::optional<ConfigNode> n = kpa_key("scaleToZeroGracePeriod"))
     errors.attempt([&] { a.scale_to_zero_grace = n->as_positive_duration(); });
+  // Knative's scale-down-delay: 0 to 1 h.
+  if (const std::optional<ConfigNode> n = kpa_key("scaleDownDelay"))
+    errors.attempt([&] { a.scale_down_delay = n->as_duration(hours(1)); });
 }
 
 AutoscalerSpec read_autoscaler(const ConfigNode& node, ConfigErrors& errors) {
@@ -491,7 +494,8 @@ AutoscalerSpec read_autoscaler(const ConfigNode& node, ConfigErrors& errors) {
       node,
       {"kind", "minReplicas", "maxReplicas", "replicas", "target", "stableWindow", "panicWindow",
        "panicWindowPercentage", "panicThreshold", "panicThresholdPercentage", "maxScaleDownRate",
-       "maxScaleUpRate", "scaleToZeroGracePeriod", "tolerance", "scaleDownStabilization"},
+       "maxScaleUpRate", "scaleToZeroGracePeriod", "scaleDownDelay", "tolerance",
+       "scaleDownStabilization"},
       errors);
   if (!m.valid()) return a;
   std::optional<AutoscalerKind> kind;

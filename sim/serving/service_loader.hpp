@@ -54,6 +54,7 @@
 //       maxScaleDownRate: 2            # > 1
 //       maxScaleUpRate: 1000           # > 1
 //       scaleToZeroGracePeriod: 30s    # > 0
+//       scaleDownDelay: 5m             # 0..1h (Knative's scale-down-delay; default 0)
 //       # HPA only (Kubernetes' defaults in service_spec.hpp):
 //       tolerance: 0.1                 # [0, 1)
 //       scaleDownStabilization: 5m     # 0..1h (behavior.scaleDown.stabilizationWindowSeconds)

@@ -239,6 +239,7 @@ TEST(ServiceLoader, Defaults) {
   EXPECT_EQ(a.max_scale_down_rate, 2.0);
   EXPECT_EQ(a.max_scale_up_rate, 1000.0);
   EXPECT_EQ(a.scale_to_zero_grace, seconds(30));
+  EXPECT_EQ(a.scale_down_delay, Duration(0));  // Knative's default
   // Kubernetes' HPA defaults stay as they were.
   EXPECT_EQ(a.tolerance, 0.1);
   EXPECT_EQ(a.scale_down_stabilization, seconds(300));
@@ -626,6 +627,18 @@ TEST(ServiceLoader, KpaTargetIsConcurrency) {
             "41:104: spec.workload.services[1].autoscaler.target.concurrency: concurrency is a KPA "
             "target; an HPA's target is {metric: gpu|cpu, utilization} or {metric: qps, "
             "averageValue}");
+}
+
+TEST(ServiceLoader, ScaleDownDelayIsAKpaSetting) {
+  // Line 33 is "        scaleToZeroGracePeriod: 45s" under the first service's KPA.
+  const std::string text = with("        scaleToZeroGracePeriod: 45s",
+                                "        scaleToZeroGracePeriod: 45s\n        scaleDownDelay: 5m");
+  const Loaded l = load(text);
+  ASSERT_TRUE(l.errors.empty()) << ::testing::PrintToString(l.errors);
+  EXPECT_EQ(l.services[0].autoscaler.scale_down_delay, minutes(5));
+  EXPECT_EQ(error_of(with("        scaleToZeroGracePeriod: 45s", "        scaleDownDelay: 2h")),
+            "33:25: spec.workload.services[0].autoscaler.scaleDownDelay: expected a duration "
+            "from 0s to 1h, got '2h' (value out of range)");
 }
 
 TEST(ServiceLoader, KeysOfTheOtherKind) {

@@ -89,7 +89,7 @@ class KpaAutoscaler : public ServingAutoscaler {
   AutoscalerSpec spec_;
   std::optional<Time> panic_time_;  // upstream's panicTime: the last over-threshold tick
   int max_panic_pods_ = 0;
-  std::optional<Time> zero_since_;  // first tick of the current run of 0 desires
+  std::optional<Time> zero_since_;           // first tick of the current run of 0 desires
   std::deque<std::pair<Time, int>> recent_;  // (tick, desire) within scale_down_delay
 };
 

@@ -21,8 +21,6 @@ class FirstFitHost final : public ReplicaHost {
   void release(ServiceRun& run, int32_t replica, Time now) override;
   std::vector<int32_t> likely_nodes(const PredictorSpec& predictor, int count) override;
 
-  int nodes() const { return static_cast<int>(nodes_.size()); }
-
  private:
   struct Node {
     std::string gpu_type;

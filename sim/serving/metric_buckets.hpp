@@ -17,7 +17,7 @@
 // and finishes are never in the past).
 //
 //   operation          time            memory
-//   open/close/count   O(1) amortised  16 bytes per bucket from the oldest window start to the
+//   open/close/count   O(1) amortised  96 bytes per bucket from the oldest window start to the
 //   average()          O(window / 1 s) furthest finish fed; settled buckets older than the
 //                                      longest window are dropped
 //

@@ -92,14 +92,6 @@ ServiceRun::ServiceRun(ServiceSpec spec, Time scenario_start, RandomStream rando
 
 ServiceRun::~ServiceRun() = default;
 
-int32_t ServiceRun::node_of(int32_t replica) const {
-  return replicas_[static_cast<size_t>(replica)].node;
-}
-
-int ServiceRun::ready_replicas(int predictor) const {
-  return static_cast<int>(predictors_[static_cast<size_t>(predictor)].ready.size());
-}
-
 bool ServiceRun::needs_poke() const {
   for (const Predictor& p : predictors_) {
     if (p.percent > 0 && p.ready.empty() && p.placing + p.starting == 0 && p.desired == 0 &&
@@ -110,7 +102,7 @@ bool ServiceRun::needs_poke() const {
 }
 
 Time ServiceRun::next_wakeup() const {
-  if (finished_) return Time::from_micros(kNever);
+  if (finished_) return Time::max();
   if (!begun_) return Time::from_micros(start_us_);
   int64_t t = next_tick_us_;
   if (!due_.empty()) t = std::min(t, due_.top().at_us);

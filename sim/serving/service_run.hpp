@@ -57,7 +57,7 @@ class ServiceRun {
   ServiceRun& operator=(const ServiceRun&) = delete;
   ~ServiceRun();
 
-  // The next instant the run needs wake() called; Time(INT64_MAX) when nothing is due.
+  // The next instant the run needs wake() called; Time::max() when nothing is due.
   Time next_wakeup() const;
   // Processes arrivals up to and including `now`, then replicas ready or drained at `now`,
   // then the autoscaler's tick if one is due. `now` never goes backwards.
@@ -69,10 +69,6 @@ class ServiceRun {
 
   const ServiceSpec& spec() const { return spec_; }
   const ServiceReport& report() const { return report_; }
-  // The node a replica is on (-1 while being placed), for hosts and tests.
-  int32_t node_of(int32_t replica) const;
-  // Replicas of a predictor that take traffic now.
-  int ready_replicas(int predictor) const;
 
  private:
   enum class ReplicaState { kPlacing, kStarting, kReady, kDraining, kGone };

@@ -25,7 +25,7 @@ std::vector<ServiceReport> simulate_services(
   }
   const Time end = options.start + options.horizon;
   for (;;) {
-    Time next = Time::from_micros(INT64_MAX);
+    Time next = Time::max();
     for (const auto& run : runs) next = std::min(next, run->next_wakeup());
     if (next > end) break;
     for (const auto& run : runs)

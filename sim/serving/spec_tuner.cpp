@@ -157,16 +157,13 @@ class Tuner {
 
   // The cheapest replica count of `arm` in [lo, hi] that holds the SLO at `budget`, by
   // bisection; 0 when even hi does not.
-  int cheapest(Arm& arm, int lo, int hi, Duration budget, bool log) {
+  int cheapest(Arm& arm, int lo, int hi, Duration budget) {
     int found = 0;
     while (lo <= hi) {
       const int mid = lo + (hi - lo) / 2;
       const TunePoint p = simulate(arm, mid, budget);
-      if (log) {
-        result_.search_log.push_back(p);
-        ++result_.simulations;
-        sampled_.insert({arm.entry->key, arm.batch, mid});
-      }
+      ++result_.simulations;
+      sampled_.insert({arm.entry->key, arm.batch, mid});
       if (p.meets_slo) {
         found = mid;
         hi = mid - 1;
@@ -199,9 +196,9 @@ class Tuner {
             round == 0 || a->answer == 0 ? a->lower_bound : std::max(a->lower_bound, a->answer - 2);
         const int hi =
             round == 0 || a->answer == 0 ? max_replicas_ : std::min(max_replicas_, a->answer + 2);
-        int answer = cheapest(*a, lo, hi, budgets[round], true);
+        int answer = cheapest(*a, lo, hi, budgets[round]);
         if (answer == 0 && round > 0 && hi < max_replicas_)
-          answer = cheapest(*a, hi + 1, max_replicas_, budgets[round], true);
+          answer = cheapest(*a, hi + 1, max_replicas_, budgets[round]);
         a->answer = answer;
         if (answer > 0) best_cost = std::min(best_cost, answer * a->price);
       }

@@ -58,7 +58,6 @@ struct TuneResult {
   int simulations = 0;            // simulations the search ran (a point may run at two budgets)
   std::optional<TunePoint> best;  // the search's answer
   std::optional<TunePoint> exhaustive_best;  // the grid's cheapest, when asked for
-  std::vector<TunePoint> search_log;         // every simulation of the search, in order
 };
 
 // `trace`: the rows of the service's trace load (nullptr for other loads). The spec must have

@@ -130,10 +130,10 @@ void run_tune(const TuneCommandOptions& opt) {
   std::cout << row("search", r.best);
   if (options.exhaustive) std::cout << row("exhaustive", r.exhaustive_best);
   std::cout << fmt::format(
-      "\n  The search simulated {} of {} grid points ({}) in {} runs; search and exhaustive "
-      "grid took {}.\n",
+      "\n  The search simulated {} of {} grid points ({}) in {} runs; {} took {}.\n",
       with_commas(int64_t{r.sampled}), with_commas(int64_t{r.grid_size}), percent(share),
-      with_commas(int64_t{r.simulations}), seconds_human(wall));
+      with_commas(int64_t{r.simulations}),
+      options.exhaustive ? "search and exhaustive grid" : "the search", seconds_human(wall));
   if (options.exhaustive && r.best && r.exhaustive_best &&
       std::abs(r.best->cost_per_hour - r.exhaustive_best->cost_per_hour) > 1e-9)
     std::cout << "  The search's answer costs more than the exhaustive one.\n";

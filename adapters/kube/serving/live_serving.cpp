@@ -23,7 +23,8 @@ LiveServing::LiveServing(KubeClient& client, ApiWorkers& workers, EventLoop& loo
       workers_(workers),
       loop_(loop),
       scraper_(scraper),
-      options_(std::move(options)) {}
+      options_(std::move(options)),
+      active_(options_.active) {}
 
 LiveServing::~LiveServing() { stop(); }
 
@@ -60,7 +61,7 @@ void LiveServing::start() {
   pods_informer_->start();
   const Time now = loop_.now();
   for (size_t i = 0; i < runs_.size(); ++i) {
-    apply(i);
+    if (active_) apply(i);
     const Duration every = runs_[i].autoscaler->tick();
     runs_[i].timer = loop_.schedule_at(now + every, [this, i, at = now + every] { tick(i, at); });
   }
@@ -73,6 +74,17 @@ void LiveServing::stop() {
   for (Run& r : runs_) {
     if (r.timer) loop_.cancel(*r.timer);
     r.timer.reset();
+  }
+}
+
+void LiveServing::set_active(bool active) {
+  if (active == active_) return;
+  active_ = active;
+  if (!active_ || !started_ || stopped_) return;
+  for (size_t i = 0; i < runs_.size(); ++i) {
+    runs_[i].desired.reset();
+    runs_[i].written.reset();
+    apply(i);
   }
 }
 
@@ -93,11 +105,11 @@ void LiveServing::apply(size_t index) {
       replicas.reset();
     }
     loop_.post([this, index, replicas] {
-      if (stopped_) return;
+      if (stopped_ || !active_) return;
       if (!replicas) {
         ++stats_.apply_errors;
         loop_.schedule_after(options_.reapply_after, [this, index] {
-          if (!stopped_) apply(index);
+          if (!stopped_ && active_) apply(index);
         });
         return;
       }
@@ -114,7 +126,8 @@ void LiveServing::tick(size_t index, Time at) {
   if (stopped_) return;
   const Time next = at + run.autoscaler->tick();
   run.timer = loop_.schedule_at(next, [this, index, next] { tick(index, next); });
-  if (!run.desired || run.scraping) {
+  // Active: decide once the objects are in place. Inactive: scrape only (warm windows).
+  if (run.scraping || (active_ && !run.desired)) {
     ++stats_.ticks_skipped;
     return;
   }
@@ -155,8 +168,9 @@ void LiveServing::decide(size_t index, Time at, ReplicaCounts counts, const Scra
   } else {
     ++stats_.scrapes_failed;
   }
+  if (!active_ || !run.desired) return;
   // A write that failed since the tick restored the count: decide from the count as it is.
-  counts.desired = run.desired.value_or(0);
+  counts.desired = *run.desired;
   const int desired = run.autoscaler->decide(at, counts, *run.metrics);
   ++stats_.ticks;
   const ServiceSpec& spec = services_[run.service];
@@ -173,7 +187,7 @@ void LiveServing::write(size_t index) {
   Run& run = runs_[index];
   // One write at a time per Deployment, so that two cannot land in the wrong order; the
   // latest decision is written when the one in flight is done.
-  if (run.writing || !run.desired || run.written == run.desired) return;
+  if (run.writing || !active_ || !run.desired || run.written == run.desired) return;
   const int replicas = *run.desired;
   run.writing = true;
   const std::string ns = options_.objects.namespace_name;
@@ -189,7 +203,7 @@ void LiveServing::write(size_t index) {
     loop_.post([this, index, replicas, outcome] {
       Run& r = runs_[index];
       r.writing = false;
-      if (stopped_) return;
+      if (stopped_ || !active_) return;
       if (outcome == 0) {
         ++stats_.replica_writes;
         r.written = replicas;

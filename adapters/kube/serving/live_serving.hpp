@@ -68,6 +68,8 @@ struct LiveServingOptions {
   ServingObjectOptions objects;  // namespace, scheduler name, ports
   // After a failed create-or-update, try again this much later.
   Duration reapply_after = seconds(10);
+  // Whether this replica acts (set_active()).
+  bool active = true;
 };
 
 // One decision of one predictor's autoscaler.
@@ -107,6 +109,13 @@ class LiveServing {
 
   void start();
   void stop();
+
+  // With leader election, only the leader acts. An inactive LiveServing writes nothing (no
+  // objects, no replica counts) and decides nothing, but keeps scraping every tick, so that its
+  // windows are warm when it takes over. Becoming active applies the objects again (reading the
+  // replica counts the Deployments have) and decides from the next tick.
+  void set_active(bool active);
+  bool active() const { return active_; }
 
   const Informer& pod_informer() const { return *pods_informer_; }
   const std::vector<ScaleDecision>& decisions() const { return decisions_; }
@@ -157,6 +166,7 @@ class LiveServing {
   LiveServingStats stats_;
   bool started_ = false;
   bool stopped_ = false;
+  bool active_ = true;
 };
 
 }  // namespace gantry::kube

@@ -18,6 +18,9 @@ namespace {
 
 using json = nlohmann::json;
 
+// The executor's too (executor/attempt_plan.hpp, kManagedByLabel), which this does not depend on.
+constexpr std::string_view kManagedBy = "app.kubernetes.io/managed-by";
+
 // RFC 1035 label: what a Service's name must be.
 bool is_dns_1035_label(const std::string& s) {
   if (s.empty() || s.size() > 63) return false;
@@ -38,7 +41,7 @@ std::string memory_quantity(int64_t bytes) {
 }
 
 json object_labels(const ServiceSpec& service, const PredictorSpec& predictor) {
-  return {{std::string(kManagedByLabel), "gantry"},
+  return {{std::string(kManagedBy), "gantry"},
           {std::string(kComponentLabel), std::string(kServingComponent)},
           {std::string(kServiceLabel), service.name},
           {std::string(kPredictorLabel), predictor.name}};

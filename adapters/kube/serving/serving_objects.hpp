@@ -52,7 +52,6 @@ namespace gantry::kube {
 
 inline constexpr std::string_view kServiceLabel = "gantry.dev/service";
 inline constexpr std::string_view kPredictorLabel = "gantry.dev/predictor";
-inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
 inline constexpr std::string_view kComponentLabel = "app.kubernetes.io/component";
 inline constexpr std::string_view kServingComponent = "serving";
 // What the informers of serving objects select on (the fake API server and kube-apiserver both

@@ -260,5 +260,40 @@ TEST_F(Serving, AppliesItsObjectsOnce) {
   again.stop();
 }
 
+// Leader election: a second replica, inactive, scrapes but writes and decides nothing; when the
+// first stops and the second becomes active at +20, its windows are warm (rounds from +12), so
+// at +22 it decides what the first would have: 3 (the +22 arithmetic above).
+TEST_F(Serving, AnInactiveReplicaKeepsItsWindowsWarmAndTakesOver) {
+  harness.run_until(kT0 + seconds(10));
+  ApiWorkers workers(1);
+  ScriptedScraper script;
+  LiveServing standby(client, workers, *loop, script,
+                      LiveServingOptions{.objects = {.namespace_name = "ml"}, .active = false});
+  standby.add_service(kpa_service());
+  standby.start();
+  harness.add(workers);
+  harness.add(standby.pod_informer(), kPods, "", std::string(kServingSelector));
+  const_cast<Informer&>(standby.pod_informer()).wait_for_sync();
+  fake.wait_for_watches_started(3 + 3 + 1);
+  harness.run_until(kT0 + seconds(20));
+  EXPECT_TRUE(standby.decisions().empty());
+  EXPECT_EQ(standby.stats().applied, 0);
+  EXPECT_EQ(standby.desired("chat", "v1"), std::nullopt);
+  EXPECT_EQ(standby.metrics("chat", "v1")->last_round(), kT0 + seconds(20));
+  EXPECT_EQ(script.requests().size(), 5u);  // +12 .. +20
+
+  serving.stop();
+  standby.set_active(true);
+  harness.run_until(kT0 + seconds(23));
+  EXPECT_EQ(standby.stats().applied, 1);
+  ASSERT_EQ(standby.decisions().size(), 1u);  // +22
+  EXPECT_EQ(standby.decisions()[0].at, kT0 + seconds(22));
+  EXPECT_EQ(standby.decisions()[0].desired, 3);
+  EXPECT_EQ(standby.stats().replica_writes, 1);
+  EXPECT_EQ((*fake.get(kDeployments, "chat-v1"))["spec"]["replicas"], 3);
+  EXPECT_TRUE(serving.decisions().back().at < kT0 + seconds(22));
+  standby.stop();
+}
+
 }  // namespace
 }  // namespace gantry::kube

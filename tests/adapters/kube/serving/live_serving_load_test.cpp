@@ -126,11 +126,12 @@ struct Loaded : ::testing::Test, testing::LiveStack {
     sim.stop();
   }
 
+  // The scrapers before the workers that call them, so that they outlive them.
+  std::unique_ptr<EndpointScraper> endpoint;
+  std::unique_ptr<RecordingScraper> scraper;
   ApiWorkers sim_workers{2};
   ApiWorkers serving_workers{2};
   ServingSim sim{client, sim_workers, *loop, load_options()};
-  std::unique_ptr<EndpointScraper> endpoint;
-  std::unique_ptr<RecordingScraper> scraper;
   std::unique_ptr<LiveServing> serving;
 };
 

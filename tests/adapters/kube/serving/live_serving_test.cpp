@@ -160,10 +160,11 @@ struct Serving : ::testing::Test, testing::LiveStack {
     return Time::from_micros(0);
   }
 
+  // The scraper before the workers that call it, so that it outlives them.
+  ScriptedScraper scraper;
   ApiWorkers sim_workers{2};
   ApiWorkers serving_workers{2};
   DeploymentSim deployments{client, sim_workers, *loop, {.namespace_name = "ml"}};
-  ScriptedScraper scraper;
   LiveServing serving{client, serving_workers, *loop, scraper,
                       LiveServingOptions{.objects = {.namespace_name = "ml"}}};
   std::vector<std::pair<Time, int>> writes_;
@@ -243,8 +244,8 @@ TEST_F(Serving, AppliesItsObjectsOnce) {
   // A second LiveServing (a restart) finds the objects and starts from their replica count.
   write_replicas(client, "ml", "chat-v1", 2);
   harness.settle();
-  ApiWorkers workers(1);
   ScriptedScraper quiet;
+  ApiWorkers workers(1);
   LiveServing again(client, workers, *loop, quiet,
                     LiveServingOptions{.objects = {.namespace_name = "ml"}});
   again.add_service(kpa_service());
@@ -265,8 +266,8 @@ TEST_F(Serving, AppliesItsObjectsOnce) {
 // at +22 it decides what the first would have: 3 (the +22 arithmetic above).
 TEST_F(Serving, AnInactiveReplicaKeepsItsWindowsWarmAndTakesOver) {
   harness.run_until(kT0 + seconds(10));
-  ApiWorkers workers(1);
   ScriptedScraper script;
+  ApiWorkers workers(1);
   LiveServing standby(client, workers, *loop, script,
                       LiveServingOptions{.objects = {.namespace_name = "ml"}, .active = false});
   standby.add_service(kpa_service());

@@ -19,6 +19,7 @@ CostSummary summarize_cost(const SimulationLog& log) {
   }
   double useful_s = 0, spot_s = 0;
   for (const JobLog& job : log.jobs) {
+    if (job.spec != nullptr && job.spec->serving_replica) continue;  // a service's replica
     useful_s += job.useful_gpu_seconds;
     spot_s += job.useful_spot_gpu_seconds;
     c.jobs_finished += job.state == JobState::kFinished ? 1 : 0;

@@ -6,6 +6,8 @@
 #include <climits>
 #include <optional>
 
+#include "sim/serving/service_json.hpp"
+
 namespace gantry {
 
 namespace {
@@ -44,7 +46,8 @@ nlohmann::ordered_json queue_json(const QueueSummary& q) {
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& s,
                                    const std::vector<QueueSummary>& queues,
                                    const std::string& results_path,
-                                   const ReliabilitySummary* reliability, const CostSummary* cost) {
+                                   const ReliabilitySummary* reliability, const CostSummary* cost,
+                                   const std::vector<ServiceReport>* services) {
   const bool admission = scenario.policy.admission.enabled();
   nlohmann::ordered_json j;
   j["scenario"] = scenario.name;
@@ -119,6 +122,7 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
   }
   j["fingerprint"] = fmt::format("{:016x}", s.fingerprint);
   j["results"] = results_path;
+  if (services != nullptr && !services->empty()) j["services"] = services_json(*services);
   return j;
 }
 
@@ -127,6 +131,7 @@ nlohmann::ordered_json json_jobs(const SimulationLog& log) {
   for (const JobLog& job : log.jobs) {
     assert(job.spec != nullptr);
     const JobSpec& spec = *job.spec;
+    if (spec.serving_replica) continue;  // in "services", not a job
     nlohmann::ordered_json evictions = nlohmann::ordered_json::array();
     for (const EvictionRecord& e : job.evicted) {
       assert(e.by < static_cast<JobId>(log.jobs.size()));

@@ -10,6 +10,7 @@
 #include "sim/queue_summary.hpp"
 #include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
+#include "sim/serving/service_report.hpp"
 #include "sim/simulation_log.hpp"
 #include "sim/summary.hpp"
 
@@ -26,12 +27,13 @@ namespace gantry {
 // "on_demand", "per_finished_job", "per_useful_gpu_hour", "spot_per_useful_gpu_hour",
 // "on_demand_per_useful_gpu_hour", "pools": [{"name", "capacity" ("spot" | "on-demand"),
 // "price_per_hour", "nodes_added", "nodes_removed", "peak_nodes", "reclaims", "node_hours",
-// "cost"}]}.
+// "cost"}]}. With `services` (non-empty) it has "services" (sim/serving/service_json.hpp).
 nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummary& summary,
                                    const std::vector<QueueSummary>& queues,
                                    const std::string& results_path,
                                    const ReliabilitySummary* reliability = nullptr,
-                                   const CostSummary* cost = nullptr);
+                                   const CostSummary* cost = nullptr,
+                                   const std::vector<ServiceReport>* services = nullptr);
 
 // Every job of the log, in JobId order (`--jobs`):
 //   {"name", "queue", "priority", "submit", "admitted", "start", "end", "state", "replicas",

@@ -29,6 +29,7 @@ ReliabilitySummary summarize_reliability(const SimulationLog& log) {
   int64_t ran = 0;
   double allocated_s = 0, useful_s = 0, lost_s = 0, restarts = 0;
   for (const JobLog& job : log.jobs) {
+    if (job.spec != nullptr && job.spec->serving_replica) continue;  // services report on their own
     allocated_s += job.allocated_gpu_seconds;
     useful_s += job.useful_gpu_seconds;
     lost_s += job.lost_gpu_seconds;

@@ -72,6 +72,7 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
 
   for (const JobLog& job : run.log.jobs) {
     const JobSpec& spec = *job.spec;
+    if (spec.serving_replica) continue;  // services have tables of their own
     JobRecord r;
     r.id = job.id;
     r.name = spec.name;
@@ -120,6 +121,7 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
   for (const PoolLog& p : run.log.pools)
     w.add_pool({p.name, p.spot ? "spot" : "on-demand", p.price_per_hour, p.nodes_added,
                 p.nodes_removed, p.peak_nodes, p.reclaims, p.node_hours, p.cost});
+  for (const ServiceReport& s : run.services) w.add_service(s);
   for (const JobLog& job : run.log.jobs)
     for (const EvictionRecord& e : job.evicted)
       w.add_eviction(

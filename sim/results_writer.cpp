@@ -48,6 +48,17 @@ CREATE TABLE pools(
   name TEXT PRIMARY KEY, capacity TEXT, price_per_hour REAL, nodes_added INTEGER,
   nodes_removed INTEGER, peak_nodes INTEGER, reclaims INTEGER, node_hours REAL, cost REAL);
 )sql",
+      // Inference services (issue #14).
+      R"sql(
+CREATE TABLE services(
+  name TEXT PRIMARY KEY, requests INTEGER, p50_s REAL, p99_s REAL, slo_p99_s REAL NULL,
+  slo_attainment REAL, gpu_hours REAL, cold_starts INTEGER, max_replicas INTEGER,
+  unserved INTEGER);
+CREATE TABLE service_intervals(
+  service TEXT, start_us INTEGER, arrivals INTEGER, served INTEGER, qps REAL, p50_s REAL,
+  p99_s REAL, slo_attainment REAL, ready_replicas REAL, starting_replicas REAL,
+  gpu_hours REAL, cold_starts INTEGER);
+)sql",
   };
   return kSteps;
 }
@@ -100,6 +111,13 @@ ResultsWriter::ResultsWriter(const std::string& path) : path_(path), file_(path)
   insert_pool_ = db_.prepare(
       "INSERT INTO pools(name, capacity, price_per_hour, nodes_added, nodes_removed, peak_nodes, "
       "reclaims, node_hours, cost) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert_service_ = db_.prepare(
+      "INSERT INTO services(name, requests, p50_s, p99_s, slo_p99_s, slo_attainment, gpu_hours, "
+      "cold_starts, max_replicas, unserved) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+  insert_service_interval_ = db_.prepare(
+      "INSERT INTO service_intervals(service, start_us, arrivals, served, qps, p50_s, p99_s, "
+      "slo_attainment, ready_replicas, starting_replicas, gpu_hours, cold_starts) VALUES (?, ?, "
+      "?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
   insert_eviction_ =
       db_.prepare("INSERT INTO evictions(job_id, at_us, reason, by_job_id) VALUES (?, ?, ?, ?)");
   insert_queue_ = db_.prepare(
@@ -124,6 +142,8 @@ ResultsWriter::~ResultsWriter() {
   insert_queue_ = Statement();
   insert_fault_ = Statement();
   insert_pool_ = Statement();
+  insert_service_ = Statement();
+  insert_service_interval_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();
@@ -184,6 +204,26 @@ void ResultsWriter::add_pool(const PoolRow& p) {
   row_written();
 }
 
+void ResultsWriter::add_service(const ServiceReport& s) {
+  assert(!finished_);
+  insert_service_
+      .bind_all(borrow(s.name), s.requests, s.p50_s, s.p99_s,
+                s.slo_p99_s > 0 ? std::optional<double>(s.slo_p99_s) : std::nullopt,
+                s.slo_attainment, s.gpu_hours, s.cold_starts, s.max_replicas, s.unserved)
+      .step();
+  insert_service_.reset();
+  row_written();
+  for (const ServiceInterval& i : s.intervals) {
+    insert_service_interval_
+        .bind_all(borrow(s.name), i.start, i.arrivals, i.served, i.qps, i.p50_s, i.p99_s,
+                  i.slo_attainment, i.ready_replicas, i.starting_replicas, i.gpu_hours,
+                  i.cold_starts)
+        .step();
+    insert_service_interval_.reset();
+    row_written();
+  }
+}
+
 void ResultsWriter::add_eviction(const JobEvictionRecord& e) {
   assert(!finished_);
   insert_eviction_.bind_all(e.job_id, e.at, borrow(e.reason), e.by_job_id).step();
@@ -241,6 +281,8 @@ void ResultsWriter::finish() {
   insert_queue_ = Statement();
   insert_fault_ = Statement();
   insert_pool_ = Statement();
+  insert_service_ = Statement();
+  insert_service_interval_ = Statement();
   insert_series_ = Statement();
   insert_event_ = Statement();
   insert_summary_ = Statement();

@@ -1,7 +1,7 @@
 #pragma once
 // ResultsWriter: the results database of `gantry simulate`.
 //
-// One SQLite file per run, with this schema (user_version 3):
+// One SQLite file per run, with this schema (user_version 4):
 //
 //   meta(key TEXT PRIMARY KEY, value TEXT)
 //       scenario name, seed, policy, start, horizon, gantry version: whatever the caller
@@ -28,6 +28,14 @@
 //         nodes_removed INTEGER, peak_nodes INTEGER, reclaims INTEGER, node_hours REAL,
 //         cost REAL)
 //       one row per node pool (sim/cost_summary.hpp); empty without node pools.
+//   services(name TEXT PRIMARY KEY, requests INTEGER, p50_s REAL, p99_s REAL,
+//            slo_p99_s REAL NULL, slo_attainment REAL, gpu_hours REAL, cold_starts INTEGER,
+//            max_replicas INTEGER, unserved INTEGER)
+//       one row per inference service (sim/serving/service_report.hpp); empty without services.
+//   service_intervals(service TEXT, start_us INTEGER, arrivals INTEGER, served INTEGER,
+//            qps REAL, p50_s REAL, p99_s REAL, slo_attainment REAL, ready_replicas REAL,
+//            starting_replicas REAL, gpu_hours REAL, cold_starts INTEGER)
+//       one row per service and report interval (spec.sim.serviceReportInterval).
 //   evictions(job_id INTEGER, at_us INTEGER, reason TEXT, by_job_id INTEGER NULL)
 //       one row per eviction of a job, in the order add_eviction() received them; by_job_id
 //       is the preemptor (NULL when no job caused it).
@@ -50,9 +58,9 @@
 // events, summary; 2 the admission columns of jobs (queue, admitted_us, replicas,
 // lost_gpu_seconds) and the evictions and queues tables; 3 the reliability columns of jobs
 // (failures, resizes, allocated_gpu_seconds, useful_gpu_seconds) and the faults and pools
-// tables. Every results database is written from nothing, so a file of this Gantry is always
-// at 3; a reader that finds less is reading an older Gantry's file, without those columns and
-// tables.
+// tables; 4 the services and service_intervals tables. Every results database is written from
+// nothing, so a file of this Gantry is always at 4; a reader that finds less is reading an older
+// Gantry's file, without those columns and tables.
 //
 // Instants are microseconds since the Unix epoch in simulated time (`*_us`).
 //
@@ -94,6 +102,7 @@
 #include "engine/store/replacement_file.hpp"
 #include "engine/store/statement.hpp"
 #include "engine/store/transaction.hpp"
+#include "sim/serving/service_report.hpp"
 
 namespace gantry {
 
@@ -214,6 +223,8 @@ class ResultsWriter {
   void add_queue(const QueueRecord& queue);  // a second queue of the same name throws StoreError
   void add_fault(const FaultRow& fault);
   void add_pool(const PoolRow& pool);  // a second pool of the same name throws StoreError
+  // A service and its report intervals; a second service of the same name throws StoreError.
+  void add_service(const ServiceReport& service);
   void add_series(const SeriesRecord& row);
   void add_event(const EventRecord& event);
   // Inserts or replaces summary[metric]; the last value written for a metric wins.
@@ -239,6 +250,8 @@ class ResultsWriter {
   Statement insert_meta_;
   Statement insert_fault_;
   Statement insert_pool_;
+  Statement insert_service_;
+  Statement insert_service_interval_;
   Statement insert_job_;
   Statement insert_eviction_;
   Statement insert_queue_;

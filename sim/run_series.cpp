@@ -21,6 +21,7 @@ RunSeries run_series(const SimulationRun& run, size_t max_points) {
   RunSeries s;
   std::vector<double> wait, jct;
   for (const JobLog& job : run.log.jobs) {
+    if (job.spec->serving_replica) continue;  // a service's replica, not a training job
     if (job.running) wait.push_back((*job.running - job.spec->submit).seconds());
     if (job.finished) jct.push_back((*job.finished - job.spec->submit).seconds());
   }

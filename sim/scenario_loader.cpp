@@ -134,11 +134,15 @@ std::vector<int64_t> pool_nodes_of(const Topology& topology,
 }
 
 SimParameters read_sim(const ConfigNode& node, ConfigErrors& errors) {
-  const ConfigFields m(node, {"podStartup", "restartDelay"}, errors);
+  const ConfigFields m(node, {"podStartup", "restartDelay", "serviceReportInterval"}, errors);
   SimParameters s;
   m.read("podStartup", [&](const ConfigNode& n) { s.pod_startup = n.as_duration(kMaxPodStartup); });
   m.read("restartDelay",
          [&](const ConfigNode& n) { s.restart_delay = n.as_duration(kMaxRestartDelay); });
+  m.read("serviceReportInterval", [&](const ConfigNode& n) {
+    s.service_report_interval = n.as_positive_duration();
+    if (s.service_report_interval < seconds(1)) n.fail("expected at least 1s");
+  });
   return s;
 }
 
@@ -183,6 +187,13 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
     WorkloadContext ctx{capacity, s.start, topology_ok, queues};
     ctx.nodes_of = pool_nodes_of(s.topology, s.autoscaling.pools);
     s.workload = read_workload(*n, ctx, errors);
+    if (!s.workload.services.empty() && !s.horizon && !m.has("horizon")) {
+      errors.attempt([&] {
+        n->fail(
+            "a scenario with services needs spec.horizon: a service's load has no end, so "
+            "the run would not either (add e.g. horizon: 24h)");
+      });
+    }
   }
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
   if (auto n = m.optional("failures"))

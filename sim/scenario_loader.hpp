@@ -12,7 +12,9 @@
 //     start: 2026-01-01T00:00:00Z           # default that instant; RFC 3339
 //     horizon: 7d                           # absent: run until every job has finished
 //     cluster:                              # required; sim/cluster_loader.hpp
-//     workload: {jobs: [...], generators: [...]}   # required; sim/workload_loader.hpp
+//     workload: {jobs: [...], generators: [...], services: [...]}   # required;
+//                                           # sim/workload_loader.hpp (services:
+//                                           # sim/serving/service_loader.hpp)
 //     policy: {queue: Fifo|Priority, queueing: BestEffortFIFO|StrictFIFO, placement: binpack,
 //              admission: {queues: [...], ...}}   # admission: sim/admission_loader.hpp
 //     sim: {podStartup: 5s}

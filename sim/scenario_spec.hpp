@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "engine/cluster/job.hpp"
+#include "engine/cluster/service_spec.hpp"
 #include "engine/cluster/topology.hpp"
 #include "engine/core/time.hpp"
 #include "engine/policy/scheduler_config.hpp"
@@ -60,6 +61,9 @@ struct PoissonGeneratorSpec {
 struct WorkloadSpec {
   std::vector<JobSpec> jobs;  // explicit list; submit times are absolute
   std::vector<PoissonGeneratorSpec> generators;
+  // Inference services (sim/serving/service_loader.hpp); their start is an offset from the
+  // scenario's start.
+  std::vector<ServiceSpec> services;
 };
 
 struct SimParameters {
@@ -70,6 +74,9 @@ struct SimParameters {
   // detection, teardown and rescheduling (loading the checkpoint is part of the pods' start).
   // Default 0, so a scenario about failures says what it assumes.
   Duration restart_delay;
+  // The length of a service's report intervals (sim/serving/service_report.hpp): the rows of
+  // its latency and replica plots. Default 5 min.
+  Duration service_report_interval = minutes(5);
 };
 
 struct ScenarioSpec {

@@ -9,8 +9,5 @@ gantry_library(gantry_sim_serving
     serving/first_fit_host.cpp
     serving/serving_simulation.cpp
     serving/service_json.cpp
+    serving/spec_tuner.cpp
   DEPS gantry_serving_policy gantry_metrics gantry_cluster nlohmann_json::nlohmann_json)
-# Services on the scenario's cluster: replicas as jobs of the training world.
-gantry_library(gantry_sim_serving_world
-  SOURCES serving/cluster_host.cpp serving/serving_driver.cpp
-  DEPS gantry_sim_serving gantry_sim_world)

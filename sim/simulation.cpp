@@ -1,6 +1,8 @@
 #include "sim/simulation.hpp"
 
+#include "adapters/traces/azure_llm_trace.hpp"
 #include "engine/core/event_loop.hpp"
+#include "sim/serving/serving_driver.hpp"
 #include "sim/world_builder.hpp"
 
 namespace gantry {
@@ -41,8 +43,23 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
       if (!world.busy() && world.pending_jobs().empty()) loop->stop();
     });
   }
+  // Services (spec.workload.services): their replicas are jobs of this world; the loader
+  // requires a horizon with them (a service's load has no end).
+  std::optional<ServingDriver> serving;
+  if (!scenario.workload.services.empty()) {
+    std::vector<std::shared_ptr<const std::vector<TraceRequest>>> traces;
+    for (const ServiceSpec& s : scenario.workload.services) {
+      traces.push_back(s.load.kind == LoadKind::kTrace
+                           ? std::make_shared<const std::vector<TraceRequest>>(
+                                 load_azure_llm_trace(s.load.trace_file))
+                           : nullptr);
+    }
+    serving.emplace(*loop, world, scenario.workload.services, traces, scenario.seed, scenario.start,
+                    ServiceRun::Options{scenario.sim.service_report_interval});
+  }
   world.start();
   if (built->pools) built->pools->start();
+  if (serving) serving->start();
   if (scenario.horizon) {
     loop->run_until(scenario.start + *scenario.horizon);
   } else {
@@ -51,9 +68,11 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   if (progress) progress(1.0);
 
   run.end = loop->now();
+  if (serving) run.services = serving->finish(run.end);
   run.events_dispatched = loop->dispatched();
   run.queued_at_end = built->scheduler->queued();
   run.log = world.take_log();
+  run.submitted = world.take_submitted();
   if (built->pools) run.log.pools = built->pools->log(run.end);
   // Moving the vector keeps its elements where they are, so the log's JobLog::spec pointers
   // stay valid in `run`.

@@ -6,6 +6,7 @@
 //
 // Deterministic: the same ScenarioSpec (seed included) gives an identical SimulationRun.
 
+#include <deque>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "engine/cluster/cluster.hpp"
 #include "sim/scenario_spec.hpp"
+#include "sim/serving/service_report.hpp"
 #include "sim/simulation_log.hpp"
 
 namespace gantry {
@@ -26,7 +28,11 @@ struct SimulationRun {
   Time start;
   Time end;  // the horizon, or the last event's time
   uint64_t events_dispatched = 0;
-  size_t queued_at_end = 0;  // jobs still waiting for placement
+  size_t queued_at_end = 0;             // jobs still waiting for placement
+  std::vector<ServiceReport> services;  // spec.workload.services, in order
+  // Jobs submitted during the run (services' replicas), after `jobs` in JobId order; the log's
+  // JobLog::spec pointers of those jobs point here.
+  std::deque<JobSpec> submitted;
 };
 
 // Called now and then with the fraction done in [0, 1]: finished jobs over all jobs, or the

@@ -67,6 +67,7 @@ RunSummary summarize(const SimulationRun& run) {
   s.total_gpus = run.cluster->total_gpus();
   Distribution wait, jct;
   for (const JobLog& job : run.log.jobs) {
+    if (job.spec->serving_replica) continue;  // services report on their own
     ++s.jobs_total;
     switch (job.state) {
       case JobState::kPending:

@@ -150,6 +150,10 @@ class TrainingWorld : private Scheduler::Waker {
   const Cluster& cluster() const { return cluster_; }
   // The log, with the admission queues' GPU time integrated up to now.
   SimulationLog take_log();
+  // The specs of the jobs submit() added, which the log's JobLog::spec of those jobs point to:
+  // whoever keeps the log past the world keeps these too (moving a deque keeps its elements
+  // where they are).
+  std::deque<JobSpec> take_submitted() { return std::move(submitted_); }
   size_t finished() const { return finished_; }
 
  private:

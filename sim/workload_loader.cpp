@@ -12,6 +12,7 @@
 #include "engine/config/resource_fields.hpp"
 #include "sim/placement_constraints_loader.hpp"
 #include "sim/scenario_values.hpp"
+#include "sim/serving/service_loader.hpp"
 
 namespace gantry {
 
@@ -611,7 +612,7 @@ size_t read_named_list(const ConfigFields& m, std::string_view key, const char* 
 
 WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx,
                            ConfigErrors& errors) {
-  const ConfigFields m(node, {"jobs", "generators"}, errors);
+  const ConfigFields m(node, {"jobs", "generators", "services"}, errors);
   WorkloadSpec w;
   size_t given = 0;                                  // entries written, readable or not
   std::vector<std::optional<ConfigNode>> job_names;  // parallel to w.jobs
@@ -641,12 +642,18 @@ WorkloadSpec read_workload(const ConfigNode& node, const WorkloadContext& ctx,
                                   " clashes with the jobs of generator " + quote_for_message(*g) +
                                   ", named " + *g + "-<index>");
   }
+  if (const std::optional<ConfigNode> list = m.optional("services")) {
+    const ServiceContext sctx{ctx.topology_ok ? &ctx.topology : nullptr, ctx.start};
+    w.services = read_services(*list, sctx, errors);
+    given += w.services.size();
+  }
   // A list that is not a list is its own error; only written empty lists, or none, are this.
   const auto unreadable = [&](std::string_view key) {
     return m.has(key) && !m.optional(key)->is_sequence();
   };
-  if (m.valid() && given == 0 && !unreadable("jobs") && !unreadable("generators"))
-    errors.add(node, "the workload has no jobs and no generators");
+  if (m.valid() && given == 0 && !unreadable("jobs") && !unreadable("generators") &&
+      !unreadable("services"))
+    errors.add(node, "the workload has no jobs, no generators and no services");
   int64_t total = static_cast<int64_t>(w.jobs.size());
   for (const PoissonGeneratorSpec& g : w.generators) total += g.count;
   if (total > kMaxJobs)

@@ -20,6 +20,11 @@
 //       restartPolicy: OnFailure   # | Never | ExitCode (128 < code < 255 recreates)
 //     generators:                  # Poisson arrivals, names unique
 //     - {kind: Poisson, name, count, meanInterarrival, start, mix: [JobClass...]}
+//     services:                    # inference services, names unique:
+//     - {name: chat, predictors, capacity, coldStart, autoscaler, slo, load, ...}
+//                                  # sim/serving/service_loader.hpp
+//
+// A workload needs at least one job, generator or service.
 //
 // A role's resources take the spellings every file kind shares (engine/config/
 // resource_fields.hpp): cpu and memory required, gpu whole GPUs or a share of one ("0.5").

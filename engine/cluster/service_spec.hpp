@@ -44,6 +44,9 @@ struct ReplicaCapacity {
   // step (Patel et al., "Splitwise", ISCA'24, §3 — prefill is an order of magnitude faster per
   // token than decode on A100/H100).
   double prefill_tokens_per_second = 0;  // 0: the default above
+  // What a replica on this key costs per hour (any currency), for `gantry tune`'s "cheapest".
+  // 0: the GPUs it takes, so the cheapest is the fewest GPU-hours.
+  double price_per_hour = 0;
 };
 
 struct ModelDownloadSpec {
@@ -92,6 +95,9 @@ struct AutoscalerSpec {
   double max_scale_up_rate = 1000.0;
   Duration tick = seconds(2);
   Duration scale_to_zero_grace = seconds(30);
+  // Knative's scale-down-delay (autoscaling.knative.dev/scale-down-delay, default 0): the desire
+  // is the highest of the last scale_down_delay, so a dip shorter than that removes nothing.
+  Duration scale_down_delay;
   // HPA (Kubernetes defaults: sync period 15 s, tolerance 0.1, scale-down stabilisation 300 s,
   // scale-up policies 4 pods or 100 % per 15 s, the larger).
   HpaMetric hpa_metric = HpaMetric::kGpu;

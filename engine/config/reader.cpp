@@ -194,7 +194,7 @@ std::vector<ConfigNode> ConfigNode::as_sequence() const {
   return items;
 }
 
-std::vector<ConfigEntry> ConfigNode::as_entries() const {
+std::vector<ConfigEntry> ConfigNode::as_entries(Keys keys) const {
   if (!node_.IsMap()) fail_expected("a map");
   if (has_user_tag(node_))
     fail("YAML tags such as " + quote_for_message(node_.Tag()) + " are not used in Gantry files");
@@ -207,7 +207,8 @@ std::vector<ConfigEntry> ConfigNode::as_entries() const {
     // A key node's path is the path of the field it names.
     const std::string name = key.IsScalar() ? key.Scalar() : std::string();
     ConfigNode key_node = derive(key, child_path(name), node_.Mark());
-    if (!key.IsScalar() || key.Tag() != "?") {
+    const bool quoted_ok = keys == Keys::kPlainOrQuoted && key.Tag() == "!";
+    if (!key.IsScalar() || (key.Tag() != "?" && !quoted_ok)) {
       key_node.path_ = path_;
       key_node.fail("field names must be plain strings");
     }

@@ -106,8 +106,11 @@ class ConfigNode {
   std::vector<ConfigNode> as_sequence() const;
 
   // A map with free-form keys (labels, environment variables), in document order. Keys must be
-  // plain scalars and unique.
-  std::vector<ConfigEntry> as_entries() const;
+  // plain scalars and unique; with Keys::kPlainOrQuoted they may also be quoted, for maps whose
+  // keys are values rather than field names (an inference service's capacity table, keyed by
+  // "A10@0.5", which YAML users quote).
+  enum class Keys { kPlain, kPlainOrQuoted };
+  std::vector<ConfigEntry> as_entries(Keys keys = Keys::kPlain) const;
 
   // A map whose keys must all be in `allowed`; see ConfigMap.
   ConfigMap as_map(std::initializer_list<std::string_view> allowed) const;

@@ -52,6 +52,8 @@ class Distribution {
   // p in [0, 100], by the method above. p outside that range is a programming error
   // (asserted; clamped in release builds).
   double percentile(double p) const;
+  // Every sample, in no particular order (sorted after a percentile() call).
+  const std::vector<double>& samples() const { return samples_; }
 
  private:
   void sort_if_needed() const;

@@ -17,7 +17,8 @@ int LogHistogram::index_of(int64_t value) {
   if (exponent >= kMaxExponent) return kBuckets - 1;
   // The top kSubBits bits of v: 64..127, the bucket within [2^exponent, 2^(exponent+1)).
   const int top = static_cast<int>(v >> (exponent - kSubBits + 1));
-  return static_cast<int>(kLinear + (exponent - kSubBits) * kHalf) + (top - static_cast<int>(kHalf));
+  return static_cast<int>(kLinear + (exponent - kSubBits) * kHalf) +
+         (top - static_cast<int>(kHalf));
 }
 
 int64_t LogHistogram::lower_bound(int i) {

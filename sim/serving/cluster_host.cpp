@@ -44,9 +44,8 @@ void ClusterHost::release(ServiceRun& run, int32_t replica, Time /*now*/) {
 
 std::vector<int32_t> ClusterHost::likely_nodes(const PredictorSpec& predictor, int count) {
   const Cluster& cluster = world_.cluster();
-  const GpuTypeId type = predictor.gpu_type.empty()
-                             ? GpuTypeId{-1}
-                             : cluster.topology().gpus.find(predictor.gpu_type);
+  const GpuTypeId type =
+      predictor.gpu_type.empty() ? GpuTypeId{-1} : cluster.topology().gpus.find(predictor.gpu_type);
   std::vector<int32_t> out;
   for (NodeId n = 0; n < cluster.node_count() && static_cast<int>(out.size()) < count; ++n) {
     if (type >= 0 && cluster.gpu_type_of(n) != type) continue;

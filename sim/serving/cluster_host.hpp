@@ -24,8 +24,7 @@ class ClusterHost final : public ReplicaHost {
   // `changed` is called after every placement, so the driver can reschedule its wake-up.
   ClusterHost(TrainingWorld& world, std::function<void()> changed);
 
-  void create(ServiceRun& run, int32_t replica, const PredictorSpec& predictor,
-              Time now) override;
+  void create(ServiceRun& run, int32_t replica, const PredictorSpec& predictor, Time now) override;
   void release(ServiceRun& run, int32_t replica, Time now) override;
   // Nodes of the predictor's GPU model where its pod fits now, in the cluster's node order.
   std::vector<int32_t> likely_nodes(const PredictorSpec& predictor, int count) override;

@@ -17,8 +17,7 @@ class FirstFitHost final : public ReplicaHost {
  public:
   explicit FirstFitHost(int gpus_per_node = 8) : gpus_per_node_(gpus_per_node) {}
 
-  void create(ServiceRun& run, int32_t replica, const PredictorSpec& predictor,
-              Time now) override;
+  void create(ServiceRun& run, int32_t replica, const PredictorSpec& predictor, Time now) override;
   void release(ServiceRun& run, int32_t replica, Time now) override;
   std::vector<int32_t> likely_nodes(const PredictorSpec& predictor, int count) override;
 

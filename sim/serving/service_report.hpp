@@ -13,12 +13,12 @@ namespace gantry {
 
 struct ServiceInterval {
   Time start;
-  int64_t arrivals = 0;      // requests that arrived in the interval
-  int64_t served = 0;        // requests dispatched to a replica in the interval (latency known)
-  double qps = 0;            // arrivals per second
-  double p50_s = 0;          // latency of the requests served in the interval; 0 when none
+  int64_t arrivals = 0;  // requests that arrived in the interval
+  int64_t served = 0;    // requests dispatched to a replica in the interval (latency known)
+  double qps = 0;        // arrivals per second
+  double p50_s = 0;      // latency of the requests served in the interval; 0 when none
   double p99_s = 0;
-  double slo_attainment = 1;  // share of them within the SLO (1 when none or no SLO)
+  double slo_attainment = 1;     // share of them within the SLO (1 when none or no SLO)
   double ready_replicas = 0;     // time averages over the interval
   double starting_replicas = 0;  // placing or in cold start
   double gpu_hours = 0;          // allocated (whole GPUs and shares), placement to release
@@ -44,7 +44,7 @@ struct ServiceReport {
   double slo_p99_s = 0;  // the SLO (0: none)
   double gpu_hours = 0;
   int cold_starts = 0;
-  int max_replicas = 0;  // ready + starting, the most at once
+  int max_replicas = 0;       // ready + starting, the most at once
   Distribution cold_start_s;  // placement to ready, every cold start
   std::vector<PredictorReport> predictors;
   std::vector<ServiceInterval> intervals;

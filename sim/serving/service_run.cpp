@@ -151,8 +151,10 @@ void ServiceRun::wake(Time now) {
     const Due d = due_.top();
     due_.pop();
     const Replica& r = replicas_[static_cast<size_t>(d.replica)];
-    if (r.state == ReplicaState::kStarting && r.ready_us == d.at_us) make_ready(d.replica, d.at_us);
-    else if (r.state == ReplicaState::kDraining) release(d.replica, d.at_us);
+    if (r.state == ReplicaState::kStarting && r.ready_us == d.at_us)
+      make_ready(d.replica, d.at_us);
+    else if (r.state == ReplicaState::kDraining)
+      release(d.replica, d.at_us);
   }
   if (now_us_ >= next_tick_us_) {
     for (size_t i = 0; i < predictors_.size(); ++i)
@@ -211,8 +213,10 @@ void ServiceRun::dispatch(Predictor& p, const ServingRequest& r, int64_t availab
   m.open(ServingMetric::kSlotsBusy, a.start_us, slot);
   m.close(ServingMetric::kSlotsBusy, a.finish_us, slot);
   if (a.busy_grew) {
-    if (a.new_period) m.open(ServingMetric::kGpuBusy, a.start_us);
-    else m.close(ServingMetric::kGpuBusy, a.busy_from_us, -1.0);  // the period goes on
+    if (a.new_period)
+      m.open(ServingMetric::kGpuBusy, a.start_us);
+    else
+      m.close(ServingMetric::kGpuBusy, a.busy_from_us, -1.0);  // the period goes on
     m.close(ServingMetric::kGpuBusy, a.finish_us);
   }
   m.close(ServingMetric::kConcurrency, a.finish_us);
@@ -404,8 +408,10 @@ void ServiceRun::remove_replica(int32_t replica, Time now) {
       r.state = ReplicaState::kDraining;
       change_levels(now_us, ready_level_ - 1, starting_level_, gpu_level_);
       const int64_t drained = std::max(now_us, r.queue.drained_at());
-      if (drained <= now_us) release(replica, now_us);
-      else due_.push({drained, replica});
+      if (drained <= now_us)
+        release(replica, now_us);
+      else
+        due_.push({drained, replica});
       return;
     }
     case ReplicaState::kDraining:

@@ -6,10 +6,10 @@
 
 namespace gantry {
 
-ServingDriver::ServingDriver(EventLoop& loop, TrainingWorld& world,
-                             const std::vector<ServiceSpec>& services,
-                             const std::vector<std::shared_ptr<const std::vector<TraceRequest>>>& traces,
-                             uint64_t seed, Time scenario_start, ServiceRun::Options options)
+ServingDriver::ServingDriver(
+    EventLoop& loop, TrainingWorld& world, const std::vector<ServiceSpec>& services,
+    const std::vector<std::shared_ptr<const std::vector<TraceRequest>>>& traces, uint64_t seed,
+    Time scenario_start, ServiceRun::Options options)
     : loop_(loop) {
   host_ = std::make_unique<ClusterHost>(world, [this] {
     if (!firing_) reschedule();

@@ -21,8 +21,7 @@ std::vector<ServiceReport> simulate_services(
   for (size_t i = 0; i < services.size(); ++i) {
     runs.push_back(std::make_unique<ServiceRun>(
         services[i], options.start, service_stream(streams, services[i]), host,
-        i < traces.size() ? traces[i] : nullptr,
-        ServiceRun::Options{options.report_interval}));
+        i < traces.size() ? traces[i] : nullptr, ServiceRun::Options{options.report_interval}));
   }
   const Time end = options.start + options.horizon;
   for (;;) {

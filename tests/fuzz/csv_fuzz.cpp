@@ -1,5 +1,6 @@
 // libFuzzer target for the trace importers (adapters/traces): arbitrary bytes go to the openb
-// node and pod loaders, the PAI machine loader and the spot-GPU node loader. The only
+// node and pod loaders, the PAI machine loader, the spot-GPU node loader and the Azure LLM
+// request trace reader. The only
 // acceptable failure is gantry::InputError whose message starts with the file name; anything
 // else escapes and libFuzzer reports it (an uncaught exception aborts), and sanitizers report
 // memory errors and UB. What loads must satisfy the documented contracts (checked below).
@@ -15,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/traces/azure_llm_trace.hpp"
 #include "adapters/traces/openb.hpp"
 #include "adapters/traces/pai_machines.hpp"
 #include "adapters/traces/spot_nodes.hpp"
@@ -46,6 +48,16 @@ void check_pods(const std::vector<gantry::TracePod>& pods) {
   }
 }
 
+void check_requests(const std::vector<gantry::TraceRequest>& requests) {
+  int64_t previous = 0;
+  for (const gantry::TraceRequest& r : requests) {
+    if (r.offset_us < previous || r.prefill_tokens < 0 || r.decode_tokens < 0) __builtin_trap();
+    if (r.prefill_tokens > gantry::kMaxTraceTokens || r.decode_tokens > gantry::kMaxTraceTokens)
+      __builtin_trap();
+    previous = r.offset_us;
+  }
+}
+
 template <typename F>
 void expect_only_input_errors(const char* file_name, F&& load) {
   try {
@@ -67,5 +79,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       "pai.csv", [&] { check_topology(gantry::load_pai_machines_text(text, "pai.csv")); });
   expect_only_input_errors("spot.csv",
                            [&] { check_topology(gantry::load_spot_nodes_text(text, "spot.csv")); });
+  expect_only_input_errors(
+      "llm.csv", [&] { check_requests(gantry::load_azure_llm_trace_text(text, "llm.csv")); });
   return 0;
 }

@@ -49,7 +49,7 @@ TEST_F(ResultsExport, JobsCarryQueueAdmissionReplicasAndLoss) {
   const std::string file = path("results.db");
   write_lab(file, lab_scenario());
   Database db = Database::open(file, {.create = false, .read_only = true});
-  EXPECT_EQ(db.user_version(), 3);
+  EXPECT_EQ(db.user_version(), 4);
   Statement jobs = db.prepare(
       "SELECT name, queue, admitted_us, replicas, lost_gpu_seconds, state FROM jobs ORDER BY id");
   ASSERT_TRUE(jobs.step());

@@ -103,8 +103,8 @@ TEST_F(ResultsWriterTest, RoundTrip) {
     EXPECT_TRUE(w.finished());
   }
   Database db = Database::open(file);
-  EXPECT_EQ(db.user_version(), 3)
-      << "schema steps: the tables, the admission ones, the reliability ones";
+  EXPECT_EQ(db.user_version(), 4)
+      << "schema steps: the tables, the admission ones, the reliability ones, the services";
 
   Statement meta = db.prepare("SELECT value FROM meta WHERE key = ?");
   meta.bind_all("seed");
@@ -417,6 +417,54 @@ TEST_F(ResultsWriterTest, AdmissionRowsRoundTrip) {
   EXPECT_EQ(q.column_text(0), "idle");
   for (int column : {1, 4, 5}) EXPECT_TRUE(q.column_is_null(column)) << "column " << column;
   EXPECT_FALSE(q.step());
+}
+
+// A service and its intervals go to `services` and `service_intervals`; no SLO is NULL.
+TEST_F(ResultsWriterTest, ServiceRowsRoundTrip) {
+  const std::string file = path("results.db");
+  ServiceReport s;
+  s.name = "chat";
+  s.requests = 1200;
+  s.p50_s = 0.3;
+  s.p99_s = 1.5;
+  s.slo_attainment = 0.98;
+  s.gpu_hours = 2.5;
+  s.cold_starts = 3;
+  s.max_replicas = 4;
+  ServiceInterval a;
+  a.start = kT0;
+  a.arrivals = 700;
+  a.ready_replicas = 2.5;
+  ServiceInterval b = a;
+  b.start = kT0 + minutes(5);
+  b.arrivals = 500;
+  s.intervals = {a, b};
+  {
+    ResultsWriter w(file);
+    w.add_service(s);
+    w.finish();
+  }
+  Database db = Database::open(file);
+  Statement q = db.prepare(
+      "SELECT name, requests, p99_s, slo_p99_s IS NULL, slo_attainment, cold_starts, "
+      "max_replicas FROM services");
+  ASSERT_TRUE(q.step());
+  EXPECT_EQ(q.column_text(0), "chat");
+  EXPECT_EQ(q.column_int64(1), 1200);
+  EXPECT_DOUBLE_EQ(q.column_double(2), 1.5);
+  EXPECT_EQ(q.column_int64(3), 1);
+  EXPECT_DOUBLE_EQ(q.column_double(4), 0.98);
+  EXPECT_EQ(q.column_int64(5), 3);
+  EXPECT_EQ(q.column_int64(6), 4);
+  Statement i = db.prepare(
+      "SELECT start_us, arrivals, ready_replicas FROM service_intervals ORDER BY start_us");
+  ASSERT_TRUE(i.step());
+  EXPECT_EQ(i.column_int64(0), kT0.micros());
+  EXPECT_EQ(i.column_int64(1), 700);
+  EXPECT_DOUBLE_EQ(i.column_double(2), 2.5);
+  ASSERT_TRUE(i.step());
+  EXPECT_EQ(i.column_int64(1), 500);
+  EXPECT_FALSE(i.step());
 }
 
 TEST_F(ResultsWriterTest, DuplicateQueueNameThrows) {

@@ -24,3 +24,10 @@ gantry_test(gantry_elastic_jobs_loader_tests
 gantry_test(gantry_elasticity_loader_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/elasticity_loader_test.cpp
   DEPS gantry_sim_scenario)
+
+# Inference services: spec.workload.services (sim/serving/service_loader.hpp) and kind:
+# InferenceService files.
+gantry_test(gantry_service_loader_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/serving/service_loader_test.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/serving/service_file_test.cpp
+  DEPS gantry_sim_scenario)

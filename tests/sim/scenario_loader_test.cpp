@@ -528,7 +528,7 @@ TEST(ScenarioLoader, GeneratedNamesMayNotClashWithJobs) {
 TEST(ScenarioLoader, EmptyWorkloadIsAnError) {
   const std::string text = kBase.substr(0, kBase.find("    jobs:")) + "    jobs: []\n";
   EXPECT_EQ(error_of(text),
-            "t.yaml:13:5: spec.workload: the workload has no jobs and no generators");
+            "t.yaml:13:5: spec.workload: the workload has no jobs, no generators and no services");
 }
 
 TEST(ScenarioLoader, PolicyAndSim) {

@@ -21,6 +21,7 @@
 #include "tools/gantry/serve_command.hpp"
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
+#include "tools/gantry/tune_command.hpp"
 #include "tools/gantry/validate_command.hpp"
 
 namespace {
@@ -70,6 +71,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   app.name("gantry");
   app.require_subcommand(1);
   add_simulate_command(app);
+  add_tune_command(app);
   add_compare_command(app);
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
   pipeline->require_subcommand(1);

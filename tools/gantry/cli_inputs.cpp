@@ -99,4 +99,15 @@ void check_output_database(const std::string& db_path) {
   }
 }
 
+std::string first_document_kind(const std::string& text, const std::string& file) {
+  try {
+    const std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
+    if (docs.empty() || !docs.front().is_map()) return {};
+    const YAML::Node kind = docs.front().yaml()["kind"];
+    return kind && kind.IsScalar() ? kind.Scalar() : std::string();
+  } catch (const InputError&) {
+    return {};
+  }
+}
+
 }  // namespace gantry::cli

@@ -21,6 +21,10 @@ inline constexpr uint64_t kMaxSeed = 9'223'372'036'854'775'807ull;
 // range, before the conversion.
 CLI::Validator seed_validator();
 
+// The `kind` of the first YAML document of `text` ("Scenario", "InferenceService", ...); "" when
+// it has none or does not parse (the file's own loader then reports why).
+std::string first_document_kind(const std::string& text, const std::string& file);
+
 // The pipeline files named by `args`: a file stands for itself; a folder for the *.yaml and
 // *.yml regular files directly in it, in name order. Throws FileError naming a path that does
 // not exist, and InputError naming a folder with no such file.

@@ -35,9 +35,9 @@ std::string services_table(const std::vector<ServiceReport>& services) {
     name_w = std::max(name_w, s.name.size() + 2);
     for (const PredictorReport& p : s.predictors) name_w = std::max(name_w, p.name.size() + 4);
   }
-  std::string out = fmt::format("  {:<{}}{:>12}{:>10}{:>10}{:>10}{:>11}{:>8}{:>9}\n", "Services",
-                                name_w, "requests", "p50", "p99", "in SLO", "GPU-hours", "cold",
-                                "max rep");
+  std::string out =
+      fmt::format("  {:<{}}{:>12}{:>10}{:>10}{:>10}{:>11}{:>8}{:>9}\n", "Services", name_w,
+                  "requests", "p50", "p99", "in SLO", "GPU-hours", "cold", "max rep");
   for (const ServiceReport& s : services) {
     const std::string slo =
         s.slo_p99_s > 0 && s.requests > 0 ? percent(s.slo_attainment) : std::string("—");
@@ -47,10 +47,11 @@ std::string services_table(const std::vector<ServiceReport>& services) {
                        with_commas(int64_t{s.max_replicas}));
     if (s.predictors.size() > 1) {
       for (const PredictorReport& p : s.predictors) {
-        out += fmt::format("    {:<{}}{:>12}{:>10}{:>10}{:>10}{:>11}{:>8}{:>9}\n",
-                           fmt::format("{} {}%", p.name, p.traffic_percent), name_w - 2,
-                           with_commas(p.requests), "", latency(p.p99_s), "", "",
-                           with_commas(int64_t{p.cold_starts}), with_commas(int64_t{p.max_replicas}));
+        out +=
+            fmt::format("    {:<{}}{:>12}{:>10}{:>10}{:>10}{:>11}{:>8}{:>9}\n",
+                        fmt::format("{} {}%", p.name, p.traffic_percent), name_w - 2,
+                        with_commas(p.requests), "", latency(p.p99_s), "", "",
+                        with_commas(int64_t{p.cold_starts}), with_commas(int64_t{p.max_replicas}));
       }
     }
     if (s.unserved > 0)
@@ -72,8 +73,8 @@ std::vector<std::string> write_service_plots(const std::string& dir,
       std::fill(slo.y.begin(), slo.y.end(), s.slo_p99_s);
       lat.series.push_back(std::move(slo));
     }
-    LineChart rep{fmt::format("{}: replicas (time average per interval)", s.name), "hours",
-                  "replicas", {}};
+    LineChart rep{
+        fmt::format("{}: replicas (time average per interval)", s.name), "hours", "replicas", {}};
     rep.series.push_back(
         series("ready", s, [](const ServiceInterval& i) { return i.ready_replicas; }));
     rep.series.push_back(

@@ -24,6 +24,7 @@
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
 #include "tools/gantry/progress_bar.hpp"
+#include "tools/gantry/serving_report.hpp"
 #include "tools/gantry/simulate_options.hpp"
 #include "tools/gantry/text_report.hpp"
 
@@ -116,12 +117,18 @@ void run_simulate(const SimulateOptions& opt) {
   if (!run.log.pools.empty()) cost = summarize_cost(run.log);
   const CostSummary* c = cost ? &*cost : nullptr;
 
+  // Services: their latency and replica plots beside the results database.
+  std::vector<std::string> plots;
+  if (!run.services.empty()) plots = write_service_plots(dir, run.services);
+
   if (opt.format == "json") {
-    nlohmann::ordered_json report = json_report(scenario, summary, queues, db_path, r, c);
+    nlohmann::ordered_json report =
+        json_report(scenario, summary, queues, db_path, r, c, &run.services);
     if (opt.jobs) report["job_list"] = json_jobs(run.log);
     std::cout << report.dump(2) << "\n";
   } else {
-    std::cout << text_report(scenario, summary, queues, db_path, r, c);
+    std::cout << text_report(scenario, summary, queues, db_path, r, c, &run.services);
+    for (const std::string& plot : plots) std::cout << fmt::format("  plot        {}\n", plot);
   }
 }
 

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "tools/gantry/number_format.hpp"
+#include "tools/gantry/serving_report.hpp"
 
 namespace gantry::cli {
 
@@ -131,7 +132,8 @@ std::string cost_tables(const CostSummary& c) {
 
 std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
                         const std::vector<QueueSummary>& queues, const std::string& results_path,
-                        const ReliabilitySummary* reliability, const CostSummary* cost) {
+                        const ReliabilitySummary* reliability, const CostSummary* cost,
+                        const std::vector<ServiceReport>* services) {
   const bool admission = scenario.policy.admission.enabled();
   const Topology& topo = scenario.topology;
   std::string out;
@@ -179,6 +181,7 @@ std::string text_report(const ScenarioSpec& scenario, const RunSummary& s,
   if (admission) out += "\n" + queue_tables(queues);
   if (reliability != nullptr) out += "\n" + reliability_tables(*reliability);
   if (cost != nullptr) out += "\n" + cost_tables(*cost);
+  if (services != nullptr && !services->empty()) out += "\n" + services_table(*services);
   out += fmt::format("\n  fingerprint {:016x}\n", s.fingerprint);
   if (!results_path.empty()) out += fmt::format("  results     {}\n", results_path);
   return out;

@@ -12,6 +12,7 @@
 #include "engine/config/config_errors.hpp"
 #include "engine/config/reader.hpp"
 #include "sim/admission_file.hpp"
+#include "sim/serving/service_file.hpp"
 #include "sim/simulation_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 
@@ -23,16 +24,10 @@ namespace {
 // (Scenario, Experiment, Admission); "" for anything else. A file that does not parse is left
 // to the pipeline loader, which reports its syntax error like any other.
 std::string own_kind(const std::string& text, const std::string& file) {
-  try {
-    const std::vector<ConfigNode> docs = parse_yaml_documents(text, file);
-    if (docs.empty() || !docs.front().is_map()) return {};
-    const YAML::Node kind = docs.front().yaml()["kind"];
-    if (!kind || !kind.IsScalar()) return {};
-    const std::string k = kind.Scalar();
-    return k == "Scenario" || k == "Experiment" || k == "Admission" ? k : std::string();
-  } catch (const InputError&) {
-    return {};
-  }
+  const std::string k = first_document_kind(text, file);
+  return k == "Scenario" || k == "Experiment" || k == "Admission" || k == "InferenceService"
+             ? k
+             : std::string();
 }
 
 // The errors of one load, or none.
@@ -64,6 +59,13 @@ void run_validate(const std::vector<std::string>& args) {
         const size_t n = a.admission.queues.size();
         ok.push_back(
             fmt::format("ok: {}: Admission {} ({} queue{})", file, a.name, n, n == 1 ? "" : "s"));
+        return;
+      }
+      if (kind == "InferenceService") {
+        const ServiceSpec service = load_service_file(file);
+        ok.push_back(fmt::format("ok: {}: InferenceService {} ({} predictor{})", file, service.name,
+                                 service.predictors.size(),
+                                 service.predictors.size() == 1 ? "" : "s"));
         return;
       }
       const SimulationFile loaded = load_simulation_file(file, load_trace_topology);

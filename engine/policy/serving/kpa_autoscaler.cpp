@@ -44,6 +44,14 @@ int KpaAutoscaler::decide(Time now, const ReplicaCounts& counts, const ServingMe
     max_panic_pods_ = std::max({max_panic_pods_, desired_stable, desired_panic});
     desired = max_panic_pods_;
   }
+  if (spec_.scale_down_delay > Duration(0)) {
+    // Upstream's delayWindow: the highest desire recorded within the delay, this one included.
+    while (!recent_.empty() && recent_.front().first <= now - spec_.scale_down_delay)
+      recent_.pop_front();
+    while (!recent_.empty() && recent_.back().second <= desired) recent_.pop_back();
+    recent_.emplace_back(now, desired);
+    desired = recent_.front().second;
+  }
   desired = std::clamp(desired, spec_.min_replicas, spec_.max_replicas);
 
   if (desired > 0) {

@@ -27,7 +27,10 @@
 //   panic mode   maxPanicPods = max(maxPanicPods, desiredStable, desiredPanic); desire =
 //                maxPanicPods — never a scale-down while panicking (maxPanicPods resets to 0
 //                on leaving)
-// then clamped to [min_replicas, max_replicas] (the PodAutoscaler's scale bounds).
+// With scale_down_delay (Knative's scale-down-delay, default 0) the desire is then the highest
+// desire of the ticks within the last scale_down_delay (upstream's delayWindow: a max over a
+// time window), so it goes down only once every tick of the delay wanted less. Then it is
+// clamped to [min_replicas, max_replicas] (the PodAutoscaler's scale bounds).
 //
 // Scale-down per tick is at most by the factor max_scale_down_rate (10 ready → at least 5), so
 // with the default rate 2 the desire reaches 0 only from readyPods 1 (floor(1 / 2) = 0), and
@@ -58,10 +61,12 @@
 // down, as in Knative.
 //
 // Not modelled: initial-scale (a new revision starts at 0 replicas, or min_replicas),
-// activation-scale, scale-down-delay, target-burst-capacity and the activator's subsetting, and
+// activation-scale, target-burst-capacity and the activator's subsetting, and
 // the autoscaler starting in panic after a restart. Rounding: serving_math.hpp.
 
+#include <deque>
 #include <optional>
+#include <utility>
 
 #include "engine/cluster/service_spec.hpp"
 #include "engine/policy/serving/serving_autoscaler.hpp"
@@ -84,7 +89,8 @@ class KpaAutoscaler : public ServingAutoscaler {
   AutoscalerSpec spec_;
   std::optional<Time> panic_time_;  // upstream's panicTime: the last over-threshold tick
   int max_panic_pods_ = 0;
-  std::optional<Time> zero_since_;  // first tick of the current run of 0 desires
+  std::optional<Time> zero_since_;           // first tick of the current run of 0 desires
+  std::deque<std::pair<Time, int>> recent_;  // (tick, desire) within scale_down_delay
 };
 
 }  // namespace gantry

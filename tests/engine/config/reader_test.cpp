@@ -148,6 +148,28 @@ TEST(ConfigReader, NonScalarKeysAndTagsAreErrors) {
   EXPECT_EQ(e.where().column, 4);
 }
 
+TEST(ConfigReader, EntriesMayAllowQuotedKeys) {
+  // A table keyed by values ("A10@0.5"), which users quote: allowed when asked for, and still
+  // checked for duplicates, non-scalar keys and tags.
+  const ConfigNode table = doc("A10: 1\n\"A10@0.5\": 2\n");
+  EXPECT_THAT(expect_input_error([&] { table.as_entries(); }).detail(),
+              HasSubstr("field names must be plain strings"));
+  const std::vector<ConfigEntry> entries = table.as_entries(ConfigNode::Keys::kPlainOrQuoted);
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].name, "A10");
+  EXPECT_EQ(entries[1].name, "A10@0.5");
+  EXPECT_EQ(entries[1].value.path(), "A10@0.5");
+  EXPECT_EQ(entries[1].key.location().line, 2);
+  const InputError dup = expect_input_error(
+      [&] { doc("a: 1\n'a': 2\n").as_entries(ConfigNode::Keys::kPlainOrQuoted); });
+  EXPECT_EQ(std::string(dup.what()),
+            "test.yaml:2:1: a: duplicate field 'a' (first given at line 1)");
+  EXPECT_THAT(expect_input_error([&] {
+                doc("!!str a: 1\n").as_entries(ConfigNode::Keys::kPlainOrQuoted);
+              }).detail(),
+              HasSubstr("field names must be plain strings"));
+}
+
 TEST(ConfigReader, EnumListsAllowedValuesCaseSensitively) {
   const ConfigNode kind = doc("kind: nvswitch\n").as_map({"kind"}).required("kind");
   const InputError e = expect_input_error([&] {

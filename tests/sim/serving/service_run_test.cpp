@@ -54,9 +54,8 @@ TEST(ServiceRun, BatchSlotsQueueAndTheActivatorHoldsThroughTheColdStart) {
   // Arrivals at 0 s (held until the replica is ready at 10 s), then 20.00, 20.05, 20.10 and
   // 20.15 s. Finishes: 10.2; 20.20 and 20.25 (both slots); 20.40 and 20.45 (each waits for a
   // slot). Latencies 10.2, 0.2, 0.2, 0.3, 0.3 s.
-  const ServiceReport r = run_one(two_slot_service(),
-                                  rows({0, 20 * kS, 20'050'000, 20'100'000, 20'150'000}),
-                                  seconds(60));
+  const ServiceReport r = run_one(
+      two_slot_service(), rows({0, 20 * kS, 20'050'000, 20'100'000, 20'150'000}), seconds(60));
   EXPECT_EQ(r.requests, 5);
   // Nearest rank: p50 is the 3rd smallest (0.3 s), p99 the 5th (10.2 s), each the midpoint of
   // its histogram bucket (at most 1/64 wide).
@@ -98,8 +97,8 @@ TEST(ServiceRun, ScaleToZeroAndBackWithTheModelCache) {
   // 30 s grace, removes the replica at 106 s. The request at 300 s finds no replica: the
   // activator pokes, a replica lands on the same node (first fit), which has the image and
   // the model: only the 3 s load. Latency 3.2 s.
-  const ServiceReport r = run_one(scale_to_zero_service(true), rows({5 * kS, 300 * kS}),
-                                  seconds(400));
+  const ServiceReport r =
+      run_one(scale_to_zero_service(true), rows({5 * kS, 300 * kS}), seconds(400));
   EXPECT_EQ(r.requests, 2);
   EXPECT_EQ(r.cold_starts, 2);
   EXPECT_DOUBLE_EQ(r.cold_start_s.min(), 3.0);
@@ -118,8 +117,8 @@ TEST(ServiceRun, ScaleToZeroAndBackWithTheModelCache) {
 TEST(ServiceRun, ScaleFromZeroWithoutTheCacheDownloadsAgain) {
   // As above, but the model is not kept: 2 s of download again (the kubelet still has the
   // image), so the second cold start is 5 s and the request waits 5.2 s.
-  const ServiceReport r = run_one(scale_to_zero_service(false), rows({5 * kS, 300 * kS}),
-                                  seconds(400));
+  const ServiceReport r =
+      run_one(scale_to_zero_service(false), rows({5 * kS, 300 * kS}), seconds(400));
   EXPECT_DOUBLE_EQ(r.cold_start_s.min(), 5.0);
   EXPECT_NEAR(r.p50_s, 5.2, 5.2 / 64);
 }

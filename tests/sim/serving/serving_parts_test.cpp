@@ -43,19 +43,24 @@ TEST(MetricBuckets, ConcurrencyIsTheTimeAverageOfRequestsInTheSystem) {
   m.open(ServingMetric::kConcurrency, kS);
   m.close(ServingMetric::kConcurrency, 5 * kS / 2);
   m.close(ServingMetric::kConcurrency, 4 * kS);
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(4)), 1.25);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(4)),
+                   1.25);
   // The last two seconds [2, 4): 0.5 + 2 = 2.5 request-seconds → 1.25 as well; the last one
   // [3, 4): 1.
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(2)), 1.25);
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(1)), 1.0);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(2)),
+                   1.25);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(1)),
+                   1.0);
   // A 60 s window over 4 s of history averages over the 4 s that exist.
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(60)), 1.25);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(4 * kS), seconds(60)),
+                   1.25);
 }
 
 TEST(MetricBuckets, ArrivalsPerSecondAndCancelledCloses) {
   MetricBuckets m(Time::from_micros(10 * kS), seconds(6));
   for (int i = 0; i < 12; ++i) m.count(ServingMetric::kArrivals, 10 * kS + i * kS / 2);  // 2/s
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kArrivals, Time::from_micros(16 * kS), seconds(6)), 2.0);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kArrivals, Time::from_micros(16 * kS), seconds(6)),
+                   2.0);
   // A busy period [16, 17) later extended to 18: the first close is cancelled.
   m.open(ServingMetric::kGpuBusy, 16 * kS);
   m.close(ServingMetric::kGpuBusy, 17 * kS);
@@ -63,7 +68,8 @@ TEST(MetricBuckets, ArrivalsPerSecondAndCancelledCloses) {
   m.close(ServingMetric::kGpuBusy, 18 * kS);
   EXPECT_DOUBLE_EQ(m.average(ServingMetric::kGpuBusy, Time::from_micros(20 * kS), seconds(4)), 0.5);
   // Old buckets are dropped but the recent window still adds up: 12 s later, no arrivals.
-  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kArrivals, Time::from_micros(32 * kS), seconds(6)), 0.0);
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kArrivals, Time::from_micros(32 * kS), seconds(6)),
+                   0.0);
 }
 
 TEST(NodeCache, KeepsTheEarliestAvailability) {

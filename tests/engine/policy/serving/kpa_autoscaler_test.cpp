@@ -205,5 +205,24 @@ TEST(Kpa, DesireIsClampedToMinAndMax) {
   EXPECT_EQ(KpaAutoscaler(s).decide(kT0, steady(1), concurrency(0, 0)), 1);
 }
 
+TEST(Kpa, ScaleDownDelayHoldsTheHighestDesireOfTheDelay) {
+  // scale-down-delay 10 s. At 0 s stable 50 → 5; from 2 s on stable 20 → 2 (no panic: 20 / 10
+  // over 5 ready is 0.4). Without the delay the tick at 2 s would scale to 2 (maxScaleDown is
+  // floor(5 / 2) = 2); with it the desire stays 5 while the 5 of 0 s is within the last 10 s,
+  // i.e. through the tick at 8 s, and drops at 10 s (0 s is no longer inside (0, 10]).
+  AutoscalerSpec spec = kpa_spec();
+  spec.scale_down_delay = seconds(10);
+  KpaAutoscaler kpa(spec);
+  EXPECT_EQ(kpa.decide(kT0, steady(5), concurrency(50, 50)), 5);
+  for (int t = 2; t <= 8; t += 2)
+    EXPECT_EQ(kpa.decide(kT0 + seconds(t), steady(5), concurrency(20, 20)), 5) << t << " s";
+  EXPECT_EQ(kpa.decide(kT0 + seconds(10), steady(5), concurrency(20, 20)), 2);
+  // A rise is followed at once: 80 → 8.
+  EXPECT_EQ(kpa.decide(kT0 + seconds(12), steady(2), concurrency(80, 80)), 8);
+  KpaAutoscaler plain(kpa_spec());
+  EXPECT_EQ(plain.decide(kT0, steady(5), concurrency(50, 50)), 5);
+  EXPECT_EQ(plain.decide(kT0 + seconds(2), steady(5), concurrency(20, 20)), 2);
+}
+
 }  // namespace
 }  // namespace gantry

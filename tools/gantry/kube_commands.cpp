@@ -12,6 +12,7 @@
 #include "adapters/kube/kube_config.hpp"
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
+#include "adapters/kube/kubelet_sim/serving_sim.hpp"
 #include "adapters/kube/model/kube_node.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/world/snapshot.hpp"
@@ -55,6 +56,9 @@ struct KubeletSimCommand {
   std::string cluster;
   double speed = 1;
   std::string events;  // a fault events file (sim/fault_events.hpp)
+  // Simulated load on serving pods (adapters/kube/kubelet_sim/serving_sim.hpp): SERVICE=QPS...
+  std::vector<std::string> serving_loads;
+  std::string metrics_listen = "127.0.0.1:9400";
 };
 
 void run_kubelet_sim(const KubeletSimCommand& opt) {
@@ -91,6 +95,18 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   }
   fmt::print("gantry kubelet-sim: {} nodes of {} registered with {} (speed {})\n",
              kubelet.stats().nodes_registered, opt.cluster, client.config().server, opt.speed);
+  // Serving: Deployments of gantry.dev/service get pods, and their simulated load is served on
+  // a Prometheus endpoint for the live autoscaler (`gantry serve --world kube`).
+  std::unique_ptr<kube::ServingSim> serving;
+  if (!opt.serving_loads.empty()) {
+    kube::ServingSimOptions so;
+    for (const std::string& l : opt.serving_loads) so.loads.push_back(kube::parse_serving_load(l));
+    so.seed = scenario.seed;
+    so.metrics_listen = opt.metrics_listen;
+    serving = std::make_unique<kube::ServingSim>(client, workers, loop, std::move(so));
+    serving->start();
+    fmt::print("gantry kubelet-sim: serving metrics at {}\n", serving->metrics_url());
+  }
   std::fflush(stdout);
   std::thread waiter([&] {
     int sig = 0;
@@ -100,6 +116,7 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   });
   loop.run();
   waiter.join();
+  if (serving) serving->stop();
   kubelet.stop();
   workers.wait_idle();
   const kube::KubeletSimStats s = kubelet.stats();
@@ -205,6 +222,11 @@ void add_kube_commands(CLI::App& app) {
   add_target_options(k, sim->target);
   k->add_option("--cluster", sim->cluster, "A kind: Scenario whose nodes to register")->required();
   k->add_option("--speed", sim->speed, "Simulated seconds per wall second (default 1)");
+  k->add_option("--serving-load", sim->serving_loads,
+                "Simulated requests on a service's pods: SERVICE=QPS[:SERVICE_TIME[:periodic]] "
+                "(repeatable); their metrics are served at --metrics-listen");
+  k->add_option("--metrics-listen", sim->metrics_listen,
+                "Address of the serving metrics endpoint (default 127.0.0.1:9400; port 0: any)");
   k->add_option("--events", sim->events,
                 "Fault events to play (the file of gantry simulate --events; durations count "
                 "from kubelet-sim's start)");

@@ -8,6 +8,7 @@
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/kube_node.hpp"
+#include "adapters/kube/serving/serving_objects.hpp"
 #include "engine/core/errors.hpp"
 
 namespace gantry::kube {
@@ -71,7 +72,15 @@ void KubeletSim::start() {
   informer_->add_handler([this](const InformerEvent& e) {
     if (stopped_) return;
     try {
-      on_pod(parse_pod(e.object), e.type == InformerEventType::kDeleted);
+      const KubePod pod = parse_pod(e.object);
+      // A serving pod's cold start (serving_objects.hpp); read once, while it is new here.
+      const auto played = played_.find(pod.key());
+      if ((played == played_.end() || played->second.uid != pod.uid) &&
+          pod.labels.count(std::string(kServiceLabel)) != 0) {
+        const ServingPod serving = parse_serving_pod(e.object);
+        if (serving.has_cold_start) cold_starts_[pod.key()] = serving.cold_start;
+      }
+      on_pod(pod, e.type == InformerEventType::kDeleted);
     } catch (const InputError&) {
       // A pod it cannot read is not one it plays.
     }
@@ -126,7 +135,10 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
       played_.erase(it);
       pods_.erase(key);
     }
-    if (deleted || pod.deleting) return;
+    if (deleted || pod.deleting) {
+      cold_starts_.erase(key);
+      return;
+    }
     it = played_.end();
   }
   pods_[key] = pod;
@@ -166,18 +178,71 @@ void KubeletSim::set_running(const std::string& key) {
   p.started = p.due;
   p.timer.reset();
   const std::string at = format_rfc3339(p.started);
+  const auto cold = cold_starts_.find(key);
+  const bool ready = cold == cold_starts_.end();
+  write_status(
+      pod,
+      {{"phase", "Running"},
+       {"startTime", at},
+       {"conditions",
+        {{{"type", "Ready"}, {"status", ready ? "True" : "False"}, {"lastTransitionTime", at}}}},
+       {"containerStatuses",
+        {{{"name", "main"},
+          {"ready", ready},
+          {"restartCount", 0},
+          {"state", {{"running", {{"startedAt", at}}}}}}}}});
+  ++stats_.pods_started;
+  if (!ready) {
+    p.due = ready_at(cold->second, pod.node_name, p.started);
+    p.timer = loop_.schedule_at(p.due, [this, key] { set_ready(key); });
+    return;
+  }
+  if (pod.simulate_duration) {
+    p.due = p.started + *pod.simulate_duration;
+    p.timer = loop_.schedule_at(p.due, [this, key] { set_ended(key); });
+  }
+}
+
+Time KubeletSim::ready_at(const ServingColdStart& cold, const std::string& node, Time start) {
+  Time t = start;
+  auto& images = node_images_[node];
+  if (const auto it = images.find(cold.image); it != images.end()) {
+    t = std::max(t, it->second);
+  } else {
+    t = t + cold.image_pull;
+    images.emplace(cold.image, t);  // the kubelet keeps pulled images
+  }
+  if (cold.model_download > Duration(0)) {
+    auto& models = node_models_[node];
+    const auto it = cold.model_cache ? models.find(cold.model) : models.end();
+    if (it != models.end()) {
+      t = std::max(t, it->second);
+    } else {
+      t = t + cold.model_download;
+      if (cold.model_cache) models.emplace(cold.model, t);
+    }
+  }
+  return t + cold.load;
+}
+
+void KubeletSim::set_ready(const std::string& key) {
+  const auto it = played_.find(key);
+  if (it == played_.end()) return;
+  Played& p = it->second;
+  const KubePod& pod = pods_.at(key);
+  p.timer.reset();
+  const std::string started = format_rfc3339(p.started);
+  const std::string at = format_rfc3339(p.due);
   write_status(
       pod, {{"phase", "Running"},
-            {"startTime", at},
             {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
             {"containerStatuses",
              {{{"name", "main"},
                {"ready", true},
                {"restartCount", 0},
-               {"state", {{"running", {{"startedAt", at}}}}}}}}});
-  ++stats_.pods_started;
+               {"state", {{"running", {{"startedAt", started}}}}}}}}});
   if (pod.simulate_duration) {
-    p.due = p.started + *pod.simulate_duration;
+    p.due = std::max(p.due, p.started + *pod.simulate_duration);
     p.timer = loop_.schedule_at(p.due, [this, key] { set_ended(key); });
   }
 }

@@ -15,6 +15,16 @@
 //            and finishedAt: the planned instants (seen + start-up, start + duration), so a
 //            timer that runs late on a busy machine does not change the recorded life.
 //   a pod deleted: forgotten (nothing more is written for it).
+//   a serving pod (adapters/kube/serving/serving_objects.hpp: the cold-start annotations
+//            gantry.dev/image-pull, model, model-download, model-cache, model-load): Running
+//            with its Ready condition False, then Ready True after its cold start, counted from
+//            the start as the simulator counts it from placement (sim/serving/service_run.cpp):
+//            image pull unless the node has the image (or is pulling it: then until that pull
+//            ends), model download unless the annotation says cache and the node has the model
+//            (or is fetching it), then the load. Pulled images and cached models stay on the
+//            node for good (no garbage collection, as in the simulator).
+// Serving Deployments (their pods and status) are played by DeploymentSim (deployment_sim.hpp),
+// their simulated requests and metrics endpoint by ServingLoad (serving_load.hpp).
 // Status goes through the pods/status subresource (PATCH, merge), with a uid precondition.
 //
 // Faults (`gantry kubelet-sim --events FILE`, the fault events file of `gantry simulate`:
@@ -49,6 +59,7 @@
 #include "adapters/kube/informer.hpp"
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/model/kube_pod.hpp"
+#include "adapters/kube/serving/serving_objects.hpp"
 #include "engine/cluster/topology.hpp"
 #include "engine/core/event_loop.hpp"
 #include "sim/fault_event.hpp"
@@ -107,12 +118,15 @@ class KubeletSim {
  private:
   struct Played {
     std::string uid;
-    Time due;  // when the next step (running, ended) is planned
+    Time due;  // when the next step (running, ready, ended) is planned
     Time started;
     std::optional<TimerId> timer;
   };
   void on_pod(const KubePod& pod, bool deleted);
   void set_running(const std::string& key);
+  void set_ready(const std::string& key);
+  // When a serving pod started at `start` on `node` is ready (the caches above).
+  Time ready_at(const ServingColdStart& cold, const std::string& node, Time start);
   void set_ended(const std::string& key);
   void write_status(const KubePod& pod, nlohmann::json status);
   void renew_leases();
@@ -141,8 +155,12 @@ class KubeletSim {
   KubeletSimOptions options_;
   std::set<std::string> nodes_;
   std::unique_ptr<Informer> informer_;
-  std::map<std::string, Played> played_;  // pod key -> its life here
-  std::map<std::string, KubePod> pods_;   // pod key -> last seen
+  std::map<std::string, Played> played_;                 // pod key -> its life here
+  std::map<std::string, KubePod> pods_;                  // pod key -> last seen
+  std::map<std::string, ServingColdStart> cold_starts_;  // pod key -> a serving pod's
+  // Per node, when each image and each cached model is (or becomes) there.
+  std::map<std::string, std::map<std::string, Time>> node_images_;
+  std::map<std::string, std::map<std::string, Time>> node_models_;
   std::map<std::string, std::string> lease_versions_;
   std::map<std::string, NodeId> node_ids_;
   std::vector<NodeFaults> faults_;  // by NodeId

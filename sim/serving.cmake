@@ -10,4 +10,4 @@ gantry_library(gantry_sim_serving
     serving/serving_simulation.cpp
     serving/service_json.cpp
     serving/spec_tuner.cpp
-  DEPS gantry_serving_policy gantry_metrics gantry_cluster nlohmann_json::nlohmann_json)
+  DEPS gantry_serving_policy gantry_policy gantry_metrics gantry_cluster nlohmann_json::nlohmann_json)

@@ -55,7 +55,8 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
                            : nullptr);
     }
     serving.emplace(*loop, world, scenario.workload.services, traces, scenario.seed, scenario.start,
-                    ServiceRun::Options{scenario.sim.service_report_interval});
+                    ServiceRun::Options{scenario.sim.service_report_interval,
+                                        action_log ? &*action_log : nullptr});
   }
   world.start();
   if (built->pools) built->pools->start();

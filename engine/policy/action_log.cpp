@@ -81,4 +81,24 @@ void ActionLog::observation(const Observation& o) {
   write(out_, j);
 }
 
+void ActionLog::scale(Time at, const ScaleRecord& r) {
+  Json j;
+  j["t"] = format_rfc3339(at);
+  j["kind"] = "scale";
+  j["service"] = r.service;
+  j["predictor"] = r.predictor;
+  j["ready"] = r.ready;
+  j["starting"] = r.starting;
+  j["from"] = r.from;
+  j["to"] = r.to;
+  if (r.observed) {
+    const auto of = [&](ServingMetric m) { return (*r.observed)[static_cast<size_t>(m)]; };
+    j["observed"] = {{"requests", of(ServingMetric::kArrivals)},
+                     {"concurrencySeconds", of(ServingMetric::kConcurrency)},
+                     {"gpuBusySeconds", of(ServingMetric::kGpuBusy)},
+                     {"slotsBusySeconds", of(ServingMetric::kSlotsBusy)}};
+  }
+  write(out_, j);
+}
+
 }  // namespace gantry

@@ -12,20 +12,42 @@
 //    new pods, numbered from the first added; absent for a scale-in)
 //   {"t":...,"kind":"<observation kind>","workload":3,"pod":1,"node":"r1-n000","exitCode":137,
 //    "reason":"..."}   (kinds as Observation::Kind's to_string: bound, running, finished, ...)
+//   {"t":...,"kind":"scale","service":"chat","predictor":"v1","ready":2,"starting":1,"from":3,
+//    "to":4,"observed":{"requests":1200,"concurrencySeconds":840.5,"gpuBusySeconds":...,
+//    "slotsBusySeconds":...}}   (an inference service's autoscaler tick, issue #14: the replicas
+//    it was given and its answer; "observed", the predictor's metrics as counters since the
+//    service started, only where the world knows them whole: the simulator's)
 // "gpus" lists the GPU indices of the node a pod holds (its whole GPUs, or the one GPU its share
 // is on); "gpuMilli" is the share (0 for whole GPUs).
 //
 // Not thread-safe (event loop thread). Write errors surface as the stream's state, for the
 // owner of the stream to check.
 
+#include <array>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
+#include <string>
 #include <vector>
 
 #include "engine/cluster/cluster.hpp"
 #include "engine/policy/actions.hpp"
+#include "engine/policy/serving/serving_metrics.hpp"
 
 namespace gantry {
+
+// One tick of an inference service's autoscaler, for the "scale" line.
+struct ScaleRecord {
+  std::string service;
+  std::string predictor;
+  int ready = 0;
+  int starting = 0;  // placing or in their cold start
+  int from = 0;      // the replica count set before the tick
+  int to = 0;        // the autoscaler's answer
+  // Indexed by ServingMetric: the integral of each since the service started (metric ·
+  // seconds; kArrivals: requests).
+  std::optional<std::array<double, 4>> observed;
+};
 
 class ActionLog {
  public:
@@ -36,6 +58,7 @@ class ActionLog {
   void evict(Time at, const EvictAction& action);
   void resize(Time at, const ResizeAction& action);
   void observation(const Observation& o);
+  void scale(Time at, const ScaleRecord& record);
 
  private:
   using Json = nlohmann::ordered_json;

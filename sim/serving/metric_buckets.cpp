@@ -48,6 +48,7 @@ void MetricBuckets::settle_to(int64_t now_us) const {
     for (size_t k = 0; k < kMetrics; ++k) {
       running_[k] += b.running_from[k];
       b.integral[k] = b.partial[k] + static_cast<double>(kWidth) * running_[k];
+      total_[k] += b.integral[k];
     }
     ++settled_;
   }
@@ -71,6 +72,11 @@ double MetricBuckets::average(ServingMetric metric, Time now, Duration window) c
     sum += buckets_[static_cast<size_t>(i)].integral[k];
   }
   return sum / static_cast<double>(now_us - from_us);
+}
+
+double MetricBuckets::total(ServingMetric metric, Time now) const {
+  settle_to(now.micros());
+  return total_[static_cast<size_t>(metric)] / static_cast<double>(kWidth);
 }
 
 }  // namespace gantry

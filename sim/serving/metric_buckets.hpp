@@ -55,6 +55,11 @@ class MetricBuckets final : public ServingMetrics {
   // shorter than the window). Settles first, hence the mutable members.
   double average(ServingMetric metric, Time now, Duration window) const override;
 
+  // The integral of `metric` over the whole buckets from the origin to `now`, in metric ·
+  // seconds (arrivals: the number of them): what a Prometheus counter of it would read at a
+  // bucket boundary (adapters/kube/serving/serving_metric_names.hpp). Settles first.
+  double total(ServingMetric metric, Time now) const;
+
  private:
   struct Bucket {
     std::array<double, kMetrics> partial{};       // µs·weight
@@ -70,6 +75,7 @@ class MetricBuckets final : public ServingMetrics {
   mutable int64_t base_ = 0;
   mutable int64_t settled_ = 0;                     // buckets_[0..settled_) are settled
   mutable std::array<double, kMetrics> running_{};  // open weight at the end of the settled ones
+  mutable std::array<double, kMetrics> total_{};    // µs·weight over every settled bucket
 };
 
 }  // namespace gantry

@@ -1,6 +1,7 @@
 #include "sim/serving/service_run.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cassert>
 #include <cmath>
 #include <utility>
@@ -272,6 +273,13 @@ void ServiceRun::decide(Predictor& p, int index, Time now) {
   // Requests held by the activator are concurrency the activator reports at once (its own
   // stats, not a window's average): while it holds any, the revision keeps a replica coming.
   if (!p.held.empty()) desired = std::max(desired, std::min(1, spec_.autoscaler.max_replicas));
+  if (options_.actions != nullptr) {
+    std::array<double, 4> observed{};
+    for (size_t k = 0; k < observed.size(); ++k)
+      observed[k] = p.metrics->total(static_cast<ServingMetric>(k), now);
+    options_.actions->scale(now, ScaleRecord{spec_.name, p.spec->name, counts.ready,
+                                             counts.starting, counts.desired, desired, observed});
+  }
   scale_to(p, index, desired, now);
 }
 

@@ -32,6 +32,7 @@
 #include "engine/cluster/service_spec.hpp"
 #include "engine/core/random.hpp"
 #include "engine/metrics/log_histogram.hpp"
+#include "engine/policy/action_log.hpp"
 #include "engine/policy/serving/serving_autoscaler.hpp"
 #include "sim/serving/metric_buckets.hpp"
 #include "sim/serving/node_cache.hpp"
@@ -46,6 +47,9 @@ class ServiceRun {
  public:
   struct Options {
     Duration report_interval = minutes(5);
+    // When set, every autoscaler tick is a "scale" line (engine/policy/action_log.hpp) with the
+    // predictor's metrics as counters, so the live world can be compared with this one.
+    ActionLog* actions = nullptr;
   };
 
   // `scenario_start`: the service starts at scenario_start + spec.start. `random`: this

@@ -5,6 +5,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
@@ -79,6 +81,77 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
   const RunSummary summary = summarize(run);
   EXPECT_EQ(summary.jobs_total, 1);
   EXPECT_EQ(summary.jobs_finished, 1);
+  std::filesystem::remove_all(dir);
+}
+
+// The action log's "scale" lines: every tick of the autoscaler with the replicas it was given,
+// its answer, and the predictor's metrics as counters (what the live world scrapes). A KPA at
+// target concurrency 1 on a node of two A10s; requests at 1.0 s and 1.5 s held by the activator
+// until the first replica is ready (pod start-up 5 s + image pull 10 s = 15 s), both then run
+// at once in its two slots and leave at 15.2 s.
+TEST(ServicesOnCluster, EveryAutoscalerTickIsAScaleLineWithTheCountersItRead) {
+  const auto dir = std::filesystem::temp_directory_path() / "gantry-services-scale-lines";
+  std::filesystem::create_directories(dir);
+  const std::string trace = (dir / "trace.csv").string();
+  std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
+                          "1.0,1000,100\n"
+                          "1.5,1000,100\n";
+  const std::string text = R"(apiVersion: gantry.dev/v1
+kind: Scenario
+metadata: {name: scale-lines}
+spec:
+  horizon: 20s
+  cluster:
+    fabric: {kind: InfiniBand}
+    storage: {bandwidth: 10GB/s}
+    nodeClasses:
+    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: 2}, nic: 100Gbps}
+    racks:
+    - {name: r1, class: a10, nodes: 1}
+  workload:
+    services:
+    - name: chat
+      predictors: [{name: v1, model: m, resources: {gpu: 1, gpuType: A10}}]
+      capacity: {A10: {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
+      coldStart: {imagePull: 10s}
+      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 2, target: {concurrency: 1}}
+      load: {trace: {format: azure-llm-2023, file: )" +
+                           trace + R"(, loop: false}}
+)";
+  std::ostringstream actions;
+  run_simulation(load_scenario_text(text, "scale-lines.yaml"), {}, &actions);
+  std::vector<nlohmann::json> scale;
+  std::istringstream in(actions.str());
+  for (std::string l; std::getline(in, l);) {
+    nlohmann::json j = nlohmann::json::parse(l);
+    if (j["kind"] == "scale") scale.push_back(std::move(j));
+  }
+  // A tick every 2 s from 2 s to 20 s.
+  ASSERT_EQ(scale.size(), 10u);
+  const nlohmann::json& first = scale[0];
+  EXPECT_EQ(first["service"], "chat");
+  EXPECT_EQ(first["predictor"], "v1");
+  // At 2 s: the first replica in its start-up; [0, 2) saw both arrivals and 1 + 0.5
+  // request-seconds: an average of 0.75, one replica.
+  EXPECT_EQ(first["ready"], 0);
+  EXPECT_EQ(first["starting"], 1);
+  EXPECT_EQ(first["from"], 1);
+  EXPECT_EQ(first["to"], 1);
+  EXPECT_DOUBLE_EQ(first["observed"]["requests"].get<double>(), 2.0);
+  EXPECT_DOUBLE_EQ(first["observed"]["concurrencySeconds"].get<double>(), 1.5);
+  // At 4 s: 3 + 2.5 = 5.5 request-seconds over 4 s, 1.375: ceil gives 2, at least twice the
+  // one replica (none ready counts as one), so the panic window's answer: 2.
+  EXPECT_DOUBLE_EQ(scale[1]["observed"]["concurrencySeconds"].get<double>(), 5.5);
+  EXPECT_EQ(scale[1]["from"], 1);
+  EXPECT_EQ(scale[1]["to"], 2);
+  // At 16 s both have left: 14.2 + 13.7 request-seconds; the GPU busy and both slots busy for
+  // the same 0.2 s (two requests over two slots: 2 × 0.2 / 2).
+  const nlohmann::json& at16 = scale[7];
+  EXPECT_EQ(at16["t"], "2026-01-01T00:00:16Z");
+  EXPECT_NEAR(at16["observed"]["concurrencySeconds"].get<double>(), 27.9, 1e-9);
+  EXPECT_NEAR(at16["observed"]["gpuBusySeconds"].get<double>(), 0.2, 1e-9);
+  EXPECT_NEAR(at16["observed"]["slotsBusySeconds"].get<double>(), 0.2, 1e-9);
+  EXPECT_DOUBLE_EQ(at16["observed"]["requests"].get<double>(), 2.0);
   std::filesystem::remove_all(dir);
 }
 

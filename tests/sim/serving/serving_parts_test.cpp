@@ -72,6 +72,25 @@ TEST(MetricBuckets, ArrivalsPerSecondAndCancelledCloses) {
                    0.0);
 }
 
+TEST(MetricBuckets, TotalsAreTheCountersOfWholeBucketsAndSurviveDroppedOnes) {
+  MetricBuckets m(Time::from_micros(0), seconds(2));  // keeps 4 buckets
+  // Requests over [0.5, 2.5) and [1, 9): at 4 s the whole buckets [0, 4) hold 2 + 3 = 5
+  // request-seconds; three arrivals counted.
+  m.count(ServingMetric::kArrivals, kS / 2);
+  m.count(ServingMetric::kArrivals, kS);
+  m.count(ServingMetric::kArrivals, 7 * kS / 2);
+  m.open(ServingMetric::kConcurrency, kS / 2);
+  m.open(ServingMetric::kConcurrency, kS);
+  m.close(ServingMetric::kConcurrency, 5 * kS / 2);
+  m.close(ServingMetric::kConcurrency, 9 * kS);
+  EXPECT_DOUBLE_EQ(m.total(ServingMetric::kConcurrency, Time::from_micros(4 * kS)), 5.0);
+  EXPECT_DOUBLE_EQ(m.total(ServingMetric::kArrivals, Time::from_micros(4 * kS)), 3.0);
+  // At 20 s, buckets [0, 16) are dropped; the total still counts them: 2 + 8 = 10.
+  EXPECT_DOUBLE_EQ(m.total(ServingMetric::kConcurrency, Time::from_micros(20 * kS)), 10.0);
+  // A bucket boundary not yet reached is not counted: at 20.5 s it is still 10.
+  EXPECT_DOUBLE_EQ(m.total(ServingMetric::kConcurrency, Time::from_micros(41 * kS / 2)), 10.0);
+}
+
 TEST(NodeCache, KeepsTheEarliestAvailability) {
   NodeCache c;
   EXPECT_EQ(c.available_at(3, "llama"), -1);

@@ -64,7 +64,54 @@ void LiveServing::start() {
     if (active_) apply(i);
     const Duration every = runs_[i].autoscaler->tick();
     runs_[i].timer = loop_.schedule_at(now + every, [this, i, at = now + every] { tick(i, at); });
+    runs_[i].scraping = true;  // the baseline's
   }
+  // The informer's first list is dispatched (posted) before wait_for_sync() returns, so the
+  // post below finds the pods it listed.
+  workers_.submit([this] {
+    pods_informer_->wait_for_sync();
+    loop_.post([this] {
+      for (size_t i = 0; i < runs_.size(); ++i) baseline(i);
+    });
+  });
+}
+
+ScrapeRequest LiveServing::scrape_request(const Run& run, Time at) const {
+  const ServiceSpec& spec = services_[run.service];
+  ScrapeRequest request;
+  request.at = at;
+  request.namespace_name = options_.objects.namespace_name;
+  request.service = spec.name;
+  request.predictor = spec.predictors[run.predictor].name;
+  for (const auto& [key, pod] : pods_) {
+    if (pod.service == request.service && pod.predictor == request.predictor && pod.live() &&
+        pod.ready)
+      request.pods.push_back(ScrapeTarget{pod.name, pod.pod_ip});
+  }
+  return request;
+}
+
+void LiveServing::baseline(size_t index) {
+  if (stopped_) return;
+  const ScrapeRequest request = scrape_request(runs_[index], loop_.now());
+  workers_.submit([this, index, request] {
+    ScrapeResult result;
+    try {
+      result = scraper_.scrape(request);
+    } catch (const std::exception& e) {
+      result.errors.push_back(e.what());
+    }
+    loop_.post([this, index, at = request.at, result] {
+      Run& run = runs_[index];
+      run.scraping = false;
+      if (stopped_) return;
+      if (result.ok) {
+        run.metrics->add_scrape(at, result.pods, result.failed);
+      } else {
+        ++stats_.scrapes_failed;
+      }
+    });
+  });
 }
 
 void LiveServing::stop() {
@@ -131,17 +178,7 @@ void LiveServing::tick(size_t index, Time at) {
     ++stats_.ticks_skipped;
     return;
   }
-  const ServiceSpec& spec = services_[run.service];
-  ScrapeRequest request;
-  request.at = at;
-  request.namespace_name = options_.objects.namespace_name;
-  request.service = spec.name;
-  request.predictor = spec.predictors[run.predictor].name;
-  for (const auto& [key, pod] : pods_) {
-    if (pod.service == request.service && pod.predictor == request.predictor && pod.live() &&
-        pod.ready)
-      request.pods.push_back(ScrapeTarget{pod.name, pod.pod_ip});
-  }
+  const ScrapeRequest request = scrape_request(run, at);
   // The counts as the loop knows them at the tick (not when the scrape is back: changes
   // arriving meanwhile would make the decision depend on the scrape's speed).
   const ReplicaCounts counts = counts_of(run);
@@ -177,6 +214,10 @@ void LiveServing::decide(size_t index, Time at, ReplicaCounts counts, const Scra
   decisions_.push_back(ScaleDecision{at, spec.name, spec.predictors[run.predictor].name, counts,
                                      desired, result.ok});
   if (on_decision_) on_decision_(decisions_.back());
+  if (action_log_ != nullptr)
+    action_log_->scale(at, ScaleRecord{spec.name, spec.predictors[run.predictor].name,
+                                       counts.ready, counts.starting, counts.desired, desired,
+                                       std::nullopt});
   if (desired != counts.desired) {
     run.desired = desired;
     write(index);

@@ -9,6 +9,11 @@
 //              replicas: initial_replicas()) and the Service created or brought up to date
 //              (serving_apply.hpp); the count the Deployment has then (a restarted Gantry keeps
 //              its predecessor's) is where the autoscaler starts.
+//   baseline   once the pod informer has listed (so that a restarted Gantry sees the pods it
+//              finds with their counters as they are, not as an increase), a first scrape
+//              round per predictor, decided on by nobody: the origin of its metrics, as the
+//              simulator's buckets start with the service. The first tick's window then holds
+//              the seconds since start().
 //   tick       every autoscaler tick() (KPA 2 s, HPA 15 s) from start(), per predictor:
 //                1. the scrape of its ready pods, on a worker (never on the event loop);
 //                2. back on the loop: the round added to its metrics (when it could be read)
@@ -60,6 +65,7 @@
 #include "adapters/kube/serving/serving_objects.hpp"
 #include "engine/cluster/service_spec.hpp"
 #include "engine/core/event_loop.hpp"
+#include "engine/policy/action_log.hpp"
 #include "engine/policy/serving/serving_autoscaler.hpp"
 
 namespace gantry::kube {
@@ -119,6 +125,9 @@ class LiveServing {
 
   const Informer& pod_informer() const { return *pods_informer_; }
   const std::vector<ScaleDecision>& decisions() const { return decisions_; }
+  // Each decision as a "scale" line (engine/policy/action_log.hpp; no "observed": the live
+  // world knows its pods' counters, not the predictor's since start). Before start().
+  void set_action_log(ActionLog* log) { action_log_ = log; }
   // Called with each decision, on the loop thread.
   void on_decision(std::function<void(const ScaleDecision&)> fn) { on_decision_ = std::move(fn); }
   // The replica count last set for a predictor; nullopt before its objects are in place (or
@@ -145,7 +154,9 @@ class LiveServing {
     std::optional<TimerId> timer;
   };
   void apply(size_t run);
+  void baseline(size_t run);
   void tick(size_t run, Time at);
+  ScrapeRequest scrape_request(const Run& run, Time at) const;
   void decide(size_t run, Time at, ReplicaCounts counts, const ScrapeResult& result);
   void write(size_t run);
   const Run* find(const std::string& service, const std::string& predictor) const;
@@ -163,6 +174,7 @@ class LiveServing {
   std::map<std::string, ServingPod> pods_;  // by key, the namespace's serving pods
   std::vector<ScaleDecision> decisions_;
   std::function<void(const ScaleDecision&)> on_decision_;
+  ActionLog* action_log_ = nullptr;
   LiveServingStats stats_;
   bool started_ = false;
   bool stopped_ = false;

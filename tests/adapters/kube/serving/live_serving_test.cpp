@@ -10,13 +10,14 @@
 // seconds, ticks are even: no tick shares an instant with a pod becoming Ready.
 //
 // Scripted concurrency (one series, "script", whose concurrency-seconds counter is the exact
-// integral): 8 before T0+20 s, 50 in [T0+20, T0+30), 5 from T0+30. Rounds every 2 s from T0+2.
+// integral): 8 before T0+20 s, 50 in [T0+20, T0+30), 5 from T0+30. A baseline round at T0 (once
+// the pod informer has listed), then rounds every 2 s from T0+2.
 //
 //   T0       Deployment chat-v1 created with 1 replica (initial-scale 1); pod chat-v1-0 bound
 //            to r1-n000 (binpack), Running at +5, image at +15, model at +19, Ready at +25.
 //   +2..+20  concurrency 8: desire ceil(8 / 10) = 1.
 //   +22      panic window [16, 22): (4·8 + 2·50) / 6 = 22 → ceil(2.2) = 3 ≥ 2 × 1 ready pod
-//            (readyPods is max(1, ready) = 1): panic; desire max(stable ceil(12.2/10) = 2,
+//            (readyPods is max(1, ready) = 1): panic; desire max(stable ceil(11.8/10) = 2,
 //            panic 3) = 3 → PATCH replicas 3. chat-v1-1 and -2 bound to r1-n000 at +22, Running
 //            at +27, the image and the model already there: Ready at +33.
 //   +24..+32 one ready pod, panic desires 4..5 ≥ 2: over the threshold; the desire stays at
@@ -216,14 +217,16 @@ TEST_F(Serving, ScalesOneToThreeToOneAsTheAutoscalerDecides) {
   expect_counts(96, 1, 1, 0);
   // The scrapes asked for the ready pods of the moment.
   const std::vector<ScrapeRequest> asked = scraper.requests();
-  ASSERT_EQ(asked.size(), 50u);
-  EXPECT_TRUE(asked[10].pods.empty());   // +22
-  ASSERT_EQ(asked[16].pods.size(), 3u);  // +34
-  EXPECT_EQ(asked[16].pods[2].pod, "chat-v1-2");
+  ASSERT_EQ(asked.size(), 51u);
+  EXPECT_EQ(asked[0].at, kT0);  // the baseline
+  EXPECT_TRUE(asked[11].pods.empty());   // +22
+  ASSERT_EQ(asked[17].pods.size(), 3u);  // +34
+  EXPECT_EQ(asked[17].pods[2].pod, "chat-v1-2");
 
   // The same autoscaler, called directly on the same rounds and counts, decides the same.
   auto direct = make_serving_autoscaler(kpa_service().autoscaler);
   ScrapedServingMetrics metrics(seconds(60));
+  metrics.add_scrape(kT0, {{"script", scripted(kT0)}});
   for (const ScaleDecision& x : d) {
     metrics.add_scrape(x.at, {{"script", scripted(x.at)}});
     EXPECT_EQ(direct->decide(x.at, x.counts, metrics), x.desired) << format_rfc3339(x.at);
@@ -281,7 +284,7 @@ TEST_F(Serving, AnInactiveReplicaKeepsItsWindowsWarmAndTakesOver) {
   EXPECT_EQ(standby.stats().applied, 0);
   EXPECT_EQ(standby.desired("chat", "v1"), std::nullopt);
   EXPECT_EQ(standby.metrics("chat", "v1")->last_round(), kT0 + seconds(20));
-  EXPECT_EQ(script.requests().size(), 5u);  // +12 .. +20
+  EXPECT_EQ(script.requests().size(), 6u);  // the baseline at +10, then +12 .. +20
 
   serving.stop();
   standby.set_active(true);

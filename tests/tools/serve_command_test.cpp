@@ -289,7 +289,8 @@ struct KubeCluster {
   std::unique_ptr<ServeProcess> kubelet;
 };
 
-std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir) {
+std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir, const char* scenario = kTwoNodes,
+                                          const std::vector<std::string>& kubelet_more = {}) {
   auto c = std::make_unique<KubeCluster>();
   c->kubeconfig = (dir / "kubeconfig").string();
   std::ofstream(c->kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n"
@@ -297,10 +298,11 @@ std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir) {
                                << "contexts:\n- name: t\n  context: {cluster: f, user: u, "
                                << "namespace: ml}\nusers:\n- name: u\n  user: {token: t0k}\n";
   c->scenario = (dir / "two-nodes.yaml").string();
-  std::ofstream(c->scenario) << kTwoNodes;
-  c->kubelet = std::make_unique<ServeProcess>(
-      kGantry, std::vector<std::string>{"--kubeconfig", c->kubeconfig, "--cluster", c->scenario},
-      (dir / "kubelet.stderr").string(), "kubelet-sim");
+  std::ofstream(c->scenario) << scenario;
+  std::vector<std::string> args{"--kubeconfig", c->kubeconfig, "--cluster", c->scenario};
+  args.insert(args.end(), kubelet_more.begin(), kubelet_more.end());
+  c->kubelet = std::make_unique<ServeProcess>(kGantry, args, (dir / "kubelet.stderr").string(),
+                                              "kubelet-sim");
   return c;
 }
 
@@ -360,6 +362,78 @@ spec:
     EXPECT_EQ(p["status"]["phase"], "Succeeded");
   }
   EXPECT_EQ(pods, 1) << all.dump().substr(0, 2000);
+  server.signal(SIGTERM);
+  EXPECT_EQ(server.wait(), 0);
+}
+
+// --world kube with a scenario that has an inference service: the server makes its Deployment
+// and Service, kubelet-sim (--serving-load) makes the pods and serves their simulated load on
+// its metrics endpoint, and the server's KPA, reading that endpoint (--serving-metrics), scales
+// the Deployment up: 20 requests a second of 0.5 s each keep 10 in flight, at a target
+// concurrency of 2 a desire of 5, clamped to maxReplicas 3. The test blocks on a watch of the
+// Deployment until kubelet-sim reports 3 replicas ready.
+const char* kTwoNodesAndAService = R"(apiVersion: gantry.dev/v1
+kind: Scenario
+metadata: {name: two-nodes-chat}
+spec:
+  start: 2026-01-01T00:00:00Z
+  horizon: 1h
+  cluster:
+    fabric: {kind: InfiniBand, latency: 5us}
+    storage: {bandwidth: 100GB/s}
+    nodeClasses:
+    - {name: box, cpu: "32", memory: 256Gi, gpu: {type: A100-80G, count: 4}, nic: 200Gbps}
+    racks:
+    - {name: r1, class: box, nodes: 2}
+  workload:
+    services:
+    - name: chat
+      predictors: [{name: v1, model: llama-7b, resources: {gpu: 1, gpuType: A100-80G}}]
+      capacity: {A100-80G: {tokensPerSecond: 4000, maxBatch: 16}}
+      coldStart: {imagePull: 300ms, load: 200ms}
+      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 3, target: {concurrency: 2}}
+      load: {poisson: {qps: 20}}
+  sim: {podStartup: 200ms}
+)";
+
+TEST_F(ServeCommand, WorldKubeScalesAServiceOnKubeletSimsLoad) {
+  auto cluster =
+      kube_cluster(dir_, kTwoNodesAndAService,
+                   {"--serving-load", "chat=20:500ms", "--metrics-listen", "127.0.0.1:0"});
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  const std::string metrics_line = cluster->kubelet->line();
+  const std::string prefix = "gantry kubelet-sim: serving metrics at ";
+  ASSERT_EQ(metrics_line.rfind(prefix, 0), 0u) << metrics_line;
+  const std::string metrics_url = metrics_line.substr(prefix.size());
+  auto served = serve_kube(*cluster, db(), dir_, "serve", {"--serving-metrics", metrics_url});
+  ServeProcess& server = *served;
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  EXPECT_NE(server.first_line().find(", 1 service"), std::string::npos) << server.first_line();
+
+  kube::KubeClient client(kube::testing::config_for(cluster->fake.url()));
+  nlohmann::json deployment;
+  client.watch("/apis/apps/v1/namespaces/ml/deployments?watch=true&resourceVersion=0",
+               [&](kube::WatchEvent& e) {
+                 if (e.object["metadata"]["name"] != "chat-v1") return true;
+                 deployment = e.object;
+                 const nlohmann::json status = e.object.value("status", nlohmann::json::object());
+                 return !(e.object["spec"].value("replicas", 0) == 3 &&
+                          status.value("readyReplicas", 0) == 3);
+               });
+  EXPECT_EQ(deployment["spec"]["replicas"], 3);
+  EXPECT_EQ(deployment["spec"]["template"]["spec"]["schedulerName"], "gantry");
+  // Each replica placed by the server's scheduler on a GPU of its own.
+  int placed = 0;
+  const nlohmann::json pods = client.get("/api/v1/namespaces/ml/pods");
+  for (const auto& p : pods["items"]) {
+    if (p["metadata"]["labels"].value("gantry.dev/service", "") != "chat") continue;
+    ++placed;
+    EXPECT_FALSE(p["spec"].value("nodeName", "").empty()) << p.dump();
+    EXPECT_TRUE(p["metadata"]["annotations"].contains("gantry.dev/gpu-index")) << p.dump();
+  }
+  EXPECT_EQ(placed, 3) << pods.dump().substr(0, 3000);
+  EXPECT_TRUE(client.get("/api/v1/namespaces/ml/services/chat-v1").contains("spec"));
   server.signal(SIGTERM);
   EXPECT_EQ(server.wait(), 0);
 }
@@ -470,6 +544,22 @@ TEST_F(ServeCommand, AdmissionIsRefusedForTheSimulatedWorld) {
             "error: --admission: the simulated world takes its admission queues from the scenario "
             "(spec.policy.admission of --cluster, each job's queue); --admission and --queue are "
             "for --world kube\n");
+}
+
+// --serving-metrics is for a live cluster, and is a URL.
+TEST_F(ServeCommand, ServingMetricsIsAUrlForTheLiveWorld) {
+  Outcome o = run("serve --db " + db() + " --listen 127.0.0.1:0 --serving-metrics " +
+                  "http://127.0.0.1:9400/metrics");
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_EQ(o.err,
+            "error: --serving-metrics: the simulated world computes its services' metrics; the "
+            "option is for --world kube\n");
+  o = run("serve --db " + db() + " --listen 127.0.0.1:0 --world kube --serving-metrics " +
+          "127.0.0.1:9400");
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_EQ(
+      o.err,
+      "error: --serving-metrics: expected an http:// or https:// URL, got '127.0.0.1:9400'\n");
 }
 
 // --world kube --admission: the file is read first, its every error listed (exit 2) before any

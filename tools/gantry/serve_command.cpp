@@ -78,6 +78,16 @@ void run_serve(const ServeOptions& opt) {
         ": the simulated world takes its admission queues from the scenario "
         "(spec.policy.admission of --cluster, each job's queue); --admission and --queue are "
         "for --world kube");
+  if (!opt.kube.serving_metrics.empty()) {
+    if (opt.world != "kube")
+      throw GantryError(
+          "--serving-metrics: the simulated world computes its services' metrics; the option is "
+          "for --world kube");
+    const std::string& url = opt.kube.serving_metrics;
+    if (url.rfind("http://", 0) != 0 && url.rfind("https://", 0) != 0)
+      throw GantryError("--serving-metrics: expected an http:// or https:// URL, got '" + url +
+                        "'");
+  }
   // A live cluster runs on real time: its pods do not run faster for asking.
   if (opt.world == "kube" && opt.speed != 1)
     throw GantryError(
@@ -202,6 +212,10 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--admission", opt->kube.admission_file,
                   "kube: a kind: Admission file (queues, quotas, cohorts, preemption); pods name "
                   "their queue with the label gantry.dev/queue");
+  cmd->add_option("--serving-metrics", opt->kube.serving_metrics,
+                  "kube: one Prometheus endpoint with every serving pod's metrics (kubelet-sim's "
+                  "--metrics-listen, e.g. http://127.0.0.1:9464/metrics); default: each ready "
+                  "serving pod's own :9090/metrics");
   cmd->add_option("--queue", opt->kube.queue,
                   "kube: the admission queue of the pipelines' pods (label gantry.dev/queue); "
                   "with --admission, one of its queues");

@@ -11,6 +11,7 @@
 #include "adapters/kube/executor/kube_task_executor.hpp"
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
+#include "adapters/kube/serving/live_serving.hpp"
 #include "adapters/kube/world/kube_world.hpp"
 #include "adapters/kube/world/live_maintenance.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
@@ -88,6 +89,8 @@ class KubeServeWorld final : public ServeWorld {
     if (scenario && !scenario->failures.maintenance.empty())
       maintenance_ = std::make_unique<kube::LiveMaintenance>(
           *world_, loop, scenario->failures, scenario->topology, loop.now(), scenario->seed);
+    if (scenario && !scenario->workload.services.empty())
+      start_services(loop, o, scenario->workload.services);
     kube::KubeExecutorOptions e;
     e.plan.namespace_name = ns;
     e.plan.scheduler_name = o.scheduler_name;
@@ -113,21 +116,53 @@ class KubeServeWorld final : public ServeWorld {
   }
   void start() override {
     if (maintenance_) maintenance_->start();
+    if (serving_) serving_->start();
   }
   void stop() override {
+    if (serving_) serving_->stop();
+    if (serving_workers_) serving_workers_->stop();
     if (maintenance_) maintenance_->stop();
     if (world_) world_->stop();
   }
-  void set_action_log(ActionLog* log) override { world_->scheduler().set_action_log(log); }
+  void set_action_log(ActionLog* log) override {
+    world_->scheduler().set_action_log(log);
+    if (serving_) serving_->set_action_log(log);
+  }
   std::string describe() const override { return describe_; }
 
  private:
+  // The scenario's services: LiveServing on workers of its own (a slow scrape must not hold up
+  // binds), acting only while this replica leads.
+  void start_services(EventLoop& loop, const KubeServeOptions& o,
+                      const std::vector<ServiceSpec>& services) {
+    if (o.serving_metrics.empty()) {
+      scraper_ = std::make_unique<kube::PodEndpointScraper>();
+    } else {
+      scraper_ = std::make_unique<kube::EndpointScraper>(o.serving_metrics);
+    }
+    serving_workers_ = std::make_unique<kube::ApiWorkers>(2);
+    kube::LiveServingOptions so;
+    so.objects.namespace_name = namespace_;
+    so.objects.scheduler_name = o.scheduler_name;
+    so.active = !o.leader_elect;
+    serving_ = std::make_unique<kube::LiveServing>(*client_, *serving_workers_, loop, *scraper_,
+                                                   std::move(so));
+    for (const ServiceSpec& s : services) serving_->add_service(s);
+    world_->on_leadership([this](bool leading) { serving_->set_active(leading); });
+    describe_ += fmt::format(", {} service{}", services.size(), services.size() == 1 ? "" : "s");
+  }
+
   std::string describe_;
   std::string namespace_;
   std::unique_ptr<kube::KubeClient> client_;
   std::unique_ptr<kube::KubeWorld> world_;
   std::unique_ptr<kube::LiveMaintenance> maintenance_;
   std::unique_ptr<kube::KubeTaskExecutor> executor_;
+  // The scraper outlives the workers that call it; stop() stops the workers before the
+  // LiveServing whose calls they run is destroyed.
+  std::unique_ptr<kube::MetricsScraper> scraper_;
+  std::unique_ptr<kube::ApiWorkers> serving_workers_;
+  std::unique_ptr<kube::LiveServing> serving_;
 };
 
 }  // namespace

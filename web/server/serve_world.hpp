@@ -9,7 +9,11 @@
 //         schedule the scheduler's (kube_serve_world.hpp); --admission,
 //         a kind: Admission file (sim/admission_file.hpp), gives the scheduler admission queues
 //         (replacing any the scenario's policy has), and --queue names the one the pipelines'
-//         pods wait in (one of its queues).
+//         pods wait in (one of its queues). The scenario's inference services
+//         (spec.workload.services) become a Deployment and a Service per predictor, scaled by
+//         the simulator's autoscalers (adapters/kube/serving/live_serving.hpp) from metrics
+//         scraped off the pods or off --serving-metrics; with leader election, only the leader
+//         writes replica counts.
 // The server reads the cluster and the scheduler's queue from it for /cluster, /cluster/queue
 // and /metrics, and hands its run scheduler the world's TaskExecutor.
 //
@@ -35,6 +39,10 @@ struct KubeServeOptions {
   std::string identity;        // this replica; empty: host name and process id
   std::string admission_file;  // kind: Admission; empty: the scenario's admission, if any
   std::string queue;           // admission queue of the pipelines' pods (label); empty: none
+  // Where the scenario's inference services' metrics are scraped: one Prometheus endpoint for
+  // every serving pod (kubelet-sim's --metrics-listen); empty: each ready pod's own
+  // http://<pod IP>:9090/metrics.
+  std::string serving_metrics;
 };
 
 class ServeWorld {

@@ -205,7 +205,7 @@ KubePod parse_pod(const nlohmann::json& pod) {
         size.empty() ? 0
                      : static_cast<int32_t>(parse_count(
                            f, size, field_prefix + std::string(kGangSizeAnnotation), 1, 100'000));
-  } else if (out.controller) {
+  } else if (out.controller && !out.labels.contains(std::string(kServiceLabel))) {
     out.gang = "owner:" + out.controller->uid;
     out.gang_size = 0;
   }

@@ -27,7 +27,9 @@
 // The elastic annotations need elastic-min and elastic-max; the other two alone are an error
 // (a typo'd key would otherwise leave a job silently rigid).
 // Without the gang label, a pod with a controller owner reference is in the gang of that
-// owner (its uid), size unknown (0); a pod with neither is a gang of one.
+// owner (its uid), size unknown (0); a pod with neither is a gang of one. So is a replica of an
+// inference service (label gantry.dev/service, adapters/kube/serving): its ReplicaSet is its
+// controller, but replicas are independent — one placed must not wait for the others.
 //
 // Errors: parse_pod() throws InputError naming "Pod <namespace>/<name>" and the field.
 //
@@ -46,6 +48,8 @@
 namespace gantry::kube {
 
 inline constexpr std::string_view kGangLabel = "gantry.dev/gang";
+// The inference service a serving pod is a replica of (adapters/kube/serving/serving_objects.hpp).
+inline constexpr std::string_view kServiceLabel = "gantry.dev/service";
 inline constexpr std::string_view kGangSizeAnnotation = "gantry.dev/gang-size";
 // The admission queue (JobSpec::queue) of the pod's gang: a label, so it can be selected on.
 inline constexpr std::string_view kQueueLabel = "gantry.dev/queue";

@@ -215,9 +215,8 @@ void LiveServing::decide(size_t index, Time at, ReplicaCounts counts, const Scra
                                      desired, result.ok});
   if (on_decision_) on_decision_(decisions_.back());
   if (action_log_ != nullptr)
-    action_log_->scale(at, ScaleRecord{spec.name, spec.predictors[run.predictor].name,
-                                       counts.ready, counts.starting, counts.desired, desired,
-                                       std::nullopt});
+    action_log_->scale(at, ScaleRecord{spec.name, spec.predictors[run.predictor].name, counts.ready,
+                                       counts.starting, counts.desired, desired, std::nullopt});
   if (desired != counts.desired) {
     run.desired = desired;
     write(index);

@@ -44,13 +44,13 @@
 #include <string>
 #include <string_view>
 
+#include "adapters/kube/model/kube_pod.hpp"
 #include "engine/cluster/node_labels.hpp"
 #include "engine/cluster/service_spec.hpp"
 #include "engine/core/time.hpp"
 
 namespace gantry::kube {
 
-inline constexpr std::string_view kServiceLabel = "gantry.dev/service";
 inline constexpr std::string_view kPredictorLabel = "gantry.dev/predictor";
 inline constexpr std::string_view kComponentLabel = "app.kubernetes.io/component";
 inline constexpr std::string_view kServingComponent = "serving";

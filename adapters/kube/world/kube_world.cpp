@@ -99,6 +99,7 @@ void KubeWorld::lead(bool leading) {
   scheduler_->set_active(leading);
   if (leading && !was && drainer_)
     for (const nlohmann::json& node : nodes_->cache().list()) drain_request_seen(node);
+  if (leadership_) leadership_(leading);
 }
 
 void KubeWorld::drain_request_seen(const nlohmann::json& object) {

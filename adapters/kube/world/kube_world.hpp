@@ -97,6 +97,9 @@ class KubeWorld {
   void on_drain_report(std::function<void(const DrainReport&)> fn) {
     drain_report_ = std::move(fn);
   }
+  // Called on the loop thread whenever the election makes this replica the leader or not
+  // (after the scheduler), for the parts that act only while leading (LiveServing).
+  void on_leadership(std::function<void(bool leading)> fn) { leadership_ = std::move(fn); }
   // Drain requests started and refused by this world (above).
   size_t drain_requests_started() const { return requests_started_; }
   size_t drain_requests_refused() const { return requests_refused_; }
@@ -120,6 +123,7 @@ class KubeWorld {
   std::unique_ptr<LiveScheduler> scheduler_;
   std::unique_ptr<LiveDrainer> drainer_;
   std::function<void(const DrainReport&)> drain_report_;
+  std::function<void(bool)> leadership_;
   std::map<std::string, std::string> requests_taken_;    // node -> `requested` taken last
   std::map<std::string, std::string> requests_running_;  // node -> `requested` being drained
   size_t requests_started_ = 0;

@@ -59,12 +59,11 @@ SimDecisions simulate(const ScenarioSpec& scenario) {
     EXPECT_TRUE(parse_rfc3339(j["t"].get<std::string>(), t));
     const std::string service = j["service"];
     const std::string predictor = j["predictor"];
-    out.lines.push_back(decision_line(t, service, predictor, j["ready"], j["starting"], j["from"],
-                                      j["to"]));
+    out.lines.push_back(
+        decision_line(t, service, predictor, j["ready"], j["starting"], j["from"], j["to"]));
     const nlohmann::json& o = j["observed"];
-    out.counters[service + "/" + predictor][t] =
-        PodCounters{o["requests"], o["concurrencySeconds"], o["gpuBusySeconds"],
-                    o["slotsBusySeconds"]};
+    out.counters[service + "/" + predictor][t] = PodCounters{
+        o["requests"], o["concurrencySeconds"], o["gpuBusySeconds"], o["slotsBusySeconds"]};
   }
   return out;
 }
@@ -130,8 +129,9 @@ TEST(ServingConformance, TheSameServicesScaleAtTheSameInstantsInBothWorlds) {
                    std::string(kServingSelector));
   live.harness.add(deployments.pod_informer(), deployments.pods_path(), "",
                    std::string(kServingSelector));
-  live.harness.add(serving.pod_informer(), std::string("/api/v1/namespaces/") + kNamespace + "/pods",
-                   "", std::string(kServingSelector));
+  live.harness.add(serving.pod_informer(),
+                   std::string("/api/v1/namespaces/") + kNamespace + "/pods", "",
+                   std::string(kServingSelector));
   const_cast<Informer&>(deployments.deployment_informer()).wait_for_sync();
   const_cast<Informer&>(serving.pod_informer()).wait_for_sync();
   live.fake.wait_for_watches_started(3 + 3);
@@ -153,8 +153,8 @@ TEST(ServingConformance, TheSameServicesScaleAtTheSameInstantsInBothWorlds) {
   std::sort(sim_lines.begin(), sim_lines.end());
   std::sort(live_lines.begin(), live_lines.end());
   // The first difference, rather than two lists of 1,280 lines.
-  const auto [s, l] = std::mismatch(sim_lines.begin(), sim_lines.end(), live_lines.begin(),
-                                    live_lines.end());
+  const auto [s, l] =
+      std::mismatch(sim_lines.begin(), sim_lines.end(), live_lines.begin(), live_lines.end());
   EXPECT_TRUE(s == sim_lines.end() && l == live_lines.end())
       << "simulator: " << (s == sim_lines.end() ? "(end)" : *s) << "\n"
       << "live:      " << (l == live_lines.end() ? "(end)" : *l);

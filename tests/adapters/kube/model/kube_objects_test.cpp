@@ -216,6 +216,13 @@ TEST(KubePod, SharesOwnersAndDefaults) {
   EXPECT_EQ(p.simulate_duration, minutes(90));
   EXPECT_EQ(p.gang, "owner:rs-1") << "no gang label: the controller's gang, size unknown";
   EXPECT_EQ(p.gang_size, 0);
+  {
+    // A replica of an inference service is placed on its own, whatever its controller.
+    json replica = j;
+    replica["metadata"]["labels"] = {{"gantry.dev/service", "chat"}};
+    EXPECT_EQ(parse_pod(replica).gang, "");
+    EXPECT_EQ(parse_pod(replica).gang_size, 1);
+  }
   j["metadata"]["annotations"]["gantry.dev/gpu-milli"] = "1000";
   EXPECT_EQ(parse_pod(j).request.gpus, 1) << "a whole share is one whole GPU";
   j["metadata"].erase("ownerReferences");

@@ -218,7 +218,7 @@ TEST_F(Serving, ScalesOneToThreeToOneAsTheAutoscalerDecides) {
   // The scrapes asked for the ready pods of the moment.
   const std::vector<ScrapeRequest> asked = scraper.requests();
   ASSERT_EQ(asked.size(), 51u);
-  EXPECT_EQ(asked[0].at, kT0);  // the baseline
+  EXPECT_EQ(asked[0].at, kT0);           // the baseline
   EXPECT_TRUE(asked[11].pods.empty());   // +22
   ASSERT_EQ(asked[17].pods.size(), 3u);  // +34
   EXPECT_EQ(asked[17].pods[2].pod, "chat-v1-2");

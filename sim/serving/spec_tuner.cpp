@@ -46,6 +46,7 @@ struct Arm {
   double price;     // per replica-hour
   int lower_bound;  // replicas utilisation alone requires
   int answer = 0;   // cheapest count holding the SLO at the last budget (0: none)
+  bool final = false;  // simulated in the last round, at the full budget
 };
 
 class Tuner {
@@ -200,6 +201,7 @@ class Tuner {
         if (answer == 0 && round > 0 && hi < max_replicas_)
           answer = cheapest(*a, hi + 1, max_replicas_, budgets[round]);
         a->answer = answer;
+        a->final = last;
         if (answer > 0) best_cost = std::min(best_cost, answer * a->price);
       }
       std::erase_if(alive, [](const Arm* a) { return a->answer == 0; });
@@ -219,7 +221,36 @@ class Tuner {
         }
       }
     }
+    settle_pruned();
     result_.sampled = static_cast<int>(sampled_.size());
+  }
+
+  // An early round's answer is optimistic (a shorter run sees less of the tail), so an arm
+  // pruned against it, its bound costlier than that answer, may still beat the final one. Every
+  // arm not simulated at the full budget whose bound is cheaper than the final answer (all of
+  // them when there is none) is settled at the full budget, cheapest bound first, bisecting only
+  // up to the count that would still be cheaper. When the early answers were not misleading this
+  // costs nothing: every such bound is above the final answer.
+  void settle_pruned() {
+    std::vector<Arm*> rest;
+    for (Arm& a : arms_)
+      if (!a.final && a.lower_bound <= max_replicas_) rest.push_back(&a);
+    std::stable_sort(rest.begin(), rest.end(), [](const Arm* a, const Arm* b) {
+      return a->lower_bound * a->price < b->lower_bound * b->price;
+    });
+    for (Arm* a : rest) {
+      const double best = result_.best ? result_.best->cost_per_hour : INFINITY;
+      if (a->lower_bound * a->price >= best - 1e-9) break;  // sorted: no later arm is cheaper
+      const int hi = std::isinf(best) ? max_replicas_
+                                      : std::min(max_replicas_,
+                                                 static_cast<int>(std::floor(best / a->price + 1e-9)));
+      const int answer = cheapest(*a, a->lower_bound, hi, options_.measure);
+      if (answer == 0) continue;
+      const TunePoint p = simulate(*a, answer, options_.measure);
+      if (!result_.best || p.cost_per_hour < best - 1e-9 ||
+          (std::abs(p.cost_per_hour - best) <= 1e-9 && p.p99_s < result_.best->p99_s))
+        result_.best = p;
+    }
   }
 
   void exhaustive() {

@@ -9,3 +9,9 @@ gantry_test(gantry_serving_tests
 gantry_test(gantry_services_on_cluster_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/serving/services_on_cluster_test.cpp
   DEPS gantry_sim_world gantry_sim_scenario)
+
+# gantry tune on the shipped example against its exhaustive grid.
+gantry_test(gantry_tune_shipped_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/serving/tune_shipped_test.cpp
+  DEPS gantry_sim_scenario gantry_traces)
+target_compile_definitions(gantry_tune_shipped_tests PRIVATE GANTRY_SOURCE_DIR="${PROJECT_SOURCE_DIR}")

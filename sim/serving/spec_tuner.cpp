@@ -43,9 +43,9 @@ struct Arm {
   ReplicaCapacity capacity;  // the entry re-derived at this batch
   std::string gpu_type;
   Resources resources;
-  double price;     // per replica-hour
-  int lower_bound;  // replicas utilisation alone requires
-  int answer = 0;   // cheapest count holding the SLO at the last budget (0: none)
+  double price;        // per replica-hour
+  int lower_bound;     // replicas utilisation alone requires
+  int answer = 0;      // cheapest count holding the SLO at the last budget (0: none)
   bool final = false;  // simulated in the last round, at the full budget
 };
 
@@ -241,9 +241,10 @@ class Tuner {
     for (Arm* a : rest) {
       const double best = result_.best ? result_.best->cost_per_hour : INFINITY;
       if (a->lower_bound * a->price >= best - 1e-9) break;  // sorted: no later arm is cheaper
-      const int hi = std::isinf(best) ? max_replicas_
-                                      : std::min(max_replicas_,
-                                                 static_cast<int>(std::floor(best / a->price + 1e-9)));
+      const int hi =
+          std::isinf(best)
+              ? max_replicas_
+              : std::min(max_replicas_, static_cast<int>(std::floor(best / a->price + 1e-9)));
       const int answer = cheapest(*a, a->lower_bound, hi, options_.measure);
       if (answer == 0) continue;
       const TunePoint p = simulate(*a, answer, options_.measure);

@@ -59,5 +59,38 @@ TEST(KubeServeWorld, TheScenarioGivesRestartDelayAndTheGoodputModel) {
   EXPECT_EQ(plain.scheduler.throughput, nullptr);
 }
 
+// Scale to zero live needs an activator's series: without --serving-metrics a KPA at
+// minReplicas 0 is kept at one replica, and a note says so; with it, or for an HPA (whose
+// minimum is at least 1 already) or a KPA at 2, nothing changes.
+TEST(KubeServeWorld, ScaleToZeroNeedsAnActivatorsMetrics) {
+  ServiceSpec zero;
+  zero.name = "chat";
+  zero.autoscaler.kind = AutoscalerKind::kKpa;
+  zero.autoscaler.min_replicas = 0;
+  zero.autoscaler.max_replicas = 40;
+  ServiceSpec two = zero;
+  two.name = "embed";
+  two.autoscaler.min_replicas = 2;
+  ServiceSpec hpa = zero;
+  hpa.name = "rank";
+  hpa.autoscaler.kind = AutoscalerKind::kHpa;
+  hpa.autoscaler.min_replicas = 1;
+
+  std::vector<std::string> notes;
+  const std::vector<ServiceSpec> pods_only = live_services({zero, two, hpa}, false, notes);
+  ASSERT_EQ(pods_only.size(), 3u);
+  EXPECT_EQ(pods_only[0].autoscaler.min_replicas, 1);
+  EXPECT_EQ(pods_only[1].autoscaler.min_replicas, 2);
+  EXPECT_EQ(pods_only[2].autoscaler.min_replicas, 1);
+  EXPECT_EQ(notes, (std::vector<std::string>{
+                       "chat: minReplicas 0 kept at 1 (scaling up from zero needs an activator's "
+                       "metrics: --serving-metrics)"}));
+
+  notes.clear();
+  const std::vector<ServiceSpec> shared = live_services({zero, two, hpa}, true, notes);
+  EXPECT_EQ(shared[0].autoscaler.min_replicas, 0);
+  EXPECT_TRUE(notes.empty());
+}
+
 }  // namespace
 }  // namespace gantry::web

@@ -147,9 +147,12 @@ class KubeServeWorld final : public ServeWorld {
     so.active = !o.leader_elect;
     serving_ = std::make_unique<kube::LiveServing>(*client_, *serving_workers_, loop, *scraper_,
                                                    std::move(so));
-    for (const ServiceSpec& s : services) serving_->add_service(s);
+    std::vector<std::string> notes;
+    for (const ServiceSpec& s : live_services(services, !o.serving_metrics.empty(), notes))
+      serving_->add_service(s);
     world_->on_leadership([this](bool leading) { serving_->set_active(leading); });
     describe_ += fmt::format(", {} service{}", services.size(), services.size() == 1 ? "" : "s");
+    for (const std::string& n : notes) describe_ += "; " + n;
   }
 
   std::string describe_;
@@ -175,6 +178,20 @@ void apply_scenario(const ScenarioSpec& scenario, kube::KubeWorldOptions& option
   static const StepTimeThroughput step_time_throughput;
   options.scheduler.throughput =
       scenario.policy.elasticity.has(ElasticPolicy::kGoodput) ? &step_time_throughput : nullptr;
+}
+
+std::vector<ServiceSpec> live_services(const std::vector<ServiceSpec>& services, bool activator,
+                                       std::vector<std::string>& notes) {
+  std::vector<ServiceSpec> out = services;
+  if (activator) return out;
+  for (ServiceSpec& s : out) {
+    if (s.autoscaler.kind != AutoscalerKind::kKpa || s.autoscaler.min_replicas != 0) continue;
+    s.autoscaler.min_replicas = std::min(1, s.autoscaler.max_replicas);
+    notes.push_back(s.name +
+                    ": minReplicas 0 kept at 1 (scaling up from zero needs an activator's "
+                    "metrics: --serving-metrics)");
+  }
+  return out;
 }
 
 std::unique_ptr<ServeWorld> make_kube_world(EventLoop& loop, const KubeServeOptions& options,

@@ -11,6 +11,7 @@
 //   spec.failures.maintenance         drains at their instants (live_maintenance.hpp), started
 //                                     by make_kube_world's world; failure processes are not
 //                                     played (real hardware fails by itself)
+//   spec.workload.services            LiveServing's services (live_services())
 
 #include "adapters/kube/world/kube_world.hpp"
 #include "sim/scenario_spec.hpp"
@@ -20,5 +21,13 @@ namespace gantry::web {
 // Sets options.model, .scheduler.policy, .scheduler.restart_delay and .scheduler.throughput
 // (a process-wide model: nothing to free).
 void apply_scenario(const ScenarioSpec& scenario, kube::KubeWorldOptions& options);
+
+// The services as the live world runs them. Scaling back up from zero needs to see requests
+// while no pod serves them: an activator's series, which only a shared endpoint
+// (--serving-metrics, kubelet-sim's) reports. Without one (`activator` false), a KPA with
+// minReplicas 0 would stay at zero once there; it is kept at one replica instead, and a note
+// in `notes` says so for the server's first line.
+std::vector<ServiceSpec> live_services(const std::vector<ServiceSpec>& services, bool activator,
+                                       std::vector<std::string>& notes);
 
 }  // namespace gantry::web

@@ -58,6 +58,17 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
                     ServiceRun::Options{scenario.sim.service_report_interval,
                                         action_log ? &*action_log : nullptr});
   }
+  // Services alone finish no jobs: their wake-ups move the bar (every 0.5 % of the horizon).
+  double reported = 0;
+  if (progress && serving && scenario.horizon) {
+    serving->on_wake([&](Time now) {
+      const double f = static_cast<double>((now - scenario.start).micros()) /
+                       static_cast<double>(scenario.horizon->micros());
+      if (f - reported < 0.005) return;
+      reported = f;
+      progress(std::min(f, 1.0));
+    });
+  }
   world.start();
   if (built->pools) built->pools->start();
   if (serving) serving->start();

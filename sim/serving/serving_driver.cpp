@@ -45,6 +45,7 @@ void ServingDriver::fire() {
     if (run->next_wakeup() <= now) run->wake(now);
   firing_ = false;
   reschedule();
+  if (on_wake_) on_wake_(now);
 }
 
 std::vector<ServiceReport> ServingDriver::finish(Time end) {

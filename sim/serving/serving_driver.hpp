@@ -3,6 +3,7 @@
 // ClusterHost, woken by a single timer set to the earliest run's next_wakeup() (one event per
 // wake-up, not per request).
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -20,6 +21,8 @@ class ServingDriver {
                 const std::vector<std::shared_ptr<const std::vector<TraceRequest>>>& traces,
                 uint64_t seed, Time scenario_start, ServiceRun::Options options);
   void start();
+  // Called after every wake-up with its instant (a services-only scenario's progress).
+  void on_wake(std::function<void(Time)> fn) { on_wake_ = std::move(fn); }
   // Cuts every run at `end` and returns the reports, in the services' order.
   std::vector<ServiceReport> finish(Time end);
 
@@ -33,6 +36,7 @@ class ServingDriver {
   TimerId timer_{};
   Time scheduled_ = Time::max();
   bool firing_ = false;
+  std::function<void(Time)> on_wake_;
 };
 
 }  // namespace gantry

@@ -3,6 +3,7 @@
 // replicas on one GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -119,7 +120,15 @@ spec:
                            trace + R"(, loop: false}}
 )";
   std::ostringstream actions;
-  run_simulation(load_scenario_text(text, "scale-lines.yaml"), {}, &actions);
+  // A scenario of services alone: its wake-ups move the progress bar, not only its end.
+  std::vector<double> progress;
+  run_simulation(
+      load_scenario_text(text, "scale-lines.yaml"), [&](double f) { progress.push_back(f); },
+      &actions);
+  ASSERT_GE(progress.size(), 11u);  // at least each tick's tenth of the 20 s, then the end
+  EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
+  EXPECT_DOUBLE_EQ(progress[0], 0.1);  // the first wake-up after 0 s: the tick at 2 s
+  EXPECT_DOUBLE_EQ(progress.back(), 1.0);
   std::vector<nlohmann::json> scale;
   std::istringstream in(actions.str());
   for (std::string l; std::getline(in, l);) {

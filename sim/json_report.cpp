@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cassert>
 #include <climits>
 #include <optional>
@@ -153,6 +154,27 @@ nlohmann::ordered_json json_jobs(const SimulationLog& log) {
                    {"evictions", std::move(evictions)}});
   }
   return out;
+}
+
+RunFigures run_figures(const ScenarioSpec& scenario, const SimulationRun& run) {
+  RunFigures f;
+  const bool interrupted = std::any_of(run.log.jobs.begin(), run.log.jobs.end(),
+                                       [](const JobLog& j) { return j.failures > 0; });
+  if (!scenario.failures.empty() || !scenario.injected_faults.empty() || !run.log.faults.empty() ||
+      interrupted)
+    f.reliability = summarize_reliability(run.log);
+  if (!run.log.pools.empty()) f.cost = summarize_cost(run.log);
+  return f;
+}
+
+nlohmann::ordered_json run_json_report(const ScenarioSpec& scenario, const SimulationRun& run,
+                                       const RunSummary& summary,
+                                       const std::vector<QueueSummary>& queues,
+                                       const std::string& results_path) {
+  const RunFigures f = run_figures(scenario, run);
+  return json_report(scenario, summary, queues, results_path,
+                     f.reliability ? &*f.reliability : nullptr, f.cost ? &*f.cost : nullptr,
+                     &run.services);
 }
 
 }  // namespace gantry

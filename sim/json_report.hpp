@@ -3,6 +3,7 @@
 // documented in the README ("gantry simulate --format json").
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "sim/reliability_summary.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/serving/service_report.hpp"
+#include "sim/simulation.hpp"
 #include "sim/simulation_log.hpp"
 #include "sim/summary.hpp"
 
@@ -34,6 +36,21 @@ nlohmann::ordered_json json_report(const ScenarioSpec& scenario, const RunSummar
                                    const ReliabilitySummary* reliability = nullptr,
                                    const CostSummary* cost = nullptr,
                                    const std::vector<ServiceReport>* services = nullptr);
+
+// What `gantry simulate` reports beside the summary, decided from the run: reliability figures
+// when anything could fail or be drained (failure processes, injected faults, faults or
+// interrupted jobs in the log), cost when the run had node pools.
+struct RunFigures {
+  std::optional<ReliabilitySummary> reliability;
+  std::optional<CostSummary> cost;
+};
+RunFigures run_figures(const ScenarioSpec& scenario, const SimulationRun& run);
+
+// The whole `--format json` document of a run (json_report with its figures and services).
+nlohmann::ordered_json run_json_report(const ScenarioSpec& scenario, const SimulationRun& run,
+                                       const RunSummary& summary,
+                                       const std::vector<QueueSummary>& queues,
+                                       const std::string& results_path);
 
 // Every job of the log, in JobId order (`--jobs`):
 //   {"name", "queue", "priority", "submit", "admitted", "start", "end", "state", "replicas",

@@ -64,6 +64,35 @@ TEST(SimulationService, RunsTheQuickstartWithTheCliFigures) {
   EXPECT_EQ(service.describe(id, false), std::nullopt);
 }
 
+// A scenario with services: the result has the "services" section of `gantry simulate
+// --format json` (the canary what-if: v2 serves about 10 % of the requests), and the series a
+// plot per service, one point per report interval (6 h at 5 min: 72).
+TEST(SimulationService, ServicesHaveTheirSectionAndSeries) {
+  EventBus bus;
+  SimulationService service(bus);
+  const std::string file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/serving/canary-10.yaml";
+  const std::string id = service.submit({.scenario_yaml = read(file), .file = file});
+  ASSERT_EQ(wait_final(bus, id), "done");
+  const auto j = *service.describe(id, true);
+  const nlohmann::json& services = j["result"]["services"];
+  ASSERT_EQ(services.size(), 1u);
+  EXPECT_EQ(services[0]["name"], "chat");
+  const double requests = services[0]["requests"];
+  const double v2 = services[0]["predictors"][1]["requests"];
+  EXPECT_NEAR(v2 / requests, 0.10, 0.005);
+  const auto series = *service.series(id);
+  ASSERT_EQ(series["services"].size(), 1u);
+  const nlohmann::json& chat = series["services"][0];
+  EXPECT_EQ(chat["name"], "chat");
+  ASSERT_EQ(chat["ready"].size(), 72u);
+  EXPECT_EQ(chat["ready"][0][0], "2026-01-01T00:00:00Z");
+  EXPECT_EQ(chat["qps"].size(), 72u);
+  EXPECT_EQ(chat["p99"].size(), 72u);
+  EXPECT_EQ(chat["starting"].size(), 72u);
+  // Twenty requests a second all along.
+  EXPECT_NEAR(chat["qps"][40][1].get<double>(), 20.0, 2.0);
+}
+
 TEST(SimulationService, ABadScenarioIsRefusedAtSubmit) {
   EventBus bus;
   SimulationService service(bus);

@@ -105,25 +105,16 @@ void run_simulate(const SimulateOptions& opt) {
   const std::vector<QueueSummary> queues = summarize_queues(run.log, scenario.policy.admission);
 
   write_results_database(db_path, scenario, run, summary, queues);
-  // Reliability figures when anything could fail or be drained.
-  std::optional<ReliabilitySummary> reliability;
-  const bool interrupted = std::any_of(run.log.jobs.begin(), run.log.jobs.end(),
-                                       [](const JobLog& j) { return j.failures > 0; });
-  if (!scenario.failures.empty() || !scenario.injected_faults.empty() || !run.log.faults.empty() ||
-      interrupted)
-    reliability = summarize_reliability(run.log);
-  const ReliabilitySummary* r = reliability ? &*reliability : nullptr;
-  std::optional<CostSummary> cost;
-  if (!run.log.pools.empty()) cost = summarize_cost(run.log);
-  const CostSummary* c = cost ? &*cost : nullptr;
+  const RunFigures figures = run_figures(scenario, run);
+  const ReliabilitySummary* r = figures.reliability ? &*figures.reliability : nullptr;
+  const CostSummary* c = figures.cost ? &*figures.cost : nullptr;
 
   // Services: their latency and replica plots beside the results database.
   std::vector<std::string> plots;
   if (!run.services.empty()) plots = write_service_plots(dir, run.services);
 
   if (opt.format == "json") {
-    nlohmann::ordered_json report =
-        json_report(scenario, summary, queues, db_path, r, c, &run.services);
+    nlohmann::ordered_json report = run_json_report(scenario, run, summary, queues, db_path);
     if (opt.jobs) report["job_list"] = json_jobs(run.log);
     std::cout << report.dump(2) << "\n";
   } else {

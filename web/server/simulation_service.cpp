@@ -33,6 +33,31 @@ std::string now_rfc3339() {
   return format_rfc3339(Time::from_micros(us.count()));
 }
 
+// Per service, its report intervals as plot series (the what-if page's services charts):
+//   [{"name", "qps": [[start, v]], "p99": [[start, seconds | null (nothing served)]],
+//     "ready": [[start, v]], "starting": [[start, v]]}]
+// A day at the default 5 min interval is 288 points a series.
+nlohmann::json services_series(const std::vector<ServiceReport>& services) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ServiceReport& s : services) {
+    nlohmann::json qps = nlohmann::json::array(), p99 = nlohmann::json::array(),
+                   ready = nlohmann::json::array(), starting = nlohmann::json::array();
+    for (const ServiceInterval& i : s.intervals) {
+      const std::string t = format_rfc3339(i.start);
+      qps.push_back({t, i.qps});
+      p99.push_back({t, i.served > 0 ? nlohmann::json(i.p99_s) : nlohmann::json(nullptr)});
+      ready.push_back({t, i.ready_replicas});
+      starting.push_back({t, i.starting_replicas});
+    }
+    out.push_back({{"name", s.name},
+                   {"qps", std::move(qps)},
+                   {"p99", std::move(p99)},
+                   {"ready", std::move(ready)},
+                   {"starting", std::move(starting)}});
+  }
+  return out;
+}
+
 nlohmann::json pairs_json(const std::vector<std::pair<double, double>>& xs) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& [x, y] : xs) out.push_back({x, y});
@@ -168,14 +193,16 @@ void SimulationService::run_scenario(Job& job) {
   const RunSeries series = run_series(result);
   nlohmann::json alloc = nlohmann::json::array();
   for (const auto& [t, r] : series.gpu_allocation) alloc.push_back({format_rfc3339(t), r});
-  nlohmann::json report = json_report(
-      *job.scenario, summary, summarize_queues(result.log, job.scenario->policy.admission), "");
+  nlohmann::json report =
+      run_json_report(*job.scenario, result, summary,
+                      summarize_queues(result.log, job.scenario->policy.admission), "");
   report.erase("results");  // nothing is written to disk for a what-if run
   std::lock_guard lock(mu_);
   job.result = std::move(report);
   job.series = {{"gpuAllocation", std::move(alloc)},
                 {"jctCdf", pairs_json(series.jct_cdf)},
-                {"waitCdf", pairs_json(series.wait_cdf)}};
+                {"waitCdf", pairs_json(series.wait_cdf)},
+                {"services", services_series(result.services)}};
   job.progress = 1;
   job.state = State::kDone;
 }

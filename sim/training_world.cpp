@@ -406,6 +406,8 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
     pending_.insert(id);
     if (on_pending_) on_pending_();
   }
+  // Its owner may withdraw it from here (a serving replica being drained anyway).
+  if (on_evicted_) on_evicted_(id);
   drain_check_pods(pods);
   request_cycle();  // its resources are free for others
   return Status::ok();

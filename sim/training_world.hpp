@@ -137,6 +137,10 @@ class TrainingWorld : private Scheduler::Waker {
   // Called at the moment a job runs (every pod started), after its end is scheduled; again
   // each time it runs after an eviction.
   void on_running(std::function<void(JobId)> fn) { on_running_ = std::move(fn); }
+  // Called at the moment a placed job is evicted (a failure, a drain, a preemption), once its
+  // resources are released and it waits again (or has ended: withdrawn, inactive). The
+  // callback may withdraw it.
+  void on_evicted(std::function<void(JobId)> fn) { on_evicted_ = std::move(fn); }
 
   // Writes every action the world carries out and every observation it reports (optional;
   // the log must outlive the world).
@@ -295,6 +299,7 @@ class TrainingWorld : private Scheduler::Waker {
   std::function<void(size_t, size_t)> progress_;
   std::function<void(JobId)> on_finish_;
   std::function<void(JobId)> on_running_;
+  std::function<void(JobId)> on_evicted_;
   ActionLog* action_log_ = nullptr;
 };
 

@@ -23,6 +23,7 @@ JobSpec replica_job(const std::string& service, const PredictorSpec& predictor, 
 ClusterHost::ClusterHost(TrainingWorld& world, std::function<void()> changed)
     : world_(world), changed_(std::move(changed)) {
   world_.on_running([this](JobId id) { running(id); });
+  world_.on_evicted([this](JobId id) { evicted(id); });
 }
 
 void ClusterHost::create(ServiceRun& run, int32_t replica, const PredictorSpec& predictor,
@@ -60,6 +61,13 @@ void ClusterHost::running(JobId id) {
   const JobLog& job = world_.log().jobs[static_cast<size_t>(id)];
   assert(!job.pods.empty());
   it->second.run->on_placed(it->second.replica, job.pods.front().node, world_.loop().now());
+  if (changed_) changed_();
+}
+
+void ClusterHost::evicted(JobId id) {
+  const auto it = owners_.find(id);
+  if (it == owners_.end()) return;  // a training job, or a replica being released
+  it->second.run->on_lost(it->second.replica, world_.loop().now());
   if (changed_) changed_();
 }
 

@@ -6,8 +6,9 @@
 // cold start begins then; removing it withdraws the job, which frees its GPUs.
 //
 // A replica's job never finishes on its own (its work has no end) and is marked
-// JobSpec::serving_replica so training reports leave it out. If the world kills it (a node
-// failure) the scheduler places it again; the run is told through on_placed() once more.
+// JobSpec::serving_replica so training reports leave it out. If the world evicts it (a node or
+// GPU failure, a drain, a preemption) the run is told at once (ServiceRun::on_lost: it takes
+// no more requests there) and the scheduler places it again: on_placed() once more.
 
 #include <functional>
 #include <map>
@@ -20,7 +21,8 @@ namespace gantry {
 
 class ClusterHost final : public ReplicaHost {
  public:
-  // Installs the world's on_running callback (the world has one; nothing else may set it).
+  // Installs the world's on_running and on_evicted callbacks (the world has one of each;
+  // nothing else may set them).
   // `changed` is called after every placement, so the driver can reschedule its wake-up.
   ClusterHost(TrainingWorld& world, std::function<void()> changed);
 
@@ -35,6 +37,7 @@ class ClusterHost final : public ReplicaHost {
     int32_t replica;
   };
   void running(JobId id);
+  void evicted(JobId id);
 
   TrainingWorld& world_;
   std::function<void()> changed_;

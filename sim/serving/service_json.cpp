@@ -28,6 +28,7 @@ nlohmann::ordered_json services_json(const std::vector<ServiceReport>& services)
     j["cold_start_p50_s"] = s.cold_start_s.empty()
                                 ? nlohmann::ordered_json(nullptr)
                                 : nlohmann::ordered_json(rounded(s.cold_start_s.percentile(50)));
+    j["replicas_lost"] = s.replicas_lost;
     auto predictors = nlohmann::ordered_json::array();
     for (const PredictorReport& p : s.predictors) {
       predictors.push_back({{"name", p.name},

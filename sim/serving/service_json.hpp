@@ -2,6 +2,7 @@
 // The "services" section of the JSON report (`gantry simulate --format json`, `gantry tune`):
 //   [{"name", "requests", "p50_s", "p99_s", "slo_attainment", "gpu_hours", "cold_starts",
 //     "max_replicas", "slo_p99_s" (null: no SLO), "unserved", "cold_start_p50_s" (null: none),
+//     "replicas_lost" (placed replicas evicted by a failure, drain or preemption),
 //     "predictors": [{"name", "traffic_percent", "requests", "p99_s", "cold_starts",
 //                     "max_replicas"}]}]
 // and, per service, its report intervals (for plots and the results database):

@@ -44,6 +44,7 @@ struct ServiceReport {
   double slo_p99_s = 0;  // the SLO (0: none)
   double gpu_hours = 0;
   int cold_starts = 0;
+  int replicas_lost = 0;      // placed replicas evicted (a failure, a drain, a preemption)
   int max_replicas = 0;       // ready + starting, the most at once
   Distribution cold_start_s;  // placement to ready, every cold start
   std::vector<PredictorReport> predictors;

@@ -317,26 +317,11 @@ void ServiceRun::on_placed(int32_t replica, int32_t node, Time now) {
   if (now.micros() > now_us_) advance(now.micros());
   Replica& r = replicas_[static_cast<size_t>(replica)];
   Predictor& p = predictors_[static_cast<size_t>(r.predictor)];
-  // A replica placed again (its node failed and the scheduler found it another) starts over:
-  // it takes no new requests until its new cold start is over. Requests already queued on it
-  // keep the finish computed when they arrived (a stated limit).
-  switch (r.state) {
-    case ReplicaState::kPlacing:
-      --p.placing;
-      ++p.starting;
-      change_levels(now_us_, ready_level_, starting_level_, gpu_level_ + p.gpus);
-      break;
-    case ReplicaState::kStarting:
-      break;
-    case ReplicaState::kReady:
-      p.ready.erase(std::find(p.ready.begin(), p.ready.end(), replica));
-      ++p.starting;
-      change_levels(now_us_, ready_level_ - 1, starting_level_ + 1, gpu_level_);
-      break;
-    case ReplicaState::kDraining:
-    case ReplicaState::kGone:
-      return;
-  }
+  // Placed first, or again after on_lost(): either way from kPlacing.
+  if (r.state != ReplicaState::kPlacing) return;
+  --p.placing;
+  ++p.starting;
+  change_levels(now_us_, ready_level_, starting_level_, gpu_level_ + p.gpus);
   r.state = ReplicaState::kStarting;
   r.node = node;
   const int64_t cold = cold_start_us(p, node, now_us_);
@@ -346,6 +331,33 @@ void ServiceRun::on_placed(int32_t replica, int32_t node, Time now) {
   ++interval_.cold_starts;
   ++report_.cold_starts;
   report_.cold_start_s.add(seconds_of(cold));
+}
+
+void ServiceRun::on_lost(int32_t replica, Time now) {
+  if (now.micros() > now_us_) advance(now.micros());
+  Replica& r = replicas_[static_cast<size_t>(replica)];
+  Predictor& p = predictors_[static_cast<size_t>(r.predictor)];
+  switch (r.state) {
+    case ReplicaState::kStarting:
+      --p.starting;
+      change_levels(now_us_, ready_level_, starting_level_, gpu_level_ - p.gpus);
+      break;
+    case ReplicaState::kReady:
+      p.ready.erase(std::find(p.ready.begin(), p.ready.end(), replica));
+      change_levels(now_us_, ready_level_ - 1, starting_level_ + 1, gpu_level_ - p.gpus);
+      break;
+    case ReplicaState::kDraining:
+      release(replica, now_us_);
+      return;
+    case ReplicaState::kPlacing:
+    case ReplicaState::kGone:
+      return;
+  }
+  // Its ready event, if one is due, no longer matches (state or ready_us) and is skipped.
+  r.state = ReplicaState::kPlacing;
+  r.node = -1;
+  ++p.placing;
+  ++report_.replicas_lost;
 }
 
 int64_t ServiceRun::cold_start_us(const Predictor& p, int32_t node, int64_t now_us) {

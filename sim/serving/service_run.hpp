@@ -68,6 +68,11 @@ class ServiceRun {
   void wake(Time now);
   // The host placed `replica` on `node` at `now` (now >= the replica's creation).
   void on_placed(int32_t replica, int32_t node, Time now);
+  // The host lost `replica` at `now` (its node or GPU failed, it was drained or preempted): it
+  // holds no GPU and takes no requests until placed again (on_placed), with a new cold start.
+  // Requests already queued on it keep the finish computed when they arrived (a stated limit).
+  // A replica being drained after a scale-down is released instead.
+  void on_lost(int32_t replica, Time now);
   // Ends the run at `end`: the last interval is cut there and the totals computed.
   void finish(Time end);
 

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "sim/fault_event.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
@@ -82,6 +83,76 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
   const RunSummary summary = summarize(run);
   EXPECT_EQ(summary.jobs_total, 1);
   EXPECT_EQ(summary.jobs_finished, 1);
+  std::filesystem::remove_all(dir);
+}
+
+// A replica whose node fails takes no more requests from that instant: two nodes of one A10, a
+// fixed replica ready at 15 s (pod start-up 5 s + image pull 10 s). At 100 s its node goes
+// down: the replica is lost, placed again on the other node at once (no restart delay), runs
+// at 105 s and is ready at 115 s after a new pull. Requests of 0.2 s at 50 s, 102 s and 200 s:
+// the one at 102 s is held until 115 s (13.2 s), not sent to the dead replica.
+TEST(ServicesOnCluster, AReplicaOnAFailedNodeTakesNoMoreRequestsAndStartsElsewhere) {
+  const auto dir = std::filesystem::temp_directory_path() / "gantry-services-node-failure";
+  std::filesystem::create_directories(dir);
+  const std::string trace = (dir / "trace.csv").string();
+  std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
+                          "50.0,1000,100\n"
+                          "102.0,1000,100\n"
+                          "200.0,1000,100\n";
+  const std::string text = R"(apiVersion: gantry.dev/v1
+kind: Scenario
+metadata: {name: node-failure}
+spec:
+  horizon: 1h
+  cluster:
+    fabric: {kind: InfiniBand}
+    storage: {bandwidth: 10GB/s}
+    nodeClasses:
+    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: 1}, nic: 100Gbps}
+    racks:
+    - {name: r1, class: a10, nodes: 2}
+  workload:
+    services:
+    - name: chat
+      predictors: [{name: v1, model: m, resources: {gpu: 1, gpuType: A10}}]
+      capacity: {A10: {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
+      coldStart: {imagePull: 10s}
+      autoscaler: {kind: none, replicas: 1}
+      load: {trace: {format: azure-llm-2023, file: )" +
+                           trace + R"(, loop: false}}
+)";
+  ScenarioSpec scenario = load_scenario_text(text, "node-failure.yaml");
+  // Where the replica lands without a failure (the placement policy's choice): that node fails.
+  NodeId node = -1;
+  for (const JobLog& j : run_simulation(scenario).log.jobs)
+    if (j.spec->serving_replica && !j.pods.empty()) node = j.pods.front().node;
+  ASSERT_GE(node, 0);
+  FaultEvent down;
+  down.at = scenario.start + seconds(100);
+  down.action = FaultAction::kNodeDown;
+  down.node = node;
+  down.cause = "injected";
+  scenario.injected_faults.push_back(down);
+
+  const SimulationRun run = run_simulation(scenario);
+  ASSERT_EQ(run.services.size(), 1u);
+  const ServiceReport& s = run.services.front();
+  EXPECT_EQ(s.requests, 3);
+  EXPECT_EQ(s.replicas_lost, 1);
+  EXPECT_EQ(s.cold_starts, 2);
+  EXPECT_DOUBLE_EQ(s.cold_start_s.min(), 10.0);
+  EXPECT_DOUBLE_EQ(s.cold_start_s.max(), 10.0);
+  EXPECT_NEAR(s.p99_s, 13.2, 13.2 / 64);
+  EXPECT_NEAR(s.p50_s, 0.2, 0.2 / 64);
+  // One GPU from placement (5 s) to the failure (100 s), then from 105 s to the end.
+  EXPECT_NEAR(s.gpu_hours, (95.0 + 3495.0) / 3600, 1e-9);
+  // The second placement is on the other node.
+  for (const JobLog& j : run.log.jobs) {
+    if (!j.spec->serving_replica) continue;
+    ASSERT_FALSE(j.pods.empty());
+    EXPECT_NE(j.pods.front().node, node);
+    EXPECT_EQ(j.evictions, 1);
+  }
   std::filesystem::remove_all(dir);
 }
 

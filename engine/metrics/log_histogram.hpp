@@ -10,13 +10,15 @@
 // Samples at or above 2^40 µs (12.7 days) share the last bucket.
 //
 //   operation      time          memory
-//   add()          O(1)          (40 - 7 + 2) · 64 counters of 8 bytes = 17.9 KB, fixed
+//   add(), remove() O(1)         (40 - 7 + 2) · 64 counters of 8 bytes = 17.9 KB, fixed
 //   percentile()   O(buckets)
 //   merge()        O(buckets)
 //
 // Thread-safety: none (a plain value).
 
+#include <algorithm>
 #include <array>
+#include <cassert>
 #include <cstdint>
 
 namespace gantry {
@@ -31,6 +33,15 @@ class LogHistogram {
   void add(int64_t value, uint64_t count = 1) {
     counts_[index_of(value)] += count;
     total_ += count;
+  }
+  // Takes back `count` samples of `value` added before (a request counted served that failed
+  // later). Removing what was not added is a caller's error (asserted; clamped at 0).
+  void remove(int64_t value, uint64_t count = 1) {
+    uint64_t& c = counts_[index_of(value)];
+    assert(c >= count && total_ >= count);
+    const uint64_t n = std::min(c, count);
+    c -= n;
+    total_ -= n;
   }
   void merge(const LogHistogram& other);
   void clear();

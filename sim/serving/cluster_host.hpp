@@ -30,6 +30,7 @@ class ClusterHost final : public ReplicaHost {
   void release(ServiceRun& run, int32_t replica, Time now) override;
   // Nodes of the predictor's GPU model where its pod fits now, in the cluster's node order.
   std::vector<int32_t> likely_nodes(const PredictorSpec& predictor, int count) override;
+  bool may_lose_replicas() const override { return true; }
 
  private:
   struct Owner {

@@ -27,6 +27,9 @@ class ReplicaHost {
   // Up to `count` nodes where a replica of `predictor` would land now, best first (for
   // prefetching its model).
   virtual std::vector<int32_t> likely_nodes(const PredictorSpec& predictor, int count) = 0;
+  // Whether the host may take a placed replica away (ServiceRun::on_lost): the run then keeps
+  // each replica's requests in flight, to fail them when it happens.
+  virtual bool may_lose_replicas() const { return false; }
 };
 
 }  // namespace gantry

@@ -54,6 +54,8 @@ class ReplicaQueue {
 
   // When the last admitted request finishes (0 if none was admitted).
   int64_t drained_at() const { return last_finish_; }
+  // The end of the GPU's current (or last) busy period (0 if none).
+  int64_t busy_until() const { return any_ ? busy_until_ : 0; }
   int slots() const { return static_cast<int>(free_at_.size()); }
 
  private:

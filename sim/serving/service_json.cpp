@@ -29,6 +29,7 @@ nlohmann::ordered_json services_json(const std::vector<ServiceReport>& services)
                                 ? nlohmann::ordered_json(nullptr)
                                 : nlohmann::ordered_json(rounded(s.cold_start_s.percentile(50)));
     j["replicas_lost"] = s.replicas_lost;
+    j["failed"] = s.failed;
     auto predictors = nlohmann::ordered_json::array();
     for (const PredictorReport& p : s.predictors) {
       predictors.push_back({{"name", p.name},
@@ -57,7 +58,8 @@ nlohmann::ordered_json service_intervals_json(const ServiceReport& service) {
                    {"gpu_hours", rounded(i.gpu_hours)},
                    {"cold_starts", i.cold_starts},
                    {"arrivals", i.arrivals},
-                   {"served", i.served}});
+                   {"served", i.served},
+                   {"failed", i.failed}});
   }
   return out;
 }

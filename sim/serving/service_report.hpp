@@ -23,6 +23,7 @@ struct ServiceInterval {
   double starting_replicas = 0;  // placing or in cold start
   double gpu_hours = 0;          // allocated (whole GPUs and shares), placement to release
   int cold_starts = 0;           // replicas placed in the interval
+  int64_t failed = 0;            // requests in flight on a replica lost in the interval
 };
 
 struct PredictorReport {
@@ -37,6 +38,7 @@ struct PredictorReport {
 struct ServiceReport {
   std::string name;
   int64_t requests = 0;  // served (dispatched); requests still held at the end are not counted
+  int64_t failed = 0;    // in flight (queued or running) on a replica when it was lost
   int64_t unserved = 0;  // held by the activator at the end (no replica ever became ready)
   double p50_s = 0;
   double p99_s = 0;

@@ -13,6 +13,16 @@ namespace gantry {
 namespace {
 constexpr int64_t kNever = INT64_MAX;
 double seconds_of(int64_t us) { return static_cast<double>(us) / 1e6; }
+
+// A request dispatched to a replica and not finished yet, kept only when the host may lose
+// replicas (ReplicaHost::may_lose_replicas): what fail_in_flight() must take back.
+struct InFlight {
+  int64_t finish_us;
+  int64_t start_us;
+  int64_t latency_us;
+  int64_t interval_us;  // the start of the report interval it was counted in
+  bool operator>(const InFlight& o) const { return finish_us > o.finish_us; }
+};
 }  // namespace
 
 struct ServiceRun::Replica {
@@ -21,6 +31,7 @@ struct ServiceRun::Replica {
   int32_t node = -1;
   int64_t ready_us = 0;
   ReplicaQueue queue;
+  std::vector<InFlight> in_flight;  // min-heap by finish
 };
 
 struct ServiceRun::Predictor {
@@ -56,6 +67,7 @@ ServiceRun::ServiceRun(ServiceSpec spec, Time scenario_start, RandomStream rando
                                 std::move(trace));
   has_next_ = source_->next(next_);
   slo_us_ = spec_.slo.p99_latency.micros();
+  track_in_flight_ = host_.may_lose_replicas();
 
   std::vector<int> percents;
   if (spec_.canary_percent) {
@@ -223,6 +235,55 @@ void ServiceRun::dispatch(Predictor& p, const ServingRequest& r, int64_t availab
     ++within_slo_;
     ++interval_within_slo_;
   }
+  if (track_in_flight_) {
+    std::vector<InFlight>& f = replica.in_flight;
+    while (!f.empty() && f.front().finish_us <= available_us) {
+      std::pop_heap(f.begin(), f.end(), std::greater<>());
+      f.pop_back();
+    }
+    f.push_back({a.finish_us, a.start_us, latency, interval_.start.micros()});
+    std::push_heap(f.begin(), f.end(), std::greater<>());
+  }
+}
+
+void ServiceRun::fail_in_flight(Replica& r, Predictor& p, int64_t at_us) {
+  MetricBuckets& m = *p.metrics;
+  const double slot = 1.0 / p.max_batch;
+  for (const InFlight& f : r.in_flight) {
+    if (f.finish_us <= at_us) continue;
+    // It leaves the system now, and its batch slot with it (or never takes one).
+    m.close(ServingMetric::kConcurrency, f.finish_us, -1.0);
+    m.close(ServingMetric::kConcurrency, at_us);
+    if (f.start_us < at_us) {
+      m.close(ServingMetric::kSlotsBusy, f.finish_us, -slot);
+      m.close(ServingMetric::kSlotsBusy, at_us, slot);
+    } else {
+      m.open(ServingMetric::kSlotsBusy, f.start_us, -slot);
+      m.close(ServingMetric::kSlotsBusy, f.finish_us, -slot);
+    }
+    // Counted as served when dispatched: taken back from the totals (and from the interval's
+    // figures when still open; a closed interval's row keeps it), counted as failed.
+    const bool within = slo_us_ == 0 || f.latency_us <= slo_us_;
+    latency_.remove(f.latency_us);
+    p.latency.remove(f.latency_us);
+    --p.requests;
+    if (within) --within_slo_;
+    if (f.interval_us == interval_.start.micros()) {
+      interval_latency_.remove(f.latency_us);
+      --interval_.served;
+      if (within) --interval_within_slo_;
+    }
+    ++interval_.failed;
+    ++report_.failed;
+  }
+  r.in_flight.clear();
+  // The GPU's busy period ends now (busy periods start at dispatch, never in the future).
+  const int64_t busy_until = r.queue.busy_until();
+  if (busy_until > at_us) {
+    m.close(ServingMetric::kGpuBusy, busy_until, -1.0);
+    m.close(ServingMetric::kGpuBusy, at_us);
+  }
+  r.queue = ReplicaQueue(p.max_batch);
 }
 
 void ServiceRun::roll_intervals(int64_t now_us) {
@@ -242,9 +303,10 @@ void ServiceRun::close_interval(int64_t end_us) {
   if (row.served > 0) {
     row.p50_s = seconds_of(interval_latency_.percentile(50));
     row.p99_s = seconds_of(interval_latency_.percentile(99));
-    row.slo_attainment =
-        static_cast<double>(interval_within_slo_) / static_cast<double>(row.served);
   }
+  if (row.served + row.failed > 0)
+    row.slo_attainment =
+        static_cast<double>(interval_within_slo_) / static_cast<double>(row.served + row.failed);
   report_.intervals.push_back(row);
   interval_ = ServiceInterval{};
   interval_.start = Time::from_micros(end_us);
@@ -345,8 +407,10 @@ void ServiceRun::on_lost(int32_t replica, Time now) {
     case ReplicaState::kReady:
       p.ready.erase(std::find(p.ready.begin(), p.ready.end(), replica));
       change_levels(now_us_, ready_level_ - 1, starting_level_ + 1, gpu_level_ - p.gpus);
+      fail_in_flight(r, p, now_us_);
       break;
     case ReplicaState::kDraining:
+      fail_in_flight(r, p, now_us_);
       release(replica, now_us_);
       return;
     case ReplicaState::kPlacing:
@@ -451,9 +515,11 @@ void ServiceRun::finish(Time end) {
   if (report_.requests > 0) {
     report_.p50_s = seconds_of(latency_.percentile(50));
     report_.p99_s = seconds_of(latency_.percentile(99));
-    report_.slo_attainment =
-        static_cast<double>(within_slo_) / static_cast<double>(report_.requests);
   }
+  // A failed request missed its SLO.
+  if (report_.requests + report_.failed > 0)
+    report_.slo_attainment =
+        static_cast<double>(within_slo_) / static_cast<double>(report_.requests + report_.failed);
   report_.gpu_hours = total_gpu_integral_us_ / 3.6e9;
   for (const Predictor& p : predictors_) {
     report_.predictors.push_back({p.spec->name, p.percent, p.requests,

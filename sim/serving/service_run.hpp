@@ -70,8 +70,10 @@ class ServiceRun {
   void on_placed(int32_t replica, int32_t node, Time now);
   // The host lost `replica` at `now` (its node or GPU failed, it was drained or preempted): it
   // holds no GPU and takes no requests until placed again (on_placed), with a new cold start.
-  // Requests already queued on it keep the finish computed when they arrived (a stated limit).
-  // A replica being drained after a scale-down is released instead.
+  // Requests in flight on it (queued or running) fail at `now`: they leave the served
+  // figures and count as failed (missing the SLO); a closed report interval keeps them in its
+  // latency. A replica being drained after a scale-down is released instead, its requests
+  // failed the same way.
   void on_lost(int32_t replica, Time now);
   // Ends the run at `end`: the last interval is cut there and the totals computed.
   void finish(Time end);
@@ -104,6 +106,7 @@ class ServiceRun {
   void remove_replica(int32_t replica, Time now);
   void make_ready(int32_t replica, int64_t now_us);
   void release(int32_t replica, int64_t now_us);
+  void fail_in_flight(Replica& r, Predictor& p, int64_t at_us);
   int64_t cold_start_us(const Predictor& p, int32_t node, int64_t now_us);
   bool needs_poke() const;
 
@@ -121,6 +124,7 @@ class ServiceRun {
   int64_t next_tick_us_ = 0;
   int64_t tick_us_ = 0;
   int64_t slo_us_ = 0;
+  bool track_in_flight_ = false;  // the host may lose replicas
 
   std::vector<Predictor> predictors_;
   std::vector<int> cumulative_percent_;  // routing thresholds, ends at 100

@@ -89,14 +89,16 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
 // A replica whose node fails takes no more requests from that instant: two nodes of one A10, a
 // fixed replica ready at 15 s (pod start-up 5 s + image pull 10 s). At 100 s its node goes
 // down: the replica is lost, placed again on the other node at once (no restart delay), runs
-// at 105 s and is ready at 115 s after a new pull. Requests of 0.2 s at 50 s, 102 s and 200 s:
-// the one at 102 s is held until 115 s (13.2 s), not sent to the dead replica.
+// at 105 s and is ready at 115 s after a new pull. Requests of 0.2 s at 50 s, 99.9 s, 102 s and
+// 200 s: the one at 99.9 s was running on the lost replica and fails; the one at 102 s is held
+// until 115 s (13.2 s), not sent to the dead replica.
 TEST(ServicesOnCluster, AReplicaOnAFailedNodeTakesNoMoreRequestsAndStartsElsewhere) {
   const auto dir = std::filesystem::temp_directory_path() / "gantry-services-node-failure";
   std::filesystem::create_directories(dir);
   const std::string trace = (dir / "trace.csv").string();
   std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
                           "50.0,1000,100\n"
+                          "99.9,1000,100\n"
                           "102.0,1000,100\n"
                           "200.0,1000,100\n";
   const std::string text = R"(apiVersion: gantry.dev/v1
@@ -117,7 +119,7 @@ spec:
       predictors: [{name: v1, model: m, resources: {gpu: 1, gpuType: A10}}]
       capacity: {A10: {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
       coldStart: {imagePull: 10s}
-      autoscaler: {kind: none, replicas: 1}
+      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 1, target: {concurrency: 1}}
       load: {trace: {format: azure-llm-2023, file: )" +
                            trace + R"(, loop: false}}
 )";
@@ -134,10 +136,13 @@ spec:
   down.cause = "injected";
   scenario.injected_faults.push_back(down);
 
-  const SimulationRun run = run_simulation(scenario);
+  std::ostringstream actions;
+  const SimulationRun run = run_simulation(scenario, {}, &actions);
   ASSERT_EQ(run.services.size(), 1u);
   const ServiceReport& s = run.services.front();
   EXPECT_EQ(s.requests, 3);
+  EXPECT_EQ(s.failed, 1);
+  EXPECT_DOUBLE_EQ(s.slo_attainment, 0.75);  // no SLO: 3 of 4 requests succeeded
   EXPECT_EQ(s.replicas_lost, 1);
   EXPECT_EQ(s.cold_starts, 2);
   EXPECT_DOUBLE_EQ(s.cold_start_s.min(), 10.0);
@@ -153,6 +158,23 @@ spec:
     EXPECT_NE(j.pods.front().node, node);
     EXPECT_EQ(j.evictions, 1);
   }
+  // The metrics the autoscaler read end with the failure: at the tick of 102 s the request of
+  // 50 s left 0.2 request-seconds and the failed one 0.1 (99.9 to 100, not to 100.1); the GPU
+  // was busy as long; its two batch slots half that.
+  std::istringstream in(actions.str());
+  bool seen = false;
+  for (std::string l; std::getline(in, l);) {
+    const nlohmann::json j = nlohmann::json::parse(l);
+    if (j["kind"] != "scale" || j["t"] != "2026-01-01T00:01:42Z") continue;
+    seen = true;
+    EXPECT_NEAR(j["observed"]["concurrencySeconds"].get<double>(), 0.3, 1e-9);
+    EXPECT_NEAR(j["observed"]["gpuBusySeconds"].get<double>(), 0.3, 1e-9);
+    EXPECT_NEAR(j["observed"]["slotsBusySeconds"].get<double>(), 0.15, 1e-9);
+    EXPECT_DOUBLE_EQ(j["observed"]["requests"].get<double>(), 2.0);
+    EXPECT_EQ(j["ready"], 0);
+    EXPECT_EQ(j["starting"], 1);  // being placed again
+  }
+  EXPECT_TRUE(seen);
   std::filesystem::remove_all(dir);
 }
 

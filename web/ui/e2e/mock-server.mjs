@@ -410,11 +410,16 @@ function scenarioList() {
       desc.push(l.replace(/^#\s?/, ''));
     }
     const doc = parseAllDocuments(text)[0]?.toJS() ?? {};
+    // Like gantry serve: only scenarios and experiments (an InferenceService file is for gantry tune).
+    if (doc.kind && doc.kind !== 'Scenario' && doc.kind !== 'Experiment') return;
     const kind = doc.spec?.experiment ? 'Experiment' : 'Scenario';
-    out.push({ name: doc.metadata?.name ?? path.basename(file, '.yaml'), file: `scenarios/${file}`, kind, description: desc.join(' ').split('. ')[0].slice(0, 220) + '.', yaml: text });
+    // Kept for the made-up results: the horizon and the inference services (serving/*.yaml).
+    const workload = doc.spec?.workload ?? {};
+    const serving = { horizon: parseDuration(doc.spec?.horizon, 86400), services: workload.services ?? [], jobs: Object.keys(workload).some((k) => k !== 'services') || !workload.services };
+    out.push({ name: doc.metadata?.name ?? path.basename(file, '.yaml'), file: `scenarios/${file}`, kind, description: desc.join(' ').split('. ')[0].slice(0, 220) + '.', yaml: text, serving });
   };
   for (const f of fs.readdirSync(SCENARIOS).filter((f) => f.endsWith('.yaml')).sort()) read(f);
-  for (const f of fs.readdirSync(path.join(SCENARIOS, 'whatif')).filter((f) => f.endsWith('.yaml')).sort()) read(`whatif/${f}`);
+  for (const dir of ['whatif', 'serving']) for (const f of fs.readdirSync(path.join(SCENARIOS, dir)).filter((f) => f.endsWith('.yaml')).sort()) read(`${dir}/${f}`);
   return out;
 }
 let scenarios = null;
@@ -442,6 +447,8 @@ function simResult(s) {
     };
   }
   const p = simParams(s);
+  const svc = servingOf(s, sc);
+  if (svc && !sc.serving.jobs) return servicesOnlyResult(s, sc, svc);
   const r = rng(hash(s.id + s.seed));
   const noise = () => 0.95 + r() * 0.1;
   const jct = { count: 600, mean: p.jctMedian * 1.3 * noise(), p50: p.jctMedian * noise(), p95: p.jctMedian * 3.4 * noise(), p99: p.jctMedian * 5 * noise(), max: p.jctMedian * 7 * noise() };
@@ -460,6 +467,109 @@ function simResult(s) {
     gpu: { allocation_ratio: p.alloc, busy_ratio: p.alloc * 0.995 },
     fingerprint: hash(s.id).toString(16).padStart(16, 'a'),
     results: `gantry-out/${s.scenario}/results.db`,
+    ...(svc ? { services: svc.results } : {}),
+  };
+}
+
+// ---- inference services (scenarios/serving): made up from the file's autoscaler, load and SLO
+
+const kInterval = 300; // the report interval of the series, seconds
+const kServingStart = Date.parse('2026-01-01T00:00:00Z');
+
+// Per service, per report interval: the load, replicas ready and starting, p99; and the
+// figures of --format json from them. An HPA on GPU utilisation sits at its maximum; a KPA
+// follows the load with some flapping (cold starts, a worse p99); minReplicas 0 scales to zero.
+function servingOf(s, sc) {
+  if (!sc?.serving?.services.length) return null;
+  const n = Math.max(1, Math.round(sc.serving.horizon / kInterval));
+  const r = rng(hash(s.scenario + (s.seed ?? 42)));
+  const load = rng(hash(sc.serving.services.map((x) => x.name).join() + (s.seed ?? 42))); // the same for A and B
+  const series = [];
+  const results = [];
+  for (const spec of sc.serving.services) {
+    const as = spec.autoscaler ?? {};
+    const kpa = (as.kind ?? 'KPA') === 'KPA';
+    const min = as.minReplicas ?? 1;
+    const max = as.maxReplicas ?? 10;
+    const perReplica = as.target?.concurrency ?? 10;
+    const l = spec.load ?? {};
+    const base = l.poisson?.qps ?? l.curve?.peakQps ?? (l.trace ? 26 : 5);
+    const slo = parseDuration(spec.slo?.p99Latency, NaN);
+    const cold = parseDuration(spec.coldStart?.load, 25) + parseDuration(spec.coldStart?.imagePull, 40);
+    const pts = { name: spec.name, qps: [], p99: [], ready: [], starting: [] };
+    let ready = Math.min(min, max);
+    let coldStarts = Math.max(1, min);
+    let served = 0;
+    let within = 0;
+    let gpuHours = 0;
+    let most = ready;
+    const lat = [];
+    for (let i = 0; i < n; i++) {
+      const t = iso(kServingStart + i * kInterval * 1000);
+      const wave = l.curve ? 0.5 + 0.5 * Math.sin((2 * Math.PI * i * kInterval) / parseDuration(l.curve.period, 21600)) : 1;
+      const qps = Math.max(0, base * wave * (0.9 + load() * 0.2));
+      const want = Math.min(max, Math.max(min, kpa ? Math.ceil((qps * 1.2) / perReplica + (r() - 0.5) * 1.6) : i < 2 ? max * (i + 1) / 2 : max));
+      const starting = want > ready ? (want - ready) * (cold / kInterval) : kpa ? r() * 0.3 : 0;
+      if (want > ready) coldStarts += Math.round(want - ready);
+      ready = want;
+      const p99 = qps * kInterval < 0.5 ? null : i === 0 ? cold * 3 : starting > 0.5 ? cold * (0.3 + r() * 0.4) : 1.2 + (kpa ? r() * 2.5 : r() * 0.1);
+      pts.qps.push([t, Math.round(qps * 1000) / 1000]);
+      pts.p99.push([t, p99 === null ? null : Math.round(p99 * 1e3) / 1e3]);
+      pts.ready.push([t, Math.round(ready * 100) / 100]);
+      pts.starting.push([t, Math.round(starting * 100) / 100]);
+      most = Math.max(most, Math.ceil(ready + starting));
+      const reqs = qps * kInterval;
+      served += reqs;
+      if (p99 !== null) {
+        lat.push(p99);
+        within += Number.isNaN(slo) || p99 <= slo ? reqs : reqs * 0.9;
+      }
+      gpuHours += ((ready + starting) * Number(spec.predictors?.[0]?.resources?.gpu ?? 1) * kInterval) / 3600;
+    }
+    lat.sort((a, b) => a - b);
+    const q = (f) => (lat.length ? lat[Math.min(lat.length - 1, Math.floor(f * lat.length))] : 0);
+    const requests = Math.round(served);
+    const preds = spec.predictors ?? [{ name: 'v1' }];
+    const canary = spec.canaryTrafficPercent;
+    const share = preds.map((p, i) => (canary !== undefined && preds.length > 1 ? (i === preds.length - 1 ? canary : (100 - canary) / (preds.length - 1)) : p.traffic ?? 100 / preds.length));
+    series.push(pts);
+    results.push({
+      name: spec.name,
+      requests,
+      p50_s: Math.round(q(0.5) * 0.9 * 1e6) / 1e6,
+      p99_s: Math.round(q(0.99) * 1e6) / 1e6,
+      slo_attainment: Number.isNaN(slo) ? 1 : Math.round((within / Math.max(1, served)) * 1e6) / 1e6,
+      gpu_hours: Math.round(gpuHours * 1e6) / 1e6,
+      cold_starts: coldStarts,
+      max_replicas: most * preds.length,
+      slo_p99_s: Number.isNaN(slo) ? null : slo,
+      unserved: 0,
+      cold_start_p50_s: coldStarts ? cold : null,
+      predictors: preds.map((p, i) => ({ name: p.name, traffic_percent: share[i], requests: Math.round((requests * share[i]) / 100), p99_s: Math.round(q(0.99) * (1 + i * 0.1) * 1e6) / 1e6, cold_starts: Math.round(coldStarts / preds.length), max_replicas: most })),
+    });
+  }
+  return { series, results, horizon: sc.serving.horizon };
+}
+
+// A scenario of services alone: no jobs (zeros), the GPUs the replicas held.
+function servicesOnlyResult(s, sc, svc) {
+  const zeros = { count: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
+  const gpus = 16;
+  const alloc = Math.min(1, svc.results.reduce((a, x) => a + x.gpu_hours, 0) / ((gpus * svc.horizon) / 3600));
+  return {
+    scenario: s.scenario,
+    seed: s.seed ?? 42,
+    policy: { placement: s.policy ?? 'binpack', queue: 'Fifo', queueing: 'BestEffortFIFO' },
+    cluster: { nodes: 4, gpus },
+    start: iso(kServingStart),
+    end: iso(kServingStart + svc.horizon * 1000),
+    events: 1465,
+    jobs: { total: 0, finished: 0, running_at_end: 0, queued_at_end: 0 },
+    wait_s: zeros,
+    jct_s: zeros,
+    gpu: { allocation_ratio: alloc, busy_ratio: alloc * 0.999 },
+    fingerprint: hash(s.id).toString(16).padStart(16, 'a'),
+    services: svc.results,
   };
 }
 
@@ -495,7 +605,13 @@ function fragCurves(s) {
 
 function simSeries(s) {
   const sc = getScenarios().find((x) => x.name === s.scenario);
-  if (sc?.kind === 'Experiment') return { gpuAllocation: [], jctCdf: [], waitCdf: [], unallocatedGpuPct: fragCurves(s) };
+  if (sc?.kind === 'Experiment') return { gpuAllocation: [], jctCdf: [], waitCdf: [], services: [], unallocatedGpuPct: fragCurves(s) };
+  const svc = servingOf(s, sc);
+  if (svc && !sc.serving.jobs) {
+    // The GPUs the replicas hold (a GPU per replica, 16 GPUs), a point per change.
+    const held = svc.series[0].ready.map(([t, y], i) => [t, Math.min(1, Math.round(y + svc.series[0].starting[i][1]) / 16)]);
+    return { gpuAllocation: held.filter((x, i) => i === 0 || x[1] !== held[i - 1][1]), jctCdf: [], waitCdf: [], services: svc.series, unallocatedGpuPct: {} };
+  }
   const p = simParams(s);
   const r = rng(hash(s.id));
   const start = Date.parse('2026-01-05T08:00:00Z');
@@ -506,7 +622,7 @@ function simSeries(s) {
     v = Math.max(0, Math.min(1, target + (r() - 0.5) * 0.08));
     alloc.push([iso(start + i * 600e3), Math.round(v * 1000) / 1000]);
   }
-  return { gpuAllocation: alloc, jctCdf: lognormalCdf(p.jctMedian, 0.9, 60, 30, 60000), waitCdf: lognormalCdf(Math.max(1, p.waitMedian), 2.2, 60, 0.5, 30000), unallocatedGpuPct: {} };
+  return { gpuAllocation: alloc, jctCdf: lognormalCdf(p.jctMedian, 0.9, 60, 30, 60000), waitCdf: lognormalCdf(Math.max(1, p.waitMedian), 2.2, 60, 0.5, 30000), services: svc?.series ?? [], unallocatedGpuPct: {} };
 }
 
 // ---------------------------------------------------------------- validation (the common mistakes)
@@ -767,7 +883,7 @@ const server = http.createServer(async (req, res) => {
     if (parts[0] === 'cluster' && parts.length === 1 && m === 'GET') return send(res, 200, clusterView());
     if (parts[0] === 'cluster' && parts[1] === 'queue' && m === 'GET') return send(res, 200, { pending: queue });
     if (parts[0] === 'scenarios' && m === 'GET') {
-      if (parts.length === 1) return send(res, 200, { scenarios: getScenarios().map(({ yaml, ...x }) => x) });
+      if (parts.length === 1) return send(res, 200, { scenarios: getScenarios().map(({ yaml, serving, ...x }) => x) });
       const sc = getScenarios().find((x) => x.name === parts[1]);
       return sc ? send(res, 200, { name: sc.name, yaml: sc.yaml }) : fail(res, 404, 'not_found', `no scenario '${parts[1]}'`);
     }

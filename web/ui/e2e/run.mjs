@@ -7,7 +7,8 @@
 //
 // It signs in, drags three templates onto the editor's canvas, connects them (and checks that
 // closing a cycle is refused), sets a cron, saves, triggers, waits in the runs grid until the
-// run has succeeded, opens every page and saves a screenshot of each, and fails on any console
+// run has succeeded, opens every page and saves a screenshot of each (the what-if page with
+// jobs, a fragmentation experiment and inference services), and fails on any console
 // error or uncaught exception. Waits are on DOM state, never on sleeps. Timings of the editor
 // (layout, drag frame rate) are logged when the server has a pipeline `load-test-500`
 // (the mock has it with MOCK_BIG=1); they are not asserted.
@@ -185,6 +186,28 @@ try {
   await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout: runTimeout });
   await page.waitForSelector('[data-testid="Unallocated GPUs as the workload arrives"] canvas');
   await shot('whatif-fragmentation', { full: true });
+
+  step('what-if of inference services: HPA against KPA on the Azure code trace');
+  // GET /scenarios lists the serving scenarios (scenarios/serving/*.yaml), and only scenarios
+  // and experiments: not an InferenceService file such as serving/chat-service.yaml.
+  const listed = await page.evaluate(async (t) => (await (await fetch('/api/v1/scenarios', { headers: { Authorization: `Bearer ${t}` } })).json()).scenarios, token);
+  for (const n of ['hpa-vs-kpa-hpa', 'hpa-vs-kpa-kpa', 'scale-to-zero-cache', 'scale-to-zero-nocache', 'canary-10'])
+    if (!listed.some((s) => s.name === n && s.kind === 'Scenario')) throw new Error(`GET /scenarios lacks the serving scenario ${n}`);
+  const odd = listed.filter((s) => !['Scenario', 'Experiment'].includes(s.kind) || s.file.endsWith('chat-service.yaml'));
+  if (odd.length) throw new Error(`GET /scenarios lists what is not a scenario: ${odd.map((s) => s.file).join(', ')}`);
+  for (const [k, scenario] of [['A', 'hpa-vs-kpa-hpa'], ['B', 'hpa-vs-kpa-kpa']]) {
+    await page.selectOption(`[data-testid=scenario-${k}]`, scenario);
+    await page.selectOption(`[data-testid=fabric-${k}]`, ''); // as in the file
+    await page.fill(`[data-testid=seed-${k}]`, ''); // the file's seed
+  }
+  await page.click('[data-testid=run-both]');
+  await page.waitForSelector('[data-testid=services] tbody[data-service=code] tr[data-row=p99]', { timeout: runTimeout });
+  for (const c of ['replicas', 'p99', 'qps']) await page.waitForSelector(`[data-testid="${c}-code"] canvas`, { timeout: runTimeout });
+  // A scenario of services alone: no job rows, no job CDFs.
+  if (await page.locator('[data-testid="Job completion time (CDF)"], [data-testid=comparison] table.compare:has-text("JCT")').count()) throw new Error('job charts or rows shown for a scenario of services alone');
+  const seeds = await page.locator('[data-testid=services] tbody[data-service=code] tr[data-row=requests] td').allTextContents();
+  if (seeds[1] !== seeds[2] || !/^\d{1,3}(,\d{3})+$/.test(seeds[1])) throw new Error(`requests of the same trace differ or are empty: ${seeds.join(' | ')}`);
+  await shot('whatif-services', { full: true });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

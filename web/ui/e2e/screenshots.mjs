@@ -105,6 +105,23 @@ const pages = [
       await page.waitForSelector('[data-testid=comparison] canvas');
     },
   },
+  {
+    name: 'whatif-services',
+    hash: '#/whatif',
+    full: true,
+    // Inference services: HPA against KPA on the Azure code trace, each as in its file.
+    ready: async (page) => {
+      await page.waitForSelector('[data-testid=scenario-A] option[value=hpa-vs-kpa-hpa]', { state: 'attached' });
+      for (const [k, scenario] of [['A', 'hpa-vs-kpa-hpa'], ['B', 'hpa-vs-kpa-kpa']]) {
+        await page.selectOption(`[data-testid=scenario-${k}]`, scenario);
+        await page.selectOption(`[data-testid=fabric-${k}]`, '');
+        await page.fill(`[data-testid=seed-${k}]`, ''); // the file's seed
+      }
+      await page.click('[data-testid=run-both]');
+      await page.waitForSelector('[data-testid=services] tbody[data-service=code] tr[data-row=p99]', { timeout });
+      for (const c of ['replicas', 'p99', 'qps']) await page.waitForSelector(`[data-testid="${c}-code"] canvas`, { timeout });
+    },
+  },
 ];
 
 const { context, close } = await launch({ width: 1440, height: 900 });

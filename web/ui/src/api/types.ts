@@ -127,7 +127,36 @@ export interface SimulationResult {
   fingerprint?: string;
   capacity_gpus?: number;
   policies?: { name: string; unallocated_gpu_pct_mean?: number[]; arrival_pct?: number[] }[];
+  // Inference services of the scenario (absent or empty when it has none); a scenario of
+  // services alone has no jobs (its job figures are zeros).
+  services?: ServiceResult[];
   [key: string]: unknown;
+}
+
+// One inference service of `gantry simulate --format json`: latencies in seconds over the whole
+// horizon, `slo_attainment` the share of requests within `slo_p99_s` (null: no SLO).
+export interface ServiceResult {
+  name: string;
+  requests: number;
+  p50_s: number;
+  p99_s: number;
+  slo_attainment: number;
+  gpu_hours: number;
+  cold_starts: number;
+  max_replicas: number;
+  slo_p99_s: number | null;
+  unserved: number;
+  cold_start_p50_s: number | null; // null: no cold start
+  predictors: PredictorResult[];
+}
+
+export interface PredictorResult {
+  name: string;
+  traffic_percent: number;
+  requests: number;
+  p99_s: number;
+  cold_starts: number;
+  max_replicas: number;
 }
 
 export interface Stats {
@@ -143,7 +172,19 @@ export interface SimulationSeries {
   gpuAllocation: [string, number][];
   jctCdf: [number, number][];
   waitCdf: [number, number][];
+  services?: ServiceSeries[];
   unallocatedGpuPct: Record<string, [number, number][]>;
+}
+
+// One point per report interval (5 min by default), at the interval's start: requests per
+// second, p99 latency in seconds (null: nothing served in it), time-averaged replicas ready and
+// starting.
+export interface ServiceSeries {
+  name: string;
+  qps: [string, number][];
+  p99: [string, number | null][];
+  ready: [string, number][];
+  starting: [string, number][];
 }
 
 export interface ApiErrorBody {

@@ -41,4 +41,4 @@ export function Chart({ option, height = 280, onClick, testId }: { option: EChar
   return <div ref={el} className="chart" style={{ height }} data-testid={testId} />;
 }
 
-export const kFont = "Inter, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, sans-serif";
+export { kFont } from '../model/chartTheme';

@@ -4,12 +4,14 @@ import { useLiveEvents } from '../api/events';
 import { useResource } from '../api/resource';
 import { kReadOnlyHint, useCanWrite } from '../api/session';
 import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } from '../api/types';
-import { Chart, kFont } from '../components/Chart';
+import { Chart } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
 import { IconPlay } from '../components/icons';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
+import { allocationData, baseOption, clusterRows, delta, hasJobs, hasServices, kColors, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary } from '../model/whatif';
+import type { ChartInput, CompareRow, Key } from '../model/whatif';
 
 // Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
 // experiment (README, "openb-fragmentation"): what the form offers when the server's
@@ -17,9 +19,6 @@ import { kGpuTypes } from '../model/spec';
 const kPlacements = ['binpack', 'spread', 'topology', 'random', 'dotproduct', 'gpuclustering', 'gpupacking', 'bestfit', 'fgd'];
 const kFragPolicies = ['Random', 'DotProduct', 'GpuClustering', 'GpuPacking', 'BestFit', 'FGD'];
 const kFabrics = ['InfiniBand', 'RoCE', 'TCP'];
-const kColors = { A: '#4f46e5', B: '#f59e0b' } as const;
-
-type Key = 'A' | 'B';
 interface Form {
   scenario: string;
   policy: string;
@@ -133,7 +132,7 @@ export default function WhatIfPage() {
       <div className="page-head">
         <div>
           <h1>What-if</h1>
-          <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use.</div>
+          <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use, or an inference service's latency, replicas and GPU-hours.</div>
         </div>
         <div className="actions">
           <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
@@ -208,17 +207,17 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
           </div>
           <div className="field">
             <label>Nodes</label>
-            <input inputMode="numeric" value={f.nodes} placeholder={d?.nodes ? `as in file: ${d.nodes}` : 'as in file'} onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} />
+            <input inputMode="numeric" value={f.nodes} placeholder={d?.nodes ? `as in file: ${d.nodes}` : 'as in file'} onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} data-testid={`nodes-${k}`} />
           </div>
           <div className="field">
             <label>Seed</label>
-            <input inputMode="numeric" value={f.seed} placeholder={d?.seed !== undefined ? `file's: ${d.seed}` : "file's"} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
+            <input inputMode="numeric" data-testid={`seed-${k}`} value={f.seed} placeholder={d?.seed !== undefined ? `file's: ${d.seed}` : "file's"} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
           </div>
         </div>
         <div className="fields-2">
           <div className="field">
             <label>GPU type</label>
-            <select value={f.gpuType} onChange={(e) => set({ gpuType: e.target.value })} disabled={experiment}>
+            <select value={f.gpuType} onChange={(e) => set({ gpuType: e.target.value })} disabled={experiment} data-testid={`gpu-${k}`}>
               <option value="">{d?.gpuType ? `as in file: ${d.gpuType}` : 'as in file'}</option>
               {kGpuTypes.map((t) => (
                 <option key={t}>{t}</option>
@@ -227,7 +226,7 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
           </div>
           <div className="field">
             <label>Fabric</label>
-            <select value={f.fabric} onChange={(e) => set({ fabric: e.target.value })} disabled={experiment}>
+            <select value={f.fabric} onChange={(e) => set({ fabric: e.target.value })} disabled={experiment} data-testid={`fabric-${k}`}>
               <option value="">{d?.fabric ? `as in file: ${d.fabric}` : 'as in file'}</option>
               {kFabrics.map((t) => (
                 <option key={t}>{t}</option>
@@ -260,44 +259,64 @@ function Summary({ r }: { r: SimulationResult }) {
         {r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ')}.
       </div>
     );
+  const services = hasServices(r);
   return (
-    <div className="row small" style={{ gap: 16, flexWrap: 'wrap' }}>
-      <span>
-        <b>{r.jobs?.finished ?? '—'}</b> / {r.jobs?.total ?? '—'} jobs finished
-      </span>
-      <span>
-        JCT p50 <b>{fmtSeconds(r.jct_s?.p50)}</b>
-      </span>
-      <span>
-        wait p50 <b>{fmtSeconds(r.wait_s?.p50)}</b>
-      </span>
-      <span>
-        GPU allocation <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
-      </span>
-    </div>
+    <>
+      {(hasJobs(r) || !services) && (
+        <div className="row small" style={{ gap: 16, flexWrap: 'wrap' }}>
+          <span>
+            <b>{r.jobs?.finished ?? '—'}</b> / {r.jobs?.total ?? '—'} jobs finished
+          </span>
+          <span>
+            JCT p50 <b>{fmtSeconds(r.jct_s?.p50)}</b>
+          </span>
+          <span>
+            wait p50 <b>{fmtSeconds(r.wait_s?.p50)}</b>
+          </span>
+          <span>
+            GPU allocation <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
+          </span>
+        </div>
+      )}
+      {services &&
+        r.services!.map((s) => (
+          <div key={s.name} className="small" data-testid="service-summary">
+            {serviceSummary(s)}
+          </div>
+        ))}
+    </>
   );
 }
 
-type Row = { label: string; a?: number; b?: number; fmt: (x: number) => string; better: 'lower' | 'higher' };
+type Row = { label: string; a?: number; b?: number; fmt: (x: number) => string; better: 'lower' | 'higher'; jobs?: boolean };
 
 function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: ScenarioInfo[] }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
   const rb = b.sim?.state === 'done' ? b.sim.result : null;
   const label = (v: Variant) => (v.sim ? `${v.sim.scenario}${v.sim.policy ? ` · ${v.sim.policy}` : ''}${v.sim.overrides?.fabric ? ` · ${v.sim.overrides.fabric}` : ''}${v.sim.overrides?.gpuType ? ` · ${v.sim.overrides.gpuType}` : ''}${v.sim.overrides?.nodes ? ` · ${v.sim.overrides.nodes} nodes` : ''}` : '—');
   const makespan = (r: SimulationResult | null | undefined) => (r?.start && r?.end ? (Date.parse(r.end) - Date.parse(r.start)) / 1000 : undefined);
+  // A scenario of services alone has no jobs: its job figures (zeros) are left out, not shown.
+  const ja = hasJobs(ra) ? ra : null;
+  const jb = hasJobs(rb) ? rb : null;
   const rows: Row[] = [
-    { label: 'JCT median', a: ra?.jct_s?.p50, b: rb?.jct_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower' },
-    { label: 'JCT p95', a: ra?.jct_s?.p95, b: rb?.jct_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower' },
-    { label: 'JCT mean', a: ra?.jct_s?.mean, b: rb?.jct_s?.mean, fmt: (x) => fmtSeconds(x), better: 'lower' },
-    { label: 'Wait median', a: ra?.wait_s?.p50, b: rb?.wait_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower' },
-    { label: 'Wait p95', a: ra?.wait_s?.p95, b: rb?.wait_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower' },
+    { label: 'JCT median', a: ja?.jct_s?.p50, b: jb?.jct_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'JCT p95', a: ja?.jct_s?.p95, b: jb?.jct_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'JCT mean', a: ja?.jct_s?.mean, b: jb?.jct_s?.mean, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'Wait median', a: ja?.wait_s?.p50, b: jb?.wait_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'Wait p95', a: ja?.wait_s?.p95, b: jb?.wait_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
     { label: 'GPU allocation', a: ra?.gpu?.allocation_ratio, b: rb?.gpu?.allocation_ratio, fmt: (x) => pct(x), better: 'higher' },
     { label: 'GPU busy', a: ra?.gpu?.busy_ratio, b: rb?.gpu?.busy_ratio, fmt: (x) => pct(x), better: 'higher' },
-    { label: 'Makespan', a: makespan(ra), b: makespan(rb), fmt: (x) => fmtDuration(x * 1000), better: 'lower' },
+    { label: 'Makespan', a: makespan(ja), b: makespan(jb), fmt: (x) => fmtDuration(x * 1000), better: 'lower', jobs: true },
   ];
   const experiment = (v: Variant) => scenarios?.find((s) => s.name === v.sim?.scenario)?.kind === 'Experiment' || !!v.sim?.result?.policies;
-  const anyJobs = (ra && !ra.policies) || (rb && !rb.policies);
+  const anyJobs = !!(ja || jb);
+  const anyServices = hasServices(ra) || hasServices(rb);
+  // Neither jobs nor services yet (a result without either, or still running): the job charts,
+  // as before.
+  const anyScenario = (ra && !ra.policies) || (rb && !rb.policies);
+  const jobCharts = anyJobs || (!anyServices && !!anyScenario);
   const anyFrag = (a.series && experiment(a)) || (b.series && experiment(b));
+  const running = inProgress(a.sim) || inProgress(b.sim);
   if (!ra && !rb && !inProgress(a.sim) && !inProgress(b.sim))
     return (
       <div className="card empty" data-testid="comparison-empty">
@@ -307,7 +326,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
     );
   return (
     <div data-testid="comparison">
-      {anyJobs && (
+      {jobCharts && (
         <div className="card">
           <div className="card-head">
             <h2>Side by side</h2>
@@ -323,38 +342,39 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
               </tr>
             </thead>
             <tbody>
-              {rows.map((r) => {
-                const d = r.a !== undefined && r.b !== undefined && r.a !== 0 ? (r.b - r.a) / Math.abs(r.a) : undefined;
-                const good = d !== undefined && (r.better === 'lower' ? d < -0.005 : d > 0.005);
-                const bad = d !== undefined && (r.better === 'lower' ? d > 0.005 : d < -0.005);
-                return (
-                  <tr key={r.label}>
-                    <td>{r.label}</td>
-                    <td>{r.a === undefined ? '—' : r.fmt(r.a)}</td>
-                    <td>{r.b === undefined ? '—' : r.fmt(r.b)}</td>
-                    <td className={`delta ${good ? 'good' : bad ? 'bad' : ''}`}>{d === undefined ? '' : `${d > 0 ? '+' : ''}${(d * 100).toFixed(1)}%`}</td>
-                  </tr>
-                );
-              })}
+              {rows
+                .filter((r) => anyJobs || !r.jobs)
+                .map((r) => {
+                  const d = r.a !== 0 ? delta(r.a, r.b, r.better) : null;
+                  return (
+                    <tr key={r.label}>
+                      <td>{r.label}</td>
+                      <td>{r.a === undefined ? '—' : r.fmt(r.a)}</td>
+                      <td>{r.b === undefined ? '—' : r.fmt(r.b)}</td>
+                      <td className={`delta ${d?.tone ?? ''}`}>{d?.text ?? ''}</td>
+                    </tr>
+                  );
+                })}
             </tbody>
           </table>
         </div>
       )}
+      {anyServices && <Services a={a} b={b} label={label} showCluster={!jobCharts} />}
       <div className="charts">
-        {anyJobs || (!anyFrag && (inProgress(a.sim) || inProgress(b.sim))) ? (
+        {jobCharts || (!anyFrag && !anyServices && running) ? (
           <>
             <ChartCard title="Job completion time (CDF)" subtitle="fraction of jobs finished within x" option={cdfOption(a, b, 'jctCdf')} loading={!a.series && !b.series} />
             <ChartCard title="Queueing wait (CDF)" subtitle="fraction of jobs started within x of arrival" option={cdfOption(a, b, 'waitCdf')} loading={!a.series && !b.series} />
-            <ChartCard title="GPU allocation over time" subtitle="allocated GPUs / all GPUs" option={allocOption(a, b)} loading={!a.series && !b.series} wide={!anyFrag} />
           </>
         ) : null}
+        {jobCharts || anyServices || (!anyFrag && running) ? <ChartCard title="GPU allocation over time" subtitle="allocated GPUs / all GPUs, time-averaged" option={allocOption(a, b)} loading={!a.series && !b.series} wide /> : null}
         {anyFrag && <ChartCard title="Unallocated GPUs as the workload arrives" subtitle="% of GPUs left unallocated (lower: less fragmentation), by policy" option={fragOption(a, b)} loading={false} wide />}
       </div>
     </div>
   );
 }
 
-function ChartCard({ title, subtitle, option, loading, wide }: { title: string; subtitle: string; option: EChartsCoreOption; loading: boolean; wide?: boolean }) {
+function ChartCard({ title, subtitle, option, loading, wide, height, testId }: { title: string; subtitle: string; option: EChartsCoreOption; loading: boolean; wide?: boolean; height?: number; testId?: string }) {
   return (
     <div className="card" style={wide ? { gridColumn: '1 / -1' } : undefined}>
       <div className="card-head">
@@ -362,20 +382,98 @@ function ChartCard({ title, subtitle, option, loading, wide }: { title: string; 
         <span className="small muted">{subtitle}</span>
       </div>
       <div className="card-body" style={{ paddingTop: 6 }}>
-        {loading ? <Skeleton h={280} /> : <Chart option={option} testId={title} />}
+        {loading ? <Skeleton h={height ?? 280} /> : <Chart option={option} testId={testId ?? title} height={height} />}
       </div>
     </div>
   );
 }
 
-function baseOption() {
-  return {
-    animation: false,
-    textStyle: { fontFamily: kFont },
-    grid: { left: 8, right: 20, top: 36, bottom: 30, outerBoundsMode: 'same', outerBoundsContain: 'axisLabel' },
-    legend: { top: 0, right: 0, textStyle: { color: '#4a5468' }, icon: 'roundRect', itemHeight: 4, itemWidth: 16 },
-    tooltip: { trigger: 'axis' },
-  };
+// The inference services of A and B: a table per service (B against A, predictors as sub-rows
+// when there is a canary), and per service its replicas, p99 latency and request rate over time.
+function Services({ a, b, label, showCluster }: { a: Variant; b: Variant; label: (v: Variant) => string; showCluster: boolean }) {
+  const ra = a.sim?.state === 'done' ? a.sim.result : null;
+  const rb = b.sim?.state === 'done' ? b.sim.result : null;
+  const blocks = useMemo(() => serviceBlocks(ra, rb), [ra, rb]);
+  const cluster = useMemo(() => (showCluster ? clusterRows(ra, rb) : []), [ra, rb, showCluster]);
+  const inputs: ChartInput[] = useMemo(
+    () => [
+      { key: 'A' as Key, result: ra, series: a.series },
+      { key: 'B' as Key, result: rb, series: b.series },
+    ],
+    [ra, rb, a.series, b.series],
+  );
+  const names = useMemo(() => serviceNames(inputs), [inputs]);
+  const charts = useMemo(() => names.map((n) => ({ name: n, replicas: replicasOption(n, inputs), p99: p99Option(n, inputs), qps: qpsOption(n, inputs) })), [names, inputs]);
+  const loading = !a.series && !b.series;
+  const cell = (r: CompareRow) => (
+    <tr key={r.id} className={r.kind} data-row={r.id}>
+      <td>{r.label}</td>
+      <td>{r.a}</td>
+      <td>{r.b}</td>
+      <td className={`delta ${r.delta?.tone ?? ''}`}>{r.delta?.text ?? ''}</td>
+    </tr>
+  );
+  return (
+    <>
+      <div className="card services" data-testid="services">
+        <div className="card-head">
+          <h2>Inference services</h2>
+          <span className="small muted">B against A; green is better</span>
+        </div>
+        <table className="compare">
+          <thead>
+            <tr>
+              <th />
+              <th style={{ color: kColors.A }}>A · {label(a)}</th>
+              <th style={{ color: kColors.B }}>B · {label(b)}</th>
+              <th>B vs A</th>
+            </tr>
+          </thead>
+          {blocks.map((blk) => (
+            <tbody key={blk.name} data-service={blk.name}>
+              <tr className="service-head">
+                <td colSpan={4}>
+                  <div className="service-title">
+                    <b>{blk.name}</b>
+                    <span className="tag">SLO: {blk.slo}</span>
+                    {blk.only && <span className="tag warn">only in {blk.only}</span>}
+                    <span className="glance">
+                      {blk.headline.map((h) => (
+                        <span key={h.label} className={`tag ${h.delta.tone}`} title="B against A">
+                          {h.delta.text} {h.label}
+                        </span>
+                      ))}
+                    </span>
+                  </div>
+                </td>
+              </tr>
+              {blk.rows.map(cell)}
+            </tbody>
+          ))}
+          {cluster.length > 0 && (
+            <tbody data-service="">
+              <tr className="service-head">
+                <td colSpan={4}>
+                  <div className="service-title">
+                    <b>Cluster</b>
+                    <span className="small muted">every GPU, over the whole horizon</span>
+                  </div>
+                </td>
+              </tr>
+              {cluster.map(cell)}
+            </tbody>
+          )}
+        </table>
+      </div>
+      {charts.map((c) => (
+        <div className="charts" key={c.name} data-testid={`service-charts-${c.name}`}>
+          <ChartCard title={`Replicas over time · ${c.name}`} subtitle="ready (solid) and starting (dashed), averaged per 5 min" option={c.replicas} loading={loading} testId={`replicas-${c.name}`} />
+          <ChartCard title={`p99 latency over time · ${c.name}`} subtitle="per 5 min; gaps: nothing served" option={c.p99} loading={loading} testId={`p99-${c.name}`} />
+          <ChartCard title={`Request rate · ${c.name}`} subtitle="requests per second, averaged per 5 min" option={c.qps} loading={loading} wide height={180} testId={`qps-${c.name}`} />
+        </div>
+      ))}
+    </>
+  );
 }
 
 function cdfOption(a: Variant, b: Variant, key: 'jctCdf' | 'waitCdf') {
@@ -406,7 +504,7 @@ function allocOption(a: Variant, b: Variant) {
     .map((k) => ({ k, v: k === 'A' ? a : b }))
     .filter(({ v }) => v.series?.gpuAllocation.length)
     .map(({ k, v }) => {
-      const t0 = Date.parse(v.series!.gpuAllocation[0][0]);
+      const r = v.sim?.result;
       return {
         name: `${k}`,
         type: 'line',
@@ -414,13 +512,13 @@ function allocOption(a: Variant, b: Variant) {
         areaStyle: { opacity: 0.08 },
         lineStyle: { width: 2, color: kColors[k] },
         itemStyle: { color: kColors[k] },
-        data: v.series!.gpuAllocation.map(([t, y]) => [(Date.parse(t) - t0) / 3600e3, y]),
+        data: allocationData(v.series!.gpuAllocation, r?.start, r?.end),
       };
     });
   return {
     ...baseOption(),
     tooltip: { trigger: 'axis', valueFormatter: (y: number) => pct(y) },
-    xAxis: { type: 'value', name: 'hours since start', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
+    xAxis: { type: 'value', min: 0, name: 'hours since start', nameLocation: 'middle', nameGap: 24, axisLabel: { color: '#7a8499' }, splitLine: { show: false } },
     yAxis: { type: 'value', min: 0, max: 1, axisLabel: { color: '#7a8499', formatter: (y: number) => `${Math.round(y * 100)}%` }, splitLine: { lineStyle: { color: '#eef1f6' } } },
     series,
   };

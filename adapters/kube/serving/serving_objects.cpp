@@ -214,19 +214,30 @@ ServingColdStart parse_cold_start(const Labels& annotations, const std::string& 
   return out;
 }
 
-ServingPod parse_serving_pod(const nlohmann::json& pod) {
-  ObjectFields f(pod, "Pod");
-  ServingPod out;
+namespace {
+
+// What serving pods and Deployments share: name, namespace (default "default"), uid, and the
+// service and predictor labels. Returns the annotations.
+template <typename Object>
+Labels read_serving_metadata(ObjectFields& f, Object& out) {
   out.name = f.name();
   out.namespace_name = f.string("metadata.namespace");
   if (out.namespace_name.empty()) out.namespace_name = "default";
   out.uid = f.string("metadata.uid");
   const Labels labels = f.string_map("metadata.labels");
-  const Labels annotations = f.string_map("metadata.annotations");
   if (const auto it = labels.find(std::string(kServiceLabel)); it != labels.end())
     out.service = it->second;
   if (const auto it = labels.find(std::string(kPredictorLabel)); it != labels.end())
     out.predictor = it->second;
+  return f.string_map("metadata.annotations");
+}
+
+}  // namespace
+
+ServingPod parse_serving_pod(const nlohmann::json& pod) {
+  ObjectFields f(pod, "Pod");
+  ServingPod out;
+  const Labels annotations = read_serving_metadata(f, out);
   out.node_name = f.string("spec.nodeName");
   out.phase = f.string("status.phase");
   out.pod_ip = f.string("status.podIP");
@@ -254,16 +265,7 @@ ServingPod parse_serving_pod(const nlohmann::json& pod) {
 ServingDeployment parse_serving_deployment(const nlohmann::json& deployment) {
   ObjectFields f(deployment, "Deployment");
   ServingDeployment out;
-  out.name = f.name();
-  out.namespace_name = f.string("metadata.namespace");
-  if (out.namespace_name.empty()) out.namespace_name = "default";
-  out.uid = f.string("metadata.uid");
-  const Labels labels = f.string_map("metadata.labels");
-  const Labels annotations = f.string_map("metadata.annotations");
-  if (const auto it = labels.find(std::string(kServiceLabel)); it != labels.end())
-    out.service = it->second;
-  if (const auto it = labels.find(std::string(kPredictorLabel)); it != labels.end())
-    out.predictor = it->second;
+  const Labels annotations = read_serving_metadata(f, out);
   if (const std::optional<int64_t> r = f.integer("spec.replicas")) {
     if (*r < 0 || *r > 100'000) f.fail("spec.replicas", "expected 0 to 100000");
     out.replicas = static_cast<int>(*r);

@@ -49,6 +49,10 @@ RunSeries run_series(const SimulationRun& run, size_t max_points) {
   const size_t step = std::max<size_t>(1, (all.size() + max_points - 1) / max_points);
   for (size_t i = 0; i < all.size(); i += step) s.gpu_allocation.push_back(all[i]);
   if (!all.empty() && s.gpu_allocation.back() != all.back()) s.gpu_allocation.push_back(all.back());
+  // The last ratio holds to the end of the run: a plot spans the whole run, not only up to
+  // the last change.
+  if (!s.gpu_allocation.empty() && run.end > s.gpu_allocation.back().first)
+    s.gpu_allocation.emplace_back(run.end, s.gpu_allocation.back().second);
   return s;
 }
 

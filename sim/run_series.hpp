@@ -17,8 +17,8 @@ namespace gantry {
 
 struct RunSeries {
   // (instant, allocated / total) at each change of the ratio; downsampled to every k-th change when
-  // there are more than max_points (every kept point is a real one; the last is always kept, so at
-  // most max_points + 1).
+  // there are more than max_points (every kept point is a real one; the last is always kept), and
+  // the last ratio again at the run's end when that is later: at most max_points + 2.
   std::vector<std::pair<Time, double>> gpu_allocation;
   // (seconds, fraction of jobs with that value or less), at most max_points + 1, the last 1.
   std::vector<std::pair<double, double>> wait_cdf;

@@ -40,6 +40,14 @@ TEST(RunSeries, AllocationAndCdfsOfATwoJobRun) {
   using P = std::vector<std::pair<double, double>>;
   EXPECT_EQ(series.wait_cdf, (P{{5.0, 0.5}, {109.012, 1.0}}));
   EXPECT_EQ(series.jct_cdf, (P{{105.012, 0.5}, {110.01228, 1.0}}));
+
+  // With a horizon of 200 s the run ends later than its last change: the last ratio again at
+  // its end, so a plot spans the whole run.
+  s.horizon = seconds(200);
+  EXPECT_EQ(run_series(run_simulation(s)).gpu_allocation, (T{{kT0, 0.5},
+                                                             {kT0 + microseconds(105'012'000), 1.0},
+                                                             {kT0 + microseconds(111'012'280), 0.0},
+                                                             {kT0 + seconds(200), 0.0}}));
 }
 
 }  // namespace

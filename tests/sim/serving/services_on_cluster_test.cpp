@@ -17,50 +17,57 @@
 namespace gantry {
 namespace {
 
-// One node with one A10. A 1-GPU training job arrives at 0 s; the service starts at 1 s with a
-// fixed 3 replicas of half a GPU, a 10 s image pull and requests at 2 s and 400 s of 1,000
-// prompt and 100 output tokens (0.2 s on a replica: 0.1 ms a prompt token and 1 ms an output
-// token per batch slot).
-std::string scenario(const std::string& trace) {
-  return R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: share}
-spec:
-  horizon: 1h
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 10GB/s}
-    nodeClasses:
-    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: 1}, nic: 100Gbps}
-    racks:
-    - {name: r1, class: a10, nodes: 1}
-  workload:
-    jobs:
-    - name: train
-      submit: 0s
-      roles: [{kind: Worker, replicas: 1, resources: {cpu: "4", memory: 16Gi, gpu: 1}}]
-      framework: PyTorch
-      work: {steps: 100, stepCompute: 1s, gradientSize: 0}
-    services:
-    - name: chat
-      start: 1s
-      predictors: [{name: v1, model: m, resources: {gpu: "0.5", gpuType: A10}}]
-      capacity: {"A10@0.5": {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
-      coldStart: {imagePull: 10s}
-      autoscaler: {kind: none, replicas: 3}
-      load: {trace: {format: azure-llm-2023, file: )" +
-         trace + R"(, loop: false}}
-)";
+// A trace of requests of 1,000 prompt and 100 output tokens (0.2 s on the replicas below: 0.1 ms
+// a prompt token and 1 ms an output token per batch slot) arriving at `arrivals` ("50.0"), in a
+// folder of its own that goes with the object.
+struct TraceFile {
+  TraceFile(const std::string& name, std::initializer_list<const char*> arrivals)
+      : dir(std::filesystem::temp_directory_path() / name), path((dir / "trace.csv").string()) {
+    std::filesystem::create_directories(dir);
+    std::ofstream out(path);
+    out << "arrived_at,num_prefill_tokens,num_decode_tokens\n";
+    for (const char* a : arrivals) out << a << ",1000,100\n";
+  }
+  ~TraceFile() { std::filesystem::remove_all(dir); }
+  std::filesystem::path dir;
+  std::string path;
+};
+
+// A scenario of `horizon` on `nodes` nodes of `gpus` A10s, with `jobs` (YAML list items under
+// spec.workload.jobs, or "") and one service "chat" of predictor v1 on `gpu` A10s ("1" or
+// "\"0.5\""), capacity of 2 batch slots, a 10 s image pull, `more` (its other keys) and the
+// trace's load.
+std::string a10_scenario(const std::string& horizon, int gpus, int nodes, const std::string& jobs,
+                         const std::string& gpu, const std::string& more, const TraceFile& trace) {
+  const std::string key = gpu == "1" ? "A10" : "\"A10@0.5\"";
+  return "apiVersion: gantry.dev/v1\nkind: Scenario\nmetadata: {name: t}\nspec:\n  horizon: " +
+         horizon +
+         "\n  cluster:\n    fabric: {kind: InfiniBand}\n    storage: {bandwidth: 10GB/s}\n"
+         "    nodeClasses:\n    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: " +
+         std::to_string(gpus) +
+         "}, nic: 100Gbps}\n    racks:\n    - {name: r1, class: a10, nodes: " +
+         std::to_string(nodes) + "}\n  workload:\n" + (jobs.empty() ? "" : "    jobs:\n" + jobs) +
+         "    services:\n    - name: chat\n      predictors: [{name: v1, model: m, resources: "
+         "{gpu: " +
+         gpu + ", gpuType: A10}}]\n      capacity: {" + key +
+         ": {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}\n"
+         "      coldStart: {imagePull: 10s}\n" +
+         more + "      load: {trace: {format: azure-llm-2023, file: " + trace.path +
+         ", loop: false}}\n";
 }
 
+// One node with one A10. A 1-GPU training job arrives at 0 s; the service starts at 1 s with a
+// fixed 3 replicas of half a GPU and requests at 2 s and 400 s.
 TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
-  const auto dir = std::filesystem::temp_directory_path() / "gantry-services-on-cluster";
-  std::filesystem::create_directories(dir);
-  const std::string trace = (dir / "trace.csv").string();
-  std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
-                          "1.0,1000,100\n"
-                          "399.0,1000,100\n";
-  const SimulationRun run = run_simulation(load_scenario_text(scenario(trace), "share.yaml"));
+  const TraceFile trace("gantry-services-on-cluster", {"1.0", "399.0"});
+  const std::string jobs =
+      "    - name: train\n      submit: 0s\n"
+      "      roles: [{kind: Worker, replicas: 1, resources: {cpu: \"4\", memory: 16Gi, gpu: 1}}]\n"
+      "      framework: PyTorch\n      work: {steps: 100, stepCompute: 1s, gradientSize: 0}\n";
+  const SimulationRun run = run_simulation(load_scenario_text(
+      a10_scenario("1h", 1, 1, jobs, "\"0.5\"",
+                   "      start: 1s\n      autoscaler: {kind: none, replicas: 3}\n", trace),
+      "share.yaml"));
   ASSERT_EQ(run.services.size(), 1u);
   const ServiceReport& s = run.services.front();
 
@@ -83,7 +90,6 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
   const RunSummary summary = summarize(run);
   EXPECT_EQ(summary.jobs_total, 1);
   EXPECT_EQ(summary.jobs_finished, 1);
-  std::filesystem::remove_all(dir);
 }
 
 // A replica whose node fails takes no more requests from that instant: two nodes of one A10, a
@@ -93,36 +99,11 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
 // 200 s: the one at 99.9 s was running on the lost replica and fails; the one at 102 s is held
 // until 115 s (13.2 s), not sent to the dead replica.
 TEST(ServicesOnCluster, AReplicaOnAFailedNodeTakesNoMoreRequestsAndStartsElsewhere) {
-  const auto dir = std::filesystem::temp_directory_path() / "gantry-services-node-failure";
-  std::filesystem::create_directories(dir);
-  const std::string trace = (dir / "trace.csv").string();
-  std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
-                          "50.0,1000,100\n"
-                          "99.9,1000,100\n"
-                          "102.0,1000,100\n"
-                          "200.0,1000,100\n";
-  const std::string text = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: node-failure}
-spec:
-  horizon: 1h
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 10GB/s}
-    nodeClasses:
-    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: 1}, nic: 100Gbps}
-    racks:
-    - {name: r1, class: a10, nodes: 2}
-  workload:
-    services:
-    - name: chat
-      predictors: [{name: v1, model: m, resources: {gpu: 1, gpuType: A10}}]
-      capacity: {A10: {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
-      coldStart: {imagePull: 10s}
-      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 1, target: {concurrency: 1}}
-      load: {trace: {format: azure-llm-2023, file: )" +
-                           trace + R"(, loop: false}}
-)";
+  const TraceFile trace("gantry-services-node-failure", {"50.0", "99.9", "102.0", "200.0"});
+  const std::string text = a10_scenario(
+      "1h", 1, 2, "", "1",
+      "      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 1, target: {concurrency: 1}}\n",
+      trace);
   ScenarioSpec scenario = load_scenario_text(text, "node-failure.yaml");
   // Where the replica lands without a failure (the placement policy's choice): that node fails.
   NodeId node = -1;
@@ -175,7 +156,6 @@ spec:
     EXPECT_EQ(j["starting"], 1);  // being placed again
   }
   EXPECT_TRUE(seen);
-  std::filesystem::remove_all(dir);
 }
 
 // The action log's "scale" lines: every tick of the autoscaler with the replicas it was given,
@@ -184,34 +164,11 @@ spec:
 // until the first replica is ready (pod start-up 5 s + image pull 10 s = 15 s), both then run
 // at once in its two slots and leave at 15.2 s.
 TEST(ServicesOnCluster, EveryAutoscalerTickIsAScaleLineWithTheCountersItRead) {
-  const auto dir = std::filesystem::temp_directory_path() / "gantry-services-scale-lines";
-  std::filesystem::create_directories(dir);
-  const std::string trace = (dir / "trace.csv").string();
-  std::ofstream(trace) << "arrived_at,num_prefill_tokens,num_decode_tokens\n"
-                          "1.0,1000,100\n"
-                          "1.5,1000,100\n";
-  const std::string text = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: scale-lines}
-spec:
-  horizon: 20s
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 10GB/s}
-    nodeClasses:
-    - {name: a10, cpu: 32, memory: 256Gi, gpu: {type: A10, count: 2}, nic: 100Gbps}
-    racks:
-    - {name: r1, class: a10, nodes: 1}
-  workload:
-    services:
-    - name: chat
-      predictors: [{name: v1, model: m, resources: {gpu: 1, gpuType: A10}}]
-      capacity: {A10: {tokensPerSecond: 2000, maxBatch: 2, prefillTokensPerSecond: 20000}}
-      coldStart: {imagePull: 10s}
-      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 2, target: {concurrency: 1}}
-      load: {trace: {format: azure-llm-2023, file: )" +
-                           trace + R"(, loop: false}}
-)";
+  const TraceFile trace("gantry-services-scale-lines", {"1.0", "1.5"});
+  const std::string text = a10_scenario(
+      "20s", 2, 1, "", "1",
+      "      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 2, target: {concurrency: 1}}\n",
+      trace);
   std::ostringstream actions;
   // A scenario of services alone: its wake-ups move the progress bar, not only its end.
   std::vector<double> progress;
@@ -254,7 +211,6 @@ spec:
   EXPECT_NEAR(at16["observed"]["gpuBusySeconds"].get<double>(), 0.2, 1e-9);
   EXPECT_NEAR(at16["observed"]["slotsBusySeconds"].get<double>(), 0.2, 1e-9);
   EXPECT_DOUBLE_EQ(at16["observed"]["requests"].get<double>(), 2.0);
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -25,16 +25,6 @@ using nlohmann::json;
 const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
 constexpr const char* kPods = "/api/v1/namespaces/ml/pods";
 
-Topology a10_nodes() {
-  Topology t;
-  t.gpus = GpuCatalog::with_defaults();
-  t.classes.push_back(
-      NodeClass{"a10x4", Resources{64'000, 256 * testing::kGi, 4, 0}, t.gpus.find("A10"), 4});
-  t.racks = {"r1"};
-  t.nodes = {NodeInfo{"r1-n000", 0, 0}, NodeInfo{"r1-n001", 0, 0}};
-  return t;
-}
-
 json serving_pod(const std::string& name, int gpus, bool cache, bool cold = true) {
   json annotations = json::object();
   if (cold) {
@@ -67,7 +57,7 @@ json serving_pod(const std::string& name, int gpus, bool cache, bool cold = true
 }
 
 struct ColdStart : ::testing::Test, testing::LiveStack {
-  ColdStart() : LiveStack(kT0, a10_nodes(), SchedulerConfig{}, seconds(5)) {}
+  ColdStart() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {}
   // The pod's Ready condition: its status and when it last changed.
   std::pair<std::string, Time> ready(const std::string& pod) const {
     const json p = *fake.get(kPods, pod);

@@ -51,39 +51,12 @@ const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:
 constexpr const char* kPods = "/api/v1/namespaces/ml/pods";
 constexpr const char* kDeployments = "/apis/apps/v1/namespaces/ml/deployments";
 
-Topology a10_nodes() {
-  Topology t;
-  t.gpus = GpuCatalog::with_defaults();
-  t.classes.push_back(
-      NodeClass{"a10x4", Resources{64'000, 256 * testing::kGi, 4, 0}, t.gpus.find("A10"), 4});
-  t.racks = {"r1"};
-  t.nodes = {NodeInfo{"r1-n000", 0, 0}, NodeInfo{"r1-n001", 0, 0}};
-  return t;
-}
-
 ServiceSpec kpa_service() {
-  ServiceSpec s;
-  s.name = "chat";
-  PredictorSpec v1;
-  v1.name = "v1";
-  v1.model = "llama-7b";
-  v1.traffic = 100;
-  v1.resources = Resources{4000, 16 * testing::kGi, 1, 0};
-  v1.gpu_type = "A10";
-  s.predictors = {v1};
-  ReplicaCapacity a10;
-  a10.key = "A10";
-  a10.tokens_per_second = 2400;
-  a10.max_batch = 16;
-  s.capacity = {a10};
+  ServiceSpec s = testing::one_predictor_kpa_service();
   s.cold_start.image_pull = seconds(10);
   s.cold_start.model_download.size_bytes = 4'000'000'000;
   s.cold_start.model_download.cache = true;
   s.cold_start.load = seconds(6);
-  s.autoscaler.kind = AutoscalerKind::kKpa;
-  s.autoscaler.min_replicas = 1;
-  s.autoscaler.max_replicas = 3;
-  s.autoscaler.target_concurrency = 10;
   return s;
 }
 
@@ -124,7 +97,7 @@ class ScriptedScraper final : public MetricsScraper {
 };
 
 struct Serving : ::testing::Test, testing::LiveStack {
-  Serving() : LiveStack(kT0, a10_nodes(), SchedulerConfig{}, seconds(5)) {
+  Serving() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {
     deployments.start();
     serving.add_service(kpa_service());
     serving.start();

@@ -293,7 +293,6 @@ type Row = { label: string; a?: number; b?: number; fmt: (x: number) => string; 
 function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: ScenarioInfo[] }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
   const rb = b.sim?.state === 'done' ? b.sim.result : null;
-  const label = (v: Variant) => (v.sim ? `${v.sim.scenario}${v.sim.policy ? ` · ${v.sim.policy}` : ''}${v.sim.overrides?.fabric ? ` · ${v.sim.overrides.fabric}` : ''}${v.sim.overrides?.gpuType ? ` · ${v.sim.overrides.gpuType}` : ''}${v.sim.overrides?.nodes ? ` · ${v.sim.overrides.nodes} nodes` : ''}` : '—');
   const makespan = (r: SimulationResult | null | undefined) => (r?.start && r?.end ? (Date.parse(r.end) - Date.parse(r.start)) / 1000 : undefined);
   // A scenario of services alone has no jobs: its job figures (zeros) are left out, not shown.
   const ja = hasJobs(ra) ? ra : null;
@@ -333,14 +332,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
             <span className="small muted">B against A; green is better</span>
           </div>
           <table className="compare">
-            <thead>
-              <tr>
-                <th />
-                <th style={{ color: kColors.A }}>A · {label(a)}</th>
-                <th style={{ color: kColors.B }}>B · {label(b)}</th>
-                <th>B vs A</th>
-              </tr>
-            </thead>
+            <CompareHead a={a} b={b} />
             <tbody>
               {rows
                 .filter((r) => anyJobs || !r.jobs)
@@ -359,7 +351,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
           </table>
         </div>
       )}
-      {anyServices && <Services a={a} b={b} label={label} showCluster={!jobCharts} />}
+      {anyServices && <Services a={a} b={b} showCluster={!jobCharts} />}
       <div className="charts">
         {jobCharts || (!anyFrag && !anyServices && running) ? (
           <>
@@ -371,6 +363,23 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
         {anyFrag && <ChartCard title="Unallocated GPUs as the workload arrives" subtitle="% of GPUs left unallocated (lower: less fragmentation), by policy" option={fragOption(a, b)} loading={false} wide />}
       </div>
     </div>
+  );
+}
+
+// What a variant ran: scenario, policy and the overrides it changed.
+const label = (v: Variant) => (v.sim ? `${v.sim.scenario}${v.sim.policy ? ` · ${v.sim.policy}` : ''}${v.sim.overrides?.fabric ? ` · ${v.sim.overrides.fabric}` : ''}${v.sim.overrides?.gpuType ? ` · ${v.sim.overrides.gpuType}` : ''}${v.sim.overrides?.nodes ? ` · ${v.sim.overrides.nodes} nodes` : ''}` : '—');
+
+// The head of a comparison table: the two variants in their colours, then the delta.
+function CompareHead({ a, b }: { a: Variant; b: Variant }) {
+  return (
+    <thead>
+      <tr>
+        <th />
+        <th style={{ color: kColors.A }}>A · {label(a)}</th>
+        <th style={{ color: kColors.B }}>B · {label(b)}</th>
+        <th>B vs A</th>
+      </tr>
+    </thead>
   );
 }
 
@@ -390,7 +399,7 @@ function ChartCard({ title, subtitle, option, loading, wide, height, testId }: {
 
 // The inference services of A and B: a table per service (B against A, predictors as sub-rows
 // when there is a canary), and per service its replicas, p99 latency and request rate over time.
-function Services({ a, b, label, showCluster }: { a: Variant; b: Variant; label: (v: Variant) => string; showCluster: boolean }) {
+function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: boolean }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
   const rb = b.sim?.state === 'done' ? b.sim.result : null;
   const blocks = useMemo(() => serviceBlocks(ra, rb), [ra, rb]);
@@ -421,14 +430,7 @@ function Services({ a, b, label, showCluster }: { a: Variant; b: Variant; label:
           <span className="small muted">B against A; green is better</span>
         </div>
         <table className="compare">
-          <thead>
-            <tr>
-              <th />
-              <th style={{ color: kColors.A }}>A · {label(a)}</th>
-              <th style={{ color: kColors.B }}>B · {label(b)}</th>
-              <th>B vs A</th>
-            </tr>
-          </thead>
+          <CompareHead a={a} b={b} />
           {blocks.map((blk) => (
             <tbody key={blk.name} data-service={blk.name}>
               <tr className="service-head">

@@ -47,14 +47,8 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   // requires a horizon with them (a service's load has no end).
   std::optional<ServingDriver> serving;
   if (!scenario.workload.services.empty()) {
-    std::vector<std::shared_ptr<const std::vector<TraceRequest>>> traces;
-    for (const ServiceSpec& s : scenario.workload.services) {
-      traces.push_back(s.load.kind == LoadKind::kTrace
-                           ? std::make_shared<const std::vector<TraceRequest>>(
-                                 load_azure_llm_trace(s.load.trace_file))
-                           : nullptr);
-    }
-    serving.emplace(*loop, world, scenario.workload.services, traces, scenario.seed, scenario.start,
+    serving.emplace(*loop, world, scenario.workload.services,
+                    load_service_traces(scenario.workload.services), scenario.seed, scenario.start,
                     ServiceRun::Options{scenario.sim.service_report_interval,
                                         action_log ? &*action_log : nullptr});
   }

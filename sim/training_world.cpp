@@ -325,7 +325,7 @@ void TrainingWorld::job_running(JobId id) {
   segments_[static_cast<size_t>(id)] =
       Segment{loop_.now(), job.steps_done, checkpoint_plan(job.spec->work, job.step.total)};
   schedule_end(id);
-  if (on_running_) on_running_(id);
+  for (const auto& fn : on_running_) fn(id);
 }
 
 void TrainingWorld::schedule_end(JobId id) {
@@ -407,7 +407,7 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
     if (on_pending_) on_pending_();
   }
   // Its owner may withdraw it from here (a serving replica being drained anyway).
-  if (on_evicted_) on_evicted_(id);
+  for (const auto& fn : on_evicted_) fn(id);
   drain_check_pods(pods);
   request_cycle();  // its resources are free for others
   return Status::ok();
@@ -453,7 +453,7 @@ void TrainingWorld::finish(JobId id) {
   drain_check_pods(job.pods);
   ++finished_;
   if (progress_) progress_(finished_, jobs_.size());
-  if (on_finish_) on_finish_(id);
+  for (const auto& fn : on_finish_) fn(id);
   request_cycle();
 }
 

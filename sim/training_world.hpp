@@ -132,15 +132,18 @@ class TrainingWorld : private Scheduler::Waker {
   // way it ends withdrawn and never runs again. An error for an unknown or ended job.
   Status withdraw(JobId id);
 
-  // Called at the moment a job finishes, after its resources are released.
-  void on_finish(std::function<void(JobId)> fn) { on_finish_ = std::move(fn); }
-  // Called at the moment a job runs (every pod started), after its end is scheduled; again
-  // each time it runs after an eviction.
-  void on_running(std::function<void(JobId)> fn) { on_running_ = std::move(fn); }
-  // Called at the moment a placed job is evicted (a failure, a drain, a preemption), once its
-  // resources are released and it waits again (or has ended: withdrawn, inactive). The
-  // callback may withdraw it.
-  void on_evicted(std::function<void(JobId)> fn) { on_evicted_ = std::move(fn); }
+  // Each adds a listener; listeners are called in the order they were added, and each looks
+  // at every job (a pipeline's tasks and a service's replicas share one world: each owner
+  // ignores the jobs that are not its own).
+  // At the moment a job finishes, after its resources are released.
+  void on_finish(std::function<void(JobId)> fn) { on_finish_.push_back(std::move(fn)); }
+  // At the moment a job runs (every pod started), after its end is scheduled; again each time
+  // it runs after an eviction.
+  void on_running(std::function<void(JobId)> fn) { on_running_.push_back(std::move(fn)); }
+  // At the moment a placed job is evicted (a failure, a drain, a preemption), once its
+  // resources are released and it waits again (or has ended: withdrawn, inactive). A listener
+  // may withdraw it.
+  void on_evicted(std::function<void(JobId)> fn) { on_evicted_.push_back(std::move(fn)); }
 
   // Writes every action the world carries out and every observation it reports (optional;
   // the log must outlive the world).
@@ -297,9 +300,9 @@ class TrainingWorld : private Scheduler::Waker {
   bool cycle_requested_ = false;
   size_t finished_ = 0;
   std::function<void(size_t, size_t)> progress_;
-  std::function<void(JobId)> on_finish_;
-  std::function<void(JobId)> on_running_;
-  std::function<void(JobId)> on_evicted_;
+  std::vector<std::function<void(JobId)>> on_finish_;
+  std::vector<std::function<void(JobId)>> on_running_;
+  std::vector<std::function<void(JobId)>> on_evicted_;
   ActionLog* action_log_ = nullptr;
 };
 

@@ -56,4 +56,16 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
   return out;
 }
 
+std::vector<std::shared_ptr<const std::vector<TraceRequest>>> load_service_traces(
+    const std::vector<ServiceSpec>& services) {
+  std::vector<std::shared_ptr<const std::vector<TraceRequest>>> out;
+  for (const ServiceSpec& s : services) {
+    out.push_back(s.load.kind == LoadKind::kTrace
+                      ? std::make_shared<const std::vector<TraceRequest>>(
+                            load_azure_llm_trace(s.load.trace_file))
+                      : nullptr);
+  }
+  return out;
+}
+
 }  // namespace gantry

@@ -30,10 +30,12 @@
 // before, a missing or unknown column, a malformed CSV record).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "engine/cluster/service_spec.hpp"
 #include "sim/serving/request_source.hpp"
 
 namespace gantry {
@@ -44,5 +46,10 @@ std::vector<TraceRequest> load_azure_llm_trace(const std::string& path);
 // Parses trace text; `file_name` only labels errors.
 std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
                                                     const std::string& file_name);
+
+// The rows of each service's trace load, in the services' order (nullptr for a service whose
+// load is not a trace), as the service runs take them. Throws as load_azure_llm_trace.
+std::vector<std::shared_ptr<const std::vector<TraceRequest>>> load_service_traces(
+    const std::vector<ServiceSpec>& services);
 
 }  // namespace gantry

@@ -21,8 +21,7 @@ namespace gantry {
 
 class ClusterHost final : public ReplicaHost {
  public:
-  // Installs the world's on_running and on_evicted callbacks (the world has one of each;
-  // nothing else may set them).
+  // Listens to the world's on_running and on_evicted (for its replicas' jobs only).
   // `changed` is called after every placement, so the driver can reschedule its wake-up.
   ClusterHost(TrainingWorld& world, std::function<void()> changed);
 

@@ -1,7 +1,8 @@
 #pragma once
 // The world `gantry serve` runs its tasks in (--world), behind one seam (DESIGN.md rule 3):
-//   sim   the simulated cluster of a Scenario (--cluster), beside that scenario's own jobs:
-//         sim/world_builder.hpp, tasks through ClusterTaskExecutor;
+//   sim   the simulated cluster of a Scenario (--cluster), beside that scenario's own jobs
+//         and services (sim/serving/serving_driver.hpp): sim/world_builder.hpp, tasks through
+//         ClusterTaskExecutor;
 //   kube  a live Kubernetes cluster (--kubeconfig): the live world of adapters/kube (informers,
 //         the shared Scheduler placing pods of --scheduler-name, KubePodBinder), tasks as pods
 //         through KubeTaskExecutor. --cluster, when given, is the model of the cluster

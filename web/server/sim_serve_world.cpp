@@ -2,9 +2,13 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "adapters/simcluster/cluster_task_executor.hpp"
+#include "adapters/traces/azure_llm_trace.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/serving/serving_driver.hpp"
 #include "sim/world_builder.hpp"
 #include "web/server/serve_world.hpp"
 #include "workflow/runner/simulated_executor.hpp"
@@ -15,24 +19,46 @@ namespace {
 
 class SimServeWorld final : public ServeWorld {
  public:
-  SimServeWorld(EventLoop& loop, const std::string& file, uint64_t seed) : file_(file) {
-    const ScenarioSpec scenario = load_scenario_file(file, load_trace_topology);
-    world_ = build_world(starting_at(scenario, loop.now()), loop);
+  SimServeWorld(EventLoop& loop, const std::string& file, uint64_t seed)
+      : file_(file), loop_(loop) {
+    scenario_ = starting_at(load_scenario_file(file, load_trace_topology), loop.now());
+    world_ = build_world(scenario_, loop);
     containers_ = std::make_unique<SimulatedExecutor>(loop, seed);
     executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
+    // The scenario's services run beside its jobs and the pipelines' tasks, their replicas
+    // placed by the same scheduler (sim/serving/serving_driver.hpp); read once, here, so a bad
+    // trace file is an error at start.
+    traces_ = load_service_traces(scenario_.workload.services);
   }
   const Cluster& cluster() const override { return *world_->cluster; }
   const Scheduler& scheduler() const override { return *world_->scheduler; }
   TaskExecutor& executor() override { return *executor_; }
   void start() override {
+    // After set_action_log(): the services' scale lines go to the same log.
+    if (!scenario_.workload.services.empty())
+      serving_.emplace(loop_, *world_->world, scenario_.workload.services, traces_, scenario_.seed,
+                       scenario_.start,
+                       ServiceRun::Options{scenario_.sim.service_report_interval, action_log_});
     world_->world->start();
     if (world_->pools) world_->pools->start();
+    if (serving_) serving_->start();
   }
-  void set_action_log(ActionLog* log) override { world_->world->set_action_log(log); }
-  std::string describe() const override { return "sim: " + file_; }
+  void set_action_log(ActionLog* log) override {
+    action_log_ = log;
+    world_->world->set_action_log(log);
+  }
+  std::string describe() const override {
+    const size_t n = scenario_.workload.services.size();
+    return "sim: " + file_ + (n == 0 ? "" : fmt::format(", {} service{}", n, n == 1 ? "" : "s"));
+  }
 
  private:
   std::string file_;
+  EventLoop& loop_;
+  ScenarioSpec scenario_;
+  std::vector<std::shared_ptr<const std::vector<TraceRequest>>> traces_;
+  ActionLog* action_log_ = nullptr;
+  std::optional<ServingDriver> serving_;
   std::unique_ptr<SimulatedWorld> world_;
   std::unique_ptr<SimulatedExecutor> containers_;
   std::unique_ptr<ClusterTaskExecutor> executor_;

@@ -114,7 +114,8 @@ void run_simulate(const SimulateOptions& opt) {
   if (!run.services.empty()) plots = write_service_plots(dir, run.services);
 
   if (opt.format == "json") {
-    nlohmann::ordered_json report = run_json_report(scenario, run, summary, queues, db_path);
+    nlohmann::ordered_json report =
+        json_report(scenario, summary, queues, db_path, r, c, &run.services);
     if (opt.jobs) report["job_list"] = json_jobs(run.log);
     std::cout << report.dump(2) << "\n";
   } else {

@@ -21,24 +21,28 @@ class SimServeWorld final : public ServeWorld {
  public:
   SimServeWorld(EventLoop& loop, const std::string& file, uint64_t seed)
       : file_(file), loop_(loop) {
-    scenario_ = starting_at(load_scenario_file(file, load_trace_topology), loop.now());
-    world_ = build_world(scenario_, loop);
+    const ScenarioSpec scenario =
+        starting_at(load_scenario_file(file, load_trace_topology), loop.now());
+    world_ = build_world(scenario, loop);
     containers_ = std::make_unique<SimulatedExecutor>(loop, seed);
     executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
     // The scenario's services run beside its jobs and the pipelines' tasks, their replicas
-    // placed by the same scheduler (sim/serving/serving_driver.hpp); read once, here, so a bad
-    // trace file is an error at start.
-    traces_ = load_service_traces(scenario_.workload.services);
+    // placed by the same scheduler (sim/serving/serving_driver.hpp); their traces read here, so
+    // a bad trace file is an error at start.
+    services_ = scenario.workload.services;
+    traces_ = load_service_traces(services_);
+    seed_ = scenario.seed;
+    start_ = scenario.start;
+    report_interval_ = scenario.sim.service_report_interval;
   }
   const Cluster& cluster() const override { return *world_->cluster; }
   const Scheduler& scheduler() const override { return *world_->scheduler; }
   TaskExecutor& executor() override { return *executor_; }
   void start() override {
     // After set_action_log(): the services' scale lines go to the same log.
-    if (!scenario_.workload.services.empty())
-      serving_.emplace(loop_, *world_->world, scenario_.workload.services, traces_, scenario_.seed,
-                       scenario_.start,
-                       ServiceRun::Options{scenario_.sim.service_report_interval, action_log_});
+    if (!services_.empty())
+      serving_.emplace(loop_, *world_->world, services_, traces_, seed_, start_,
+                       ServiceRun::Options{report_interval_, action_log_});
     world_->world->start();
     if (world_->pools) world_->pools->start();
     if (serving_) serving_->start();
@@ -48,15 +52,19 @@ class SimServeWorld final : public ServeWorld {
     world_->world->set_action_log(log);
   }
   std::string describe() const override {
-    const size_t n = scenario_.workload.services.size();
+    const size_t n = services_.size();
     return "sim: " + file_ + (n == 0 ? "" : fmt::format(", {} service{}", n, n == 1 ? "" : "s"));
   }
 
  private:
   std::string file_;
   EventLoop& loop_;
-  ScenarioSpec scenario_;
+  // The services, kept for start() (not the whole scenario: its jobs are the world's now).
+  std::vector<ServiceSpec> services_;
   std::vector<std::shared_ptr<const std::vector<TraceRequest>>> traces_;
+  uint64_t seed_ = 0;
+  Time start_;
+  Duration report_interval_;
   ActionLog* action_log_ = nullptr;
   std::optional<ServingDriver> serving_;
   std::unique_ptr<SimulatedWorld> world_;

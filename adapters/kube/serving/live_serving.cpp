@@ -93,15 +93,21 @@ ScrapeRequest LiveServing::scrape_request(const Run& run, Time at) const {
 
 void LiveServing::baseline(size_t index) {
   if (stopped_) return;
-  const ScrapeRequest request = scrape_request(runs_[index], loop_.now());
-  workers_.submit([this, index, request] {
+  scrape(index, scrape_request(runs_[index], loop_.now()), {});
+}
+
+void LiveServing::scrape(size_t index, const ScrapeRequest& request,
+                         std::function<void(const ScrapeResult&)> then) {
+  runs_[index].scraping = true;
+  workers_.submit([this, index, request, then = std::move(then)] {
     ScrapeResult result;
     try {
       result = scraper_.scrape(request);
     } catch (const std::exception& e) {
+      result = ScrapeResult{};
       result.errors.push_back(e.what());
     }
-    loop_.post([this, index, at = request.at, result] {
+    loop_.post([this, index, at = request.at, result, then] {
       Run& run = runs_[index];
       run.scraping = false;
       if (stopped_) return;
@@ -110,6 +116,7 @@ void LiveServing::baseline(size_t index) {
       } else {
         ++stats_.scrapes_failed;
       }
+      if (then) then(result);
     });
   });
 }
@@ -182,29 +189,13 @@ void LiveServing::tick(size_t index, Time at) {
   // The counts as the loop knows them at the tick (not when the scrape is back: changes
   // arriving meanwhile would make the decision depend on the scrape's speed).
   const ReplicaCounts counts = counts_of(run);
-  run.scraping = true;
-  workers_.submit([this, index, request, counts] {
-    ScrapeResult result;
-    try {
-      result = scraper_.scrape(request);
-    } catch (const std::exception& e) {
-      result = ScrapeResult{};
-      result.errors.push_back(e.what());
-    }
-    loop_.post(
-        [this, index, at = request.at, counts, result] { decide(index, at, counts, result); });
+  scrape(index, request, [this, index, at, counts](const ScrapeResult& result) {
+    decide(index, at, counts, result);
   });
 }
 
 void LiveServing::decide(size_t index, Time at, ReplicaCounts counts, const ScrapeResult& result) {
   Run& run = runs_[index];
-  run.scraping = false;
-  if (stopped_) return;
-  if (result.ok) {
-    run.metrics->add_scrape(at, result.pods, result.failed);
-  } else {
-    ++stats_.scrapes_failed;
-  }
   if (!active_ || !run.desired) return;
   // A write that failed since the tick restored the count: decide from the count as it is.
   counts.desired = *run.desired;

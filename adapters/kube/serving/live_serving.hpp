@@ -155,6 +155,10 @@ class LiveServing {
   };
   void apply(size_t run);
   void baseline(size_t run);
+  // Scrapes on a worker; back on the loop the round goes into the run's metrics (or counts as
+  // failed), then `then` is called, unless stopped.
+  void scrape(size_t run, const ScrapeRequest& request,
+              std::function<void(const ScrapeResult&)> then);
   void tick(size_t run, Time at);
   ScrapeRequest scrape_request(const Run& run, Time at) const;
   void decide(size_t run, Time at, ReplicaCounts counts, const ScrapeResult& result);

@@ -5,6 +5,7 @@
 #include "web/server/api_routes.hpp"
 #include "web/server/loop_call.hpp"
 #include "web/server/run_queries.hpp"
+#include "web/server/utf8_text.hpp"
 
 namespace gantry::web {
 
@@ -15,6 +16,21 @@ Time parse_time_param(const std::string& text, const std::string& what) {
         400, "bad_request",
         what + ": expected an RFC 3339 time such as 2026-10-01T03:00:00Z, got '" + text + "'");
   return t.value();
+}
+
+void require_utf8(const std::string& text, const std::string& file) {
+  const std::optional<size_t> bad = first_invalid_utf8(text);
+  if (!bad) return;
+  const TextPosition at = position_of(text, *bad);
+  const std::string message =
+      "not UTF-8: byte " + escape_invalid_utf8(text.substr(*bad, 1)) + " (YAML and JSON are UTF-8)";
+  throw ApiError(400, "invalid", file + " is not UTF-8",
+                 {{"errors",
+                   {{{"file", file},
+                     {"line", at.line},
+                     {"column", at.column},
+                     {"path", ""},
+                     {"message", message}}}}});
 }
 
 namespace {
@@ -55,6 +71,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 throw ApiError(415, "unsupported_media_type",
                                "send application/yaml or application/json, not " + type);
               const bool dry = query_flag(req, "dryRun");
+              require_utf8(req.body, "body");
               auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
                 bool made = false;
                 nlohmann::json applied = engine.apply(body, dry, made);
@@ -131,7 +148,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next))
                             : nlohmann::ordered_json(nullptr);
     HttpResponse r;
-    r.body = out.dump() + "\n";
+    r.body = json_text(out) + "\n";
     return r;
   });
   router.get("/api/v1/pipelines/{name}/runs/{logicalTime}", [&](HttpRequest& req) {
@@ -141,7 +158,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
       throw ApiError(404, "not_found",
                      "no run of " + req.param("name") + " at " + req.param("logicalTime"));
     HttpResponse r;
-    r.body = run.dump() + "\n";
+    r.body = json_text(run) + "\n";
     return r;
   });
   for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun},

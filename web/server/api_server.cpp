@@ -24,6 +24,10 @@ std::optional<std::string> bearer_token(const HttpRequest& req) {
   return std::nullopt;
 }
 
+HttpResponse internal_error() {
+  return HttpResponse::error(500, "internal", "internal error (logged by the server)");
+}
+
 }  // namespace
 
 int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min,
@@ -62,14 +66,24 @@ HttpResponse ApiServer::dispatch(HttpRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   std::string label;
   HttpResponse r;
-  if (!is_api_path(req.path)) {
-    label = "static";
-    r = (req.method == "GET" || req.method == "HEAD")
-            ? static_files_.serve(req.path)
-            : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
-  } else {
-    r = route(req, label);
-    add_cors(req, r);
+  // Nothing a request does may end the process: what the handlers' own catch in route() lets
+  // through (a token check on a failing database, a static file) is a 500 here.
+  try {
+    if (!is_api_path(req.path)) {
+      label = "static";
+      r = (req.method == "GET" || req.method == "HEAD")
+              ? static_files_.serve(req.path)
+              : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
+    } else {
+      r = route(req, label);
+      add_cors(req, r);
+    }
+  } catch (const std::exception& e) {
+    options_.log("error: " + req.method + " " + req.path + ": " + e.what());
+    r = internal_error();
+  } catch (...) {
+    options_.log("error: " + req.method + " " + req.path + ": an exception of unknown type");
+    r = internal_error();
   }
   metrics_.record(label, req.method, r.status, std::chrono::steady_clock::now() - start);
   return r;
@@ -122,7 +136,7 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     return HttpResponse::error(503, "unavailable", e.what());
   } catch (const std::exception& e) {
     options_.log("error: " + req.method + " " + req.path + ": " + e.what());
-    return HttpResponse::error(500, "internal", "internal error (logged by the server)");
+    return internal_error();
   }
 }
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iostream>
 #include <mutex>
 #include <stdexcept>
 #include <vector>
@@ -20,6 +21,10 @@ void init_civetweb() {
 
 // civetweb's own logging goes nowhere: the API logs what matters.
 int quiet_log(const mg_connection*, const char*) { return 1; }
+
+HttpResponse internal_error() {
+  return HttpResponse::error(500, "internal", "internal error (logged by the server)");
+}
 
 class ConnectionWriter final : public StreamWriter {
  public:
@@ -81,6 +86,7 @@ bool is_loopback_host(const std::string& host) {
 
 HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
     : options_(std::move(options)), dispatch_(std::move(dispatch)) {
+  if (!options_.log) options_.log = [](const std::string& line) { std::cerr << line << '\n'; };
   const auto address = split_listen_address(options_.listen);
   if (!address) throw std::runtime_error("--listen " + options_.listen + ": expected host:port");
   host_ = address->first;
@@ -146,8 +152,44 @@ int HttpServer::on_request(mg_connection* conn, void* self) {
 }
 
 int HttpServer::handle(mg_connection* conn) {
-  const mg_request_info* info = mg_get_request_info(conn);
   HttpRequest req;
+  HttpResponse r;
+  // No exception may cross into civetweb's C code (that ends the process): whatever reading
+  // the request or the dispatch function throws is a 500, logged.
+  try {
+    if (const std::optional<HttpResponse> refused = read_request(conn, req)) {
+      send(conn, *refused, true);
+      return refused->status;
+    }
+    r = dispatch_(req);
+  } catch (const std::exception& e) {
+    options_.log("error: " + req.method + " " + req.path + ": " + e.what());
+    r = internal_error();
+  } catch (...) {
+    options_.log("error: " + req.method + " " + req.path + ": an exception of unknown type");
+    r = internal_error();
+  }
+  if (r.stream) {
+    HttpResponse head = r;
+    head.headers.emplace_back("Cache-Control", "no-cache");
+    send_head(conn, head, -1, true);
+    ConnectionWriter writer(conn);
+    try {
+      r.stream(writer);
+    } catch (const std::exception& e) {
+      options_.log("error: " + req.method + " " + req.path + ": stream: " + e.what());
+    } catch (...) {
+      options_.log("error: " + req.method + " " + req.path +
+                   ": stream: an exception of unknown type");
+    }
+    return r.status;
+  }
+  send(conn, r);
+  return r.status;
+}
+
+std::optional<HttpResponse> HttpServer::read_request(mg_connection* conn, HttpRequest& req) {
+  const mg_request_info* info = mg_get_request_info(conn);
   req.method = info->request_method != nullptr ? info->request_method : "";
   req.path = info->local_uri_raw != nullptr ? info->local_uri_raw
                                             : (info->local_uri != nullptr ? info->local_uri : "");
@@ -160,41 +202,22 @@ int HttpServer::handle(mg_connection* conn) {
   }
   if (info->query_string != nullptr) {
     std::optional<std::map<std::string, std::string>> q = parse_query(info->query_string);
-    if (!q) {
-      send(conn, HttpResponse::error(400, "bad_request", "malformed query string"));
-      return 400;
-    }
+    if (!q) return HttpResponse::error(400, "bad_request", "malformed query string");
     req.query = std::move(*q);
   }
   // The body, bounded.
   const int64_t limit = options_.max_body_bytes;
-  const auto too_large = [&] {
-    send(conn,
-         HttpResponse::error(413, "too_large",
-                             "request body over " + std::to_string(limit) + " bytes"),
-         true);
-    return 413;
-  };
-  if (info->content_length > limit) return too_large();
+  const HttpResponse too_large = HttpResponse::error(
+      413, "too_large", "request body over " + std::to_string(limit) + " bytes");
+  if (info->content_length > limit) return too_large;
   char buf[16384];
   while (true) {
     const int got = mg_read(conn, buf, sizeof buf);
     if (got <= 0) break;
     req.body.append(buf, static_cast<size_t>(got));
-    if (static_cast<int64_t>(req.body.size()) > limit) return too_large();
+    if (static_cast<int64_t>(req.body.size()) > limit) return too_large;
   }
-
-  HttpResponse r = dispatch_(req);
-  if (r.stream) {
-    HttpResponse head = r;
-    head.headers.emplace_back("Cache-Control", "no-cache");
-    send_head(conn, head, -1, true);
-    ConnectionWriter writer(conn);
-    r.stream(writer);
-    return r.status;
-  }
-  send(conn, r);
-  return r.status;
+  return std::nullopt;
 }
 
 }  // namespace gantry::web

@@ -14,12 +14,15 @@
 // TLS (tls_cert and tls_key): civetweb listens on a loopback port of its own and a TlsFront
 // (tls_front.hpp) on the address asked for.
 //
-// Errors: the constructor throws std::runtime_error naming the address when it cannot listen
+// Errors: no exception ends the process. One thrown by the dispatch function is a 500 (logged,
+// not sent: it may hold internal detail); one thrown by a stream function ends that stream.
+// The constructor throws std::runtime_error naming the address when it cannot listen
 // there (port in use, bad address, TLS files unreadable or not a pair).
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "web/server/http_message.hpp"
@@ -36,6 +39,9 @@ struct HttpServerOptions {
   int64_t max_body_bytes = 4 << 20;
   std::string tls_cert{};  // PEM certificate chain and key file paths; both or neither
   std::string tls_key{};
+  // Where errors that reach the listener are reported (an exception of the dispatch function
+  // or of a stream); defaults to stderr.
+  std::function<void(const std::string&)> log{};
 };
 
 class HttpServer {
@@ -56,6 +62,9 @@ class HttpServer {
  private:
   static int on_request(mg_connection* conn, void* self);
   int handle(mg_connection* conn);
+  // Fills `req` from the connection (head, query, body); an answer when the request is refused
+  // (malformed query, body over the limit: then the connection is closed).
+  std::optional<HttpResponse> read_request(mg_connection* conn, HttpRequest& req);
 
   HttpServerOptions options_;
   Dispatch dispatch_;

@@ -14,6 +14,7 @@
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
+#include "web/server/utf8_text.hpp"
 
 namespace gantry::web {
 
@@ -255,7 +256,7 @@ nlohmann::json SimulationService::to_json(const Job& job, bool with_result) cons
 }
 
 void SimulationService::publish(const Job& job) {
-  bus_.publish("simulation", to_json(job, false).dump());
+  bus_.publish("simulation", json_text(to_json(job, false)));
 }
 
 void SimulationService::forget_old() {

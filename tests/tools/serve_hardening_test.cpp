@@ -1,0 +1,92 @@
+// `gantry serve` under hostile requests (issue 22, sections 2 and 4), end to end: the real
+// program as a child process on loopback. Each test ends by checking the process is still
+// alive and stops cleanly on SIGTERM (exit 0), so a request that crashed it cannot go unseen.
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/tools/cli_harness.hpp"
+#include "tests/tools/serve_process.hpp"
+#include "web/client/http_client.hpp"
+
+namespace gantry::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kSource = GANTRY_SOURCE_DIR;
+
+class ServeHardening : public CliTest {
+ protected:
+  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {},
+                                      const std::string& tag = "serve") {
+    std::vector<std::string> args = {"--db",        db(),
+                                     "--listen",    "127.0.0.1:0",
+                                     "--cluster",   kSource + "/scenarios/quickstart.yaml",
+                                     "--scenarios", kSource + "/scenarios",
+                                     "--ui",        (dir_ / "no-ui").string()};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
+    EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
+    return p;
+  }
+  std::string db() const { return (dir_ / "g.db").string(); }
+  std::string admin_token() const { return read_token(db() + ".token"); }
+  std::string viewer_token() {
+    const Outcome made = run("token create --read-only --db " + db());
+    EXPECT_EQ(made.exit_code(), 0) << made.err;
+    return made.out.substr(0, made.out.find('\n'));
+  }
+  // The server survived everything the test did: it answers /healthz, and SIGTERM stops it
+  // with exit 0 (a crash would have ended it with SIGABRT, 134).
+  void expect_alive_then_stop(ServeProcess& server, const std::string& tag = "serve") {
+    web::HttpClient client(server.url());
+    EXPECT_EQ(client.get("/healthz").status, 200);
+    server.signal(SIGTERM);
+    const int status = server.wait();
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "wait status " << status << "\n"
+                                                               << slurp(dir_ / (tag + ".stderr"));
+  }
+};
+
+// The four requests of issue 22 that ended the process with SIGABRT (an error message that
+// echoed a byte that is not UTF-8 made the JSON writer throw): each is now a 4xx whose JSON
+// carries the byte as the text \xFF.
+TEST_F(ServeHardening, BytesThatAreNotUtf8AreEscapedNotFatal) {
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  web::HttpClient anonymous(server->url());
+  const web::ClientResponse route = anonymous.get("/api/v1/x%ff");
+  EXPECT_EQ(route.status, 404);
+  EXPECT_EQ(nlohmann::json::parse(route.body)["error"]["message"], "no route /api/v1/x\\xFF");
+
+  web::HttpClient viewer(server->url(), {.token = viewer_token()});
+  const web::ClientResponse run = viewer.get("/api/v1/pipelines/p1/runs/%ff%fe");
+  EXPECT_EQ(run.status, 400);
+  EXPECT_NE(nlohmann::json::parse(run.body)["error"]["message"].get<std::string>().find(
+                "got '\\xFF\\xFE'"),
+            std::string::npos)
+      << run.body;
+  const web::ClientResponse after = viewer.get("/api/v1/pipelines/p1/runs?after=%ff%ff");
+  EXPECT_EQ(after.status, 400);
+  EXPECT_NE(after.body.find("?after"), std::string::npos) << after.body;
+
+  // The body's third line, after `metadata: {name: "` (18 characters): line 3, column 19.
+  web::HttpClient admin(server->url(), {.token = admin_token()});
+  const web::ClientResponse body = admin.post("/api/v1/pipelines",
+                                              "apiVersion: gantry.dev/v1\nkind: Pipeline\n"
+                                              "metadata: {name: \"\xff\xfe\"}\nspec: {}\n",
+                                              "application/yaml");
+  EXPECT_EQ(body.status, 400);
+  const auto errors = nlohmann::json::parse(body.body)["errors"];
+  ASSERT_EQ(errors.size(), 1u) << body.body;
+  EXPECT_EQ(errors[0]["file"], "body");
+  EXPECT_EQ(errors[0]["line"], 3);
+  EXPECT_EQ(errors[0]["column"], 19);
+  EXPECT_EQ(errors[0]["message"], "not UTF-8: byte \\xFF (YAML and JSON are UTF-8)");
+  expect_alive_then_stop(*server);
+}
+
+}  // namespace
+}  // namespace gantry::testing

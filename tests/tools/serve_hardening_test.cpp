@@ -8,12 +8,15 @@
 
 #include "tests/tools/cli_harness.hpp"
 #include "tests/tools/serve_process.hpp"
+#include "tests/web/raw_socket.hpp"
 #include "web/client/http_client.hpp"
 
 namespace gantry::testing {
 namespace {
 
 namespace fs = std::filesystem;
+using web::testing::RawSocket;
+using namespace std::chrono_literals;
 
 const std::string kSource = GANTRY_SOURCE_DIR;
 
@@ -30,6 +33,9 @@ class ServeHardening : public CliTest {
     auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
     EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
     return p;
+  }
+  int port(const ServeProcess& server) const {
+    return std::stoi(server.url().substr(server.url().rfind(':') + 1));
   }
   std::string db() const { return (dir_ / "g.db").string(); }
   std::string admin_token() const { return read_token(db() + ".token"); }
@@ -85,6 +91,46 @@ TEST_F(ServeHardening, BytesThatAreNotUtf8AreEscapedNotFatal) {
   EXPECT_EQ(errors[0]["line"], 3);
   EXPECT_EQ(errors[0]["column"], 19);
   EXPECT_EQ(errors[0]["message"], "not UTF-8: byte \\xFF (YAML and JSON are UTF-8)");
+  expect_alive_then_stop(*server);
+}
+
+// 200 browser tabs on the event stream, then a slowloris (50 sockets that never finish their
+// request head) and 50 idle sockets: /healthz and an API route still answer. civetweb gives each
+// connection a worker; `gantry serve` has 256 and lets streams take half (128): the other 72
+// streams are refused with 503 at once (the web app retries later), and 256 - 128 streams - 100
+// slow or idle sockets = 28 workers are left. Before issue 22's fix: 16 workers, each stream
+// holding one for ever, and the 17th tab waited with everything else.
+TEST_F(ServeHardening, EventStreamsAndSlowSocketsLeaveWorkersForRequests) {
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  const std::string viewer = viewer_token();
+  std::vector<RawSocket> streams;
+  for (int i = 0; i < 200; ++i) {
+    streams.emplace_back(port(*server));
+    ASSERT_TRUE(
+        streams.back().send("GET /api/v1/events?token=" + viewer + " HTTP/1.1\r\nHost: t\r\n\r\n"));
+  }
+  ASSERT_TRUE(web::testing::wait_all(streams, "\r\n\r\n", 60s))
+      << "every stream has its answer's head (200, or 503 past the cap)";
+  int open = 0, refused = 0;
+  for (const RawSocket& s : streams) {
+    if (s.received().rfind("HTTP/1.1 200 ", 0) == 0) ++open;
+    if (s.received().rfind("HTTP/1.1 503 ", 0) == 0) ++refused;
+  }
+  EXPECT_EQ(open, 128);
+  EXPECT_EQ(refused, 72);
+
+  std::vector<RawSocket> slow;
+  for (int i = 0; i < 100; ++i) {
+    slow.emplace_back(port(*server));
+    if (i % 2 == 0) {
+      ASSERT_TRUE(slow.back().send("GET /healthz HTTP/1.1\r\nHost: t\r\nX-Slow: "));
+    }
+  }
+  web::HttpClient anonymous(server->url(), {.timeout = 30s});
+  EXPECT_EQ(anonymous.get("/healthz").status, 200);
+  web::HttpClient reader(server->url(), {.token = viewer, .timeout = 30s});
+  EXPECT_EQ(reader.get("/api/v1/pipelines").status, 200);
   expect_alive_then_stop(*server);
 }
 

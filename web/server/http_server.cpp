@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
 #include <iostream>
 #include <mutex>
 #include <stdexcept>
@@ -87,6 +88,8 @@ bool is_loopback_host(const std::string& host) {
 HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
     : options_(std::move(options)), dispatch_(std::move(dispatch)) {
   if (!options_.log) options_.log = [](const std::string& line) { std::cerr << line << '\n'; };
+  max_streams_ =
+      options_.max_streams > 0 ? options_.max_streams : std::max(1, options_.threads / 2);
   const auto address = split_listen_address(options_.listen);
   if (!address) throw std::runtime_error("--listen " + options_.listen + ": expected host:port");
   host_ = address->first;
@@ -100,9 +103,16 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
       tls() ? std::string("127.0.0.1:0")
             : (v6 ? "[" + host_ + "]" : host_) + ":" + std::to_string(address->second);
   const std::string threads = std::to_string(options_.threads);
+  const std::string request_timeout = std::to_string(options_.request_timeout.count());
   std::vector<const char*> opts = {
-      "listening_ports", ports.c_str(), "num_threads", threads.c_str(), "enable_keep_alive", "yes",
-      "request_timeout_ms", "30000", "enable_directory_listing", "no",
+      "listening_ports", ports.c_str(), "num_threads", threads.c_str(),
+      // A request's head must arrive whole within this (civetweb counts from its first byte
+      // wait, so a slowloris trickling bytes gains nothing); it also bounds each wait to read
+      // or write after that.
+      "request_timeout_ms", request_timeout.c_str(),
+      // An idle kept-alive connection holds a worker: half a second, civetweb's default, said
+      // here because it matters.
+      "enable_keep_alive", "yes", "keep_alive_timeout_ms", "500", "enable_directory_listing", "no",
       // civetweb writes an answer's head and body in two send()s; with Nagle on, a client
       // reusing the connection waits for its own delayed ACK (40 ms) before the body comes.
       "tcp_nodelay", "1", nullptr};
@@ -125,8 +135,13 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   port_ = n > 0 ? info[0].port : address->second;
   if (tls()) {
     try {
-      tls_ = std::make_unique<TlsFront>(
-          TlsFrontOptions{host_, address->second, options_.tls_cert, options_.tls_key, {}, port_});
+      tls_ = std::make_unique<TlsFront>(TlsFrontOptions{host_,
+                                                        address->second,
+                                                        options_.tls_cert,
+                                                        options_.tls_key,
+                                                        {},
+                                                        port_,
+                                                        options_.request_timeout});
     } catch (const std::exception& e) {
       mg_stop(ctx_);
       throw std::runtime_error("cannot listen on " + options_.listen + ": " + e.what());
@@ -170,6 +185,23 @@ int HttpServer::handle(mg_connection* conn) {
     r = internal_error();
   }
   if (r.stream) {
+    // Streams may take half the workers at most: the rest always answer other requests
+    // (/healthz among them). The count is released when the stream function returns, before
+    // civetweb closes the connection.
+    if (active_streams_.fetch_add(1) >= max_streams_) {
+      --active_streams_;
+      HttpResponse busy =
+          HttpResponse::error(503, "busy",
+                              "the server has " + std::to_string(max_streams_) +
+                                  " event streams open, its limit; try again later");
+      busy.headers.emplace_back("Retry-After", "5");
+      send(conn, busy, true);
+      return 503;
+    }
+    struct Release {
+      std::atomic<int>& count;
+      ~Release() { --count; }
+    } release{active_streams_};
     HttpResponse head = r;
     head.headers.emplace_back("Cache-Control", "no-cache");
     send_head(conn, head, -1, true);
@@ -210,13 +242,25 @@ std::optional<HttpResponse> HttpServer::read_request(mg_connection* conn, HttpRe
   const HttpResponse too_large = HttpResponse::error(
       413, "too_large", "request body over " + std::to_string(limit) + " bytes");
   if (info->content_length > limit) return too_large;
+  // A whole body within body_timeout: civetweb bounds each read, not their sum, so a client
+  // sending a byte at a time would hold the worker for ever. A read that times out ends the
+  // body early (mg_read returns 0 as at its end): a body shorter than its Content-Length is
+  // refused too, never dispatched cut short.
+  const auto deadline = std::chrono::steady_clock::now() + options_.body_timeout;
+  const HttpResponse timed_out =
+      HttpResponse::error(408, "timeout",
+                          "request body not received whole within " +
+                              std::to_string(options_.body_timeout.count()) + " ms");
   char buf[16384];
   while (true) {
     const int got = mg_read(conn, buf, sizeof buf);
     if (got <= 0) break;
     req.body.append(buf, static_cast<size_t>(got));
     if (static_cast<int64_t>(req.body.size()) > limit) return too_large;
+    if (std::chrono::steady_clock::now() > deadline) return timed_out;
   }
+  if (info->content_length >= 0 && static_cast<int64_t>(req.body.size()) < info->content_length)
+    return timed_out;
   return std::nullopt;
 }
 

@@ -63,6 +63,22 @@ TEST_F(HostileRequests, AnExceptionOfAnyTypeIsA500ThatIsLogged) {
       << logged_;
 }
 
+// civetweb answers a CORS preflight itself, before any handler, with
+// "Access-Control-Allow-Origin: *" unless configured not to; without --allow-origin no answer may
+// carry that header. Through the real listener, as a browser's preflight comes.
+TEST_F(HostileRequests, APreflightWithoutAllowOriginAllowsNoOrigin) {
+  HttpServer server({.listen = "127.0.0.1:0", .threads = 2},
+                    [this](HttpRequest& req) { return api_->dispatch(req); });
+  HttpClient client(server.url());
+  const ClientResponse r = client.request("OPTIONS", "/api/v1/things/x", {}, {},
+                                          {{"Origin", "https://evil.example"},
+                                           {"Access-Control-Request-Method", "DELETE"},
+                                           {"Access-Control-Request-Headers", "authorization"}});
+  EXPECT_EQ(r.status, 405) << "no OPTIONS route: the API's answer, not civetweb's";
+  EXPECT_EQ(r.headers.count("access-control-allow-origin"), 0u);
+  EXPECT_EQ(r.headers.count("access-control-allow-methods"), 0u);
+}
+
 // The listener: a dispatch function or a stream that throws ends that request, never the
 // process; the next request on the same server is answered.
 TEST(HostileListener, ExceptionsOfDispatchAndStreamsAreContained) {

@@ -113,6 +113,11 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
       // An idle kept-alive connection holds a worker: half a second, civetweb's default, said
       // here because it matters.
       "enable_keep_alive", "yes", "keep_alive_timeout_ms", "500", "enable_directory_listing", "no",
+      // civetweb answers a CORS preflight (OPTIONS with Origin) itself, before any handler,
+      // with "Access-Control-Allow-Origin: *" unless told otherwise: CORS is the ApiServer's,
+      // only for --allow-origin (api_server.hpp).
+      "access_control_allow_origin", "", "access_control_allow_methods", "",
+      "access_control_allow_headers", "",
       // civetweb writes an answer's head and body in two send()s; with Nagle on, a client
       // reusing the connection waits for its own delayed ACK (40 ms) before the body comes.
       "tcp_nodelay", "1", nullptr};

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "tests/tools/cli_harness.hpp"
@@ -27,7 +28,7 @@ class ServeHardening : public CliTest {
     std::vector<std::string> args = {"--db",        db(),
                                      "--listen",    "127.0.0.1:0",
                                      "--cluster",   kSource + "/scenarios/quickstart.yaml",
-                                     "--scenarios", kSource + "/scenarios",
+                                     "--scenarios", scenarios_,
                                      "--ui",        (dir_ / "no-ui").string()};
     args.insert(args.end(), extra.begin(), extra.end());
     auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
@@ -37,6 +38,7 @@ class ServeHardening : public CliTest {
   int port(const ServeProcess& server) const {
     return std::stoi(server.url().substr(server.url().rfind(':') + 1));
   }
+  std::string scenarios_ = kSource + "/scenarios";
   std::string db() const { return (dir_ / "g.db").string(); }
   std::string admin_token() const { return read_token(db() + ".token"); }
   std::string viewer_token() {
@@ -131,6 +133,54 @@ TEST_F(ServeHardening, EventStreamsAndSlowSocketsLeaveWorkersForRequests) {
   EXPECT_EQ(anonymous.get("/healthz").status, 200);
   web::HttpClient reader(server->url(), {.token = viewer, .timeout = 30s});
   EXPECT_EQ(reader.get("/api/v1/pipelines").status, 200);
+  expect_alive_then_stop(*server);
+}
+
+// A what-if scenario posted as text names its data files relative to the scenarios folder and
+// may name nothing outside it (issue 22: `trace.file: /etc/shadow` was opened and its first
+// line described in the error). Each refusal is a 400 naming the field; no message shows the
+// server's own absolute paths.
+TEST_F(ServeHardening, PostedScenariosReadOnlyFilesOfTheScenariosFolder) {
+  const fs::path folder = dir_ / "scenarios";
+  fs::create_directories(folder / "data");
+  std::ofstream(dir_ / "secret.csv") << "machine,gpu_type\nsecret,V100\n";
+  fs::create_directory_symlink(dir_, folder / "data" / "out");
+  scenarios_ = folder.string();
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  web::HttpClient admin(server->url(), {.token = admin_token()});
+  const std::string shipped = slurp(kSource + "/scenarios/pai-2020-cluster.yaml");
+  const std::string kData = "data/pai-2020/pai_machine_spec.csv";
+  ASSERT_NE(shipped.find(kData), std::string::npos);
+  // The first error of POST /simulations for the scenario naming `file` as its cluster's trace.
+  const auto first_error = [&](const std::string& file) {
+    std::string yaml = shipped;
+    yaml.replace(yaml.find(kData), kData.size(), file);
+    const web::ClientResponse r =
+        admin.post("/api/v1/simulations", nlohmann::json({{"scenario", yaml}}).dump());
+    EXPECT_EQ(r.status, 400) << r.body;
+    EXPECT_EQ(r.body.find(dir_.string()), std::string::npos) << "no absolute path: " << r.body;
+    const auto j = nlohmann::json::parse(r.body);
+    return j.contains("errors") ? j["errors"][0] : j;
+  };
+  const std::string allowed =
+      "a posted scenario may only name files of the scenarios folder, by a path relative to it "
+      "(such as data/openb/openb_node_list_gpu_node.csv)";
+  for (const std::string file : {"/etc/shadow", "/proc/self/environ"}) {
+    const auto e = first_error(file);
+    EXPECT_EQ(e["file"], "posted.yaml");
+    EXPECT_EQ(e["path"], "spec.cluster.trace.file");
+    EXPECT_EQ(e["message"], "'" + file + "' is an absolute path; " + allowed);
+  }
+  for (const std::string file : {"../../../../../../etc/passwd", "data/out/secret.csv"}) {
+    const auto e = first_error(file);
+    EXPECT_EQ(e["path"], "spec.cluster.trace.file");
+    EXPECT_EQ(e["message"], "'" + file + "' leads out of the scenarios folder; " + allowed);
+  }
+  const auto missing = first_error("data/missing.csv");
+  EXPECT_EQ(missing["file"], "posted.yaml");
+  EXPECT_EQ(missing["path"], "spec.cluster.trace.file");
+  EXPECT_EQ(missing["message"], "no such file: data/missing.csv");
   expect_alive_then_stop(*server);
 }
 

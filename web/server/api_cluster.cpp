@@ -9,6 +9,7 @@
 #include "engine/policy/plugin_registry.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/loop_call.hpp"
+#include "web/server/scenario_paths.hpp"
 #include "web/server/yaml_json.hpp"
 
 namespace gantry::web {
@@ -134,18 +135,23 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                   nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
               if (b.is_discarded() || !b.is_object())
                 throw ApiError(400, "bad_request", "the body is not a JSON object");
+              // Paths in messages are relative to the scenarios folder, never the server's.
+              const fs::path folder = fs::weakly_canonical(fs::absolute(scenarios));
               SimulationRequest r;
+              r.folder = folder;
               if (b.contains("scenarioName")) {
                 const auto f = find_scenario(scenarios, b.value("scenarioName", ""));
                 if (!f)
                   throw ApiError(404, "not_found",
                                  "no shipped scenario '" + b.value("scenarioName", "") + "'");
                 r.scenario_yaml = read_file(f->path);
-                r.file = f->path.string();
+                r.file = fs::weakly_canonical(fs::absolute(f->path)).string();
               } else if (b.contains("scenario") && b["scenario"].is_string()) {
+                // Treated as the file posted.yaml of the scenarios folder: its data paths
+                // resolve among the shipped files, and may name nothing else.
                 r.scenario_yaml = b["scenario"];
-                r.file = (scenarios / "posted.yaml")
-                             .string();  // relative data paths resolve among the shipped ones
+                r.file = (folder / "posted.yaml").string();
+                r.confine_to_folder = true;
               } else {
                 throw ApiError(
                     400, "bad_request",
@@ -177,14 +183,14 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                 const auto* all = dynamic_cast<const InputErrors*>(&e);
                 nlohmann::json errors = nlohmann::json::array();
                 for (const InputError& one : all ? all->errors() : std::vector<InputError>{e})
-                  errors.push_back({{"file", one.where().file},
+                  errors.push_back({{"file", relative_to_folder(one.where().file, folder)},
                                     {"line", one.where().line},
                                     {"column", one.where().column},
                                     {"path", one.field()},
-                                    {"message", one.detail()}});
+                                    {"message", relative_to_folder(one.detail(), folder)}});
                 throw ApiError(400, "invalid", "the scenario is not valid", {{"errors", errors}});
               } catch (const std::invalid_argument& e) {
-                throw ApiError(400, "bad_request", e.what());
+                throw ApiError(400, "bad_request", relative_to_folder(e.what(), folder));
               }
             })
       .writes = true;

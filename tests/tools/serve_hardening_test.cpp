@@ -5,7 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "tests/tools/cli_harness.hpp"
 #include "tests/tools/serve_process.hpp"
@@ -182,6 +185,72 @@ TEST_F(ServeHardening, PostedScenariosReadOnlyFilesOfTheScenariosFolder) {
   EXPECT_EQ(missing["path"], "spec.cluster.trace.file");
   EXPECT_EQ(missing["message"], "no such file: data/missing.csv");
   expect_alive_then_stop(*server);
+}
+
+struct StreamEvent {
+  uint64_t id = 0;
+  std::string type;
+};
+
+// Reads the event stream (connected with `headers`) until `done` says so; the "retry:"
+// preamble and keep-alive comments are not events.
+std::vector<StreamEvent> read_events(const std::string& url, const std::string& token,
+                                     const std::map<std::string, std::string>& headers,
+                                     const std::function<bool(const StreamEvent&)>& done) {
+  web::HttpClient client(url, {.token = token, .timeout = 60s});
+  std::vector<StreamEvent> events;
+  std::string buffer;
+  client.stream(
+      "/api/v1/events",
+      [&](std::string_view chunk) {
+        buffer += chunk;
+        for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
+          std::istringstream block(buffer.substr(0, end));
+          buffer.erase(0, end + 2);
+          StreamEvent e;
+          for (std::string line; std::getline(block, line);) {
+            if (line.rfind("id: ", 0) == 0) e.id = std::stoull(line.substr(4));
+            if (line.rfind("event: ", 0) == 0) e.type = line.substr(7);
+          }
+          if (e.type.empty()) continue;
+          events.push_back(e);
+          if (done(e)) return false;
+        }
+        return true;
+      },
+      headers);
+  return events;
+}
+
+// After a restart the event ids go on above the previous run's (issue 22: they began at 1
+// again, and a browser reconnecting with Last-Event-ID 30 heard nothing until the new ids
+// passed 30). The browser's id from before the restart gets a reset at once, carrying the id to
+// resume from: the last one the new server issued.
+TEST_F(ServeHardening, AfterARestartAnOldEventIdGetsAReset) {
+  auto first = serve();
+  ASSERT_FALSE(first->url().empty());
+  web::HttpClient admin(first->url(), {.token = admin_token()});
+  const std::string pipeline =
+      "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n  tasks:\n"
+      "  - {name: a, image: x, resources: {cpu: \"1\", memory: 1Gi}, simulate: {duration: 1m}}\n";
+  ASSERT_EQ(admin.post("/api/v1/pipelines", pipeline, "application/yaml").status, 201);
+  // The id of the pipeline's event: one the first run issued, as a browser has it.
+  const auto seen = read_events(first->url(), admin_token(), {{"Last-Event-ID", "0"}},
+                                [](const StreamEvent& e) { return e.type == "pipeline"; });
+  ASSERT_FALSE(seen.empty());
+  const uint64_t old_id = seen.back().id;
+  first->signal(SIGTERM);
+  ASSERT_EQ(first->wait(), 0);
+
+  auto second = serve({}, "second");
+  ASSERT_FALSE(second->url().empty());
+  const auto got =
+      read_events(second->url(), admin_token(), {{"Last-Event-ID", std::to_string(old_id)}},
+                  [](const StreamEvent&) { return true; });
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].type, "reset");
+  EXPECT_GT(got[0].id, old_id) << "ids go on above the first run's";
+  expect_alive_then_stop(*second, "second");
 }
 
 }  // namespace

@@ -187,6 +187,48 @@ TEST_F(ServeHardening, PostedScenariosReadOnlyFilesOfTheScenariosFolder) {
   expect_alive_then_stop(*server);
 }
 
+// A field of the wrong JSON type was a 500 (nlohmann's type_error reached the catch-all); now a
+// 400 that names the field. A seed past 2^63 - 1 (the range of a scenario's spec.seed) was
+// accepted; now refused with the range.
+TEST_F(ServeHardening, WrongJsonTypesAre400NamingTheField) {
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  web::HttpClient admin(server->url(), {.token = admin_token()});
+  const auto message = [&](const std::string& path, const nlohmann::json& body) {
+    const web::ClientResponse r = admin.post(path, body.dump());
+    EXPECT_EQ(r.status, 400) << path << " " << body.dump() << ": " << r.body;
+    return nlohmann::json::parse(r.body)["error"]["message"].get<std::string>();
+  };
+  EXPECT_EQ(
+      message("/api/v1/pipelines/p1/backfill",
+              {{"from", "2026-01-01T00:00:00Z"}, {"to", "2026-01-02T00:00:00Z"}, {"rerun", 5}}),
+      "rerun: expected a string, got 5");
+  EXPECT_EQ(message("/api/v1/simulations", {{"scenarioName", 5}}),
+            "scenarioName: expected a string, got 5");
+  EXPECT_EQ(message("/api/v1/simulations", {{"scenarioName", "quickstart"}, {"policy", 5}}),
+            "policy: expected a string, got 5");
+  EXPECT_EQ(message("/api/v1/simulations",
+                    {{"scenarioName", "quickstart"}, {"overrides", {{"gpuType", 5}}}}),
+            "overrides.gpuType: expected a string, got 5");
+  EXPECT_EQ(message("/api/v1/simulations",
+                    {{"scenarioName", "quickstart"}, {"overrides", {{"fabric", true}}}}),
+            "overrides.fabric: expected a string, got true");
+  EXPECT_EQ(message("/api/v1/simulations", {{"scenarioName", "quickstart"}, {"overrides", 5}}),
+            "overrides: expected an object such as {\"nodes\": 8}, got 5");
+  EXPECT_EQ(message("/api/v1/simulations",
+                    {{"scenarioName", "quickstart"}, {"overrides", {{"gpus", 8}}}}),
+            "overrides.gpus: unknown; expected nodes, gpuType or fabric");
+  // 2^64 - 1 = 18446744073709551615 is past the range; 2^63 - 1 is its top.
+  EXPECT_EQ(message("/api/v1/simulations", {{"scenarioName", "quickstart"}, {"seed", UINT64_MAX}}),
+            "seed: expected an integer from 0 to 9223372036854775807, got 18446744073709551615");
+  EXPECT_EQ(admin
+                .post("/api/v1/simulations",
+                      nlohmann::json({{"scenarioName", "quickstart"}, {"seed", INT64_MAX}}).dump())
+                .status,
+            202);
+  expect_alive_then_stop(*server);
+}
+
 struct StreamEvent {
   uint64_t id = 0;
   std::string type;

@@ -33,6 +33,14 @@ void require_utf8(const std::string& text, const std::string& file) {
                      {"message", message}}}}});
 }
 
+std::string body_string(const nlohmann::json& body, const std::string& key,
+                        const std::string& field, const std::string& fallback) {
+  if (!body.contains(key)) return fallback;
+  if (!body[key].is_string())
+    throw ApiError(400, "bad_request", field + ": expected a string, got " + json_text(body[key]));
+  return body[key].get<std::string>();
+}
+
 namespace {
 
 bool query_flag(const HttpRequest& req, const std::string& key) {
@@ -122,7 +130,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 throw ApiError(400, "bad_request", "backfill needs {\"from\": time, \"to\": time}");
               const Time from = parse_time_param(b["from"], "from"),
                          to = parse_time_param(b["to"], "to");
-              const std::string rerun_word = b.value("rerun", "none");
+              const std::string rerun_word = body_string(b, "rerun", "rerun", "none");
               const std::optional<BackfillRerun> rerun = parse_backfill_rerun(rerun_word);
               if (!rerun)
                 throw ApiError(400, "bad_request",

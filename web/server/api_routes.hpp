@@ -31,4 +31,9 @@ Time parse_time_param(const std::string& text, const std::string& what);
 // "message"}]}) naming the first bad byte. Nothing else in the server then meets such text.
 void require_utf8(const std::string& text, const std::string& file);
 
+// The string at `key` of the JSON object `body`, `fallback` when absent; ApiError 400 naming
+// `field` (the key's dotted path) when it is there but not a string.
+std::string body_string(const nlohmann::json& body, const std::string& key,
+                        const std::string& field, const std::string& fallback = "");
+
 }  // namespace gantry::web

@@ -63,6 +63,24 @@ TEST_F(HostileRequests, AnExceptionOfAnyTypeIsA500ThatIsLogged) {
       << logged_;
 }
 
+// The scheme of "Authorization: Bearer <token>" is case-insensitive (RFC 7235, section 2.1).
+TEST_F(HostileRequests, TheBearerSchemeIsCaseInsensitive) {
+  HttpRequest req;
+  req.method = "GET";
+  req.path = "/api/v1/things/missing";
+  for (const std::string scheme : {"Bearer", "bearer", "BEARER", "bEaReR"}) {
+    req.headers["authorization"] = scheme + " " + viewer_;
+    EXPECT_EQ(api_->dispatch(req).status, 404) << scheme << ": past the token check";
+  }
+  req.headers["authorization"] = "Bearer  " + viewer_;
+  EXPECT_EQ(api_->dispatch(req).status, 404) << "two spaces";
+  for (const std::string& wrong :
+       std::vector<std::string>{"Basic " + viewer_, "Bearer" + viewer_, "Bearer ", viewer_}) {
+    req.headers["authorization"] = wrong;
+    EXPECT_EQ(api_->dispatch(req).status, 401) << wrong;
+  }
+}
+
 // civetweb answers a CORS preflight itself, before any handler, with
 // "Access-Control-Allow-Origin: *" unless configured not to; without --allow-origin no answer may
 // carry that header. Through the real listener, as a browser's preflight comes.

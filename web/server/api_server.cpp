@@ -1,5 +1,6 @@
 #include "web/server/api_server.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <iostream>
 
@@ -14,14 +15,18 @@ bool is_api_path(const std::string& path) {
          path == "/metrics";
 }
 
+// "Authorization: Bearer <token>". The scheme is case-insensitive and followed by one or more
+// spaces (RFC 7235, section 2.1; RFC 6750, section 2.1), so "bearer" is as good as "Bearer".
 std::optional<std::string> bearer_token(const HttpRequest& req) {
-  if (const auto h = req.header("authorization")) {
-    constexpr std::string_view kBearer = "Bearer ";
-    if (h->size() > kBearer.size() && h->compare(0, kBearer.size(), kBearer) == 0)
-      return h->substr(kBearer.size());
-    return std::nullopt;
-  }
-  return std::nullopt;
+  const auto h = req.header("authorization");
+  if (!h) return std::nullopt;
+  constexpr std::string_view kScheme = "bearer";
+  if (h->size() <= kScheme.size() || (*h)[kScheme.size()] != ' ') return std::nullopt;
+  for (size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>((*h)[i])) != kScheme[i]) return std::nullopt;
+  const size_t start = h->find_first_not_of(' ', kScheme.size());
+  if (start == std::string::npos) return std::nullopt;
+  return h->substr(start);
 }
 
 HttpResponse internal_error() {

@@ -229,6 +229,21 @@ TEST_F(ServeHardening, WrongJsonTypesAre400NamingTheField) {
   expect_alive_then_stop(*server);
 }
 
+// ?state= with a word that is not a run state answered an empty list, as if there were no such
+// runs; now a 400 naming the parameter and the states there are.
+TEST_F(ServeHardening, AnUnknownRunStateIs400) {
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  web::HttpClient viewer(server->url(), {.token = viewer_token()});
+  const web::ClientResponse bogus = viewer.get("/api/v1/pipelines/p1/runs?state=bogus");
+  EXPECT_EQ(bogus.status, 400) << bogus.body;
+  EXPECT_EQ(nlohmann::json::parse(bogus.body)["error"]["message"],
+            "?state: expected one of queued, running, succeeded, failed, skipped, expired, "
+            "killed, got 'bogus'");
+  EXPECT_EQ(viewer.get("/api/v1/pipelines/p1/runs?state=failed").status, 200);
+  expect_alive_then_stop(*server);
+}
+
 struct StreamEvent {
   uint64_t id = 0;
   std::string type;

@@ -6,6 +6,7 @@
 #include "web/server/loop_call.hpp"
 #include "web/server/run_queries.hpp"
 #include "web/server/utf8_text.hpp"
+#include "workflow/runner/run.hpp"
 
 namespace gantry::web {
 
@@ -49,6 +50,17 @@ bool query_flag(const HttpRequest& req, const std::string& key) {
   if (*v == "true" || v->empty() || *v == "1") return true;
   if (*v == "false" || *v == "0") return false;
   throw ApiError(400, "bad_request", "?" + key + ": expected true or false, got '" + *v + "'");
+}
+
+// ?state= names a run state; any other word would match nothing and look like "no runs".
+std::string run_state_param(const std::string& word) {
+  std::string allowed;
+  for (int i = static_cast<int>(RunState::kQueued); i <= static_cast<int>(RunState::kKilled); ++i) {
+    const std::string_view name = to_string(static_cast<RunState>(i));
+    if (word == name) return word;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  throw ApiError(400, "bad_request", "?state: expected one of " + allowed + ", got '" + word + "'");
 }
 
 nlohmann::json body_json(const HttpRequest& req) {
@@ -146,7 +158,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     RunPageQuery q;
     q.pipeline = req.param("name");
     q.limit = static_cast<int>(query_int(req, "limit", 50, 1, 1000));
-    if (const auto s = req.query_value("state"); s && !s->empty()) q.state = *s;
+    if (const auto s = req.query_value("state"); s && !s->empty()) q.state = run_state_param(*s);
     if (const auto f = req.query_value("from")) q.from = parse_time_param(*f, "?from");
     if (const auto t = req.query_value("to")) q.to = parse_time_param(*t, "?to");
     if (req.query_value("after")) q.after = query_int(req, "after", 0, INT64_MIN, INT64_MAX);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -241,6 +242,43 @@ TEST_F(ServeHardening, AnUnknownRunStateIs400) {
             "?state: expected one of queued, running, succeeded, failed, skipped, expired, "
             "killed, got 'bogus'");
   EXPECT_EQ(viewer.get("/api/v1/pipelines/p1/runs?state=failed").status, 200);
+  expect_alive_then_stop(*server);
+}
+
+// The admin token's file beside the database (<db>.token) is replaced only when it holds a
+// token: a symbolic link or a directory there is bad input (exit 2, naming the file and what
+// it is), not an internal error (it was exit 1); and a file of the user's named <db>.token.tmp
+// is left alone (the temporary file has a name of its own).
+TEST_F(ServeHardening, TheTokenFileIsCheckedAndNothingElseIsTouched) {
+  const std::string start = "serve --db " + db() + " --listen 127.0.0.1:0 --cluster " + kSource +
+                            "/scenarios/quickstart.yaml";
+  std::ofstream(dir_ / "elsewhere") << "gty_" << std::string(64, '0') << "\n";
+  fs::create_symlink(dir_ / "elsewhere", db() + ".token");
+  const Outcome link = run(start);
+  EXPECT_EQ(link.exit_code(), 2) << link.err;
+  EXPECT_NE(link.err.find("error: " + db() + ".token: a symbolic link, not a Gantry token file"),
+            std::string::npos)
+      << link.err;
+  fs::remove(db() + ".token");
+  fs::create_directory(db() + ".token");
+  const Outcome directory = run(start);
+  EXPECT_EQ(directory.exit_code(), 2) << directory.err;
+  EXPECT_NE(directory.err.find("error: " + db() + ".token: a directory, not a Gantry token file"),
+            std::string::npos)
+      << directory.err;
+  fs::remove(db() + ".token");
+
+  std::ofstream(db() + ".token.tmp") << "my own notes\n";
+  auto server = serve();
+  ASSERT_FALSE(server->url().empty());
+  EXPECT_EQ(slurp(db() + ".token.tmp"), "my own notes\n");
+  EXPECT_EQ(admin_token().size(), 68u) << "gty_ and 64 hex digits";
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(dir_)) left.push_back(e.path().filename().string());
+  std::sort(left.begin(), left.end());
+  for (const std::string& f : left)
+    EXPECT_TRUE(f.rfind("g.db.token.", 0) != 0 || f == "g.db.token.tmp")
+        << "a temporary file left behind: " << f;
   expect_alive_then_stop(*server);
 }
 

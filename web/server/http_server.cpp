@@ -106,9 +106,9 @@ HttpServer::HttpServer(HttpServerOptions options, Dispatch dispatch)
   const std::string request_timeout = std::to_string(options_.request_timeout.count());
   std::vector<const char*> opts = {
       "listening_ports", ports.c_str(), "num_threads", threads.c_str(),
-      // A request's head must arrive whole within this (civetweb counts from its first byte
-      // wait, so a slowloris trickling bytes gains nothing); it also bounds each wait to read
-      // or write after that.
+      // A request's head must arrive whole within this (civetweb counts from when it starts
+      // reading the head, so a slowloris trickling bytes gains nothing); it also bounds each
+      // wait to read or write after that.
       "request_timeout_ms", request_timeout.c_str(),
       // An idle kept-alive connection holds a worker: half a second, civetweb's default, said
       // here because it matters.

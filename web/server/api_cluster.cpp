@@ -2,6 +2,7 @@
 // and simulations").
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "engine/config/config_errors.hpp"
@@ -9,6 +10,8 @@
 #include "engine/policy/plugin_registry.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/loop_call.hpp"
+#include "web/server/scenario_paths.hpp"
+#include "web/server/utf8_text.hpp"
 #include "web/server/yaml_json.hpp"
 
 namespace gantry::web {
@@ -134,31 +137,48 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                   nlohmann::json::parse(req.body.empty() ? "{}" : req.body, nullptr, false);
               if (b.is_discarded() || !b.is_object())
                 throw ApiError(400, "bad_request", "the body is not a JSON object");
+              // Paths in messages are relative to the scenarios folder, never the server's.
+              const fs::path folder = fs::weakly_canonical(fs::absolute(scenarios));
               SimulationRequest r;
+              r.folder = folder;
               if (b.contains("scenarioName")) {
-                const auto f = find_scenario(scenarios, b.value("scenarioName", ""));
-                if (!f)
-                  throw ApiError(404, "not_found",
-                                 "no shipped scenario '" + b.value("scenarioName", "") + "'");
+                const std::string name = body_string(b, "scenarioName", "scenarioName");
+                const auto f = find_scenario(scenarios, name);
+                if (!f) throw ApiError(404, "not_found", "no shipped scenario '" + name + "'");
                 r.scenario_yaml = read_file(f->path);
-                r.file = f->path.string();
+                r.file = fs::weakly_canonical(fs::absolute(f->path)).string();
               } else if (b.contains("scenario") && b["scenario"].is_string()) {
+                // Treated as the file posted.yaml of the scenarios folder: its data paths
+                // resolve among the shipped files, and may name nothing else.
                 r.scenario_yaml = b["scenario"];
-                r.file = (scenarios / "posted.yaml")
-                             .string();  // relative data paths resolve among the shipped ones
+                r.file = (folder / "posted.yaml").string();
+                r.confine_to_folder = true;
               } else {
                 throw ApiError(
                     400, "bad_request",
                     "give \"scenarioName\" (a shipped scenario) or \"scenario\" (YAML text)");
               }
               if (b.contains("seed")) {
-                if (!b["seed"].is_number_unsigned())
-                  throw ApiError(400, "bad_request", "seed: expected a non-negative integer");
+                // The range of a scenario's spec.seed (and of --seed): 0 to 2^63 - 1.
+                constexpr uint64_t kMaxSeed = std::numeric_limits<int64_t>::max();
+                if (!b["seed"].is_number_unsigned() || b["seed"].get<uint64_t>() > kMaxSeed)
+                  throw ApiError(400, "bad_request",
+                                 "seed: expected an integer from 0 to " + std::to_string(kMaxSeed) +
+                                     ", got " + json_text(b["seed"]));
                 r.seed = b["seed"].get<uint64_t>();
               }
-              r.policy = b.value("policy", "");
-              if (b.contains("overrides") && b["overrides"].is_object()) {
+              r.policy = body_string(b, "policy", "policy");
+              if (b.contains("overrides")) {
                 const auto& o = b["overrides"];
+                if (!o.is_object())
+                  throw ApiError(
+                      400, "bad_request",
+                      "overrides: expected an object such as {\"nodes\": 8}, got " + json_text(o));
+                for (const auto& [key, value] : o.items())
+                  if (key != "nodes" && key != "gpuType" && key != "fabric")
+                    throw ApiError(
+                        400, "bad_request",
+                        "overrides." + key + ": unknown; expected nodes, gpuType or fabric");
                 if (o.contains("nodes")) {
                   if (!o["nodes"].is_number_integer() || o["nodes"].get<int64_t>() < 1 ||
                       o["nodes"].get<int64_t>() > 100000)
@@ -166,8 +186,10 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                                    "overrides.nodes: expected an integer from 1 to 100000");
                   r.overrides.nodes = o["nodes"].get<int>();
                 }
-                if (o.contains("gpuType")) r.overrides.gpu_type = o.value("gpuType", "");
-                if (o.contains("fabric")) r.overrides.fabric = o.value("fabric", "");
+                if (o.contains("gpuType"))
+                  r.overrides.gpu_type = body_string(o, "gpuType", "overrides.gpuType");
+                if (o.contains("fabric"))
+                  r.overrides.fabric = body_string(o, "fabric", "overrides.fabric");
               }
               try {
                 const std::string id = sims.submit(r);
@@ -177,14 +199,14 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                 const auto* all = dynamic_cast<const InputErrors*>(&e);
                 nlohmann::json errors = nlohmann::json::array();
                 for (const InputError& one : all ? all->errors() : std::vector<InputError>{e})
-                  errors.push_back({{"file", one.where().file},
+                  errors.push_back({{"file", relative_to_folder(one.where().file, folder)},
                                     {"line", one.where().line},
                                     {"column", one.where().column},
                                     {"path", one.field()},
-                                    {"message", one.detail()}});
+                                    {"message", relative_to_folder(one.detail(), folder)}});
                 throw ApiError(400, "invalid", "the scenario is not valid", {{"errors", errors}});
               } catch (const std::invalid_argument& e) {
-                throw ApiError(400, "bad_request", e.what());
+                throw ApiError(400, "bad_request", relative_to_folder(e.what(), folder));
               }
             })
       .writes = true;

@@ -56,11 +56,11 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
         const EventBus::Batch b = bus.wait_after(after, std::chrono::seconds(15));
         if (b.closed) return;
         std::string chunk;
-        if (b.reset) chunk += "event: reset\ndata: {}\n\n";
-        for (const BusEvent& e : b.events) {
-          chunk += EventBus::format(e);
-          after = e.id;
-        }
+        // The reset carries the id it resumes from, so a browser that reconnects after it
+        // sends that, not the id that caused it (which would reset it again).
+        if (b.reset) chunk += "id: " + std::to_string(b.last) + "\nevent: reset\ndata: {}\n\n";
+        for (const BusEvent& e : b.events) chunk += EventBus::format(e);
+        after = b.last;
         if (chunk.empty()) chunk = ": keep-alive\n\n";  // also tells a vanished client apart
         if (!w.write(chunk)) return;
       }

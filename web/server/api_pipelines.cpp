@@ -5,6 +5,8 @@
 #include "web/server/api_routes.hpp"
 #include "web/server/loop_call.hpp"
 #include "web/server/run_queries.hpp"
+#include "web/server/utf8_text.hpp"
+#include "workflow/runner/run.hpp"
 
 namespace gantry::web {
 
@@ -17,6 +19,29 @@ Time parse_time_param(const std::string& text, const std::string& what) {
   return t.value();
 }
 
+void require_utf8(const std::string& text, const std::string& file) {
+  const std::optional<size_t> bad = first_invalid_utf8(text);
+  if (!bad) return;
+  const TextPosition at = position_of(text, *bad);
+  const std::string message =
+      "not UTF-8: byte " + escape_invalid_utf8(text.substr(*bad, 1)) + " (YAML and JSON are UTF-8)";
+  throw ApiError(400, "invalid", file + " is not UTF-8",
+                 {{"errors",
+                   {{{"file", file},
+                     {"line", at.line},
+                     {"column", at.column},
+                     {"path", ""},
+                     {"message", message}}}}});
+}
+
+std::string body_string(const nlohmann::json& body, const std::string& key,
+                        const std::string& field, const std::string& fallback) {
+  if (!body.contains(key)) return fallback;
+  if (!body[key].is_string())
+    throw ApiError(400, "bad_request", field + ": expected a string, got " + json_text(body[key]));
+  return body[key].get<std::string>();
+}
+
 namespace {
 
 bool query_flag(const HttpRequest& req, const std::string& key) {
@@ -25,6 +50,17 @@ bool query_flag(const HttpRequest& req, const std::string& key) {
   if (*v == "true" || v->empty() || *v == "1") return true;
   if (*v == "false" || *v == "0") return false;
   throw ApiError(400, "bad_request", "?" + key + ": expected true or false, got '" + *v + "'");
+}
+
+// ?state= names a run state; any other word would match nothing and look like "no runs".
+std::string run_state_param(const std::string& word) {
+  std::string allowed;
+  for (int i = static_cast<int>(RunState::kQueued); i <= static_cast<int>(RunState::kKilled); ++i) {
+    const std::string_view name = to_string(static_cast<RunState>(i));
+    if (word == name) return word;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  throw ApiError(400, "bad_request", "?state: expected one of " + allowed + ", got '" + word + "'");
 }
 
 nlohmann::json body_json(const HttpRequest& req) {
@@ -55,6 +91,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 throw ApiError(415, "unsupported_media_type",
                                "send application/yaml or application/json, not " + type);
               const bool dry = query_flag(req, "dryRun");
+              require_utf8(req.body, "body");
               auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
                 bool made = false;
                 nlohmann::json applied = engine.apply(body, dry, made);
@@ -105,7 +142,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 throw ApiError(400, "bad_request", "backfill needs {\"from\": time, \"to\": time}");
               const Time from = parse_time_param(b["from"], "from"),
                          to = parse_time_param(b["to"], "to");
-              const std::string rerun_word = b.value("rerun", "none");
+              const std::string rerun_word = body_string(b, "rerun", "rerun", "none");
               const std::optional<BackfillRerun> rerun = parse_backfill_rerun(rerun_word);
               if (!rerun)
                 throw ApiError(400, "bad_request",
@@ -121,7 +158,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     RunPageQuery q;
     q.pipeline = req.param("name");
     q.limit = static_cast<int>(query_int(req, "limit", 50, 1, 1000));
-    if (const auto s = req.query_value("state"); s && !s->empty()) q.state = *s;
+    if (const auto s = req.query_value("state"); s && !s->empty()) q.state = run_state_param(*s);
     if (const auto f = req.query_value("from")) q.from = parse_time_param(*f, "?from");
     if (const auto t = req.query_value("to")) q.to = parse_time_param(*t, "?to");
     if (req.query_value("after")) q.after = query_int(req, "after", 0, INT64_MIN, INT64_MAX);
@@ -131,7 +168,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     out["next"] = page.next ? nlohmann::ordered_json(std::to_string(*page.next))
                             : nlohmann::ordered_json(nullptr);
     HttpResponse r;
-    r.body = out.dump() + "\n";
+    r.body = json_text(out) + "\n";
     return r;
   });
   router.get("/api/v1/pipelines/{name}/runs/{logicalTime}", [&](HttpRequest& req) {
@@ -141,7 +178,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
       throw ApiError(404, "not_found",
                      "no run of " + req.param("name") + " at " + req.param("logicalTime"));
     HttpResponse r;
-    r.body = run.dump() + "\n";
+    r.body = json_text(run) + "\n";
     return r;
   });
   for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun},

@@ -26,4 +26,14 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx);  // api_meta.cpp (health,
 // RFC 3339 from a path or query value; ApiError 400 naming `what` otherwise.
 Time parse_time_param(const std::string& text, const std::string& what);
 
+// YAML and JSON are UTF-8: a body with any other byte is refused before it is parsed, with a
+// 400 in the shape of validation errors ({"errors":[{"file":file,"line","column","path":"",
+// "message"}]}) naming the first bad byte. Nothing else in the server then meets such text.
+void require_utf8(const std::string& text, const std::string& file);
+
+// The string at `key` of the JSON object `body`, `fallback` when absent; ApiError 400 naming
+// `field` (the key's dotted path) when it is there but not a string.
+std::string body_string(const nlohmann::json& body, const std::string& key,
+                        const std::string& field, const std::string& fallback = "");
+
 }  // namespace gantry::web

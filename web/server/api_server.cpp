@@ -1,5 +1,6 @@
 #include "web/server/api_server.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <iostream>
 
@@ -14,14 +15,22 @@ bool is_api_path(const std::string& path) {
          path == "/metrics";
 }
 
+// "Authorization: Bearer <token>". The scheme is case-insensitive and followed by one or more
+// spaces (RFC 7235, section 2.1; RFC 6750, section 2.1), so "bearer" is as good as "Bearer".
 std::optional<std::string> bearer_token(const HttpRequest& req) {
-  if (const auto h = req.header("authorization")) {
-    constexpr std::string_view kBearer = "Bearer ";
-    if (h->size() > kBearer.size() && h->compare(0, kBearer.size(), kBearer) == 0)
-      return h->substr(kBearer.size());
-    return std::nullopt;
-  }
-  return std::nullopt;
+  const auto h = req.header("authorization");
+  if (!h) return std::nullopt;
+  constexpr std::string_view kScheme = "bearer";
+  if (h->size() <= kScheme.size() || (*h)[kScheme.size()] != ' ') return std::nullopt;
+  for (size_t i = 0; i < kScheme.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>((*h)[i])) != kScheme[i]) return std::nullopt;
+  const size_t start = h->find_first_not_of(' ', kScheme.size());
+  if (start == std::string::npos) return std::nullopt;
+  return h->substr(start);
+}
+
+HttpResponse internal_error() {
+  return HttpResponse::error(500, "internal", "internal error (logged by the server)");
 }
 
 }  // namespace
@@ -62,14 +71,24 @@ HttpResponse ApiServer::dispatch(HttpRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   std::string label;
   HttpResponse r;
-  if (!is_api_path(req.path)) {
-    label = "static";
-    r = (req.method == "GET" || req.method == "HEAD")
-            ? static_files_.serve(req.path)
-            : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
-  } else {
-    r = route(req, label);
-    add_cors(req, r);
+  // Nothing a request does may end the process: what the handlers' own catch in route() lets
+  // through (a token check on a failing database, a static file) is a 500 here.
+  try {
+    if (!is_api_path(req.path)) {
+      label = "static";
+      r = (req.method == "GET" || req.method == "HEAD")
+              ? static_files_.serve(req.path)
+              : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
+    } else {
+      r = route(req, label);
+      add_cors(req, r);
+    }
+  } catch (const std::exception& e) {
+    options_.log("error: " + req.method + " " + req.path + ": " + e.what());
+    r = internal_error();
+  } catch (...) {
+    options_.log("error: " + req.method + " " + req.path + ": an exception of unknown type");
+    r = internal_error();
   }
   metrics_.record(label, req.method, r.status, std::chrono::steady_clock::now() - start);
   return r;
@@ -122,7 +141,7 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     return HttpResponse::error(503, "unavailable", e.what());
   } catch (const std::exception& e) {
     options_.log("error: " + req.method + " " + req.path + ": " + e.what());
-    return HttpResponse::error(500, "internal", "internal error (logged by the server)");
+    return internal_error();
   }
 }
 

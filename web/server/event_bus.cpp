@@ -2,7 +2,14 @@
 
 namespace gantry::web {
 
-EventBus::EventBus(size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
+uint64_t EventBus::first_id_from_clock() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
+EventBus::EventBus(size_t capacity, uint64_t first_id)
+    : capacity_(capacity == 0 ? 1 : capacity), next_id_(first_id == 0 ? 1 : first_id) {}
 
 uint64_t EventBus::publish(std::string type, std::string data) {
   uint64_t id;
@@ -19,22 +26,32 @@ uint64_t EventBus::publish(std::string type, std::string data) {
 EventBus::Batch EventBus::wait_after(uint64_t after, std::chrono::milliseconds timeout,
                                      size_t max) {
   std::unique_lock lock(mu_);
-  cv_.wait_for(lock, timeout, [&] { return closed_ || next_id_ - 1 > after; });
+  // Something to say as soon as the last id is not the caller's: events after it, or a reset.
+  cv_.wait_for(lock, timeout, [&] { return closed_ || next_id_ - 1 != after; });
   Batch batch;
+  batch.last = after;
   if (closed_) {
     batch.closed = true;
     return batch;
   }
-  if (events_.empty() || next_id_ - 1 <= after) return batch;
-  const uint64_t oldest = events_.front().id;
+  const uint64_t last = next_id_ - 1;
+  if (after > last) {  // never issued here: an earlier run's id (or a later one's)
+    batch.reset = true;
+    batch.last = last;
+    return batch;
+  }
+  // Every event after `known` is still in the buffer.
+  const uint64_t known = events_.empty() ? last : events_.front().id - 1;
   size_t start = 0;
-  if (after + 1 < oldest) {
-    batch.reset = true;  // (after, oldest) fell out of the buffer
+  if (after < known) {
+    batch.reset = true;  // (after, known] fell out of the buffer, or came before this bus
+    batch.last = known;
   } else {
-    start = static_cast<size_t>(after + 1 - oldest);
+    start = static_cast<size_t>(after - known);
   }
   for (size_t i = start; i < events_.size() && batch.events.size() < max; ++i)
     batch.events.push_back(events_[i]);
+  if (!batch.events.empty()) batch.last = batch.events.back().id;
   return batch;
 }
 

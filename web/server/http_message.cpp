@@ -1,5 +1,7 @@
 #include "web/server/http_message.hpp"
 
+#include "web/server/utf8_text.hpp"
+
 namespace gantry::web {
 
 namespace {
@@ -34,7 +36,7 @@ const std::string& HttpRequest::param(const std::string& name) const {
 HttpResponse HttpResponse::json(int status, const nlohmann::json& body) {
   HttpResponse r;
   r.status = status;
-  r.body = body.dump();
+  r.body = json_text(body);  // never throws for bytes that are not UTF-8 (utf8_text.hpp)
   r.body += '\n';
   return r;
 }
@@ -73,6 +75,8 @@ const char* status_reason(int status) {
       return "Not Found";
     case 405:
       return "Method Not Allowed";
+    case 408:
+      return "Request Timeout";
     case 409:
       return "Conflict";
     case 410:

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "web/server/utf8_text.hpp"
+
 namespace gantry::web {
 
 namespace {
@@ -47,7 +49,7 @@ bool PublishingRunStore::create_run(const Run& run) {
   j["state"] = to_string(run.state);
   j["start"] = time_or_null(run.start);
   j["end"] = time_or_null(run.end);
-  bus_.publish("run", j.dump());
+  bus_.publish("run", json_text(j));
   return true;
 }
 
@@ -60,7 +62,7 @@ void PublishingRunStore::update_run(const RunKey& key, RunState state, std::opti
   j["state"] = to_string(state);
   j["start"] = time_or_null(start);
   j["end"] = time_or_null(end);
-  bus_.publish("run", j.dump());
+  bus_.publish("run", json_text(j));
 }
 
 void PublishingRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
@@ -69,7 +71,7 @@ void PublishingRunStore::update_task(const RunKey& key, std::string_view task, T
   nlohmann::json j = head(key);
   j["task"] = task;
   j["state"] = to_string(state);
-  bus_.publish("task", j.dump());
+  bus_.publish("task", json_text(j));
 }
 
 void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view task, size_t index,
@@ -79,7 +81,7 @@ void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view tas
   j["attempt"] = index;
   j["state"] = state;
   j[time_key] = format_rfc3339(at);
-  bus_.publish("attempt", j.dump());
+  bus_.publish("attempt", json_text(j));
 }
 
 void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,

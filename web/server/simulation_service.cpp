@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/config/quote.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "sim/experiment_json.hpp"
 #include "sim/experiment_runner.hpp"
@@ -14,6 +15,8 @@
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
+#include "web/server/scenario_paths.hpp"
+#include "web/server/utf8_text.hpp"
 
 namespace gantry::web {
 
@@ -87,12 +90,31 @@ SimulationService::~SimulationService() {
   worker_.join();
 }
 
+namespace {
+
+// The trace loaders, refusing a file outside the folder when confined: check_data_paths() has
+// refused every `file:` field already; this holds whatever path the loader resolved.
+void require_inside(const SimulationRequest& request, const TraceRef& ref) {
+  if (request.confine_to_folder && !inside_folder(request.folder, ref.path))
+    throw InputError(ref.where, "file",
+                     quote_for_message(ref.file) + " is not a file of the scenarios folder");
+}
+
+}  // namespace
+
 std::string SimulationService::submit(const SimulationRequest& request) {
   auto job = std::make_unique<Job>();
+  job->folder = request.folder;
+  job->confine_to_folder = request.confine_to_folder;
+  if (request.confine_to_folder)
+    check_data_paths(request.scenario_yaml, request.file, request.folder);
+  const ClusterTraceLoader topology = [&request](const TraceRef& ref) {
+    require_inside(request, ref);
+    return load_trace_topology(ref);
+  };
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
-  SimulationFile file =
-      load_simulation_text(request.scenario_yaml, request.file, load_trace_topology);
+  SimulationFile file = load_simulation_text(request.scenario_yaml, request.file, topology);
   if (std::holds_alternative<ExperimentSpec>(file)) {
     if (!request.overrides.empty())
       throw std::invalid_argument(
@@ -111,7 +133,15 @@ std::string SimulationService::submit(const SimulationRequest& request) {
     ScenarioSpec scenario = std::get<ScenarioSpec>(std::move(file));
     if (!request.overrides.empty())
       scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
-                                    request.file + " (what-if)", load_trace_topology);
+                                    request.file + " (what-if)", topology);
+    if (request.confine_to_folder)
+      for (size_t i = 0; i < scenario.workload.services.size(); ++i) {
+        const ServiceSpec& service = scenario.workload.services[i];
+        if (service.load.kind == LoadKind::kTrace &&
+            !inside_folder(request.folder, service.load.trace_file))
+          throw std::invalid_argument("spec.workload.services[" + std::to_string(i) +
+                                      "].load.trace.file: not a file of the scenarios folder");
+      }
     if (request.seed) scenario.seed = *request.seed;
     if (!request.policy.empty()) {
       const auto known = placement_plugin_names();
@@ -170,7 +200,7 @@ void SimulationService::run(Job& job) {
   } catch (const std::exception& e) {
     std::lock_guard lock(mu_);
     job.state = State::kFailed;
-    job.error = e.what();
+    job.error = job.folder.empty() ? e.what() : relative_to_folder(e.what(), job.folder);
   }
 }
 
@@ -220,8 +250,18 @@ void SimulationService::run_experiment_job(Job& job) {
         (static_cast<double>(p.list) + within) / static_cast<double>(std::max<size_t>(1, p.lists)),
         last_percent);
   };
-  const std::vector<NamedResult> results =
-      run_experiment(*job.experiment, {load_trace_topology, load_trace_pods}, options);
+  SimulationRequest where;  // what require_inside() needs of the request
+  where.folder = job.folder;
+  where.confine_to_folder = job.confine_to_folder;
+  const auto pods = [&where](const TraceRef& ref) {
+    require_inside(where, ref);
+    return load_trace_pods(ref);
+  };
+  const auto nodes = [&where](const TraceRef& ref) {
+    require_inside(where, ref);
+    return load_trace_topology(ref);
+  };
+  const std::vector<NamedResult> results = run_experiment(*job.experiment, {nodes, pods}, options);
   nlohmann::json curves = nlohmann::json::object();
   if (!results.empty())
     for (const PolicyCurves& p : results.front().result.policies) {
@@ -255,7 +295,7 @@ nlohmann::json SimulationService::to_json(const Job& job, bool with_result) cons
 }
 
 void SimulationService::publish(const Job& job) {
-  bus_.publish("simulation", to_json(job, false).dump());
+  bus_.publish("simulation", json_text(to_json(job, false)));
 }
 
 void SimulationService::forget_old() {

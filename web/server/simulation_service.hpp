@@ -19,6 +19,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <filesystem>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -39,6 +40,11 @@ struct SimulationRequest {
   std::optional<uint64_t> seed{};
   std::string policy{};  // a placement plugin (Scenario) or an experiment policy; empty: the file's
   WhatIfOverrides overrides{};
+  // The scenarios folder: a failed run's error shows paths relative to it. With
+  // `confine_to_folder` (a scenario posted as text), every data file it names must be inside
+  // the folder (scenario_paths.hpp).
+  std::filesystem::path folder{};
+  bool confine_to_folder = false;
 };
 
 class SimulationService {
@@ -50,9 +56,10 @@ class SimulationService {
   SimulationService& operator=(const SimulationService&) = delete;
 
   // Loads the file with the overrides, seed and policy applied; throws InputError (the
-  // loader's, naming the file), std::invalid_argument (an override or policy that cannot
-  // apply: an Experiment's cluster comes from its node list, so it takes no overrides). Queues it
-  // and returns its id ("sim-1", "sim-2", ...).
+  // loader's, naming the file, or a data file outside the folder when confined: before any
+  // file is opened), std::invalid_argument (an override or policy that cannot apply: an
+  // Experiment's cluster comes from its node list, so it takes no overrides). Queues it and
+  // returns its id ("sim-1", "sim-2", ...).
   std::string submit(const SimulationRequest& request);
 
   // The Simulation object of web/API.md, with its result when done and `with_result`; nullopt
@@ -75,6 +82,8 @@ class SimulationService {
     uint64_t seed = 1;
     std::string policy;  // as asked; for a Scenario always the placement
     WhatIfOverrides overrides;
+    std::filesystem::path folder;
+    bool confine_to_folder = false;
     std::string created;
     State state = State::kQueued;
     double progress = 0;

@@ -7,6 +7,7 @@
 #include <openssl/ssl.h>
 #include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -165,7 +166,20 @@ void TlsFront::relay(int client_fd, Relay& self) {
   SSL* ssl = SSL_new(static_cast<SSL_CTX*>(ctx_));
   SSL_set_fd(ssl, client_fd);
   int backend = -1;
-  if (SSL_accept(ssl) == 1) backend = connect_loopback(options_.backend_port);
+  // The handshake under a deadline (receive and send timeouts on the socket), then none: an
+  // event stream may stay quiet between its keep-alive comments.
+  const auto set_timeout = [client_fd](std::chrono::milliseconds t) {
+    timeval tv{};
+    tv.tv_sec = static_cast<time_t>(t.count() / 1000);
+    tv.tv_usec = static_cast<suseconds_t>((t.count() % 1000) * 1000);
+    ::setsockopt(client_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    ::setsockopt(client_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  };
+  set_timeout(options_.handshake_timeout);
+  if (SSL_accept(ssl) == 1) {
+    set_timeout(std::chrono::milliseconds(0));
+    backend = connect_loopback(options_.backend_port);
+  }
   if (backend >= 0) {
     {
       std::lock_guard lock(mutex_);

@@ -18,6 +18,7 @@
 // key, a client CA, the address).
 
 #include <atomic>
+#include <chrono>
 #include <list>
 #include <mutex>
 #include <string>
@@ -33,6 +34,9 @@ struct TlsFrontOptions {
   std::string key_file;            // PEM private key (may be the same file as the chain)
   std::string client_ca_file;      // non-empty: clients must present a certificate it signed
   int backend_port = 0;            // the plain server on 127.0.0.1
+  // The TLS handshake must end within this; a client that stays silent is dropped (else each
+  // idle socket would keep a thread for ever).
+  std::chrono::milliseconds handshake_timeout{10'000};
 };
 
 class TlsFront {

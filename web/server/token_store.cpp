@@ -6,11 +6,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 
+#include "engine/core/errors.hpp"
 #include "engine/store/statement.hpp"
 
 namespace gantry::web {
@@ -108,30 +111,41 @@ bool TokenStore::ensure_admin(const std::filesystem::path& file) {
     Statement s = db_.prepare("SELECT count(*) FROM api_tokens WHERE role = 'admin'");
     if (s.step() && s.column_int64(0) > 0) return false;
   }
+  namespace fs = std::filesystem;
   std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(file, ec))) {
+  const fs::file_status status = fs::symlink_status(file, ec);
+  if (fs::exists(status)) {
+    const auto refuse = [&](const std::string& what) {
+      throw GantryError(file.string() + ": " + what +
+                        ", not a Gantry token file; the admin token is written there: move it "
+                        "away (or give --db another name)");
+    };
+    if (fs::is_symlink(status)) refuse("a symbolic link");
+    if (fs::is_directory(status)) refuse("a directory");
+    if (!fs::is_regular_file(status)) refuse("not a regular file");
     std::ifstream in(file);
     std::string line, rest;
     std::getline(in, line);
     std::getline(in, rest);
-    if (!std::filesystem::is_regular_file(std::filesystem::symlink_status(file)) ||
-        !looks_like_token(line) || !rest.empty())
-      throw std::runtime_error(file.string() +
-                               ": exists and is not a Gantry token file; not replacing it");
+    if (!looks_like_token(line) || !rest.empty()) refuse("a file that holds something else");
   }
   const std::string token = create(TokenRole::kAdmin, "admin (first start)");
-  // Written to a temporary name with mode 0600 from the start, then renamed: the token is
-  // never readable by others, not even for an instant.
-  const std::filesystem::path tmp = file.string() + ".tmp";
-  std::filesystem::remove(tmp, ec);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-  if (fd < 0) throw std::runtime_error(tmp.string() + ": cannot create the token file");
+  // Written to a temporary file of its own (mkostemp: a new name, mode 0600 from the start, so
+  // the token is never readable by others and no file of the user's is touched), then renamed.
+  std::string tmp = file.string() + ".XXXXXX";
+  const int fd = ::mkostemp(tmp.data(), O_CLOEXEC);
+  if (fd < 0)
+    throw GantryError(file.string() +
+                      ": cannot create a temporary file beside it: " + std::strerror(errno));
   const std::string text = token + "\n";
   const bool written = ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()) &&
                        ::fsync(fd) == 0;
   ::close(fd);
-  if (!written || std::rename(tmp.c_str(), file.c_str()) != 0)
-    throw std::runtime_error(file.string() + ": cannot write the token file");
+  if (!written || std::rename(tmp.c_str(), file.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw GantryError(file.string() + ": cannot write the token file: " + std::strerror(err));
+  }
   return true;
 }
 

@@ -51,7 +51,9 @@ class TokenStore {
 
   // When no admin token exists: creates one and writes it (one line) to `file` with mode 0600,
   // returning true. A file already there is replaced only if it holds nothing but a token (an
-  // earlier start's); anything else there throws std::runtime_error naming the file.
+  // earlier start's); anything else there (another file, a symbolic link, a directory) throws
+  // GantryError naming the file and what it is, as does a file that cannot be written. The
+  // token goes to a temporary file of a new name beside `file`, renamed over it.
   bool ensure_admin(const std::filesystem::path& file);
 
  private:

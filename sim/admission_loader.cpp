@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "engine/config/config_fields.hpp"
+#include "engine/config/limits.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/units.hpp"
 #include "sim/scenario_values.hpp"
@@ -15,9 +16,6 @@
 namespace gantry {
 
 namespace {
-
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 
 constexpr std::string_view kGpuAmount = "a number of GPUs such as 64 or 0.5";
 constexpr std::string_view kCpuAmount = "a CPU amount such as 512, \"512\" or 500m";

@@ -19,7 +19,7 @@ constexpr std::string_view kAtExpected =
     "an RFC 3339 time such as 2026-01-02T03:00:00Z or a duration from the scenario's start such "
     "as 30h";
 
-struct Context {
+struct EventContext {
   const Topology& topology;
   Time start;
   std::optional<Time> end;
@@ -27,7 +27,7 @@ struct Context {
 };
 
 // `at`: an instant has a ':' (RFC 3339 always writes one in its time), a duration never does.
-Time read_at(const ConfigNode& n, const Context& ctx) {
+Time read_at(const ConfigNode& n, const EventContext& ctx) {
   if (!n.is_scalar()) n.as_time();  // throws "expected an RFC 3339 time ..., got a map"
   const std::string text = n.as_string();
   if (text.find(':') != std::string::npos) {
@@ -47,14 +47,14 @@ Time read_at(const ConfigNode& n, const Context& ctx) {
   return *t;
 }
 
-NodeId read_node(const ConfigNode& n, const Context& ctx) {
+NodeId read_node(const ConfigNode& n, const EventContext& ctx) {
   const std::string name = n.as_name();
   const auto it = ctx.nodes.find(name);
   if (it == ctx.nodes.end()) n.fail("no node named " + quote_for_message(name) + " in the cluster");
   return it->second;
 }
 
-RackId read_rack(const ConfigNode& n, const Context& ctx) {
+RackId read_rack(const ConfigNode& n, const EventContext& ctx) {
   const std::string name = n.as_name();
   const std::vector<std::string>& racks = ctx.topology.racks;
   const auto it = std::find(racks.begin(), racks.end(), name);
@@ -94,7 +94,7 @@ Shape shape_of(FaultAction a) {
 
 // The event, or nullopt when it is after the scenario's end (reported in `skipped`) or wrong
 // (reported in `errors`). Its fields are checked all the same.
-std::optional<FaultEvent> read_event(const ConfigNode& node, const Context& ctx,
+std::optional<FaultEvent> read_event(const ConfigNode& node, const EventContext& ctx,
                                      std::vector<InputError>* skipped, ConfigErrors& errors) {
   const size_t before = errors.size();
   const ConfigFields m(node, {"at", "action", "node", "rack", "gpu", "for", "deadline"}, errors);
@@ -173,7 +173,7 @@ std::vector<FaultEvent> load_fault_events_text(const std::string& text,
                                                std::optional<Time> scenario_end,
                                                std::vector<InputError>* skipped) {
   const ConfigNode doc = parse_yaml_document(text, file_name);
-  Context ctx{topology, scenario_start, scenario_end, {}};
+  EventContext ctx{topology, scenario_start, scenario_end, {}};
   for (size_t n = 0; n < topology.nodes.size(); ++n)
     ctx.nodes.emplace(topology.nodes[n].name, static_cast<NodeId>(n));
   std::vector<FaultEvent> events;

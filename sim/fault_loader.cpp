@@ -45,7 +45,7 @@ std::string some_names(const std::vector<std::string>& names) {
   return out;
 }
 
-struct Context {
+struct FailuresContext {
   const Topology& topology;
   bool topology_ok;
   std::map<std::string, NodeId, std::less<>> nodes;  // by name; filled when topology_ok
@@ -63,7 +63,7 @@ const char* default_cause(FailureComponent c) {
   return "";
 }
 
-std::string read_gpu_model(const ConfigNode& n, const Context& ctx) {
+std::string read_gpu_model(const ConfigNode& n, const FailuresContext& ctx) {
   const std::string name = n.as_name();
   if (!ctx.topology_ok) return name;
   const std::vector<GpuType>& types = ctx.topology.gpus.types();
@@ -143,7 +143,7 @@ RepairTime read_repair(const ConfigNode& node, ConfigErrors& errors) {
   return r;
 }
 
-std::optional<FailureProcessSpec> read_process(const ConfigNode& node, const Context& ctx,
+std::optional<FailureProcessSpec> read_process(const ConfigNode& node, const FailuresContext& ctx,
                                                ConfigErrors& errors) {
   const size_t before = errors.size();
   const ConfigFields f(node, {"component", "gpuModel", "mtbf", "timeToFailure", "repair", "cause"},
@@ -177,7 +177,7 @@ std::optional<FailureProcessSpec> read_process(const ConfigNode& node, const Con
 }
 
 // The nodes of `nodes: [a, b]`, in file order.
-std::vector<NodeId> read_node_list(const ConfigNode& list, const Context& ctx,
+std::vector<NodeId> read_node_list(const ConfigNode& list, const FailuresContext& ctx,
                                    ConfigErrors& errors) {
   const std::vector<ConfigNode> items = list.as_sequence();
   if (items.empty()) list.fail("expected `all` or at least one node name");
@@ -199,7 +199,7 @@ std::vector<NodeId> read_node_list(const ConfigNode& list, const Context& ctx,
   return out;
 }
 
-std::optional<MaintenanceSpec> read_maintenance(const ConfigNode& node, const Context& ctx,
+std::optional<MaintenanceSpec> read_maintenance(const ConfigNode& node, const FailuresContext& ctx,
                                                 ConfigErrors& errors) {
   const size_t before = errors.size();
   const ConfigFields f(
@@ -295,7 +295,7 @@ FaultSpec read_failures(const ConfigNode& node, const Topology& topology, bool t
   FaultSpec out;
   const ConfigFields f(node, {"preset", "processes", "maintenance"}, errors);
   if (!f.valid()) return out;
-  Context ctx{topology, topology_ok, {}};
+  FailuresContext ctx{topology, topology_ok, {}};
   if (topology_ok)
     for (size_t n = 0; n < topology.nodes.size(); ++n)
       ctx.nodes.emplace(topology.nodes[n].name, static_cast<NodeId>(n));

@@ -4,11 +4,11 @@
 #include <cassert>
 #include <string>
 
+#include "engine/core/units.hpp"
+
 namespace gantry {
 
 namespace {
-
-constexpr int64_t kGiB = 1024ll * 1024 * 1024;
 
 // Decimal digits of v >= 0 (1 for 0).
 int digits(int64_t v) {

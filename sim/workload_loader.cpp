@@ -8,6 +8,7 @@
 #include <set>
 
 #include "engine/config/config_fields.hpp"
+#include "engine/config/limits.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/resource_fields.hpp"
 #include "sim/placement_constraints_loader.hpp"
@@ -17,9 +18,6 @@
 namespace gantry {
 
 namespace {
-
-constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
-constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
 
 // Typo guards. Each keeps a slip of the keyboard from exhausting memory or overflowing the
 // int64 sums in Cluster and JobSpec, while staying far above real systems.

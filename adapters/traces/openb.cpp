@@ -10,7 +10,7 @@
 namespace gantry {
 
 namespace {
-constexpr const char* kUndisclosed = "undisclosed internal GPU type of the openb trace";
+constexpr const char* kUndisclosedOpenbType = "undisclosed internal GPU type of the openb trace";
 
 const std::vector<TraceGpuModel>& openb_model_mapping() {
   // Every openb model is a catalog key of the same name.
@@ -27,7 +27,8 @@ void add_openb_gpu_types(GpuCatalog& catalog) {
   catalog.add(v100_16g_gpu_type());
   catalog.add(v100_32g_gpu_type());
   catalog.add(p100_gpu_type());
-  for (const char* name : {"G1", "G2", "G3"}) catalog.add(undisclosed_gpu_type(name, kUndisclosed));
+  for (const char* name : {"G1", "G2", "G3"})
+    catalog.add(undisclosed_gpu_type(name, kUndisclosedOpenbType));
 }
 
 const std::vector<std::string>& openb_gpu_models() {

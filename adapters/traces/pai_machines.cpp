@@ -5,12 +5,11 @@
 
 #include "adapters/traces/csv_reader.hpp"
 #include "adapters/traces/trace_topology.hpp"
+#include "engine/core/units.hpp"
 
 namespace gantry {
 
 namespace {
-constexpr int64_t kGiB = 1024ll * 1024 * 1024;
-constexpr int64_t kMaxCores = kMaxCpuMilli / 1000;
 constexpr int64_t kMaxMemoryGb = kMaxMemoryMib / 1024;
 
 const std::vector<TraceGpuModel>& pai_model_mapping() {
@@ -64,7 +63,7 @@ Topology load_pai_machines_text(std::string_view text, const std::string& file_n
     if (name.empty()) csv.fail(kMachine, "machine name must not be empty");
     if (builder.has_node(name))
       csv.fail(kMachine, "duplicate machine name " + CsvReader::quote(name));
-    const int64_t cores = csv.integer(kCpu, 0, kMaxCores);
+    const int64_t cores = csv.integer(kCpu, 0, kMaxCpuCores);
     const int64_t memory_gb = csv.integer(kMem, 0, kMaxMemoryGb);
     const auto gpus = static_cast<int32_t>(csv.integer(kGpu, 0, kMaxGpusPerNode));
     GpuTypeId type = -1;

@@ -9,8 +9,8 @@
 namespace gantry {
 
 namespace {
-constexpr int64_t kMaxCores = kMaxCpuMilli / 1000;
-constexpr const char* kUndisclosed = "undisclosed GPU type of the spot-GPU trace (ASPLOS'26)";
+constexpr const char* kUndisclosedSpotType =
+    "undisclosed GPU type of the spot-GPU trace (ASPLOS'26)";
 
 const std::vector<TraceGpuModel>& spot_model_mapping() {
   static const std::vector<TraceGpuModel> kMapping = {{"A100-SXM4-80GB", "A100-80G"},
@@ -38,14 +38,14 @@ Topology load_spot_nodes_text(std::string_view text, const std::string& file_nam
 
   GpuCatalog catalog = GpuCatalog::with_defaults();
   catalog.add(a800_gpu_type());
-  catalog.add(undisclosed_gpu_type("GPU-series-1", kUndisclosed));
-  catalog.add(undisclosed_gpu_type("GPU-series-2", kUndisclosed));
+  catalog.add(undisclosed_gpu_type("GPU-series-1", kUndisclosedSpotType));
+  catalog.add(undisclosed_gpu_type("GPU-series-2", kUndisclosedSpotType));
   TopologyBuilder builder(std::move(catalog), "spot-gpu");
   while (csv.next()) {
     const std::string name(csv.text(node));
     if (name.empty()) csv.fail(node, "node name must not be empty");
     if (builder.has_node(name)) csv.fail(node, "duplicate node name " + CsvReader::quote(name));
-    const int64_t vcpus = csv.integer(cpu, 0, kMaxCores);
+    const int64_t vcpus = csv.integer(cpu, 0, kMaxCpuCores);
     const auto gpus = static_cast<int32_t>(csv.integer(gpu, 0, kMaxGpusPerNode));
     GpuTypeId type = -1;
     IslandLink link = IslandLink::kPCIe;

@@ -3,11 +3,11 @@
 #include <cassert>
 
 #include "adapters/traces/csv_reader.hpp"
+#include "engine/core/units.hpp"
 
 namespace gantry {
 
 namespace {
-constexpr int64_t kGiB = 1024ll * 1024 * 1024;
 constexpr double kGBps = 1e9;
 
 // The same defaults as sim/cluster_loader.cpp, with the same sources: kernel TCP pays tens of

@@ -3,10 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "engine/core/units.hpp"
+
 namespace gantry {
 
 namespace {
-constexpr int64_t kGiB = 1024ll * 1024 * 1024;
 constexpr double kGBps = 1e9;
 
 bool iequals(std::string_view a, std::string_view b) {

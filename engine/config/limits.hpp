@@ -7,6 +7,7 @@
 // the range; nothing is clamped.
 
 #include <cstdint>
+#include <limits>
 
 #include "engine/core/time.hpp"
 
@@ -27,5 +28,9 @@ inline constexpr Duration kMaxDuration = days(36'500);
 
 // Sizes of data (gradients, input per step, GPU memory): at most 1 PiB.
 inline constexpr int64_t kMaxDataBytes = 1ll << 50;
+
+// Fields stored as int (priorities, thresholds, retry limits) take the int32 range.
+inline constexpr int64_t kInt32Min = std::numeric_limits<int32_t>::min();
+inline constexpr int64_t kInt32Max = std::numeric_limits<int32_t>::max();
 
 }  // namespace gantry

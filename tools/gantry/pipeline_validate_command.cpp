@@ -12,7 +12,7 @@ namespace gantry::cli {
 
 namespace {
 
-void run_validate(const std::vector<std::string>& files) {
+void run_pipeline_validate(const std::vector<std::string>& files) {
   try {
     report_validation({describe_pipelines(load_pipelines(expand_pipeline_args(files)))}, {});
   } catch (const PipelineErrors& e) {
@@ -31,7 +31,7 @@ void add_pipeline_validate(CLI::App& pipeline) {
                   "Pipeline YAML files, loaded together; a folder stands for its *.yaml and "
                   "*.yml files")
       ->required();
-  cmd->callback([files] { run_validate(*files); });
+  cmd->callback([files] { run_pipeline_validate(*files); });
 }
 
 }  // namespace gantry::cli

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "workflow/cron/floor_div.hpp"
+
 namespace gantry {
 
 namespace {
@@ -14,13 +16,6 @@ constexpr int64_t kDay = 86'400;
 // 400 Gregorian years are 146,097 days, a whole number of weeks: the calendar repeats, so a
 // window this long (plus slack for the zone offset) holds a match if any exists.
 constexpr int64_t kHorizon = (146'097 + 2) * kDay;
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
 
 int64_t civil_seconds(int y, unsigned m, unsigned d) {
   return date::sys_days(date::year(y) / date::month(m) / date::day(d)).time_since_epoch().count() *

@@ -6,6 +6,8 @@
 #include <bit>
 #include <cctype>
 
+#include "workflow/cron/floor_div.hpp"
+
 namespace gantry {
 
 namespace {
@@ -192,12 +194,6 @@ class FieldParser {
   int column_;
   CronSyntaxError& error_;
 };
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 // Next set bit at or above `from`, or -1.
 int next_bit(uint64_t bits, int from) {

@@ -99,7 +99,7 @@ void run_tune(const TuneCommandOptions& opt) {
   std::shared_ptr<const std::vector<TraceRequest>> trace;
   if (service.load.kind == LoadKind::kTrace)
     trace = std::make_shared<const std::vector<TraceRequest>>(
-        load_azure_llm_trace(service.load.trace_file));
+        load_azure_llm_trace(service.load.trace_file, service.load.speedup));
 
   const auto t0 = std::chrono::steady_clock::now();
   const TuneResult r = tune_service(service, trace, options);

@@ -16,7 +16,8 @@
 //                       Gantry's microsecond
 //   num_prefill_tokens  prompt tokens, 0..10^7
 //   num_decode_tokens   generated tokens, 0..10^7
-// The header must name exactly these three columns, in any order.
+// The header must name exactly these three columns, in any order. A UTF-8 byte order mark
+// before the header (spreadsheets write one) is skipped.
 //
 // The rate it is replayed at, rows per pass × speedup (trace_rate_qps(),
 // sim/serving/request_source.hpp), is at most 10^7 requests per second, the limit of every

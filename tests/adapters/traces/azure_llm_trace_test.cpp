@@ -68,6 +68,16 @@ TEST(AzureLlmTrace, ColumnsInAnyOrderAndEqualTimes) {
   EXPECT_EQ(r[2].offset_us, 20'000'000);  // 2e1 s
 }
 
+// A trace saved by a spreadsheet starts with a UTF-8 byte order mark; it reads as any other.
+TEST(AzureLlmTrace, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::vector<TraceRequest> r =
+      load_azure_llm_trace_text(std::string("\xEF\xBB\xBF") + kHeader + "0.5,100,5\n", "t.csv");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset_us, 500'000);
+  EXPECT_EQ(r[0].prefill_tokens, 100);
+  EXPECT_EQ(r[0].decode_tokens, 5);
+}
+
 TEST(AzureLlmTrace, HeaderOnlyIsEmpty) {
   EXPECT_TRUE(load_azure_llm_trace_text(kHeader, "t.csv").empty());
 }

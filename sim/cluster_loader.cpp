@@ -9,6 +9,7 @@
 #include <string>
 
 #include "engine/config/config_fields.hpp"
+#include "engine/config/limits.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/resource_fields.hpp"
 #include "sim/fragmentation_spec_loader.hpp"
@@ -19,9 +20,7 @@ namespace gantry {
 
 namespace {
 
-// Typo guard: a slip of the keyboard ("nodes: 1000000000") must not exhaust memory, while the
-// largest GPU clusters reported publicly are around 100k GPUs (12.5k 8-GPU nodes).
-constexpr int64_t kMaxNodes = 100'000;
+constexpr int64_t kMaxNodes = kMaxClusterNodes;  // engine/config/limits.hpp
 // relativeCompute (A100 = 1): the catalog spans 0.2 (T4) to 3.2 (H100); a factor of 1000
 // either way covers any real part, and keeps step times within int64 microseconds.
 constexpr double kMinRelativeCompute = 0.001;

@@ -143,7 +143,9 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
          .lost_gpu_hours = q.lost_gpu_hours});
   }
   for (const SeriesPoint& p : run.log.series)
-    w.add_series({p.time, topo.gpus.at(p.type).name, p.allocated, p.busy});
+    w.add_series({p.time, topo.gpus.at(p.type).name,
+                  static_cast<double>(p.allocated_milli) / kMilliPerGpu,
+                  static_cast<double>(p.busy_milli) / kMilliPerGpu});
   for (const SimEvent& e : run.log.events)
     w.add_event({e.time, to_string(e.kind), e.job,
                  e.kind == EventKind::kStageRunning ? fmt::format("stage {}", e.detail)

@@ -46,7 +46,9 @@
 //       one row per admission queue (sim/queue_summary.hpp says what each figure is); empty
 //       when admission is off. wait_* is the admission wait, NULL when no job was admitted.
 //   cluster_series(time_us INTEGER, gpu_type TEXT, allocated INTEGER, busy INTEGER)
-//       one row per change of a GPU type's allocated or busy count.
+//       one row per change of a GPU type's allocated or busy GPUs. A pod on a share of a GPU
+//       counts its share, so a value may have a fraction (0.25, 3.5; SQLite keeps those as
+//       REAL in the INTEGER column, whole numbers as integers).
 //   events(seq INTEGER PRIMARY KEY, time_us INTEGER, kind TEXT, job_id INTEGER NULL,
 //          detail TEXT)
 //       the event log; seq numbers events 1, 2, ... in the order add_event() received them.
@@ -178,12 +180,12 @@ struct QueueRecord {
   double lost_gpu_hours = 0;
 };
 
-// One row of `cluster_series`.
+// One row of `cluster_series`: GPUs, a share of one counted by its fraction (0.25).
 struct SeriesRecord {
   Time time;
   std::string gpu_type;
-  int64_t allocated = 0;
-  int64_t busy = 0;
+  double allocated = 0;
+  double busy = 0;
 };
 
 // One row of `events`; seq is assigned by the writer.

@@ -31,14 +31,14 @@ RunSeries run_series(const SimulationRun& run, size_t max_points) {
   // Allocation: the series holds per-type points; the total is the sum of each type's latest.
   const int total = run.cluster->total_gpus();
   if (total == 0 || max_points == 0) return s;
-  std::vector<int32_t> per_type(run.cluster->topology().gpus.size(), 0);
-  int64_t allocated = 0;
+  std::vector<int64_t> per_type(run.cluster->topology().gpus.size(), 0);
+  int64_t allocated_milli = 0;
   std::vector<std::pair<Time, double>> all;
   for (const SeriesPoint& p : run.log.series) {
     auto& slot = per_type[static_cast<size_t>(p.type)];
-    allocated += p.allocated - slot;
-    slot = p.allocated;
-    const double ratio = static_cast<double>(allocated) / total;
+    allocated_milli += p.allocated_milli - slot;
+    slot = p.allocated_milli;
+    const double ratio = static_cast<double>(allocated_milli) / kMilliPerGpu / total;
     if (!all.empty() && all.back().first == p.time) {
       all.back().second = ratio;  // several changes at one instant: the last holds
       if (all.size() >= 2 && all[all.size() - 2].second == ratio) all.pop_back();

@@ -55,13 +55,15 @@ struct JobLog {
   double running_seconds = 0;
 };
 
-// Allocated and busy GPUs of one type from `time` on. Busy GPUs belong to running jobs (all
-// pods up); allocated ones also include gangs whose pods are still starting.
+// Allocated and busy GPUs of one type from `time` on, in thousandths of a GPU: a pod holding a
+// share of a GPU (gpu: "0.25") counts its share (250), not the whole GPU its share sits on.
+// Busy GPUs belong to running jobs (all pods up); allocated ones also include gangs whose pods
+// are still starting. Never above 1000 × the type's GPUs in the cluster.
 struct SeriesPoint {
   Time time;
   GpuTypeId type = 0;
-  int32_t allocated = 0;
-  int32_t busy = 0;
+  int64_t allocated_milli = 0;
+  int64_t busy_milli = 0;
 };
 
 enum class EventKind : uint8_t {

@@ -20,13 +20,14 @@ DistributionFigures figures_of(const Distribution& d) {
 
 namespace {
 
-// Time-average of the sum over GPU types of a per-type series column.
+// Time-average of the sum over GPU types of a per-type series column, in GPUs.
 double average_over_types(const SimulationLog& log, size_t types, Time start, Time end,
-                          int32_t SeriesPoint::*column) {
+                          int64_t SeriesPoint::*column) {
   if (end <= start) return 0;
   std::vector<TimeWeighted> per_type(types, TimeWeighted(0.0));
   for (const SeriesPoint& p : log.series)
-    per_type[static_cast<size_t>(p.type)].set(p.time, static_cast<double>(p.*column));
+    per_type[static_cast<size_t>(p.type)].set(p.time,
+                                              static_cast<double>(p.*column) / kMilliPerGpu);
   double sum = 0;
   for (const TimeWeighted& tw : per_type) sum += tw.average(start, end);
   return sum;
@@ -105,10 +106,11 @@ RunSummary summarize(const SimulationRun& run) {
   }
   if (s.mean_gpus > 0) {
     s.gpu_allocation_ratio =
-        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::allocated) /
+        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::allocated_milli) /
         s.mean_gpus;
     s.gpu_busy_ratio =
-        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy) / s.mean_gpus;
+        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy_milli) /
+        s.mean_gpus;
   }
   s.fingerprint = trajectory_fingerprint(run.log);
   return s;

@@ -1,7 +1,6 @@
 #include "sim/training_world.hpp"
 
 #include <algorithm>
-#include <bit>
 #include <cassert>
 #include <cstdint>
 #include <stdexcept>
@@ -13,6 +12,19 @@ namespace {
 // GPU time of `steps` steps of `step` on `milli` GPU milli.
 double gpu_seconds(int64_t steps, Duration step, int64_t milli) {
   return static_cast<double>(steps) * step.seconds() * static_cast<double>(milli) / 1000;
+}
+
+// GPU milli of the pod at `pos` of a job's pods (JobLog::pods): the fixed roles' pods come first,
+// in role order; every position after them holds one of the last role's (the elastic Workers,
+// however many resizes left). A share of a GPU counts its share, a whole GPU 1000.
+int64_t pod_gpu_milli(const JobSpec& spec, size_t pos) {
+  if (spec.roles.empty()) return 0;
+  size_t end = 0;
+  for (size_t r = 0; r + 1 < spec.roles.size(); ++r) {
+    end += static_cast<size_t>(std::max(0, spec.roles[r].replicas));
+    if (pos < end) return spec.roles[r].per_replica.gpu_milli_total();
+  }
+  return spec.roles.back().per_replica.gpu_milli_total();
 }
 
 }  // namespace
@@ -44,8 +56,8 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
     : loop_(loop), cluster_(cluster), scheduler_(scheduler), params_(params), jobs_(jobs) {
   scheduler_.set_waker(this);
   const size_t types = cluster_.topology().gpus.size();
-  allocated_.assign(types, 0);
-  busy_.assign(types, 0);
+  allocated_milli_.assign(types, 0);
+  busy_milli_.assign(types, 0);
   last_point_.assign(types, SIZE_MAX);
   faults_.assign(static_cast<size_t>(cluster_.node_count()), NodeFaults{});
   spot_node_.assign(static_cast<size_t>(cluster_.node_count()), false);
@@ -192,7 +204,11 @@ void TrainingWorld::bind(const BindAction& action) {
   job.pods = action.pods;
   job.pod_ids.clear();
   int64_t milli = 0;
-  for (const Resources& r : action.requests) milli += r.gpu_milli_total();
+  for (size_t i = 0; i < action.requests.size(); ++i) {
+    milli += action.requests[i].gpu_milli_total();
+    assert(action.requests[i].gpu_milli_total() == pod_gpu_milli(*job.spec, i) &&
+           "the series counts each pod's GPUs from its role (account())");
+  }
   held_milli_[static_cast<size_t>(action.job)] = milli;
   spot_milli_[static_cast<size_t>(action.job)] = spot_milli(action.pods, action.requests);
   pending_.erase(action.job);
@@ -205,7 +221,7 @@ void TrainingWorld::bind(const BindAction& action) {
   record(EventKind::kBind, action.job, static_cast<int32_t>(action.pods.size()));
   // The simulated API server accepts every bind of a placement the model made.
   tell(Observation::Kind::kBound, action.job);
-  account(job.pods, +1, 0);
+  account(*job.spec, job.pods, 0, +1, 0);
   start_pods(action.job);
 }
 
@@ -248,7 +264,7 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   if (running) {
     settle(id);
     job.running_seconds += (loop_.now() - segments_[static_cast<size_t>(id)].start).seconds();
-    account(job.pods, 0, -1);
+    account(*job.spec, job.pods, 0, 0, -1);
   }
   int64_t& held = held_milli_[static_cast<size_t>(id)];
   if (job.pod_ids.empty() && (!action.removed.empty() || !action.added.empty()))
@@ -268,7 +284,7 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   }
   job.pods.resize(out);
   job.pod_ids.resize(out);
-  account(removed, -1, 0);
+  account(*job.spec, removed, fixed, -1, 0);  // Workers only: positions from `fixed` on
   held -= static_cast<int64_t>(removed.size()) * role.per_replica.gpu_milli_total();
   int64_t& spot = spot_milli_[static_cast<size_t>(id)];
   for (const PodPlacement& p : removed)
@@ -277,7 +293,7 @@ Status TrainingWorld::apply(const ResizeAction& action) {
   job.pods.insert(job.pods.end(), action.added.begin(), action.added.end());
   for (size_t i = 0; i < action.added.size(); ++i)
     job.pod_ids.push_back(action.first_added + static_cast<int32_t>(i));
-  account(action.added, +1, 0);
+  account(*job.spec, action.added, fixed, +1, 0);
   for (const Resources& r : action.requests) held += r.gpu_milli_total();
   ++job.resizes;
   job.restarting = true;
@@ -321,7 +337,7 @@ void TrainingWorld::job_running(JobId id) {
     job.running = loop_.now();
     tell(Observation::Kind::kRunning, id);
   }
-  account(job.pods, 0, +1);
+  account(*job.spec, job.pods, 0, 0, +1);
   segments_[static_cast<size_t>(id)] =
       Segment{loop_.now(), job.steps_done, checkpoint_plan(job.spec->work, job.step.total)};
   schedule_end(id);
@@ -381,7 +397,7 @@ Status TrainingWorld::evict(JobId id, const std::string& reason, JobId by, Time 
   spot_milli_[static_cast<size_t>(id)] = 0;
   --placed_jobs_;
   job.evicted.push_back(EvictionRecord{loop_.now(), reason, by});
-  account(job.pods, -1, was_running ? -1 : 0);
+  account(*job.spec, job.pods, 0, -1, was_running ? -1 : 0);
   ++job.evictions;
   job.restarting = false;
   job.state = JobState::kPending;
@@ -448,7 +464,7 @@ void TrainingWorld::finish(JobId id) {
   job.state = JobState::kFinished;
   job.finished = loop_.now();
   record(EventKind::kFinish, id);
-  account(job.pods, -1, -1);
+  account(*job.spec, job.pods, 0, -1, -1);
   tell(Observation::Kind::kFinished, id);  // the scheduler releases the job's allocations
   drain_check_pods(job.pods);
   ++finished_;
@@ -486,17 +502,18 @@ int64_t TrainingWorld::spot_milli(std::span<const PodPlacement> pods,
   return milli;
 }
 
-void TrainingWorld::account(std::span<const PodPlacement> pods, int allocated_sign, int busy_sign) {
-  for (const PodPlacement& p : pods) {
-    const int gpus = std::popcount(p.gpu_mask);
-    if (gpus == 0) continue;
-    const GpuTypeId type = cluster_.gpu_type_of(p.node);
-    allocated_[static_cast<size_t>(type)] += allocated_sign * gpus;
-    busy_[static_cast<size_t>(type)] += busy_sign * gpus;
+void TrainingWorld::account(const JobSpec& spec, std::span<const PodPlacement> pods, size_t first,
+                            int allocated_sign, int busy_sign) {
+  for (size_t i = 0; i < pods.size(); ++i) {
+    const int64_t milli = pods[i].gpu_mask == 0 ? 0 : pod_gpu_milli(spec, first + i);
+    if (milli == 0) continue;
+    const auto type = static_cast<size_t>(cluster_.gpu_type_of(pods[i].node));
+    allocated_milli_[type] += allocated_sign * milli;
+    busy_milli_[type] += busy_sign * milli;
     // One point per (instant, type): later changes at the same instant overwrite it.
-    size_t& last = last_point_[static_cast<size_t>(type)];
-    const SeriesPoint point{loop_.now(), type, allocated_[static_cast<size_t>(type)],
-                            busy_[static_cast<size_t>(type)]};
+    size_t& last = last_point_[type];
+    const SeriesPoint point{loop_.now(), static_cast<GpuTypeId>(type), allocated_milli_[type],
+                            busy_milli_[type]};
     if (last != SIZE_MAX && log_.series[last].time == loop_.now()) {
       log_.series[last] = point;
     } else {

@@ -231,8 +231,11 @@ class TrainingWorld : private Scheduler::Waker {
   template <typename F>
   void set_timer(JobId id, Time at, F&& fn);
   void cancel_timer(JobId id);
-  // Adds `allocated`/`busy` GPU deltas for each pod and records the series.
-  void account(std::span<const PodPlacement> pods, int allocated_sign, int busy_sign);
+  // Adds `allocated`/`busy` GPU deltas for each of `pods`, which are the job's pods from
+  // position `first` on (their GPU milli comes from the spec's roles: pod_gpu_milli()), and
+  // records the series.
+  void account(const JobSpec& spec, std::span<const PodPlacement> pods, size_t first,
+               int allocated_sign, int busy_sign);
   void record(EventKind kind, JobId job, int32_t detail = 0);
   // Reports an observation about a job to the scheduler.
   void tell(Observation::Kind kind, JobId job);
@@ -247,9 +250,9 @@ class TrainingWorld : private Scheduler::Waker {
   std::deque<JobSpec> submitted_;  // jobs from submit(); a deque keeps their addresses stable
 
   SimulationLog log_;
-  std::vector<int32_t> allocated_;  // per GPU type
-  std::vector<int32_t> busy_;       // per GPU type
-  std::vector<size_t> last_point_;  // per GPU type: index in log_.series, or SIZE_MAX
+  std::vector<int64_t> allocated_milli_;  // per GPU type
+  std::vector<int64_t> busy_milli_;       // per GPU type
+  std::vector<size_t> last_point_;        // per GPU type: index in log_.series, or SIZE_MAX
   // Per job: lowest and highest start stage among its roles with replicas.
   struct Stages {
     int first = 0;

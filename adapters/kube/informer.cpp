@@ -1,6 +1,10 @@
 #include "adapters/kube/informer.hpp"
 
+#include <fmt/format.h>
+
 #include <map>
+
+#include "adapters/kube/kube_log.hpp"
 
 namespace gantry::kube {
 
@@ -298,18 +302,23 @@ void Informer::run() {
     std::lock_guard lock(mutex_);
     return stopping_;
   };
-  const auto back_off = [&] {
+  // Waits the next backoff; `why` is logged with the wait (a warning: something failed).
+  const auto back_off = [&](const std::string& why) {
+    const Duration wait = backoff.next();
     {
       std::lock_guard lock(mutex_);
       ++stats_.backoffs;
     }
-    return sleeper_->sleep_for(backoff.next());
+    kube_log().warn("informer {}: {}; trying again in {:.1f} s", options_.path, why,
+                    wait.seconds());
+    return sleeper_->sleep_for(wait);
   };
   bool need_list = true;
+  int gone_in_a_row = 0;  // 410s with no event delivered since the list before them
   while (!stopping()) {
     if (need_list) {
       if (!list_all()) {
-        if (!back_off()) break;
+        if (!back_off(last_error())) break;
         continue;
       }
       need_list = false;
@@ -322,16 +331,33 @@ void Informer::run() {
     bool relist = false;
     bool delivered = false;
     const WatchEnd end = watch_once(relist, delivered);
-    if (delivered) backoff.reset();
+    if (delivered) {
+      backoff.reset();
+      gone_in_a_row = 0;
+    }
     if (end == WatchEnd::kCancelled || stopping()) break;
     if (relist) {
-      std::lock_guard lock(mutex_);
-      ++stats_.relists_410;
+      {
+        std::lock_guard lock(mutex_);
+        ++stats_.relists_410;
+      }
       need_list = true;
-      continue;  // at once, as client-go does
+      // The first 410 relists at once, as client-go does: the watch fell behind the server's
+      // history. Another with no event in between means the fresh list's version is refused
+      // too (a server or proxy that answers 410 to everything): back off, or the informer
+      // would list in a tight loop.
+      if (++gone_in_a_row == 1) {
+        kube_log().info("informer {}: {}; listing again", options_.path, last_error());
+        continue;
+      }
+      if (!back_off(fmt::format("410 Gone {} times in a row right after a fresh list ({})",
+                                gone_in_a_row, last_error())))
+        break;
+      continue;
     }
     if (end == WatchEnd::kClosed && delivered) continue;
-    if (!back_off()) break;
+    if (!back_off(end == WatchEnd::kClosed ? "the watch closed before any event" : last_error()))
+      break;
   }
 }
 

@@ -10,7 +10,10 @@
 //     resourceVersion.
 //  3. 410 Gone — as the watch's HTTP status or as an ERROR event inside a 200 stream — means
 //     the resourceVersion is too old: list again and emit the differences between the old and
-//     the new cache as adds, updates and deletes, so handlers see a consistent history.
+//     the new cache as adds, updates and deletes, so handlers see a consistent history. The
+//     first 410 relists at once; a 410 again before any event was delivered (the fresh list's
+//     version refused too: a lying server or proxy) waits a backoff first, so repeated 410s
+//     never make a tight list loop.
 //  4. A stream that breaks (transport error, bad event, a non-410 error status, or a close
 //     before any event) reconnects from the last resourceVersion after a jittered exponential
 //     backoff (backoff.hpp); a stream that delivered events and then closed (the server's
@@ -28,7 +31,9 @@
 // test waits on real time.
 //
 // Errors: nothing is thrown from the informer thread. List and watch failures are retried
-// forever with backoff; last_error() says what went wrong last (for logs and health checks).
+// forever with backoff; last_error() says what went wrong last (for health checks), and every
+// backoff and relist is logged (kube_log.hpp: a warning naming the path, the failure and the
+// wait; a relist after one 410 as information).
 
 #include <condition_variable>
 #include <functional>
@@ -85,7 +90,7 @@ struct InformerStats {
   int64_t list_pages = 0;   // pages fetched
   int64_t watches = 0;      // watch requests started
   int64_t relists_410 = 0;  // relists because of 410 Gone (status or ERROR event)
-  int64_t backoffs = 0;     // waits before a retry
+  int64_t backoffs = 0;     // waits before a retry (repeated 410s included)
   int64_t bookmarks = 0;
   int64_t watch_lines = 0;  // watch events read (bookmarks and errors too), each dispatched first
 };

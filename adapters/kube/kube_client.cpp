@@ -45,9 +45,28 @@ size_t header_callback(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// The body of one answer, abandoned once it would pass `max_bytes`.
+struct BodySink {
+  std::string* out;
+  size_t max_bytes;
+  bool too_large = false;
+};
+
 size_t body_callback(char* data, size_t size, size_t count, void* user) {
-  static_cast<std::string*>(user)->append(data, size * count);
-  return size * count;
+  auto* sink = static_cast<BodySink*>(user);
+  const size_t n = size * count;
+  if (n > sink->max_bytes - std::min(sink->max_bytes, sink->out->size())) {
+    sink->too_large = true;
+    return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+  }
+  sink->out->append(data, n);
+  return n;
+}
+
+// "64 MiB" for a whole number of MiB, else bytes.
+std::string size_text(int64_t bytes) {
+  if (bytes > 0 && bytes % (int64_t{1} << 20) == 0) return std::to_string(bytes >> 20) + " MiB";
+  return std::to_string(bytes) + " bytes";
 }
 
 bool is_2xx(int status) { return status >= 200 && status < 300; }
@@ -294,8 +313,12 @@ KubeResponse KubeClient::perform_once(std::string_view method, std::string_view 
   KubeResponse r;
   curl_easy_setopt(h, CURLOPT_TIMEOUT_MS,
                    static_cast<long>(options_.request_timeout.micros() / 1000));
+  const auto max_bytes = static_cast<size_t>(std::max<int64_t>(0, options_.max_response_bytes));
+  BodySink sink{&r.body, max_bytes};
   curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, &body_callback);
-  curl_easy_setopt(h, CURLOPT_WRITEDATA, &r.body);
+  curl_easy_setopt(h, CURLOPT_WRITEDATA, &sink);
+  // An answer that announces its length fails before its body is read.
+  curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, static_cast<curl_off_t>(max_bytes));
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, &header_callback);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &r.headers);
   char error[CURL_ERROR_SIZE] = "";
@@ -308,6 +331,11 @@ KubeResponse KubeClient::perform_once(std::string_view method, std::string_view 
   curl_slist_free_all(headers);
   if (code != CURLE_OK) {
     curl_easy_cleanup(h);  // a broken connection is not worth keeping
+    if (sink.too_large || code == CURLE_FILESIZE_EXCEEDED)
+      throw KubeResponseTooLarge(std::string(method) + " " + url +
+                                 ": the answer is longer than the client's limit of " +
+                                 size_text(options_.max_response_bytes) +
+                                 " (KubeClientOptions::max_response_bytes); abandoned");
     throw KubeTransportError(std::string(method) + " " + url + ": " +
                              (error[0] != '\0' ? error : curl_easy_strerror(code)));
   }

@@ -18,9 +18,12 @@
 // decide (an informer relists, a binder gives the pod back to the queue).
 //
 // Errors: a request that gets no HTTP answer (refused, dropped, TLS verification failed,
-// timeout) throws KubeTransportError. request() returns any HTTP answer; the typed helpers
-// throw KubeError for the answers they do not turn into an outcome. Rate-limit and retry waits
-// go through the injected Sleeper; when it is interrupted the request throws
+// timeout) throws KubeTransportError. So does an answer longer than max_response_bytes
+// (KubeResponseTooLarge, naming the limit and the URL): a server that never ends its body, or
+// answers with gigabytes, must not take the process's memory (a list page of 500 objects is a
+// few MiB; etcd holds no object above 1.5 MiB). request() returns any HTTP answer; the typed
+// helpers throw KubeError for the answers they do not turn into an outcome. Rate-limit and retry
+// waits go through the injected Sleeper; when it is interrupted the request throws
 // KubeTransportError("interrupted").
 
 #include <atomic>
@@ -43,6 +46,17 @@
 
 namespace gantry::kube {
 
+// 64 MiB: some ten times the largest list page of 500 objects a real cluster sends.
+inline constexpr int64_t kDefaultMaxResponseBytes = int64_t{64} << 20;
+
+// An answer longer than KubeClientOptions::max_response_bytes; what() names the method, the
+// URL and the limit. A transport error for callers: nothing usable came back (an informer
+// backs off and lists again; a command ends with exit code 2).
+class KubeResponseTooLarge : public KubeTransportError {
+ public:
+  using KubeTransportError::KubeTransportError;
+};
+
 struct KubeClientOptions {
   double qps = 50;  // kube-scheduler's own defaults (client-go's are 5 and 10)
   int burst = 100;
@@ -50,6 +64,9 @@ struct KubeClientOptions {
   Duration max_retry_wait = seconds(60);   // a longer Retry-After is cut to this
   Duration request_timeout = seconds(30);  // whole request, not watches
   Duration connect_timeout = seconds(10);
+  // The largest answer read (not watches: their lines are capped one by one, watch_event.hpp).
+  // A longer one is abandoned as it arrives and thrown as KubeResponseTooLarge.
+  int64_t max_response_bytes = kDefaultMaxResponseBytes;
   std::string user_agent = "gantry/0.1";
   // Injected for tests; nullptr = a WallClock / an InterruptibleSleeper owned by the client.
   // Both must outlive the client.

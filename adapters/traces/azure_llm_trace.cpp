@@ -1,10 +1,13 @@
 #include "adapters/traces/azure_llm_trace.hpp"
 
+#include <fmt/format.h>
+
 #include <string>
 
 #include "adapters/traces/csv_reader.hpp"
 #include "engine/config/limits.hpp"
 #include "engine/config/units.hpp"
+#include "sim/serving/service_loader.hpp"
 
 namespace gantry {
 
@@ -19,13 +22,13 @@ int32_t read_tokens(const CsvReader& csv, int col) {
 
 }  // namespace
 
-std::vector<TraceRequest> load_azure_llm_trace(const std::string& path) {
+std::vector<TraceRequest> load_azure_llm_trace(const std::string& path, double speedup) {
   const std::string text = read_trace_file(path);
-  return load_azure_llm_trace_text(text, path);
+  return load_azure_llm_trace_text(text, path, speedup);
 }
 
 std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
-                                                    const std::string& file_name) {
+                                                    const std::string& file_name, double speedup) {
   CsvReader csv(text, file_name);
   csv.read_header({"arrived_at", "num_prefill_tokens", "num_decode_tokens"});
   const int arrived = csv.require_column("arrived_at");
@@ -36,6 +39,7 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
   out.reserve(text.size() / 19 + 1);
   std::string previous;  // the previous row's arrived_at, for messages
   int previous_line = 0;
+  SourceLocation last_arrival;  // of the last row's arrived_at, for the rate check
   while (csv.next()) {
     const std::string_view at = csv.text(arrived);
     if (!at.empty() && at.front() == '-')
@@ -51,8 +55,17 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
         TraceRequest{arrival.micros(), read_tokens(csv, prefill), read_tokens(csv, decode)});
     previous.assign(at);
     previous_line = csv.record_line();
+    last_arrival = SourceLocation{file_name, csv.line(arrived), csv.column(arrived)};
   }
   out.shrink_to_fit();
+  const double rate = trace_rate_qps(out, speedup);
+  if (rate > kMaxServiceQps)
+    throw InputError(
+        last_arrival, "arrived_at",
+        fmt::format("{} requests in {} µs (one pass: up to this last arrival, {}, plus the mean "
+                    "gap) at speedup {} is {:.3g} requests per second, above the limit of 10^7; "
+                    "spread the arrivals or lower the speedup",
+                    out.size(), trace_pass_us(out), CsvReader::quote(previous), speedup, rate));
   return out;
 }
 
@@ -62,7 +75,7 @@ std::vector<std::shared_ptr<const std::vector<TraceRequest>>> load_service_trace
   for (const ServiceSpec& s : services) {
     out.push_back(s.load.kind == LoadKind::kTrace
                       ? std::make_shared<const std::vector<TraceRequest>>(
-                            load_azure_llm_trace(s.load.trace_file))
+                            load_azure_llm_trace(s.load.trace_file, s.load.speedup))
                       : nullptr);
   }
   return out;

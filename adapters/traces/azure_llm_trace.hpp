@@ -16,7 +16,13 @@
 //                       Gantry's microsecond
 //   num_prefill_tokens  prompt tokens, 0..10^7
 //   num_decode_tokens   generated tokens, 0..10^7
-// The header must name exactly these three columns, in any order.
+// The header must name exactly these three columns, in any order. A UTF-8 byte order mark
+// before the header (spreadsheets write one) is skipped.
+//
+// The rate it is replayed at, rows per pass × speedup (trace_rate_qps(),
+// sim/serving/request_source.hpp), is at most 10^7 requests per second, the limit of every
+// service's load (kMaxServiceQps): rows all at one instant, or a microsecond apart at a large
+// speedup, would replay without end. The error names the last row, where the pass ends.
 //
 // ## What it gives
 //
@@ -27,7 +33,7 @@
 //
 // Errors: FileError if the file cannot be read; InputError "file:line:col: column: message"
 // otherwise (a bad number, a negative or too large token count, a time earlier than the row
-// before, a missing or unknown column, a malformed CSV record).
+// before, a missing or unknown column, a malformed CSV record, a rate past the limit).
 
 #include <cstdint>
 #include <memory>
@@ -42,10 +48,12 @@ namespace gantry {
 
 inline constexpr int64_t kMaxTraceTokens = 10'000'000;
 
-std::vector<TraceRequest> load_azure_llm_trace(const std::string& path);
+// `speedup`: the load's (LoadSpec::speedup), for the rate check.
+std::vector<TraceRequest> load_azure_llm_trace(const std::string& path, double speedup = 1.0);
 // Parses trace text; `file_name` only labels errors.
 std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
-                                                    const std::string& file_name);
+                                                    const std::string& file_name,
+                                                    double speedup = 1.0);
 
 // The rows of each service's trace load, in the services' order (nullptr for a service whose
 // load is not a trace), as the service runs take them. Throws as load_azure_llm_trace.

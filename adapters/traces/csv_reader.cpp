@@ -24,7 +24,12 @@ bool only_line_ends_from(std::string_view text, size_t pos) {
 }  // namespace
 
 CsvReader::CsvReader(std::string_view text, std::string file_name)
-    : text_(text), file_(std::move(file_name)) {}
+    : text_(text), file_(std::move(file_name)) {
+  // A UTF-8 byte order mark (spreadsheets save CSV with one) is not part of the first column's
+  // name; columns count from the byte after it, where the user sees the line start.
+  constexpr std::string_view kBom = "\xEF\xBB\xBF";
+  if (text_.substr(0, kBom.size()) == kBom) pos_ = line_start_ = kBom.size();
+}
 
 std::string CsvReader::quote(std::string_view value) {
   constexpr size_t kMaxShown = 40;

@@ -2,6 +2,7 @@
 // A small CSV reader for trace files, with error positions a user can act on.
 //
 // Accepted syntax (RFC 4180, plus what real trace files do):
+//   - a UTF-8 byte order mark at the start is skipped (columns count from after it);
 //   - records end with LF or CRLF; the last record may lack a line end;
 //   - fields are separated by commas; a field may be wrapped in double quotes, inside which
 //     commas, line ends and doubled quotes ("" for one ") are literal;

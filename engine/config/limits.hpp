@@ -26,6 +26,11 @@ inline constexpr int kMaxYamlDepth = 100;
 // before kLatestTime (engine/core/time.hpp).
 inline constexpr Duration kMaxDuration = days(36'500);
 
+// Nodes of one cluster (spec.cluster's racks together; what `gantry snapshot` writes): a slip
+// of the keyboard ("nodes: 1000000000") must not exhaust memory, while the largest GPU
+// clusters reported publicly are around 100k GPUs (12.5k 8-GPU nodes).
+inline constexpr int64_t kMaxClusterNodes = 100'000;
+
 // Sizes of data (gradients, input per step, GPU memory): at most 1 PiB.
 inline constexpr int64_t kMaxDataBytes = 1ll << 50;
 

@@ -412,8 +412,11 @@ Result<int64_t> parse_integer(std::string_view text, int64_t min, int64_t max) {
   // Magnitudes up to 2^63 fit a uint64; more digits than 19 cannot be in range anyway.
   uint64_t magnitude = 0;
   const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), magnitude);
+  // Past int64: both bounds are named, whichever describe_integer() leaves out (an integer >= 0
+  // said nothing of the 2^63 − 1 that 2^64 − 1 is past).
   if (r.ec != std::errc() || magnitude > static_cast<uint64_t>(kInt64Max) + (negative ? 1 : 0))
-    return expected(what, text, "out of range");
+    return expected("an integer from " + std::to_string(min) + " to " + std::to_string(max), text,
+                    "out of range");
   const int64_t value =
       negative ? static_cast<int64_t>(0 - magnitude) : static_cast<int64_t>(magnitude);
   if (value < min || value > max) return expected(what, text);

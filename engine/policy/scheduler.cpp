@@ -401,22 +401,29 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
       if (w->state != S::kAssumed && w->state != S::kBound) return refuse();
       forget(cluster, *w, o.at, o.reason.empty() ? "bind failed" : o.reason);
       return Status::ok();
-    case K::kRunning:
+    case K::kRunning: {
       if (w->state != S::kBound) return refuse();
       if (admission_) admission_->ready_deadlines.erase({w->ready_deadline, w->id});
-      return workloads_.move(*w, S::kRunning, o.at);
+      const Status moved = workloads_.move(*w, S::kRunning, o.at);
+      // Only running jobs are resized: one that starts to run is the policies' to act on now,
+      // not at whatever event next causes a cycle.
+      if (w->spec->elastic.enabled()) wake_for_elasticity(o.at);
+      return moved;
+    }
     case K::kFinished:
     case K::kFailed: {
       const S to = o.kind == K::kFinished ? S::kFinished : S::kFailed;
       if (!transition_allowed(w->state, to)) return refuse();
       release_all(cluster, *w, o.at);
       w->last_reason = o.reason;
+      wake_for_elasticity(o.at);  // its GPUs are idle: a running job may grow into them
       return workloads_.move(*w, to, o.at);
     }
     case K::kEvicted: {
       if (!is_placed(w->state)) return refuse();
       release_all(cluster, *w, o.at);
       w->last_reason = o.reason;
+      wake_for_elasticity(o.at);  // its GPUs are idle
       ++w->evictions;
       (void)workloads_.move(*w, S::kEvicted, o.at);
       if (w->withdraw_requested) {
@@ -452,6 +459,10 @@ Status Scheduler::observe_workload(Cluster& cluster, const Observation& o) {
     default:
       return refuse();
   }
+}
+
+void Scheduler::wake_for_elasticity(Time at) {
+  if (config_.elasticity.enabled() && waker_ != nullptr) waker_->wake_at(at);
 }
 
 void Scheduler::note_cluster(const Cluster& cluster) {

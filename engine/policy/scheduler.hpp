@@ -168,9 +168,11 @@ class Scheduler {
   // being evicted) through resize(), by whole scale steps (elastic_rules.hpp), at the end of a
   // cycle, in the order shrink-to-admit, scale-out-idle, goodput when several are on; their
   // actions come from take_resizes() with reason "ScaleOutIdle", "ShrinkToAdmit" or "Goodput". With
-  // elasticity on, the end of a resize asks the Waker for a cycle (a workload may be waiting for
-  // the GPUs it frees). With admission queues, growth never borrows: the job's queue must stay
-  // within its nominal quota.
+  // elasticity on, the Waker is asked for a cycle at once whenever the policies may have
+  // something new to do, whatever else the world would run a cycle for: an elastic workload
+  // starts to run (kRunning), a workload's GPUs become idle (kFinished, kFailed, kEvicted), a
+  // resize ends (a workload may be waiting for the GPUs it frees). With admission queues, growth
+  // never borrows: the job's queue must stay within its nominal quota.
   //
   // scale-out-idle: when nothing is pending after the cycle (no workload queued or due to
   // leave its backoff), each job in growth order (higher priority, then started earlier, then
@@ -271,6 +273,8 @@ class Scheduler {
 
   // Elasticity policies (engine/policy/elastic/scheduler_elastic.cpp).
   void run_elasticity(Cluster& cluster, Time now);
+  // With elasticity on, asks the Waker for a cycle at `at` (see "Elasticity policies").
+  void wake_for_elasticity(Time at);
   // Admission: room for a head that does not fit: shrink-to-admit first, then preemption.
   bool make_room(Cluster& cluster, Workload& w, Time now);
   // True when shrinks for `head` were issued now or are in flight.

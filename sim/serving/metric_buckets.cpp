@@ -8,13 +8,28 @@ namespace gantry {
 MetricBuckets::MetricBuckets(Time origin, Duration keep)
     : origin_us_(origin.micros()), keep_buckets_(keep.micros() / kWidth + 2) {}
 
+void MetricBuckets::extend_to(size_t size) const {
+  while (buckets_.size() < size) {
+    const int64_t number = base_ + static_cast<int64_t>(buckets_.size());
+    const auto far = far_.begin();
+    if (far != far_.end() && far->first == number) {
+      buckets_.push_back(far->second);
+      far_.erase(far);
+    } else {
+      buckets_.emplace_back();
+    }
+  }
+}
+
 MetricBuckets::Bucket& MetricBuckets::bucket_of(int64_t at_us, int64_t* bucket_start) {
   const int64_t number = (at_us - origin_us_) / kWidth;
   assert(at_us >= origin_us_ && number >= base_ + settled_);
-  const auto i = static_cast<size_t>(number - base_);
-  if (i >= buckets_.size()) buckets_.resize(i + 1);
   *bucket_start = origin_us_ + number * kWidth;
-  return buckets_[i];
+  const int64_t i = number - base_;
+  const auto dense = static_cast<int64_t>(buckets_.size());
+  if (i >= dense + kDenseAhead) return far_[number];
+  if (i >= dense) extend_to(static_cast<size_t>(i) + 1);
+  return buckets_[static_cast<size_t>(i)];
 }
 
 void MetricBuckets::open(ServingMetric m, int64_t at_us, double weight) {
@@ -43,7 +58,8 @@ void MetricBuckets::settle(Time now) { settle_to(now.micros()); }
 void MetricBuckets::settle_to(int64_t now_us) const {
   const int64_t done = (now_us - origin_us_) / kWidth;  // buckets ending at or before now
   while (base_ + settled_ < done) {
-    if (static_cast<size_t>(settled_) >= buckets_.size()) buckets_.emplace_back();
+    if (static_cast<size_t>(settled_) >= buckets_.size())
+      extend_to(static_cast<size_t>(settled_) + 1);
     Bucket& b = buckets_[static_cast<size_t>(settled_)];
     for (size_t k = 0; k < kMetrics; ++k) {
       running_[k] += b.running_from[k];
@@ -51,11 +67,12 @@ void MetricBuckets::settle_to(int64_t now_us) const {
       total_[k] += b.integral[k];
     }
     ++settled_;
-  }
-  while (settled_ > keep_buckets_) {
-    buckets_.pop_front();
-    ++base_;
-    --settled_;
+    // Dropped as they go: a long catch-up never holds more than `keep` settled buckets.
+    while (settled_ > keep_buckets_) {
+      buckets_.pop_front();
+      ++base_;
+      --settled_;
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 #include "sim/serving/request_source.hpp"
 
+#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <numbers>
@@ -68,12 +69,7 @@ class TraceSource final : public RequestSource {
               std::shared_ptr<const std::vector<TraceRequest>> rows)
       : rows_(std::move(rows)), start_us_(start_us), speedup_(load.speedup), loop_(load.loop) {
     assert(rows_ && speedup_ > 0);
-    // One pass lasts until the last arrival plus the mean gap, so a looped trace keeps its rate.
-    if (!rows_->empty()) {
-      const int64_t last = rows_->back().offset_us;
-      pass_us_ = last + (rows_->size() > 1 ? last / static_cast<int64_t>(rows_->size() - 1) : 1);
-      if (pass_us_ <= 0) pass_us_ = 1;
-    }
+    pass_us_ = trace_pass_us(*rows_);
   }
 
   bool next(ServingRequest& out) override {
@@ -106,6 +102,18 @@ double diurnal_rate(const LoadSpec& load, Duration offset) {
                        static_cast<double>((offset - load.peak_at).micros()) /
                        static_cast<double>(load.period.micros());
   return load.trough_qps + (load.peak_qps - load.trough_qps) * (1.0 + std::cos(phase)) / 2.0;
+}
+
+int64_t trace_pass_us(const std::vector<TraceRequest>& rows) {
+  if (rows.empty()) return 1;
+  const int64_t last = rows.back().offset_us;
+  const int64_t pass = last + (rows.size() > 1 ? last / static_cast<int64_t>(rows.size() - 1) : 1);
+  return std::max<int64_t>(pass, 1);
+}
+
+double trace_rate_qps(const std::vector<TraceRequest>& rows, double speedup) {
+  return static_cast<double>(rows.size()) * 1e6 * speedup /
+         static_cast<double>(trace_pass_us(rows));
 }
 
 std::unique_ptr<RequestSource> make_request_source(

@@ -45,4 +45,14 @@ std::unique_ptr<RequestSource> make_request_source(
 // λ(t) of a diurnal curve at `offset` from its start, requests per second.
 double diurnal_rate(const LoadSpec& load, Duration offset);
 
+// One pass of a replayed trace, before speedup: its last arrival plus the mean gap between
+// arrivals (last / (rows − 1); 1 µs for one row), at least 1 µs. A looped trace starts again
+// after it, so the replay keeps the trace's mean rate.
+int64_t trace_pass_us(const std::vector<TraceRequest>& rows);
+
+// The mean rate at which a trace is replayed: rows per pass × speedup, requests per second
+// (0 for no rows). Rows all at one instant make a pass of 1 µs: a million requests per second
+// per row, which the trace loader refuses past kMaxServiceQps.
+double trace_rate_qps(const std::vector<TraceRequest>& rows, double speedup);
+
 }  // namespace gantry

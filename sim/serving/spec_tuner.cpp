@@ -1,6 +1,7 @@
 #include "sim/serving/spec_tuner.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <set>
@@ -68,6 +69,7 @@ class Tuner {
       }
     }
     result_.grid_size = static_cast<int>(arms_.size()) * max_replicas_;
+    assert(result_.grid_size == tune_grid_size(service));
   }
 
   TuneResult run() {
@@ -300,6 +302,18 @@ double peak_qps(const ServiceSpec& service, const std::vector<TraceRequest>* tra
     }
   }
   return 0;
+}
+
+int tune_grid_size(const ServiceSpec& service) {
+  int arms = 0;
+  for (const ReplicaCapacity& e : service.capacity) {
+    const int full = std::max(1, e.max_batch);
+    for (int b = 1;; b *= 2) {
+      ++arms;
+      if (std::min(b, full) == full) break;
+    }
+  }
+  return arms * std::max(1, service.autoscaler.max_replicas);
 }
 
 TuneResult tune_service(const ServiceSpec& service,

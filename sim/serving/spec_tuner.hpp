@@ -33,6 +33,15 @@
 
 namespace gantry {
 
+// The ranges of a tuning's inputs (`gantry tune`, README "Spec tuning"), so that it ends in
+// minutes at the simulator's speed (about 10^7 requests a second on one core): the time each
+// grid point simulates, the requests that makes at the peak (peak × measure), and with the
+// exhaustive comparison the requests of the whole grid (grid points × peak × measure).
+inline constexpr Duration kMinTuneMeasure = seconds(10);
+inline constexpr Duration kMaxTuneMeasure = days(1);
+inline constexpr double kMaxTuneRequestsPerPoint = 1e8;  // some 10 s of simulation
+inline constexpr double kMaxTuneGridRequests = 1e10;     // some 20 minutes
+
 struct TuneOptions {
   Duration slo_p99;     // required (> 0)
   double peak_qps = 0;  // 0: from the load (poisson qps, curve peak, trace's busiest minute)
@@ -70,5 +79,9 @@ TuneResult tune_service(const ServiceSpec& service,
 // The service's peak request rate: poisson qps, curve peak, or the trace's busiest 60 s (× its
 // speedup).
 double peak_qps(const ServiceSpec& service, const std::vector<TraceRequest>* trace);
+
+// The grid's points (TuneResult::grid_size): per capacity entry, max batch 1, 2, 4, ... up to
+// its maxBatch, × replicas 1..maxReplicas.
+int tune_grid_size(const ServiceSpec& service);
 
 }  // namespace gantry

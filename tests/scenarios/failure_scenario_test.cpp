@@ -11,13 +11,15 @@
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
+#include "tests/scenarios/allocation_invariant.hpp"
 
 namespace gantry {
 namespace {
 
 TEST(FailureScenario, Llama3RateOn16kGpusFor30Days) {
-  const SimulationRun run = run_simulation(
-      load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/llama3-failures-30d.yaml"));
+  const SimulationRun run = testing::run_checked(
+      load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/llama3-failures-30d.yaml"),
+      "llama3-failures-30d.yaml");
   const ReliabilitySummary r = summarize_reliability(run.log);
   // Interruptions: 419 × 30 / 54 = 232.8 expected; a Poisson count, so ±4σ = ±4·√232.8 = ±61.
   const double expected = 419.0 * 30 / 54;

@@ -9,13 +9,14 @@
 
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
+#include "tests/scenarios/allocation_invariant.hpp"
 
 namespace gantry {
 namespace {
 
 ServiceReport run_service(const std::string& name) {
-  const SimulationRun run =
-      run_simulation(load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name));
+  const SimulationRun run = testing::run_checked(
+      load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name), name);
   EXPECT_EQ(run.services.size(), 1u);
   return run.services.front();
 }

@@ -574,6 +574,14 @@ TEST(ScenarioLoader, StartAndOffsets) {
             "got '106751991d' (value out of range)");
 }
 
+// Issue 22: a seed of 2^64 − 1 was refused as "expected an integer >= 0", which it is; the
+// message names the upper bound, 2^63 − 1.
+TEST(ScenarioLoader, ASeedPastTheRangeNamesItsUpperBound) {
+  EXPECT_EQ(error_of(with("spec:\n", "spec:\n  seed: 18446744073709551615\n")),
+            "t.yaml:5:9: spec.seed: expected an integer from 0 to 9223372036854775807, got "
+            "'18446744073709551615' (out of range)");
+}
+
 // Issue 8: every instant a file produces stays on or before 9999-12-31T23:59:59.999999Z.
 TEST(ScenarioLoader, OffsetsStayWithinTheYear9999) {
   const std::string late = with("spec:\n", "spec:\n  start: 9999-12-01T00:00:00Z\n");  // +1 line

@@ -97,14 +97,62 @@ TEST(TrainingWorld, SummaryOfTwoJobs) {
 TEST(TrainingWorld, SeriesCoalescesChangesAtOneInstant) {
   const SimulationRun run = run_simulation(two_job_scenario());
   // A's release and B's bind happen at 118.778 s: one point (16 allocated), not two.
-  std::vector<std::pair<int64_t, int>> allocated;
+  std::vector<std::pair<int64_t, int64_t>> allocated;  // (µs, GPU milli)
   for (const SeriesPoint& p : run.log.series)
-    if (allocated.empty() || allocated.back().second != p.allocated ||
+    if (allocated.empty() || allocated.back().second != p.allocated_milli ||
         allocated.back().first != (p.time - kT0).micros())
-      allocated.emplace_back((p.time - kT0).micros(), p.allocated);
-  const std::vector<std::pair<int64_t, int>> expected{
-      {0, 8}, {10'000'000, 8}, {118'778'000, 16}, {123'778'000, 16}, {178'540'500, 0}};
+      allocated.emplace_back((p.time - kT0).micros(), p.allocated_milli);
+  const std::vector<std::pair<int64_t, int64_t>> expected{{0, 8000},
+                                                          {10'000'000, 8000},
+                                                          {118'778'000, 16'000},
+                                                          {123'778'000, 16'000},
+                                                          {178'540'500, 0}};
   EXPECT_EQ(allocated, expected);
+}
+
+// Issue 22: a pod on a share of a GPU counted the whole GPU (popcount of its GPU mask), so four
+// pods of 0.25 on a 1-GPU cluster reported 400 % allocated. One node of one A100; one job of
+// four Workers of gpu "0.25", all on GPU 0: 4 × 250 = 1000 milli, exactly the one GPU, from the
+// bind at 0 s until the job ends, which is when the run ends. Allocation ratio: 1 GPU over the
+// whole run / 1 GPU = 1.0 (it was 4.0).
+TEST(TrainingWorld, ASharedGpuCountsEachPodsShare) {
+  Topology t = dgx_rack(1);
+  t.classes[0].capacity.gpus = 1;
+  t.classes[0].island_size = 1;
+  JobSpec quarter = training_job("q", Framework::kPyTorch, {role(RoleKind::kWorker, 4, 0)},
+                                 seconds(0), 100, milliseconds(100), 0);
+  quarter.roles[0].per_replica.gpu_milli = 250;
+  const SimulationRun run = run_simulation(scenario_with(std::move(t), {quarter}));
+  const JobLog& q = run.log.jobs[0];
+  ASSERT_TRUE(q.finished.has_value());
+  ASSERT_EQ(q.pods.size(), 4u);
+  for (const PodPlacement& p : q.pods) EXPECT_EQ(p.gpu_mask, 1u) << "all four share GPU 0";
+  ASSERT_FALSE(run.log.series.empty());
+  EXPECT_EQ(run.log.series.front().time, kT0);
+  EXPECT_EQ(run.log.series.front().allocated_milli, 1000);
+  for (const SeriesPoint& p : run.log.series) EXPECT_LE(p.allocated_milli, 1000);
+  EXPECT_EQ(run.log.series.back().allocated_milli, 0);
+  EXPECT_EQ(run.end, *q.finished);
+  const RunSummary s = summarize(run);
+  EXPECT_EQ(s.total_gpus, 1);
+  EXPECT_DOUBLE_EQ(s.gpu_allocation_ratio, 1.0);
+}
+
+// A whole-GPU Master and two Workers of 0.5 on one node of 2 GPUs: 1000 + 2 × 500 = 2000 milli,
+// the node's two GPUs (it was 3: one per pod), so 100 % allocated over the run (it was 150 %).
+// The Workers' share comes from the last role, the Master's from the first.
+TEST(TrainingWorld, WholeAndSharedGpusOfOneJobAddUp) {
+  Topology t = dgx_rack(1);
+  t.classes[0].capacity.gpus = 2;
+  t.classes[0].island_size = 2;
+  JobSpec mixed = training_job("m", Framework::kPyTorch,
+                               {role(RoleKind::kMaster, 1, 1), role(RoleKind::kWorker, 2, 0)},
+                               seconds(0), 100, milliseconds(100), 0);
+  mixed.roles[1].per_replica.gpu_milli = 500;
+  const SimulationRun run = run_simulation(scenario_with(std::move(t), {mixed}));
+  ASSERT_TRUE(run.log.jobs[0].finished.has_value());
+  EXPECT_EQ(run.log.series.front().allocated_milli, 2000);
+  EXPECT_DOUBLE_EQ(summarize(run).gpu_allocation_ratio, 1.0);
 }
 
 // A 24-GPU job can never fit on two 8-GPU nodes: it stays queued, holds nothing, and the

@@ -15,6 +15,7 @@
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
+#include "sim/simulation.hpp"
 #include "sim/training_world.hpp"
 #include "tests/sim/sim_fixtures.hpp"
 
@@ -156,6 +157,39 @@ TEST(WorldResize, EvictionDuringTheRestartReleasesTheAddedPods) {
   EXPECT_EQ(e.pods.size(), 1u) << "placed again as its spec says: one worker";
   EXPECT_EQ(f.cluster.allocation_count(), 0u);
   EXPECT_TRUE(f.cluster.check_invariants());
+}
+
+// Issue 22: scale-out-idle grew a job only when some other event caused a cycle. One elastic
+// job of 2 Workers × 8 GPUs (elastic 1..3, scale step 1, resize cost 0) alone on 4 idle DGX
+// nodes, scale-out-idle on. Step compute 1.5 s for the spec's 16 GPUs, no gradient bytes, 4,800
+// steps. Rings span nodes: α = 5 µs (InfiniBand), all-reduce 2(n − 1) · 5 µs.
+//   0 s       bound, 2 Workers on nodes 0 and 1 (binpack)
+//   5 s       running (podStartup 5 s). Its start gives the policy a cycle at once: nothing is
+//             pending and node 2 is idle, so it grows by the most steps that fit: to 3 (its
+//             maximum). The resize checkpoints (0 steps done in 0 s) and restarts the pods.
+//   10 s      running again on 24 GPUs: compute 1.5 s · 16 / 24 = 1 s, all-reduce
+//             2 · 23 · 5 µs = 230 µs: 1.00023 s a step; 4,800 steps = 4,801.104 s
+//   4,811.104 s  finished.
+// Before the fix no cycle came after 5 s, so it ran at 2 Workers: 1.5 s + 2 · 15 · 5 µs =
+// 1.50015 s a step, 4,800 steps = 7,200.72 s, finished at 7,205.72 s (2 h).
+TEST(WorldResize, ScaleOutIdleGrowsAJobWhenItStartsRunning) {
+  JobSpec e = training_job("e", Framework::kPyTorch, {role(RoleKind::kWorker, 2, 8)}, Duration{},
+                           4800, milliseconds(1500), 0);
+  e.elastic = ElasticSpec{1, 3, 1, Duration{}};
+  ScenarioSpec s = scenario_with(dgx_rack(4), {e});
+  s.policy.elasticity.add(ElasticPolicy::kScaleOutIdle);
+  const SimulationRun run = run_simulation(s);
+  const JobLog& j = run.log.jobs[0];
+  EXPECT_EQ(*j.running - kT0, seconds(5));
+  EXPECT_EQ(j.resizes, 1);
+  ASSERT_EQ(j.pods.size(), 3u);
+  EXPECT_EQ(j.step.ring_size, 24);
+  EXPECT_EQ(j.step.total, microseconds(1'000'230));
+  EXPECT_EQ(*j.finished - kT0, microseconds(4'811'104'000));
+  std::vector<std::pair<int64_t, EventKind>> resizes;
+  for (const SimEvent& ev : run.log.events)
+    if (ev.kind == EventKind::kResize) resizes.emplace_back((ev.time - kT0).micros(), ev.kind);
+  EXPECT_EQ(resizes, (std::vector<std::pair<int64_t, EventKind>>{{5'000'000, EventKind::kResize}}));
 }
 
 }  // namespace

@@ -118,6 +118,40 @@ TEST_F(KubeCommands, SnapshotWritesALoadableScenario) {
   EXPECT_EQ(twin.workload.jobs[0].roles[0].per_replica.gpus, 4);
 }
 
+// A lying API server (issue 22): a 200 whose node list never ends ran `gantry snapshot` out of
+// memory (bad_alloc). The client abandons the answer at its 64 MiB limit: exit code 2, the
+// message names the request's URL and the limit, and nothing is written to stdout.
+TEST_F(KubeCommands, SnapshotRefusesAnAnswerThatNeverEnds) {
+  kube::testing::Fault endless;
+  endless.path_prefix = "/api/v1/nodes";
+  endless.endless_body = true;
+  fake_.inject(endless);
+  const Outcome o = run("snapshot --kubeconfig " + kubeconfig());
+  EXPECT_EQ(o.exit_code(), 2) << o.err;
+  EXPECT_EQ(o.err, "error: GET " + fake_.url() +
+                       "/api/v1/nodes?limit=500: the answer is longer than the client's limit of "
+                       "64 MiB (KubeClientOptions::max_response_bytes); abandoned\n");
+  EXPECT_EQ(o.out, "");
+}
+
+// The same lie to kubelet-sim, on the registration of its first node: exit code 2 naming the
+// server, the request and the limit (it ended in bad_alloc).
+TEST_F(KubeCommands, KubeletSimRefusesAnAnswerThatNeverEnds) {
+  kube::testing::Fault endless;
+  endless.path_prefix = "/api/v1/nodes";
+  endless.endless_body = true;
+  fake_.inject(endless);
+  const Outcome o = run("kubelet-sim --kubeconfig " + kubeconfig() + " --cluster " + kSource +
+                        "/scenarios/quickstart.yaml");
+  EXPECT_EQ(o.exit_code(), 2) << o.err;
+  EXPECT_NE(o.err.find("error: registering the nodes with " + fake_.url() + ": "),
+            std::string::npos)
+      << o.err;
+  EXPECT_NE(o.err.find("/api/v1/nodes: the answer is longer than the client's limit of 64 MiB"),
+            std::string::npos)
+      << o.err;
+}
+
 // `gantry kube drain` writes the node's drain request (a merge PATCH of one annotation) for a
 // gantry serve to carry out: the annotation read back as the live world reads it.
 TEST_F(KubeCommands, KubeDrainWritesTheNodesDrainRequest) {

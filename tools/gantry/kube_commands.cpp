@@ -92,6 +92,9 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   } catch (const kube::KubeError& e) {
     throw GantryError(std::string("registering the nodes with ") + client.config().server + ": " +
                       e.what());
+  } catch (const kube::KubeTransportError& e) {
+    throw GantryError(std::string("registering the nodes with ") + client.config().server + ": " +
+                      e.what());
   }
   fmt::print("gantry kubelet-sim: {} nodes of {} registered with {} (speed {})\n",
              kubelet.stats().nodes_registered, opt.cluster, client.config().server, opt.speed);
@@ -150,9 +153,12 @@ void run_snapshot(const SnapshotCommand& opt) {
     } while (!token.empty());
   };
   size_t skipped = 0;
+  int64_t usable = 0;
   list("/api/v1/nodes", [&](const nlohmann::json& n) {
     try {
       in.nodes.push_back(kube::parse_node(n));
+      if (in.nodes.back().ready && !in.nodes.back().unschedulable)
+        kube::check_snapshot_nodes(++usable, in.source);
     } catch (const InputError& e) {
       ++skipped;
       fmt::print(stderr, "warning: {}\n", e.what());

@@ -12,6 +12,7 @@
 #include "engine/config/units.hpp"
 #include "engine/core/errors.hpp"
 #include "sim/serving/service_file.hpp"
+#include "sim/serving/service_loader.hpp"
 #include "sim/serving/spec_tuner.hpp"
 #include "sim/simulation_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
@@ -25,7 +26,7 @@ struct TuneCommandOptions {
   std::string file;
   std::string slo;
   std::string service;
-  double qps = 0;
+  std::string qps;  // empty: the load's peak
   std::string measure = "10m";
   uint64_t seed = 1;
   bool no_exhaustive = false;
@@ -84,22 +85,61 @@ nlohmann::ordered_json point_json(const std::optional<TunePoint>& p) {
           {"cost_per_hour", p->cost_per_hour}};
 }
 
+// --qps: requests per second above 0 and at most a service's limit (10^7); NaN, infinities and
+// anything else are refused, never ignored.
+double read_qps(const std::string& text) {
+  const Result<double> qps = parse_number(text, 0, kMaxServiceQps);
+  if (!qps || !(qps.value() > 0))
+    throw GantryError(fmt::format(
+        "--qps: '{}': expected requests per second above 0 and at most 10000000 (10^7)", text));
+  return qps.value();
+}
+
+// --measure: a duration from 10s to 1d.
+Duration read_measure(const std::string& text) {
+  const auto measure = parse_duration(text);
+  if (!measure || measure.value() < kMinTuneMeasure || measure.value() > kMaxTuneMeasure)
+    throw GantryError(
+        fmt::format("--measure: '{}': expected a duration from 10s to 1d (simulated time per "
+                    "grid point)",
+                    text));
+  return measure.value();
+}
+
+// What the tuning would simulate stays within minutes (spec_tuner.hpp's limits); the message
+// says what to change.
+void check_tune_budget(double peak, const TuneOptions& o, int grid_points, bool qps_given) {
+  const std::string peak_text =
+      qps_given ? fmt::format("--qps {:g}", peak) : fmt::format("the load's peak {:g}/s", peak);
+  const double per_point = peak * o.measure.seconds();
+  if (per_point > kMaxTuneRequestsPerPoint)
+    throw GantryError(fmt::format(
+        "--measure: {} at {} is {:.3g} simulated requests per grid point, above the limit of "
+        "10^8 (some 10 s of simulation each): shorten --measure or lower --qps",
+        format_duration_exact(o.measure), peak_text, per_point));
+  const double grid = per_point * grid_points;
+  if (o.exhaustive && grid > kMaxTuneGridRequests)
+    throw GantryError(fmt::format(
+        "the exhaustive comparison would simulate {:.3g} requests ({} grid points × {} × {}), "
+        "above the limit of 10^10 (some 20 minutes): pass --no-exhaustive, shorten --measure "
+        "or lower --qps",
+        grid, grid_points, peak_text, format_duration_exact(o.measure)));
+}
+
 void run_tune(const TuneCommandOptions& opt) {
   TuneOptions options;
   options.slo_p99 = read_slo(opt.slo);
-  options.peak_qps = opt.qps;
+  if (!opt.qps.empty()) options.peak_qps = read_qps(opt.qps);
   options.seed = opt.seed;
   options.exhaustive = !opt.no_exhaustive;
-  const auto measure = parse_duration(opt.measure);
-  if (!measure || measure.value() < seconds(10))
-    throw GantryError(
-        fmt::format("--measure: '{}': expected a duration of at least 10s", opt.measure));
-  options.measure = measure.value();
+  options.measure = read_measure(opt.measure);
   const ServiceSpec service = pick_service(opt);
   std::shared_ptr<const std::vector<TraceRequest>> trace;
   if (service.load.kind == LoadKind::kTrace)
     trace = std::make_shared<const std::vector<TraceRequest>>(
-        load_azure_llm_trace(service.load.trace_file));
+        load_azure_llm_trace(service.load.trace_file, service.load.speedup));
+  check_tune_budget(options.peak_qps > 0 ? options.peak_qps : peak_qps(service, trace.get()),
+                    options, tune_grid_size(service), !opt.qps.empty());
 
   const auto t0 = std::chrono::steady_clock::now();
   const TuneResult r = tune_service(service, trace, options);
@@ -151,10 +191,12 @@ void add_tune_command(CLI::App& app) {
   cmd->add_option("--slo", opt->slo, "The latency objective, p99=<duration> (e.g. p99=2s)")
       ->required();
   cmd->add_option("--service", opt->service, "With a Scenario: the service to tune");
-  cmd->add_option("--qps", opt->qps, "Peak requests per second (default: from the load)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_option("--qps", opt->qps,
+                  "Peak requests per second, above 0 and at most 10^7 (default: the load's peak)");
   cmd->add_option("--measure", opt->measure,
-                  "Simulated time per grid point at the full budget (default 10m)");
+                  "Simulated time per grid point at the full budget, 10s to 1d (default 10m); "
+                  "peak × measure at most 10^8 requests, and × the grid's points at most 10^10 "
+                  "unless --no-exhaustive");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated arrivals (0 to 2^63-1)")
       ->check(seed_validator());
   cmd->add_flag("--no-exhaustive", opt->no_exhaustive,

@@ -12,7 +12,9 @@
 #include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/world/gang_assembly.hpp"
 #include "adapters/kube/world/live_cluster.hpp"
+#include "engine/config/limits.hpp"
 #include "engine/config/units.hpp"
+#include "engine/core/errors.hpp"
 
 namespace gantry::kube {
 
@@ -236,7 +238,18 @@ void write_job(YAML::Emitter& y, const Model& m, const std::string& gang,
 
 }  // namespace
 
+void check_snapshot_nodes(int64_t usable_nodes, const std::string& source) {
+  if (usable_nodes <= kMaxClusterNodes) return;
+  throw GantryError(fmt::format(
+      "{}: at least {} usable nodes (ready and schedulable); a scenario holds at most {} nodes "
+      "(spec.cluster), so this cluster cannot be written as one",
+      source.empty() ? "the cluster" : source, usable_nodes, kMaxClusterNodes));
+}
+
 std::string snapshot_scenario(const SnapshotInput& input) {
+  check_snapshot_nodes(std::count_if(input.nodes.begin(), input.nodes.end(),
+                                     [](const KubeNode& n) { return n.ready && !n.unschedulable; }),
+                       input.source);
   const Model m = model_of(input);
   YAML::Emitter y;
   y << YAML::Comment("Snapshot of " +

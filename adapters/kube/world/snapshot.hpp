@@ -21,6 +21,10 @@
 //     long a pod will run; say so in the what-if).
 //   - nodes that are absent or not ready are left out (the twin is the capacity usable now).
 //
+// A scenario holds at most kMaxClusterNodes (100,000) nodes (engine/config/limits.hpp): a
+// cluster with more usable nodes is refused (GantryError naming the count, the limit and the
+// source) rather than written as a scenario no Gantry would load.
+//
 // Pure: no I/O; `gantry snapshot` lists the objects with the client and prints the result.
 
 #include <string>
@@ -42,6 +46,12 @@ struct SnapshotInput {
   std::string source;  // e.g. the API server's URL, written in the header comment
 };
 
+// Throws GantryError when more than kMaxClusterNodes nodes are usable (check_snapshot_nodes).
 std::string snapshot_scenario(const SnapshotInput& input);
+
+// Throws GantryError "<source>: at least N usable nodes ...; a scenario holds at most 100000
+// nodes ..." when `usable_nodes` passes kMaxClusterNodes. `gantry snapshot` calls it while it
+// lists, so that a cluster far too large is refused before it is all read.
+void check_snapshot_nodes(int64_t usable_nodes, const std::string& source);
 
 }  // namespace gantry::kube

@@ -604,6 +604,23 @@ int FakeApiServer::handle(mg_connection* conn) {
                          [&] { return impl_->shutting_down; });
     }
     if (fault->drop) return 1;  // nothing written; the connection closes
+    if (fault->endless_body) {
+      const std::string head =
+          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nTransfer-Encoding: "
+          "chunked\r\nConnection: close\r\n\r\n";
+      mg_write(conn, head.data(), head.size());
+      const std::string start = R"({"kind":"List","apiVersion":"v1","items":[)";
+      const std::string filler(64 << 10, ' ');
+      bool open = mg_send_chunk(conn, start.data(), static_cast<unsigned>(start.size())) > 0;
+      while (open) {
+        {
+          std::lock_guard lock(impl_->mutex);
+          if (impl_->shutting_down) break;
+        }
+        open = mg_send_chunk(conn, filler.data(), static_cast<unsigned>(filler.size())) > 0;
+      }
+      return 200;
+    }
     if (fault->status != 0) {
       Answer a;
       a.status = fault->status;

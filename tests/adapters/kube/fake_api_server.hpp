@@ -26,8 +26,8 @@
 //    horizon gets a 200 and an ERROR event with 410 Expired, as the real server does.
 // Fault injection on command, for the next matching requests: any status with an optional
 // Retry-After and body (plain text for the max-in-flight 429), a delay before answering, a
-// dropped connection; for open watches: expire_watches() (ERROR 410 mid-stream),
-// drop_watches() (connection closed without the end of the chunked body).
+// dropped connection, a 200 whose body never ends; for open watches: expire_watches() (ERROR 410
+// mid-stream), drop_watches() (connection closed without the end of the chunked body).
 //
 // Deterministic: uids are "uid-<n>", timestamps a fixed instant, lists in key order.
 // TLS is terminated by web::TlsFront in front of the plain civetweb listener (tls_front.hpp says
@@ -85,6 +85,9 @@ struct Fault {
   std::optional<int> retry_after_seconds;
   int delay_ms = 0;   // wait this long before answering (interrupted by the destructor)
   bool drop = false;  // close the connection without answering
+  // Answer 200 with a chunked JSON body that never ends (`{"items":[` and then spaces, 64 KiB
+  // a chunk) until the client hangs up or the server shuts down: a lying server.
+  bool endless_body = false;
   // Hold the request until release_held(), then apply the rest of the fault (or answer
   // normally when status is 0). Lets a test change state while a client is between streams.
   bool hold = false;

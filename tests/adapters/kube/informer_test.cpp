@@ -5,7 +5,11 @@
 #include "adapters/kube/informer.hpp"
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
+#include <sstream>
+
+#include "adapters/kube/kube_log.hpp"
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/post_queue.hpp"
 #include "tests/adapters/kube/test_support.hpp"
@@ -148,6 +152,27 @@ TEST_F(InformerFixture, BookmarkVersionIsWhereTheNextWatchStarts) {
   informer->stop();
 }
 
+// What the informers log (kube_log.hpp) while one lives: a sink added for the test's span.
+class CapturedLog {
+ public:
+  CapturedLog() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
+    sink_->set_pattern("%l %v");
+    kube_log().sinks().push_back(sink_);
+  }
+  ~CapturedLog() { std::erase(kube_log().sinks(), sink_); }
+  // The lines logged so far (read after the informer has stopped).
+  std::vector<std::string> lines() const {
+    std::vector<std::string> out;
+    std::istringstream in(text_.str());
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  }
+
+ private:
+  std::ostringstream text_;
+  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
+};
+
 // Changes made while the informer is between streams, then 410: the relist must turn them
 // into updates, adds and deletes (adds/updates in key order, then deletes).
 void relist_after_gone(InformerFixture& f, bool as_status) {
@@ -186,6 +211,85 @@ void relist_after_gone(InformerFixture& f, bool as_status) {
 
 TEST_F(InformerFixture, RelistOn410ErrorEvent) { relist_after_gone(*this, false); }
 TEST_F(InformerFixture, RelistOn410Status) { relist_after_gone(*this, true); }
+
+// A server that answers 410 to every watch, even from the version its own list just gave
+// (issue 22: kubelet-sim relisted 46 times a second, silently). The first 410 relists at once
+// (client-go's reflector does); each further one in a row waits the informer's backoff first,
+// and says so in the log. Five 410s: lists 1..6, waits before lists 3, 4, 5, 6: bases 800 ms,
+// 1.6 s, 3.2 s, 6.4 s, each + base × u (jitter 1, seed 42). The sixth watch is a real one.
+TEST_F(InformerFixture, Repeated410sBackOffAndAreLogged) {
+  CapturedLog log;
+  Fault gone;
+  gone.path_prefix = "/api/v1/pods";
+  gone.match = Fault::Match::kWatch;
+  gone.status = 410;
+  gone.times = 5;
+  server.inject(gone);
+  auto informer = make();
+  informer->start();
+  ASSERT_TRUE(server.wait_for_watches_started(1));  // faults answer before a stream starts
+  server.apply(kPods, pod("a"));
+  EXPECT_EQ(next(1), (Lines{"added default/a"}));
+  informer->stop();
+  const InformerStats stats = informer->stats();
+  EXPECT_EQ(stats.relists_410, 5);
+  EXPECT_EQ(stats.lists, 6);
+  EXPECT_EQ(stats.backoffs, 4);
+  const auto waits = sleeper.waits();
+  ASSERT_EQ(waits.size(), 4u);
+  RandomStream u = RandomStreams(42).stream("kube.informer");
+  Duration base = milliseconds(800);
+  for (const Duration w : waits) {
+    EXPECT_EQ(w, base + Duration::from_seconds(base.seconds() * u.uniform()));
+    base = base * 2;
+  }
+  const std::vector<std::string> lines = log.lines();
+  ASSERT_EQ(lines.size(), 5u) << ::testing::PrintToString(lines);
+  EXPECT_EQ(lines[0].rfind("info informer /api/v1/pods: watch: 410 Expired", 0), 0u) << lines[0];
+  for (size_t i = 1; i < 5; ++i) {
+    EXPECT_EQ(lines[i].rfind("warning informer /api/v1/pods: 410 Gone " + std::to_string(i + 1) +
+                                 " times in a row right after a fresh list",
+                             0),
+              0u)
+        << lines[i];
+    EXPECT_NE(lines[i].find("trying again in"), std::string::npos) << lines[i];
+  }
+}
+
+// A list page whose body never ends (a lying server): the client abandons it at its limit
+// (kube_client.hpp), the informer logs that, backs off and lists again, and syncs once the
+// server answers properly. Nothing grows without bound and the thread never dies.
+TEST_F(InformerFixture, AListThatNeverEndsIsAbandonedAndRetried) {
+  CapturedLog log;
+  KubeClientOptions o;
+  o.qps = 0;
+  o.max_response_bytes = 1 << 20;
+  KubeClient small(testing::config_for(server.url()), o);
+  server.apply(kPods, pod("a"));
+  Fault endless;
+  endless.path_prefix = "/api/v1/pods";
+  endless.match = Fault::Match::kNotWatch;
+  endless.endless_body = true;
+  server.inject(endless);
+  InformerOptions io;
+  io.path = "/api/v1/pods";
+  io.seed = 42;
+  io.sleeper = &sleeper;
+  Informer informer(small, io);
+  informer.start();
+  ASSERT_TRUE(informer.wait_for_sync());
+  EXPECT_EQ(informer.cache().keys(), (Lines{"default/a"}));
+  informer.stop();
+  EXPECT_EQ(informer.stats().backoffs, 1);
+  EXPECT_EQ(informer.stats().lists, 1);
+  const std::vector<std::string> lines = log.lines();
+  ASSERT_EQ(lines.size(), 1u) << ::testing::PrintToString(lines);
+  EXPECT_NE(lines[0].find("warning informer /api/v1/pods: list: GET " + server.url() +
+                          "/api/v1/pods?limit=500: the answer is longer than the client's "
+                          "limit of 1 MiB"),
+            std::string::npos)
+      << lines[0];
+}
 
 TEST_F(InformerFixture, ExpiredContinueTokenRestartsTheList) {
   for (const char* n : {"a", "b", "c"}) server.apply(kPods, pod(n));

@@ -250,6 +250,48 @@ TEST_F(ClientFixture, TransportErrorsThrow) {
   EXPECT_THROW(nowhere.request("GET", kPods), KubeTransportError);
 }
 
+// A lying server (issue 22): a 200 whose chunked body never ends grew the client's memory until
+// bad_alloc. The answer is abandoned at max_response_bytes with an error naming the method, the
+// URL and the limit, and the client goes on working.
+TEST_F(ClientFixture, AnAnswerThatNeverEndsIsAbandonedAtTheLimit) {
+  KubeClientOptions o;
+  o.qps = 0;
+  o.max_response_bytes = 1 << 20;
+  KubeClient limited(testing::config_for(server.url()), o);
+  Fault f;
+  f.path_prefix = "/api/v1/nodes";
+  f.endless_body = true;
+  server.inject(f);
+  try {
+    limited.get("/api/v1/nodes?limit=500");
+    ADD_FAILURE() << "no error";
+  } catch (const KubeResponseTooLarge& e) {
+    EXPECT_STREQ(e.what(), ("GET " + server.url() +
+                            "/api/v1/nodes?limit=500: the answer is longer than the client's limit "
+                            "of 1 MiB (KubeClientOptions::max_response_bytes); abandoned")
+                               .c_str());
+  }
+  EXPECT_TRUE(limited.get("/api/v1/nodes")["items"].empty()) << "the next answer is read";
+}
+
+// An answer whose Content-Length is over the limit is refused before its body is read; one
+// exactly at the limit is read.
+TEST_F(ClientFixture, AnAnnouncedLengthAboveTheLimitIsRefused) {
+  KubeClientOptions o;
+  o.qps = 0;
+  o.max_response_bytes = 1000;
+  KubeClient limited(testing::config_for(server.url()), o);
+  Fault f;
+  f.path_prefix = kPods;
+  f.status = 200;
+  f.body = "\"" + std::string(1000, 'x') + "\"";  // 1,002 bytes
+  server.inject(f);
+  EXPECT_THROW(limited.request("GET", kPods), KubeResponseTooLarge);
+  f.body = "\"" + std::string(998, 'x') + "\"";  // 1,000 bytes
+  server.inject(f);
+  EXPECT_EQ(limited.request("GET", kPods).body.size(), 1000u);
+}
+
 TEST_F(ClientFixture, SlowAnswerTimesOut) {
   KubeClientOptions o;
   o.request_timeout = milliseconds(100);

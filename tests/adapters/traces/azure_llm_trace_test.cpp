@@ -68,6 +68,16 @@ TEST(AzureLlmTrace, ColumnsInAnyOrderAndEqualTimes) {
   EXPECT_EQ(r[2].offset_us, 20'000'000);  // 2e1 s
 }
 
+// A trace saved by a spreadsheet starts with a UTF-8 byte order mark; it reads as any other.
+TEST(AzureLlmTrace, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::vector<TraceRequest> r =
+      load_azure_llm_trace_text(std::string("\xEF\xBB\xBF") + kHeader + "0.5,100,5\n", "t.csv");
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].offset_us, 500'000);
+  EXPECT_EQ(r[0].prefill_tokens, 100);
+  EXPECT_EQ(r[0].decode_tokens, 5);
+}
+
 TEST(AzureLlmTrace, HeaderOnlyIsEmpty) {
   EXPECT_TRUE(load_azure_llm_trace_text(kHeader, "t.csv").empty());
 }
@@ -136,6 +146,32 @@ TEST(AzureLlmTrace, MissingField) {
   const std::string error = input_error_of([&] { load_azure_llm_trace_text(text, "t.csv"); });
   EXPECT_EQ(error.rfind("t.csv:3:", 0), 0u) << error;
   EXPECT_NE(error.find("num_decode_tokens: missing field"), std::string::npos) << error;
+}
+
+// Issue 22: a trace whose rows are all at one instant made a pass of 1 µs, and a looped replay
+// of it ran without end at millions of requests per second. The replay rate is rows per pass
+// (sim/serving/request_source.hpp: the last arrival plus the mean gap, at least 1 µs) ×
+// speedup, at most 10^7 like every load's qps. Ten rows at 0: 10 per µs = 10^7, accepted;
+// eleven: 1.1 × 10^7, refused at the last row (line 12).
+TEST(AzureLlmTrace, ARateAboveTheLimitIsRefusedAtTheLastRow) {
+  std::string text = kHeader;
+  for (int i = 0; i < 10; ++i) text += "0,1,1\n";
+  EXPECT_EQ(load_azure_llm_trace_text(text, "t.csv").size(), 10u);
+  text += "0,1,1\n";
+  EXPECT_EQ(input_error_of([&] { load_azure_llm_trace_text(text, "t.csv"); }),
+            "t.csv:12:1: arrived_at: 11 requests in 1 µs (one pass: up to this last arrival, "
+            "'0', plus the mean gap) at speedup 1 is 1.1e+07 requests per second, above the "
+            "limit of 10^7; spread the arrivals or lower the speedup");
+}
+
+// Rows a microsecond apart: at 0, 1 and 2 µs a pass is 2 + 2 / 2 = 3 µs, 3 rows in it, 10^6 a
+// second. Speedup 10 gives 10^7, accepted; 11 gives 1.1 × 10^7, refused.
+TEST(AzureLlmTrace, TheRateCountsTheSpeedup) {
+  const std::string text = std::string(kHeader) + "0,1,1\n0.000001,1,1\n0.000002,1,1\n";
+  EXPECT_EQ(load_azure_llm_trace_text(text, "t.csv", 10).size(), 3u);
+  const std::string error = input_error_of([&] { load_azure_llm_trace_text(text, "t.csv", 11); });
+  EXPECT_EQ(error.rfind("t.csv:4:1: arrived_at: 3 requests in 3 µs", 0), 0u) << error;
+  EXPECT_NE(error.find("at speedup 11 is 1.1e+07 requests per second"), std::string::npos) << error;
 }
 
 TEST(AzureLlmTrace, MissingFileIsAFileError) {

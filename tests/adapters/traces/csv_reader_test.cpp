@@ -66,6 +66,25 @@ TEST(CsvReader, PositionsAreOneBasedByteColumnsWhereFieldsStart) {
   EXPECT_FALSE(csv.next());
 }
 
+// Issue 22: a file saved with a UTF-8 byte order mark gave `\ufeffarrived_at: unknown column`.
+// The mark is skipped: the first column is "a", and an error on the header's second name is at
+// byte 3 of the line as the user sees it ("a," is bytes 1-2), not 6.
+TEST(CsvReader, AByteOrderMarkIsSkipped) {
+  const std::string bom = "\xEF\xBB\xBF";
+  EXPECT_THAT(records(bom + "a,b,c\n1,2,3\n"), ::testing::ElementsAre("1|2|3"));
+  const std::string header = bom + "a,b,c\n", unknown = bom + "a,x,c\n";  // the reader keeps views
+  CsvReader csv(header, "t.csv");
+  csv.read_header();
+  EXPECT_EQ(csv.columns(), (std::vector<std::string>{"a", "b", "c"}));
+  EXPECT_EQ(input_error_of([&] {
+              CsvReader known(unknown, "t.csv");
+              known.read_header({"a", "b", "c"});
+            }),
+            "t.csv:1:3: x: unknown column; expected columns: a, b, c");
+  // Only at the very start: elsewhere the bytes are data.
+  EXPECT_THAT(records("a,b,c\n" + bom + "1,2,3\n"), ::testing::ElementsAre(bom + "1|2|3"));
+}
+
 TEST(CsvReader, SyntaxErrorsNamePositionAndColumn) {
   // The opening quote of the unterminated field is line 3, byte 3.
   EXPECT_EQ(error_reading("a,b,c\n1,2,3\n4,\"5,6\n"), "t.csv:3:3: b: unterminated quoted field");

@@ -189,7 +189,12 @@ TEST(ParseInteger, RangesAndSigns) {
   EXPECT_EQ(parse_integer("eight", 1, 64).error(), "expected an integer from 1 to 64, got 'eight'");
   EXPECT_EQ(parse_integer("65", 1, 64).error(), "expected an integer from 1 to 64, got '65'");
   EXPECT_EQ(parse_integer("-1", 0, kMax).error(), "expected an integer >= 0, got '-1'");
-  EXPECT_THAT(parse_integer("9223372036854775808", 0, kMax).error(), HasSubstr("out of range"));
+  // Issue 22: past int64 the message names both bounds (it said "an integer >= 0").
+  EXPECT_EQ(parse_integer("9223372036854775808", 0, kMax).error(),
+            "expected an integer from 0 to 9223372036854775807, got '9223372036854775808' (out "
+            "of range)");
+  EXPECT_EQ(parse_integer("-99999999999999999999", -5, 5).error(),
+            "expected an integer from -5 to 5, got '-99999999999999999999' (out of range)");
   EXPECT_THAT(parse_integer("1.0", 0, 10).error(), HasSubstr("expected an integer"));
   EXPECT_THAT(parse_integer("+1", 0, 10).error(), HasSubstr("expected an integer"));
   EXPECT_THAT(parse_integer("", 0, 10).error(), HasSubstr("expected an integer"));

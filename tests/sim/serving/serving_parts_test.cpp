@@ -91,6 +91,33 @@ TEST(MetricBuckets, TotalsAreTheCountersOfWholeBucketsAndSurviveDroppedOnes) {
   EXPECT_DOUBLE_EQ(m.total(ServingMetric::kConcurrency, Time::from_micros(41 * kS / 2)), 10.0);
 }
 
+// Issue 22: a request of 10^7 prompt and 10^7 output tokens finishes weeks after it arrives,
+// and a bucket per second up to its finish took 4.9 GB. Here one request is in the system over
+// [0.5 s, 1,000,000.5 s) (11.6 days) and another over [1 s, 3 s): the buckets held are the four
+// the near one touched (0..3) and the far one, 5 (it was 1,000,001); the figures are the same.
+TEST(MetricBuckets, AFinishWeeksAheadHoldsOneBucketNotOneASecond) {
+  MetricBuckets m(Time::from_micros(0), seconds(60));  // keeps 62 settled buckets
+  m.open(ServingMetric::kConcurrency, kS / 2);
+  m.close(ServingMetric::kConcurrency, 1'000'000 * kS + kS / 2);
+  m.open(ServingMetric::kConcurrency, kS);
+  m.close(ServingMetric::kConcurrency, 3 * kS);
+  EXPECT_EQ(m.buckets_held(), 5u);
+  // [0, 10 s): 9.5 + 2 = 11.5 request-seconds, 1.15 on average.
+  EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, Time::from_micros(10 * kS), seconds(10)),
+                   1.15);
+  // Half-way, only the long one is in the system; what is held stays small: 62 settled
+  // buckets and the far one.
+  EXPECT_DOUBLE_EQ(
+      m.average(ServingMetric::kConcurrency, Time::from_micros(500'000 * kS), seconds(60)), 1.0);
+  EXPECT_EQ(m.buckets_held(), 63u);
+  // Past its finish: 1,000,000 + 2 request-seconds in all; nothing is open any more.
+  EXPECT_DOUBLE_EQ(m.total(ServingMetric::kConcurrency, Time::from_micros(1'000'001 * kS)),
+                   1'000'002.0);
+  EXPECT_DOUBLE_EQ(
+      m.average(ServingMetric::kConcurrency, Time::from_micros(1'000'100 * kS), seconds(60)), 0.0);
+  EXPECT_EQ(m.buckets_held(), 62u);
+}
+
 TEST(NodeCache, KeepsTheEarliestAvailability) {
   NodeCache c;
   EXPECT_EQ(c.available_at(3, "llama"), -1);

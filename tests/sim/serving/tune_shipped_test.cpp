@@ -16,8 +16,8 @@ namespace {
 TEST(SpecTunerShipped, ChatServiceMatchesTheExhaustiveGridAtEightAndTwoSeconds) {
   const ServiceSpec s =
       load_service_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/serving/chat-service.yaml");
-  const auto trace =
-      std::make_shared<const std::vector<TraceRequest>>(load_azure_llm_trace(s.load.trace_file));
+  const auto trace = std::make_shared<const std::vector<TraceRequest>>(
+      load_azure_llm_trace(s.load.trace_file, s.load.speedup));
   for (const auto& [slo, key] : {std::pair{seconds(8), "L4"}, std::pair{seconds(2), "H100"}}) {
     SCOPED_TRACE(slo.seconds());
     TuneOptions o;

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/core/errors.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace gantry::kube {
@@ -90,6 +91,31 @@ TEST(Snapshot, WritesAScenarioThatLoads) {
   EXPECT_EQ(j.work.steps, 7200);
   EXPECT_NE(yaml.find("r1-n000 = dgx-a, r1-n001 = dgx-b"), std::string::npos)
       << "node names are kept in a comment";
+}
+
+// A list of 200,000 nodes gave a scenario no Gantry would load (spec.cluster holds at most
+// 100,000 nodes, engine/config/limits.hpp). 100,000 usable nodes and one more that is not ready
+// pass the check; one more usable node is refused, naming the count, the limit and the source.
+TEST(Snapshot, RefusesMoreUsableNodesThanAScenarioHolds) {
+  EXPECT_NO_THROW(check_snapshot_nodes(100'000, "https://10.0.0.1:6443"));
+  try {
+    check_snapshot_nodes(100'001, "https://10.0.0.1:6443");
+    ADD_FAILURE() << "no error";
+  } catch (const GantryError& e) {
+    EXPECT_STREQ(e.what(),
+                 "https://10.0.0.1:6443: at least 100001 usable nodes (ready and schedulable); a "
+                 "scenario holds at most 100000 nodes (spec.cluster), so this cluster cannot be "
+                 "written as one");
+  }
+  SnapshotInput in;
+  in.now = kT0;
+  in.source = "https://10.0.0.1:6443";
+  in.nodes.resize(100'001);
+  for (size_t i = 0; i < in.nodes.size(); ++i) {
+    in.nodes[i].name = "n" + std::to_string(i);
+    in.nodes[i].ready = true;
+  }
+  EXPECT_THROW(snapshot_scenario(in), GantryError);
 }
 
 }  // namespace

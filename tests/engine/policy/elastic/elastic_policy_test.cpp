@@ -61,6 +61,32 @@ TEST(ScaleOutIdle, GrowsIntoIdleGpusByWholeSteps) {
   EXPECT_EQ(rig.resizes.size(), 1u);
 }
 
+// Issue 22: scale-out-idle acted only when something else caused a cycle, so a job alone on an
+// idle cluster never grew. Two 8-GPU nodes; an elastic job (2 Workers of 2 GPUs, 1..8 by 2) and
+// a rigid one of 8 GPUs (node 0, GPUs 0-3, and node 1). Both start running in the first cycle:
+// the elastic job's start asks for a cycle at once (the rigid one's need not). That cycle grows
+// the elastic job by the one step that fits: 2 Workers into the 4 idle GPUs of node 0. When the
+// rigid job finishes at 60 s node 1's 8 GPUs are idle: the scheduler asks for a cycle then too,
+// where the elastic job grows by the two steps that fit, 4 Workers of 2 GPUs: 4 → 8, its maximum.
+TEST(ScaleOutIdle, AStartAndIdleGpusAskForACycle) {
+  ElasticRig rig(uniform_cluster(2), elastic_config(ElasticPolicy::kScaleOutIdle));
+  const JobId job = rig.submit(elastic_job(2, 2, 1, 8, 2));
+  const JobId rigid = rig.submit(worker_job(1, 8));
+  EXPECT_EQ(rig.cycle(), (Ids{job, rigid}));
+  EXPECT_EQ(rig.wakes, (std::set<Time>{kT0})) << "the elastic job's start";
+  rig.cycle();
+  ASSERT_EQ(rig.resizes.size(), 1u);
+  EXPECT_EQ(rig.resizes[0].replicas, 4);
+  rig.resized();
+  rig.wakes.clear();
+  rig.now = kT0 + seconds(60);
+  rig.tell(Observation::Kind::kFinished, rigid);
+  EXPECT_EQ(rig.wakes, (std::set<Time>{kT0 + seconds(60)})) << "the rigid job's GPUs are idle";
+  rig.cycle();
+  ASSERT_EQ(rig.resizes.size(), 2u);
+  EXPECT_EQ(rig.resizes[1].replicas, 8);
+}
+
 // One 8-GPU node, 2 GPUs taken by other load. Jobs 0 (priority 0) and 1 (priority 1), 2
 // Workers of 1 GPU each (max 4, step 2): 4 GPUs used, 2 idle. Job 1 goes first and takes both
 // (Workers 2, 3 = pods 2, 3 on GPUs 6, 7); job 0's step of 2 then does not fit: no action.

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake pkg-config git
+  build-essential cmake pkg-config git ninja-build mold  # tools/cmake-configure.sh
   libboost-graph-dev libsqlite3-dev sqlite3 libyaml-cpp-dev nlohmann-json3-dev
   libcivetweb-dev libfmt-dev libcurl4-openssl-dev libspdlog-dev libcli11-dev
   libhowardhinnant-date-dev tzdata

@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
-# Installs the dependencies, checks the formatting (.clang-format), builds everything, builds
-# and tests the web UI (npm ci, the Vite build, Vitest) and runs its browser test against a real
-# `gantry serve` (tools/web-e2e.sh), runs each fuzz target briefly, runs the tests under
-# ASan + UBSan, and then the whole test suite with CTest (last, so its summary closes the
-# output).
+# The README's test command, and what .ci/run calls. In order:
+#   1. installs the dependencies and checks the formatting (.clang-format);
+#   2. builds everything optimised (gcc, no debug information: CI only runs it; libraries as
+#      unity builds, CMakeLists.txt says why);
+#   3. builds and tests the web UI (npm ci, the Vite build, Vitest) and runs its browser test
+#      against a real `gantry serve` (tools/web-e2e.sh);
+#   4. builds everything once more with clang under ASan + UBSan and libFuzzer's coverage
+#      (tools/sanitized-build.sh), runs each fuzz target briefly in it (tools/fuzz-smoke.sh)
+#      and the test suite under the sanitizers (tools/sanitize.sh);
+#   5. runs the whole test suite on the optimised build with CTest (last, so its summary
+#      closes the output).
+# Each stage's wall time is printed as it ends, and all of them in a table at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-tools/install-deps.sh
-tools/check-format.sh
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$(nproc)"
-(cd web/ui && npm ci --no-audit --no-fund && npm run build && npm test)
-tools/web-e2e.sh --no-npm-ci
-tools/fuzz-smoke.sh "${GANTRY_FUZZ_SECONDS:-20}"
-tools/sanitize.sh
-ctest --test-dir build --output-on-failure -j"$(nproc)"
+# shellcheck source=tools/stage-timer.sh
+source tools/stage-timer.sh
+
+stage "install dependencies" tools/install-deps.sh
+stage "check formatting" tools/check-format.sh
+stage "configure" tools/cmake-configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGANTRY_UNITY_BUILD=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
+stage "build (gcc -O2)" cmake --build build -j"$(nproc)"
+stage "web UI: npm ci, build, Vitest" \
+  bash -c 'cd web/ui && npm ci --no-audit --no-fund && npm run build && npm test'
+stage "web UI: browser test" tools/web-e2e.sh --no-npm-ci
+stage "fuzz targets (build and run)" tools/fuzz-smoke.sh "${GANTRY_FUZZ_SECONDS:-20}"
+stage "sanitized build and tests" tools/sanitize.sh
+stage "tests (gcc -O2)" ctest --test-dir build --output-on-failure -j"$(nproc)"
+stage_summary

@@ -47,7 +47,7 @@ echo "web-e2e: building the web UI (web/ui)"
 )
 if [ ! -x build/gantry ]; then
   echo "web-e2e: building build/gantry"
-  cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  tools/cmake-configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
   cmake --build build -j"$(nproc)" --target gantry
 fi
 

@@ -9,6 +9,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "adapters/kube/trim.hpp"
+
 namespace gantry::kube {
 
 namespace {
@@ -23,13 +25,6 @@ void init_curl() {
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string trim(std::string s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
   return s;
 }
 

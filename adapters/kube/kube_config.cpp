@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "adapters/kube/trim.hpp"
 #include "engine/core/errors.hpp"
 
 namespace gantry::kube {
@@ -117,13 +118,6 @@ class Reader {
   std::string file_;
   std::string base_dir_;
 };
-
-std::string trim(std::string s) {
-  const auto not_space = [](unsigned char c) { return !std::isspace(c); };
-  s.erase(s.begin(), std::find_if(s.begin(), s.end(), not_space));
-  s.erase(std::find_if(s.rbegin(), s.rend(), not_space).base(), s.end());
-  return s;
-}
 
 }  // namespace
 

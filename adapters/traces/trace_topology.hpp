@@ -33,8 +33,9 @@ namespace gantry {
 // microseconds) and reject garbage early; real traces stay far below them.
 inline constexpr int64_t kMiB = 1024ll * 1024;
 inline constexpr int64_t kMaxCpuMilli = 1'000'000'000;  // a million cores, as sim/ allows
-inline constexpr int64_t kMaxMemoryMib = 1ll << 26;     // 64 TiB, as sim/ allows
-inline constexpr int64_t kMaxGpusPerNode = 64;          // Cluster tracks GPUs in a 64-bit mask
+inline constexpr int64_t kMaxCpuCores = kMaxCpuMilli / 1000;
+inline constexpr int64_t kMaxMemoryMib = 1ll << 26;  // 64 TiB, as sim/ allows
+inline constexpr int64_t kMaxGpusPerNode = 64;       // Cluster tracks GPUs in a 64-bit mask
 inline constexpr int64_t kMaxTraceSeconds = 1'000'000'000'000;  // ~31,700 years; fits Time in us
 
 // GPU types of the public traces, each with its source. Names are the catalog keys.

@@ -23,9 +23,8 @@
 
 namespace gantry {
 
-inline constexpr int64_t kMaxCpuMilli = 1'000'000'000;        // one node or pod: a million cores
-inline constexpr int64_t kMaxCpuCores = kMaxCpuMilli / 1000;  // the same, in whole cores
-inline constexpr int64_t kMaxMemory = 64ll << 40;             // one node or pod: 64 TiB
+inline constexpr int64_t kMaxCpuMilli = 1'000'000'000;  // one node or pod: a million cores
+inline constexpr int64_t kMaxMemory = 64ll << 40;       // one node or pod: 64 TiB
 // One pod's whole GPUs: a node's GPUs are tracked in a 64-bit mask (Cluster::free_gpu_mask).
 inline constexpr int64_t kMaxGpusPerPod = 64;
 

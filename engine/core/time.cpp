@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "engine/core/floor_div.hpp"
+
 namespace gantry {
 
 namespace {
@@ -11,11 +13,8 @@ namespace {
 constexpr int64_t kMicrosPerSecond = 1'000'000;
 constexpr int64_t kSecondsPerDay = 86'400;
 
-// Floor division and modulo: calendar arithmetic needs days before the epoch to round down.
-int64_t floor_div(int64_t a, int64_t b) {
-  const int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
+// Floor modulo (floor_div is in floor_div.hpp): calendar arithmetic needs days before the
+// epoch to round down.
 // From the remainder, not a - floor_div(a, b) * b: that product overflows for INT64_MIN.
 int64_t floor_mod(int64_t a, int64_t b) {
   const int64_t r = a % b;

@@ -91,7 +91,7 @@ std::string path_segment(const std::string& s) {
   return out;
 }
 
-std::string read_file(const std::string& path) {
+std::string read_request_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw GantryError("cannot read " + path);
   std::ostringstream ss;
@@ -105,7 +105,7 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
   for (const std::string& file : expand_pipeline_args(args)) {
     const web::ClientResponse r =
         send(*client, "POST", std::string("/api/v1/pipelines") + (dry_run ? "?dryRun=true" : ""),
-             read_file(file), "application/yaml");
+             read_request_file(file), "application/yaml");
     if (r.status == 400) {
       // Validation errors, each with its place in this file.
       const auto j = nlohmann::json::parse(r.body, nullptr, false);

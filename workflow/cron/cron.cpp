@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "workflow/cron/floor_div.hpp"
+#include "engine/core/floor_div.hpp"
 
 namespace gantry {
 

@@ -6,7 +6,7 @@
 #include <bit>
 #include <cctype>
 
-#include "workflow/cron/floor_div.hpp"
+#include "engine/core/floor_div.hpp"
 
 namespace gantry {
 

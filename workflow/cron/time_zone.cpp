@@ -11,6 +11,8 @@
 #include <mutex>
 #include <optional>
 
+#include "engine/core/floor_div.hpp"
+
 namespace gantry {
 
 namespace {
@@ -21,12 +23,6 @@ constexpr const char* kZoneInfoDir = "/usr/share/zoneinfo";
 
 // The date library represents "forever" as year +-32767; anything past these is open-ended.
 constexpr int64_t kDateLibraryLimit = 900'000'000'000;  // ~ year 30,500
-
-int64_t floor_div(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
-  return q;
-}
 
 int64_t days_from_civil(int y, unsigned m, unsigned d) {
   return date::sys_days(date::year(y) / date::month(m) / date::day(d)).time_since_epoch().count();

@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "engine/core/floor_div.hpp"
+
 namespace gantry::kube {
 
 namespace {
 
 constexpr ServingMetric kAll[] = {ServingMetric::kConcurrency, ServingMetric::kGpuBusy,
                                   ServingMetric::kSlotsBusy, ServingMetric::kArrivals};
-
-// floor division for bucket numbers (times before the origin never occur, but be exact).
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 
 }  // namespace
 

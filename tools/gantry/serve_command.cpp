@@ -47,25 +47,25 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-// Applies every pipeline file of `dir` (as POST /pipelines would); returns the messages of
-// the files that failed, empty when all applied. On the loop thread.
-std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::string& dir) {
-  std::vector<std::string> failed;
-  for (const std::string& file : expand_pipeline_args({dir})) {
-    try {
-      bool created = false;
-      engine.apply(read_file(file), false, created);
-    } catch (const web::ApiError& e) {
-      std::string msg = file + ": " + e.what();
-      if (e.body().contains("errors"))
-        for (const auto& err : e.body()["errors"])
-          msg +=
-              fmt::format("\n  {}:{}:{}: {}: {}", file, err.value("line", 0),
-                          err.value("column", 0), err.value("path", ""), err.value("message", ""));
-      failed.push_back(msg);
-    }
+// Applies every pipeline file of `dir` as one request (ServeEngine::apply_files(): checked
+// together, all or nothing); returns what went wrong, one message (empty when applied). On the
+// loop thread.
+std::string apply_folder(web::ServeEngine& engine, const std::string& dir) {
+  std::vector<PipelineSource> files;
+  for (const std::string& file : expand_pipeline_args({dir}))
+    files.push_back({file, read_file(file)});
+  try {
+    bool created = false;
+    engine.apply_files(files, false, created);
+    return "";
+  } catch (const web::ApiError& e) {
+    std::string msg = dir + ": " + e.what();
+    if (e.body().contains("errors"))
+      for (const auto& err : e.body()["errors"])
+        msg += fmt::format("\n  {}:{}:{}: {}: {}", err.value("file", ""), err.value("line", 0),
+                           err.value("column", 0), err.value("path", ""), err.value("message", ""));
+    return msg;
   }
-  return failed;
 }
 
 void run_serve(const ServeOptions& opt) {
@@ -142,10 +142,11 @@ void run_serve(const ServeOptions& opt) {
 
   engine->start();
   if (!opt.pipelines.empty()) {
-    const std::vector<std::string> failed = apply_folder(*engine, opt.pipelines);
-    for (const std::string& f : failed) fmt::print(stderr, "error: {}\n", f);
-    if (!failed.empty())
-      throw GantryError("--pipelines: " + std::to_string(failed.size()) + " file(s) not applied");
+    const std::string failed = apply_folder(*engine, opt.pipelines);
+    if (!failed.empty()) {
+      fmt::print(stderr, "error: {}\n", failed);
+      throw GantryError("--pipelines: the folder was not applied");
+    }
   }
   fmt::print("gantry serve: {} (database {}, world {}, speed {})\n", server->url(), opt.db,
              engine->world_description(), opt.speed);
@@ -160,9 +161,9 @@ void run_serve(const ServeOptions& opt) {
       if (sig == SIGHUP) {
         if (opt.pipelines.empty()) continue;
         try {
-          for (const std::string& f : web::call_on_loop(
-                   loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); }))
-            fmt::print(stderr, "error: {}\n", f);
+          const std::string failed = web::call_on_loop(
+              loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); });
+          if (!failed.empty()) fmt::print(stderr, "error: {}\n", failed);
         } catch (const std::exception& e) {
           fmt::print(stderr, "error: reload: {}\n", e.what());
         }
@@ -222,7 +223,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--speed", opt->speed,
                   "Simulated seconds per wall second (default 1; 60: a minute a second)");
   cmd->add_option("--pipelines", opt->pipelines,
-                  "Apply every pipeline file in this folder at start and on SIGHUP");
+                  "Apply the pipeline files of this folder, as one, at start and on SIGHUP");
   cmd->add_option("--ui", opt->ui, "The built web app (default web/ui/dist)");
   cmd->add_option("--scenarios", opt->scenarios,
                   "The what-if scenarios offered by the UI (default scenarios)");

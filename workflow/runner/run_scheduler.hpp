@@ -136,6 +136,12 @@
 //       and Always retry it; the default OnFailure does not, so the task fails).
 //   A pending task that was waiting for a retry waits for the rest of its backoff, counting
 //   retries from its first attempt (lost attempts not counted).
+//   Runs of pipelines not added are left alone (a database may hold other pipelines' runs),
+//   except those of the pipelines named by set_unloaded_pipelines() (gantry serve: a stored
+//   definition it could not load): a run of theirs in flight ends now as failed, its open
+//   attempts as error (stopped in the executor if it still holds them), its unfinished tasks
+//   killed, with an event pipeline-not-loaded saying why, so that it does not stay running
+//   for ever with nobody to finish it.
 //
 // PIPELINES THAT CHANGE (gantry serve: pipelines applied and deleted through the API)
 //   put_pipeline(spec) after switch_on(): a new pipeline is added and its schedule looked at
@@ -160,6 +166,7 @@
 // Thread safety: loop thread only.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -195,8 +202,12 @@ class RunScheduler final : private AttemptListener {
   bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
 
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
-  // of pipelines not added are ignored.
+  // of pipelines not added are ignored, but for those named by set_unloaded_pipelines().
   void recover();
+  // See RESTART; call before recover().
+  void set_unloaded_pipelines(std::map<std::string, std::string> why) {
+    core_.set_unloaded_pipelines(std::move(why));
+  }
   // See RESTART; call before recover().
   void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
   // Which finished runs stay in memory (SchedulerCore::keep_finished); call before recover().

@@ -116,8 +116,16 @@ class SchedulerCore {
   void on_work(std::function<void()> fn) { work_ = std::move(fn); }
 
   // --- Life (run_scheduler.hpp: SCHEDULE, OPERATOR ACTIONS, BACKFILL, RESTART) -----------
-  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt()).
-  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt);
+  // Pipelines whose stored definitions could not be loaded (gantry serve: a catalog document
+  // this Gantry refuses), by name, with why; call before recover(). Their runs in flight are
+  // ended by recover() (run_scheduler.hpp, RESTART) rather than left running for ever.
+  void set_unloaded_pipelines(std::map<std::string, std::string> why) {
+    unloaded_ = std::move(why);
+  }
+  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt());
+  // `stop` kills one it adopted for a run that is ended (an unloaded pipeline's).
+  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt,
+               const std::function<void(AttemptId)>& stop = {});
   void switch_on();
   // Returns why the action was refused (also recorded as an event rejected), or nullopt.
   std::optional<std::string> apply(const OperatorAction& action);
@@ -313,6 +321,11 @@ class SchedulerCore {
 
   // recovery.cpp: an attempt of the previous life that the executor still holds goes on.
   void adopt_attempt(RunIndex r, uint32_t task);
+  // A run in flight of an unloaded pipeline ends as failed (open attempts error, unfinished
+  // tasks killed), written to the store only: the core does not know its pipeline.
+  void end_unloaded_run(const Run& run, const std::string& why,
+                        const std::function<bool(AttemptId)>& adopt,
+                        const std::function<void(AttemptId)>& stop);
 
   // operator_actions.cpp.
   void scheduler_down();
@@ -348,6 +361,7 @@ class SchedulerCore {
   bool switched_on_ = false;
   bool down_ = false;
   LostAttempts lost_attempts_ = LostAttempts::kRerun;
+  std::map<std::string, std::string> unloaded_;  // set_unloaded_pipelines()
   // What the executor reported while the scheduler was down, in order.
   std::vector<std::variant<RunningReport, Completion>> held_reports_;
   std::vector<Held> held_timers_;

@@ -18,6 +18,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -395,6 +396,85 @@ TEST_F(ServeRestart, AStoredDocumentItCannotLoadIsNamedOnStderrAndInReadyz) {
             0u)
       << ready.body;
   EXPECT_NE(ready.body.find("nope"), std::string::npos) << ready.body;
+}
+
+// Issue 22 §2: a pipeline whose catch-up creates 999,001 runs (a minutely cron that started
+// 999,000 minutes ago, within the bound of 1,000,000) no longer holds the loop: the POST is
+// answered (201, not 503 after 30 s), a route that needs the loop answers while the catch-up
+// goes on, and SIGTERM stops the server gracefully (exit 0) long before the catch-up is done
+// (fewer runs than 999,001 exist: it took about a minute in one event of the loop). Started
+// again, the catch-up goes on after the last run created, none twice.
+TEST_F(ServeRestart, ALongCatchUpLeavesTheLoopFreeAndStopsOnSigterm) {
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "other.yaml")
+      << pipeline("other", "", "", "", task("only", "duration: 1m"));
+  const int64_t minute = 60'000'000;
+  const int64_t now = std::chrono::duration_cast<std::chrono::microseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const std::string start = format_rfc3339(Time::from_micros((now / minute - 999'000) * minute));
+  auto first = serve("first");
+  ASSERT_FALSE(first->url().empty());
+  web::HttpClient admin(first->url(), {.token = token()});
+  const web::ClientResponse applied = admin.post(
+      "/api/v1/pipelines", pipeline("minutely", "* * * * *", start, "", task("t", "duration: 1s")),
+      "application/yaml");
+  ASSERT_EQ(applied.status, 201) << applied.body;
+  EXPECT_EQ(admin.get("/api/v1/pipelines/minutely").status, 200);
+  EXPECT_EQ(admin.get("/metrics").status, 200);
+  first->signal(SIGTERM);
+  const int status = first->wait();
+  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  EXPECT_EQ(first->line(), "gantry serve: stopped");
+  const auto runs = [&] {
+    Database d = Database::open(db(), {.create = false, .read_only = true});
+    Statement q = d.prepare(
+        "SELECT count(*), count(DISTINCT logical_us), max(logical_us) FROM runs WHERE pipeline = "
+        "'minutely'");
+    q.step();
+    return std::array<int64_t, 3>{q.column_int64(0), q.column_int64(1), q.column_int64(2)};
+  };
+  const std::array<int64_t, 3> before = runs();
+  EXPECT_GT(before[0], 0);
+  EXPECT_LT(before[0], 999'001) << "the stop waited for the whole catch-up";
+
+  auto second = serve("second");
+  ASSERT_FALSE(second->url().empty());
+  second->signal(SIGTERM);
+  ASSERT_EQ(WEXITSTATUS(second->wait()), 0);
+  const std::array<int64_t, 3> after = runs();
+  EXPECT_GT(after[0], before[0]) << "the catch-up went on";
+  EXPECT_EQ(after[0], after[1]) << "one run per tick";
+  EXPECT_EQ(after[2], before[2] + (after[0] - before[0]) * minute)
+      << "after the last one, in order";
+}
+
+// SIGTERM is honoured whatever runs (issue 22: a server whose loop was busy ignored it). The
+// test program stalls the loop for good inside the second commit (the trigger's; the apply
+// made the first), with a request waiting on it; SIGTERM then ends the process within the
+// stop's grace (10 s): exit code 1 and a message saying why, instead of hanging.
+TEST_F(ServeRestart, SigtermEndsTheProcessEvenWhenTheLoopIsStuck) {
+  std::vector<std::string> flags = args();
+  flags.resize(flags.size() - 2);  // no --pipelines
+  ServeProcess server(kGantryFaulty, flags, (dir_ / "serve.stderr").string(), "serve",
+                      {"GANTRY_STALL_AFTER_COMMITS=2"});
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  web::HttpClient admin(server.url(), {.token = token()});
+  ASSERT_EQ(admin
+                .post("/api/v1/pipelines",
+                      pipeline("manual", "", "", "", task("t", "duration: 1m")), "application/yaml")
+                .status,
+            201);
+  web::HttpClient impatient(server.url(), {.token = token(), .timeout = std::chrono::seconds(1)});
+  EXPECT_THROW(impatient.post("/api/v1/pipelines/manual/trigger", ""), std::runtime_error);
+  ASSERT_EQ(server.line(), "gantry-faulty: stalled after commit 2");
+  server.signal(SIGTERM);
+  const int status = server.wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  EXPECT_NE(slurp(dir_ / "serve.stderr").find("the graceful stop did not finish within 10 s"),
+            std::string::npos)
+      << slurp(dir_ / "serve.stderr");
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -24,6 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// How long a stop (SIGTERM, SIGINT) may take before the process exits without finishing it.
+constexpr std::chrono::seconds kStopGrace{10};
+
 struct ServeOptions {
   std::string db = "gantry.db";
   std::string listen = "127.0.0.1:8080";
@@ -37,6 +42,7 @@ struct ServeOptions {
   std::string tls_cert, tls_key;
   std::string allow_origin;
   uint64_t seed = 1;
+  SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
 std::string read_file(const fs::path& p) {
@@ -121,7 +127,9 @@ void run_serve(const ServeOptions& opt) {
                                                                  .cluster_file = cluster,
                                                                  .speed = opt.speed,
                                                                  .seed = opt.seed,
-                                                                 .kube = opt.kube},
+                                                                 .kube = opt.kube,
+                                                                 .log = {},
+                                                                 .commit_hook = opt.runs_commit},
                                                 bus);
   } catch (const StoreError& e) {
     throw GantryError(std::string("--db: ") + e.what());
@@ -170,7 +178,17 @@ void run_serve(const ServeOptions& opt) {
         continue;
       }
       // Graceful stop: streams end, the listener stops (requests in progress are answered:
-      // the loop still runs), then the loop.
+      // the loop still runs), then the loop. Whatever runs, the process ends within
+      // kStopGrace: past it, it exits at once (every change is committed on its own, so the
+      // database is as after kill -9, which a restart continues).
+      std::thread([] {
+        std::this_thread::sleep_for(kStopGrace);
+        fmt::print(stderr,
+                   "error: gantry serve: the graceful stop did not finish within {} s; exiting "
+                   "now (the database is as after kill -9: a restart continues it)\n",
+                   kStopGrace.count());
+        std::_Exit(1);
+      }).detach();
       bus.close();
       server.reset();
       loop.stop();
@@ -185,8 +203,9 @@ void run_serve(const ServeOptions& opt) {
 
 }  // namespace
 
-void add_serve_command(CLI::App& app) {
+void add_serve_command(CLI::App& app, const CliHooks& hooks) {
   auto opt = std::make_shared<ServeOptions>();
+  opt->runs_commit = hooks.runs_commit;
   CLI::App* cmd = app.add_subcommand("serve", "Run the orchestrator with its REST API and web UI");
   cmd->add_option("--db", opt->db, "The database (created if missing; default gantry.db)");
   cmd->add_option("--listen", opt->listen,

@@ -15,11 +15,16 @@
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/timeline.hpp"
+#include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
 
 namespace gantry::web {
 
 namespace {
+
+// Runs a schedule's catch-up creates per turn of the loop: tens of milliseconds of SQLite
+// commits (a run is a few inserts; bench/RESULTS.md: ~18 us per commit).
+constexpr size_t kCatchUpSlice = 500;
 
 Time wall_now() {
   return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(
@@ -46,6 +51,7 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
     : config_(std::move(config)), bus_(bus) {
   if (!config_.log) config_.log = [](const std::string& line) { std::cerr << line << '\n'; };
   sqlite_ = std::make_unique<SqliteRunStore>(config_.db_path, RunStoreOptions{.batch = 1});
+  if (config_.commit_hook) sqlite_->set_commit_hook(config_.commit_hook);
   store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
   catalog_ = std::make_unique<PipelineCatalog>(config_.db_path);
   queries_ = std::make_unique<RunQueries>(config_.db_path);
@@ -60,6 +66,9 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   }
   scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, world_->executor());
   scheduler_->set_lost_attempts(config_.lost_attempts);
+  // A long catch-up (a restart after a long outage) goes on in slices: the loop keeps answering
+  // requests and honours a stop in between.
+  scheduler_->set_catch_up_slice(kCatchUpSlice);
   // A server runs for months: its memory follows the runs in flight, not the history (the
   // REST API reads the history from SQLite, RunQueries).
   scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
@@ -250,6 +259,23 @@ nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files
   if (!errors.empty())
     throw ApiError(400, "invalid", "the documents are not valid",
                    validation_errors(errors, given.front().file_name));
+  // A schedule whose catch-up would create more runs than a replay may (the CLI's bound) is
+  // refused here, at its start, rather than wedging the loop with a million runs.
+  std::vector<InputError> too_many;
+  for (const PipelineSpec& p : docs.pipelines) {
+    if (!p.schedule) continue;
+    const std::optional<Time> last = scheduler_->last_tick(p.name);
+    if (catch_up_ticks(p, last, loop_->now(), kMaxRunsPerReplay) <= kMaxRunsPerReplay) continue;
+    too_many.emplace_back(
+        p.schedule->start_where, "spec.schedule.start",
+        fmt::format("from {} to now ({}) the cron '{}' fires more than {} times, and catchup "
+                    "true would create a run for each: start later, or set catchup: false",
+                    format_rfc3339(last ? *last : p.schedule->start), format_rfc3339(loop_->now()),
+                    p.schedule->cron, kMaxRunsPerReplay));
+  }
+  if (!too_many.empty())
+    throw ApiError(400, "invalid", "the documents are not valid",
+                   validation_errors(too_many, given.front().file_name));
   // Only the files' documents are applied, not the stored pools they were checked beside.
   std::erase_if(docs.pools, [&](const PoolSpec& p) {
     return std::none_of(sources.begin() + static_cast<std::ptrdiff_t>(stored), sources.end(),
@@ -436,6 +462,13 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
   if (!spec->schedule)
     throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
   if (to < from) throw ApiError(400, "bad_request", "to is before from");
+  // The bound of `gantry pipeline backfill`: a window is created in one step.
+  if (backfill_ticks(*spec, from, to, kMaxRunsPerReplay) > kMaxRunsPerReplay)
+    throw ApiError(400, "bad_request",
+                   fmt::format("to: the window {} .. {} would create more than {} runs (cron "
+                               "'{}'); shorten the window or split it",
+                               format_rfc3339(from), format_rfc3339(to), kMaxRunsPerReplay,
+                               spec->schedule->cron));
   const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
   return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
 }

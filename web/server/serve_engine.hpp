@@ -59,6 +59,9 @@ struct ServeConfig {
   KubeServeOptions kube;  // world kube
   // Where problems are written as they are found (problems()); default: standard error.
   std::function<void(const std::string&)> log{};
+  // Called after each commit of the runs database (SqliteRunStore::set_commit_hook): the
+  // fault-injection seam of the test program gantry-faulty; empty in the shipped program.
+  std::function<void(uint64_t)> commit_hook{};
 };
 
 class ServeEngine {

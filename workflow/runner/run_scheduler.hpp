@@ -30,7 +30,9 @@
 //   oldest first, by the rules of tick_planner.hpp: every due tick gets a run (catchup true:
 //   trigger "schedule" if due now, "catchup" if overdue), or only the most recent within
 //   maxMissedRuns and startingDeadline (catchup false; events too-many-missed and
-//   missed-deadline when none starts).
+//   missed-deadline when none starts). With set_catch_up_slice(n) (gantry serve) at most n
+//   ticks are handled per event: a long catch-up goes on in the loop's next turns, oldest
+//   first as before, while requests are answered and a stop is honoured.
 //   A tick whose (pipeline, logical time) already has a run (backfill, a previous life) is
 //   passed over: a run is created exactly once, checked by RunStore::create_run().
 //
@@ -210,6 +212,8 @@ class RunScheduler final : private AttemptListener {
   }
   // See RESTART; call before recover().
   void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
+  // See SCHEDULE (SchedulerCore::set_catch_up_slice()).
+  void set_catch_up_slice(size_t runs) { core_.set_catch_up_slice(runs); }
   // Which finished runs stay in memory (SchedulerCore::keep_finished); call before recover().
   void keep_finished(SchedulerCore::KeepFinished keep) { core_.keep_finished(keep); }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).
@@ -244,6 +248,9 @@ class RunScheduler final : private AttemptListener {
   size_t runs_in_flight() const { return core_.runs_in_flight(); }
   size_t runs_in_flight(const std::string& pipeline) const {
     return core_.runs_in_flight(pipeline);
+  }
+  std::optional<Time> last_tick(const std::string& pipeline) const {
+    return core_.last_tick(pipeline);
   }
   std::optional<SchedulerCore::PoolUsage> pool_usage(const std::string& pool) const {
     return core_.pool_usage(pool);

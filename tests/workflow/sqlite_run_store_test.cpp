@@ -76,8 +76,10 @@ TEST_F(SqliteRunStoreTest, LatestInstantCoversAttemptsAndEvents) {
   const RunKey key{"etl", kT0};
   store.update_run(key, RunState::kRunning, kT0 + minutes(1), std::nullopt);
   EXPECT_EQ(store.latest_instant(), kT0 + minutes(1));
+  EXPECT_EQ(store.max_attempt_id(), 0u);
   store.attempt_started(key, "extract", 0, 1, kT0 + minutes(4));
   EXPECT_EQ(store.latest_instant(), kT0 + minutes(4));
+  EXPECT_EQ(store.max_attempt_id(), 1u);
   store.attempt_running(key, "extract", 0, kT0 + minutes(5));
   EXPECT_EQ(store.latest_instant(), kT0 + minutes(5));
   store.record_event(

@@ -23,7 +23,10 @@ int not_lost(const TaskInstance& inst) {
 
 void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt,
                             const std::function<void(AttemptId)>& stop) {
-  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused.
+  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused. Under
+  // kRecent `stored` holds only some runs, and an older one may hold the greatest id (a retry
+  // that ran after a newer run's attempt): the store says.
+  next_attempt_id_ = std::max(next_attempt_id_, store_.max_attempt_id() + 1);
   for (const Run& run : stored)
     for (const TaskInstance& t : run.tasks)
       for (const Attempt& a : t.attempts) next_attempt_id_ = std::max(next_attempt_id_, a.id + 1);

@@ -123,6 +123,9 @@ class RunStore {
   virtual std::optional<Run> load_run(const RunKey& key) const = 0;
   // The run of `pipeline` with the greatest logical time before `before`; nullopt if none.
   virtual std::optional<Run> load_run_before(std::string_view pipeline, Time before) const = 0;
+  // The greatest attempt id ever stored, of any run (0 when none): a recovering scheduler goes
+  // on after it, whichever runs it loads.
+  virtual AttemptId max_attempt_id() const = 0;
 };
 
 }  // namespace gantry

@@ -349,6 +349,13 @@ std::map<std::string, int64_t> SqliteRunStore::count_runs_by_state() const {
   return out;
 }
 
+AttemptId SqliteRunStore::max_attempt_id() const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  Statement st = db.prepare("SELECT max(attempt_id) FROM attempts");  // the UNIQUE index
+  if (!st.step() || st.column_is_null(0)) return 0;
+  return static_cast<AttemptId>(st.column_int64(0));
+}
+
 std::optional<Time> SqliteRunStore::latest_instant() const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
   Statement st = db.prepare(

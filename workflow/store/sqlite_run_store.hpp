@@ -108,6 +108,7 @@ class SqliteRunStore final : public RunStore {
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
+  AttemptId max_attempt_id() const override;
 
   // How many runs are in each state (state word -> count), for a server's metrics at start.
   std::map<std::string, int64_t> count_runs_by_state() const;

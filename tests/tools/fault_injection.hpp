@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
 
 #include "workflow/store/sqlite_run_store.hpp"
 
@@ -20,6 +21,18 @@ namespace gantry::testing {
 inline SqliteRunStore::CommitHook signal_self_after(uint64_t n, int signal) {
   return [n, signal](uint64_t commits) {
     if (commits == n) ::kill(::getpid(), signal);
+  };
+}
+
+// Blocks the thread that made the store's commit number `n` for good, after writing
+// "gantry-faulty: stalled after commit N" on standard output (the test reads it there): an
+// event of the loop that never ends, for the tests of a stop that must not wait for it.
+inline SqliteRunStore::CommitHook stall_after(uint64_t n) {
+  return [n](uint64_t commits) {
+    if (commits != n) return;
+    std::printf("gantry-faulty: stalled after commit %llu\n", static_cast<unsigned long long>(n));
+    std::fflush(stdout);
+    while (true) ::pause();
   };
 }
 

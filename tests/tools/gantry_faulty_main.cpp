@@ -3,6 +3,8 @@
 // program only: the shipped `gantry` has no such hook and reads no such variable.
 //   GANTRY_CRASH_AFTER_COMMITS=N  kill -9 itself right after the N-th commit
 //   GANTRY_STOP_AFTER_COMMITS=N   stop itself (SIGSTOP) there, holding the database
+//   GANTRY_STALL_AFTER_COMMITS=N  block the committing thread there for good (serve: the
+//                                 event loop), saying so on standard output
 
 #include <csignal>
 #include <cstdlib>
@@ -16,5 +18,7 @@ int main(int argc, char** argv) {
     hooks.runs_commit = gantry::testing::signal_self_after(std::strtoull(n, nullptr, 10), SIGKILL);
   if (const char* n = std::getenv("GANTRY_STOP_AFTER_COMMITS"))
     hooks.runs_commit = gantry::testing::signal_self_after(std::strtoull(n, nullptr, 10), SIGSTOP);
+  if (const char* n = std::getenv("GANTRY_STALL_AFTER_COMMITS"))
+    hooks.runs_commit = gantry::testing::stall_after(std::strtoull(n, nullptr, 10));
   return gantry::cli::run_cli(argc, argv, hooks);
 }

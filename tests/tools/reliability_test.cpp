@@ -11,8 +11,10 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "engine/store/database.hpp"
 #include "tests/tools/cli_harness.hpp"
@@ -244,6 +246,74 @@ TEST_F(LostAttempts, AFinishedAttemptIsNotRunAgain) {
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs WHERE state = 'succeeded'"), 4);
   EXPECT_EQ(query(db(), "SELECT count(*) FROM attempts"), 4);
+}
+
+// --- Restart: time never goes back (issue 22) ----------------------------------------------------
+
+// Ten days of three shipped pipeline files backfilled, 00:00 on the 1st to 23:00 on the 10th
+// (hourly-etl: 9 x 24 + 24 = 240 runs; retries-and-timeouts: 3 pipelines x 10 daily runs;
+// pools: reports every 10 minutes, 9 x 144 + 23 x 6 + 1 = 1,435 runs, and a daily train, 10). The
+// backlog runs after the window's end, so a backfill killed half-way had run its clock beyond --to;
+// the same command resumed started again at --to, and the attempts it found running ended (lost)
+// before they started, and run-timeout's run timeout was counted from the past (it succeeded, where
+// the uninterrupted backfill fails it). Killed with kill -9 after 2,500 commits (the 1,715 runs are
+// created, attempts run), 6,000, 9,000, 12,000 and 15,000 (the whole backfill is 10,000 to 20,000
+// commits), then resumed: every run ends in the state the uninterrupted backfill gives it, nothing
+// ends before it starts, and what happens after the kill starts no earlier than the latest instant
+// stored before it.
+TEST_F(Reliability, ABackfillResumedAfterKillNineNeverGoesBackInTimeAndEndsTheSame) {
+  const std::string dir = std::string(GANTRY_SOURCE_DIR) + "/scenarios/pipelines/";
+  const std::string backfill = "pipeline backfill " + dir + "hourly-etl.yaml " + dir +
+                               "retries-and-timeouts.yaml " + dir +
+                               "pools.yaml --from 2026-01-01T00:00:00Z --to 2026-01-10T23:00:00Z";
+  const std::string whole = (dir_ / "whole.db").string();
+  ASSERT_EQ(run(backfill + " --db " + whole).exit_code(), 0);
+  const auto states = [](const std::string& path) {
+    std::map<std::string, std::string> out;  // "pipeline logical_us" -> state
+    gantry::Database d = gantry::Database::open(path, gantry::OpenOptions{.create = false});
+    gantry::Statement s = d.prepare("SELECT pipeline, logical_us, state FROM runs");
+    while (s.step())
+      out[s.column_text(0) + " " + std::to_string(s.column_int64(1))] = s.column_text(2);
+    return out;
+  };
+  const std::map<std::string, std::string> expected = states(whole);
+  ASSERT_EQ(expected.size(), 240u + 30u + 1'435u + 10u);
+  const std::string latest =
+      "SELECT max(v) FROM (SELECT max(end_us) AS v FROM runs UNION ALL SELECT max(start_us) FROM "
+      "runs UNION ALL SELECT max(start_us) FROM attempts UNION ALL SELECT max(running_us) FROM "
+      "attempts UNION ALL SELECT max(end_us) FROM attempts UNION ALL SELECT max(at_us) FROM "
+      "events)";
+  for (const int commits : {2'500, 6'000, 9'000, 12'000, 15'000}) {
+    SCOPED_TRACE(commits);
+    const std::string db = (dir_ / ("killed-" + std::to_string(commits) + ".db")).string();
+    const Outcome killed =
+        run(backfill + " --db " + db, "GANTRY_CRASH_AFTER_COMMITS=" + std::to_string(commits),
+            kGantryFaulty);
+    ASSERT_TRUE(WIFSIGNALED(killed.status)) << killed.err;
+    const int64_t latest_before = query(db, latest);
+    const int64_t last_id = query(db, "SELECT max(attempt_id) FROM attempts");
+    ASSERT_GT(query(db, "SELECT count(*) FROM attempts WHERE end_us IS NULL"), 0)
+        << "precondition: the kill caught attempts running";
+    const Outcome resumed = run(backfill + " --db " + db);
+    ASSERT_EQ(resumed.exit_code(), 0) << resumed.err;
+    const std::map<std::string, std::string> got = states(db);
+    std::vector<std::string> differ;  // "pipeline logical_us: state, expected state"
+    for (const auto& [run, state] : expected)
+      if (got.count(run) == 0 || got.at(run) != state)
+        differ.push_back(run + ": " + (got.count(run) ? got.at(run) : "missing") + ", expected " +
+                         state);
+    EXPECT_EQ(got.size(), expected.size());
+    EXPECT_TRUE(differ.empty()) << differ.size() << " runs differ, first " << differ.front();
+    EXPECT_EQ(query(db, "SELECT count(*) FROM attempts WHERE end_us < start_us"), 0);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM runs WHERE end_us < start_us"), 0);
+    EXPECT_EQ(query(db, "SELECT count(*) FROM attempts WHERE state = 'lost' AND end_us < " +
+                            std::to_string(latest_before)),
+              0);
+    EXPECT_EQ(
+        query(db, "SELECT count(*) FROM attempts WHERE attempt_id > " + std::to_string(last_id) +
+                      " AND start_us < " + std::to_string(latest_before)),
+        0);
+  }
 }
 
 // --- 6. validate: no false "ok" ------------------------------------------------------------------

@@ -22,8 +22,10 @@ class ServeProcess {
   // Starts `program <subcommand> <args>` with stderr to `err_file`. Blocks until it printed
   // its first line: for `serve`, its URL and token lines (or it exited: then url() is empty
   // and wait() tells why); for another subcommand, first_line() holds it.
+  // `env`: NAME=value entries added to its environment (gantry-faulty's faults).
   ServeProcess(const std::string& program, const std::vector<std::string>& args,
-               const std::string& err_file, const std::string& subcommand = "serve") {
+               const std::string& err_file, const std::string& subcommand = "serve",
+               std::vector<std::string> env = {}) {
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     pid_ = ::fork();
@@ -33,6 +35,7 @@ class ServeProcess {
       ::dup2(err, 2);
       const int null = ::open("/dev/null", O_RDONLY);
       ::dup2(null, 0);
+      for (std::string& e : env) ::putenv(e.data());
       std::vector<std::string> all{program, subcommand};
       all.insert(all.end(), args.begin(), args.end());
       std::vector<char*> argv;

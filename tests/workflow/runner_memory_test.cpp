@@ -158,5 +158,37 @@ TEST(RunnerMemory, FetchRunReadsARunThatLeftMemory) {
   EXPECT_EQ(h.scheduler.fetch_run("q", day("01:00")), nullptr);  // no such pipeline
 }
 
+// Issue 22: attempt ids go on after the greatest ever stored, also when a restart loads only
+// the active runs (kRecent: a server). The older run 00:00 holds attempt 5 (a retry that ran
+// after the newer run's attempt 3): both finished, only 01:00, the newest, is loaded. The next
+// attempt is 6; it was 4, and then 5, which SQLite refused (UNIQUE attempt_id), so a server
+// could not start again on its database.
+TEST(RunnerMemory, AttemptIdsGoOnAfterTheGreatestStoredNotTheGreatestLoaded) {
+  MemoryRunStore store;
+  const auto finished_run = [&](Time logical, AttemptId id) {
+    gantry::Run r;
+    r.pipeline = "p";
+    r.logical_time = logical;
+    r.trigger = RunTrigger::kManual;
+    r.tasks.push_back(TaskInstance{"t", TaskState::kPending, {}, {}});
+    ASSERT_TRUE(store.create_run(r));
+    const RunKey key{"p", logical};
+    store.attempt_started(key, "t", 0, id, logical);
+    store.attempt_ended(key, "t", 0, logical + minutes(10), AttemptState::kSucceeded);
+    store.update_task(key, "t", TaskState::kSucceeded, {});
+    store.update_run(key, RunState::kSucceeded, logical, logical + minutes(10));
+  };
+  finished_run(day("00:00"), 5);
+  finished_run(day("01:00"), 3);
+  Harness h(day("02:00"), 1, &store);
+  h.scheduler.keep_finished(SchedulerCore::KeepFinished::kRecent);
+  h.scheduler.add_pipeline(manual("p", {task("t", minutes(10))}));
+  h.scheduler.recover();
+  h.scheduler.switch_on();
+  h.trigger(day("02:00"));
+  h.until(day("02:00"));
+  EXPECT_EQ(store.runs().at(RunKey{"p", day("02:00")}).tasks[0].attempts.at(0).id, 6u);
+}
+
 }  // namespace
 }  // namespace gantry::runner_test

@@ -157,5 +157,30 @@ TEST(SchedulerCore, RunTimeoutOrdersKills) {
   EXPECT_TRUE(s.core.take_kills().empty());
 }
 
+// A catch-up in slices (gantry serve, issue 22): the hourly pipeline switched on at 03:30 has
+// 4 overdue ticks (00..03). With a slice of 3, the switch-on creates 00, 01, 02 and leaves the
+// rest to the loop's next event, which creates 03; then the next tick is 04:00. The runs, in
+// logical order, are those of an unsliced catch-up; only the first may start (maxActiveRuns 1).
+TEST(SchedulerCore, ALongCatchUpGoesOnInTheLoopsNextEvents) {
+  auto loop = EventLoop::virtual_time(day("03:30"));
+  MemoryRunStore store;
+  SchedulerCore core(*loop, store);
+  core.set_catch_up_slice(3);
+  core.add_pipeline(hourly());
+  core.switch_on();
+  EXPECT_EQ(core.run_count(), 3u);
+  EXPECT_EQ(core.last_tick("p"), day("02:00"));
+  ASSERT_TRUE(loop->run_one());
+  EXPECT_EQ(core.run_count(), 4u);
+  EXPECT_EQ(core.last_tick("p"), day("03:00"));
+  EXPECT_EQ(loop->next_timer(), day("04:00")) << "the next tick, no further slice";
+  V runs;
+  for (const gantry::Run& r : core.timeline())
+    runs.push_back(hm(r.logical_time) + " " + std::string(to_string(r.trigger)) + " " +
+                   std::string(to_string(r.state)));
+  EXPECT_EQ(runs, (V{"00:00 catchup running", "01:00 catchup queued", "02:00 catchup queued",
+                     "03:00 catchup queued"}));
+}
+
 }  // namespace
 }  // namespace gantry::runner_test

@@ -64,6 +64,29 @@ class SqliteRunStoreTest : public ::testing::Test {
   std::string path_;
 };
 
+// The clock of a process that continues a database starts no earlier than latest_instant()
+// (issue 22: a server restarted at the latest run instant ended a lost attempt before its
+// start). A run at 00:00 that went running at 00:01, its attempt asked for at 00:04, running at
+// 00:05, and an event at 00:07: the latest instant is 00:07; without the attempts and the event
+// it was 00:01.
+TEST_F(SqliteRunStoreTest, LatestInstantCoversAttemptsAndEvents) {
+  SqliteRunStore store(path_);
+  EXPECT_EQ(store.latest_instant(), std::nullopt);
+  ASSERT_TRUE(store.create_run(make_run("etl", 0)));
+  const RunKey key{"etl", kT0};
+  store.update_run(key, RunState::kRunning, kT0 + minutes(1), std::nullopt);
+  EXPECT_EQ(store.latest_instant(), kT0 + minutes(1));
+  EXPECT_EQ(store.max_attempt_id(), 0u);
+  store.attempt_started(key, "extract", 0, 1, kT0 + minutes(4));
+  EXPECT_EQ(store.latest_instant(), kT0 + minutes(4));
+  EXPECT_EQ(store.max_attempt_id(), 1u);
+  store.attempt_running(key, "extract", 0, kT0 + minutes(5));
+  EXPECT_EQ(store.latest_instant(), kT0 + minutes(5));
+  store.record_event(
+      SchedulerEvent{kT0 + minutes(7), SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
+  EXPECT_EQ(store.latest_instant(), kT0 + minutes(7));
+}
+
 TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
   {
     SqliteRunStore store(path_);

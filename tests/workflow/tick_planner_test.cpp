@@ -159,5 +159,49 @@ TEST(TickPlanner, EndIsInclusiveAndLast) {
   EXPECT_EQ(planner.next_tick_after(day("02:00")), day("03:00"));
 }
 
+// A limit of 2 at 03:30 (ticks 00..03 overdue): 00:00 and 01:00, and more to come; from
+// 01:00, 02:00 and 03:00 and nothing more (the last two of the four); from 03:00, nothing.
+// Sliced or not, the same four runs in the same order (issue 22: a server's catch-up in slices).
+TEST(TickPlanner, ALimitSlicesTheCatchUp) {
+  const TickPlanner planner(every_hour());
+  const TickPlan first = planner.plan(std::nullopt, day("03:30"), std::nullopt, 2);
+  EXPECT_EQ(runs_of(first), (V{"00:00 catchup", "01:00 catchup"}));
+  EXPECT_TRUE(first.more);
+  EXPECT_EQ(first.last_tick, day("01:00"));
+  const TickPlan second = planner.plan(first.last_tick, day("03:30"), std::nullopt, 2);
+  EXPECT_EQ(runs_of(second), (V{"02:00 catchup", "03:00 catchup"}));
+  EXPECT_FALSE(second.more) << "no tick is left due, although the limit was reached";
+  EXPECT_EQ(second.last_tick, day("03:00"));
+  EXPECT_TRUE(planner.plan(second.last_tick, day("03:30"), std::nullopt, 2).runs.empty());
+}
+
+// catchup false, a minutely schedule starting in the year 1 and looked at on 2026-01-01 at
+// 03:30:30 for the first time: over a billion ticks are overdue. The most recent is 03:30
+// (due 30 s ago, overdue); counting stops at maxMissedRuns + 1 = 101 > 100: none starts. With
+// maxMissedRuns 1,000,000 (the most a file may say), 1,000,001 are counted, still too many;
+// with a deadline of 5 minutes, 03:26..03:30 (5 ticks, 03:25:30 is not a tick and 03:25 is 5 m
+// 30 s old) are counted: 5 <= 100, 03:30 runs. Before, the planner walked every tick since
+// the year 1 (minutes of work in one event of a server's loop).
+TEST(TickPlanner, CatchupFalseCountsNoFurtherThanMaxMissedRuns) {
+  ScheduleSpec s;
+  s.cron = "* * * * *";
+  s.start = kEarliestTime + days(1);  // 0001-01-02
+  s.catchup = false;
+  const Time now = day("03:30") + seconds(30);
+  const TickPlan plan = TickPlanner(s).plan(std::nullopt, now);
+  EXPECT_TRUE(plan.runs.empty());
+  EXPECT_EQ(plan.missed, MissedTicks::kTooMany);
+  EXPECT_EQ(plan.overdue, 101);
+  EXPECT_EQ(plan.missed_tick, day("03:30"));
+  EXPECT_EQ(plan.last_tick, day("03:30"));
+  s.max_missed_runs = 1'000'000;
+  EXPECT_EQ(TickPlanner(s).plan(std::nullopt, now).overdue, 1'000'001);
+  s.max_missed_runs = 100;
+  s.starting_deadline = minutes(5);
+  const TickPlan recent = TickPlanner(s).plan(std::nullopt, now);
+  EXPECT_EQ(recent.overdue, 5);
+  EXPECT_EQ(runs_of(recent), (V{"03:30 catchup"}));
+}
+
 }  // namespace
 }  // namespace gantry::runner_test

@@ -81,7 +81,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_pipeline_client_commands(*pipeline);
   add_token_command(app);
   add_validate_command(app);
-  add_serve_command(app);
+  add_serve_command(app, hooks);
   add_kube_commands(app);
   try {
     app.parse(argc, argv);

@@ -15,8 +15,8 @@ namespace gantry::cli {
 // Seams through which a test program changes what the commands do, in the manner of LevelDB's
 // Env: the shipped program passes none. Nothing in tools/ injects faults itself.
 struct CliHooks {
-  // Installed on the runs database of `pipeline run` and `pipeline backfill`
-  // (SqliteRunStore::set_commit_hook): gantry-faulty kills or stops itself there.
+  // Installed on the runs database of `pipeline run`, `pipeline backfill` and `serve`
+  // (SqliteRunStore::set_commit_hook): gantry-faulty kills, stops or stalls itself there.
   SqliteRunStore::CommitHook runs_commit;
 };
 

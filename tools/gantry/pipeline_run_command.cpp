@@ -162,7 +162,8 @@ struct Orchestrator {
   std::unique_ptr<RunScheduler> scheduler;
 
   // `replay`: `pipeline run`, a fresh database (RunStoreOptions::replay); otherwise the
-  // database's runs are kept and continued. [window_from, window_to]: the replay or backfill
+  // database's runs are kept and continued, from `start` or the latest instant the database
+  // holds, whichever is later. [window_from, window_to]: the replay or backfill
   // window, checked against kMaxRunsPerReplay before anything is written.
   Orchestrator(const RunOptions& opt, Time start, bool replay, int batch, Time window_from,
                Time window_to) {
@@ -170,10 +171,14 @@ struct Orchestrator {
     check_pipeline_flag(opt.pipeline, docs);
     check_window(docs.pipelines, window_from, window_to, /*backfill=*/!replay,
                  replay ? "" : opt.pipeline, replay ? "--until" : "--to");
-    loop = EventLoop::virtual_time(start);
     store =
         open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
     if (opt.runs_commit) store->set_commit_hook(opt.runs_commit);
+    // A backfill continues its database: a previous one, killed, may have run ahead of `start`
+    // (the backlog runs after the window's end), and time must not go back (a lost attempt
+    // would end before it started, a run timeout would be counted from the past).
+    if (!replay) start = std::max(start, store->latest_instant().value_or(start));
+    loop = EventLoop::virtual_time(start);
     executor = std::make_unique<SimulatedExecutor>(*loop, opt.seed);
     TaskExecutor* tasks = executor.get();
     if (!opt.cluster.empty()) {
@@ -222,7 +227,8 @@ void backfill_pipelines(const RunOptions& opt) {
   if (to < from) throw GantryError("--to: before --from");
   const std::optional<BackfillRerun> rerun = parse_backfill_rerun(opt.rerun);
   if (!rerun) throw GantryError("--rerun: expected none, failed or all, got '" + opt.rerun + "'");
-  // The backfill happens "now" = the end of the window, and runs until the backlog is done.
+  // The backfill happens "now" = the end of the window (or, continuing a database, the latest
+  // instant it holds, if later), and runs until the backlog is done.
   Orchestrator o(opt, to, /*replay=*/false, /*batch=*/1, from, to);
   o.scheduler->set_lost_attempts(opt.lost_attempts == "error" ? LostAttempts::kError
                                                               : LostAttempts::kRerun);
@@ -231,7 +237,7 @@ void backfill_pipelines(const RunOptions& opt) {
   // switching on starts queued runs without catching up ticks.
   for (const PipelineSpec& p : o.docs.pipelines) {
     OperatorAction pause;
-    pause.at = to;
+    pause.at = o.loop->now();
     pause.kind = ActionKind::kPause;
     pause.pipeline = p.name;
     o.scheduler->apply(pause);

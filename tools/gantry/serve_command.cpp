@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -24,6 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// How long a stop (SIGTERM, SIGINT) may take before the process exits without finishing it.
+constexpr std::chrono::seconds kStopGrace{10};
+
 struct ServeOptions {
   std::string db = "gantry.db";
   std::string listen = "127.0.0.1:8080";
@@ -37,6 +42,7 @@ struct ServeOptions {
   std::string tls_cert, tls_key;
   std::string allow_origin;
   uint64_t seed = 1;
+  SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
 std::string read_file(const fs::path& p) {
@@ -47,25 +53,25 @@ std::string read_file(const fs::path& p) {
   return ss.str();
 }
 
-// Applies every pipeline file of `dir` (as POST /pipelines would); returns the messages of
-// the files that failed, empty when all applied. On the loop thread.
-std::vector<std::string> apply_folder(web::ServeEngine& engine, const std::string& dir) {
-  std::vector<std::string> failed;
-  for (const std::string& file : expand_pipeline_args({dir})) {
-    try {
-      bool created = false;
-      engine.apply(read_file(file), false, created);
-    } catch (const web::ApiError& e) {
-      std::string msg = file + ": " + e.what();
-      if (e.body().contains("errors"))
-        for (const auto& err : e.body()["errors"])
-          msg +=
-              fmt::format("\n  {}:{}:{}: {}: {}", file, err.value("line", 0),
-                          err.value("column", 0), err.value("path", ""), err.value("message", ""));
-      failed.push_back(msg);
-    }
+// Applies every pipeline file of `dir` as one request (ServeEngine::apply_files(): checked
+// together, all or nothing); returns what went wrong, one message (empty when applied). On the
+// loop thread.
+std::string apply_folder(web::ServeEngine& engine, const std::string& dir) {
+  std::vector<PipelineSource> files;
+  for (const std::string& file : expand_pipeline_args({dir}))
+    files.push_back({file, read_file(file)});
+  try {
+    bool created = false;
+    engine.apply_files(files, false, created);
+    return "";
+  } catch (const web::ApiError& e) {
+    std::string msg = dir + ": " + e.what();
+    if (e.body().contains("errors"))
+      for (const auto& err : e.body()["errors"])
+        msg += fmt::format("\n  {}:{}:{}: {}: {}", err.value("file", ""), err.value("line", 0),
+                           err.value("column", 0), err.value("path", ""), err.value("message", ""));
+    return msg;
   }
-  return failed;
 }
 
 void run_serve(const ServeOptions& opt) {
@@ -121,7 +127,9 @@ void run_serve(const ServeOptions& opt) {
                                                                  .cluster_file = cluster,
                                                                  .speed = opt.speed,
                                                                  .seed = opt.seed,
-                                                                 .kube = opt.kube},
+                                                                 .kube = opt.kube,
+                                                                 .log = {},
+                                                                 .commit_hook = opt.runs_commit},
                                                 bus);
   } catch (const StoreError& e) {
     throw GantryError(std::string("--db: ") + e.what());
@@ -142,10 +150,11 @@ void run_serve(const ServeOptions& opt) {
 
   engine->start();
   if (!opt.pipelines.empty()) {
-    const std::vector<std::string> failed = apply_folder(*engine, opt.pipelines);
-    for (const std::string& f : failed) fmt::print(stderr, "error: {}\n", f);
-    if (!failed.empty())
-      throw GantryError("--pipelines: " + std::to_string(failed.size()) + " file(s) not applied");
+    const std::string failed = apply_folder(*engine, opt.pipelines);
+    if (!failed.empty()) {
+      fmt::print(stderr, "error: {}\n", failed);
+      throw GantryError("--pipelines: the folder was not applied");
+    }
   }
   fmt::print("gantry serve: {} (database {}, world {}, speed {})\n", server->url(), opt.db,
              engine->world_description(), opt.speed);
@@ -160,16 +169,26 @@ void run_serve(const ServeOptions& opt) {
       if (sig == SIGHUP) {
         if (opt.pipelines.empty()) continue;
         try {
-          for (const std::string& f : web::call_on_loop(
-                   loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); }))
-            fmt::print(stderr, "error: {}\n", f);
+          const std::string failed = web::call_on_loop(
+              loop, [&engine, dir = opt.pipelines] { return apply_folder(*engine, dir); });
+          if (!failed.empty()) fmt::print(stderr, "error: {}\n", failed);
         } catch (const std::exception& e) {
           fmt::print(stderr, "error: reload: {}\n", e.what());
         }
         continue;
       }
       // Graceful stop: streams end, the listener stops (requests in progress are answered:
-      // the loop still runs), then the loop.
+      // the loop still runs), then the loop. Whatever runs, the process ends within
+      // kStopGrace: past it, it exits at once (every change is committed on its own, so the
+      // database is as after kill -9, which a restart continues).
+      std::thread([] {
+        std::this_thread::sleep_for(kStopGrace);
+        fmt::print(stderr,
+                   "error: gantry serve: the graceful stop did not finish within {} s; exiting "
+                   "now (the database is as after kill -9: a restart continues it)\n",
+                   kStopGrace.count());
+        std::_Exit(1);
+      }).detach();
       bus.close();
       server.reset();
       loop.stop();
@@ -184,8 +203,9 @@ void run_serve(const ServeOptions& opt) {
 
 }  // namespace
 
-void add_serve_command(CLI::App& app) {
+void add_serve_command(CLI::App& app, const CliHooks& hooks) {
   auto opt = std::make_shared<ServeOptions>();
+  opt->runs_commit = hooks.runs_commit;
   CLI::App* cmd = app.add_subcommand("serve", "Run the orchestrator with its REST API and web UI");
   cmd->add_option("--db", opt->db, "The database (created if missing; default gantry.db)");
   cmd->add_option("--listen", opt->listen,
@@ -222,7 +242,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--speed", opt->speed,
                   "Simulated seconds per wall second (default 1; 60: a minute a second)");
   cmd->add_option("--pipelines", opt->pipelines,
-                  "Apply every pipeline file in this folder at start and on SIGHUP");
+                  "Apply the pipeline files of this folder, as one, at start and on SIGHUP");
   cmd->add_option("--ui", opt->ui, "The built web app (default web/ui/dist)");
   cmd->add_option("--scenarios", opt->scenarios,
                   "The what-if scenarios offered by the UI (default scenarios)");

@@ -16,8 +16,14 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
   router
       .get("/readyz",
            [&engine](HttpRequest&) {
-             return engine.ready() ? HttpResponse::text(200, "ready\n")
-                                   : HttpResponse::text(503, "starting\n");
+             if (!engine.ready()) return HttpResponse::text(503, "starting\n");
+             // Ready means the database's state is the server's: a stored document it could
+             // not load is named here (ServeEngine::problems()).
+             const std::vector<std::string> problems = engine.problems();
+             if (problems.empty()) return HttpResponse::text(200, "ready\n");
+             std::string detail = "not ready:\n";
+             for (const std::string& p : problems) detail += p + "\n";
+             return HttpResponse::text(503, detail);
            })
       .is_public = true;
   router.get("/metrics", [&engine, &api](HttpRequest&) {

@@ -132,6 +132,8 @@ std::optional<Run> PublishingRunStore::load_run_before(std::string_view pipeline
   return inner_.load_run_before(pipeline, before);
 }
 
+AttemptId PublishingRunStore::max_attempt_id() const { return inner_.max_attempt_id(); }
+
 void PublishingRunStore::seed_counts(std::map<std::string, int64_t> runs_by_state) {
   std::lock_guard lock(mu_);
   metrics_.runs_by_state = std::move(runs_by_state);

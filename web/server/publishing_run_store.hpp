@@ -52,6 +52,7 @@ class PublishingRunStore final : public RunStore {
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
+  AttemptId max_attempt_id() const override;
 
   // The runs stored before this process started, by state (SqliteRunStore::
   // count_runs_by_state()); call once, before recover(), so runs_by_state covers them.

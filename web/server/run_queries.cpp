@@ -177,14 +177,4 @@ std::optional<std::pair<Time, std::string>> RunQueries::last_run(const std::stri
   });
 }
 
-std::optional<Time> RunQueries::latest_instant() {
-  return with_db([&](Database& db) {
-    std::optional<Time> out;
-    Statement s = db.prepare(
-        "SELECT max(max(logical_us), max(coalesce(end_us, start_us, logical_us))) FROM runs");
-    if (s.step() && !s.column_is_null(0)) out = Time::from_micros(s.column_int64(0));
-    return out;
-  });
-}
-
 }  // namespace gantry::web

@@ -53,9 +53,6 @@ class RunQueries {
   nlohmann::ordered_json run(const std::string& pipeline, Time logical_time);
   // The state of the latest run (by logical time) of each pipeline named, for the list.
   std::optional<std::pair<Time, std::string>> last_run(const std::string& pipeline);
-  // The latest instant any run records (logical time, start or end); nullopt without runs or
-  // before the database exists.
-  std::optional<Time> latest_instant();
 
  private:
   std::unique_ptr<Database> acquire();

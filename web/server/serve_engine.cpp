@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
@@ -14,11 +15,16 @@
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/runner/timeline.hpp"
+#include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
 
 namespace gantry::web {
 
 namespace {
+
+// Runs a schedule's catch-up creates per turn of the loop: tens of milliseconds of SQLite
+// commits (a run is a few inserts; bench/RESULTS.md: ~18 us per commit).
+constexpr size_t kCatchUpSlice = 500;
 
 Time wall_now() {
   return Time::from_micros(std::chrono::duration_cast<std::chrono::microseconds>(
@@ -43,11 +49,13 @@ bool same_pool(const PoolSpec& a, const PoolSpec& b) {
 
 ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
     : config_(std::move(config)), bus_(bus) {
+  if (!config_.log) config_.log = [](const std::string& line) { std::cerr << line << '\n'; };
   sqlite_ = std::make_unique<SqliteRunStore>(config_.db_path, RunStoreOptions{.batch = 1});
+  if (config_.commit_hook) sqlite_->set_commit_hook(config_.commit_hook);
   store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
   catalog_ = std::make_unique<PipelineCatalog>(config_.db_path);
   queries_ = std::make_unique<RunQueries>(config_.db_path);
-  const Time start = std::max(wall_now(), queries_->latest_instant().value_or(Time::epoch()));
+  const Time start = std::max(wall_now(), sqlite_->latest_instant().value_or(Time::epoch()));
   loop_ = std::make_unique<EventLoop>(std::make_unique<WallClock>(start, config_.speed));
   if (config_.world == "sim") {
     world_ = make_sim_world(*loop_, config_.cluster_file, config_.seed);
@@ -58,6 +66,9 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   }
   scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, world_->executor());
   scheduler_->set_lost_attempts(config_.lost_attempts);
+  // A long catch-up (a restart after a long outage) goes on in slices: the loop keeps answering
+  // requests and honours a stop in between.
+  scheduler_->set_catch_up_slice(kCatchUpSlice);
   // A server runs for months: its memory follows the runs in flight, not the history (the
   // REST API reads the history from SQLite, RunQueries).
   scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
@@ -86,24 +97,7 @@ void ServeEngine::publish_changed_nodes() {
 ServeEngine::~ServeEngine() = default;
 
 void ServeEngine::start() {
-  // The catalog: pools first (pipelines name them), each document as it was applied.
-  for (const CatalogEntry& e : catalog_->all()) {
-    try {
-      const PipelineDocuments docs = load_pipeline_text(e.yaml, "catalog " + e.kind + "/" + e.name);
-      for (const PoolSpec& pool : docs.pools) {
-        scheduler_->add_pool(pool);
-        pools_[pool.name] = pool;
-      }
-      for (const PipelineSpec& p : docs.pipelines) {
-        scheduler_->add_pipeline(p);
-        pipelines_[p.name] = p;
-        paused_[p.name] = e.paused;
-      }
-    } catch (const std::exception& ex) {
-      // A document an older Gantry accepted and this one refuses: the server still starts.
-      bus_.publish("log", nlohmann::json({{"error", ex.what()}}).dump());
-    }
-  }
+  load_catalog();
   store_->seed_counts(sqlite_->count_runs_by_state());
   world_->prepare();
   scheduler_->recover();
@@ -120,6 +114,95 @@ void ServeEngine::start() {
   ready_ = true;
 }
 
+namespace {
+
+// The file name a stored document's errors carry: "catalog Pipeline/feature-etl".
+std::string catalog_file(const std::string& kind, const std::string& name) {
+  return "catalog " + kind + "/" + name;
+}
+
+}  // namespace
+
+void ServeEngine::load_catalog() {
+  // The catalog is loaded as a whole, as apply() checks a body beside the stored pools: a
+  // pipeline may name a pool stored as a document of its own.
+  const std::vector<CatalogEntry> entries = catalog_->all();
+  std::vector<PipelineSource> sources;
+  for (const CatalogEntry& e : entries) sources.push_back({catalog_file(e.kind, e.name), e.yaml});
+  PipelineDocuments docs;
+  std::map<std::string, std::string> errors;  // by file, one error per line
+  for (const InputError& e : validate_pipeline_sources(sources, docs)) {
+    std::string& text = errors[e.where().file];
+    text += (text.empty() ? "" : "\n") + std::string(e.what());
+  }
+  const auto refuse = [&](const std::string& kind, const std::string& name, std::string why) {
+    if (why.empty()) why = catalog_file(kind, name) + ": not loaded";
+    add_problem(kind + "/" + name, why);
+  };
+  std::map<std::string, bool> paused;
+  for (const CatalogEntry& e : entries)
+    if (e.kind == "Pipeline") paused[e.name] = e.paused;
+  for (const PoolSpec& pool : docs.pools) {
+    try {
+      scheduler_->add_pool(pool);
+      pools_[pool.name] = pool;
+    } catch (const std::exception& ex) {
+      refuse("Pool", pool.name, catalog_file("Pool", pool.name) + ": " + ex.what());
+    }
+  }
+  for (const PipelineSpec& p : docs.pipelines) {
+    try {
+      scheduler_->add_pipeline(p);
+      pipelines_[p.name] = p;
+      paused_[p.name] = paused[p.name];
+    } catch (const std::exception& ex) {
+      refuse("Pipeline", p.name, catalog_file("Pipeline", p.name) + ": " + ex.what());
+    }
+  }
+  // Whatever was not loaded is named, with every error found in it (or, for a document that
+  // is valid alone, the errors that made it fail: a pool that is missing).
+  std::map<std::string, std::string> unloaded;
+  for (const CatalogEntry& e : entries) {
+    const bool loaded =
+        e.kind == "Pool" ? pools_.count(e.name) != 0 : pipelines_.count(e.name) != 0;
+    if (loaded) continue;
+    const std::string document = e.kind + "/" + e.name;
+    if (problem_of(document).empty()) refuse(e.kind, e.name, errors[catalog_file(e.kind, e.name)]);
+    if (e.kind == "Pipeline") unloaded[e.name] = problem_of(document);
+  }
+  scheduler_->set_unloaded_pipelines(std::move(unloaded));
+}
+
+void ServeEngine::add_problem(const std::string& document, const std::string& message) {
+  {
+    std::lock_guard lock(problems_mu_);
+    problems_[document] = message;
+  }
+  config_.log("error: " + document + " could not be loaded: " + message);
+  // A message may quote bytes of the document that are not UTF-8: replaced, never a throw.
+  bus_.publish("error", nlohmann::json({{"document", document}, {"message", message}})
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+}
+
+void ServeEngine::clear_problem(const std::string& document) {
+  std::lock_guard lock(problems_mu_);
+  problems_.erase(document);
+}
+
+std::string ServeEngine::problem_of(const std::string& document) const {
+  std::lock_guard lock(problems_mu_);
+  const auto it = problems_.find(document);
+  return it == problems_.end() ? std::string() : it->second;
+}
+
+std::vector<std::string> ServeEngine::problems() const {
+  std::lock_guard lock(problems_mu_);
+  std::vector<std::string> out;
+  for (const auto& [document, message] : problems_)
+    out.push_back(document + " could not be loaded: " + message);
+  return out;
+}
+
 nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& errors,
                                               const std::string& file) {
   nlohmann::json list = nlohmann::json::array();
@@ -134,20 +217,31 @@ nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& err
 }
 
 nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
+  return apply_files({{"body", text}}, dry_run, created);
+}
+
+nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files, bool dry_run,
+                                        bool& created) {
   created = false;
-  std::vector<DocumentText> pieces = split_documents(text);
-  // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents split_documents()
-  // wrote for it; positions in errors are positions in that YAML.
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  const bool json = !pieces.empty() && first != std::string::npos && text[first] == '{' &&
-                    !nlohmann::json::parse(text, nullptr, false).is_discarded();
-  std::string body = text;
-  if (json) {
-    body.clear();
-    for (const DocumentText& d : pieces) body += d.text + "---\n";
+  std::vector<DocumentText> pieces;   // every document of every file
+  std::vector<PipelineSource> given;  // the files as loaded
+  for (const PipelineSource& file : files) {
+    std::vector<DocumentText> split = split_documents(file.text);
+    // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents
+    // split_documents() wrote for it; positions in errors are positions in that YAML.
+    const std::string& text = file.text;
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    const bool json = !split.empty() && first != std::string::npos && text[first] == '{' &&
+                      !nlohmann::json::parse(text, nullptr, false).is_discarded();
+    given.push_back(file);
+    if (json) {
+      given.back().text.clear();
+      for (const DocumentText& d : split) given.back().text += d.text + "---\n";
+    }
+    pieces.insert(pieces.end(), split.begin(), split.end());
   }
-  // Pools this body declares replace nothing: the loader sees the server's other pools beside
-  // the body, so a pipeline may name a pool applied earlier.
+  // Pools the files declare replace nothing: the loader sees the server's other pools beside
+  // them, so a pipeline may name a pool applied earlier.
   std::vector<PipelineSource> sources;
   for (const auto& declared : pools_) {
     const std::string& name = declared.first;  // not a structured binding: lambdas capture it
@@ -158,21 +252,46 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
     if (const auto entry = catalog_->find("Pool", name))
       sources.push_back({"pool/" + name, entry->yaml});
   }
-  sources.push_back({"body", body});
+  const size_t stored = sources.size();
+  sources.insert(sources.end(), given.begin(), given.end());
   PipelineDocuments docs;
   const std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
   if (!errors.empty())
     throw ApiError(400, "invalid", "the documents are not valid",
-                   validation_errors(errors, "body"));
-  // Only the body's documents are applied.
-  std::erase_if(docs.pools, [&](const PoolSpec& p) { return p.where.file != "body"; });
+                   validation_errors(errors, given.front().file_name));
+  // A schedule whose catch-up would create more runs than a replay may (the CLI's bound) is
+  // refused here, at its start, rather than wedging the loop with a million runs.
+  std::vector<InputError> too_many;
+  for (const PipelineSpec& p : docs.pipelines) {
+    if (!p.schedule) continue;
+    const std::optional<Time> last = scheduler_->last_tick(p.name);
+    if (catch_up_ticks(p, last, loop_->now(), kMaxRunsPerReplay) <= kMaxRunsPerReplay) continue;
+    too_many.emplace_back(
+        p.schedule->start_where, "spec.schedule.start",
+        fmt::format("from {} to now ({}) the cron '{}' fires more than {} times, and catchup "
+                    "true would create a run for each: start later, or set catchup: false",
+                    format_rfc3339(last ? *last : p.schedule->start), format_rfc3339(loop_->now()),
+                    p.schedule->cron, kMaxRunsPerReplay));
+  }
+  if (!too_many.empty())
+    throw ApiError(400, "invalid", "the documents are not valid",
+                   validation_errors(too_many, given.front().file_name));
+  // Only the files' documents are applied, not the stored pools they were checked beside.
+  std::erase_if(docs.pools, [&](const PoolSpec& p) {
+    return std::none_of(sources.begin() + static_cast<std::ptrdiff_t>(stored), sources.end(),
+                        [&](const PipelineSource& f) { return f.file_name == p.where.file; });
+  });
   if (docs.pipelines.empty() && docs.pools.empty())
     throw ApiError(400, "invalid", "no Pipeline or Pool document in the body");
 
-  const auto text_of = [&](const std::string& kind, const std::string& name) {
+  const auto text_of = [&](const std::string& kind, const std::string& name,
+                           const std::string& file) {
     for (const DocumentText& d : pieces)
       if (d.kind == kind && d.name == name) return d.text;
-    return body;  // a single document whose name could not be read otherwise
+    // A single document whose name could not be read otherwise: its file's text.
+    for (const PipelineSource& f : given)
+      if (f.file_name == file) return f.text;
+    return given.front().text;
   };
   // All or nothing: every refusal is found before anything changes.
   for (const PoolSpec& pool : docs.pools) {
@@ -185,12 +304,15 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
   }
   // A document applied again exactly as stored changes nothing (kubectl's "unchanged"), also
   // while its runs are in flight: a restart with --pipelines re-applies its folder.
-  const auto unchanged = [&](const std::string& kind, const std::string& name) {
-    const auto entry = catalog_->find(kind, name);
-    return entry && entry->yaml == text_of(kind, name);
+  // A stored document that could not be loaded at start is not unchanged: applying it again
+  // is how it is loaded.
+  const auto unchanged = [&](const PipelineSpec& p) {
+    const auto entry = catalog_->find("Pipeline", p.name);
+    return entry && entry->yaml == text_of("Pipeline", p.name, p.file) &&
+           pipelines_.count(p.name) != 0;
   };
   for (const PipelineSpec& p : docs.pipelines) {
-    if (unchanged("Pipeline", p.name)) continue;
+    if (unchanged(p)) continue;
     const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
     if (busy > 0)
       throw ApiError(409, "conflict",
@@ -204,17 +326,22 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
     if (!dry_run && pools_.count(pool.name) == 0) {
       scheduler_->add_pool(pool);
       pools_[pool.name] = pool;
-      created = catalog_->put("Pool", pool.name, text_of("Pool", pool.name), now_us) || created;
+      created =
+          catalog_->put("Pool", pool.name, text_of("Pool", pool.name, pool.where.file), now_us) ||
+          created;
+      clear_problem("Pool/" + pool.name);
     }
     out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
   }
   for (const PipelineSpec& p : docs.pipelines) {
-    if (!dry_run && !unchanged("Pipeline", p.name)) {
+    if (!dry_run && !unchanged(p)) {
       scheduler_->put_pipeline(p);
       sqlite_->save_pipeline(p);
-      created = catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name), now_us) || created;
+      created =
+          catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name, p.file), now_us) || created;
       pipelines_[p.name] = p;
       paused_.try_emplace(p.name, false);
+      clear_problem("Pipeline/" + p.name);
       bus_.publish("pipeline", summary(p, paused_[p.name]).dump());
     }
     out["pipelines"].push_back(summary(p, paused_.count(p.name) != 0 && paused_[p.name]));
@@ -283,6 +410,13 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
 }
 
 void ServeEngine::delete_pipeline(const std::string& name) {
+  if (find(name) == nullptr && !problem_of("Pipeline/" + name).empty()) {
+    // Stored but not loaded at start: deleting it is one way to clear the problem.
+    catalog_->remove("Pipeline", name);
+    clear_problem("Pipeline/" + name);
+    bus_.publish("pipeline", nlohmann::json({{"name", name}, {"deleted", true}}).dump());
+    return;
+  }
   if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
   try {
     scheduler_->remove_pipeline(name);
@@ -328,6 +462,13 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
   if (!spec->schedule)
     throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
   if (to < from) throw ApiError(400, "bad_request", "to is before from");
+  // The bound of `gantry pipeline backfill`: a window is created in one step.
+  if (backfill_ticks(*spec, from, to, kMaxRunsPerReplay) > kMaxRunsPerReplay)
+    throw ApiError(400, "bad_request",
+                   fmt::format("to: the window {} .. {} would create more than {} runs (cron "
+                               "'{}'); shorten the window or split it",
+                               format_rfc3339(from), format_rfc3339(to), kMaxRunsPerReplay,
+                               spec->schedule->cron));
   const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
   return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
 }

@@ -11,8 +11,9 @@
 // workflow/runner/run_scheduler.hpp) and the schedules catch up by their own rules.
 //
 // Time: simulated time starts at the wall clock's now, or at the latest instant the runs
-// database holds when that is later (a server at --speed 60 runs ahead of the wall clock; a
-// restart must not go back in time), and advances `speed` seconds per wall second.
+// database holds (SqliteRunStore::latest_instant(): runs, attempts, events) when that is
+// later (a server at --speed 60 runs ahead of the wall clock; a restart must not go back in
+// time), and advances `speed` seconds per wall second.
 //
 // Pools: declared at the first apply and fixed for the life of the process; applying a pool
 // again with another spec is refused (409) until a restart.
@@ -21,7 +22,10 @@
 // thread-safe.
 
 #include <atomic>
+#include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -33,6 +37,7 @@
 #include "web/server/publishing_run_store.hpp"
 #include "web/server/run_queries.hpp"
 #include "web/server/serve_world.hpp"
+#include "workflow/pipeline/pipeline_loader.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 #include "workflow/runner/run_scheduler.hpp"
 
@@ -52,6 +57,11 @@ struct ServeConfig {
   uint64_t seed = 1;
   LostAttempts lost_attempts = LostAttempts::kRerun;
   KubeServeOptions kube;  // world kube
+  // Where problems are written as they are found (problems()); default: standard error.
+  std::function<void(const std::string&)> log{};
+  // Called after each commit of the runs database (SqliteRunStore::set_commit_hook): the
+  // fault-injection seam of the test program gantry-faulty; empty in the shipped program.
+  std::function<void(uint64_t)> commit_hook{};
 };
 
 class ServeEngine {
@@ -69,17 +79,33 @@ class ServeEngine {
   // Simulated seconds per wall second (--speed); fixed for the life of the engine.
   double speed() const { return config_.speed; }
 
+  // What keeps the server from being what its database says, one line each ("Pipeline/x
+  // could not be loaded: catalog Pipeline/x:6:5: spec.tasks[0]...: ..."); empty when all is
+  // well. Each problem is also published once as an "error" event {"document","message"}.
+  // Thread-safe (/readyz reads it).
+  std::vector<std::string> problems() const;
+
   // --- on the loop thread ---
-  // Loads the catalog, recovers the runs, switches the schedules and the world on.
+  // Loads the catalog, recovers the runs, switches the schedules and the world on. The stored
+  // documents are loaded together (a pipeline may name a pool stored apart); one that cannot
+  // be loaded (a document an older Gantry accepted and this one refuses) does not stop the
+  // start: it becomes a problem (problems()) naming it and saying why, and the runs in flight
+  // of a pipeline not loaded end as failed (RunScheduler::set_unloaded_pipelines()). Applying
+  // a good version of the document, or deleting the pipeline, clears its problem.
   void start();
   // Applies pipeline and pool documents (YAML or JSON text). Throws ApiError: 400 with
   // {"errors":[...]} for invalid documents, 409 for a pipeline with runs in flight or a
   // changed pool. Returns {"pipelines":[PipelineSummary], "pools":[Pool]} and sets `created`
   // when any document was new.
   nlohmann::json apply(const std::string& text, bool dry_run, bool& created);
+  // The same for several files applied as one (--pipelines DIR): checked together, so a
+  // pipeline may name a pool of another file whatever their order; all or nothing. Errors
+  // carry each file's name (PipelineSource::file_name).
+  nlohmann::json apply_files(const std::vector<PipelineSource>& files, bool dry_run, bool& created);
   nlohmann::json list_pipelines();
   nlohmann::json pipeline(const std::string& name);  // ApiError 404
-  void delete_pipeline(const std::string& name);     // 404, 409
+  // 404, 409; also deletes a stored pipeline that could not be loaded at start.
+  void delete_pipeline(const std::string& name);
   nlohmann::json set_paused(const std::string& name, bool paused);
   nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
@@ -93,6 +119,11 @@ class ServeEngine {
   void flush();
 
  private:
+  // start(): the stored documents, loaded together.
+  void load_catalog();
+  void add_problem(const std::string& document, const std::string& message);
+  void clear_problem(const std::string& document);
+  std::string problem_of(const std::string& document) const;  // "" when none
   nlohmann::json summary(const PipelineSpec& spec, bool paused);
   const PipelineSpec* find(const std::string& name) const;
   nlohmann::json validation_errors(const std::vector<InputError>& errors, const std::string& file);
@@ -119,6 +150,8 @@ class ServeEngine {
   std::map<std::string, bool> paused_;
   std::map<std::string, PoolSpec> pools_;
   std::atomic<bool> ready_{false};
+  mutable std::mutex problems_mu_;               // guards problems_
+  std::map<std::string, std::string> problems_;  // "Kind/name" -> why
 };
 
 }  // namespace gantry::web

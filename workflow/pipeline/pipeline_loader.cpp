@@ -33,7 +33,8 @@ constexpr int64_t kMaxReplicas = 10'000;  // pods of one role
 constexpr int64_t kMaxSlots = 1'000'000;  // a pool's slots
 constexpr int64_t kMaxRetries = 10'000;
 constexpr int64_t kMaxActiveRuns = 1'000'000;
-constexpr int64_t kMaxMissedRuns = 1'000'000'000;
+// Counting missed ticks costs up to maxMissedRuns + 1 cron steps (tick_planner.hpp).
+constexpr int64_t kMaxMissedRuns = 1'000'000;
 constexpr double kMaxFactor = 1e6;
 constexpr size_t kMaxListedNames = 20;  // in "tasks of this pipeline: ..." messages
 
@@ -336,7 +337,10 @@ std::optional<ScheduleSpec> Loader::read_schedule(const ConfigNode& node, size_t
     }
     zone = std::move(tz).value();
   });
-  if (auto n = f.required("start")) start_ok = errors_.attempt([&] { s.start = n->as_time(); });
+  if (auto n = f.required("start")) {
+    s.start_where = n->location();
+    start_ok = errors_.attempt([&] { s.start = n->as_time(); });
+  }
   const bool end_ok = f.read("end", [&](const ConfigNode& n) {
     s.end = n.as_time();
     if (start_ok && *s.end < s.start)

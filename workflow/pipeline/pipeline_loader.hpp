@@ -15,7 +15,7 @@
 //       semantics: trigger|interval    # default trigger
 //       catchup: true                  # default true
 //       startingDeadline: 1h           # > 0
-//       maxMissedRuns: 100             # >= 0; default 100
+//       maxMissedRuns: 100             # 0..1000000; default 100
 //     concurrency: {maxActiveRuns: 1 (>= 1), policy: Allow|Forbid|Replace, keepLatest: 0 (>= 0)}
 //     dependsOnPast: false
 //     parallelism: 3                   # >= 0; 0 (the default) = unlimited

@@ -26,6 +26,7 @@ struct ScheduleSpec {
   std::string timezone = "UTC";  // IANA name
   SourceLocation cron_where;     // for error messages about the expression
   Time start;                    // inclusive
+  SourceLocation start_where;    // for error messages about the start (too many ticks)
   std::optional<Time> end;       // inclusive
   ScheduleSemantics semantics = ScheduleSemantics::kTrigger;
   bool catchup = true;                        // every missed tick gets a run (backfill)

@@ -1,5 +1,6 @@
 #include "workflow/runner/memory_run_store.hpp"
 
+#include <algorithm>
 #include <cassert>
 
 namespace gantry {
@@ -60,6 +61,14 @@ void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, siz
 }
 
 void MemoryRunStore::record_event(const SchedulerEvent& event) { events_.push_back(event); }
+
+AttemptId MemoryRunStore::max_attempt_id() const {
+  AttemptId out = 0;
+  for (const auto& [key, run] : runs_)
+    for (const TaskInstance& t : run.tasks)
+      for (const Attempt& a : t.attempts) out = std::max(out, a.id);
+  return out;
+}
 
 std::vector<Run> MemoryRunStore::load_runs(RunSelection which) const {
   std::vector<Run> out;

@@ -29,6 +29,7 @@ class MemoryRunStore final : public RunStore {
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
+  AttemptId max_attempt_id() const override;
 
   // For tests.
   const std::map<RunKey, Run>& runs() const { return runs_; }

@@ -64,6 +64,11 @@ size_t SchedulerCore::runs_in_flight(const std::string& pipeline) const {
   return it == pipeline_index_.end() ? 0 : pipelines_[it->second]->in_flight.size();
 }
 
+std::optional<Time> SchedulerCore::last_tick(const std::string& pipeline) const {
+  const auto it = pipeline_index_.find(pipeline);
+  return it == pipeline_index_.end() ? std::nullopt : pipelines_[it->second]->last_tick;
+}
+
 std::optional<SchedulerCore::PoolUsage> SchedulerCore::pool_usage(const std::string& pool) const {
   const int index = slots_.find_pool(pool);
   if (index == kNoPool) return std::nullopt;

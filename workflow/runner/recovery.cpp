@@ -21,8 +21,12 @@ int not_lost(const TaskInstance& inst) {
 
 }  // namespace
 
-void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt) {
-  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused.
+void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt,
+                            const std::function<void(AttemptId)>& stop) {
+  // Ids go on after the greatest ever stored, of any pipeline: an id is never reused. Under
+  // kRecent `stored` holds only some runs, and an older one may hold the greatest id (a retry
+  // that ran after a newer run's attempt): the store says.
+  next_attempt_id_ = std::max(next_attempt_id_, store_.max_attempt_id() + 1);
   for (const Run& run : stored)
     for (const TaskInstance& t : run.tasks)
       for (const Attempt& a : t.attempts) next_attempt_id_ = std::max(next_attempt_id_, a.id + 1);
@@ -32,7 +36,13 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
   std::vector<RunIndex> running;
   for (Run& run : stored) {
     PipelineState* found = find_pipeline(run.pipeline);
-    if (found == nullptr || found->runs.count(run.logical_time) != 0) continue;
+    if (found == nullptr) {
+      const auto unloaded = unloaded_.find(run.pipeline);
+      if (unloaded != unloaded_.end() && !is_finished(run.state))
+        end_unloaded_run(run, unloaded->second, adopt, stop);
+      continue;
+    }
+    if (found->runs.count(run.logical_time) != 0) continue;
     PipelineState& p = *found;
     const Time lt = run.logical_time;
     const RunTrigger trigger = run.trigger;
@@ -110,6 +120,27 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
     }
     check_run_done(r);
   }
+}
+
+void SchedulerCore::end_unloaded_run(const Run& run, const std::string& why,
+                                     const std::function<bool(AttemptId)>& adopt,
+                                     const std::function<void(AttemptId)>& stop) {
+  const Time now = loop_.now();
+  const RunKey key{run.pipeline, run.logical_time};
+  for (const TaskInstance& inst : run.tasks) {
+    if (!inst.attempts.empty() && !inst.attempts.back().end) {
+      // A live executor may still hold it: take it over only to stop it.
+      const AttemptId id = inst.attempts.back().id;
+      if (id != 0 && adopt(id) && stop) stop(id);
+      store_.attempt_ended(key, inst.name, inst.attempts.size() - 1, now, AttemptState::kError);
+    }
+    if (!is_finished(inst.state))
+      store_.update_task(key, inst.name, TaskState::kKilled, inst.requests);
+  }
+  store_.update_run(key, RunState::kFailed, run.start, now);
+  event(SchedulerEventKind::kPipelineNotLoaded, run.pipeline, run.logical_time, "",
+        "the pipeline's stored definition could not be loaded (" + why +
+            "): the run ended as failed");
 }
 
 void SchedulerCore::adopt_attempt(RunIndex r, uint32_t task) {

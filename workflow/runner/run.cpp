@@ -131,6 +131,8 @@ std::string_view to_string(SchedulerEventKind k) {
       return "unschedulable";
     case SchedulerEventKind::kAttemptEnded:
       return "attempt-ended";
+    case SchedulerEventKind::kPipelineNotLoaded:
+      return "pipeline-not-loaded";
   }
   return "?";
 }

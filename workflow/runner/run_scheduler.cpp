@@ -20,8 +20,10 @@ void RunScheduler::flush() {
 }
 
 void RunScheduler::recover() {
-  core_.recover(store_.load_runs(core_.recovery_selection()),
-                [this](AttemptId id) { return executor_.adopt(id, *this); });
+  core_.recover(
+      store_.load_runs(core_.recovery_selection()),
+      [this](AttemptId id) { return executor_.adopt(id, *this); },
+      [this](AttemptId id) { executor_.kill(id); });
 }
 
 void RunScheduler::switch_on() {

@@ -30,7 +30,9 @@
 //   oldest first, by the rules of tick_planner.hpp: every due tick gets a run (catchup true:
 //   trigger "schedule" if due now, "catchup" if overdue), or only the most recent within
 //   maxMissedRuns and startingDeadline (catchup false; events too-many-missed and
-//   missed-deadline when none starts).
+//   missed-deadline when none starts). With set_catch_up_slice(n) (gantry serve) at most n
+//   ticks are handled per event: a long catch-up goes on in the loop's next turns, oldest
+//   first as before, while requests are answered and a stop is honoured.
 //   A tick whose (pipeline, logical time) already has a run (backfill, a previous life) is
 //   passed over: a run is created exactly once, checked by RunStore::create_run().
 //
@@ -136,6 +138,12 @@
 //       and Always retry it; the default OnFailure does not, so the task fails).
 //   A pending task that was waiting for a retry waits for the rest of its backoff, counting
 //   retries from its first attempt (lost attempts not counted).
+//   Runs of pipelines not added are left alone (a database may hold other pipelines' runs),
+//   except those of the pipelines named by set_unloaded_pipelines() (gantry serve: a stored
+//   definition it could not load): a run of theirs in flight ends now as failed, its open
+//   attempts as error (stopped in the executor if it still holds them), its unfinished tasks
+//   killed, with an event pipeline-not-loaded saying why, so that it does not stay running
+//   for ever with nobody to finish it.
 //
 // PIPELINES THAT CHANGE (gantry serve: pipelines applied and deleted through the API)
 //   put_pipeline(spec) after switch_on(): a new pipeline is added and its schedule looked at
@@ -160,6 +168,7 @@
 // Thread safety: loop thread only.
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -195,10 +204,16 @@ class RunScheduler final : private AttemptListener {
   bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
 
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
-  // of pipelines not added are ignored.
+  // of pipelines not added are ignored, but for those named by set_unloaded_pipelines().
   void recover();
   // See RESTART; call before recover().
+  void set_unloaded_pipelines(std::map<std::string, std::string> why) {
+    core_.set_unloaded_pipelines(std::move(why));
+  }
+  // See RESTART; call before recover().
   void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
+  // See SCHEDULE (SchedulerCore::set_catch_up_slice()).
+  void set_catch_up_slice(size_t runs) { core_.set_catch_up_slice(runs); }
   // Which finished runs stay in memory (SchedulerCore::keep_finished); call before recover().
   void keep_finished(SchedulerCore::KeepFinished keep) { core_.keep_finished(keep); }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).
@@ -233,6 +248,9 @@ class RunScheduler final : private AttemptListener {
   size_t runs_in_flight() const { return core_.runs_in_flight(); }
   size_t runs_in_flight(const std::string& pipeline) const {
     return core_.runs_in_flight(pipeline);
+  }
+  std::optional<Time> last_tick(const std::string& pipeline) const {
+    return core_.last_tick(pipeline);
   }
   std::optional<SchedulerCore::PoolUsage> pool_usage(const std::string& pool) const {
     return core_.pool_usage(pool);

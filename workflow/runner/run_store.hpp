@@ -36,30 +36,33 @@ namespace gantry {
 // Something the scheduler decided that is not a state change, kept for the user ("why did my
 // run not start?").
 enum class SchedulerEventKind {
-  kTooManyMissed,   // catchup false: more missed ticks than maxMissedRuns; none started
-  kMissedDeadline,  // catchup false: the most recent missed tick is older than the deadline
-  kForbidSkip,      // concurrency Forbid: a tick found a run in flight; recorded as skipped
-  kReplace,         // concurrency Replace: a tick killed a run in flight
-  kExpire,          // keepLatest pushed a run out
-  kAutosize,        // a task's requests were changed by autosize
-  kSchedulerDown,   // the orchestrator went down
-  kSchedulerUp,     // the orchestrator came back
-  kPause,           // a pipeline's schedule was paused
-  kResume,          // ... and resumed
-  kTrigger,         // an operator's manual run
-  kRerun,           // an operator cleared tasks of a run
-  kMarkSuccess,     // an operator declared a run succeeded
-  kFail,            // an injected fault failed a running attempt
-  kBackfill,        // a backfill request (message: the window and what it created)
-  kLostAttempt,     // recover(): an attempt that was running at the crash is closed (lost and
-                    // run again, or error: RunScheduler::set_lost_attempts())
-  kAdoptedAttempt,  // recover(): an attempt of the previous life still held by the executor
-                    // goes on (TaskExecutor::adopt())
-  kKillUnknown,     // the executor did not hold an attempt the scheduler stopped (it had ended
-                    // unreported); the scheduler's record stands
-  kRejected,        // an operator action that could not be applied (message says why)
-  kUnschedulable,   // an attempt that can never be placed on the cluster ended as error
-  kAttemptEnded,    // an attempt ended unsuccessfully with a reason from the executor
+  kTooManyMissed,      // catchup false: more missed ticks than maxMissedRuns; none started
+  kMissedDeadline,     // catchup false: the most recent missed tick is older than the deadline
+  kForbidSkip,         // concurrency Forbid: a tick found a run in flight; recorded as skipped
+  kReplace,            // concurrency Replace: a tick killed a run in flight
+  kExpire,             // keepLatest pushed a run out
+  kAutosize,           // a task's requests were changed by autosize
+  kSchedulerDown,      // the orchestrator went down
+  kSchedulerUp,        // the orchestrator came back
+  kPause,              // a pipeline's schedule was paused
+  kResume,             // ... and resumed
+  kTrigger,            // an operator's manual run
+  kRerun,              // an operator cleared tasks of a run
+  kMarkSuccess,        // an operator declared a run succeeded
+  kFail,               // an injected fault failed a running attempt
+  kBackfill,           // a backfill request (message: the window and what it created)
+  kLostAttempt,        // recover(): an attempt that was running at the crash is closed (lost and
+                       // run again, or error: RunScheduler::set_lost_attempts())
+  kAdoptedAttempt,     // recover(): an attempt of the previous life still held by the executor
+                       // goes on (TaskExecutor::adopt())
+  kKillUnknown,        // the executor did not hold an attempt the scheduler stopped (it had ended
+                       // unreported); the scheduler's record stands
+  kRejected,           // an operator action that could not be applied (message says why)
+  kUnschedulable,      // an attempt that can never be placed on the cluster ended as error
+  kAttemptEnded,       // an attempt ended unsuccessfully with a reason from the executor
+  kPipelineNotLoaded,  // recover(): a run in flight of a pipeline whose stored definition
+                       // could not be loaded ended as failed (SchedulerCore::
+                       // set_unloaded_pipelines(); message: why it could not be loaded)
 };
 
 std::string_view to_string(SchedulerEventKind k);
@@ -120,6 +123,9 @@ class RunStore {
   virtual std::optional<Run> load_run(const RunKey& key) const = 0;
   // The run of `pipeline` with the greatest logical time before `before`; nullopt if none.
   virtual std::optional<Run> load_run_before(std::string_view pipeline, Time before) const = 0;
+  // The greatest attempt id ever stored, of any run (0 when none): a recovering scheduler goes
+  // on after it, whichever runs it loads.
+  virtual AttemptId max_attempt_id() const = 0;
 };
 
 }  // namespace gantry

@@ -94,14 +94,26 @@ void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
     loop_.cancel(*p.tick_timer);
     p.tick_timer.reset();
   }
-  const TickPlan plan = p.planner->plan(p.last_tick, loop_.now(), on_time);
+  const TickPlan plan = p.planner->plan(p.last_tick, loop_.now(), on_time, catch_up_slice_);
   p.last_tick = plan.last_tick;
   for (const PlannedTick& t : plan.runs) handle_tick(p, t.tick, t.trigger);
+  if (plan.more) {
+    // The rest in the next turn of the loop, after whatever waits for it (a request, a stop).
+    const uint32_t index = p.index;
+    p.tick_timer = loop_.schedule_after(Duration(0), [this, index] {
+      compact_finished();
+      PipelineState& q = *pipelines_[index];
+      q.tick_timer.reset();
+      catch_up(q);
+      try_start_runs(q);
+      notify_work();
+    });
+    return;
+  }
   const ScheduleSpec& s = p.planner->spec();
   if (plan.missed == MissedTicks::kTooMany) {
     event(SchedulerEventKind::kTooManyMissed, p.spec.name, plan.missed_tick, "",
-          fmt::format("{} missed ticks, more than maxMissedRuns {}: none started", plan.overdue,
-                      s.max_missed_runs));
+          fmt::format("more than maxMissedRuns {} missed ticks: none started", s.max_missed_runs));
   } else if (plan.missed == MissedTicks::kPastDeadline) {
     event(SchedulerEventKind::kMissedDeadline, p.spec.name, plan.missed_tick, "",
           fmt::format("the most recent missed tick was due at {}, more than startingDeadline "

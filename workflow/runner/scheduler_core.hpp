@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -99,6 +100,13 @@ class SchedulerCore {
   // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
   bool remove_pipeline(const std::string& name);
   void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
+  // At most `runs` ticks of one schedule are handled per event of the loop (0: no limit, the
+  // default): a catch-up of many ticks goes on in the loop's next turns (TickPlanner's
+  // `limit`), so that a server's loop answers requests and stops in between. A virtual-time
+  // replay keeps no limit: its runs are the same whatever the slice.
+  void set_catch_up_slice(size_t runs) {
+    catch_up_slice_ = runs == 0 ? std::numeric_limits<size_t>::max() : runs;
+  }
   // Whether finished runs stay in memory (set before recover()). kAll (the default) keeps
   // every run for timeline() and for_each_run(). kRecent (a long-running server) keeps the runs
   // in flight and, per pipeline, its newest run and any run a dependsOnPast wait names; the
@@ -116,8 +124,16 @@ class SchedulerCore {
   void on_work(std::function<void()> fn) { work_ = std::move(fn); }
 
   // --- Life (run_scheduler.hpp: SCHEDULE, OPERATOR ACTIONS, BACKFILL, RESTART) -----------
-  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt()).
-  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt);
+  // Pipelines whose stored definitions could not be loaded (gantry serve: a catalog document
+  // this Gantry refuses), by name, with why; call before recover(). Their runs in flight are
+  // ended by recover() (run_scheduler.hpp, RESTART) rather than left running for ever.
+  void set_unloaded_pipelines(std::map<std::string, std::string> why) {
+    unloaded_ = std::move(why);
+  }
+  // `adopt` asks the executor about an attempt that was running (TaskExecutor::adopt());
+  // `stop` kills one it adopted for a run that is ended (an unloaded pipeline's).
+  void recover(std::vector<Run> stored, const std::function<bool(AttemptId)>& adopt,
+               const std::function<void(AttemptId)>& stop = {});
   void switch_on();
   // Returns why the action was refused (also recorded as an event rejected), or nullopt.
   std::optional<std::string> apply(const OperatorAction& action);
@@ -158,6 +174,9 @@ class SchedulerCore {
   size_t runs_in_flight() const;
   // Runs of one pipeline queued or running (0 for an unknown one).
   size_t runs_in_flight(const std::string& pipeline) const;
+  // The last tick a pipeline's schedule looked at (its next catch-up starts after it);
+  // nullopt for an unknown pipeline or none yet.
+  std::optional<Time> last_tick(const std::string& pipeline) const;
   // A pool's slots in use and ready tasks waiting for it; nullopt for an unknown pool.
   struct PoolUsage {
     int in_use = 0;
@@ -313,6 +332,11 @@ class SchedulerCore {
 
   // recovery.cpp: an attempt of the previous life that the executor still holds goes on.
   void adopt_attempt(RunIndex r, uint32_t task);
+  // A run in flight of an unloaded pipeline ends as failed (open attempts error, unfinished
+  // tasks killed), written to the store only: the core does not know its pipeline.
+  void end_unloaded_run(const Run& run, const std::string& why,
+                        const std::function<bool(AttemptId)>& adopt,
+                        const std::function<void(AttemptId)>& stop);
 
   // operator_actions.cpp.
   void scheduler_down();
@@ -348,6 +372,8 @@ class SchedulerCore {
   bool switched_on_ = false;
   bool down_ = false;
   LostAttempts lost_attempts_ = LostAttempts::kRerun;
+  size_t catch_up_slice_ = std::numeric_limits<size_t>::max();  // set_catch_up_slice()
+  std::map<std::string, std::string> unloaded_;                 // set_unloaded_pipelines()
   // What the executor reported while the scheduler was down, in order.
   std::vector<std::variant<RunningReport, Completion>> held_reports_;
   std::vector<Held> held_timers_;

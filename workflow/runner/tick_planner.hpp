@@ -19,18 +19,26 @@
 //   - catchup false: only the most recent. Due now: it runs ("schedule"), older ones are
 //     dropped silently. Overdue: let n = the overdue ticks, counting only those due within
 //     startingDeadline of now when a deadline is set (a tick due exactly `deadline` ago
-//     counts). n > maxMissedRuns: none starts (kTooManyMissed); the most recent is older than
-//     the deadline (so n = 0): none starts (kPastDeadline); otherwise it runs ("catchup").
+//     counts), and no further than maxMissedRuns + 1. n > maxMissedRuns: none starts
+//     (kTooManyMissed); the most recent is older than the deadline (so n = 0): none starts
+//     (kPastDeadline); otherwise it runs ("catchup").
 //   The plan's last_tick is the greatest tick handled (started or not), to pass to the next
 //   plan(); a tick not yet due is never handled.
+//   `limit` (catchup true): at most that many ticks are handled; when more are due the plan
+//   says so (`more`) and the next plan() from its last_tick goes on where it stopped. A server
+//   catches up a long outage in slices this way, so that its event loop is never held for long
+//   (SchedulerCore::set_catch_up_slice()).
 //
-// Cost: plan() O(ticks due) cron steps plus the size of the result (every tick for catchup
-// true, at most one for catchup false); next_due() O(1) cron steps. CronSchedule::next_after()
-// is O(1) for usual expressions (cron.hpp).
+// Cost: plan() O(ticks handled) cron steps for catchup true (at most `limit`) plus the size of
+// the result; for catchup false O(min(maxMissedRuns, ticks due)) calls of
+// CronSchedule::previous_at_or_before(), whatever the time since the last tick looked at (a
+// schedule starting in the year 1 costs no more). next_due() O(1) cron steps.
+// CronSchedule::next_after() is O(1) for usual expressions (cron.hpp).
 //
 // Thread safety: immutable after construction; safe to share.
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -59,7 +67,8 @@ struct TickPlan {
   MissedTicks missed = MissedTicks::kNone;
   Time missed_tick;     // kTooMany / kPastDeadline: the most recent overdue tick
   Time missed_due;      // ... and when it was due
-  int64_t overdue = 0;  // kTooMany: the overdue ticks counted against maxMissedRuns
+  int64_t overdue = 0;  // the overdue ticks counted against maxMissedRuns (at most it + 1)
+  bool more = false;    // catchup true: `limit` ticks handled and more are due
 };
 
 class TickPlanner {
@@ -68,8 +77,8 @@ class TickPlanner {
   explicit TickPlanner(const ScheduleSpec& spec);
 
   // See RULES.
-  TickPlan plan(std::optional<Time> last_tick, Time now,
-                std::optional<Time> on_time = std::nullopt) const;
+  TickPlan plan(std::optional<Time> last_tick, Time now, std::optional<Time> on_time = std::nullopt,
+                size_t limit = std::numeric_limits<size_t>::max()) const;
   // When the first tick after `last_tick` (from start when empty) is due, or nullopt when no
   // tick is left within [start, end] or it is never due.
   std::optional<Time> next_due(std::optional<Time> last_tick) const;
@@ -82,6 +91,11 @@ class TickPlanner {
  private:
   Time due_of(Time tick) const;
   std::optional<Time> first_after(std::optional<Time> last_tick) const;
+  // catchup false.
+  TickPlan plan_most_recent(std::optional<Time> last_tick, Time now,
+                            std::optional<Time> on_time) const;
+  // The greatest tick within [start, end] that is due by `now`; nullopt if none.
+  std::optional<Time> latest_due_tick(Time now) const;
 
   ScheduleSpec spec_;
   CronSchedule cron_;

@@ -25,6 +25,14 @@ size_t replay_ticks(const PipelineSpec& p, Time from, Time until, size_t limit) 
   return std::min(limit + 1, count(s, std::max(s.start, from), last, limit) + 1);
 }
 
+size_t catch_up_ticks(const PipelineSpec& p, std::optional<Time> last_tick, Time now,
+                      size_t limit) {
+  if (!p.schedule || !p.schedule->catchup) return 0;
+  const ScheduleSpec& s = *p.schedule;
+  const Time first = last_tick ? *last_tick + microseconds(1) : s.start;
+  return count(s, std::max(first, s.start), s.end ? std::min(*s.end, now) : now, limit);
+}
+
 size_t backfill_ticks(const PipelineSpec& p, Time from, Time to, size_t limit) {
   if (!p.schedule) return 0;
   return count(*p.schedule, from, to, limit);

@@ -9,6 +9,7 @@
 // as much as a million cron steps, not the replay.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "engine/core/time.hpp"
@@ -26,6 +27,12 @@ size_t replay_ticks(const PipelineSpec& p, Time from, Time until, size_t limit);
 
 // The runs `pipeline backfill --from from --to to` creates for `p`: its ticks in [from, to].
 size_t backfill_ticks(const PipelineSpec& p, Time from, Time to, size_t limit);
+
+// The runs a catch-up at `now` may create for `p` (catchup true): its ticks after
+// `last_tick` (from its start when nullopt) up to min(end, now). 0 without a schedule or with
+// catchup false (at most one run). Counts at most `limit` + 1. gantry serve refuses a
+// pipeline whose catch-up would exceed kMaxRunsPerReplay, as the CLI refuses such a window.
+size_t catch_up_ticks(const PipelineSpec& p, std::optional<Time> last_tick, Time now, size_t limit);
 
 // Throws GantryError "<flag>: ..." when the ticks of all `pipelines` together (only the one
 // named `only`, if not empty) exceed kMaxRunsPerReplay. `backfill` selects backfill_ticks.

@@ -349,6 +349,24 @@ std::map<std::string, int64_t> SqliteRunStore::count_runs_by_state() const {
   return out;
 }
 
+AttemptId SqliteRunStore::max_attempt_id() const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  Statement st = db.prepare("SELECT max(attempt_id) FROM attempts");  // the UNIQUE index
+  if (!st.step() || st.column_is_null(0)) return 0;
+  return static_cast<AttemptId>(st.column_int64(0));
+}
+
+std::optional<Time> SqliteRunStore::latest_instant() const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  Statement st = db.prepare(
+      "SELECT max(v) FROM (SELECT max(logical_us) AS v FROM runs UNION ALL"
+      " SELECT max(start_us) FROM runs UNION ALL SELECT max(end_us) FROM runs UNION ALL"
+      " SELECT max(start_us) FROM attempts UNION ALL SELECT max(running_us) FROM attempts"
+      " UNION ALL SELECT max(end_us) FROM attempts UNION ALL SELECT max(at_us) FROM events)");
+  if (!st.step() || st.column_is_null(0)) return std::nullopt;
+  return Time::from_micros(st.column_int64(0));
+}
+
 std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
                                                const std::function<void(Statement&)>& bind) const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare

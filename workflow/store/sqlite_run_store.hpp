@@ -108,9 +108,15 @@ class SqliteRunStore final : public RunStore {
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
+  AttemptId max_attempt_id() const override;
 
   // How many runs are in each state (state word -> count), for a server's metrics at start.
   std::map<std::string, int64_t> count_runs_by_state() const;
+  // The latest instant the database holds: runs' logical times, starts and ends, attempts'
+  // starts, running starts and ends, events' times; nullopt when it holds none. A process that
+  // continues a database starts its clock no earlier (time never goes back across a restart:
+  // a lost attempt must not end before it started).
+  std::optional<Time> latest_instant() const;
 
   // Commits the open batch, if any.
   void flush();

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/install-deps.sh
 (cd web/ui && npm ci --no-audit --no-fund && npm run build)
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo
+tools/cmake-configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$(nproc)" --target gantry
 echo "serve: starting build/gantry serve $* (the first two lines say the URL and the token file)"
 exec build/gantry serve "$@"

@@ -4,7 +4,7 @@
 
 namespace gantry {
 
-static_assert(StoreError::kCorrupt == SQLITE_CORRUPT &&
+static_assert(StoreError::kCorrupt == SQLITE_CORRUPT && StoreError::kFull == SQLITE_FULL &&
               StoreError::kConstraint == SQLITE_CONSTRAINT);
 
 namespace {

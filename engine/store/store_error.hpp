@@ -42,6 +42,7 @@ class StoreError : public GantryError {
   // SQLITE_CORRUPT and SQLITE_CONSTRAINT; store_error.cpp checks), so no other folder includes
   // sqlite3.h.
   static constexpr int kCorrupt = 11;
+  static constexpr int kFull = 13;  // SQLITE_FULL: the disk (or the database's size limit)
   static constexpr int kConstraint = 19;
 
  private:

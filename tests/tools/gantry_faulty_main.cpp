@@ -5,11 +5,14 @@
 //   GANTRY_STOP_AFTER_COMMITS=N   stop itself (SIGSTOP) there, holding the database
 //   GANTRY_STALL_AFTER_COMMITS=N  block the committing thread there for good (serve: the
 //                                 event loop), saying so on standard output
+//   GANTRY_FULL_DISK_FLAG=PATH    the disk is full while PATH exists: every SQLite write of
+//                                 the process fails with SQLITE_FULL (full_disk.hpp)
 
 #include <csignal>
 #include <cstdlib>
 
 #include "tests/tools/fault_injection.hpp"
+#include "tests/tools/full_disk.hpp"
 #include "tools/gantry/cli.hpp"
 
 int main(int argc, char** argv) {
@@ -20,5 +23,7 @@ int main(int argc, char** argv) {
     hooks.runs_commit = gantry::testing::signal_self_after(std::strtoull(n, nullptr, 10), SIGSTOP);
   if (const char* n = std::getenv("GANTRY_STALL_AFTER_COMMITS"))
     hooks.runs_commit = gantry::testing::stall_after(std::strtoull(n, nullptr, 10));
+  if (const char* flag = std::getenv("GANTRY_FULL_DISK_FLAG"))
+    gantry::testing::FullDisk::install(flag);
   return gantry::cli::run_cli(argc, argv, hooks);
 }

@@ -450,14 +450,15 @@ TEST_F(ServeRestart, ALongCatchUpLeavesTheLoopFreeAndStopsOnSigterm) {
 }
 
 // SIGTERM is honoured whatever runs (issue 22: a server whose loop was busy ignored it). The
-// test program stalls the loop for good inside the second commit (the trigger's; the apply
-// made the first), with a request waiting on it; SIGTERM then ends the process within the
-// stop's grace (10 s): exit code 1 and a message saying why, instead of hanging.
+// test program stalls the loop for good inside the third commit (the trigger's: the start made
+// the first, the apply the second; each is one transaction), with a request waiting on it; SIGTERM
+// then ends the process within the stop's grace (10 s): exit code 1 and a message saying why,
+// instead of hanging.
 TEST_F(ServeRestart, SigtermEndsTheProcessEvenWhenTheLoopIsStuck) {
   std::vector<std::string> flags = args();
   flags.resize(flags.size() - 2);  // no --pipelines
   ServeProcess server(kGantryFaulty, flags, (dir_ / "serve.stderr").string(), "serve",
-                      {"GANTRY_STALL_AFTER_COMMITS=2"});
+                      {"GANTRY_STALL_AFTER_COMMITS=3"});
   ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
   web::HttpClient admin(server.url(), {.token = token()});
   ASSERT_EQ(admin
@@ -467,7 +468,7 @@ TEST_F(ServeRestart, SigtermEndsTheProcessEvenWhenTheLoopIsStuck) {
             201);
   web::HttpClient impatient(server.url(), {.token = token(), .timeout = std::chrono::seconds(1)});
   EXPECT_THROW(impatient.post("/api/v1/pipelines/manual/trigger", ""), std::runtime_error);
-  ASSERT_EQ(server.line(), "gantry-faulty: stalled after commit 2");
+  ASSERT_EQ(server.line(), "gantry-faulty: stalled after commit 3");
   server.signal(SIGTERM);
   const int status = server.wait();
   ASSERT_TRUE(WIFEXITED(status)) << status;
@@ -475,6 +476,64 @@ TEST_F(ServeRestart, SigtermEndsTheProcessEvenWhenTheLoopIsStuck) {
   EXPECT_NE(slurp(dir_ / "serve.stderr").find("the graceful stop did not finish within 10 s"),
             std::string::npos)
       << slurp(dir_ / "serve.stderr");
+}
+
+// Issue 22 §2, a full disk, on the real program: a minutely pipeline runs at --speed 6000 when
+// the disk fills (gantry-faulty: every SQLite write fails while the flag file exists). The
+// process does not abort (it did: `terminate called without an active exception`); a trigger
+// is answered 507 naming the disk, not 500, and creates no run; /readyz says why. The space
+// comes back: the orchestrator goes on by itself (a new scheduled run appears on the event
+// stream), a trigger is 201. Killed with kill -9 and started again, the database loads, and
+// it holds the one manual run that was answered 201.
+TEST_F(ServeRestart, AFullDiskIsAnsweredAndOutlived) {
+  fs::create_directories(dir_ / "pipelines");
+  std::ofstream(dir_ / "pipelines" / "load.yaml")
+      << pipeline("minutely", "* * * * *", minute_floor(), "  concurrency: {maxActiveRuns: 4}\n",
+                  task("t", "duration: 3m")) +
+             "---\n" + pipeline("manual", "", "", "", task("once", "duration: 1m"));
+  const std::string flag = (dir_ / "disk-full").string();
+  auto first = std::make_unique<ServeProcess>(
+      kGantryFaulty, args(), (dir_ / "first.stderr").string(), "serve",
+      std::vector<std::string>{"GANTRY_FULL_DISK_FLAG=" + flag});
+  ASSERT_FALSE(first->url().empty()) << slurp(dir_ / "first.stderr");
+  web::HttpClient admin(first->url(), {.token = token()});
+  std::ofstream(flag) << "full\n";
+  const web::ClientResponse refused = admin.post("/api/v1/pipelines/manual/trigger", "");
+  EXPECT_EQ(refused.status, 507) << refused.body;
+  EXPECT_NE(refused.body.find("the disk of the runs database is full"), std::string::npos)
+      << refused.body;
+  const web::ClientResponse ready = admin.get("/readyz");
+  EXPECT_EQ(ready.status, 503);
+  EXPECT_NE(ready.body.find("database: the disk of the runs database is full"), std::string::npos)
+      << ready.body;
+  fs::remove(flag);
+  // Recovered when a run is created again after the problem was published.
+  bool failed = false, recovered = false;
+  watch(first->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type == "error" && d["document"] == "database") failed = true;
+    if (failed && type == "run" && d.contains("trigger")) recovered = true;
+    return recovered;
+  });
+  ASSERT_TRUE(recovered);
+  EXPECT_EQ(admin.get("/readyz").status, 200);
+  const web::ClientResponse accepted = admin.post("/api/v1/pipelines/manual/trigger", "");
+  EXPECT_EQ(accepted.status, 201) << accepted.body;
+  first->signal(SIGKILL);
+  const int status = first->wait();
+  ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << "it had aborted: " << status;
+
+  auto second = serve("second");
+  ASSERT_FALSE(second->url().empty()) << slurp(dir_ / "second.stderr");
+  EXPECT_EQ(web::HttpClient(second->url()).get("/readyz").status, 200);
+  second->signal(SIGTERM);
+  ASSERT_EQ(WEXITSTATUS(second->wait()), 0);
+  Database d = Database::open(db(), {.create = false, .read_only = true});
+  Statement manual = d.prepare("SELECT count(*) FROM runs WHERE pipeline = 'manual'");
+  ASSERT_TRUE(manual.step());
+  EXPECT_EQ(manual.column_int64(0), 1) << "the 507 made none";
+  Statement check = d.prepare("PRAGMA integrity_check");
+  ASSERT_TRUE(check.step());
+  EXPECT_EQ(check.column_text(0), "ok");
 }
 
 }  // namespace

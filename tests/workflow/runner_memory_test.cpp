@@ -190,5 +190,24 @@ TEST(RunnerMemory, AttemptIdsGoOnAfterTheGreatestStoredNotTheGreatestLoaded) {
   EXPECT_EQ(store.runs().at(RunKey{"p", day("02:00")}).tasks[0].attempts.at(0).id, 6u);
 }
 
+// halt() (gantry serve, when a write failed): the hourly pipeline switched on at 00:30 has its
+// 00:00 run running (a 10-minute task, its attempt in the executor) and its next tick armed.
+// Halted, the attempt is killed in the executor and nothing more happens: run to 05:00, no
+// run, no attempt end, no event is added (before: 5 more runs and the attempt's end).
+TEST(RunnerMemory, AHaltedSchedulerDoesNothingMore) {
+  Harness h(day("00:30"));
+  h.scheduler.add_pipeline(hourly());
+  h.scheduler.recover();
+  h.scheduler.switch_on();
+  ASSERT_EQ(h.executor.running(), 1u);
+  const size_t events = h.store->events().size();
+  h.scheduler.halt();
+  EXPECT_EQ(h.executor.running(), 0u);
+  h.until(day("05:00"));
+  EXPECT_EQ(h.store->runs().size(), 1u);
+  EXPECT_EQ(h.store->runs().begin()->second.tasks[0].attempts[0].end, std::nullopt);
+  EXPECT_EQ(h.store->events().size(), events);
+}
+
 }  // namespace
 }  // namespace gantry::runner_test

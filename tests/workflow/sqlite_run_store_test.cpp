@@ -14,6 +14,7 @@
 
 #include "engine/store/database.hpp"
 #include "tests/tools/fault_injection.hpp"
+#include "tests/tools/full_disk.hpp"
 #include "workflow/runner/memory_run_store.hpp"
 
 namespace gantry {
@@ -85,6 +86,42 @@ TEST_F(SqliteRunStoreTest, LatestInstantCoversAttemptsAndEvents) {
   store.record_event(
       SchedulerEvent{kT0 + minutes(7), SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
   EXPECT_EQ(store.latest_instant(), kT0 + minutes(7));
+}
+
+// A full disk (issue 22): a change that cannot be written is undone whole, and is not
+// committed later with the next change. Run 00:00 is written; the disk fills and run 01:00
+// (a run row and two task rows) fails; space comes back and run 00:00 goes running: the
+// database holds run 00:00, running, with its 2 tasks, and no trace of run 01:00 (its run row
+// had been inserted when a task row failed; the next COMMIT wrote it, without tasks, and a
+// restart could not load it). A group of changes is undone whole too.
+TEST_F(SqliteRunStoreTest, AChangeThatCannotBeWrittenIsUndoneWhole) {
+  testing::FullDisk::install();
+  SqliteRunStore store(path_);
+  ASSERT_TRUE(store.create_run(make_run("etl", 0)));
+  testing::FullDisk::set_full(true);
+  try {
+    store.create_run(make_run("etl", 1));
+    ADD_FAILURE() << "written on a full disk";
+  } catch (const StoreError& e) {
+    EXPECT_EQ(e.code() & 0xff, StoreError::kFull) << e.what();
+  }
+  testing::FullDisk::set_full(false);
+  store.update_run(RunKey{"etl", kT0}, RunState::kRunning, kT0, std::nullopt);
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE state = 'running'"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM task_instances"), 2);
+
+  store.begin_group();
+  ASSERT_TRUE(store.create_run(make_run("etl", 2)));
+  store.update_run(RunKey{"etl", kT0}, RunState::kSucceeded, kT0, kT0 + hours(1));
+  store.rollback_group();
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE state = 'running'"), 1);
+  store.begin_group();
+  ASSERT_TRUE(store.create_run(make_run("etl", 2)));
+  store.commit_group();
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 2);
+  EXPECT_EQ(store.load_runs(RunSelection::kAll).size(), 2u) << "the database loads";
 }
 
 TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {

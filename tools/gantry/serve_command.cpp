@@ -191,11 +191,19 @@ void run_serve(const ServeOptions& opt) {
       }).detach();
       bus.close();
       server.reset();
-      loop.stop();
+      engine->stop();
       return;
     }
   });
-  loop.run();
+  try {
+    engine->run();
+  } catch (...) {
+    // An error the engine does not handle (a bug): stop as for SIGTERM, so the waiter thread
+    // ends (a joinable thread left behind aborted the process), then report it (exit 1).
+    ::kill(::getpid(), SIGTERM);
+    waiter.join();
+    throw;
+  }
   waiter.join();
   engine->flush();
   fmt::print("gantry serve: stopped\n");

@@ -1,5 +1,7 @@
 #include "web/server/pipeline_catalog.hpp"
 
+#include <optional>
+
 #include "engine/store/statement.hpp"
 #include "engine/store/transaction.hpp"
 
@@ -15,7 +17,13 @@ CatalogEntry read_entry(Statement& s) {
 }  // namespace
 
 PipelineCatalog::PipelineCatalog(const std::string& db_path)
-    : db_(Database::open(db_path, {.wal = true})) {
+    : own_(Database::open(db_path, {.wal = true})), db_(*own_) {
+  create_table();
+}
+
+PipelineCatalog::PipelineCatalog(Database& shared) : db_(shared) { create_table(); }
+
+void PipelineCatalog::create_table() {
   db_.exec(
       "CREATE TABLE IF NOT EXISTS server_documents(kind TEXT NOT NULL, name TEXT NOT NULL, "
       "yaml TEXT NOT NULL, paused INTEGER NOT NULL DEFAULT 0, updated_us INTEGER NOT NULL, "
@@ -24,7 +32,9 @@ PipelineCatalog::PipelineCatalog(const std::string& db_path)
 
 bool PipelineCatalog::put(const std::string& kind, const std::string& name, const std::string& yaml,
                           int64_t now_us) {
-  Transaction tx(db_);
+  // Its own transaction, unless one is open (a request's): then it joins it.
+  std::optional<Transaction> tx;
+  if (db_.autocommit()) tx.emplace(db_);
   bool existed = false;
   {
     Statement s = db_.prepare("SELECT 1 FROM server_documents WHERE kind = ? AND name = ?");
@@ -37,7 +47,7 @@ bool PipelineCatalog::put(const std::string& kind, const std::string& name, cons
          "excluded.updated_us")
       .bind_all(kind, name, yaml, now_us)
       .step();
-  tx.commit();
+  if (tx) tx->commit();
   return !existed;
 }
 

@@ -7,8 +7,10 @@
 //   server_documents(kind TEXT, name TEXT, yaml TEXT, paused INTEGER, updated_us INTEGER,
 //                    PRIMARY KEY (kind, name))
 //
-// Every call is one transaction (the table lives in the runs database, on the catalog's own
-// connection). Thread safety: the event loop's thread only.
+// The table lives in the runs database. On its own connection every call is one transaction;
+// on the runs store's (SqliteRunStore::database(), gantry serve) a call inside an open
+// transaction joins it, so that a request's catalog and run changes commit or roll back
+// together. Thread safety: the event loop's thread only.
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +33,8 @@ class PipelineCatalog {
  public:
   // Opens the database at `db_path` and creates the table if needed. Throws StoreError.
   explicit PipelineCatalog(const std::string& db_path);
+  // The same on a connection it does not own (which must outlive it).
+  explicit PipelineCatalog(Database& shared);
 
   // Inserts or replaces (kind, name); a replaced pipeline keeps its paused flag. Returns true
   // when it was new.
@@ -43,7 +47,10 @@ class PipelineCatalog {
   std::vector<CatalogEntry> all();
 
  private:
-  Database db_;
+  void create_table();
+
+  std::optional<Database> own_;
+  Database& db_;
 };
 
 }  // namespace gantry::web

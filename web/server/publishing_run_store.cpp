@@ -49,7 +49,7 @@ bool PublishingRunStore::create_run(const Run& run) {
   j["state"] = to_string(run.state);
   j["start"] = time_or_null(run.start);
   j["end"] = time_or_null(run.end);
-  bus_.publish("run", json_text(j));
+  publish("run", json_text(j));
   return true;
 }
 
@@ -62,7 +62,7 @@ void PublishingRunStore::update_run(const RunKey& key, RunState state, std::opti
   j["state"] = to_string(state);
   j["start"] = time_or_null(start);
   j["end"] = time_or_null(end);
-  bus_.publish("run", json_text(j));
+  publish("run", json_text(j));
 }
 
 void PublishingRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
@@ -71,7 +71,7 @@ void PublishingRunStore::update_task(const RunKey& key, std::string_view task, T
   nlohmann::json j = head(key);
   j["task"] = task;
   j["state"] = to_string(state);
-  bus_.publish("task", json_text(j));
+  publish("task", json_text(j));
 }
 
 void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view task, size_t index,
@@ -81,7 +81,7 @@ void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view tas
   j["attempt"] = index;
   j["state"] = state;
   j[time_key] = format_rfc3339(at);
-  bus_.publish("attempt", json_text(j));
+  publish("attempt", json_text(j));
 }
 
 void PublishingRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
@@ -133,6 +133,27 @@ std::optional<Run> PublishingRunStore::load_run_before(std::string_view pipeline
 }
 
 AttemptId PublishingRunStore::max_attempt_id() const { return inner_.max_attempt_id(); }
+
+void PublishingRunStore::publish(std::string type, std::string data) {
+  if (holding_) {
+    held_.emplace_back(std::move(type), std::move(data));
+  } else {
+    bus_.publish(std::move(type), std::move(data));
+  }
+}
+
+void PublishingRunStore::hold() { holding_ = true; }
+
+void PublishingRunStore::release() {
+  holding_ = false;
+  for (auto& [type, data] : held_) bus_.publish(std::move(type), std::move(data));
+  held_.clear();
+}
+
+void PublishingRunStore::discard() {
+  holding_ = false;
+  held_.clear();
+}
 
 void PublishingRunStore::seed_counts(std::map<std::string, int64_t> runs_by_state) {
   std::lock_guard lock(mu_);

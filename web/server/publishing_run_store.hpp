@@ -16,6 +16,8 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "web/server/event_bus.hpp"
 #include "workflow/runner/run_store.hpp"
@@ -54,6 +56,15 @@ class PublishingRunStore final : public RunStore {
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
   AttemptId max_attempt_id() const override;
 
+  // Publishes an event, or keeps it while held.
+  void publish(std::string type, std::string data);
+  // While held (a group of changes not committed yet, SqliteRunStore::begin_group()), events
+  // are kept; release() publishes them in order (the group committed), discard() drops them
+  // (it was rolled back: subscribers never hear of what the database does not hold).
+  void hold();
+  void release();
+  void discard();
+
   // The runs stored before this process started, by state (SqliteRunStore::
   // count_runs_by_state()); call once, before recover(), so runs_by_state covers them.
   void seed_counts(std::map<std::string, int64_t> runs_by_state);
@@ -71,7 +82,9 @@ class PublishingRunStore final : public RunStore {
 
   RunStore& inner_;
   EventBus& bus_;
-  mutable std::mutex mu_;  // guards metrics_
+  bool holding_ = false;
+  std::vector<std::pair<std::string, std::string>> held_;  // (type, data) while held
+  mutable std::mutex mu_;                                  // guards metrics_
   RunMetrics metrics_;
   // The state of each run not finished, for runs_by_state moves; a run leaves it when it
   // finishes, so the map holds the runs in flight, not the history.

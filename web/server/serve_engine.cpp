@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <chrono>
 #include <iostream>
+#include <set>
 
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
+#include "engine/store/store_error.hpp"
 #include "web/server/api_server.hpp"
 #include "web/server/document_split.hpp"
 #include "web/server/line_stream.hpp"
+#include "web/server/utf8_text.hpp"
 #include "web/server/yaml_json.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
@@ -52,8 +55,9 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   if (!config_.log) config_.log = [](const std::string& line) { std::cerr << line << '\n'; };
   sqlite_ = std::make_unique<SqliteRunStore>(config_.db_path, RunStoreOptions{.batch = 1});
   if (config_.commit_hook) sqlite_->set_commit_hook(config_.commit_hook);
-  store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
-  catalog_ = std::make_unique<PipelineCatalog>(config_.db_path);
+  // The catalog on the runs store's connection: a request's catalog and run changes are one
+  // transaction (guarded()).
+  catalog_ = std::make_unique<PipelineCatalog>(sqlite_->database());
   queries_ = std::make_unique<RunQueries>(config_.db_path);
   const Time start = std::max(wall_now(), sqlite_->latest_instant().value_or(Time::epoch()));
   loop_ = std::make_unique<EventLoop>(std::make_unique<WallClock>(start, config_.speed));
@@ -64,14 +68,6 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   } else {
     throw GantryError("--world: expected sim or kube, got '" + config_.world + "'");
   }
-  scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, world_->executor());
-  scheduler_->set_lost_attempts(config_.lost_attempts);
-  // A long catch-up (a restart after a long outage) goes on in slices: the loop keeps answering
-  // requests and honours a stop in between.
-  scheduler_->set_catch_up_slice(kCatchUpSlice);
-  // A server runs for months: its memory follows the runs in flight, not the history (the
-  // REST API reads the history from SQLite, RunQueries).
-  scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
   action_lines_ = std::make_unique<LineStream>([this](std::string&&) { cluster_changed(); });
   action_log_ = std::make_unique<ActionLog>(*action_lines_, world_->cluster());
   world_->set_action_log(action_log_.get());
@@ -90,16 +86,33 @@ void ServeEngine::publish_changed_nodes() {
   for (NodeId n = 0; n < c.node_count(); ++n) {
     if (c.version(n) == published_version_[static_cast<size_t>(n)]) continue;
     published_version_[static_cast<size_t>(n)] = c.version(n);
-    bus_.publish("cluster", node_json(n).dump());
+    bus_.publish("cluster", json_text(node_json(n)));
   }
 }
 
 ServeEngine::~ServeEngine() = default;
 
-void ServeEngine::start() {
+void ServeEngine::build_scheduler() {
+  store_ = std::make_unique<PublishingRunStore>(*sqlite_, bus_);
+  scheduler_ = std::make_unique<RunScheduler>(*loop_, *store_, world_->executor());
+  scheduler_->set_lost_attempts(config_.lost_attempts);
+  // A long catch-up (a restart after a long outage) goes on in slices: the loop keeps answering
+  // requests and honours a stop in between.
+  scheduler_->set_catch_up_slice(kCatchUpSlice);
+  // A server runs for months: its memory follows the runs in flight, not the history (the
+  // REST API reads the history from SQLite, RunQueries).
+  scheduler_->keep_finished(SchedulerCore::KeepFinished::kRecent);
+  pipelines_.clear();
+  paused_.clear();
+  pools_.clear();
   load_catalog();
+}
+
+void ServeEngine::resume() {
+  // One transaction: a restart's settling of what was running is kept whole or not at all.
+  sqlite_->begin_group();
+  store_->hold();
   store_->seed_counts(sqlite_->count_runs_by_state());
-  world_->prepare();
   scheduler_->recover();
   for (const auto& [name, paused] : paused_) {
     if (!paused) continue;
@@ -110,8 +123,81 @@ void ServeEngine::start() {
     scheduler_->apply(pause);
   }
   scheduler_->switch_on();
+  sqlite_->commit_group();
+  store_->release();
+}
+
+void ServeEngine::start() {
+  build_scheduler();
+  world_->prepare();
+  try {
+    resume();
+  } catch (const StoreError& e) {
+    storage_failed(e);
+  }
   world_->start();
   ready_ = true;
+}
+
+void ServeEngine::run_until(Time horizon) {
+  while (!stopping_) {
+    try {
+      loop_->run_until(horizon);
+      return;
+    } catch (const StoreError& e) {
+      // A write of an event failed (the disk is full): the event is over, the loop goes on.
+      storage_failed(e);
+    }
+  }
+}
+
+void ServeEngine::stop() {
+  stopping_ = true;
+  loop_->stop();
+}
+
+ApiError ServeEngine::storage_answer() const {
+  return ApiError(storage_full_ ? 507 : 503, storage_full_ ? "insufficient_storage" : "unavailable",
+                  storage_problem_ + "; nothing was changed");
+}
+
+void ServeEngine::storage_failed(const StoreError& e) {
+  // What the failed change wrote is undone (SqliteRunStore); what the scheduler did in memory
+  // is not what the database holds any more: it stops, its attempts are killed, and a new one
+  // is built from the database (the restart rules) once a write succeeds again.
+  sqlite_->rollback_group();
+  store_->discard();
+  scheduler_->halt();
+  // Kept, not destroyed: an executor may still hold pointers into its pipelines.
+  halted_.emplace_back(std::move(scheduler_), std::move(store_));
+  storage_full_ = (e.code() & 0xff) == StoreError::kFull;
+  storage_problem_ = (storage_full_ ? "the disk of the runs database is full: "
+                                    : "the runs database cannot be written: ") +
+                     std::string(e.what());
+  add_problem("database",
+              storage_problem_ + "; the orchestrator waits and tries again every second");
+  build_scheduler();
+  if (!storage_retry_) {
+    storage_retry_ = loop_->schedule_after(Duration::from_seconds(config_.speed), [this] {
+      storage_retry_.reset();
+      retry_storage();
+    });
+  }
+}
+
+bool ServeEngine::retry_storage() {
+  if (storage_problem_.empty()) return true;
+  try {
+    sqlite_->check_writable();
+    resume();
+  } catch (const StoreError& e) {
+    storage_failed(e);
+    return false;
+  }
+  storage_problem_.clear();
+  clear_problem("database");
+  config_.log("gantry serve: the runs database can be written again; the orchestrator goes on");
+  return true;
 }
 
 namespace {
@@ -135,8 +221,10 @@ void ServeEngine::load_catalog() {
     std::string& text = errors[e.where().file];
     text += (text.empty() ? "" : "\n") + std::string(e.what());
   }
+  std::set<std::string> refused;  // documents found wrong by this load
   const auto refuse = [&](const std::string& kind, const std::string& name, std::string why) {
     if (why.empty()) why = catalog_file(kind, name) + ": not loaded";
+    refused.insert(kind + "/" + name);
     add_problem(kind + "/" + name, why);
   };
   std::map<std::string, bool> paused;
@@ -167,21 +255,39 @@ void ServeEngine::load_catalog() {
         e.kind == "Pool" ? pools_.count(e.name) != 0 : pipelines_.count(e.name) != 0;
     if (loaded) continue;
     const std::string document = e.kind + "/" + e.name;
-    if (problem_of(document).empty()) refuse(e.kind, e.name, errors[catalog_file(e.kind, e.name)]);
+    if (refused.count(document) == 0) refuse(e.kind, e.name, errors[catalog_file(e.kind, e.name)]);
     if (e.kind == "Pipeline") unloaded[e.name] = problem_of(document);
   }
   scheduler_->set_unloaded_pipelines(std::move(unloaded));
+  // Loaded again after a storage failure: a document gone or loaded now is no problem.
+  std::vector<std::string> solved;
+  {
+    std::lock_guard lock(problems_mu_);
+    for (const auto& [document, message] : problems_) {
+      if (document == "database") continue;
+      const size_t slash = document.find('/');
+      const std::string kind = document.substr(0, slash), name = document.substr(slash + 1);
+      const bool loaded = kind == "Pool" ? pools_.count(name) != 0 : pipelines_.count(name) != 0;
+      const bool stored = std::any_of(entries.begin(), entries.end(), [&](const CatalogEntry& e) {
+        return e.kind == kind && e.name == name;
+      });
+      if (loaded || !stored) solved.push_back(document);
+    }
+  }
+  for (const std::string& d : solved) clear_problem(d);
 }
 
 void ServeEngine::add_problem(const std::string& document, const std::string& message) {
   {
     std::lock_guard lock(problems_mu_);
-    problems_[document] = message;
+    std::string& known = problems_[document];
+    if (known == message) return;  // said already (the catalog is loaded again after a failure)
+    known = message;
   }
-  config_.log("error: " + document + " could not be loaded: " + message);
-  // A message may quote bytes of the document that are not UTF-8: replaced, never a throw.
-  bus_.publish("error", nlohmann::json({{"document", document}, {"message", message}})
-                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  config_.log("error: " + document + (document == "database" ? ": " : " could not be loaded: ") +
+              message);
+  // A message may quote bytes of the document that are not UTF-8: escaped, never a throw.
+  bus_.publish("error", json_text(nlohmann::json({{"document", document}, {"message", message}})));
 }
 
 void ServeEngine::clear_problem(const std::string& document) {
@@ -199,8 +305,44 @@ std::vector<std::string> ServeEngine::problems() const {
   std::lock_guard lock(problems_mu_);
   std::vector<std::string> out;
   for (const auto& [document, message] : problems_)
-    out.push_back(document + " could not be loaded: " + message);
+    out.push_back(document + (document == "database" ? ": " : " could not be loaded: ") + message);
   return out;
+}
+
+template <typename F>
+nlohmann::json ServeEngine::guarded(F&& change) {
+  if (!storage_problem_.empty()) throw storage_answer();
+  try {
+    sqlite_->begin_group();
+  } catch (const StoreError& e) {
+    storage_failed(e);
+    throw storage_answer();
+  }
+  store_->hold();
+  nlohmann::json out;
+  try {
+    out = change();
+  } catch (const StoreError& e) {
+    storage_failed(e);
+    throw storage_answer();
+  } catch (...) {
+    // A refusal decided without a failed write (404, 409, ...): what it wrote (an event
+    // `rejected`) is kept.
+    commit_request();
+    throw;
+  }
+  commit_request();
+  return out;
+}
+
+void ServeEngine::commit_request() {
+  try {
+    sqlite_->commit_group();
+  } catch (const StoreError& e) {
+    storage_failed(e);
+    throw storage_answer();
+  }
+  store_->release();
 }
 
 nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& errors,
@@ -222,131 +364,134 @@ nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& c
 
 nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files, bool dry_run,
                                         bool& created) {
-  created = false;
-  std::vector<DocumentText> pieces;   // every document of every file
-  std::vector<PipelineSource> given;  // the files as loaded
-  for (const PipelineSource& file : files) {
-    std::vector<DocumentText> split = split_documents(file.text);
-    // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents
-    // split_documents() wrote for it; positions in errors are positions in that YAML.
-    const std::string& text = file.text;
-    const size_t first = text.find_first_not_of(" \t\r\n");
-    const bool json = !split.empty() && first != std::string::npos && text[first] == '{' &&
-                      !nlohmann::json::parse(text, nullptr, false).is_discarded();
-    given.push_back(file);
-    if (json) {
-      given.back().text.clear();
-      for (const DocumentText& d : split) given.back().text += d.text + "---\n";
+  return guarded([&]() -> nlohmann::json {
+    created = false;
+    std::vector<DocumentText> pieces;   // every document of every file
+    std::vector<PipelineSource> given;  // the files as loaded
+    for (const PipelineSource& file : files) {
+      std::vector<DocumentText> split = split_documents(file.text);
+      // A JSON body (one object or {"items":[...]}) is loaded as the YAML documents
+      // split_documents() wrote for it; positions in errors are positions in that YAML.
+      const std::string& text = file.text;
+      const size_t first = text.find_first_not_of(" \t\r\n");
+      const bool json = !split.empty() && first != std::string::npos && text[first] == '{' &&
+                        !nlohmann::json::parse(text, nullptr, false).is_discarded();
+      given.push_back(file);
+      if (json) {
+        given.back().text.clear();
+        for (const DocumentText& d : split) given.back().text += d.text + "---\n";
+      }
+      pieces.insert(pieces.end(), split.begin(), split.end());
     }
-    pieces.insert(pieces.end(), split.begin(), split.end());
-  }
-  // Pools the files declare replace nothing: the loader sees the server's other pools beside
-  // them, so a pipeline may name a pool applied earlier.
-  std::vector<PipelineSource> sources;
-  for (const auto& declared : pools_) {
-    const std::string& name = declared.first;  // not a structured binding: lambdas capture it
-    const bool redeclared = std::any_of(pieces.begin(), pieces.end(), [&](const DocumentText& d) {
-      return d.kind == "Pool" && d.name == name;
+    // Pools the files declare replace nothing: the loader sees the server's other pools beside
+    // them, so a pipeline may name a pool applied earlier.
+    std::vector<PipelineSource> sources;
+    for (const auto& declared : pools_) {
+      const std::string& name = declared.first;  // not a structured binding: lambdas capture it
+      const bool redeclared = std::any_of(pieces.begin(), pieces.end(), [&](const DocumentText& d) {
+        return d.kind == "Pool" && d.name == name;
+      });
+      if (redeclared) continue;
+      if (const auto entry = catalog_->find("Pool", name))
+        sources.push_back({"pool/" + name, entry->yaml});
+    }
+    const size_t stored = sources.size();
+    sources.insert(sources.end(), given.begin(), given.end());
+    PipelineDocuments docs;
+    const std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
+    if (!errors.empty())
+      throw ApiError(400, "invalid", "the documents are not valid",
+                     validation_errors(errors, given.front().file_name));
+    // A schedule whose catch-up would create more runs than a replay may (the CLI's bound) is
+    // refused here, at its start, rather than wedging the loop with a million runs.
+    std::vector<InputError> too_many;
+    for (const PipelineSpec& p : docs.pipelines) {
+      if (!p.schedule) continue;
+      const std::optional<Time> last = scheduler_->last_tick(p.name);
+      if (catch_up_ticks(p, last, loop_->now(), kMaxRunsPerReplay) <= kMaxRunsPerReplay) continue;
+      too_many.emplace_back(
+          p.schedule->start_where, "spec.schedule.start",
+          fmt::format("from {} to now ({}) the cron '{}' fires more than {} times, and catchup "
+                      "true would create a run for each: start later, or set catchup: false",
+                      format_rfc3339(last ? *last : p.schedule->start),
+                      format_rfc3339(loop_->now()), p.schedule->cron, kMaxRunsPerReplay));
+    }
+    if (!too_many.empty())
+      throw ApiError(400, "invalid", "the documents are not valid",
+                     validation_errors(too_many, given.front().file_name));
+    // Only the files' documents are applied, not the stored pools they were checked beside.
+    std::erase_if(docs.pools, [&](const PoolSpec& p) {
+      return std::none_of(sources.begin() + static_cast<std::ptrdiff_t>(stored), sources.end(),
+                          [&](const PipelineSource& f) { return f.file_name == p.where.file; });
     });
-    if (redeclared) continue;
-    if (const auto entry = catalog_->find("Pool", name))
-      sources.push_back({"pool/" + name, entry->yaml});
-  }
-  const size_t stored = sources.size();
-  sources.insert(sources.end(), given.begin(), given.end());
-  PipelineDocuments docs;
-  const std::vector<InputError> errors = validate_pipeline_sources(sources, docs);
-  if (!errors.empty())
-    throw ApiError(400, "invalid", "the documents are not valid",
-                   validation_errors(errors, given.front().file_name));
-  // A schedule whose catch-up would create more runs than a replay may (the CLI's bound) is
-  // refused here, at its start, rather than wedging the loop with a million runs.
-  std::vector<InputError> too_many;
-  for (const PipelineSpec& p : docs.pipelines) {
-    if (!p.schedule) continue;
-    const std::optional<Time> last = scheduler_->last_tick(p.name);
-    if (catch_up_ticks(p, last, loop_->now(), kMaxRunsPerReplay) <= kMaxRunsPerReplay) continue;
-    too_many.emplace_back(
-        p.schedule->start_where, "spec.schedule.start",
-        fmt::format("from {} to now ({}) the cron '{}' fires more than {} times, and catchup "
-                    "true would create a run for each: start later, or set catchup: false",
-                    format_rfc3339(last ? *last : p.schedule->start), format_rfc3339(loop_->now()),
-                    p.schedule->cron, kMaxRunsPerReplay));
-  }
-  if (!too_many.empty())
-    throw ApiError(400, "invalid", "the documents are not valid",
-                   validation_errors(too_many, given.front().file_name));
-  // Only the files' documents are applied, not the stored pools they were checked beside.
-  std::erase_if(docs.pools, [&](const PoolSpec& p) {
-    return std::none_of(sources.begin() + static_cast<std::ptrdiff_t>(stored), sources.end(),
-                        [&](const PipelineSource& f) { return f.file_name == p.where.file; });
-  });
-  if (docs.pipelines.empty() && docs.pools.empty())
-    throw ApiError(400, "invalid", "no Pipeline or Pool document in the body");
+    if (docs.pipelines.empty() && docs.pools.empty())
+      throw ApiError(400, "invalid", "no Pipeline or Pool document in the body");
 
-  const auto text_of = [&](const std::string& kind, const std::string& name,
-                           const std::string& file) {
-    for (const DocumentText& d : pieces)
-      if (d.kind == kind && d.name == name) return d.text;
-    // A single document whose name could not be read otherwise: its file's text.
-    for (const PipelineSource& f : given)
-      if (f.file_name == file) return f.text;
-    return given.front().text;
-  };
-  // All or nothing: every refusal is found before anything changes.
-  for (const PoolSpec& pool : docs.pools) {
-    const auto it = pools_.find(pool.name);
-    if (it != pools_.end() && !same_pool(it->second, pool))
-      throw ApiError(
-          409, "conflict",
-          "pool " + pool.name +
-              " exists with other settings; a pool changes at the next start of gantry serve");
-  }
-  // A document applied again exactly as stored changes nothing (kubectl's "unchanged"), also
-  // while its runs are in flight: a restart with --pipelines re-applies its folder.
-  // A stored document that could not be loaded at start is not unchanged: applying it again
-  // is how it is loaded.
-  const auto unchanged = [&](const PipelineSpec& p) {
-    const auto entry = catalog_->find("Pipeline", p.name);
-    return entry && entry->yaml == text_of("Pipeline", p.name, p.file) &&
-           pipelines_.count(p.name) != 0;
-  };
-  for (const PipelineSpec& p : docs.pipelines) {
-    if (unchanged(p)) continue;
-    const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
-    if (busy > 0)
-      throw ApiError(409, "conflict",
-                     fmt::format("pipeline {} has {} run{} in flight; apply it once they end "
-                                 "(pause it to stop new runs)",
-                                 p.name, busy, busy == 1 ? "" : "s"));
-  }
-  nlohmann::json out = {{"pipelines", nlohmann::json::array()}, {"pools", nlohmann::json::array()}};
-  const int64_t now_us = loop_->now().micros();
-  for (const PoolSpec& pool : docs.pools) {
-    if (!dry_run && pools_.count(pool.name) == 0) {
-      scheduler_->add_pool(pool);
-      pools_[pool.name] = pool;
-      created =
-          catalog_->put("Pool", pool.name, text_of("Pool", pool.name, pool.where.file), now_us) ||
-          created;
-      clear_problem("Pool/" + pool.name);
+    const auto text_of = [&](const std::string& kind, const std::string& name,
+                             const std::string& file) {
+      for (const DocumentText& d : pieces)
+        if (d.kind == kind && d.name == name) return d.text;
+      // A single document whose name could not be read otherwise: its file's text.
+      for (const PipelineSource& f : given)
+        if (f.file_name == file) return f.text;
+      return given.front().text;
+    };
+    // All or nothing: every refusal is found before anything changes.
+    for (const PoolSpec& pool : docs.pools) {
+      const auto it = pools_.find(pool.name);
+      if (it != pools_.end() && !same_pool(it->second, pool))
+        throw ApiError(
+            409, "conflict",
+            "pool " + pool.name +
+                " exists with other settings; a pool changes at the next start of gantry serve");
     }
-    out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
-  }
-  for (const PipelineSpec& p : docs.pipelines) {
-    if (!dry_run && !unchanged(p)) {
-      scheduler_->put_pipeline(p);
-      sqlite_->save_pipeline(p);
-      created =
-          catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name, p.file), now_us) || created;
-      pipelines_[p.name] = p;
-      paused_.try_emplace(p.name, false);
-      clear_problem("Pipeline/" + p.name);
-      bus_.publish("pipeline", summary(p, paused_[p.name]).dump());
+    // A document applied again exactly as stored changes nothing (kubectl's "unchanged"), also
+    // while its runs are in flight: a restart with --pipelines re-applies its folder.
+    // A stored document that could not be loaded at start is not unchanged: applying it again
+    // is how it is loaded.
+    const auto unchanged = [&](const PipelineSpec& p) {
+      const auto entry = catalog_->find("Pipeline", p.name);
+      return entry && entry->yaml == text_of("Pipeline", p.name, p.file) &&
+             pipelines_.count(p.name) != 0;
+    };
+    for (const PipelineSpec& p : docs.pipelines) {
+      if (unchanged(p)) continue;
+      const size_t busy = pipelines_.count(p.name) != 0 ? scheduler_->runs_in_flight(p.name) : 0;
+      if (busy > 0)
+        throw ApiError(409, "conflict",
+                       fmt::format("pipeline {} has {} run{} in flight; apply it once they end "
+                                   "(pause it to stop new runs)",
+                                   p.name, busy, busy == 1 ? "" : "s"));
     }
-    out["pipelines"].push_back(summary(p, paused_.count(p.name) != 0 && paused_[p.name]));
-  }
-  return out;
+    nlohmann::json out = {{"pipelines", nlohmann::json::array()},
+                          {"pools", nlohmann::json::array()}};
+    const int64_t now_us = loop_->now().micros();
+    for (const PoolSpec& pool : docs.pools) {
+      if (!dry_run && pools_.count(pool.name) == 0) {
+        scheduler_->add_pool(pool);
+        pools_[pool.name] = pool;
+        created =
+            catalog_->put("Pool", pool.name, text_of("Pool", pool.name, pool.where.file), now_us) ||
+            created;
+        clear_problem("Pool/" + pool.name);
+      }
+      out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
+    }
+    for (const PipelineSpec& p : docs.pipelines) {
+      if (!dry_run && !unchanged(p)) {
+        scheduler_->put_pipeline(p);
+        sqlite_->save_pipeline(p);
+        created = catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name, p.file), now_us) ||
+                  created;
+        pipelines_[p.name] = p;
+        paused_.try_emplace(p.name, false);
+        clear_problem("Pipeline/" + p.name);
+        store_->publish("pipeline", json_text(summary(p, paused_[p.name])));
+      }
+      out["pipelines"].push_back(summary(p, paused_.count(p.name) != 0 && paused_[p.name]));
+    }
+    return out;
+  });
 }
 
 const PipelineSpec* ServeEngine::find(const std::string& name) const {
@@ -410,80 +555,91 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
 }
 
 void ServeEngine::delete_pipeline(const std::string& name) {
-  if (find(name) == nullptr && !problem_of("Pipeline/" + name).empty()) {
-    // Stored but not loaded at start: deleting it is one way to clear the problem.
+  guarded([&]() -> nlohmann::json {
+    if (find(name) == nullptr && !problem_of("Pipeline/" + name).empty()) {
+      // Stored but not loaded at start: deleting it is one way to clear the problem.
+      catalog_->remove("Pipeline", name);
+      clear_problem("Pipeline/" + name);
+      store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
+      return nullptr;
+    }
+    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    try {
+      scheduler_->remove_pipeline(name);
+    } catch (const PipelineBusy& e) {
+      throw ApiError(409, "conflict", e.what());
+    }
     catalog_->remove("Pipeline", name);
-    clear_problem("Pipeline/" + name);
-    bus_.publish("pipeline", nlohmann::json({{"name", name}, {"deleted", true}}).dump());
-    return;
-  }
-  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  try {
-    scheduler_->remove_pipeline(name);
-  } catch (const PipelineBusy& e) {
-    throw ApiError(409, "conflict", e.what());
-  }
-  catalog_->remove("Pipeline", name);
-  pipelines_.erase(name);
-  paused_.erase(name);
-  bus_.publish("pipeline", nlohmann::json({{"name", name}, {"deleted", true}}).dump());
+    pipelines_.erase(name);
+    paused_.erase(name);
+    store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
+    return nullptr;
+  });
 }
 
 nlohmann::json ServeEngine::set_paused(const std::string& name, bool paused) {
-  const PipelineSpec* spec = find(name);
-  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  OperatorAction a;
-  a.at = loop_->now();
-  a.kind = paused ? ActionKind::kPause : ActionKind::kResume;
-  a.pipeline = name;
-  scheduler_->apply(a);
-  paused_[name] = paused;
-  catalog_->set_paused(name, paused);
-  nlohmann::json j = summary(*spec, paused);
-  bus_.publish("pipeline", j.dump());
-  return j;
+  return guarded([&]() -> nlohmann::json {
+    const PipelineSpec* spec = find(name);
+    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    OperatorAction a;
+    a.at = loop_->now();
+    a.kind = paused ? ActionKind::kPause : ActionKind::kResume;
+    a.pipeline = name;
+    scheduler_->apply(a);
+    paused_[name] = paused;
+    catalog_->set_paused(name, paused);
+    nlohmann::json j = summary(*spec, paused);
+    store_->publish("pipeline", json_text(j));
+    return j;
+  });
 }
 
 nlohmann::json ServeEngine::trigger(const std::string& name) {
-  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  OperatorAction a;
-  a.at = loop_->now();
-  a.kind = ActionKind::kTrigger;
-  a.pipeline = name;
-  if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
-  const Run* run = scheduler_->find_run(name, a.at);
-  return run != nullptr ? nlohmann::json(run_json(*run)) : nlohmann::json(nullptr);
+  return guarded([&]() -> nlohmann::json {
+    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    OperatorAction a;
+    a.at = loop_->now();
+    a.kind = ActionKind::kTrigger;
+    a.pipeline = name;
+    if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
+    const Run* run = scheduler_->find_run(name, a.at);
+    return run != nullptr ? nlohmann::json(run_json(*run)) : nlohmann::json(nullptr);
+  });
 }
 
 nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to,
                                      BackfillRerun rerun) {
-  const PipelineSpec* spec = find(name);
-  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  if (!spec->schedule)
-    throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
-  if (to < from) throw ApiError(400, "bad_request", "to is before from");
-  // The bound of `gantry pipeline backfill`: a window is created in one step.
-  if (backfill_ticks(*spec, from, to, kMaxRunsPerReplay) > kMaxRunsPerReplay)
-    throw ApiError(400, "bad_request",
-                   fmt::format("to: the window {} .. {} would create more than {} runs (cron "
-                               "'{}'); shorten the window or split it",
-                               format_rfc3339(from), format_rfc3339(to), kMaxRunsPerReplay,
-                               spec->schedule->cron));
-  const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
-  return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
+  return guarded([&]() -> nlohmann::json {
+    const PipelineSpec* spec = find(name);
+    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    if (!spec->schedule)
+      throw ApiError(422, "unprocessable", "pipeline " + name + " has no schedule to backfill");
+    if (to < from) throw ApiError(400, "bad_request", "to is before from");
+    // The bound of `gantry pipeline backfill`: a window is created in one step.
+    if (backfill_ticks(*spec, from, to, kMaxRunsPerReplay) > kMaxRunsPerReplay)
+      throw ApiError(400, "bad_request",
+                     fmt::format("to: the window {} .. {} would create more than {} runs (cron "
+                                 "'{}'); shorten the window or split it",
+                                 format_rfc3339(from), format_rfc3339(to), kMaxRunsPerReplay,
+                                 spec->schedule->cron));
+    const BackfillReport r = scheduler_->backfill(name, from, to, rerun);
+    return {{"created", r.created}, {"rerun", r.rerun}, {"untouched", r.untouched}};
+  });
 }
 
 nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind) {
-  if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-  if (scheduler_->fetch_run(name, logical) == nullptr)
-    throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
-  OperatorAction a;
-  a.at = loop_->now();
-  a.kind = kind;
-  a.pipeline = name;
-  a.logical_time = logical;
-  if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
-  return run_json(*scheduler_->fetch_run(name, logical));
+  return guarded([&]() -> nlohmann::json {
+    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    if (scheduler_->fetch_run(name, logical) == nullptr)
+      throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
+    OperatorAction a;
+    a.at = loop_->now();
+    a.kind = kind;
+    a.pipeline = name;
+    a.logical_time = logical;
+    if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
+    return run_json(*scheduler_->fetch_run(name, logical));
+  });
 }
 
 nlohmann::json ServeEngine::pools() {

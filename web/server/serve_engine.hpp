@@ -15,6 +15,19 @@
 // later (a server at --speed 60 runs ahead of the wall clock; a restart must not go back in
 // time), and advances `speed` seconds per wall second.
 //
+// STORAGE FAILURES (a full disk, issue 22). A request that changes something is one
+// transaction: when a write fails it is rolled back whole and answered 507 (disk full) or 503
+// (another write failure) naming the database, and nothing of it remains, in the database or
+// in memory. A write that fails in an event of the loop (a tick, an attempt's end) undoes
+// that change only. Either way the orchestrator's memory no longer matches its database: the
+// run scheduler stops (its timers cancelled, its attempts killed in the world), the problem
+// is reported (problems(): /readyz answers 503, standard error, an "error" event), requests
+// that change something are refused at once with 507/503, reads go on. Every second a write
+// is tried; once it succeeds a new scheduler is built from the database by the restart rules
+// (the attempts it had running are lost and run again) and the problem is cleared. The
+// database is consistent at every moment (each change, each request, is a transaction), so a
+// restart — after kill -9 too — always loads it.
+//
 // Pools: declared at the first apply and fixed for the life of the process; applying a pool
 // again with another spec is refused (409) until a restart.
 //
@@ -27,6 +40,7 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,9 +57,12 @@
 
 namespace gantry {
 class SqliteRunStore;
+class StoreError;
 }  // namespace gantry
 
 namespace gantry::web {
+
+class ApiError;
 
 struct ServeConfig {
   std::string db_path = "gantry.db";
@@ -85,7 +102,19 @@ class ServeEngine {
   // Thread-safe (/readyz reads it).
   std::vector<std::string> problems() const;
 
+  // Thread-safe: makes run_until() return after the event in progress (not again after a
+  // storage failure, unlike a bare EventLoop::stop()).
+  void stop();
+
   // --- on the loop thread ---
+  // The event loop until stop() (Time::max()) or `horizon`. An event whose write fails (a full
+  // disk) does not end it: see STORAGE FAILURES.
+  void run_until(Time horizon);
+  void run() { run_until(Time::max()); }
+  // Tries to write again after a storage failure and, if it can, builds the orchestrator anew
+  // from the database; returns whether it runs again. The engine calls it every second (of the
+  // wall clock) while it cannot write; tests call it themselves.
+  bool retry_storage();
   // Loads the catalog, recovers the runs, switches the schedules and the world on. The stored
   // documents are loaded together (a pipeline may name a pool stored apart); one that cannot
   // be loaded (a document an older Gantry accepted and this one refuses) does not stop the
@@ -119,6 +148,18 @@ class ServeEngine {
   void flush();
 
  private:
+  // A new PublishingRunStore and RunScheduler, the catalog loaded into them (reads only).
+  void build_scheduler();
+  // The restart rules (recover(), pauses, switch_on()) in one transaction. Throws StoreError.
+  void resume();
+  // A request that changes something: all or nothing (one transaction), events published
+  // after it committed; while the database cannot be written, refused at once.
+  template <typename F>
+  nlohmann::json guarded(F&& change);
+  void commit_request();
+  // See STORAGE FAILURES.
+  void storage_failed(const StoreError& e);
+  ApiError storage_answer() const;
   // start(): the stored documents, loaded together.
   void load_catalog();
   void add_problem(const std::string& document, const std::string& message);
@@ -150,6 +191,14 @@ class ServeEngine {
   std::map<std::string, bool> paused_;
   std::map<std::string, PoolSpec> pools_;
   std::atomic<bool> ready_{false};
+  std::atomic<bool> stopping_{false};
+  // Schedulers stopped by a storage failure, with their stores: kept, since an executor may
+  // still hold pointers into their pipelines (AttemptRequest); a failure is rare.
+  std::vector<std::pair<std::unique_ptr<RunScheduler>, std::unique_ptr<PublishingRunStore>>>
+      halted_;
+  std::string storage_problem_;  // empty while the database can be written
+  bool storage_full_ = false;
+  std::optional<TimerId> storage_retry_;
   mutable std::mutex problems_mu_;               // guards problems_
   std::map<std::string, std::string> problems_;  // "Kind/name" -> why
 };

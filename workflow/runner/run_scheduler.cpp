@@ -26,6 +26,10 @@ void RunScheduler::recover() {
       [this](AttemptId id) { executor_.kill(id); });
 }
 
+void RunScheduler::halt() {
+  for (const AttemptId id : core_.halt()) executor_.kill(id);
+}
+
 void RunScheduler::switch_on() {
   core_.switch_on();
   flush();

@@ -203,6 +203,10 @@ class RunScheduler final : private AttemptListener {
   void put_pipeline(const PipelineSpec& spec);
   bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
 
+  // Stops it for good (SchedulerCore::halt()): its timers are cancelled and the attempts it
+  // had started are killed in the executor, so nothing reaches it any more; it writes nothing
+  // more. A server builds a new scheduler from the database then (RESTART).
+  void halt();
   // Loads the store's runs (see RESTART). Call once, after add_*, before switch_on(). Runs
   // of pipelines not added are ignored, but for those named by set_unloaded_pipelines().
   void recover();

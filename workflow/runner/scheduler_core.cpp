@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -49,6 +50,30 @@ std::unique_ptr<SchedulerCore::PipelineState> SchedulerCore::make_state(const Pi
     p->pool[i] = pool;
   }
   return p;
+}
+
+std::vector<AttemptId> SchedulerCore::halt() {
+  const auto cancel = [&](std::optional<TimerId>& timer) {
+    if (timer) loop_.cancel(*timer);
+    timer.reset();
+  };
+  for (auto& p : pipelines_) cancel(p->tick_timer);
+  for (auto& run : runs_) {
+    if (!run) continue;
+    cancel(run->timeout_timer);
+    for (TaskRt& t : run->tasks) {
+      cancel(t.retry_timer);
+      cancel(t.timeout_timer);
+    }
+  }
+  std::vector<AttemptId> out;
+  for (const auto& [id, where] : attempts_) out.push_back(id);
+  std::sort(out.begin(), out.end());
+  attempts_.clear();
+  kills_.clear();
+  held_timers_.clear();
+  held_reports_.clear();
+  return out;
 }
 
 SchedulerCore::PipelineState* SchedulerCore::find_pipeline(const std::string& name) {

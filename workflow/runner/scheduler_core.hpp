@@ -123,6 +123,13 @@ class SchedulerCore {
   // due), so that the caller collects ready() and take_kills(). Optional.
   void on_work(std::function<void()> fn) { work_ = std::move(fn); }
 
+  // Stops the core for good: every timer it armed on the loop is cancelled (nothing of it runs
+  // again) and the attempts it had handed out are returned, for the caller to kill in the
+  // executor. What it holds in memory stays as it was, and nothing more is written. For a
+  // server whose memory no longer matches its database (a write failed: the disk is full),
+  // which builds a new core from the database (RESTART) once it can write again.
+  std::vector<AttemptId> halt();
+
   // --- Life (run_scheduler.hpp: SCHEDULE, OPERATOR ACTIONS, BACKFILL, RESTART) -----------
   // Pipelines whose stored definitions could not be loaded (gantry serve: a catalog document
   // this Gantry refuses), by name, with why; call before recover(). Their runs in flight are

@@ -76,14 +76,28 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
   open.wal = true;
   db_ = Database::open(path, open);
   claim(db_, kRunsDatabase);
+  // The WAL is copied into the database every 256 pages (1 MiB; SQLite's default is 4 MiB)
+  // and cut back to 1 MiB after that, so the disk a server's history needs stays close to the
+  // database's own size: on a small disk the WAL alone used to fill it, and as the database
+  // file had never grown, a checkpoint then had no room to happen.
+  db_.exec("PRAGMA wal_autocheckpoint=256; PRAGMA journal_size_limit=1048576");
   db_.migrate(kSchema);
   {
-    Transaction tx(db_);
-    Statement origin = db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('origin', ?)");
-    origin.bind_all(options.replay ? "replay" : "history");
-    origin.step();
-    origin = Statement();
-    tx.commit();
+    // Written only when it changes: a database on a full disk still opens (gantry serve then
+    // waits for space, and says so, instead of refusing to start).
+    const std::string word = options.replay ? "replay" : "history";
+    Statement current = db_.prepare("SELECT value FROM meta WHERE key = 'origin'");
+    const bool same = current.step() && current.column_text(0) == word;
+    current = Statement();
+    if (!same) {
+      Transaction tx(db_);
+      Statement origin =
+          db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('origin', ?)");
+      origin.bind_all(word);
+      origin.step();
+      origin = Statement();
+      tx.commit();
+    }
   }
   insert_run_ = db_.prepare(
       "INSERT OR IGNORE INTO runs(pipeline, logical_us, trigger, state, start_us, end_us)"
@@ -169,17 +183,64 @@ void SqliteRunStore::begin_change() {
 }
 
 void SqliteRunStore::commit_if_due() {
-  if (++in_batch_ < batch_) return;
-  flush();
+  if (grouped_ || ++in_batch_ < batch_) return;
+  commit();
 }
 
-void SqliteRunStore::flush() {
+void SqliteRunStore::commit() {
   if (!open_) return;
-  db_.exec("COMMIT");
+  try {
+    db_.exec("COMMIT");
+  } catch (const StoreError&) {
+    abort_open();  // a COMMIT that failed (disk full) leaves the transaction open
+    throw;
+  }
   open_ = false;
+  grouped_ = false;
   in_batch_ = 0;
   ++commits_;
   if (commit_hook_) commit_hook_(commits_);
+}
+
+void SqliteRunStore::abort_open() noexcept {
+  if (open_ && !db_.autocommit()) {
+    try {
+      db_.exec("ROLLBACK");
+    } catch (...) {
+      // SQLite rolls back when the connection closes; nothing of the change is kept either way.
+    }
+  }
+  open_ = false;
+  grouped_ = false;
+  in_batch_ = 0;
+  ids_.clear();  // may name rows of the transaction just undone
+}
+
+void SqliteRunStore::flush() {
+  if (!grouped_) commit();
+}
+
+void SqliteRunStore::begin_group() {
+  commit();
+  db_.exec("BEGIN IMMEDIATE");
+  open_ = true;
+  grouped_ = true;
+}
+
+void SqliteRunStore::commit_group() {
+  grouped_ = false;
+  commit();
+}
+
+void SqliteRunStore::rollback_group() noexcept { abort_open(); }
+
+void SqliteRunStore::check_writable() {
+  commit();
+  Transaction tx(db_);
+  db_.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('written', ?)")
+      .bind_all(std::to_string(commits_))
+      .step();
+  tx.commit();
 }
 
 void SqliteRunStore::expect_one_row(const char* what) const {
@@ -211,16 +272,19 @@ int64_t SqliteRunStore::run_id(const RunKey& key) const {
 
 void SqliteRunStore::save_pipeline(const PipelineSpec& p) {
   begin_change();
+  Undo undo(*this);
   upsert_pipeline_.bind_all(p.name, p.namespace_name, p.file,
                             p.schedule ? p.schedule->cron : std::string(),
                             p.schedule ? p.schedule->timezone : std::string());
   upsert_pipeline_.step();
   upsert_pipeline_.reset();
   commit_if_due();
+  undo.keep();
 }
 
 bool SqliteRunStore::create_run(const Run& run) {
   begin_change();
+  Undo undo(*this);
   insert_run_.bind_all(run.pipeline, run.logical_time.micros(), std::string(to_string(run.trigger)),
                        std::string(to_string(run.state)), micros(run.start), micros(run.end));
   insert_run_.step();
@@ -240,23 +304,27 @@ bool SqliteRunStore::create_run(const Run& run) {
     }
   }
   commit_if_due();
+  undo.keep();
   return inserted;
 }
 
 void SqliteRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
                                 std::optional<Time> end) {
   begin_change();
+  Undo undo(*this);
   update_run_.bind_all(std::string(to_string(state)), micros(start), micros(end), run_id(key));
   update_run_.step();
   update_run_.reset();
   expect_one_row("updating a run");
   if (is_finished(state)) ids_.erase(key);
   commit_if_due();
+  undo.keep();
 }
 
 void SqliteRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
                                  const Resources& r) {
   begin_change();
+  Undo undo(*this);
   update_task_.bind_all(std::string(to_string(state)), r.cpu_milli, r.memory_bytes,
                         static_cast<int64_t>(r.gpus), static_cast<int64_t>(r.gpu_milli),
                         run_id(key), std::string(task));
@@ -264,47 +332,56 @@ void SqliteRunStore::update_task(const RunKey& key, std::string_view task, TaskS
   update_task_.reset();
   expect_one_row("updating a task instance");
   commit_if_due();
+  undo.keep();
 }
 
 void SqliteRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
                                      AttemptId id, Time start) {
   begin_change();
+  Undo undo(*this);
   insert_attempt_.bind_all(run_id(key), std::string(task), static_cast<int64_t>(index),
                            static_cast<int64_t>(id), start.micros());
   insert_attempt_.step();
   insert_attempt_.reset();
   commit_if_due();
+  undo.keep();
 }
 
 void SqliteRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index,
                                      Time at) {
   begin_change();
+  Undo undo(*this);
   running_attempt_.bind_all(at.micros(), run_id(key), std::string(task),
                             static_cast<int64_t>(index));
   running_attempt_.step();
   running_attempt_.reset();
   expect_one_row("recording an attempt's running start");
   commit_if_due();
+  undo.keep();
 }
 
 void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
                                    AttemptState state) {
   begin_change();
+  Undo undo(*this);
   end_attempt_.bind_all(end.micros(), std::string(to_string(state)), run_id(key), std::string(task),
                         static_cast<int64_t>(index));
   end_attempt_.step();
   end_attempt_.reset();
   expect_one_row("ending an attempt");
   commit_if_due();
+  undo.keep();
 }
 
 void SqliteRunStore::record_event(const SchedulerEvent& e) {
   begin_change();
+  Undo undo(*this);
   insert_event_.bind_all(e.at.micros(), std::string(to_string(e.kind)), e.pipeline,
                          micros(e.logical_time), e.task, e.message);
   insert_event_.step();
   insert_event_.reset();
   commit_if_due();
+  undo.keep();
 }
 
 std::vector<Run> SqliteRunStore::load_runs(RunSelection which) const {

@@ -42,6 +42,9 @@
 // with `batch` = N > 1, N changes share a transaction (a virtual-time replay of a year of
 // runs). A crash then loses at most the last uncommitted batch — never half of a change, never
 // a duplicate — and recover() plus the schedule or backfill recreate what was lost.
+// A change that fails (a full disk: SQLITE_FULL, at a statement or at COMMIT) rolls back the
+// open transaction, the batch or group with it, and throws: the database never keeps part
+// of a change, nor commits it later with the next one.
 //
 // Errors: StoreError naming the path, also for a database whose content does not fit
 // together (a task instance of a run that does not exist, an attempt of an unknown task,
@@ -118,8 +121,23 @@ class SqliteRunStore final : public RunStore {
   // a lost attempt must not end before it started).
   std::optional<Time> latest_instant() const;
 
-  // Commits the open batch, if any.
+  // Commits the open batch, if any (not an open group: commit_group() does).
   void flush();
+
+  // Groups: every change from begin_group() to commit_group() is one transaction, so a caller
+  // applies several changes all or nothing (gantry serve: one request). begin_group() commits
+  // an open batch first. commit_group() throws StoreError when the COMMIT fails (the group is
+  // then rolled back); rollback_group() undoes the group (also after a change of it failed,
+  // which already undid it). Groups do not nest.
+  void begin_group();
+  void commit_group();
+  void rollback_group() noexcept;
+  // Writes a row of its own (meta 'written') in a transaction of its own: throws StoreError
+  // when the database cannot be written (the disk is still full). Commits an open batch first.
+  void check_writable();
+  // The connection, for tables that must change in the same transactions as the runs (the
+  // server's catalog of pipelines). Its writes join the open batch or group.
+  Database& database() { return db_; }
   // State changes written so far (each call above counts one).
   uint64_t changes_written() const { return changes_; }
 
@@ -134,9 +152,28 @@ class SqliteRunStore final : public RunStore {
 
  private:
   // Opens the batch transaction if needed; after the change, commit_if_due() ends it when the
-  // batch is full.
+  // batch is full (never inside a group).
   void begin_change();
   void commit_if_due();
+  void commit();
+  // Rolls back the open transaction (batch or group) after a change failed, so that the
+  // database never keeps part of a change, nor a later COMMIT the rest of a failed one.
+  void abort_open() noexcept;
+  // Undoes the open transaction unless the change it guards completes (keep()).
+  class Undo {
+   public:
+    explicit Undo(SqliteRunStore& store) : store_(store) {}
+    ~Undo() {
+      if (!kept_) store_.abort_open();
+    }
+    Undo(const Undo&) = delete;
+    Undo& operator=(const Undo&) = delete;
+    void keep() { kept_ = true; }
+
+   private:
+    SqliteRunStore& store_;
+    bool kept_ = false;
+  };
   // The row id of a run this store knows of (cached while the run is not finished; looked up
   // otherwise). Throws StoreError if the run does not exist.
   int64_t run_id(const RunKey& key) const;
@@ -154,6 +191,7 @@ class SqliteRunStore final : public RunStore {
   int batch_;
   int in_batch_ = 0;
   bool open_ = false;
+  bool grouped_ = false;  // begin_group() .. commit_group()
   uint64_t changes_ = 0;
   uint64_t commits_ = 0;
   CommitHook commit_hook_;

@@ -18,7 +18,7 @@
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "tests/tools/cli_harness.hpp"
-#include "tests/tools/serve_process.hpp"
+#include "tests/tools/serve_test.hpp"
 #include "web/client/http_client.hpp"
 
 namespace gantry::testing {
@@ -28,48 +28,7 @@ namespace fs = std::filesystem;
 
 const std::string kSource = GANTRY_SOURCE_DIR;
 
-class ServeCommand : public CliTest {
- protected:
-  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {},
-                                      const std::string& tag = "serve") {
-    std::vector<std::string> args = {"--db",        db(),
-                                     "--listen",    "127.0.0.1:0",
-                                     "--cluster",   kSource + "/scenarios/quickstart.yaml",
-                                     "--scenarios", kSource + "/scenarios",
-                                     "--ui",        (dir_ / "no-ui").string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
-    EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
-    return p;
-  }
-  std::string db() const { return (dir_ / "g.db").string(); }
-  std::string token() const { return read_token(db() + ".token"); }
-  std::string write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ / name) << text;
-    return (dir_ / name).string();
-  }
-  // Reads the event stream from the start (the bus keeps its history) until `done` says so.
-  void watch(const std::string& url,
-             const std::function<bool(const std::string&, const nlohmann::json&)>& done) {
-    web::HttpClient client(url, {.token = token(), .timeout = std::chrono::minutes(5)});
-    std::string buffer;
-    client.stream("/api/v1/events?lastEventId=0", [&](std::string_view chunk) {
-      buffer += chunk;
-      for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
-        const std::string event = buffer.substr(0, end);
-        buffer.erase(0, end + 2);
-        std::string type, data;
-        std::istringstream in(event);
-        for (std::string line; std::getline(in, line);) {
-          if (line.rfind("event: ", 0) == 0) type = line.substr(7);
-          if (line.rfind("data: ", 0) == 0) data = line.substr(6);
-        }
-        if (!type.empty() && done(type, nlohmann::json::parse(data))) return false;
-      }
-      return true;
-    });
-  }
-};
+class ServeCommand : public ServeTest {};
 
 const char* kTwoTasks = R"(apiVersion: gantry.dev/v1
 kind: Pipeline

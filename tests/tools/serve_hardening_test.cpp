@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "tests/tools/cli_harness.hpp"
-#include "tests/tools/serve_process.hpp"
+#include "tests/tools/serve_test.hpp"
 #include "tests/web/raw_socket.hpp"
 #include "web/client/http_client.hpp"
 
@@ -25,26 +25,11 @@ using namespace std::chrono_literals;
 
 const std::string kSource = GANTRY_SOURCE_DIR;
 
-class ServeHardening : public CliTest {
+class ServeHardening : public ServeTest {
  protected:
-  std::unique_ptr<ServeProcess> serve(const std::vector<std::string>& extra = {},
-                                      const std::string& tag = "serve") {
-    std::vector<std::string> args = {"--db",        db(),
-                                     "--listen",    "127.0.0.1:0",
-                                     "--cluster",   kSource + "/scenarios/quickstart.yaml",
-                                     "--scenarios", scenarios_,
-                                     "--ui",        (dir_ / "no-ui").string()};
-    args.insert(args.end(), extra.begin(), extra.end());
-    auto p = std::make_unique<ServeProcess>(kGantry, args, (dir_ / (tag + ".stderr")).string());
-    EXPECT_FALSE(p->url().empty()) << slurp(dir_ / (tag + ".stderr"));
-    return p;
-  }
   int port(const ServeProcess& server) const {
     return std::stoi(server.url().substr(server.url().rfind(':') + 1));
   }
-  std::string scenarios_ = kSource + "/scenarios";
-  std::string db() const { return (dir_ / "g.db").string(); }
-  std::string admin_token() const { return read_token(db() + ".token"); }
   std::string viewer_token() {
     const Outcome made = run("token create --read-only --db " + db());
     EXPECT_EQ(made.exit_code(), 0) << made.err;
@@ -85,7 +70,7 @@ TEST_F(ServeHardening, BytesThatAreNotUtf8AreEscapedNotFatal) {
   EXPECT_NE(after.body.find("?after"), std::string::npos) << after.body;
 
   // The body's third line, after `metadata: {name: "` (18 characters): line 3, column 19.
-  web::HttpClient admin(server->url(), {.token = admin_token()});
+  web::HttpClient admin(server->url(), {.token = token()});
   const web::ClientResponse body = admin.post("/api/v1/pipelines",
                                               "apiVersion: gantry.dev/v1\nkind: Pipeline\n"
                                               "metadata: {name: \"\xff\xfe\"}\nspec: {}\n",
@@ -152,7 +137,7 @@ TEST_F(ServeHardening, PostedScenariosReadOnlyFilesOfTheScenariosFolder) {
   scenarios_ = folder.string();
   auto server = serve();
   ASSERT_FALSE(server->url().empty());
-  web::HttpClient admin(server->url(), {.token = admin_token()});
+  web::HttpClient admin(server->url(), {.token = token()});
   const std::string shipped = slurp(kSource + "/scenarios/pai-2020-cluster.yaml");
   const std::string kData = "data/pai-2020/pai_machine_spec.csv";
   ASSERT_NE(shipped.find(kData), std::string::npos);
@@ -194,7 +179,7 @@ TEST_F(ServeHardening, PostedScenariosReadOnlyFilesOfTheScenariosFolder) {
 TEST_F(ServeHardening, WrongJsonTypesAre400NamingTheField) {
   auto server = serve();
   ASSERT_FALSE(server->url().empty());
-  web::HttpClient admin(server->url(), {.token = admin_token()});
+  web::HttpClient admin(server->url(), {.token = token()});
   const auto message = [&](const std::string& path, const nlohmann::json& body) {
     const web::ClientResponse r = admin.post(path, body.dump());
     EXPECT_EQ(r.status, 400) << path << " " << body.dump() << ": " << r.body;
@@ -272,7 +257,7 @@ TEST_F(ServeHardening, TheTokenFileIsCheckedAndNothingElseIsTouched) {
   auto server = serve();
   ASSERT_FALSE(server->url().empty());
   EXPECT_EQ(slurp(db() + ".token.tmp"), "my own notes\n");
-  EXPECT_EQ(admin_token().size(), 68u) << "gty_ and 64 hex digits";
+  EXPECT_EQ(token().size(), 68u) << "gty_ and 64 hex digits";
   std::vector<std::string> left;
   for (const auto& e : fs::directory_iterator(dir_)) left.push_back(e.path().filename().string());
   std::sort(left.begin(), left.end());
@@ -324,13 +309,13 @@ std::vector<StreamEvent> read_events(const std::string& url, const std::string& 
 TEST_F(ServeHardening, AfterARestartAnOldEventIdGetsAReset) {
   auto first = serve();
   ASSERT_FALSE(first->url().empty());
-  web::HttpClient admin(first->url(), {.token = admin_token()});
+  web::HttpClient admin(first->url(), {.token = token()});
   const std::string pipeline =
       "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: p1}\nspec:\n  tasks:\n"
       "  - {name: a, image: x, resources: {cpu: \"1\", memory: 1Gi}, simulate: {duration: 1m}}\n";
   ASSERT_EQ(admin.post("/api/v1/pipelines", pipeline, "application/yaml").status, 201);
   // The id of the pipeline's event: one the first run issued, as a browser has it.
-  const auto seen = read_events(first->url(), admin_token(), {{"Last-Event-ID", "0"}},
+  const auto seen = read_events(first->url(), token(), {{"Last-Event-ID", "0"}},
                                 [](const StreamEvent& e) { return e.type == "pipeline"; });
   ASSERT_FALSE(seen.empty());
   const uint64_t old_id = seen.back().id;
@@ -340,7 +325,7 @@ TEST_F(ServeHardening, AfterARestartAnOldEventIdGetsAReset) {
   auto second = serve({}, "second");
   ASSERT_FALSE(second->url().empty());
   const auto got =
-      read_events(second->url(), admin_token(), {{"Last-Event-ID", std::to_string(old_id)}},
+      read_events(second->url(), token(), {{"Last-Event-ID", std::to_string(old_id)}},
                   [](const StreamEvent&) { return true; });
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].type, "reset");

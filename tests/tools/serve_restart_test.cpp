@@ -32,6 +32,7 @@
 #include "engine/store/database.hpp"
 #include "engine/store/statement.hpp"
 #include "tests/tools/cli_harness.hpp"
+#include "tests/tools/event_stream.hpp"
 #include "tests/tools/serve_process.hpp"
 #include "web/client/http_client.hpp"
 
@@ -163,26 +164,9 @@ class ServeRestart : public CliTest {
     return p;
   }
   std::string token() const { return read_token(db() + ".token"); }
-  // Reads the event stream from the start until `done` says so.
-  void watch(const std::string& url,
-             const std::function<bool(const std::string&, const nlohmann::json&)>& done) {
-    web::HttpClient client(url, {.token = token(), .timeout = std::chrono::minutes(2)});
-    std::string buffer;
-    client.stream("/api/v1/events?lastEventId=0", [&](std::string_view chunk) {
-      buffer += chunk;
-      for (size_t end; (end = buffer.find("\n\n")) != std::string::npos;) {
-        const std::string event = buffer.substr(0, end);
-        buffer.erase(0, end + 2);
-        std::string type, data;
-        std::istringstream in(event);
-        for (std::string line; std::getline(in, line);) {
-          if (line.rfind("event: ", 0) == 0) type = line.substr(7);
-          if (line.rfind("data: ", 0) == 0) data = line.substr(6);
-        }
-        if (!type.empty() && done(type, nlohmann::json::parse(data))) return false;
-      }
-      return true;
-    });
+  // Reads the event stream from the start (the bus keeps its history) until `done` says so.
+  void watch(const std::string& url, const EventPredicate& done) {
+    watch_events(url, token(), std::chrono::minutes(2), done);
   }
   static std::vector<std::string> listed(web::HttpClient& client) {
     std::vector<std::string> out;
@@ -194,7 +178,8 @@ class ServeRestart : public CliTest {
   }
   static std::vector<std::string> pools(web::HttpClient& client) {
     std::vector<std::string> out;
-    for (const auto& p : nlohmann::json::parse(client.get("/api/v1/pools").body)["pools"])
+    const auto list = nlohmann::json::parse(client.get("/api/v1/pools").body)["pools"];
+    for (const auto& p : list)
       out.push_back(p["name"].get<std::string>() + " " + std::to_string(p["slots"].get<int>()));
     return out;
   }

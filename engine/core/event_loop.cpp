@@ -69,8 +69,13 @@ void EventLoop::dispatch(Time t, uint32_t slot) {
   --live_;
   advance_to(t);
   ++dispatched_;
+  // Released even when the callback throws (a store that cannot write, caught by whoever runs
+  // the loop): a heap-held callable must not leak.
+  struct ReleaseOnExit {
+    InlineCallback& fn;
+    ~ReleaseOnExit() { fn.release(); }
+  } release_on_exit{fn};
   fn();
-  fn.release();
 }
 
 bool EventLoop::drain_posts() {

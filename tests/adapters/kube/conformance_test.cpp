@@ -521,8 +521,9 @@ TEST(Conformance, AResizeIsTheSameInBothWorlds) {
     });
   }
   LiveScheduler& scheduler = live.world.scheduler();
-  for (const auto& [t, replicas] : {std::pair{grow, 5}, std::pair{shrink, 2}})
-    loop->schedule_at(t, [&scheduler, replicas] {
+  // Not a structured binding: clang 14 (the sanitized build's) cannot capture one.
+  for (const auto& step : {std::pair{grow, 5}, std::pair{shrink, 2}})
+    loop->schedule_at(step.first, [&scheduler, replicas = step.second] {
       const std::optional<JobId> job = scheduler.workload_of("conformance/elastic");
       ASSERT_TRUE(job);
       ASSERT_TRUE(scheduler.resize(*job, replicas, "Test"));

@@ -45,8 +45,10 @@ template <typename E>
 E parse_word(const std::string& path, std::string_view word, int count, const char* what) {
   for (int i = 0; i < count; ++i)
     if (to_string(static_cast<E>(i)) == word) return static_cast<E>(i);
+  // Not SQLite's SQLITE_CORRUPT ("database disk image is malformed"): the file is sound, one
+  // row holds what Gantry never writes.
   throw StoreError(path, std::string("unknown ") + what + " '" + std::string(word) + "'",
-                   StoreError::kCorrupt);
+                   StoreError::kGantry);
 }
 
 std::optional<Time> time_or_null(const Statement& s, int col) {
@@ -466,8 +468,10 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
     }
   } end_read{db, own_tx};
 
+  // Rows that contradict each other (edited by another program): the file itself is sound, so
+  // not SQLite's SQLITE_CORRUPT, whose text ("database disk image is malformed") misleads.
   const auto corrupt = [this](const std::string& what) {
-    return StoreError(path_, what, StoreError::kCorrupt);
+    return StoreError(path_, "inconsistent rows: " + what, StoreError::kGantry);
   };
   std::map<int64_t, Run> runs;
   // Each of the three reads keeps to the selected runs.

@@ -324,9 +324,8 @@ TEST_F(ServeHardening, AfterARestartAnOldEventIdGetsAReset) {
 
   auto second = serve({}, "second");
   ASSERT_FALSE(second->url().empty());
-  const auto got =
-      read_events(second->url(), token(), {{"Last-Event-ID", std::to_string(old_id)}},
-                  [](const StreamEvent&) { return true; });
+  const auto got = read_events(second->url(), token(), {{"Last-Event-ID", std::to_string(old_id)}},
+                               [](const StreamEvent&) { return true; });
   ASSERT_EQ(got.size(), 1u);
   EXPECT_EQ(got[0].type, "reset");
   EXPECT_GT(got[0].id, old_id) << "ids go on above the first run's";

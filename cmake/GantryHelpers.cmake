@@ -1,6 +1,8 @@
 # One helper per kind of target, so every folder's CMakeLists.txt reads the same.
 
-set(GANTRY_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor)
+# Designated initialisers name only the fields that differ from their defaults on purpose;
+# gcc 12 would warn for every field left out (-Wmissing-field-initializers).
+set(GANTRY_WARNINGS -Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor -Wno-missing-field-initializers)
 
 # gantry_library(NAME SOURCES a.cpp b.cpp DEPS other_lib ...)
 # A static library whose headers are included as "folder/file.hpp" from the project root.
@@ -19,6 +21,7 @@ endfunction()
 function(gantry_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ${GANTRY_UNITY_BUILD})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest GTest::gmock GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${GANTRY_WARNINGS})
   target_compile_definitions(${name} PRIVATE

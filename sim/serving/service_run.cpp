@@ -13,19 +13,18 @@ namespace gantry {
 namespace {
 constexpr int64_t kNever = INT64_MAX;
 double seconds_of(int64_t us) { return static_cast<double>(us) / 1e6; }
-
-// A request dispatched to a replica and not finished yet, kept only when the host may lose
-// replicas (ReplicaHost::may_lose_replicas): what fail_in_flight() must take back.
-struct InFlight {
-  int64_t finish_us;
-  int64_t start_us;
-  int64_t latency_us;
-  int64_t interval_us;  // the start of the report interval it was counted in
-  bool operator>(const InFlight& o) const { return finish_us > o.finish_us; }
-};
 }  // namespace
 
 struct ServiceRun::Replica {
+  // A request dispatched to a replica and not finished yet, kept only when the host may lose
+  // replicas (ReplicaHost::may_lose_replicas): what fail_in_flight() must take back.
+  struct InFlight {
+    int64_t finish_us;
+    int64_t start_us;
+    int64_t latency_us;
+    int64_t interval_us;  // the start of the report interval it was counted in
+    bool operator>(const InFlight& o) const { return finish_us > o.finish_us; }
+  };
   int32_t predictor = 0;
   ReplicaState state = ReplicaState::kPlacing;
   int32_t node = -1;
@@ -236,7 +235,7 @@ void ServiceRun::dispatch(Predictor& p, const ServingRequest& r, int64_t availab
     ++interval_within_slo_;
   }
   if (track_in_flight_) {
-    std::vector<InFlight>& f = replica.in_flight;
+    std::vector<Replica::InFlight>& f = replica.in_flight;
     while (!f.empty() && f.front().finish_us <= available_us) {
       std::pop_heap(f.begin(), f.end(), std::greater<>());
       f.pop_back();
@@ -249,7 +248,7 @@ void ServiceRun::dispatch(Predictor& p, const ServingRequest& r, int64_t availab
 void ServiceRun::fail_in_flight(Replica& r, Predictor& p, int64_t at_us) {
   MetricBuckets& m = *p.metrics;
   const double slot = 1.0 / p.max_batch;
-  for (const InFlight& f : r.in_flight) {
+  for (const Replica::InFlight& f : r.in_flight) {
     if (f.finish_us <= at_us) continue;
     // It leaves the system now, and its batch slot with it (or never takes one).
     m.close(ServingMetric::kConcurrency, f.finish_us, -1.0);
@@ -369,7 +368,7 @@ void ServiceRun::scale_to(Predictor& p, int index, int desired, Time now) {
 void ServiceRun::create_replica(int predictor, Time now) {
   const auto id = static_cast<int32_t>(replicas_.size());
   Predictor& p = predictors_[static_cast<size_t>(predictor)];
-  replicas_.push_back(Replica{predictor, ReplicaState::kPlacing, -1, 0, ReplicaQueue(p.max_batch)});
+  replicas_.push_back(Replica{predictor, ReplicaState::kPlacing, -1, 0, ReplicaQueue(p.max_batch), {}});
   ++p.placing;
   change_levels(now.micros(), ready_level_, starting_level_ + 1, gpu_level_);
   host_.create(*this, id, *p.spec, now);

@@ -8,7 +8,7 @@
 #include "sim/simulation_file.hpp"
 
 namespace gantry {
-namespace {
+namespace experiment_loader_test {
 
 using ::testing::HasSubstr;
 
@@ -125,5 +125,5 @@ TEST(SimulationFile, TellsScenariosAndExperimentsApart) {
   }
 }
 
-}  // namespace
+}  // namespace experiment_loader_test
 }  // namespace gantry

@@ -14,7 +14,7 @@
 #include "tests/sim/fault_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace fault_events_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -176,5 +176,5 @@ TEST(FaultEvents, ReadsAFile) {
                FileError);
 }
 
-}  // namespace
+}  // namespace fault_events_test
 }  // namespace gantry

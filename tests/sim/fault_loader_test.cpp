@@ -9,7 +9,7 @@
 #include "tests/sim/fault_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace fault_loader_test {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
@@ -309,5 +309,5 @@ TEST(FaultLoader, NotAMap) {
               ElementsAre(HasSubstr("f.yaml:2:14: failures.processes: expected a list")));
 }
 
-}  // namespace
+}  // namespace fault_loader_test
 }  // namespace gantry

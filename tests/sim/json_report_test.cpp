@@ -5,7 +5,7 @@
 #include "tests/sim/queue_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace json_report_test {
 
 using namespace gantry::testing;
 
@@ -131,5 +131,5 @@ TEST(JsonReport, JobListQueueIsNullWithoutAdmission) {
   EXPECT_TRUE(json_jobs(run.log)[3]["queue"].is_null());
 }
 
-}  // namespace
+}  // namespace json_report_test
 }  // namespace gantry

@@ -11,7 +11,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace node_pools_test {
 
 using namespace gantry::testing;
 
@@ -162,5 +162,5 @@ TEST(NodePools, TheSameSeedGivesTheSameRun) {
   EXPECT_NE(run_simulation(s).log.pools[0].cost, a.log.pools[0].cost) << "reclaims are drawn";
 }
 
-}  // namespace
+}  // namespace node_pools_test
 }  // namespace gantry

@@ -5,7 +5,7 @@
 #include "tests/sim/queue_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace queue_summary_test {
 
 using namespace gantry::testing;
 
@@ -104,5 +104,5 @@ TEST(QueueSummary, RunSummaryCountsInactiveJobs) {
   EXPECT_EQ(s.jobs_inactive_at_end, 1);
 }
 
-}  // namespace
+}  // namespace queue_summary_test
 }  // namespace gantry

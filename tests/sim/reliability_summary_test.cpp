@@ -8,7 +8,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace reliability_summary_test {
 
 using namespace gantry::testing;
 
@@ -64,5 +64,5 @@ TEST(ReliabilitySummary, AnEmptyLogHasNoGoodput) {
   EXPECT_TRUE(r.by_size.empty());
 }
 
-}  // namespace
+}  // namespace reliability_summary_test
 }  // namespace gantry

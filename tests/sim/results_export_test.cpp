@@ -13,7 +13,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace results_export_test {
 
 using namespace gantry::testing;
 
@@ -252,5 +252,5 @@ TEST_F(ResultsExport, FaultsPoolsAndReliabilityColumns) {
   EXPECT_FALSE(pools.step());
 }
 
-}  // namespace
+}  // namespace results_export_test
 }  // namespace gantry

@@ -8,7 +8,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace run_series_test {
 
 using namespace gantry::testing;
 
@@ -50,5 +50,5 @@ TEST(RunSeries, AllocationAndCdfsOfATwoJobRun) {
                                                              {kT0 + seconds(200), 0.0}}));
 }
 
-}  // namespace
+}  // namespace run_series_test
 }  // namespace gantry

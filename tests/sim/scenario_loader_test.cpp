@@ -6,7 +6,7 @@
 #include "tests/sim/scenario_text.hpp"
 
 namespace gantry {
-namespace {
+namespace scenario_loader_test {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
@@ -747,5 +747,5 @@ TEST(ScenarioLoader, TraceOnlyFieldsNeedATrace) {
             "each node class its own");
 }
 
-}  // namespace
+}  // namespace scenario_loader_test
 }  // namespace gantry

@@ -6,7 +6,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace summary_test {
 
 using namespace gantry::testing;
 
@@ -70,5 +70,5 @@ TEST(Fingerprint, DependsOnPlacements) {
   EXPECT_NE(on_node_1, trajectory_fingerprint(log));
 }
 
-}  // namespace
+}  // namespace summary_test
 }  // namespace gantry

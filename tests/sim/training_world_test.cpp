@@ -9,7 +9,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace training_world_test {
 
 using namespace gantry::testing;
 
@@ -208,11 +208,11 @@ TEST(TrainingWorld, PriorityQueueStartsHighPriorityFirst) {
   EXPECT_LT(*fifo.log.jobs[1].bound, *fifo.log.jobs[2].bound);
 }
 
-}  // namespace
+}  // namespace training_world_test
 }  // namespace gantry
 
 namespace gantry {
-namespace {
+namespace training_world_test {
 
 // The action log of the two-job scenario above, by hand: each job is bound, then confirmed,
 // runs and finishes; A on node 0 (both 4-GPU pods), B on both nodes (8 GPUs each).
@@ -235,5 +235,5 @@ TEST(TrainingWorld, ActionLogOfTwoJobs) {
   EXPECT_EQ(lines[7], R"({"t":"2026-01-01T00:02:58.5405Z","kind":"finished","workload":1})");
 }
 
-}  // namespace
+}  // namespace training_world_test
 }  // namespace gantry

@@ -10,7 +10,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace world_admission_test {
 
 using namespace gantry::testing;
 
@@ -98,5 +98,5 @@ TEST(WorldAdmission, PodsThatNeverGetReadyDeactivateTheJob) {
   EXPECT_EQ(run.queued_at_end, 0u);
 }
 
-}  // namespace
+}  // namespace world_admission_test
 }  // namespace gantry

@@ -11,7 +11,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace world_elastic_fault_test {
 
 using namespace gantry::testing;
 
@@ -158,5 +158,5 @@ TEST(WorldElasticFaults, AJobRestartingAfterAResizeMayBeResizedAgain) {
   EXPECT_TRUE(f.cluster.check_invariants());
 }
 
-}  // namespace
+}  // namespace world_elastic_fault_test
 }  // namespace gantry

@@ -10,7 +10,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace world_eviction_test {
 
 using namespace gantry::testing;
 
@@ -115,5 +115,5 @@ TEST(WorldEviction, AQueuedJobIsWithdrawnWithoutEverBeingPlaced) {
   EXPECT_EQ(f.scheduler.queued(), 0u);
 }
 
-}  // namespace
+}  // namespace world_eviction_test
 }  // namespace gantry

@@ -10,7 +10,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace world_fault_test {
 
 using namespace gantry::testing;
 
@@ -238,5 +238,5 @@ TEST(WorldFaults, TheSameFaultsGiveTheSameRun) {
   EXPECT_EQ(run_once(), run_once());
 }
 
-}  // namespace
+}  // namespace world_fault_test
 }  // namespace gantry

@@ -20,7 +20,7 @@
 #include "tests/sim/sim_fixtures.hpp"
 
 namespace gantry {
-namespace {
+namespace world_resize_test {
 
 using namespace gantry::testing;
 
@@ -192,5 +192,5 @@ TEST(WorldResize, ScaleOutIdleGrowsAJobWhenItStartsRunning) {
   EXPECT_EQ(resizes, (std::vector<std::pair<int64_t, EventKind>>{{5'000'000, EventKind::kResize}}));
 }
 
-}  // namespace
+}  // namespace world_resize_test
 }  // namespace gantry

@@ -19,7 +19,7 @@
 #include "tests/tools/serve_process.hpp"
 
 namespace gantry::testing {
-namespace {
+namespace kube_commands_test {
 
 const std::string kSource = GANTRY_SOURCE_DIR;
 
@@ -204,5 +204,5 @@ TEST_F(KubeCommands, KubeDrainNamesAnUnknownNodeAndABadFlag) {
   EXPECT_TRUE(fake_.requests().empty()) << "refused before connecting";
 }
 
-}  // namespace
+}  // namespace kube_commands_test
 }  // namespace gantry::testing

@@ -22,7 +22,7 @@
 #include "web/client/http_client.hpp"
 
 namespace gantry::testing {
-namespace {
+namespace serve_command_test {
 
 namespace fs = std::filesystem;
 
@@ -212,9 +212,11 @@ spec:
   ASSERT_EQ(ours.size(), 1u) << queue;
   EXPECT_EQ(ours[0]["pipeline"], "whole-cluster");
   EXPECT_EQ(ours[0]["gpus"], 256);
-  for (const auto& g : queue["pending"])
-    if (g["name"].get<std::string>().find('/') == std::string::npos)
+  for (const auto& g : queue["pending"]) {
+    if (g["name"].get<std::string>().find('/') == std::string::npos) {
       EXPECT_TRUE(g["pipeline"].is_null()) << "the scenario's own jobs: " << g;
+    }
+  }
 }
 
 // --world kube: a pipeline's task runs as a pod of a live cluster. The cluster is the tests'
@@ -770,5 +772,5 @@ TEST_F(ServeCommand, KillNineUnderLoadLosesNothing) {
   EXPECT_GT(*ids.rbegin(), max_id_before);
 }
 
-}  // namespace
+}  // namespace serve_command_test
 }  // namespace gantry::testing

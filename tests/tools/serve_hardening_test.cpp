@@ -17,7 +17,7 @@
 #include "web/client/http_client.hpp"
 
 namespace gantry::testing {
-namespace {
+namespace serve_hardening_test {
 
 namespace fs = std::filesystem;
 using web::testing::RawSocket;
@@ -332,5 +332,5 @@ TEST_F(ServeHardening, AfterARestartAnOldEventIdGetsAReset) {
   expect_alive_then_stop(*second, "second");
 }
 
-}  // namespace
+}  // namespace serve_hardening_test
 }  // namespace gantry::testing

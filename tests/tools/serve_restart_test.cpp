@@ -37,7 +37,7 @@
 #include "web/client/http_client.hpp"
 
 namespace gantry::testing {
-namespace {
+namespace serve_restart_test {
 
 namespace fs = std::filesystem;
 
@@ -327,13 +327,17 @@ void ServeRestart::stop_and_start_again(int stop_signal) {
   }
   std::set<int64_t> ids;
   for (const auto& [key, run] : after.runs) {
-    if (key.first == "to-pause")
+    if (key.first == "to-pause") {
       EXPECT_EQ(before.runs.count(key), 1u) << "a paused pipeline makes no run";
+    }
     for (const auto& a : run.attempts) {
       EXPECT_TRUE(ids.insert(a.id).second) << "attempt id " << a.id << " reused";
-      if (a.end >= 0) EXPECT_GE(a.end, a.start) << key.first << " " << a.text();
-      if (a.id > max_id_before)
+      if (a.end >= 0) {
+        EXPECT_GE(a.end, a.start) << key.first << " " << a.text();
+      }
+      if (a.id > max_id_before) {
         EXPECT_GE(a.start, before.latest) << "a new attempt before the stop: " << a.text();
+      }
     }
   }
 }
@@ -521,5 +525,5 @@ TEST_F(ServeRestart, AFullDiskIsAnsweredAndOutlived) {
   EXPECT_EQ(check.column_text(0), "ok");
 }
 
-}  // namespace
+}  // namespace serve_restart_test
 }  // namespace gantry::testing

@@ -12,7 +12,7 @@
 #include "tools/gantry/number_format.hpp"
 
 namespace gantry {
-namespace {
+namespace text_report_test {
 
 using namespace gantry::testing;
 
@@ -84,5 +84,5 @@ TEST(NumberFormat, DecimalsWithCommas) {
   EXPECT_EQ(cli::with_commas(-0.04, 1), "0.0") << "no minus sign on a rounded zero";
 }
 
-}  // namespace
+}  // namespace text_report_test
 }  // namespace gantry

@@ -27,7 +27,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace conformance_serving_test {
 
 const std::string kScenario =
     std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance-serving.yaml";
@@ -171,5 +171,5 @@ TEST(ServingConformance, TheSameServicesScaleAtTheSameInstantsInBothWorlds) {
   EXPECT_GE(changes, 20);
 }
 
-}  // namespace
+}  // namespace conformance_serving_test
 }  // namespace gantry::kube

@@ -33,7 +33,7 @@
 #include "workflow/runner/simulated_executor.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace conformance_test {
 
 const std::string kScenario =
     std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance.yaml";
@@ -624,5 +624,5 @@ TEST(Conformance, APipelineHasTheSameTimelineInBothWorlds) {
   for (size_t i = 0; i < played.size(); ++i) EXPECT_EQ(played[i], simulated[i]) << "line " << i;
 }
 
-}  // namespace
+}  // namespace conformance_test
 }  // namespace gantry::kube

@@ -242,18 +242,18 @@ struct Selector {
   }
 };
 
-struct Event {
-  int64_t rv = 0;
-  std::string collection;
-  std::string ns;
-  std::string type;  // ADDED, MODIFIED, DELETED
-  json object;
-  json old_object;  // MODIFIED: before
-};
-
 }  // namespace
 
 struct FakeApiServer::Impl {
+  // One change to an object, as a watch sends it.
+  struct Event {
+    int64_t rv = 0;
+    std::string collection;
+    std::string ns;
+    std::string type;  // ADDED, MODIFIED, DELETED
+    json object;
+    json old_object;  // MODIFIED: before
+  };
   mutable std::mutex mutex;
   mutable std::condition_variable cv;
   bool shutting_down = false;
@@ -913,6 +913,7 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
 
 static void stream_watch(FakeApiServer::Impl& s, mg_connection* conn, const Target& t,
                          const Request& r) {
+  using Event = FakeApiServer::Impl::Event;
   Selector sel;
   if (auto it = r.query.find("fieldSelector"); it != r.query.end())
     sel.fields = Selector::parse(it->second, false);

@@ -15,7 +15,7 @@
 #include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace informer_test {
 
 using testing::FakeApiServer;
 using testing::Fault;
@@ -353,5 +353,5 @@ TEST_F(InformerFixture, StopInterruptsABackoff) {
   EXPECT_LE(informer.stats().backoffs, 1);
 }
 
-}  // namespace
+}  // namespace informer_test
 }  // namespace gantry::kube

@@ -11,7 +11,7 @@
 #include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace kube_client_test {
 
 using testing::FakeApiServer;
 using testing::Fault;
@@ -375,5 +375,5 @@ TEST_F(ClientFixture, WatchOutcomes) {
   EXPECT_EQ(r.end, WatchEnd::kTransportError);
 }
 
-}  // namespace
+}  // namespace kube_client_test
 }  // namespace gantry::kube

@@ -12,7 +12,7 @@
 #include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace tls_test {
 
 using testing::FakeApiServer;
 using testing::FakeApiServerOptions;
@@ -114,5 +114,5 @@ TEST(KubeTls, WatchStreamsAndDropsOverTls) {
   EXPECT_EQ(r.end, WatchEnd::kTransportError);
 }
 
-}  // namespace
+}  // namespace tls_test
 }  // namespace gantry::kube

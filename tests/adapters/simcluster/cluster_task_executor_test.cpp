@@ -11,7 +11,7 @@
 #include "workflow/runner/simulated_executor.hpp"
 
 namespace gantry {
-namespace {
+namespace cluster_task_executor_test {
 
 using namespace gantry::testing;
 
@@ -241,5 +241,5 @@ TEST(ClusterTaskExecutor, CheckTasksFitNamesTheTask) {
   EXPECT_NO_THROW(check_tasks_fit({training_pipeline()}, dgx_rack(1)));  // 8 GPUs: fits
 }
 
-}  // namespace
+}  // namespace cluster_task_executor_test
 }  // namespace gantry

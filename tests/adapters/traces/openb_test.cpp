@@ -15,7 +15,7 @@
 #include "tests/adapters/traces/error_text.hpp"
 
 namespace gantry {
-namespace {
+namespace openb_test {
 
 using trace_test::input_error_of;
 
@@ -355,5 +355,5 @@ TEST(OpenbFiles, MissingFileIsAFileError) {
   EXPECT_THROW(load_openb_pods(openb_file("no_such_file.csv")), FileError);
 }
 
-}  // namespace
+}  // namespace openb_test
 }  // namespace gantry

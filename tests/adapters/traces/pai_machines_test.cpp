@@ -12,7 +12,7 @@
 #include "tests/adapters/traces/error_text.hpp"
 
 namespace gantry {
-namespace {
+namespace pai_machines_test {
 
 using trace_test::input_error_of;
 
@@ -94,5 +94,5 @@ TEST(PaiMachines, BrokenRows) {
             "pai.csv:2:1: machine: duplicate machine name 'm1'");
 }
 
-}  // namespace
+}  // namespace pai_machines_test
 }  // namespace gantry

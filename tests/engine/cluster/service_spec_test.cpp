@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace gantry {
-namespace {
+namespace service_spec_test {
 
 Resources whole(int gpus) {
   Resources r;
@@ -78,5 +78,5 @@ TEST(CapacityFor, WithoutGpuTypeTheFirstEntryOfTheSameShare) {
   EXPECT_EQ(s.capacity_for(predictor("", share(250))), nullptr);
 }
 
-}  // namespace
+}  // namespace service_spec_test
 }  // namespace gantry

@@ -8,7 +8,7 @@
 #include "engine/config/config_fields.hpp"
 
 namespace gantry {
-namespace {
+namespace config_errors_test {
 
 InputError at(const std::string& file, int line, int column, const std::string& message) {
   return InputError(SourceLocation{file, line, column}, "f", message);
@@ -142,5 +142,5 @@ TEST(ConfigFields, AskingForAFieldNotAllowedIsAProgrammingError) {
   EXPECT_THROW(f.optional("b"), std::logic_error);
 }
 
-}  // namespace
+}  // namespace config_errors_test
 }  // namespace gantry

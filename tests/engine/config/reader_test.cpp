@@ -8,7 +8,7 @@
 #include "engine/config/envelope.hpp"
 
 namespace gantry {
-namespace {
+namespace reader_test {
 
 using ::testing::HasSubstr;
 
@@ -351,5 +351,5 @@ TEST(Envelope, ChecksApiVersionKindAndMetadata) {
               HasSubstr("duplicate field 'a'"));
 }
 
-}  // namespace
+}  // namespace reader_test
 }  // namespace gantry

@@ -7,7 +7,7 @@
 #include "sim/serving/serving_simulation.hpp"
 
 namespace gantry {
-namespace {
+namespace service_run_test {
 
 constexpr int64_t kS = 1'000'000;
 
@@ -174,5 +174,5 @@ TEST(ServiceRun, SameSeedSameReportOtherSeedOtherReport) {
   EXPECT_GT(a.max_replicas, 1);  // the curve made it scale
 }
 
-}  // namespace
+}  // namespace service_run_test
 }  // namespace gantry

@@ -9,7 +9,7 @@
 #include "sim/serving/request_source.hpp"
 
 namespace gantry {
-namespace {
+namespace serving_parts_test {
 
 constexpr int64_t kS = 1'000'000;
 
@@ -189,5 +189,5 @@ TEST(RequestSource, TraceLoopsAndSpeedsUp) {
   EXPECT_EQ(n, 3);
 }
 
-}  // namespace
+}  // namespace serving_parts_test
 }  // namespace gantry

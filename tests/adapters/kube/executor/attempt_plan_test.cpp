@@ -11,7 +11,7 @@
 #include "workflow/pipeline/pipeline_spec.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace attempt_plan_test {
 
 using nlohmann::json;
 
@@ -362,5 +362,5 @@ TEST(AttemptStatus, ExitCodeEvictionNodeLostAndDeletion) {
   EXPECT_EQ(judge(done, kNow).end->outcome, AttemptOutcome::kSucceeded);
 }
 
-}  // namespace
+}  // namespace attempt_plan_test
 }  // namespace gantry::kube

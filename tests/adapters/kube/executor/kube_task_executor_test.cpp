@@ -19,7 +19,7 @@
 #include "workflow/pipeline/pipeline_spec.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace kube_task_executor_test {
 
 using nlohmann::json;
 using testing::FakeApiServer;
@@ -548,5 +548,5 @@ TEST_F(ExecutorFixture, LogsOfEachPodThroughTheApiServer) {
   EXPECT_TRUE(e->read_logs(99).empty());
 }
 
-}  // namespace
+}  // namespace kube_task_executor_test
 }  // namespace gantry::kube

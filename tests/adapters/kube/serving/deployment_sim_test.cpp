@@ -15,7 +15,7 @@
 #include "tests/adapters/kube/world/live_harness.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace deployment_sim_test {
 
 using nlohmann::json;
 
@@ -153,5 +153,5 @@ TEST_F(Deployments, LeavesOtherDeploymentsAlone) {
   EXPECT_EQ(sim.stats().pods_created, 0);
 }
 
-}  // namespace
+}  // namespace deployment_sim_test
 }  // namespace gantry::kube

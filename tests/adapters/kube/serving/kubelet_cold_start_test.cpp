@@ -18,7 +18,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace kubelet_cold_start_test {
 
 using nlohmann::json;
 
@@ -96,5 +96,5 @@ TEST_F(ColdStart, ReadyAfterPullDownloadAndLoadWithTheNodesCaches) {
   EXPECT_EQ(ready("e"), std::make_pair(std::string("True"), kT0 + seconds(105)));
 }
 
-}  // namespace
+}  // namespace kubelet_cold_start_test
 }  // namespace gantry::kube

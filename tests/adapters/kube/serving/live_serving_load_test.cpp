@@ -26,7 +26,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_serving_load_test {
 
 using nlohmann::json;
 
@@ -160,5 +160,5 @@ TEST_F(Loaded, ScalesWithKubeletSimsLoadAsTheAutoscalerDecides) {
   }
 }
 
-}  // namespace
+}  // namespace live_serving_load_test
 }  // namespace gantry::kube

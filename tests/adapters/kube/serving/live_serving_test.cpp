@@ -43,7 +43,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_serving_test {
 
 using nlohmann::json;
 
@@ -272,5 +272,5 @@ TEST_F(Serving, AnInactiveReplicaKeepsItsWindowsWarmAndTakesOver) {
   standby.stop();
 }
 
-}  // namespace
+}  // namespace live_serving_test
 }  // namespace gantry::kube

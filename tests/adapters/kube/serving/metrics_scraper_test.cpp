@@ -12,7 +12,7 @@
 #include "adapters/kube/kubelet_sim/serving_load.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace metrics_scraper_test {
 
 const Time kT = Time::from_micros(1'767'225'600'000'000);
 
@@ -154,5 +154,5 @@ TEST(MetricsScraper, NoAnswerIsAnError) {
   EXPECT_FALSE(a.error.empty());
 }
 
-}  // namespace
+}  // namespace metrics_scraper_test
 }  // namespace gantry::kube

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 namespace gantry::kube {
-namespace {
+namespace scraped_serving_metrics_test {
 
 const Time kT = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
 
@@ -104,5 +104,5 @@ TEST(ScrapedServingMetrics, ForgetsBucketsOlderThanItKeeps) {
   EXPECT_DOUBLE_EQ(m.average(ServingMetric::kConcurrency, kT + seconds(20), seconds(60)), 5.0);
 }
 
-}  // namespace
+}  // namespace scraped_serving_metrics_test
 }  // namespace gantry::kube

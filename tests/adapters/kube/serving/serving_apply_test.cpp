@@ -11,7 +11,7 @@
 #include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace serving_apply_test {
 
 using nlohmann::json;
 using testing::chat_service;
@@ -142,5 +142,5 @@ TEST_F(Apply, ScalingADeploymentThatIsGoneSaysSo) {
   EXPECT_EQ(write_replicas(client, "ml", "nothing", 2), WriteOutcome::kNotFound);
 }
 
-}  // namespace
+}  // namespace serving_apply_test
 }  // namespace gantry::kube

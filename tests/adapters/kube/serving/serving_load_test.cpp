@@ -12,7 +12,7 @@
 #include "engine/core/errors.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace serving_load_test {
 
 const Time kT = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
 
@@ -185,5 +185,5 @@ TEST(ServingLoad, ReadsTheFlag) {
   }
 }
 
-}  // namespace
+}  // namespace serving_load_test
 }  // namespace gantry::kube

@@ -13,7 +13,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_admission_test {
 
 using testing::RecordedRequest;
 
@@ -270,5 +270,5 @@ TEST(LiveAdmission, AGangWithAnUnknownQueueIsToldAndNotScheduled) {
   EXPECT_EQ(live.world.scheduler().refused_gangs(), 2u);
 }
 
-}  // namespace
+}  // namespace live_admission_test
 }  // namespace gantry::kube

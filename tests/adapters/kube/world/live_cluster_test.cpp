@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 namespace gantry::kube {
-namespace {
+namespace live_cluster_test {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 const Resources kDgx{128'000, 1024 * kGi, 8, 0};
@@ -140,5 +140,5 @@ TEST(LiveCluster, ForeignPodsTakeTheirShare) {
   EXPECT_TRUE(c.check_invariants()) << c.check_invariants().message();
 }
 
-}  // namespace
+}  // namespace live_cluster_test
 }  // namespace gantry::kube

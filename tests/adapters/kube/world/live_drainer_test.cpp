@@ -21,7 +21,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_drainer_test {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
@@ -310,5 +310,5 @@ TEST(LiveDrainer, ADrainRequestIsTakenOnceByTheLeader) {
       << state.dump();
 }
 
-}  // namespace
+}  // namespace live_drainer_test
 }  // namespace gantry::kube

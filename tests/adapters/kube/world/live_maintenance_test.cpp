@@ -10,7 +10,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_maintenance_test {
 
 const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
 const char* kPods = "/api/v1/namespaces/ml/pods";
@@ -140,5 +140,5 @@ TEST(LiveMaintenance, ARecurringScheduleIsPlayedByTheLeaderOnly) {
   maintenance.stop();
 }
 
-}  // namespace
+}  // namespace live_maintenance_test
 }  // namespace gantry::kube

@@ -13,7 +13,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_resize_test {
 
 using testing::Fault;
 
@@ -175,9 +175,11 @@ TEST(LiveResize, AScaleInWritesTheHostListBeforeDeletingTheHighestWorkers) {
   EXPECT_EQ(w[0], std::string("PUT ") + kConfigMaps + "/train-hosts");
   EXPECT_EQ(w[1], "DELETE " + std::string(kPods) + "/train-worker-1");
   // The delete carries the pod's uid as a precondition.
-  for (const auto& r : live.fake.requests())
-    if (r.method == "DELETE")
+  for (const auto& r : live.fake.requests()) {
+    if (r.method == "DELETE") {
       EXPECT_EQ(nlohmann::json::parse(r.body)["preconditions"]["uid"], uid1);
+    }
+  }
   EXPECT_EQ(live.hostfile(), "train-worker-0 slots=2\n");
   EXPECT_FALSE(live.fake.get(kPods, "train-worker-1"));
   // Reported once the informer showed the pod gone (the same instant: the fake deletes at once).
@@ -235,5 +237,5 @@ TEST(LiveResize, AScaleOutWhosePodsDoNotRunInTimeIsRolledBack) {
   EXPECT_EQ(live.workload().state, WorkloadState::kRunning);
 }
 
-}  // namespace
+}  // namespace live_resize_test
 }  // namespace gantry::kube

@@ -10,7 +10,7 @@
 #include <deque>
 
 namespace gantry::kube {
-namespace {
+namespace live_scheduler_test {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 const Resources kDgx{128'000, 1024 * kGi, 8, 0};
@@ -378,5 +378,5 @@ TEST(LiveScheduler, AnEvictionGivenUpOnFallsBackToDeletingThePod) {
   EXPECT_EQ(f.state(0), WorkloadState::kPending);
 }
 
-}  // namespace
+}  // namespace live_scheduler_test
 }  // namespace gantry::kube

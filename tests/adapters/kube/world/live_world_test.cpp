@@ -12,7 +12,7 @@
 #include "tests/adapters/kube/world/live_stack.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace live_world_test {
 
 using testing::FakeApiServer;
 using testing::LiveHarness;
@@ -211,11 +211,11 @@ TEST(LiveWorld, OnlyTheLeaderPlacesPods) {
   b->stop();
 }
 
-}  // namespace
+}  // namespace live_world_test
 }  // namespace gantry::kube
 
 namespace gantry::kube {
-namespace {
+namespace live_world_test {
 
 // kubelet-sim's gpu-fail (kubelet_sim.hpp) and what the live world makes of it. Two gangs of
 // one 4-GPU pod on r1-n000 (binpack: GPUs 0-3 and 4-7); GPU 5 fails at t0 + 10 min: only the
@@ -269,5 +269,5 @@ TEST(LiveWorld, AFailedGpuEndsThePodOnItAndIsKeptOutOfUse) {
   live.world.scheduler().set_action_log(nullptr);
 }
 
-}  // namespace
+}  // namespace live_world_test
 }  // namespace gantry::kube

@@ -7,7 +7,7 @@
 #include "tests/engine/policy/elastic/elastic_rig.hpp"
 
 namespace gantry {
-namespace {
+namespace elastic_policy_test {
 
 using testing::elastic_config;
 using testing::elastic_job;
@@ -406,5 +406,5 @@ TEST(Goodput, GivesIdleGpusToTheSteepestJob) {
   EXPECT_EQ(masks_of(rig.resizes[0].added), (std::vector<uint64_t>{0x10, 0x20}));
 }
 
-}  // namespace
+}  // namespace elastic_policy_test
 }  // namespace gantry

@@ -8,7 +8,7 @@
 #include "engine/policy/elastic/elastic_config.hpp"
 
 namespace gantry {
-namespace {
+namespace elastic_rules_test {
 
 const Time kT0 = Time::from_micros(1'700'000'000'000'000);
 
@@ -91,5 +91,5 @@ TEST(ElasticRules, PolicyNames) {
   EXPECT_FALSE(parse_elastic_policy("Goodput"));
 }
 
-}  // namespace
+}  // namespace elastic_rules_test
 }  // namespace gantry

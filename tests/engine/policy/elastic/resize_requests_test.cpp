@@ -10,7 +10,7 @@
 #include "tests/engine/policy/elastic/elastic_rig.hpp"
 
 namespace gantry {
-namespace {
+namespace resize_requests_test {
 
 using testing::elastic_job;
 using testing::ElasticRig;
@@ -139,5 +139,5 @@ TEST(ResizeRequests, ReplacementsTakeNewIndicesAndAsManyAsFit) {
   EXPECT_EQ(replaced.replicas, 2);
 }
 
-}  // namespace
+}  // namespace resize_requests_test
 }  // namespace gantry

@@ -9,7 +9,7 @@
 #include <map>
 
 namespace gantry {
-namespace {
+namespace preemption_test {
 
 constexpr int64_t kGpu = 1000;
 
@@ -289,5 +289,5 @@ TEST(Preemption, FairSharingReclaimsNominalQuotaWithoutTheStrategy) {
   EXPECT_EQ(run(config, book, world, p), (Targets{{3, kReasonReclamation}}));
 }
 
-}  // namespace
+}  // namespace preemption_test
 }  // namespace gantry

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 namespace gantry {
-namespace {
+namespace quota_book_test {
 
 constexpr int64_t kGpu = 1000;  // milli-GPUs per GPU
 
@@ -117,5 +117,5 @@ TEST(QuotaBook, DominantShareIsBorrowedOverCohortCapacityPerWeight) {
   EXPECT_FALSE(book.borrowing(1));
 }
 
-}  // namespace
+}  // namespace quota_book_test
 }  // namespace gantry

@@ -10,7 +10,7 @@
 #include "tests/engine/policy/serving/fake_metrics.hpp"
 
 namespace gantry {
-namespace {
+namespace hpa_autoscaler_test {
 
 using testing::FakeMetrics;
 
@@ -213,5 +213,5 @@ TEST(Hpa, ScaleDownStopsAtMin) {
   EXPECT_EQ(hpa.decide(kT0 + seconds(300), steady(10), gpu_busy(0)), 3);
 }
 
-}  // namespace
+}  // namespace hpa_autoscaler_test
 }  // namespace gantry

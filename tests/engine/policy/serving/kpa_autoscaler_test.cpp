@@ -10,7 +10,7 @@
 #include "tests/engine/policy/serving/fake_metrics.hpp"
 
 namespace gantry {
-namespace {
+namespace kpa_autoscaler_test {
 
 using testing::FakeMetrics;
 
@@ -224,5 +224,5 @@ TEST(Kpa, ScaleDownDelayHoldsTheHighestDesireOfTheDelay) {
   EXPECT_EQ(plain.decide(kT0 + seconds(2), steady(5), concurrency(20, 20)), 2);
 }
 
-}  // namespace
+}  // namespace kpa_autoscaler_test
 }  // namespace gantry

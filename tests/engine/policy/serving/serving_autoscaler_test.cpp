@@ -8,7 +8,7 @@
 #include "tests/engine/policy/serving/fake_metrics.hpp"
 
 namespace gantry {
-namespace {
+namespace serving_autoscaler_test {
 
 using testing::FakeMetrics;
 
@@ -55,5 +55,5 @@ TEST(ServingAutoscaler, KindNames) {
   EXPECT_STREQ(to_string(HpaMetric::kQps), "qps");
 }
 
-}  // namespace
+}  // namespace serving_autoscaler_test
 }  // namespace gantry

@@ -368,7 +368,8 @@ void ServiceRun::scale_to(Predictor& p, int index, int desired, Time now) {
 void ServiceRun::create_replica(int predictor, Time now) {
   const auto id = static_cast<int32_t>(replicas_.size());
   Predictor& p = predictors_[static_cast<size_t>(predictor)];
-  replicas_.push_back(Replica{predictor, ReplicaState::kPlacing, -1, 0, ReplicaQueue(p.max_batch), {}});
+  replicas_.push_back(
+      Replica{predictor, ReplicaState::kPlacing, -1, 0, ReplicaQueue(p.max_batch), {}});
   ++p.placing;
   change_levels(now.micros(), ready_level_, starting_level_ + 1, gpu_level_);
   host_.create(*this, id, *p.spec, now);

@@ -385,6 +385,22 @@ TEST_F(ServeRestart, AStoredDocumentItCannotLoadIsNamedOnStderrAndInReadyz) {
             0u)
       << ready.body;
   EXPECT_NE(ready.body.find("nope"), std::string::npos) << ready.body;
+  // The same, as JSON for the web app's banner, and on `gantry pipeline list`'s stderr.
+  const web::ClientResponse problems =
+      web::HttpClient(second->url(), {.token = token()}).get("/api/v1/problems");
+  ASSERT_EQ(problems.status, 200);
+  const auto j = nlohmann::json::parse(problems.body);
+  EXPECT_EQ(j["ready"], true);
+  ASSERT_EQ(j["problems"].size(), 1u) << problems.body;
+  EXPECT_EQ("not ready:\n" + j["problems"][0].get<std::string>() + "\n", ready.body);
+  const Outcome listed = run("pipeline list --server " + second->url() + " --token " + token());
+  EXPECT_EQ(listed.exit_code(), 0) << listed.err;
+  EXPECT_NE(listed.out.find("other"), std::string::npos) << listed.out;
+  EXPECT_EQ(listed.err.rfind("warning: the server reports 1 problem:\n  Pipeline/plain could "
+                             "not be loaded: catalog Pipeline/plain:6:",
+                             0),
+            0u)
+      << listed.err;
 }
 
 // Issue 22 §2: a pipeline whose catch-up creates 999,001 runs (a minutely cron that started

@@ -129,6 +129,20 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
   if (failed) throw CLI::RuntimeError(2);
 }
 
+// A list that looks complete may not be: a stored pipeline the server could not load is not in
+// it, and a full disk stops its scheduler. What the server reports (GET /api/v1/problems, as
+// /readyz) goes to standard error; a server without that route says nothing.
+void warn_of_server_problems(web::HttpClient& client) {
+  const web::ClientResponse r = send(client, "GET", "/api/v1/problems");
+  if (r.status != 200) return;
+  const auto j = nlohmann::json::parse(r.body, nullptr, false);
+  if (!j.is_object() || !j["problems"].is_array() || j["problems"].empty()) return;
+  fmt::print(stderr, "warning: the server reports {} problem{}:\n", j["problems"].size(),
+             j["problems"].size() == 1 ? "" : "s");
+  for (const auto& p : j["problems"])
+    if (p.is_string()) fmt::print(stderr, "  {}\n", p.get<std::string>());
+}
+
 void list(const ServerFlags& f) {
   auto client = connect(f);
   const web::ClientResponse r = send(*client, "GET", "/api/v1/pipelines");
@@ -144,6 +158,7 @@ void list(const ServerFlags& f) {
     fmt::print("{:<28} {:<18} {:<7} {:<22} {}\n", p.value("name", ""), schedule,
                p.value("paused", false) ? "yes" : "no", next, last);
   }
+  warn_of_server_problems(*client);
 }
 
 void get(const ServerFlags& f, const std::string& name, const std::string& format) {

@@ -31,6 +31,12 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
     text += api.metrics().prometheus();
     return HttpResponse::text(200, std::move(text), "text/plain; version=0.0.4; charset=utf-8");
   });
+  // What /readyz says, as JSON for the web app's banner and `gantry pipeline list`: whether
+  // the database is open and recovered, and each problem (a stored document not loaded, a
+  // full disk) until it is cleared.
+  router.get("/api/v1/problems", [&engine](HttpRequest&) {
+    return HttpResponse::json(200, {{"ready", engine.ready()}, {"problems", engine.problems()}});
+  });
   router.get("/api/v1/whoami", [](HttpRequest& req) {
     return HttpResponse::json(200, {{"role", req.role}});
   });

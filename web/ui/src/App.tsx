@@ -4,6 +4,7 @@ import { hub, useLiveStatus } from './api/events';
 import { serverNow, useSession } from './api/session';
 import { fmtShort } from './format';
 import { IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
+import { ServerProblemsBanner } from './components/ServerProblemsBanner';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
 import { PipelinesPage } from './pages/PipelinesPage';
@@ -133,6 +134,7 @@ export function App() {
       <div className={`shell ${section === 'editor' ? 'compact' : ''}`}>
         <Nav section={section} />
         <main className="main">
+          <ServerProblemsBanner />
           <Suspense fallback={<PageFallback />}>{page}</Suspense>
         </main>
       </div>

@@ -142,7 +142,8 @@ TEST(UnplacedReason, NothingEligibleSaysSoAndQuotesNoCapacity) {
   spec.roles[0].replicas = 9;  // 72 GPUs
   EXPECT_EQ(unplaced_reason(live, spec),
             "none of the 8 nodes is eligible (8 tainted node.kubernetes.io/not-ready:NoSchedule)");
-  spec.tolerations = {Toleration{"node.kubernetes.io/not-ready", Toleration::Operator::kExists}};
+  spec.tolerations = {
+      Toleration{"node.kubernetes.io/not-ready", Toleration::Operator::kExists, ""}};
   // 8 x 8 = 64 GPUs, 8 x 128 = 1024 cores.
   EXPECT_EQ(unplaced_reason(live, spec),
             "64 GPUs free on 8 eligible nodes, at most 8 on one node, 1024 cores free");

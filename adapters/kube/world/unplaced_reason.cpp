@@ -44,7 +44,7 @@ std::optional<std::string> missed_term(const Labels& selector, const Labels& lab
 constexpr size_t kNamed = 4;
 
 // Appends "<n> <prefix><what>" per group, largest first (then by text), the first kNamed of
-// them, then "<n> <lumped>" for the rest.
+// them, then "<n> <others>" for the nodes of the rest.
 void add_groups(std::vector<std::string>& parts, const std::map<std::string, int>& groups,
                 const std::string& prefix, const std::string& others) {
   std::vector<std::pair<int, std::string>> sorted;

@@ -41,6 +41,19 @@ bool LiveCluster::present(NodeId n) const {
   return n >= 0 && static_cast<size_t>(n) < state_.size() && state_[static_cast<size_t>(n)].present;
 }
 
+LiveCluster::NodeBar LiveCluster::bar(NodeId n) const {
+  const NodeState& s = state_[static_cast<size_t>(n)];
+  if (!s.present) return NodeBar::kAbsent;
+  if (!s.ready) return NodeBar::kNotReady;
+  if (!s.fits_class) return NodeBar::kAllocatableUnlike;
+  if (s.unschedulable) return NodeBar::kCordoned;
+  return NodeBar::kNone;
+}
+
+uint64_t LiveCluster::unhealthy_gpus(NodeId n) const {
+  return state_[static_cast<size_t>(n)].unhealthy;
+}
+
 void LiveCluster::apply_state(NodeId n) {
   const NodeState& s = state_[static_cast<size_t>(n)];
   cluster_.set_ready(n, s.present && s.ready && s.fits_class);

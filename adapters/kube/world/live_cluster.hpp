@@ -66,6 +66,20 @@ class LiveCluster {
   std::optional<NodeId> node_id(const std::string& name) const;
   // Seen as a Node and not deleted since.
   bool present(NodeId n) const;
+  // What keeps node n from taking any new pod, whatever the pod asks and tolerates: the first
+  // that holds, in this order (kNone: nothing; taints and labels are each gang's business,
+  // node_labels.hpp).
+  enum class NodeBar {
+    kNone,
+    kAbsent,             // no Node object: a model node not registered yet, or deleted
+    kNotReady,           // its Ready condition is not True
+    kAllocatableUnlike,  // allocatable (+ GPUs out of service) differs from its class (above)
+    kCordoned,           // spec.unschedulable
+  };
+  NodeBar bar(NodeId n) const;
+  // Node n's GPUs out of service (gantry.dev/unhealthy-gpus; bit i = GPU i), 0 for a node
+  // whose allocatable is unlike its class.
+  uint64_t unhealthy_gpus(NodeId n) const;
 
   // A pod Gantry does not place, bound to a node: its request is taken there. Idempotent by
   // pod key; an error (no change) when the node is unknown or the request does not fit (the

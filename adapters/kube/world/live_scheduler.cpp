@@ -6,6 +6,7 @@
 
 #include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/world/live_drainer.hpp"
+#include "adapters/kube/world/unplaced_reason.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/policy/queues/preemption.hpp"
 
@@ -410,6 +411,7 @@ void LiveScheduler::finish_bind(Submitted& s) {
     }
     s.phase = Phase::kWaiting;
     s.failure_reported = false;
+    s.unplaced = false;  // its reason is the bind's now (Workload::last_reason)
     observe(Observation::Kind::kBindFailed, s.job, -1, s.bind_error);
     for (const PodRef& p : s.pods)
       binder_.record(PodEvent{p, true, "FailedScheduling", "Binding", s.bind_error});
@@ -437,25 +439,34 @@ void LiveScheduler::finish_bind(Submitted& s) {
   advance(s);
 }
 
+std::string LiveScheduler::unplaced_note(const Submitted& s) const {
+  const Resources need = s.spec->total_request();
+  return fmt::format("gang {} of {} pods ({} GPUs, {} GPU milli shared, {} cores) does not fit: {}",
+                     s.gang, s.pods.size(), need.gpus, need.gpu_milli, need.cpu_milli / 1000.0,
+                     unplaced_reason(live_, *s.spec));
+}
+
 void LiveScheduler::report_unplaced() {
   for (auto& [job, s] : submitted_) {
     if (s.phase != Phase::kWaiting || s.failure_reported) continue;
     const Workload* w = scheduler_.workloads().find(job);
     if (w == nullptr || w->state != WorkloadState::kPending) continue;
     if (w->victims_pending > 0) continue;  // preempting: its "Preempting" Event says so
-    const Cluster& c = live_.cluster();
-    const Resources need = s.spec->total_request();
-    int schedulable = 0;
-    for (NodeId n = 0; n < c.node_count(); ++n) schedulable += c.schedulable(n) ? 1 : 0;
-    const std::string note = fmt::format(
-        "gang {} of {} pods ({} GPUs, {} GPU milli shared, {} cores) does not fit: {} GPUs "
-        "free on {} schedulable nodes",
-        s.gang, s.pods.size(), need.gpus, need.gpu_milli, need.cpu_milli / 1000.0, c.free_gpus(),
-        schedulable);
+    const std::string note = unplaced_note(s);
     for (const PodRef& p : s.pods)
       binder_.record(PodEvent{p, true, "FailedScheduling", "Scheduling", note});
     s.failure_reported = true;
+    s.unplaced = true;
   }
+}
+
+std::string LiveScheduler::pending_reason(JobId job) const {
+  const auto it = submitted_.find(job);
+  if (it == submitted_.end() || it->second.phase != Phase::kWaiting || !it->second.unplaced)
+    return {};
+  const Workload* w = scheduler_.workloads().find(job);
+  if (w == nullptr || w->state != WorkloadState::kPending || w->victims_pending > 0) return {};
+  return unplaced_note(it->second);
 }
 
 // ---------------------------------------------------------------------------------------------

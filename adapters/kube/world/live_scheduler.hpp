@@ -74,9 +74,12 @@
 // the new size); a gang evicted after a resize is assembled from what its controller recreates.
 //
 // A complete gang that a cycle cannot place gets one "FailedScheduling" Event per pod with the
-// reason (what it asks for against what is free), once per submission and after each failed
-// bind, not every cycle (the API server would be flooded). Pods of Gantry's scheduler already
-// bound when first seen (by an earlier life of the scheduler) keep their node and count as used.
+// reason (what it asks for; the nodes it may not use, counted by cause: absent, not ready,
+// cordoned, an untolerated taint, its nodeSelector, ...; then what is free on the others:
+// unplaced_reason.hpp), once per submission and after each failed bind, not every cycle (the
+// API server would be flooded); pending_reason() gives the same reason as of now. Pods of Gantry's
+// scheduler already bound when first seen (by an earlier life of the scheduler) keep their node and
+// count as used.
 //
 // Cycles run when something changed (coalesced into one per event-loop turn) and when the
 // scheduler's Waker asks (the end of a bind backoff, a waitForPodsReady deadline or backoff).
@@ -178,6 +181,12 @@ class LiveScheduler : private Scheduler::Waker {
   // Complete gangs not submitted because of their queue (see Admission above), each counted
   // once per reason.
   size_t refused_gangs() const { return refused_count_; }
+  // Why pending workload `job` is not placed, as of now: for a gang a cycle could not place,
+  // the text of its FailedScheduling Event with the cluster as it is now (unplaced_reason.hpp;
+  // the Event is sent once per try and may be older). "" for a workload that is not pending,
+  // not tried yet, preempting, or waiting out a failed bind (Workload::last_reason has that).
+  // What GET /cluster/queue shows as the pending workload's reason. O(nodes).
+  std::string pending_reason(JobId job) const;
   // Evictions the PodEvictor gave up on (each then deleted instead, with a Warning Event).
   size_t failed_evictions() const { return failed_evictions_; }
 
@@ -208,6 +217,7 @@ class LiveScheduler : private Scheduler::Waker {
     int binds_outstanding = 0;
     std::string bind_error;
     bool failure_reported = false;     // FailedScheduling sent for this try
+    bool unplaced = false;             // ... because a cycle could not place it
     std::optional<EvictAction> evict;  // decided while binding (then carried out), or under way
     std::vector<bool> gone;            // kEvicting: pods deleted (or ended) since
     // Resizes: per position the pod's id (AllocationOwner::pod) and Worker index (-1: a fixed
@@ -244,6 +254,8 @@ class LiveScheduler : private Scheduler::Waker {
   void stop_pods(Submitted& s, int32_t except, const std::string& reason);
   void forget(JobId job);
   void report_unplaced();
+  // "gang <key> of N pods (...) does not fit: " and unplaced_reason() against the cluster now.
+  std::string unplaced_note(const Submitted& s) const;
   // Refuses a complete gang: an Event on each of its pods not told yet.
   void refuse(const Gang& gang, const std::string& why);
   // Every pod of a waiting gang left: forgets what was kept for it (a refusal, a deactivation).

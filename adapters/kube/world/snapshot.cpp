@@ -49,6 +49,40 @@ std::vector<Taint> shared_taints(const std::vector<const KubeNode*>& nodes) {
   return out;
 }
 
+// A node class's NIC figure from its nodes' gantry.dev/nic labels (snapshot.hpp): the value
+// they all have, or why it is assumed.
+struct NicFigure {
+  std::string value;
+  std::string why_assumed;  // "" when value is the label's
+};
+
+NicFigure nic_of(const std::vector<const KubeNode*>& members) {
+  std::set<std::string> values;
+  int unlabelled = 0;
+  for (const KubeNode* n : members) {  // in name order
+    const auto it = n->labels.find(std::string(kNicLabel));
+    if (it == n->labels.end()) {
+      ++unlabelled;
+      continue;
+    }
+    const Result<double> bandwidth = parse_bandwidth(it->second);
+    if (!bandwidth || bandwidth.value() <= 0)
+      return {{},
+              fmt::format("label {} '{}' on {} is not a bandwidth such as 400Gbps", kNicLabel,
+                          it->second, n->name)};
+    values.insert(it->second);
+  }
+  if (values.empty()) return {{}, fmt::format("label the nodes {}", kNicLabel)};
+  if (unlabelled > 0)
+    return {
+        {},
+        fmt::format("label {} missing on {} of {} nodes", kNicLabel, unlabelled, members.size())};
+  if (values.size() > 1)
+    return {{},
+            fmt::format("the nodes' labels {} differ ({})", kNicLabel, fmt::join(values, ", "))};
+  return {*values.begin(), {}};
+}
+
 // The usable nodes as the live world models them (LiveCluster groups them into classes and
 // racks), and the groups the scenario is written from.
 struct Model {
@@ -124,14 +158,11 @@ void write_node_classes(YAML::Emitter& y, const Model& m) {
         << YAML::Value << t.gpus.at(nc.gpu_type).name << YAML::Key << "count" << YAML::Value
         << nc.capacity.gpus << YAML::Key << "islandSize" << YAML::Value << nc.island_size
         << YAML::Key << "link" << YAML::Value << to_string(nc.island_link) << YAML::EndMap;
-      std::set<std::string> nics;
-      for (const KubeNode* n : members) {
-        const auto it = n->labels.find(std::string(kNicLabel));
-        nics.insert(it == n->labels.end() ? "" : it->second);
-      }
-      const bool known = nics.size() == 1 && !nics.begin()->empty();
-      y << YAML::Key << "nic" << YAML::Value << (known ? *nics.begin() : "100Gbps");
-      if (!known) y << YAML::Comment("assumed: label the nodes gantry.dev/nic");
+      const NicFigure nic = nic_of(members);
+      y << YAML::Key << "nic" << YAML::Value << (nic.why_assumed.empty() ? nic.value : "100Gbps");
+      if (!nic.why_assumed.empty()) y << YAML::Comment("assumed: " + nic.why_assumed);
+    } else if (const NicFigure nic = nic_of(members); nic.why_assumed.empty()) {
+      y << YAML::Key << "nic" << YAML::Value << nic.value;  // optional for CPU-only nodes
     }
     const Labels labels = shared_labels(members);
     if (!labels.empty()) {
@@ -219,8 +250,8 @@ void write_job(YAML::Emitter& y, const Model& m, const std::string& gang,
     y << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << role_text(kind)
       << YAML::Key << "replicas" << YAML::Value << replicas << YAML::Key << "resources"
       << YAML::Value << YAML::BeginMap << YAML::Key << "cpu" << YAML::Value << YAML::DoubleQuoted
-      << format_cpu_quantity(std::max<int64_t>(req.cpu_milli, 1)) << YAML::Key << "memory"
-      << YAML::Value << format_bytes_exact(std::max<int64_t>(req.memory_bytes, 1));
+      << format_cpu_quantity(req.cpu_milli) << YAML::Key << "memory" << YAML::Value
+      << format_bytes_exact(req.memory_bytes);
     if (req.gpus > 0) y << YAML::Key << "gpu" << YAML::Value << req.gpus;
     if (req.gpu_milli > 0)
       y << YAML::Key << "gpu" << YAML::Value << YAML::DoubleQuoted
@@ -251,10 +282,26 @@ std::string snapshot_scenario(const SnapshotInput& input) {
                                      [](const KubeNode& n) { return n.ready && !n.unschedulable; }),
                        input.source);
   const Model m = model_of(input);
+  // The pods running now and staying, by gang; pods being deleted are leaving.
+  std::map<std::string, std::vector<const KubePod*>> gangs;
+  int terminating = 0;
+  for (const KubePod& p : input.pods) {
+    if (p.phase != "Running" || p.node_name.empty() || m.id_of.count(p.node_name) == 0) continue;
+    if (p.deleting) {
+      ++terminating;
+      continue;
+    }
+    gangs[gang_key(p)].push_back(&p);
+  }
   YAML::Emitter y;
   y << YAML::Comment("Snapshot of " +
                      (input.source.empty() ? "a Kubernetes cluster" : input.source) + " at " +
                      format_rfc3339(input.now) + " (gantry snapshot)");
+  if (terminating > 0)
+    y << YAML::Newline
+      << YAML::Comment(
+             fmt::format("{} terminating pod{} left out (metadata.deletionTimestamp set: leaving)",
+                         terminating, terminating == 1 ? "" : "s"));
   y << YAML::BeginMap;
   y << YAML::Key << "apiVersion" << YAML::Value << "gantry.dev/v1";
   y << YAML::Key << "kind" << YAML::Value << "Scenario";
@@ -273,15 +320,14 @@ std::string snapshot_scenario(const SnapshotInput& input) {
   write_racks(y, m);
   y << YAML::EndMap;  // cluster
 
-  // The pods running now, by gang.
-  std::map<std::string, std::vector<const KubePod*>> gangs;
-  for (const KubePod& p : input.pods)
-    if (p.phase == "Running" && !p.node_name.empty() && m.id_of.count(p.node_name) != 0)
-      gangs[gang_key(p)].push_back(&p);
   y << YAML::Key << "workload" << YAML::Value << YAML::BeginMap << YAML::Key << "jobs"
     << YAML::Value << YAML::BeginSeq;
   for (const auto& [gang, pods] : gangs) write_job(y, m, gang, pods, input.now);
-  y << YAML::EndSeq << YAML::EndMap;  // workload
+  y << YAML::EndSeq;
+  // A scenario needs a workload: an idle cluster's snapshot is the what-if's cluster only.
+  if (gangs.empty())
+    y << YAML::Comment("no pods run now: add jobs, generators or services to simulate");
+  y << YAML::EndMap;  // workload
   y << YAML::Key << "policy" << YAML::Value << YAML::Flow << YAML::BeginMap << YAML::Key
     << "placement" << YAML::Value << "binpack" << YAML::EndMap;
   y << YAML::EndMap;  // spec

@@ -81,7 +81,10 @@ class ScriptedBinder : public PodBinder {
     evicted.push_back(pod.key());
     bound.erase(pod.key());
   }
-  void record(const PodEvent& e) override { events.push_back(e.reason + " " + e.pod.key()); }
+  void record(const PodEvent& e) override {
+    events.push_back(e.reason + " " + e.pod.key());
+    notes.push_back(e.note);
+  }
   // Settles the oldest open bind: ok, or refused with `error`.
   void settle(const std::string& error = {}) {
     Call c = std::move(calls.front());
@@ -93,6 +96,7 @@ class ScriptedBinder : public PodBinder {
   std::map<std::string, std::string> bound;  // pod key -> node
   std::vector<std::string> evicted;
   std::vector<std::string> events;
+  std::vector<std::string> notes;  // each event's note, in the same order
 };
 
 // The Eviction API's side: evictions are recorded and answered when the test says.
@@ -219,6 +223,78 @@ TEST(LiveScheduler, AGangThatDoesNotFitWaitsWholeAndSaysWhyOnce) {
   std::set<std::string> nodes;
   for (const auto& c : f.binder.calls) nodes.insert(c.binding.node);
   EXPECT_EQ(nodes, (std::set<std::string>{"r1-n000", "r1-n001", "extra-0"}));
+}
+
+// A node as a fresh real API server shows it: Ready, yet tainted
+// node.kubernetes.io/not-ready:NoSchedule (issue #23: the Event said "does not fit: 64 GPUs free
+// on 8 schedulable nodes", hiding the taint).
+nlohmann::json tainted_node_json(const std::string& name) {
+  nlohmann::json n = node_json(name);
+  n["spec"]["taints"] = {{{"key", "node.kubernetes.io/not-ready"}, {"effect", "NoSchedule"}}};
+  return n;
+}
+
+nlohmann::json tolerating(nlohmann::json p) {
+  p["spec"]["tolerations"] = {
+      {{"key", "node.kubernetes.io/not-ready"}, {"operator", "Exists"}, {"effect", "NoSchedule"}}};
+  return p;
+}
+
+TEST(LiveScheduler, AGangKeptOffEveryNodeByATaintSaysSo) {
+  Fixture f;
+  f.scheduler.node_changed(tainted_node_json("r1-n000"));
+  f.scheduler.node_changed(tainted_node_json("r1-n001"));
+  // Two pods of 4 GPUs and 4 cores would fit on either node, but neither takes them.
+  f.scheduler.pod_changed(pod_json("t-0", "t", 2, 4));
+  f.scheduler.pod_changed(pod_json("t-1", "t", 2, 4));
+  f.settle_loop();
+  EXPECT_TRUE(f.binder.calls.empty());
+  const std::string why =
+      "gang ml/t of 2 pods (8 GPUs, 0 GPU milli shared, 8 cores) does not fit: none of the 2 "
+      "nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)";
+  EXPECT_EQ(f.binder.notes, (std::vector<std::string>{why, why}));
+  EXPECT_EQ(f.scheduler.pending_reason(0), why) << "what the queue API shows";
+  // A gang whose pods tolerate the taint is placed: 4 GPUs on the first node (binpack).
+  f.scheduler.pod_changed(tolerating(pod_json("ok-0", "ok", 1, 4)));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 1u);
+  EXPECT_EQ(f.binder.calls[0].binding.pod.key(), "ml/ok-0");
+  // The taint leaves r1-n001: gang t is placed there, both pods.
+  f.scheduler.node_changed(node_json("r1-n001"));
+  f.settle_loop();
+  ASSERT_EQ(f.binder.calls.size(), 3u);
+  EXPECT_EQ(f.binder.calls[1].binding.node, "r1-n001");
+  EXPECT_EQ(f.binder.calls[2].binding.node, "r1-n001");
+  EXPECT_EQ(f.scheduler.pending_reason(0), "") << "placed: not pending";
+}
+
+// What the queue API shows follows the cluster, not the Event sent once: a 3-pod gang of 8 GPUs
+// each is kept off both nodes by the taint, then, the taint gone from one node, by capacity.
+TEST(LiveScheduler, ThePendingReasonIsTheClustersNow) {
+  Fixture f;
+  f.scheduler.node_changed(tainted_node_json("r1-n000"));
+  f.scheduler.node_changed(tainted_node_json("r1-n001"));
+  for (int i = 0; i < 3; ++i)
+    f.scheduler.pod_changed(pod_json("big-" + std::to_string(i), "big", 3, 8));
+  f.settle_loop();
+  EXPECT_EQ(f.scheduler.pending_reason(0),
+            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: none of "
+            "the 2 nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)");
+  f.scheduler.node_changed(node_json("r1-n001"));
+  f.settle_loop();
+  EXPECT_EQ(f.binder.events.size(), 3u) << "the Event is not repeated";
+  // r1-n001 eligible: 8 GPUs and 128 cores free on it.
+  EXPECT_EQ(f.scheduler.pending_reason(0),
+            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: 1 of 2 "
+            "nodes eligible (1 tainted node.kubernetes.io/not-ready:NoSchedule); 8 GPUs free on 1 "
+            "eligible node, 128 cores free");
+  f.scheduler.node_changed(node_json("r1-n000"));
+  f.settle_loop();
+  // Both eligible: 16 GPUs, at most 8 on one node, 2 x 128 = 256 cores.
+  EXPECT_EQ(f.scheduler.pending_reason(0),
+            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: 16 GPUs "
+            "free on 2 eligible nodes, at most 8 on one node, 256 cores free");
+  EXPECT_EQ(f.scheduler.pending_reason(7), "") << "no such workload";
 }
 
 TEST(LiveScheduler, OtherPodsTakeTheirShareAndAFailedPodStopsItsGang) {

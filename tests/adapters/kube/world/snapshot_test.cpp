@@ -6,11 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "engine/core/errors.hpp"
 #include "sim/scenario_loader.hpp"
 
 namespace gantry::kube {
-namespace {
+namespace snapshot_test {
 
 constexpr int64_t kGi = int64_t{1} << 30;
 const Time kT0 = Time::from_micros(1'767'225'600'000'000);  // 2026-01-01T00:00:00Z
@@ -93,6 +95,104 @@ TEST(Snapshot, WritesAScenarioThatLoads) {
       << "node names are kept in a comment";
 }
 
+// Issue #23: against a real API server, pods being deleted (metadata.deletionTimestamp set, still
+// Running until their containers stop) were written as running jobs. They are leaving: left out,
+// and the header says how many.
+TEST(Snapshot, LeavesOutTerminatingPods) {
+  SnapshotInput in;
+  in.now = kT0;
+  in.nodes = {node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB")};
+  KubePod stays = running("stay-0", "stay", "dgx-a", Resources{8000, 64 * kGi, 4, 0});
+  stays.gang_size = 1;
+  KubePod leaves = running("old-0", "old", "dgx-a", Resources{8000, 64 * kGi, 4, 0});
+  leaves.gang_size = 1;
+  leaves.deleting = true;
+  in.pods = {stays, leaves};
+  const std::string yaml = snapshot_scenario(in);
+  SCOPED_TRACE(yaml);
+  const ScenarioSpec s = load_scenario_text(yaml, "snapshot.yaml", {});
+  ASSERT_EQ(s.workload.jobs.size(), 1u);
+  EXPECT_EQ(s.workload.jobs[0].name, "ml-stay");
+  EXPECT_NE(yaml.find("# 1 terminating pod left out (metadata.deletionTimestamp set: leaving)"),
+            std::string::npos);
+}
+
+// A pod without resource requests (BestEffort: a serving pod written without them, say) asks
+// a scheduler for nothing; it was written as cpu 1m and memory 1 byte, requests nobody made. It
+// is written as what it asks, 0, which a scenario accepts.
+TEST(Snapshot, APodWithoutRequestsIsWrittenAsAskingForNothing) {
+  SnapshotInput in;
+  in.now = kT0;
+  in.nodes = {node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB")};
+  KubePod bare = running("web-0", "web", "dgx-a", Resources{});
+  bare.gang_size = 1;
+  in.pods = {bare};
+  const std::string yaml = snapshot_scenario(in);
+  SCOPED_TRACE(yaml);
+  const ScenarioSpec s = load_scenario_text(yaml, "snapshot.yaml", {});
+  ASSERT_EQ(s.workload.jobs.size(), 1u);
+  ASSERT_EQ(s.workload.jobs[0].roles.size(), 1u);
+  EXPECT_EQ(s.workload.jobs[0].roles[0].per_replica, (Resources{0, 0, 0, 0}));
+}
+
+// The NIC figure comes from the label gantry.dev/nic (a bandwidth spelled as a label value may
+// be: "400Gbps", "50GBps"), when every node of a class has the same readable value; otherwise
+// 100Gbps is assumed and the comment says why. A class whose nodes all had a label that is not a
+// bandwidth was written with it, and the scenario did not load.
+TEST(Snapshot, TheNicLabelIsReadWhereItIsABandwidthAndAssumedOtherwise) {
+  SnapshotInput in;
+  in.now = kT0;
+  // A100 x8: both 50GBps (bytes). B200 x4: both "fast". H100 x8: 200Gbps and 400Gbps. A100 x4: one
+  // 400Gbps, one unlabelled.
+  std::vector<KubeNode> nodes = {node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
+                                 node("dgx-b", "r1", 8, "NVIDIA-A100-SXM4-80GB"),
+                                 node("x-0", "r2", 4, "NVIDIA-B200"),
+                                 node("x-1", "r2", 4, "NVIDIA-B200"),
+                                 node("h-0", "r3", 8, "NVIDIA-H100-80GB-HBM3"),
+                                 node("h-1", "r3", 8, "NVIDIA-H100-80GB-HBM3"),
+                                 node("q-0", "r4", 4, "NVIDIA-A100-SXM4-80GB"),
+                                 node("q-1", "r4", 4, "NVIDIA-A100-SXM4-80GB")};
+  const std::vector<std::string> labels = {"50GBps",  "50GBps",  "fast",    "fast",
+                                           "200Gbps", "400Gbps", "400Gbps", ""};
+  for (size_t i = 0; i < nodes.size(); ++i)
+    if (!labels[i].empty()) nodes[i].labels["gantry.dev/nic"] = labels[i];
+  in.nodes = nodes;
+  KubePod job = running("llm-0", "llm", "dgx-a", Resources{8000, 64 * kGi, 8, 0});
+  job.gang_size = 1;
+  in.pods = {job};  // a scenario needs a workload
+  const std::string yaml = snapshot_scenario(in);
+  SCOPED_TRACE(yaml);
+  const ScenarioSpec s = load_scenario_text(yaml, "snapshot.yaml", {});
+  std::map<std::pair<std::string, int>, double> nic;  // by GPU model and count
+  for (const NodeClass& c : s.topology.classes)
+    nic[{s.topology.gpus.at(c.gpu_type).name, c.capacity.gpus}] = c.nic_bytes_per_s;
+  EXPECT_EQ(nic.at({"A100-80G", 8}), 50e9) << "50 GB/s";
+  EXPECT_EQ(nic.at({"NVIDIA-B200", 4}), 12.5e9) << "100 Gbit/s assumed";
+  EXPECT_EQ(nic.at({"H100-80G", 8}), 12.5e9) << "100 Gbit/s assumed";
+  EXPECT_EQ(nic.at({"A100-80G", 4}), 12.5e9) << "100 Gbit/s assumed";
+  EXPECT_NE(yaml.find("# assumed: label gantry.dev/nic 'fast' on x-0 is not a bandwidth such as "
+                      "400Gbps"),
+            std::string::npos);
+  EXPECT_NE(yaml.find("# assumed: the nodes' labels gantry.dev/nic differ (200Gbps, 400Gbps)"),
+            std::string::npos);
+  EXPECT_NE(yaml.find("# assumed: label gantry.dev/nic missing on 1 of 2 nodes"),
+            std::string::npos);
+}
+
+// An idle cluster (no pod runs, or every one is leaving) has no workload to write, and a scenario
+// without one does not load: the snapshot says so where the jobs would be.
+TEST(Snapshot, AnIdleClusterSaysTheWorkloadIsLeftToAdd) {
+  SnapshotInput in;
+  in.now = kT0;
+  in.nodes = {node("dgx-a", "r1", 8, "NVIDIA-A100-SXM4-80GB")};
+  const std::string yaml = snapshot_scenario(in);
+  EXPECT_NE(yaml.find("[]  # no pods run now: add jobs, generators or services to simulate"),
+            std::string::npos)
+      << yaml;
+  EXPECT_THROW(load_scenario_text(yaml, "snapshot.yaml", {}), InputError)
+      << "the loader's own message names spec.workload";
+}
+
 // A list of 200,000 nodes gave a scenario no Gantry would load (spec.cluster holds at most
 // 100,000 nodes, engine/config/limits.hpp). 100,000 usable nodes and one more that is not ready
 // pass the check; one more usable node is refused, naming the count, the limit and the source.
@@ -118,5 +218,5 @@ TEST(Snapshot, RefusesMoreUsableNodesThanAScenarioHolds) {
   EXPECT_THROW(snapshot_scenario(in), GantryError);
 }
 
-}  // namespace
+}  // namespace snapshot_test
 }  // namespace gantry::kube

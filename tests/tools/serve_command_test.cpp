@@ -327,6 +327,47 @@ spec:
   EXPECT_EQ(server.wait(), 0);
 }
 
+// --world kube: GET /cluster/queue says why a pending gang is not placed as the live scheduler
+// says it (which nodes were excluded and why, then what is free on the rest), not the empty
+// reason of a workload never placed. A task of 8 GPUs on kTwoNodes (4 GPUs a node): 8 GPUs are
+// free on the 2 nodes, at most 4 on one. The test holds the FailedScheduling Event's POST on
+// the fake server: once it arrives, the cycle that could not place the gang has run.
+TEST_F(ServeCommand, WorldKubeQueueSaysWhyAGangIsNotPlaced) {
+  auto cluster = kube_cluster(dir_);
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  cluster->fake.inject({.method = "POST",
+                        .path_prefix = "/apis/events.k8s.io/v1/namespaces/ml/events",
+                        .hold = true});
+  auto served = serve_kube(*cluster, db(), dir_, "serve");
+  ASSERT_FALSE(served->url().empty()) << slurp(dir_ / "serve.stderr");
+  const std::string flags = " --server " + served->url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("p.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: too-big}
+spec:
+  tasks:
+  - name: train
+    image: registry.local/train:1
+    resources: {cpu: "2", memory: 4Gi, gpu: "8"}
+    simulate: {duration: 1m}
+)") + flags)
+                .exit_code(),
+            0);
+  ASSERT_EQ(run("pipeline trigger too-big" + flags).exit_code(), 0);
+  ASSERT_TRUE(cluster->fake.wait_for_held(1)) << slurp(dir_ / "serve.stderr");
+  const auto queue = nlohmann::json::parse(
+      web::HttpClient(served->url(), {.token = token()}).get("/api/v1/cluster/queue").body);
+  cluster->fake.release_held();
+  ASSERT_EQ(queue["pending"].size(), 1u) << queue;
+  const std::string reason = queue["pending"][0]["reason"];
+  EXPECT_NE(reason.find("does not fit: 8 GPUs free on 2 eligible nodes, at most 4 on one node"),
+            std::string::npos)
+      << reason;
+  served->signal(SIGTERM);
+  EXPECT_EQ(served->wait(), 0);
+}
+
 // --world kube with a scenario that has an inference service: the server makes its Deployment
 // and Service, kubelet-sim (--serving-load) makes the pods and serves their simulated load on
 // its metrics endpoint, and the server's KPA, reading that endpoint (--serving-metrics), scales

@@ -102,6 +102,9 @@ class KubeServeWorld final : public ServeWorld {
   const Cluster& cluster() const override { return world_->cluster().cluster(); }
   const Scheduler& scheduler() const override { return world_->scheduler().scheduler(); }
   TaskExecutor& executor() override { return *executor_; }
+  std::string pending_reason(JobId job) const override {
+    return world_->scheduler().pending_reason(job);
+  }
   void prepare() override {
     // One request first, so that an unreachable or refusing API server is an error that says
     // so rather than informers retrying in silence.

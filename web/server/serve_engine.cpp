@@ -705,6 +705,11 @@ nlohmann::json ServeEngine::queue() {
   std::sort(waiting.begin(), waiting.end(), [](const Workload* a, const Workload* b) {
     return std::tie(a->history.back().at, a->id) < std::tie(b->history.back().at, b->id);
   });
+  // The live world says why against the cluster as it is now; else the last attempt's reason.
+  const auto reason_of = [this](const Workload& w) {
+    std::string now = world_->pending_reason(w.id);
+    return now.empty() ? w.last_reason : now;
+  };
   for (const Workload* w : waiting) {
     const Resources total = w->spec->total_request();
     // A pipeline task's gang is named "pipeline/task@logical#attempt" (ClusterTaskExecutor);
@@ -720,7 +725,7 @@ nlohmann::json ServeEngine::queue() {
                        {"gpus", total.gpus},
                        {"gpuMilli", total.gpu_milli},
                        {"since", format_rfc3339(w->history.back().at)},
-                       {"reason", w->last_reason}});
+                       {"reason", reason_of(*w)}});
   }
   return {{"pending", std::move(pending)}};
 }

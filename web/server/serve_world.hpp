@@ -63,6 +63,10 @@ class ServeWorld {
   virtual void set_action_log(ActionLog* log) = 0;
   // "sim: scenarios/quickstart.yaml" or "kube: https://10.0.0.1:6443 (context prod)".
   virtual std::string describe() const = 0;
+  // Why pending workload `job` is not placed, worked out against the cluster as it is now
+  // (the live scheduler's FailedScheduling text), or "" when the world has nothing better
+  // than the workload's last_reason. Loop thread.
+  virtual std::string pending_reason(JobId /*job*/) const { return {}; }
 };
 
 // The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.

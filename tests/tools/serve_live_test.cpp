@@ -95,5 +95,63 @@ TEST_F(ServeLive, AnApiServersRefusalIsTheAttemptsReasonEverywhere) {
       << slurp(dir_ / "serve.stderr");
 }
 
+// --actions FILE: every action of the live scheduler and every observation it makes, one JSON
+// object a line in the format of `gantry simulate --actions` (engine/policy/action_log.hpp).
+// The task's one pod is bound, runs and succeeds (kubelet-sim plays it), so its workload's
+// lines are, in order, the bind (one pod, one GPU) and the observations bound, pod-running,
+// running, pod-succeeded, finished.
+TEST_F(ServeLive, ActionsWritesTheLiveSchedulersActionLog) {
+  auto cluster = kube_cluster(dir_);
+  ASSERT_EQ(cluster->kubelet->first_line().rfind("gantry kubelet-sim: 2 nodes", 0), 0u)
+      << slurp(dir_ / "kubelet.stderr");
+  const std::string actions = (dir_ / "live.actions").string();
+  auto served = serve_kube(*cluster, db(), dir_, "serve", {"--actions", actions});
+  ServeProcess& server = *served;
+  ASSERT_FALSE(server.url().empty()) << slurp(dir_ / "serve.stderr");
+  apply_and_trigger(server);
+  std::string state;
+  watch(server.url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "run" || d["pipeline"] != "infer") return false;
+    state = d["state"];
+    return state == "succeeded" || state == "failed";
+  });
+  ASSERT_EQ(state, "succeeded") << slurp(dir_ / "serve.stderr");
+  server.signal(SIGTERM);
+  ASSERT_EQ(server.wait(), 0) << slurp(dir_ / "serve.stderr");
+
+  std::ifstream in(actions);
+  ASSERT_TRUE(in) << actions << " was not written";
+  std::vector<nlohmann::json> lines;
+  for (std::string line; std::getline(in, line);) {
+    EXPECT_EQ(line.rfind(R"({"t":")", 0), 0u) << line;
+    lines.push_back(nlohmann::json::parse(line));
+  }
+  ASSERT_FALSE(lines.empty());
+  ASSERT_EQ(lines[0]["kind"], "bind") << lines[0].dump();
+  const nlohmann::json workload = lines[0]["workload"];
+  ASSERT_EQ(lines[0]["pods"].size(), 1u);
+  EXPECT_EQ(lines[0]["pods"][0]["gpus"].size(), 1u);
+  EXPECT_EQ(lines[0]["pods"][0]["node"].get<std::string>().rfind("r1-n00", 0), 0u);
+  std::vector<std::string> kinds;
+  for (const nlohmann::json& l : lines)
+    if (l.value("workload", nlohmann::json()) == workload) kinds.push_back(l["kind"]);
+  EXPECT_EQ(kinds, (std::vector<std::string>{"bind", "bound", "pod-running", "running",
+                                             "pod-succeeded", "finished"}));
+}
+
+// The file-opening rules of `gantry simulate --actions` (one function for both): a file that
+// is not an action log is the user's and is left alone, before anything connects.
+TEST_F(ServeLive, ActionsRefusesAFileThatIsNotAnActionLog) {
+  const std::string notes = write("notes.txt", "my notes\n");
+  const Outcome o = run("serve --db " + db() + " --listen 127.0.0.1:0 --world kube --kubeconfig " +
+                        (dir_ / "no-kubeconfig").string() + " --actions " + notes);
+  EXPECT_EQ(o.exit_code(), 2) << o.err;
+  EXPECT_NE(o.err.find("--actions: '" + notes +
+                       "' exists and is not an action log; Gantry does not overwrite it"),
+            std::string::npos)
+      << o.err;
+  EXPECT_EQ(slurp(notes), "my notes\n");
+}
+
 }  // namespace serve_live_test
 }  // namespace gantry::testing

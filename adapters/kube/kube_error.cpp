@@ -120,16 +120,20 @@ KubeStatus parse_status(int code, std::string_view body, std::string_view retry_
   return s;
 }
 
-namespace {
-std::string describe(const KubeStatus& s) {
-  std::string out = "kubernetes API: " + std::to_string(s.code);
+std::string status_words(const KubeStatus& s) {
+  std::string out = std::to_string(s.code);
   if (!s.reason.empty()) out += " " + s.reason;
   if (!s.message.empty()) out += ": " + s.message;
   return out;
 }
-}  // namespace
+
+std::string failure_words(const std::exception& e) {
+  if (const auto* refused = dynamic_cast<const KubeError*>(&e))
+    return status_words(refused->status());
+  return e.what();
+}
 
 KubeError::KubeError(KubeStatus status)
-    : GantryError(describe(status)), status_(std::move(status)) {}
+    : GantryError("kubernetes API: " + status_words(status)), status_(std::move(status)) {}
 
 }  // namespace gantry::kube

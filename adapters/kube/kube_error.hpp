@@ -11,6 +11,7 @@
 // Thread-safety: plain values; the functions are pure.
 
 #include <chrono>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -48,6 +49,15 @@ KubeStatus status_from_json(const nlohmann::json& object, int fallback_code);
 
 // The reason the API server gives for a status code when it has no Status body.
 std::string reason_for_code(int code);
+
+// What the server said, for a person: "404 NotFound: namespaces \"x\" not found" (the code,
+// then the reason and the message when there are). KubeError::what() is this after
+// "kubernetes API: ".
+std::string status_words(const KubeStatus& status);
+
+// What a call failed with, for a person: status_words() of a KubeError, else what() (a
+// KubeTransportError's names the request and the URL).
+std::string failure_words(const std::exception& e);
 
 // Retry-After as the API server sends it: a non-negative number of seconds. HTTP also allows a
 // date; the API server never sends one, so a date (or anything else) is nullopt.

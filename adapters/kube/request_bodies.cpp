@@ -128,6 +128,21 @@ nlohmann::json resize_pod_body(const nlohmann::json& pod_template, const std::st
   return pod;
 }
 
+nlohmann::json namespace_body(const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "Namespace"},
+          {"metadata", {{"name", name}, {"labels", {{"app.kubernetes.io/managed-by", "gantry"}}}}}};
+}
+
+nlohmann::json service_account_body(const std::string& ns, const std::string& name) {
+  return {{"apiVersion", "v1"},
+          {"kind", "ServiceAccount"},
+          {"metadata",
+           {{"name", name},
+            {"namespace", ns},
+            {"labels", {{"app.kubernetes.io/managed-by", "gantry"}}}}}};
+}
+
 nlohmann::json cordon_patch(bool unschedulable) {
   return {{"spec", {{"unschedulable", unschedulable}}}};
 }

@@ -6,7 +6,8 @@
 // Kinds: core/v1 Binding (POST pods/{name}/binding), meta/v1 DeleteOptions (DELETE, with
 // preconditions), policy/v1 Eviction (POST pods/{name}/eviction), events.k8s.io/v1 Event,
 // coordination.k8s.io/v1 Lease, core/v1 ConfigMap (an elastic job's host list), the new pods of
-// a scale-out (resize_pod_body), node merge patches (cordon, annotations). Times are written as
+// a scale-out (resize_pod_body), node merge patches (cordon, annotations), core/v1 Namespace and
+// ServiceAccount (`gantry kube setup`). Times are written as
 // the API wants them: Lease and Event times are MicroTime ("2026-01-01T00:00:00.000000Z").
 //
 // Thread-safety: pure functions.
@@ -105,6 +106,13 @@ nlohmann::json config_map_body(const std::string& ns, const std::string& name,
 // status): the body of POST /api/v1/namespaces/{ns}/pods for an elastic gang's new Worker.
 nlohmann::json resize_pod_body(const nlohmann::json& pod_template, const std::string& name,
                                const std::map<std::string, std::string>& annotations);
+
+// What `gantry kube setup` creates where a plain API server lacks it (no controller-manager):
+// a Namespace, and the ServiceAccount `default` of a namespace (the ServiceAccount controller's
+// job, without which pods are refused: "error looking up service account"). Both labelled
+// app.kubernetes.io/managed-by=gantry, so one can see who made them.
+nlohmann::json namespace_body(const std::string& name);
+nlohmann::json service_account_body(const std::string& ns, const std::string& name);
 
 // {"spec":{"unschedulable":true|false}}: the merge patch of a cordon (uncordon).
 nlohmann::json cordon_patch(bool unschedulable);

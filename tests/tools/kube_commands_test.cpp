@@ -204,5 +204,68 @@ TEST_F(KubeCommands, KubeDrainNamesAnUnknownNodeAndABadFlag) {
   EXPECT_TRUE(fake_.requests().empty()) << "refused before connecting";
 }
 
+// `gantry kube setup` makes what a plain API server lacks for the README's live-mode steps: the
+// namespace of the pipelines' pods and its ServiceAccount "default" (which the ServiceAccount
+// controller of kube-controller-manager makes, and without which a real server refuses every
+// pod with 403 "error looking up service account"). Each object is looked at first (GET) and
+// created only when absent (POST), so a second run changes nothing and says so.
+TEST_F(KubeCommands, KubeSetupMakesTheNamespaceAndItsServiceAccountOnce) {
+  const Outcome first = run("kube setup --namespace team-x --kubeconfig " + kubeconfig());
+  ASSERT_EQ(first.exit_code(), 0) << first.err;
+  EXPECT_EQ(first.out,
+            "gantry kube setup: namespace team-x created\n"
+            "gantry kube setup: serviceaccount team-x/default created\n");
+  const std::optional<nlohmann::json> ns = fake_.get("/api/v1/namespaces", "team-x");
+  ASSERT_TRUE(ns.has_value());
+  EXPECT_EQ((*ns)["kind"], "Namespace");
+  const std::optional<nlohmann::json> sa =
+      fake_.get("/api/v1/namespaces/team-x/serviceaccounts", "default");
+  ASSERT_TRUE(sa.has_value());
+  EXPECT_EQ((*sa)["kind"], "ServiceAccount");
+  std::vector<std::string> writes;
+  for (const auto& r : fake_.requests())
+    if (r.method != "GET") writes.push_back(r.method + " " + r.path);
+  EXPECT_EQ(writes, (std::vector<std::string>{"POST /api/v1/namespaces",
+                                              "POST /api/v1/namespaces/team-x/serviceaccounts"}));
+
+  fake_.clear_requests();
+  const Outcome again = run("kube setup --namespace team-x --kubeconfig " + kubeconfig());
+  ASSERT_EQ(again.exit_code(), 0) << again.err;
+  EXPECT_EQ(again.out,
+            "gantry kube setup: namespace team-x exists\n"
+            "gantry kube setup: serviceaccount team-x/default exists\n");
+  for (const auto& r : fake_.requests()) EXPECT_EQ(r.method, "GET") << r.path;
+}
+
+// Without --namespace: the context's (that of gantry serve --world kube's pods; "default" when
+// the context names none, as here).
+TEST_F(KubeCommands, KubeSetupDefaultsToTheContextsNamespace) {
+  const Outcome o = run("kube setup --kubeconfig " + kubeconfig());
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  EXPECT_EQ(o.out,
+            "gantry kube setup: namespace default created\n"
+            "gantry kube setup: serviceaccount default/default created\n");
+}
+
+// A refusal names the object, the server and its words, and stops there (exit 2).
+TEST_F(KubeCommands, KubeSetupNamesWhatTheServerRefused) {
+  kube::testing::Fault forbidden;
+  forbidden.method = "POST";
+  forbidden.path_prefix = "/api/v1/namespaces";
+  forbidden.status = 403;
+  forbidden.body =
+      R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
+      R"("message":"namespaces is forbidden: User \"u\" cannot create resource \"namespaces\"",)"
+      R"("reason":"Forbidden","details":{"kind":"namespaces"},"code":403})";
+  fake_.inject(forbidden);
+  const Outcome o = run("kube setup --namespace team-x --kubeconfig " + kubeconfig());
+  EXPECT_EQ(o.exit_code(), 2);
+  EXPECT_EQ(o.err, "error: creating namespace team-x on " + fake_.url() +
+                       R"(: 403 Forbidden: namespaces is forbidden: User "u" cannot create )"
+                       R"(resource "namespaces")"
+                       "\n");
+  EXPECT_FALSE(fake_.get("/api/v1/namespaces/team-x/serviceaccounts", "default").has_value());
+}
+
 }  // namespace kube_commands_test
 }  // namespace gantry::testing

@@ -18,6 +18,7 @@
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "tests/tools/cli_harness.hpp"
+#include "tests/tools/kube_cluster.hpp"
 #include "tests/tools/serve_test.hpp"
 #include "web/client/http_client.hpp"
 
@@ -224,60 +225,6 @@ spec:
 // the pod, its live scheduler binds it (GPU annotated), kubelet-sim runs it for the task's
 // simulated duration, and the run succeeds. Nothing waits by sleeping: the test blocks on the
 // programs' first lines and on the server's event stream.
-const char* kTwoNodes = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: two-nodes}
-spec:
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand, latency: 5us}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: box, cpu: "32", memory: 256Gi, gpu: {type: A100-80G, count: 4}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: box, nodes: 2}
-  workload:
-    jobs:
-    - {name: idle, submit: 0s, framework: PyTorch, roles: [{kind: Worker, replicas: 1, resources: {cpu: "1", memory: 1Gi}}], work: {steps: 1, stepCompute: 1s, gradientSize: 0B}}
-  sim: {podStartup: 200ms}
-)";
-
-// The tests' fake API server with `gantry kubelet-sim` playing kTwoNodes, and a kubeconfig
-// (namespace ml) for it; a server of --world kube on it.
-struct KubeCluster {
-  kube::testing::FakeApiServer fake;
-  std::string kubeconfig, scenario;
-  std::unique_ptr<ServeProcess> kubelet;
-};
-
-std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir, const char* scenario = kTwoNodes,
-                                          const std::vector<std::string>& kubelet_more = {}) {
-  auto c = std::make_unique<KubeCluster>();
-  c->kubeconfig = (dir / "kubeconfig").string();
-  std::ofstream(c->kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n"
-                               << "- name: f\n  cluster: {server: '" << c->fake.url() << "'}\n"
-                               << "contexts:\n- name: t\n  context: {cluster: f, user: u, "
-                               << "namespace: ml}\nusers:\n- name: u\n  user: {token: t0k}\n";
-  c->scenario = (dir / "two-nodes.yaml").string();
-  std::ofstream(c->scenario) << scenario;
-  std::vector<std::string> args{"--kubeconfig", c->kubeconfig, "--cluster", c->scenario};
-  args.insert(args.end(), kubelet_more.begin(), kubelet_more.end());
-  c->kubelet = std::make_unique<ServeProcess>(kGantry, args, (dir / "kubelet.stderr").string(),
-                                              "kubelet-sim");
-  return c;
-}
-
-std::unique_ptr<ServeProcess> serve_kube(const KubeCluster& c, const std::string& db,
-                                         const fs::path& dir, const std::string& tag,
-                                         const std::vector<std::string>& more = {}) {
-  std::vector<std::string> args = {"--db",         db,           "--listen",
-                                   "127.0.0.1:0",  "--world",    "kube",
-                                   "--kubeconfig", c.kubeconfig, "--cluster",
-                                   c.scenario,     "--ui",       (dir / "no-ui").string()};
-  args.insert(args.end(), more.begin(), more.end());
-  return std::make_unique<ServeProcess>(kGantry, args, (dir / (tag + ".stderr")).string());
-}
-
 TEST_F(ServeCommand, WorldKubeRunsATaskAsAPodOfTheCluster) {
   auto cluster = kube_cluster(dir_);
   kube::testing::FakeApiServer& fake = cluster->fake;

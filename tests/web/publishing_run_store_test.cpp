@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include "workflow/runner/memory_run_store.hpp"
 
 namespace gantry::web {
@@ -51,6 +53,32 @@ TEST(PublishingRunStore, CountsFollowRunsThatFinishedBefore) {
   EXPECT_EQ(store.metrics().runs_by_state, (Counts{{"succeeded", 2}}));
   // 2 creations refused or not: 1 run event + 5 updates = 6 events published.
   EXPECT_EQ(bus.wait_after(0, std::chrono::milliseconds(0)).events.size(), 6u);
+}
+
+// An attempt's end carries the executor's reason (issue 23: a live API server's refusal), and
+// only when there is one; the store below keeps it too.
+TEST(PublishingRunStore, AnAttemptsEndCarriesItsReason) {
+  MemoryRunStore inner;
+  EventBus bus(16);
+  PublishingRunStore store(inner, bus);
+  ASSERT_TRUE(store.create_run(queued_run(0)));
+  const RunKey key{"p", kT0};
+  store.attempt_started(key, "t", 0, 1, kT0);
+  const std::string why =
+      R"(creating configmap ml/p-t-a1: 404 NotFound: namespaces "ml" not found)";
+  store.attempt_ended(key, "t", 0, kT0 + minutes(1), AttemptState::kError, why);
+  store.attempt_started(key, "t", 1, 2, kT0 + minutes(2));
+  store.attempt_ended(key, "t", 1, kT0 + minutes(3), AttemptState::kSucceeded, "");
+  std::vector<nlohmann::json> ends;
+  for (const BusEvent& e : bus.wait_after(0, std::chrono::milliseconds(0)).events) {
+    const nlohmann::json d = nlohmann::json::parse(e.data);
+    if (e.type == "attempt" && d.contains("end")) ends.push_back(d);
+  }
+  ASSERT_EQ(ends.size(), 2u);
+  EXPECT_EQ(ends[0]["state"], "error");
+  EXPECT_EQ(ends[0]["reason"], why);
+  EXPECT_FALSE(ends[1].contains("reason")) << ends[1].dump();
+  EXPECT_EQ(inner.load_run(key)->tasks[0].attempts[0].reason, why);
 }
 
 }  // namespace

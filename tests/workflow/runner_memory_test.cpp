@@ -174,7 +174,7 @@ TEST(RunnerMemory, AttemptIdsGoOnAfterTheGreatestStoredNotTheGreatestLoaded) {
     ASSERT_TRUE(store.create_run(r));
     const RunKey key{"p", logical};
     store.attempt_started(key, "t", 0, id, logical);
-    store.attempt_ended(key, "t", 0, logical + minutes(10), AttemptState::kSucceeded);
+    store.attempt_ended(key, "t", 0, logical + minutes(10), AttemptState::kSucceeded, "");
     store.update_task(key, "t", TaskState::kSucceeded, {});
     store.update_run(key, RunState::kSucceeded, logical, logical + minutes(10));
   };

@@ -133,7 +133,8 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
     store.update_task(key, "extract", TaskState::kRunning, Resources{1'500, 2ll << 30, 0, 500});
     store.attempt_started(key, "extract", 0, 7, kT0 + minutes(1));
     store.attempt_running(key, "extract", 0, kT0 + minutes(2));
-    store.attempt_ended(key, "extract", 0, kT0 + minutes(3), AttemptState::kFailed);
+    store.attempt_ended(key, "extract", 0, kT0 + minutes(3), AttemptState::kFailed,
+                        "pod etl-extract-0 failed: exit code 137 (OOMKilled)");
     store.attempt_started(key, "extract", 1, 9, kT0 + minutes(4));
     store.record_event(
         SchedulerEvent{kT0, SchedulerEventKind::kBackfill, "etl", kT0, "", "window"});
@@ -162,6 +163,9 @@ TEST_F(SqliteRunStoreTest, RoundTripsRunsTasksAndAttempts) {
   EXPECT_EQ(r.tasks[0].attempts[0].running, kT0 + minutes(2));
   EXPECT_EQ(r.tasks[0].attempts[1].id, 9u);
   EXPECT_FALSE(r.tasks[0].attempts[1].running.has_value());
+  // Why the first ended (schema 4); the second has not ended.
+  EXPECT_EQ(r.tasks[0].attempts[0].reason, "pod etl-extract-0 failed: exit code 137 (OOMKilled)");
+  EXPECT_EQ(r.tasks[0].attempts[1].reason, "");
   EXPECT_EQ(r.tasks[1].name, "load");
   EXPECT_EQ(r.tasks[1].state, TaskState::kPending);
   EXPECT_EQ(count("SELECT count(*) FROM events WHERE kind = 'backfill'"), 1);
@@ -229,7 +233,7 @@ TEST_F(SqliteRunStoreTest, HistoryIsNeverOverwritten) {
   store.create_run(make_run("etl", 0));
   const RunKey key{"etl", kT0};
   store.attempt_started(key, "extract", 0, 1, kT0);
-  store.attempt_ended(key, "extract", 0, kT0 + minutes(1), AttemptState::kFailed);
+  store.attempt_ended(key, "extract", 0, kT0 + minutes(1), AttemptState::kFailed, "");
   try {
     store.attempt_started(key, "extract", 0, 2, kT0 + minutes(2));
     FAIL() << "expected StoreError";
@@ -244,7 +248,7 @@ TEST_F(SqliteRunStoreTest, HistoryIsNeverOverwritten) {
     EXPECT_THAT(e.what(), ::testing::HasSubstr("UNIQUE constraint failed: attempts.attempt_id"));
   }
   EXPECT_THROW(store.attempt_running(key, "extract", 3, kT0), StoreError);
-  EXPECT_THROW(store.attempt_ended(key, "extract", 5, kT0, AttemptState::kFailed), StoreError);
+  EXPECT_THROW(store.attempt_ended(key, "extract", 5, kT0, AttemptState::kFailed, ""), StoreError);
   EXPECT_THROW(store.update_task(key, "nosuch", TaskState::kRunning, {}), StoreError);
   store.flush();
   EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE state = 'failed'"), 1);
@@ -317,7 +321,7 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
 }
 
 // A database written by the version before issue 8 (no application_id, no meta table) opens,
-// keeps its runs and is stamped, and is migrated to schema 3; a replay treats it as a history.
+// keeps its runs and is stamped, and is migrated to schema 4; a replay treats it as a history.
 TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
   {
     Database db = Database::open(path_, OpenOptions{.wal = true});
@@ -349,10 +353,11 @@ TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
     const Attempt& old = runs[0].tasks.at(0).attempts.at(0);
     EXPECT_EQ(old.id, 0u);
     EXPECT_FALSE(old.running.has_value());
+    EXPECT_EQ(old.reason, "") << "schema 4 added reasons";
     EXPECT_TRUE(store.create_run(make_run("etl", 1)));
     store.attempt_started(RunKey{"etl", kT0 + hours(1)}, "extract", 0, 1, kT0);
   }
-  EXPECT_EQ(count("PRAGMA user_version"), 3);
+  EXPECT_EQ(count("PRAGMA user_version"), 4);
   EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE attempt_id IS NULL"), 1);
   EXPECT_EQ(count("PRAGMA application_id"), static_cast<int64_t>(kRunsDatabase.application_id));
 }

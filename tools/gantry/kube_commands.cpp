@@ -219,6 +219,56 @@ void run_drain(const DrainCommand& opt) {
       kube::kDrainStateAnnotation);
 }
 
+struct SetupCommand {
+  KubeTarget target;
+  std::vector<std::string> namespaces;  // empty: the context's
+};
+
+// Makes the object at `collection`/`name` unless it exists: looked at first (so that a user
+// who may read but not create it is not refused for nothing), created only on a 404. A create
+// answered 409 AlreadyExists (made meanwhile, by a controller) counts as there. Prints one line,
+// "<what> created" or "<what> exists"; throws GantryError naming `what` and the server.
+void ensure(kube::KubeClient& client, const std::string& what, const std::string& collection,
+            const std::string& name, const nlohmann::json& body) {
+  const std::string& server = client.config().server;
+  bool absent = false;
+  try {
+    client.get(collection + "/" + name);
+  } catch (const kube::KubeError& e) {
+    if (e.code() != 404)
+      throw GantryError(fmt::format("reading {} on {}: {}", what, server, kube::failure_words(e)));
+    absent = true;
+  } catch (const kube::KubeTransportError& e) {
+    throw GantryError(fmt::format("reading {} on {}: {}", what, server, kube::failure_words(e)));
+  }
+  bool created = false;
+  if (absent) {
+    try {
+      created = client.create(collection, body).outcome == kube::WriteOutcome::kOk;
+    } catch (const std::exception& e) {
+      throw GantryError(fmt::format("creating {} on {}: {}", what, server, kube::failure_words(e)));
+    }
+  }
+  fmt::print("gantry kube setup: {} {}\n", what, created ? "created" : "exists");
+  std::fflush(stdout);
+}
+
+// What a plain API server (kube-apiserver without kube-controller-manager, as in a rehearsal)
+// lacks for `gantry serve --world kube` and `gantry kubelet-sim`: each namespace of the
+// pipelines' pods, and its ServiceAccount "default", which pods run as and which only the
+// ServiceAccount controller makes. Idempotent.
+void run_setup(const SetupCommand& opt) {
+  kube::KubeClient client(load_target(opt.target));
+  std::vector<std::string> namespaces = opt.namespaces;
+  if (namespaces.empty()) namespaces.push_back(client.config().namespace_name);
+  for (const std::string& ns : namespaces) {
+    ensure(client, "namespace " + ns, "/api/v1/namespaces", ns, kube::namespace_body(ns));
+    ensure(client, "serviceaccount " + ns + "/default",
+           "/api/v1/namespaces/" + ns + "/serviceaccounts", "default",
+           kube::service_account_body(ns, "default"));
+  }
+}
+
 }  // namespace
 
 void add_kube_commands(CLI::App& app) {
@@ -245,7 +295,8 @@ void add_kube_commands(CLI::App& app) {
   s->add_option("--name", snap->name, "metadata.name of the scenario (default snapshot)");
   s->callback([snap] { run_snapshot(*snap); });
 
-  CLI::App* kube = app.add_subcommand("kube", "Ask a running gantry serve --world kube to act");
+  CLI::App* kube = app.add_subcommand(
+      "kube", "Prepare a cluster for gantry serve --world kube, or ask a running one to act");
   kube->require_subcommand(1);
   auto drain = std::make_shared<DrainCommand>();
   CLI::App* d = kube->add_subcommand(
@@ -260,6 +311,17 @@ void add_kube_commands(CLI::App& app) {
                 "How long the node stays out of service once empty (e.g. 4h)")
       ->required();
   d->callback([drain] { run_drain(*drain); });
+
+  auto setup = std::make_shared<SetupCommand>();
+  CLI::App* u = kube->add_subcommand(
+      "setup",
+      "Create what a plain API server lacks for live mode, unless it exists: the namespace of "
+      "the pipelines' pods and its ServiceAccount default");
+  add_target_options(u, setup->target);
+  u->add_option("--namespace", setup->namespaces,
+                "A namespace to set up (repeatable; default: the context's, where gantry serve "
+                "--world kube puts its pods)");
+  u->callback([setup] { run_setup(*setup); });
 }
 
 }  // namespace gantry::cli

@@ -8,12 +8,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <thread>
 
 #include "engine/core/errors.hpp"
 #include "engine/store/store_error.hpp"
+#include "tools/gantry/action_log_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/http_server.hpp"
@@ -42,6 +44,7 @@ struct ServeOptions {
   std::string tls_cert, tls_key;
   std::string allow_origin;
   uint64_t seed = 1;
+  std::string actions;                     // the action log's file; empty: none
   SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
@@ -109,6 +112,9 @@ void run_serve(const ServeOptions& opt) {
                       " is not a loopback address: give --tls-cert and --tls-key");
   if (opt.tls_cert.empty() != opt.tls_key.empty())
     throw GantryError("--tls-cert and --tls-key go together");
+  // Opened (and refused) before anything connects or starts.
+  std::unique_ptr<ActionLogFile> actions;
+  if (!opt.actions.empty()) actions = std::make_unique<ActionLogFile>(opt.actions);
 
   // Signals go to one thread that waits for them; every other thread (civetweb's, the
   // simulation worker) inherits the blocked mask.
@@ -120,6 +126,9 @@ void run_serve(const ServeOptions& opt) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
 
   web::EventBus bus;
+  std::function<void(const std::string&)> action_sink;
+  if (actions)
+    action_sink = [file = actions.get()](const std::string& line) { file->write_line(line); };
   std::unique_ptr<web::ServeEngine> engine;
   try {
     engine = std::make_unique<web::ServeEngine>(web::ServeConfig{.db_path = opt.db,
@@ -129,7 +138,8 @@ void run_serve(const ServeOptions& opt) {
                                                                  .seed = opt.seed,
                                                                  .kube = opt.kube,
                                                                  .log = {},
-                                                                 .commit_hook = opt.runs_commit},
+                                                                 .commit_hook = opt.runs_commit,
+                                                                 .action_line = action_sink},
                                                 bus);
   } catch (const StoreError& e) {
     throw GantryError(std::string("--db: ") + e.what());
@@ -259,6 +269,10 @@ void add_serve_command(CLI::App& app, const CliHooks& hooks) {
   cmd->add_option("--allow-origin", opt->allow_origin,
                   "Allow this origin cross-site (CORS); none by default");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated task outcomes (default 1)");
+  cmd->add_option("--actions", opt->actions,
+                  "Write every action of the scheduler and every observation of the world to "
+                  "FILE as they happen, one JSON object per line (the format of gantry simulate "
+                  "--actions)");
   cmd->callback([opt] { run_serve(*opt); });
 }
 

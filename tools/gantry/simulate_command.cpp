@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
+#include "tools/gantry/action_log_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/experiment_command.hpp"
 #include "tools/gantry/progress_bar.hpp"
@@ -37,22 +37,6 @@ void check_policy_name(const std::string& name) {
   if (std::find(known.begin(), known.end(), name) != known.end()) return;
   throw GantryError(fmt::format("--policy: unknown placement policy '{}'; known: {}", name,
                                 fmt::join(known, ", ")));
-}
-
-// The action log replaces only an action log (its first line starts as every line does) or an
-// empty file; anything else at that path is the user's and is left alone.
-void check_actions_path(const std::string& path) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(path, ec)) return;
-  if (!fs::is_regular_file(path, ec))
-    throw GantryError(fmt::format("--actions: '{}' exists and is not a regular file", path));
-  std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  if (!first.empty() && first.rfind(R"({"t":)", 0) != 0)
-    throw GantryError(fmt::format(
-        "--actions: '{}' exists and is not an action log; Gantry does not overwrite it", path));
 }
 
 void run_simulate(const SimulateOptions& opt) {
@@ -93,7 +77,7 @@ void run_simulate(const SimulateOptions& opt) {
   make_output_dir("--out", dir);
   const std::string db_path = (std::filesystem::path(dir) / "results.db").string();
   check_output_database(db_path);
-  if (!opt.actions.empty()) check_actions_path(opt.actions);
+  if (!opt.actions.empty()) check_action_log_path(opt.actions);
 
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
   std::ostringstream actions;

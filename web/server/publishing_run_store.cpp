@@ -75,12 +75,14 @@ void PublishingRunStore::update_task(const RunKey& key, std::string_view task, T
 }
 
 void PublishingRunStore::publish_attempt(const RunKey& key, std::string_view task, size_t index,
-                                         std::string_view state, const char* time_key, Time at) {
+                                         std::string_view state, const char* time_key, Time at,
+                                         std::string_view reason) {
   nlohmann::json j = head(key);
   j["task"] = task;
   j["attempt"] = index;
   j["state"] = state;
   j[time_key] = format_rfc3339(at);
+  if (!reason.empty()) j["reason"] = reason;
   publish("attempt", json_text(j));
 }
 
@@ -99,8 +101,8 @@ void PublishingRunStore::attempt_running(const RunKey& key, std::string_view tas
 }
 
 void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
-                                       Time end, AttemptState state) {
-  inner_.attempt_ended(key, task, index, end, state);
+                                       Time end, AttemptState state, std::string_view reason) {
+  inner_.attempt_ended(key, task, index, end, state, reason);
   const auto it = attempt_start_.find({key, std::string(task), index});
   if (it != attempt_start_.end()) {
     const double s = (end - it->second).seconds();
@@ -114,7 +116,7 @@ void PublishingRunStore::attempt_ended(const RunKey& key, std::string_view task,
         break;
       }
   }
-  publish_attempt(key, task, index, to_string(state), "end", end);
+  publish_attempt(key, task, index, to_string(state), "end", end, reason);
 }
 
 void PublishingRunStore::record_event(const SchedulerEvent& event) { inner_.record_event(event); }

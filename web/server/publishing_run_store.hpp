@@ -7,7 +7,8 @@
 // Event data (web/API.md, "Live updates"):
 //   run      {"pipeline","logicalTime","trigger"?,"state","start","end"}
 //   task     {"pipeline","logicalTime","task","state"}
-//   attempt  {"pipeline","logicalTime","task","attempt","state","start"?,"running"?,"end"?}
+//   attempt  {"pipeline","logicalTime","task","attempt","state","start"?,"running"?,"end"?,
+//            "reason"?}   (reason: with "end", when the executor said why it ended)
 //
 // Thread safety: the event loop's thread, like any RunStore; metrics() is read under its own
 // lock from HTTP threads.
@@ -49,7 +50,7 @@ class PublishingRunStore final : public RunStore {
                        Time start) override;
   void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
-                     AttemptState state) override;
+                     AttemptState state, std::string_view reason) override;
   void record_event(const SchedulerEvent& event) override;
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;
@@ -76,9 +77,10 @@ class PublishingRunStore final : public RunStore {
   std::optional<RunState> state_before(const RunKey& key) const;
   // Counts a run's move from `from` (nullopt: a new run) into `to`.
   void count_move(const RunKey& key, std::optional<RunState> from, RunState to);
-  // An "attempt" event: {..., "task", "attempt", "state", time_key: at}.
+  // An "attempt" event: {..., "task", "attempt", "state", time_key: at, "reason"?}.
   void publish_attempt(const RunKey& key, std::string_view task, size_t index,
-                       std::string_view state, const char* time_key, Time at);
+                       std::string_view state, const char* time_key, Time at,
+                       std::string_view reason = {});
 
   RunStore& inner_;
   EventBus& bus_;

@@ -100,7 +100,8 @@ void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids,
   for (const auto& [id, run] : by_id)
     for (auto& task : (*run)["tasks"]) tasks[{id, task["name"].get<std::string>()}] = &task;
   Statement a = db.prepare(
-      "SELECT run_id, task, start_us, running_us, end_us, state FROM attempts WHERE run_id IN (" +
+      "SELECT run_id, task, start_us, running_us, end_us, state, reason FROM attempts WHERE"
+      " run_id IN (" +
       id_list(ids) + ") ORDER BY run_id, task, idx");
   while (a.step()) {
     const auto it = tasks.find({a.column_int64(0), a.column_text(1)});
@@ -112,6 +113,8 @@ void RunQueries::add_tasks(Database& db, const std::vector<int64_t>& ids,
       attempt["running"] = time_or_null(a, 3);
     attempt["end"] = time_or_null(a, 4);
     attempt["state"] = a.column_text(5);
+    // As run_json(): "reason" only when the executor gave one.
+    if (!a.column_is_null(6) && !a.column_text(6).empty()) attempt["reason"] = a.column_text(6);
     (*it->second)["attempts"].push_back(std::move(attempt));
   }
 }

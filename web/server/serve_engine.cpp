@@ -68,7 +68,10 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
   } else {
     throw GantryError("--world: expected sim or kube, got '" + config_.world + "'");
   }
-  action_lines_ = std::make_unique<LineStream>([this](std::string&&) { cluster_changed(); });
+  action_lines_ = std::make_unique<LineStream>([this](std::string&& line) {
+    if (config_.action_line) config_.action_line(line);
+    cluster_changed();
+  });
   action_log_ = std::make_unique<ActionLog>(*action_lines_, world_->cluster());
   world_->set_action_log(action_log_.get());
 }

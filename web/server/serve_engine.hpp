@@ -79,6 +79,10 @@ struct ServeConfig {
   // Called after each commit of the runs database (SqliteRunStore::set_commit_hook): the
   // fault-injection seam of the test program gantry-faulty; empty in the shipped program.
   std::function<void(uint64_t)> commit_hook{};
+  // Each line of the world's action log (engine/policy/action_log.hpp: the scheduler's binds,
+  // evictions and resizes, the world's observations), without its newline, as it is written
+  // (`gantry serve --actions FILE`); empty: the lines are not kept. On the loop thread.
+  std::function<void(const std::string&)> action_line{};
 };
 
 class ServeEngine {

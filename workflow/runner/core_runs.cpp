@@ -289,7 +289,7 @@ void SchedulerCore::close_task(RunIndex r, uint32_t task, TaskState state) {
   switch (t.phase) {
     case Phase::kRunning:
       order_kill(r, task);
-      end_attempt(r, task, AttemptState::kKilled, loop_.now());
+      end_attempt(r, task, AttemptState::kKilled, loop_.now(), "");
       break;
     case Phase::kReady:
       unready(r, task);

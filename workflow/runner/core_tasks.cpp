@@ -206,7 +206,8 @@ void SchedulerCore::arm_attempt_timeout(RunIndex r, uint32_t task) {
                                       [this, id] { on_attempt_timeout(id); });
 }
 
-void SchedulerCore::end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end) {
+void SchedulerCore::end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end,
+                                const std::string& reason) {
   RunRt& run = *runs_[r];
   const PipelineState& p = *pipelines_[run.pipeline];
   TaskRt& t = run.tasks[task];
@@ -214,8 +215,9 @@ void SchedulerCore::end_attempt(RunIndex r, uint32_t task, AttemptState state, T
   Attempt& a = inst.attempts.back();
   a.end = end;
   a.state = state;
+  a.reason = reason;
   store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
-                       inst.attempts.size() - 1, end, state);
+                       inst.attempts.size() - 1, end, state, reason);
   if (t.timeout_timer) {
     loop_.cancel(*t.timeout_timer);
     t.timeout_timer.reset();
@@ -250,12 +252,11 @@ void SchedulerCore::finish_attempt(const Completion& c) {
   const auto it = attempts_.find(c.id);
   if (it == attempts_.end()) return;  // killed meanwhile
   const auto [r, task] = it->second;
-  end_attempt(r, task, c.state, c.end);
+  end_attempt(r, task, c.state, c.end, c.reason);
   RunRt& run = *runs_[r];
   const PipelineState& p = *pipelines_[run.pipeline];
   const TaskSpec& spec = p.spec.tasks[task];
   if (!c.reason.empty()) {
-    run.run.tasks[task].attempts.back().reason = c.reason;
     event(c.state == AttemptState::kError ? SchedulerEventKind::kUnschedulable
                                           : SchedulerEventKind::kAttemptEnded,
           p.spec.name, run.run.logical_time, spec.name, c.reason);

@@ -53,11 +53,12 @@ void MemoryRunStore::attempt_running(const RunKey& key, std::string_view name, s
 }
 
 void MemoryRunStore::attempt_ended(const RunKey& key, std::string_view name, size_t index, Time end,
-                                   AttemptState state) {
+                                   AttemptState state, std::string_view reason) {
   TaskInstance& t = task(key, name);
   assert(index < t.attempts.size());
   t.attempts[index].end = end;
   t.attempts[index].state = state;
+  t.attempts[index].reason = std::string(reason);
 }
 
 void MemoryRunStore::record_event(const SchedulerEvent& event) { events_.push_back(event); }

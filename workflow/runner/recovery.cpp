@@ -91,7 +91,7 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
         a.end = now;
         a.state = closed;
         store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
-                             inst.attempts.size() - 1, now, closed);
+                             inst.attempts.size() - 1, now, closed, "");
         event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time, inst.name,
               rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
                     : "running when the scheduler stopped; closed as error");
@@ -132,7 +132,7 @@ void SchedulerCore::end_unloaded_run(const Run& run, const std::string& why,
       // A live executor may still hold it: take it over only to stop it.
       const AttemptId id = inst.attempts.back().id;
       if (id != 0 && adopt(id) && stop) stop(id);
-      store_.attempt_ended(key, inst.name, inst.attempts.size() - 1, now, AttemptState::kError);
+      store_.attempt_ended(key, inst.name, inst.attempts.size() - 1, now, AttemptState::kError, "");
     }
     if (!is_finished(inst.state))
       store_.update_task(key, inst.name, TaskState::kKilled, inst.requests);

@@ -68,7 +68,7 @@ struct Attempt {
   Time start;  // when the scheduler asked the executor for it
   std::optional<Time> end;
   AttemptState state = AttemptState::kRunning;
-  std::string reason{};  // why it ended unsuccessfully, when the executor said (not stored)
+  std::string reason{};  // why it ended unsuccessfully, when the executor said (stored)
   AttemptId id = 0;
   // When its work actually started (AttemptListener::attempt_running): after `start` when the
   // executor queued it (a gang waiting for GPUs). Unset while queued, and for an attempt that

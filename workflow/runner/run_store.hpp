@@ -111,9 +111,11 @@ class RunStore {
                                Time start) = 0;
   // ... its work started at `at` (it was queued until then).
   virtual void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) = 0;
-  // ... and ended.
+  // ... and ended; `reason` is why it ended unsuccessfully when the executor said (a pod's
+  // exit code, the API server's refusal), else empty. Kept with the attempt: the run's history
+  // (the REST API, the UI) shows it long after the scheduler forgot the run.
   virtual void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
-                             AttemptState state) = 0;
+                             AttemptState state, std::string_view reason) = 0;
 
   virtual void record_event(const SchedulerEvent& event) = 0;
 

@@ -321,7 +321,10 @@ class SchedulerCore {
   void unready(RunIndex r, uint32_t task);
   void set_task_done(RunIndex r, uint32_t task, TaskState state);
   AttemptRequest start_attempt(RunIndex r, uint32_t task);
-  void end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end);
+  // Records the attempt's end (with the executor's `reason`, "" when it gave none) in memory
+  // and in the store.
+  void end_attempt(RunIndex r, uint32_t task, AttemptState state, Time end,
+                   const std::string& reason);
   // Tells the executor to stop the task's running attempt (take_kills()).
   void order_kill(RunIndex r, uint32_t task);
   void finish_attempt(const Completion& c);

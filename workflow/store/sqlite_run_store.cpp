@@ -35,7 +35,10 @@ const std::vector<std::string> kSchema = {
     // Attempts written before have neither (NULL).
     "ALTER TABLE attempts ADD COLUMN attempt_id INTEGER;"
     "ALTER TABLE attempts ADD COLUMN running_us INTEGER;"
-    "CREATE UNIQUE INDEX attempts_by_id ON attempts(attempt_id);"};
+    "CREATE UNIQUE INDEX attempts_by_id ON attempts(attempt_id);",
+    // 4: why an attempt ended unsuccessfully, when its executor said (issue 23: a live API
+    // server's refusal, a pod's exit code). NULL for attempts without one, and those before.
+    "ALTER TABLE attempts ADD COLUMN reason TEXT;"};
 
 // Counts of the enums of run.hpp, for parse_word.
 constexpr int kRunTriggers = 4, kRunStates = 7, kTaskStates = 7, kAttemptStates = 7;
@@ -119,7 +122,8 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
   running_attempt_ =
       db_.prepare("UPDATE attempts SET running_us = ? WHERE run_id = ? AND task = ? AND idx = ?");
   end_attempt_ = db_.prepare(
-      "UPDATE attempts SET end_us = ?, state = ? WHERE run_id = ? AND task = ? AND idx = ?");
+      "UPDATE attempts SET end_us = ?, state = ?, reason = ? WHERE run_id = ? AND task = ? AND"
+      " idx = ?");
   insert_event_ = db_.prepare(
       "INSERT INTO events(at_us, kind, pipeline, logical_us, task, message)"
       " VALUES (?, ?, ?, ?, ?, ?)");
@@ -363,11 +367,13 @@ void SqliteRunStore::attempt_running(const RunKey& key, std::string_view task, s
 }
 
 void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
-                                   AttemptState state) {
+                                   AttemptState state, std::string_view reason) {
   begin_change();
   Undo undo(*this);
-  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), run_id(key), std::string(task),
-                        static_cast<int64_t>(index));
+  const std::optional<std::string> why =
+      reason.empty() ? std::nullopt : std::optional<std::string>(reason);
+  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), why, run_id(key),
+                        std::string(task), static_cast<int64_t>(index));
   end_attempt_.step();
   end_attempt_.reset();
   expect_one_row("ending an attempt");
@@ -511,9 +517,10 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
                   static_cast<int32_t>(t.column_int64(6))};
     run->second.tasks.push_back(std::move(task));
   }
-  Statement a =
-      read("run_id, task, idx, start_us, end_us, state, attempt_id, running_us FROM attempts",
-           "run_id", "run_id, task, idx");
+  Statement a = read(
+      "run_id, task, idx, start_us, end_us, state, attempt_id, running_us, reason FROM"
+      " attempts",
+      "run_id", "run_id, task, idx");
   while (a.step()) {
     const auto run = runs.find(a.column_int64(0));
     const std::string task = a.column_text(1);
@@ -537,6 +544,7 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
         parse_word<AttemptState>(path_, a.column_text(5), kAttemptStates, "attempt state");
     attempt.id = a.column_is_null(6) ? 0 : static_cast<AttemptId>(a.column_int64(6));
     attempt.running = time_or_null(a, 7);
+    if (!a.column_is_null(8)) attempt.reason = a.column_text(8);
     ti->attempts.push_back(attempt);
   }
   std::vector<Run> out;

@@ -106,7 +106,7 @@ class SqliteRunStore final : public RunStore {
                        Time start) override;
   void attempt_running(const RunKey& key, std::string_view task, size_t index, Time at) override;
   void attempt_ended(const RunKey& key, std::string_view task, size_t index, Time end,
-                     AttemptState state) override;
+                     AttemptState state, std::string_view reason) override;
   void record_event(const SchedulerEvent& event) override;
   std::vector<Run> load_runs(RunSelection which) const override;
   std::optional<Run> load_run(const RunKey& key) const override;

@@ -3,9 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <stdexcept>
 
+#include "adapters/kube/kube_error.hpp"
+#include "adapters/kube/kube_log.hpp"
 #include "adapters/kube/model/kube_pod.hpp"
 
 namespace gantry::kube {
@@ -32,6 +35,14 @@ std::string annotation_of(const json& object, std::string_view key) {
 
 std::string uid_of(const json& object) {
   return object.value("metadata", json::object()).value("uid", "");
+}
+
+// "configmap", "service", "pod": an object's kind as kubectl names its resource, for messages.
+std::string kind_word(const json& body) {
+  std::string kind = body.value("kind", "object");
+  std::transform(kind.begin(), kind.end(), kind.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return kind;
 }
 
 std::optional<int64_t> to_int(const std::string& text) {
@@ -101,6 +112,7 @@ std::string KubeTaskExecutor::last_error() const {
 
 void KubeTaskExecutor::failed_call(const std::string& what) {
   ++api_failures_;
+  kube_log().warn("{}", what);
   std::lock_guard lock(error_mutex_);
   last_error_ = what;
 }
@@ -140,19 +152,30 @@ void KubeTaskExecutor::create_objects(const AttemptPlan& plan,
     return shared->cancelled;
   };
   // Creates `body` in `path`; the uid of the object there (ours, maybe from before a restart).
+  // A failure is thrown as one message naming the object, "creating pod ns/name: ", then what
+  // the server said (or the transport's error): the attempt's reason.
   const auto create = [&](const std::string& path, const json& body) -> std::string {
-    const WriteResult r = client_.create(path, body);
-    if (r.outcome == WriteOutcome::kOk) {
-      ++created_;
-      return uid_of(r.object);
+    std::string refusal;
+    try {
+      const WriteResult r = client_.create(path, body);
+      if (r.outcome == WriteOutcome::kOk) {
+        ++created_;
+        return uid_of(r.object);
+      }
+      // 409 AlreadyExists: a deterministic name, so it is this attempt's — check.
+      const json there = client_.get(path + "/" + name_of(body));
+      const std::string owner = label_of(there, kAttemptIdLabel);
+      if (owner == std::to_string(plan.id)) {
+        ++already_existed_;
+        return uid_of(there);
+      }
+      refusal = fmt::format("409 AlreadyExists: it is {}, not attempt {}'s",
+                            owner.empty() ? "not Gantry's" : "attempt " + owner + "'s", plan.id);
+    } catch (const std::exception& e) {
+      refusal = failure_words(e);
     }
-    // 409 AlreadyExists: a deterministic name, so it is this attempt's — check.
-    const json there = client_.get(path + "/" + name_of(body));
-    if (label_of(there, kAttemptIdLabel) != std::to_string(plan.id))
-      throw std::runtime_error(fmt::format("{} {} exists and is not attempt {}'s",
-                                           body.value("kind", ""), name_of(body), plan.id));
-    ++already_existed_;
-    return uid_of(there);
+    throw std::runtime_error(fmt::format("creating {} {}/{}: {}", kind_word(body),
+                                         plan.namespace_name, name_of(body), refusal));
   };
   // In order, each after a look at `cancelled` (a kill or the attempt's end stops it).
   const auto create_all = [&] {
@@ -192,15 +215,12 @@ void KubeTaskExecutor::create_objects(const AttemptPlan& plan,
   }
   shared->cv.notify_all();
   if (failure.empty()) return;
-  failed_call("creating attempt " + std::to_string(plan.id) + ": " + failure);
+  failed_call("attempt " + std::to_string(plan.id) + ": " + failure);
   const AttemptId id = plan.id;
   post([this, id, shared, failure] {
     const auto it = attempts_.find(id);
     if (it == attempts_.end() || it->second.shared != shared) return;  // killed meanwhile
-    end(id,
-        AttemptResult{
-            AttemptOutcome::kError, {}, "could not create the attempt's objects: " + failure},
-        true);
+    end(id, AttemptResult{AttemptOutcome::kError, {}, failure}, true);
   });
 }
 
@@ -321,16 +341,19 @@ void KubeTaskExecutor::delete_objects(const std::string& ns, const std::string& 
     owner_uid = shared->owner_uid;
     service_uid = shared->service_uid;
   }
-  const auto remove = [&](const std::string& path, const std::string& uid, bool background) {
+  // `resource` is the collection's name ("pods"), `kind` the word for messages ("pod").
+  const auto remove = [&](const char* resource, const char* kind, const std::string& name,
+                          const std::string& uid, bool background) {
     DeleteOptions o;
     o.uid = uid;
     if (background) o.propagation_policy = "Background";
     try {
-      const WriteResult r = client_.remove(path, o);
+      const WriteResult r = client_.remove(collection(ns, resource) + "/" + name, o);
       if (r.outcome == WriteOutcome::kOk) ++deleted_;
       // kNotFound: gone already; kConflict: another incarnation, not ours to delete.
     } catch (const std::exception& e) {
-      failed_call("deleting " + path + ": " + e.what());
+      // The attempt was reported already (its end, a kill): the log is where this shows.
+      failed_call(fmt::format("deleting {} {}/{}: {}", kind, ns, name, failure_words(e)));
     }
   };
   for (const std::string& pod : pods) {
@@ -340,11 +363,11 @@ void KubeTaskExecutor::delete_objects(const std::string& ns, const std::string& 
     } else if (const auto cached = informer_->cache().get(ns, pod)) {
       uid = uid_of(*cached);
     }
-    remove(collection(ns, "pods") + "/" + pod, uid, false);
+    remove("pods", "pod", pod, uid, false);
   }
   if (!everything) return;
-  if (has_service) remove(collection(ns, "services") + "/" + base, service_uid, false);
-  remove(collection(ns, "configmaps") + "/" + base, owner_uid, true);
+  if (has_service) remove("services", "service", base, service_uid, false);
+  remove("configmaps", "configmap", base, owner_uid, true);
 }
 
 // ---- adopt ----

@@ -10,7 +10,9 @@
 //     AlreadyExists means "already there" (a GET checks it carries this attempt's id and
 //     reads its uid): a restart never duplicates a pod. A create refused otherwise (after the
 //     client's 429/503 retries with Retry-After), or no answer at all, ends the attempt as
-//     error with the API server's words; what was created is deleted.
+//     error; its reason names the object and gives the API server's words ("creating pod
+//     ns/name: 404 NotFound: namespaces \"ns\" not found"), or the request and the
+//     transport's error; what was created is deleted.
 //     Templates the executor cannot run (rayjob, sparkjob) end as error at once (posted).
 //   - the pods are watched by an Informer (label app.kubernetes.io/managed-by=gantry) whose
 //     events are posted to the loop: attempt_running(id, at) once every pod has started, `at`
@@ -46,7 +48,9 @@
 //
 // Errors: nothing is thrown from start/kill/adopt; API failures end the attempt as error
 // (creation) or are counted and kept in last_error() (deletion, which a real cluster's garbage
-// collector finishes through the owner reference).
+// collector finishes through the owner reference). Every failed call is also logged as a
+// warning (kube_log.hpp: standard error) naming the object ("deleting pod ns/name: 403
+// Forbidden: ..."), since a deletion's failure comes after the attempt was reported.
 
 #include <atomic>
 #include <condition_variable>

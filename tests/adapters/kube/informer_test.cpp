@@ -5,11 +5,8 @@
 #include "adapters/kube/informer.hpp"
 
 #include <gtest/gtest.h>
-#include <spdlog/sinks/ostream_sink.h>
 
-#include <sstream>
-
-#include "adapters/kube/kube_log.hpp"
+#include "tests/adapters/kube/captured_log.hpp"
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/post_queue.hpp"
 #include "tests/adapters/kube/test_support.hpp"
@@ -17,6 +14,7 @@
 namespace gantry::kube {
 namespace informer_test {
 
+using testing::CapturedLog;
 using testing::FakeApiServer;
 using testing::Fault;
 using testing::PostQueue;
@@ -151,27 +149,6 @@ TEST_F(InformerFixture, BookmarkVersionIsWhereTheNextWatchStarts) {
   server.release_held();
   informer->stop();
 }
-
-// What the informers log (kube_log.hpp) while one lives: a sink added for the test's span.
-class CapturedLog {
- public:
-  CapturedLog() : sink_(std::make_shared<spdlog::sinks::ostream_sink_mt>(text_)) {
-    sink_->set_pattern("%l %v");
-    kube_log().sinks().push_back(sink_);
-  }
-  ~CapturedLog() { std::erase(kube_log().sinks(), sink_); }
-  // The lines logged so far (read after the informer has stopped).
-  std::vector<std::string> lines() const {
-    std::vector<std::string> out;
-    std::istringstream in(text_.str());
-    for (std::string line; std::getline(in, line);) out.push_back(line);
-    return out;
-  }
-
- private:
-  std::ostringstream text_;
-  std::shared_ptr<spdlog::sinks::ostream_sink_mt> sink_;
-};
 
 // Changes made while the informer is between streams, then 410: the relist must turn them
 // into updates, adds and deletes (adds/updates in key order, then deletes).

@@ -136,6 +136,10 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
     t.nodes = {NodeInfo{"r1-n000", 0, 0}};
     add(dir, "node-status", node, nlohmann::json{{"status", node_object(t, 0, kAt)["status"]}});
   }
+  // What `gantry kube setup` creates on a plain API server.
+  add(dir, "namespace", "io.k8s.api.core.v1.Namespace", namespace_body("team-a"));
+  add(dir, "service-account", "io.k8s.api.core.v1.ServiceAccount",
+      service_account_body("team-a", "default"));
   // The captured binding request as well (what a real server accepted).
   add(dir, "captured-binding", binding,
       nlohmann::json::parse(
@@ -162,7 +166,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
                            "node-annotations",
                            "node-drain-request",
                            "node-drain-state",
-                           "node-status"}) {
+                           "node-status",
+                           "namespace",
+                           "service-account"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

@@ -14,6 +14,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "tests/adapters/kube/captured_log.hpp"
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
@@ -22,6 +23,7 @@ namespace gantry::kube {
 namespace kube_task_executor_test {
 
 using nlohmann::json;
+using testing::CapturedLog;
 using testing::FakeApiServer;
 using testing::Fault;
 using testing::RecordingSleeper;
@@ -88,6 +90,14 @@ struct Recorder final : AttemptListener {
 
 // "2026-01-01T00:0M:00Z"
 std::string fmt_min(int m) { return "2026-01-01T00:0" + std::to_string(m) + ":00Z"; }
+
+// A Status as kube-apiserver answers a refused call.
+std::string status_body(int code, const std::string& reason, const std::string& message) {
+  return json{{"kind", "Status"},    {"apiVersion", "v1"}, {"metadata", json::object()},
+              {"status", "Failure"}, {"message", message}, {"reason", reason},
+              {"code", code}}
+      .dump();
+}
 
 json running(const std::string& started_at) {
   return {{"phase", "Running"},
@@ -489,16 +499,131 @@ TEST_F(ExecutorFixture, RefusedCreateEndsAsErrorAndCleansUp) {
   f.method = "POST";
   f.path_prefix = kPods;
   f.status = 403;
+  // As a plain API server answers without the ServiceAccount controller
+  // (tests/data/k8s-captures/responses/pod-create-403-no-serviceaccount.json).
+  const std::string message = "pods \"" + kBase +
+                              "\" is forbidden: error looking up service account ml/default: "
+                              "serviceaccount \"default\" not found";
+  f.body = status_body(403, "Forbidden", message);
   server.inject(f);
   auto e = make();
   e->start(request(7), recorder);
   ASSERT_TRUE(loop.run_until([&] { return recorder.events.size() == 1; }));
-  EXPECT_EQ(
-      recorder.events[0].rfind("finished 7 error could not create the attempt's objects: ", 0), 0u)
-      << recorder.events[0];
+  EXPECT_EQ(recorder.events[0],
+            "finished 7 error creating pod ml/" + kBase + ": 403 Forbidden: " + message);
   e->wait_for_api_calls();  // the deletion end() queued
   EXPECT_FALSE(exists(kConfigMaps, kBase));
   EXPECT_EQ(e->stats().api_failures, 1);
+}
+
+// A refused create is the attempt's reason, worded for the user (issue 23): the object (kind
+// as kubectl names it, namespace/name), then what the API server said — its code, the Status's
+// reason and message, as a real kube-apiserver words them — or, without an answer, the
+// request and the transport's error. Each attempt (ids 7..12) of a PyTorchJob of a master and
+// a worker is refused at another of its objects (ConfigMap, Service, pods); each refusal is
+// also logged (kube_log: serve's standard error).
+TEST_F(ExecutorFixture, EveryRefusedCreateNamesItsObjectAndTheServersWords) {
+  pytorch(1);
+  CapturedLog log;
+  auto e = make();
+  const auto base = [](AttemptId id) { return "train-pt-20260101000000-a" + std::to_string(id); };
+  const auto refuse = [&](const std::string& collection, int code, const std::string& reason,
+                          const std::string& message) {
+    Fault f;
+    f.method = "POST";
+    f.path_prefix = collection;
+    f.status = code;
+    f.body = status_body(code, reason, message);
+    server.inject(f);
+  };
+  // Runs attempt `id` to its end; its reason.
+  const auto attempt = [&](AttemptId id) {
+    const size_t before = recorder.events.size();
+    e->start(request(id), recorder);
+    EXPECT_TRUE(loop.run_until([&] { return recorder.events.size() == before + 1; }));
+    const std::string prefix = "finished " + std::to_string(id) + " error ";
+    const std::string& event = recorder.events.back();
+    EXPECT_EQ(event.rfind(prefix, 0), 0u) << event;
+    return event.substr(prefix.size());
+  };
+
+  // The namespace does not exist: the first object, the owner ConfigMap, is refused.
+  refuse(kConfigMaps, 404, "NotFound", R"(namespaces "ml" not found)");
+  EXPECT_EQ(attempt(7),
+            "creating configmap ml/" + base(7) + R"(: 404 NotFound: namespaces "ml" not found)");
+  // An invalid Service (422).
+  const std::string invalid = "Service \"" + base(8) +
+                              "\" is invalid: spec.ports[0].port: Invalid value: 0: must be "
+                              "between 1 and 65535, inclusive";
+  refuse(kServices, 422, "Invalid", invalid);
+  EXPECT_EQ(attempt(8), "creating service ml/" + base(8) + ": 422 Invalid: " + invalid);
+  // A pod refused by an admission plugin (403), as the Priority plugin words it.
+  const std::string priority = "pods \"" + base(9) +
+                               "-master-0\" is forbidden: the integer value of priority (100) "
+                               "must not be provided in pod spec; priority admission controller "
+                               "computed 0 from the given PriorityClass name";
+  refuse(kPods, 403, "Forbidden", priority);
+  EXPECT_EQ(attempt(9), "creating pod ml/" + base(9) + "-master-0: 403 Forbidden: " + priority);
+  // 409 other than AlreadyExists.
+  const std::string conflict = "Operation cannot be fulfilled on configmaps \"" + base(10) +
+                               "\": the object has been modified";
+  refuse(kConfigMaps, 409, "Conflict", conflict);
+  EXPECT_EQ(attempt(10), "creating configmap ml/" + base(10) + ": 409 Conflict: " + conflict);
+  // 409 AlreadyExists for a pod of another attempt (ids are never reused: someone else's).
+  json stranger = plan_attempt(request(11), {}).pods[0].body;
+  stranger["metadata"]["labels"]["gantry.dev/attempt-id"] = "99";
+  server.apply(kPods, stranger);
+  EXPECT_EQ(attempt(11), "creating pod ml/" + base(11) +
+                             "-master-0: 409 AlreadyExists: it is attempt 99's, not attempt 11's");
+  // No answer at all: the connection is closed.
+  Fault drop;
+  drop.method = "POST";
+  drop.path_prefix = kConfigMaps;
+  drop.drop = true;
+  server.inject(drop);
+  const std::string dropped = attempt(12);
+  const std::string request_words =
+      "creating configmap ml/" + base(12) + ": POST " + server.url() + kConfigMaps + ": ";
+  EXPECT_EQ(dropped.rfind(request_words, 0), 0u) << dropped;
+  EXPECT_GT(dropped.size(), request_words.size()) << "the transport's error follows";
+
+  e->wait_for_api_calls();
+  EXPECT_EQ(e->stats().api_failures, 6);
+  std::vector<std::string> warnings;
+  for (const std::string& line : log.lines())
+    if (line.rfind("warning attempt ", 0) == 0) warnings.push_back(line);
+  ASSERT_EQ(warnings.size(), 6u) << ::testing::PrintToString(log.lines());
+  EXPECT_EQ(warnings[0], "warning attempt 7: creating configmap ml/" + base(7) +
+                             R"(: 404 NotFound: namespaces "ml" not found)");
+}
+
+// Deletions happen after the attempt was reported (its end, a kill): a refused one cannot be
+// the attempt's reason, so it is logged (serve's standard error) and kept in last_error(),
+// naming the object and the server's words.
+TEST_F(ExecutorFixture, ARefusedDeleteIsLoggedWithTheServersWords) {
+  CapturedLog log;
+  auto e = make();
+  e->start(request(7), recorder);
+  ASSERT_TRUE(seen(*e, 7, kBase, PodPhase::kPending));
+  const std::string forbidden = "pods \"" + kBase +
+                                "\" is forbidden: User \"gantry\" cannot delete resource "
+                                "\"pods\" in API group \"\" in the namespace \"ml\"";
+  Fault f;
+  f.method = "DELETE";
+  f.path_prefix = kPods + "/" + kBase;
+  f.status = 403;
+  f.body = status_body(403, "Forbidden", forbidden);
+  server.inject(f);
+  EXPECT_EQ(e->kill(7), KillAck::kKilled);
+  e->wait_for_api_calls();
+  const std::string words = "deleting pod ml/" + kBase + ": 403 Forbidden: " + forbidden;
+  EXPECT_EQ(e->last_error(), words);
+  EXPECT_EQ(e->stats().api_failures, 1);
+  EXPECT_TRUE(exists(kPods, kBase));
+  EXPECT_FALSE(exists(kConfigMaps, kBase)) << "the other deletions went on";
+  const std::vector<std::string> lines = log.lines();
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "warning " + words), lines.end())
+      << ::testing::PrintToString(lines);
 }
 
 TEST_F(ExecutorFixture, UnsupportedTemplateEndsAsErrorOnALaterTurnUnlessKilled) {

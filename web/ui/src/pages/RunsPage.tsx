@@ -4,16 +4,17 @@ import { api, enc } from '../api/client';
 import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
 import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
-import type { Attempt, AttemptState, PipelineDetail, PipelineSummary, Run, RunTask, TaskState } from '../api/types';
+import type { Attempt, PipelineDetail, PipelineSummary, Run, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
 import { IconCheck, IconPlay, IconRefresh } from '../components/icons';
 import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
+import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
 import { actionError, upcoming } from './PipelinesPage';
 
-const kPage = 25;
+const kPage = kRunsPage;
 const kStateColor: Record<string, string> = {
   succeeded: '#22a06b',
   failed: '#e5484d',
@@ -127,7 +128,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
       mutate<RunsPage>(key, (old) => {
         if (!old) return old;
         let runs = old.runs;
-        for (const e of events) runs = applyEvent(runs, e.type, e.data, specNames.current, missing);
+        for (const e of events) runs = applyRunEvent(runs, e.type, e.data, specNames.current, missing);
         return runs === old.runs ? old : { ...old, runs };
       });
       // A task or attempt of a run this page has not seen (it was created before the page
@@ -295,60 +296,6 @@ function upsert(runs: Run[], r: Run): Run[] {
   const out = runs.filter((x) => x.logicalTime !== r.logicalTime);
   out.push(r);
   return out.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
-}
-
-function upsertTask(tasks: RunTask[], name: string, f: (t: RunTask) => RunTask): RunTask[] {
-  const i = tasks.findIndex((t) => t.name === name);
-  if (i < 0) return [...tasks, f({ name, state: 'pending', attempts: [] })];
-  const out = tasks.slice();
-  out[i] = f(out[i]);
-  return out;
-}
-
-// One live event applied to a page of runs (newest first); returns the same array when the
-// event changes nothing shown. Attempt events carry only what changed (web/API.md): a started
-// attempt its start, a running one its running instant, an ended one its end and state.
-function applyEvent(runs: Run[], type: EventType, data: unknown, specNames: string[], missing: Set<string>): Run[] {
-  const d = data as { logicalTime: string };
-  const i = runs.findIndex((r) => r.logicalTime === d.logicalTime);
-  if (i < 0) {
-    if (type !== 'run') {
-      // Older than the page: not shown. Newer: read it.
-      if (runs.length === 0 || d.logicalTime > runs[runs.length - 1].logicalTime) missing.add(d.logicalTime);
-      return runs;
-    }
-    const r = data as Run;
-    // A run older than every run of the page belongs to an older page.
-    if (runs.length >= kPage && r.logicalTime < runs[runs.length - 1].logicalTime) return runs;
-    const added = [{ ...r, tasks: specNames.map((n) => ({ name: n, state: 'pending' as TaskState, attempts: [] })) }, ...runs];
-    return added.sort((a, b) => b.logicalTime.localeCompare(a.logicalTime));
-  }
-  const out = runs.slice();
-  const run = { ...out[i] };
-  if (type === 'run') {
-    const e = data as Partial<Run>;
-    run.state = e.state ?? run.state;
-    if ('start' in e) run.start = e.start ?? null;
-    if ('end' in e) run.end = e.end ?? null;
-    if (e.trigger) run.trigger = e.trigger;
-  } else if (type === 'task') {
-    const e = data as { task: string; state: TaskState };
-    run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => ({ ...t, state: e.state }));
-  } else if (type === 'attempt') {
-    const e = data as { task: string; attempt: number; state: AttemptState; start?: string; running?: string; end?: string };
-    run.tasks = upsertTask(run.tasks ?? [], e.task, (t) => {
-      const attempts = t.attempts.slice();
-      const a: Attempt = { ...(attempts[e.attempt] ?? { start: e.start ?? e.running ?? e.end ?? '', end: null, state: e.state }) };
-      a.state = e.state;
-      if (e.start) a.start = e.start;
-      if (e.running && e.running !== a.start) a.running = e.running;
-      if (e.end) a.end = e.end;
-      attempts[e.attempt] = a;
-      return { ...t, attempts: attempts.filter(Boolean) };
-    });
-  }
-  out[i] = run;
-  return out;
 }
 
 function runDuration(r: Run, now = serverNow()): number {

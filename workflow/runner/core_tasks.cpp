@@ -257,7 +257,7 @@ void SchedulerCore::finish_attempt(const Completion& c) {
   const PipelineState& p = *pipelines_[run.pipeline];
   const TaskSpec& spec = p.spec.tasks[task];
   if (!c.reason.empty()) {
-    event(c.state == AttemptState::kError ? SchedulerEventKind::kUnschedulable
+    event(c.state == AttemptState::kError ? SchedulerEventKind::kAttemptError
                                           : SchedulerEventKind::kAttemptEnded,
           p.spec.name, run.run.logical_time, spec.name, c.reason);
   }

@@ -127,8 +127,8 @@ std::string_view to_string(SchedulerEventKind k) {
       return "kill-unknown";
     case SchedulerEventKind::kRejected:
       return "rejected";
-    case SchedulerEventKind::kUnschedulable:
-      return "unschedulable";
+    case SchedulerEventKind::kAttemptError:
+      return "attempt-error";
     case SchedulerEventKind::kAttemptEnded:
       return "attempt-ended";
     case SchedulerEventKind::kPipelineNotLoaded:

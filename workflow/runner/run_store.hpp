@@ -58,7 +58,8 @@ enum class SchedulerEventKind {
   kKillUnknown,        // the executor did not hold an attempt the scheduler stopped (it had ended
                        // unreported); the scheduler's record stands
   kRejected,           // an operator action that could not be applied (message says why)
-  kUnschedulable,      // an attempt that can never be placed on the cluster ended as error
+  kAttemptError,       // an attempt ended as error: never placeable on the cluster, or its
+                       // objects refused by a live API server (the reason says which)
   kAttemptEnded,       // an attempt ended unsuccessfully with a reason from the executor
   kPipelineNotLoaded,  // recover(): a run in flight of a pipeline whose stored definition
                        // could not be loaded ended as failed (SchedulerCore::

@@ -1,11 +1,23 @@
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
 
+#include <cmath>
+#include <utility>
+
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/kube_node.hpp"
 #include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/request_bodies.hpp"
 
 namespace gantry::kube {
+
+std::string nic_label_value(double bytes_per_s) {
+  const auto bits = static_cast<int64_t>(std::llround(bytes_per_s * 8));
+  constexpr std::pair<int64_t, const char*> kUnits[] = {
+      {1'000'000'000'000, "Tbps"}, {1'000'000'000, "Gbps"}, {1'000'000, "Mbps"}, {1'000, "kbps"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (bits >= scale && bits % scale == 0) return std::to_string(bits / scale) + unit;
+  return std::to_string(bits) + "bps";
+}
 
 nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   const NodeInfo& info = topology.nodes[static_cast<size_t>(n)];
@@ -16,6 +28,7 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   labels[std::string(kNodeClassLabel)] = c.name;
   if (!topology.racks.empty())
     labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
+  if (c.nic_bytes_per_s > 0) labels[std::string(kNicLabel)] = nic_label_value(c.nic_bytes_per_s);
   nlohmann::json resources = {{"cpu", format_cpu_quantity(c.capacity.cpu_milli)},
                               {"memory", std::to_string(c.capacity.memory_bytes)},
                               {"pods", "110"}};

@@ -16,8 +16,6 @@ namespace gantry::kube {
 namespace {
 
 constexpr Duration kLeaseRenewWall = seconds(10);
-constexpr const char* kNotReadyTaint = "node.kubernetes.io/not-ready";
-constexpr const char* kUnreachableTaint = "node.kubernetes.io/unreachable";
 
 std::string status_path(const KubePod& p) {
   return "/api/v1/namespaces/" + p.namespace_name + "/pods/" + p.name + "/status";
@@ -561,35 +559,12 @@ void KubeletSim::write_node(NodeId n,
 }
 
 void KubeletSim::sync_lifecycle_taints(const std::string& node, bool down, Time at) {
-  // What the node lifecycle controller leaves (TaintNodesByCondition for NoSchedule, the
-  // taint-based evictions for NoExecute, which carries its timeAdded).
-  std::vector<nlohmann::json> wanted;
-  if (down) {
-    wanted.push_back({{"key", kUnreachableTaint}, {"effect", "NoSchedule"}});
-    wanted.push_back(
-        {{"key", kUnreachableTaint}, {"effect", "NoExecute"}, {"timeAdded", format_rfc3339(at)}});
-  }
   const nlohmann::json object = client_.get("/api/v1/nodes/" + node);
   const nlohmann::json spec = object.value("spec", nlohmann::json::object());
   const nlohmann::json before = spec.value("taints", nlohmann::json::array());
-  // The node's own taints stay as they are (passed through, not read); a lifecycle taint stays
-  // when wanted (its timeAdded kept), and the wanted ones missing are added.
-  nlohmann::json after = nlohmann::json::array();
-  for (const nlohmann::json& t : before) {
-    const std::string key = t.is_object() ? t.value("key", "") : "";
-    if (key != kNotReadyTaint && key != kUnreachableTaint) {
-      after.push_back(t);
-      continue;
-    }
-    const auto w = std::find_if(wanted.begin(), wanted.end(), [&](const nlohmann::json& x) {
-      return x["key"] == key && x["effect"] == t.value("effect", "");
-    });
-    if (w == wanted.end()) continue;
-    after.push_back(t);
-    wanted.erase(w);
-  }
-  for (nlohmann::json& w : wanted) after.push_back(std::move(w));
+  const nlohmann::json after = lifecycle_taints(before, down, at);
   if (after == before) return;
+  // The whole list, as the node lifecycle controller writes it (taints merge as a whole).
   client_.patch("/api/v1/nodes/" + node,
                 {{"spec", {{"taints", after.empty() ? nlohmann::json(nullptr) : after}}}},
                 PatchType::kMerge);

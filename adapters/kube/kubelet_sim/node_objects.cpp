@@ -1,7 +1,9 @@
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/kube_node.hpp"
@@ -76,6 +78,33 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
                              {"architecture", "amd64"}}}}}};
   if (!taints.empty()) node["spec"]["taints"] = taints;
   return node;
+}
+
+nlohmann::json lifecycle_taints(const nlohmann::json& taints, bool down, Time at) {
+  constexpr const char* kNotReady = "node.kubernetes.io/not-ready";
+  constexpr const char* kUnreachable = "node.kubernetes.io/unreachable";
+  std::vector<nlohmann::json> wanted;
+  if (down) {
+    wanted.push_back({{"key", kUnreachable}, {"effect", "NoSchedule"}});
+    wanted.push_back(
+        {{"key", kUnreachable}, {"effect", "NoExecute"}, {"timeAdded", format_rfc3339(at)}});
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const nlohmann::json& t : taints.is_array() ? taints : nlohmann::json::array()) {
+    const std::string key = t.is_object() ? t.value("key", "") : "";
+    if (key != kNotReady && key != kUnreachable) {
+      out.push_back(t);  // passed through, not read
+      continue;
+    }
+    const auto w = std::find_if(wanted.begin(), wanted.end(), [&](const nlohmann::json& x) {
+      return x["key"] == key && x["effect"] == t.value("effect", "");
+    });
+    if (w == wanted.end()) continue;
+    out.push_back(t);
+    wanted.erase(w);
+  }
+  for (nlohmann::json& w : wanted) out.push_back(std::move(w));
+  return out;
 }
 
 nlohmann::json node_lease(const std::string& node, Time now, const std::string& resource_version) {

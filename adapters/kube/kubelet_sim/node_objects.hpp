@@ -26,6 +26,14 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now);
 // valid label value that a scenario's `nic` reads back as the same bandwidth.
 std::string nic_label_value(double bytes_per_s);
 
+// The node's spec.taints once the node lifecycle controller has seen it down (Ready Unknown)
+// or up: `taints` (the node's spec.taints as the API server has them; null or an array)
+// without node.kubernetes.io/not-ready and /unreachable, plus, for a node down,
+// node.kubernetes.io/unreachable NoSchedule (TaintNodesByCondition) and NoExecute with its
+// timeAdded `at` (the taint-based evictions); a lifecycle taint already there as wanted is
+// kept as it is (its timeAdded too). The node's other taints pass through untouched.
+nlohmann::json lifecycle_taints(const nlohmann::json& taints, bool down, Time at);
+
 // The node's Lease in kube-node-lease (the kubelet's heartbeat since v1.17).
 nlohmann::json node_lease(const std::string& node, Time now, const std::string& resource_version);
 

@@ -135,6 +135,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
     t.racks = {"r1"};
     t.nodes = {NodeInfo{"r1-n000", 0, 0}};
     add(dir, "node-status", node, nlohmann::json{{"status", node_object(t, 0, kAt)["status"]}});
+    // kubelet-sim's taints of a node down (the node lifecycle controller's).
+    add(dir, "node-taints", node,
+        nlohmann::json{{"spec", {{"taints", lifecycle_taints(nullptr, true, kAt)}}}});
   }
   // The captured binding request as well (what a real server accepted).
   add(dir, "captured-binding", binding,
@@ -162,7 +165,8 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
                            "node-annotations",
                            "node-drain-request",
                            "node-drain-state",
-                           "node-status"}) {
+                           "node-status",
+                           "node-taints"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

@@ -243,7 +243,7 @@ spec:
 )";
 
 // The tests' fake API server with `gantry kubelet-sim` playing kTwoNodes, and a kubeconfig
-// (namespace ml) for it; a server of --world kube on it.
+// (namespace ml, created as on a real cluster) for it; a server of --world kube on it.
 struct KubeCluster {
   kube::testing::FakeApiServer fake;
   std::string kubeconfig, scenario;
@@ -253,6 +253,7 @@ struct KubeCluster {
 std::unique_ptr<KubeCluster> kube_cluster(const fs::path& dir, const char* scenario = kTwoNodes,
                                           const std::vector<std::string>& kubelet_more = {}) {
   auto c = std::make_unique<KubeCluster>();
+  c->fake.create_namespace("ml");
   c->kubeconfig = (dir / "kubeconfig").string();
   std::ofstream(c->kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n"
                                << "- name: f\n  cluster: {server: '" << c->fake.url() << "'}\n"

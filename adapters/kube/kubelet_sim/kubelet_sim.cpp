@@ -202,8 +202,8 @@ void KubeletSim::confirm(const std::string& key) {
   const std::string at = format_rfc3339(written(it->second.due));
   nlohmann::json state = {
       {"terminated", {{"exitCode", kFaultExitCode}, {"reason", "Error"}, {"finishedAt", at}}}};
-  if (it->second.started < it->second.due && pod.phase == "Running")
-    state["terminated"]["startedAt"] = format_rfc3339(written(it->second.started));
+  if (it->second.running)
+    state["terminated"]["startedAt"] = format_rfc3339(it->second.started_written);
   const nlohmann::json patch = {
       {"metadata", {{"uid", pod.uid}}},
       {"status",
@@ -238,11 +238,14 @@ void KubeletSim::set_running(const std::string& key) {
   if (it == played_.end()) return;
   Played& p = it->second;
   const KubePod& pod = pods_.at(key);
-  // The instants written are the planned ones: on a wall clock a timer runs a little late,
-  // and a pod's recorded life must not depend on that.
+  // The instants written are the planned ones (on a wall clock a timer runs a little late, and
+  // a pod's recorded life must not depend on that), unless the server's clock has not reached
+  // them yet (written()); the start is written once, and again as it was.
   p.started = p.due;
+  p.started_written = written(p.started);
+  p.running = true;
   p.timer.reset();
-  const std::string at = format_rfc3339(written(p.started));
+  const std::string at = format_rfc3339(p.started_written);
   const auto cold = cold_starts_.find(key);
   const bool ready = cold == cold_starts_.end();
   write_status(
@@ -296,7 +299,7 @@ void KubeletSim::set_ready(const std::string& key) {
   Played& p = it->second;
   const KubePod& pod = pods_.at(key);
   p.timer.reset();
-  const std::string started = format_rfc3339(written(p.started));
+  const std::string started = format_rfc3339(p.started_written);
   const std::string at = format_rfc3339(written(p.due));
   write_status(
       pod, {{"phase", "Running"},
@@ -317,7 +320,7 @@ void KubeletSim::set_ended(const std::string& key) {
   if (it == played_.end()) return;
   const KubePod& pod = pods_.at(key);
   const int code = exit_code_of(pod);
-  const std::string started = format_rfc3339(written(it->second.started));
+  const std::string started = format_rfc3339(it->second.started_written);
   const std::string at = format_rfc3339(written(it->second.due));
   const auto outcome = pod.annotations.find(std::string(kSimulateOutcomeAnnotation));
   if (outcome != pod.annotations.end() && outcome->second == "error") {
@@ -495,7 +498,9 @@ void KubeletSim::fail_pods_and_write_node(NodeId n, int gpu, std::string_view re
         std::find(pod.gpu_index.begin(), pod.gpu_index.end(), gpu) == pod.gpu_index.end())
       continue;
     const auto p = played_.find(key);
-    if (p == played_.end()) continue;  // not played here (deleted, replaced)
+    // Not played here (deleted, replaced), or being deleted: a pod whose kubelet is gone is
+    // deleted all the same at the end of its grace (the pod garbage collector's part).
+    if (p == played_.end() || p->second.terminating) continue;
     if (p->second.timer) loop_.cancel(*p->second.timer);
     p->second.timer.reset();
     pod.phase = "Failed";  // not played on: the informer's copy comes later

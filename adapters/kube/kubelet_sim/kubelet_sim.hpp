@@ -150,6 +150,8 @@ class KubeletSim {
     Time due;  // when the next step (running, ready, ended, confirmed) is planned
     Time started;
     std::optional<TimerId> timer;
+    bool running = false;      // set_running() has run
+    Time started_written;      // `started` as written then (written(), below): kept after
     bool terminating = false;  // deleted gracefully: confirm() is planned
   };
   // The API server's now, and a planned instant as written (above).

@@ -239,6 +239,9 @@ TEST(KubeletSim, TimesWrittenAreNeverAfterTheServersClock) {
   ASSERT_EQ(ended["phase"], "Succeeded");
   EXPECT_EQ(ended["containerStatuses"][0]["state"]["terminated"]["finishedAt"],
             "2026-01-01T00:00:10.5Z");
+  EXPECT_EQ(ended["containerStatuses"][0]["state"]["terminated"]["startedAt"],
+            "2026-01-01T00:00:00.5Z")
+      << "the start as it was written when the pod started";
   const auto lease =
       rig.fake.get("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases", "r1-n000");
   ASSERT_TRUE(lease);

@@ -374,11 +374,12 @@ struct FakeApiServer::Impl {
     json& meta = pod["metadata"];
     const std::string ns = meta.value("namespace", "");
     const Time at = now();
-    std::optional<int64_t> asked;  // a negative grace counts as 1 s
+    std::optional<int64_t> asked;
     if (options.is_object() && options.contains("gracePeriodSeconds") &&
-        options["gracePeriodSeconds"].is_number_integer())
-      asked = std::max<int64_t>(options["gracePeriodSeconds"].get<int64_t>(), -1);
-    if (asked && *asked < 0) asked = 1;
+        options["gracePeriodSeconds"].is_number_integer()) {
+      asked = options["gracePeriodSeconds"].get<int64_t>();
+      if (*asked < 0) asked = 1;  // a negative grace counts as 1 s
+    }
     int64_t period = 0;
     Time deadline = at;
     if (meta.contains("deletionTimestamp")) {

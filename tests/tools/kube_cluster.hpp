@@ -1,8 +1,8 @@
 #pragma once
 // A live cluster for the end-to-end tests of `gantry serve --world kube`: the tests' fake API
 // server (tests/adapters/kube/fake_api_server.hpp) with the real `gantry kubelet-sim` playing
-// two nodes of four GPUs, a kubeconfig for it (namespace ml), and a server of --world kube on
-// it (the real program, serve_process.hpp). Shared by serve_command_test.cpp and
+// two nodes of four GPUs, a kubeconfig for it (namespace ml, created first), and a server of
+// --world kube on it (the real program, serve_process.hpp). Shared by serve_command_test.cpp and
 // serve_live_test.cpp.
 
 #include <filesystem>
@@ -47,6 +47,8 @@ inline std::unique_ptr<KubeCluster> kube_cluster(
     const std::filesystem::path& dir, const char* scenario = kTwoNodes,
     const std::vector<std::string>& kubelet_more = {}) {
   auto c = std::make_unique<KubeCluster>();
+  c->fake.create_namespace(
+      "ml");  // as on a real cluster: a pod in a namespace that does not exist is 404
   c->kubeconfig = (dir / "kubeconfig").string();
   std::ofstream(c->kubeconfig) << "apiVersion: v1\nkind: Config\ncurrent-context: t\nclusters:\n"
                                << "- name: f\n  cluster: {server: '" << c->fake.url() << "'}\n"

@@ -53,18 +53,21 @@ KubeletSim::KubeletSim(KubeClient& client, ApiWorkers& workers, EventLoop& loop,
 KubeletSim::~KubeletSim() { stop(); }
 
 void KubeletSim::start() {
-  const Time now = loop_.now();
+  const Time now = server_now();
   for (NodeId n = 0; n < static_cast<NodeId>(topology_.nodes.size()); ++n) {
     const nlohmann::json node = node_object(topology_, n, now);
+    const std::string& name = topology_.nodes[static_cast<size_t>(n)].name;
     const WriteResult r = client_.create("/api/v1/nodes", node);
     if (r.outcome == WriteOutcome::kAlreadyExists) {
       // A node registered by an earlier run: take it over with today's labels and status.
-      const std::string path = "/api/v1/nodes/" + topology_.nodes[static_cast<size_t>(n)].name;
+      const std::string path = "/api/v1/nodes/" + name;
       client_.patch(
           path, {{"metadata", {{"labels", node["metadata"]["labels"]}}}, {"spec", node["spec"]}},
           PatchType::kMerge);
-      client_.patch(path + "/status", {{"status", node["status"]}}, PatchType::kMerge);
+      client_.patch(path + "/status", {{"status", node["status"]}}, PatchType::kStrategicMerge);
     }
+    // Ready: the node lifecycle controller's part, the not-ready taint off.
+    sync_lifecycle_taints(name, false, now);
     ++stats_.nodes_registered;
   }
   if (options_.renew_leases) renew_leases();
@@ -99,7 +102,7 @@ void KubeletSim::stop() {
 }
 
 void KubeletSim::renew_leases() {
-  const Time now = loop_.now();
+  const Time now = server_now();
   for (const std::string& node : nodes_) {
     if (node_down(node)) continue;  // a lost node's kubelet says nothing
     const std::string version = lease_versions_[node];
@@ -125,23 +128,35 @@ void KubeletSim::renew_leases() {
   });
 }
 
+Time KubeletSim::server_now() const {
+  return options_.server_now ? options_.server_now() : wall_clock_.now();
+}
+
 void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
   if (nodes_.count(pod.node_name) == 0) return;
   const std::string key = pod.key();
   auto it = played_.find(key);
-  if (deleted || pod.deleting || (it != played_.end() && it->second.uid != pod.uid)) {
+  if (deleted || (it != played_.end() && it->second.uid != pod.uid)) {
     if (it != played_.end()) {
       if (it->second.timer) loop_.cancel(*it->second.timer);
       played_.erase(it);
       pods_.erase(key);
     }
-    if (deleted || pod.deleting) {
+    if (deleted) {
       cold_starts_.erase(key);
       return;
     }
     it = played_.end();
   }
   pods_[key] = pod;
+  if (pod.deleting) {
+    // The API server waits for this kubelet to confirm (a pod that has ended, or was never
+    // bound, is deleted at once and never shows here as deleting).
+    if (it == played_.end())
+      it = played_.emplace(key, Played{pod.uid, loop_.now(), loop_.now(), std::nullopt}).first;
+    if (!it->second.terminating) terminate(pod, it->second);
+    return;
+  }
   if (it != played_.end() || pod.phase == "Succeeded" || pod.phase == "Failed") return;
   if (node_down(pod.node_name)) {
     // Bound to a lost node: it never starts, and ends as the node's other pods did.
@@ -153,7 +168,7 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
     ++stats_.pods_failed;
     workers_.submit([this, path, patch] {
       try {
-        client_.patch(path, patch, PatchType::kMerge);
+        client_.patch(path, patch, PatchType::kStrategicMerge);
       } catch (const std::exception&) {
         loop_.post([this] { ++stats_.write_errors; });
       }
@@ -168,16 +183,69 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
   played_.emplace(key, p);
 }
 
+void KubeletSim::terminate(const KubePod& pod, Played& p) {
+  if (p.timer) loop_.cancel(*p.timer);
+  const int64_t grace =
+      std::max<int64_t>(0, pod.deletion_grace_seconds.value_or(
+                               pod.termination_grace_seconds.value_or(kDefaultGraceSeconds)));
+  const std::string key = pod.key();
+  p.terminating = true;
+  p.due = loop_.now() + seconds(grace);
+  p.timer = loop_.schedule_at(p.due, [this, key] { confirm(key); });
+}
+
+void KubeletSim::confirm(const std::string& key) {
+  const auto it = played_.find(key);
+  if (it == played_.end()) return;
+  it->second.timer.reset();
+  const KubePod& pod = pods_.at(key);
+  const std::string at = format_rfc3339(written(it->second.due));
+  nlohmann::json state = {
+      {"terminated", {{"exitCode", kFaultExitCode}, {"reason", "Error"}, {"finishedAt", at}}}};
+  if (it->second.running)
+    state["terminated"]["startedAt"] = format_rfc3339(it->second.started_written);
+  const nlohmann::json patch = {
+      {"metadata", {{"uid", pod.uid}}},
+      {"status",
+       {{"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
+        {"containerStatuses",
+         {{{"name", "main"}, {"ready", false}, {"restartCount", 0}, {"state", state}}}}}}};
+  const std::string status = status_path(pod);
+  const std::string path = "/api/v1/namespaces/" + pod.namespace_name + "/pods/" + pod.name;
+  const std::string uid = pod.uid;
+  ++stats_.deletions_confirmed;
+  // The status first, then the delete, on one worker: the last word on the pod is its end. A
+  // status the server refuses does not keep the pod: it is deleted all the same.
+  workers_.submit([this, status, path, patch, uid] {
+    try {
+      client_.patch(status, patch, PatchType::kStrategicMerge);
+    } catch (const std::exception&) {
+      loop_.post([this] { ++stats_.write_errors; });
+    }
+    try {
+      DeleteOptions o;
+      o.uid = uid;
+      o.grace_period_seconds = 0;
+      client_.remove(path, o);  // gone already, or another incarnation: nothing to confirm
+    } catch (const std::exception&) {
+      loop_.post([this] { ++stats_.write_errors; });
+    }
+  });
+}
+
 void KubeletSim::set_running(const std::string& key) {
   const auto it = played_.find(key);
   if (it == played_.end()) return;
   Played& p = it->second;
   const KubePod& pod = pods_.at(key);
-  // The instants written are the planned ones: on a wall clock a timer runs a little late,
-  // and a pod's recorded life must not depend on that.
+  // The instants written are the planned ones (on a wall clock a timer runs a little late, and
+  // a pod's recorded life must not depend on that), unless the server's clock has not reached
+  // them yet (written()); the start is written once, and again as it was.
   p.started = p.due;
+  p.started_written = written(p.started);
+  p.running = true;
   p.timer.reset();
-  const std::string at = format_rfc3339(p.started);
+  const std::string at = format_rfc3339(p.started_written);
   const auto cold = cold_starts_.find(key);
   const bool ready = cold == cold_starts_.end();
   write_status(
@@ -231,8 +299,8 @@ void KubeletSim::set_ready(const std::string& key) {
   Played& p = it->second;
   const KubePod& pod = pods_.at(key);
   p.timer.reset();
-  const std::string started = format_rfc3339(p.started);
-  const std::string at = format_rfc3339(p.due);
+  const std::string started = format_rfc3339(p.started_written);
+  const std::string at = format_rfc3339(written(p.due));
   write_status(
       pod, {{"phase", "Running"},
             {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
@@ -252,8 +320,8 @@ void KubeletSim::set_ended(const std::string& key) {
   if (it == played_.end()) return;
   const KubePod& pod = pods_.at(key);
   const int code = exit_code_of(pod);
-  const std::string started = format_rfc3339(it->second.started);
-  const std::string at = format_rfc3339(it->second.due);
+  const std::string started = format_rfc3339(it->second.started_written);
+  const std::string at = format_rfc3339(written(it->second.due));
   const auto outcome = pod.annotations.find(std::string(kSimulateOutcomeAnnotation));
   if (outcome != pod.annotations.end() && outcome->second == "error") {
     // An infrastructure failure, as the kubelet reports an eviction: no exit code of its own.
@@ -286,7 +354,7 @@ void KubeletSim::write_status(const KubePod& pod, nlohmann::json status) {
   const nlohmann::json patch = {{"metadata", {{"uid", pod.uid}}}, {"status", std::move(status)}};
   workers_.submit([this, path, patch] {
     try {
-      client_.patch(path, patch, PatchType::kMerge);
+      client_.patch(path, patch, PatchType::kStrategicMerge);
     } catch (const std::exception&) {
       // The pod went (deleted, or replaced: the uid precondition) while we wrote.
       loop_.post([this] { ++stats_.write_errors; });
@@ -404,7 +472,7 @@ void KubeletSim::repair_gpu(NodeId n, int gpu) {
 }
 
 nlohmann::json KubeletSim::lost_status(std::string_view reason, const std::string& message) const {
-  const std::string at = format_rfc3339(loop_.now());
+  const std::string at = format_rfc3339(server_now());
   return {{"phase", "Failed"},
           {"reason", std::string(reason)},
           {"message", message},
@@ -430,7 +498,9 @@ void KubeletSim::fail_pods_and_write_node(NodeId n, int gpu, std::string_view re
         std::find(pod.gpu_index.begin(), pod.gpu_index.end(), gpu) == pod.gpu_index.end())
       continue;
     const auto p = played_.find(key);
-    if (p == played_.end()) continue;  // not played here (deleted, replaced)
+    // Not played here (deleted, replaced), or being deleted: a pod whose kubelet is gone is
+    // deleted all the same at the end of its grace (the pod garbage collector's part).
+    if (p == played_.end() || p->second.terminating) continue;
     if (p->second.timer) loop_.cancel(*p->second.timer);
     p->second.timer.reset();
     pod.phase = "Failed";  // not played on: the informer's copy comes later
@@ -446,11 +516,14 @@ void KubeletSim::fail_pods_and_write_node(NodeId n, int gpu, std::string_view re
 void KubeletSim::write_node(NodeId n,
                             std::vector<std::pair<std::string, nlohmann::json>> pod_patches) {
   const NodeFaults& f = faults_[static_cast<size_t>(n)];
-  const nlohmann::json object = node_object(topology_, n, loop_.now());
-  const std::string path = "/api/v1/nodes/" + topology_.nodes[static_cast<size_t>(n)].name;
+  const Time now = server_now();
+  const nlohmann::json object = node_object(topology_, n, now);
+  const std::string& name = topology_.nodes[static_cast<size_t>(n)].name;
+  const std::string path = "/api/v1/nodes/" + name;
   nlohmann::json status = object["status"];
-  const std::string at = format_rfc3339(loop_.now());
-  if (f.outages > 0) {
+  const std::string at = format_rfc3339(now);
+  const bool down = f.outages > 0;
+  if (down) {
     status["conditions"] = {{{"type", "Ready"},
                              {"status", "Unknown"},
                              {"reason", "NodeStatusUnknown"},
@@ -469,21 +542,37 @@ void KubeletSim::write_node(NodeId n,
   const nlohmann::json annotations = {
       {std::string(kUnhealthyGpusAnnotation),
        unhealthy.empty() ? nlohmann::json(nullptr) : nlohmann::json(unhealthy)}};
-  workers_.submit([this, path, status, annotations, patches = std::move(pod_patches)] {
-    for (const auto& [pod_path, patch] : patches) {
-      try {
-        client_.patch(pod_path, patch, PatchType::kMerge);
-      } catch (const std::exception&) {
-        loop_.post([this] { ++stats_.write_errors; });
-      }
-    }
-    try {
-      client_.patch(path, {{"metadata", {{"annotations", annotations}}}}, PatchType::kMerge);
-      client_.patch(path + "/status", {{"status", status}}, PatchType::kMerge);
-    } catch (const std::exception&) {
-      loop_.post([this] { ++stats_.write_errors; });
-    }
-  });
+  workers_.submit(
+      [this, name, path, status, annotations, down, now, patches = std::move(pod_patches)] {
+        for (const auto& [pod_path, patch] : patches) {
+          try {
+            client_.patch(pod_path, patch, PatchType::kStrategicMerge);
+          } catch (const std::exception&) {
+            loop_.post([this] { ++stats_.write_errors; });
+          }
+        }
+        try {
+          client_.patch(path, {{"metadata", {{"annotations", annotations}}}}, PatchType::kMerge);
+          // Never usable in between: not ready before tainted, untainted before ready.
+          if (!down) sync_lifecycle_taints(name, down, now);
+          client_.patch(path + "/status", {{"status", status}}, PatchType::kStrategicMerge);
+          if (down) sync_lifecycle_taints(name, down, now);
+        } catch (const std::exception&) {
+          loop_.post([this] { ++stats_.write_errors; });
+        }
+      });
+}
+
+void KubeletSim::sync_lifecycle_taints(const std::string& node, bool down, Time at) {
+  const nlohmann::json object = client_.get("/api/v1/nodes/" + node);
+  const nlohmann::json spec = object.value("spec", nlohmann::json::object());
+  const nlohmann::json before = spec.value("taints", nlohmann::json::array());
+  const nlohmann::json after = lifecycle_taints(before, down, at);
+  if (after == before) return;
+  // The whole list, as the node lifecycle controller writes it (taints merge as a whole).
+  client_.patch("/api/v1/nodes/" + node,
+                {{"spec", {{"taints", after.empty() ? nlohmann::json(nullptr) : after}}}},
+                PatchType::kMerge);
 }
 
 }  // namespace gantry::kube

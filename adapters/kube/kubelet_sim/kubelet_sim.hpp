@@ -1,19 +1,33 @@
 #pragma once
 // `gantry kubelet-sim`: a virtual kubelet for every node of a scenario, against a real (or the
 // tests' fake) API server, so a team rehearses live mode with no GPUs and the same scenario
-// runs in both worlds.
+// runs in both worlds. It plays what a kubelet, and for its nodes the node lifecycle
+// controller, would do: a plain API server (no kube-controller-manager) is enough.
 //
 //   start(): registers each node (node_objects.hpp; an existing Node of that name gets its
-//            labels and status patched), creates its Lease in kube-node-lease and renews it
-//            every 10 s of wall time, and starts a pod informer.
+//            labels and status patched), then takes off the taint the API server puts on every
+//            new Node (node.kubernetes.io/not-ready:NoSchedule, TaintNodesByCondition) as the
+//            node lifecycle controller does once the node is Ready; creates its Lease in
+//            kube-node-lease and renews it every 10 s of wall time; starts a pod informer.
 //   a pod bound to one of its nodes, pending: Running after the scenario's pod start-up delay
 //            (spec.sim.podStartup), then Succeeded after its gantry.dev/simulate-duration, or
 //            Failed: with its gantry.dev/simulate-exit-code when not 0, with exit code 1 for
 //            gantry.dev/simulate-outcome "failed", evicted (status.reason Evicted) for "error";
-//            a pod without a duration runs until deleted. Times are the event loop's (scaled by
-//            --speed on a wall clock), written as status.startTime, the containers' startedAt
-//            and finishedAt: the planned instants (seen + start-up, start + duration), so a
-//            timer that runs late on a busy machine does not change the recorded life.
+//            a pod without a duration runs until deleted. Its life is planned on the event
+//            loop's clock (scaled by --speed on a wall clock): start-up, duration and grace
+//            periods are loop time.
+//   times written (status.startTime, the containers' startedAt and finishedAt, conditions,
+//            Leases, node heartbeats) are on the API server's clock (KubeletSimOptions::
+//            server_now, the wall clock by default), never after its now: a planned instant
+//            is written as planned when the server's clock has reached it (speed 1: the
+//            recorded life does not depend on a timer that runs late), else as the server's
+//            now (above speed 1 the loop runs ahead of the server's clock).
+//   a pod deleted gracefully (metadata.deletionTimestamp set; the API server keeps a bound pod
+//            until its kubelet confirms): its life stops (no more steps), and after its grace
+//            period (metadata.deletionGracePeriodSeconds, else spec.terminationGracePeriodSeconds,
+//            else 30 s; loop time, so --speed 10 takes a tenth of it in wall time) its
+//            container is terminated (exit code 137, Ready False) and the pod deleted with grace
+//            0 and a uid precondition, the kubelet's confirmation: then it is gone.
 //   a pod deleted: forgotten (nothing more is written for it).
 //   a serving pod (adapters/kube/serving/serving_objects.hpp: the cold-start annotations
 //            gantry.dev/image-pull, model, model-download, model-cache, model-load): Running
@@ -25,17 +39,21 @@
 //            node for good (no garbage collection, as in the simulator).
 // Serving Deployments (their pods and status) are played by DeploymentSim (deployment_sim.hpp),
 // their simulated requests and metrics endpoint by ServingLoad (serving_load.hpp).
-// Status goes through the pods/status subresource (PATCH, merge), with a uid precondition.
+// Status goes through the pods/status and nodes/status subresources as a strategic merge patch
+// (what a kubelet's status update amounts to: conditions merge by type, so the PodScheduled
+// condition the binding wrote stays), a pod's with a uid precondition.
 //
 // Faults (`gantry kubelet-sim --events FILE`, the fault events file of `gantry simulate`:
 // sim/fault_events.hpp; schedule_faults()), each at its instant, as a real cluster would end up
 // showing them once the node lifecycle controller and the pod garbage collector have done
 // their part:
 //   node-down   its Lease is no longer renewed, its Ready condition turns Unknown (reason
-//               NodeStatusUnknown), and every pod on it not ended yet is Failed with
-//               status.reason NodeLost, its container terminated with exit code 137; a pod bound
-//               to it while it is down fails the same way at once. `for`: up again after it.
-//   node-up     Ready True again, the Lease renewed again.
+//               NodeStatusUnknown), it is tainted node.kubernetes.io/unreachable (NoSchedule,
+//               and NoExecute with its timeAdded), and every pod on it not ended yet is Failed
+//               with status.reason NodeLost, its container terminated with exit code 137; a pod
+//               bound to it while it is down fails the same way at once. `for`: up again after
+//               it.
+//   node-up     the unreachable taints taken off, then Ready True again, the Lease renewed again.
 //   rack-down   the same for each node of the rack, with status.reason RackLost; rack-up.
 //   gpu-fail    the pods holding that GPU (annotation gantry.dev/gpu-index) are Failed with
 //               status.reason GPUFailure and exit code 137; the node's allocatable
@@ -45,11 +63,15 @@
 //               orchestrator's LiveDrainer carries drains out.
 // Outages nest as in the simulator (sim/training_world.cpp): a node down twice is up after
 // both outages ended, or at once on an explicit node-up. The writes of one event (pods first,
-// then the node) are made in that order on one worker.
+// then the node; a node going down is marked not ready before it is tainted, one coming up is
+// untainted before it is marked ready) are made in that order on one worker. Only the
+// lifecycle taints (node.kubernetes.io/not-ready and /unreachable) are touched; any other taint
+// of the node stays.
 //
 // Threads: the event loop's thread for everything but the API calls (ApiWorkers) and the
 // informer's own thread, which posts its events to the loop.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -61,6 +83,7 @@
 #include "adapters/kube/model/kube_pod.hpp"
 #include "adapters/kube/serving/serving_objects.hpp"
 #include "engine/cluster/topology.hpp"
+#include "engine/core/clock.hpp"
 #include "engine/core/event_loop.hpp"
 #include "sim/fault_event.hpp"
 
@@ -73,6 +96,8 @@ inline constexpr std::string_view kNodeLostReason = "NodeLost";
 inline constexpr std::string_view kRackLostReason = "RackLost";
 inline constexpr std::string_view kGpuFailureReason = "GPUFailure";
 inline constexpr int kFaultExitCode = 137;
+// The grace period of a pod that names none (the API server's default, 30 s).
+inline constexpr int64_t kDefaultGraceSeconds = 30;
 
 struct KubeletSimOptions {
   Duration pod_startup = seconds(5);
@@ -80,6 +105,9 @@ struct KubeletSimOptions {
   // wall time whatever the speed.
   double speed = 1;
   bool renew_leases = true;
+  // The API server's clock, read on the loop thread (and in start()); empty: the wall clock's
+  // UTC (WallClock()), which a real API server's is, give or take NTP.
+  std::function<Time()> server_now;
 };
 
 struct KubeletSimStats {
@@ -88,9 +116,10 @@ struct KubeletSimStats {
   int64_t pods_succeeded = 0;
   int64_t pods_failed = 0;
   int64_t write_errors = 0;
-  int64_t faults_applied = 0;  // fault events carried out
-  int64_t faults_ignored = 0;  // drains (not a kubelet's business)
-  int64_t pods_lost = 0;       // pods failed by a fault
+  int64_t faults_applied = 0;       // fault events carried out
+  int64_t faults_ignored = 0;       // drains (not a kubelet's business)
+  int64_t pods_lost = 0;            // pods failed by a fault
+  int64_t deletions_confirmed = 0;  // pods deleted gracefully, ended and deleted with grace 0
 };
 
 class KubeletSim {
@@ -118,16 +147,25 @@ class KubeletSim {
  private:
   struct Played {
     std::string uid;
-    Time due;  // when the next step (running, ready, ended) is planned
+    Time due;  // when the next step (running, ready, ended, confirmed) is planned
     Time started;
     std::optional<TimerId> timer;
+    bool running = false;      // set_running() has run
+    Time started_written;      // `started` as written then (written(), below): kept after
+    bool terminating = false;  // deleted gracefully: confirm() is planned
   };
+  // The API server's now, and a planned instant as written (above).
+  Time server_now() const;
+  Time written(Time planned) const { return std::min(planned, server_now()); }
   void on_pod(const KubePod& pod, bool deleted);
   void set_running(const std::string& key);
   void set_ready(const std::string& key);
   // When a serving pod started at `start` on `node` is ready (the caches above).
   Time ready_at(const ServingColdStart& cold, const std::string& node, Time start);
   void set_ended(const std::string& key);
+  // A pod deleted gracefully: its life stopped, confirm() planned after its grace period.
+  void terminate(const KubePod& pod, Played& p);
+  void confirm(const std::string& key);
   void write_status(const KubePod& pod, nlohmann::json status);
   void renew_leases();
   // Faults (above).
@@ -147,6 +185,11 @@ class KubeletSim {
   // in that order on one worker.
   void fail_pods_and_write_node(NodeId n, int gpu, std::string_view reason);
   void write_node(NodeId n, std::vector<std::pair<std::string, nlohmann::json>> pod_patches);
+  // Makes the node's lifecycle taints what the node lifecycle controller would leave: none for
+  // a node up, node.kubernetes.io/unreachable (NoSchedule, NoExecute added at `at`) for one
+  // down. Blocking (a GET, and a merge PATCH of spec.taints when they change); throws what
+  // the client throws.
+  void sync_lifecycle_taints(const std::string& node, bool down, Time at);
 
   KubeClient& client_;
   ApiWorkers& workers_;
@@ -167,6 +210,7 @@ class KubeletSim {
   std::vector<FaultEvent> fault_events_;
   std::optional<TimerId> fault_timer_;
   KubeletSimStats stats_;
+  WallClock wall_clock_;  // the server's clock when options_.server_now is empty
   bool stopped_ = false;
 };
 

@@ -1,11 +1,25 @@
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
 #include "adapters/kube/model/gpu_product.hpp"
 #include "adapters/kube/model/kube_node.hpp"
 #include "adapters/kube/model/quantity.hpp"
 #include "adapters/kube/request_bodies.hpp"
 
 namespace gantry::kube {
+
+std::string nic_label_value(double bytes_per_s) {
+  const auto bits = static_cast<int64_t>(std::llround(bytes_per_s * 8));
+  constexpr std::pair<int64_t, const char*> kUnits[] = {
+      {1'000'000'000'000, "Tbps"}, {1'000'000'000, "Gbps"}, {1'000'000, "Mbps"}, {1'000, "kbps"}};
+  for (const auto& [scale, unit] : kUnits)
+    if (bits >= scale && bits % scale == 0) return std::to_string(bits / scale) + unit;
+  return std::to_string(bits) + "bps";
+}
 
 nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   const NodeInfo& info = topology.nodes[static_cast<size_t>(n)];
@@ -16,6 +30,7 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
   labels[std::string(kNodeClassLabel)] = c.name;
   if (!topology.racks.empty())
     labels[std::string(kRackLabel)] = topology.racks[static_cast<size_t>(info.rack)];
+  if (c.nic_bytes_per_s > 0) labels[std::string(kNicLabel)] = nic_label_value(c.nic_bytes_per_s);
   nlohmann::json resources = {{"cpu", format_cpu_quantity(c.capacity.cpu_milli)},
                               {"memory", std::to_string(c.capacity.memory_bytes)},
                               {"pods", "110"}};
@@ -63,6 +78,33 @@ nlohmann::json node_object(const Topology& topology, NodeId n, Time now) {
                              {"architecture", "amd64"}}}}}};
   if (!taints.empty()) node["spec"]["taints"] = taints;
   return node;
+}
+
+nlohmann::json lifecycle_taints(const nlohmann::json& taints, bool down, Time at) {
+  constexpr const char* kNotReady = "node.kubernetes.io/not-ready";
+  constexpr const char* kUnreachable = "node.kubernetes.io/unreachable";
+  std::vector<nlohmann::json> wanted;
+  if (down) {
+    wanted.push_back({{"key", kUnreachable}, {"effect", "NoSchedule"}});
+    wanted.push_back(
+        {{"key", kUnreachable}, {"effect", "NoExecute"}, {"timeAdded", format_rfc3339(at)}});
+  }
+  nlohmann::json out = nlohmann::json::array();
+  for (const nlohmann::json& t : taints.is_array() ? taints : nlohmann::json::array()) {
+    const std::string key = t.is_object() ? t.value("key", "") : "";
+    if (key != kNotReady && key != kUnreachable) {
+      out.push_back(t);  // passed through, not read
+      continue;
+    }
+    const auto w = std::find_if(wanted.begin(), wanted.end(), [&](const nlohmann::json& x) {
+      return x["key"] == key && x["effect"] == t.value("effect", "");
+    });
+    if (w == wanted.end()) continue;
+    out.push_back(t);
+    wanted.erase(w);
+  }
+  for (nlohmann::json& w : wanted) out.push_back(std::move(w));
+  return out;
 }
 
 nlohmann::json node_lease(const std::string& node, Time now, const std::string& resource_version) {

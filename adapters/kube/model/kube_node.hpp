@@ -46,6 +46,9 @@ inline constexpr std::string_view kRackLabel = "gantry.dev/rack";
 inline constexpr std::string_view kZoneLabel = "topology.kubernetes.io/zone";
 inline constexpr std::string_view kIslandLabel = "gantry.dev/nvlink-island";
 inline constexpr std::string_view kNodeClassLabel = "gantry.dev/node-class";
+// The node's network bandwidth as a scenario writes it, in bits per second ("1600Gbps"; a
+// label value has no '/'): kubelet-sim writes it, `gantry snapshot` reads it back.
+inline constexpr std::string_view kNicLabel = "gantry.dev/nic";
 inline constexpr std::string_view kUnhealthyGpusAnnotation = "gantry.dev/unhealthy-gpus";
 inline constexpr std::string_view kDrainRequestAnnotation = "gantry.dev/drain-request";
 inline constexpr std::string_view kDrainStateAnnotation = "gantry.dev/drain-state";

@@ -119,6 +119,8 @@ KubePod parse_pod(const nlohmann::json& pod) {
   out.labels = f.string_map("metadata.labels");
   out.annotations = f.string_map("metadata.annotations");
   out.deleting = !f.at("metadata.deletionTimestamp").is_null();
+  out.deletion_grace_seconds = f.integer("metadata.deletionGracePeriodSeconds");
+  out.termination_grace_seconds = f.integer("spec.terminationGracePeriodSeconds");
   out.scheduler_name = f.string("spec.schedulerName");
   if (out.scheduler_name.empty()) out.scheduler_name = std::string(kDefaultScheduler);
   out.node_name = f.string("spec.nodeName");

@@ -102,6 +102,10 @@ struct KubePod {
   ElasticSpec elastic;                          // not enabled() without the annotations
   std::optional<RestartPolicy> restart_policy;  // gantry.dev/restart-policy, when present
   bool deleting = false;                        // metadata.deletionTimestamp is set
+  // metadata.deletionGracePeriodSeconds (set with deletionTimestamp: how long the server gives
+  // the kubelet) and spec.terminationGracePeriodSeconds, when present.
+  std::optional<int64_t> deletion_grace_seconds;
+  std::optional<int64_t> termination_grace_seconds;
   // How it ended, for a finished pod: the first terminated container's exit code and reason,
   // and status.reason ("Evicted", "NodeLost", ...).
   std::optional<int32_t> exit_code;

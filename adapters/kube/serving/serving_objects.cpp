@@ -123,6 +123,8 @@ nlohmann::json deployment_body(const ServiceSpec& service, const PredictorSpec& 
   if (!requests.empty()) container["resources"]["requests"] = requests;
   if (!limits.empty()) container["resources"]["limits"] = limits;
   json pod_spec = {{"schedulerName", o.scheduler_name}, {"containers", json::array({container})}};
+  if (o.termination_grace_seconds)
+    pod_spec["terminationGracePeriodSeconds"] = *o.termination_grace_seconds;
   if (!predictor.gpu_type.empty())
     pod_spec["nodeSelector"] = {
         {std::string(kGpuProductLabel), gpu_product_label(predictor.gpu_type)}};

@@ -72,6 +72,9 @@ struct ServingObjectOptions {
   int metrics_port = 9090;  // where the pod serves Prometheus text (serving_metric_names.hpp)
   std::string readiness_path = "/health";
   std::string metrics_path = "/metrics";
+  // The pods' terminationGracePeriodSeconds: how long a replica scaled in keeps its GPU while
+  // it stops. Unset: the API server's default, 30 s.
+  std::optional<int64_t> termination_grace_seconds;
 };
 
 // "<service>-<predictor>": the Deployment's and the Service's name.

@@ -47,8 +47,6 @@
 
 namespace gantry::kube {
 
-inline constexpr std::string_view kNicLabel = "gantry.dev/nic";
-
 struct SnapshotInput {
   std::vector<KubeNode> nodes;
   std::vector<KubePod> pods;

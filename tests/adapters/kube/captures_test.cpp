@@ -7,9 +7,11 @@
 #include <map>
 #include <set>
 
+#include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/request_bodies.hpp"
 #include "adapters/kube/watch_event.hpp"
+#include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 
 namespace gantry::kube {
@@ -212,6 +214,102 @@ TEST(KubeCaptures, RequestsMatchTheBuilders) {
   const auto pod = request_json("pod.json");
   EXPECT_EQ(pod["spec"]["schedulerName"], "my-gpu-scheduler");
   EXPECT_EQ(pod["spec"]["containers"][0]["resources"]["limits"]["nvidia.com/gpu"], "2");
+}
+
+// The fake API server (fake_api_server.hpp) answers the captured requests as the real server
+// did, field by field: every field the real server added to (or changed in) the Node and the
+// Pod it was sent, the fake adds with the same value, and the fake adds nothing else. The
+// fields that differ from one server to the next are checked for their form: uid,
+// resourceVersion, creationTimestamp, and the token volume's random suffix
+// ("kube-api-access-957d9"). managedFields (server-side apply's bookkeeping) the fake does
+// not write: Gantry never reads them.
+struct Added {
+  std::map<std::string, nlohmann::json> real;  // pointer -> the captured value
+  std::map<std::string, nlohmann::json> fake;  // pointer -> the fake's value, when it has one
+  std::set<std::string> fake_only;             // pointers the fake added and the real did not
+};
+
+Added server_added(const nlohmann::json& sent, const nlohmann::json& captured,
+                   const nlohmann::json& faked) {
+  const nlohmann::json s = sent.flatten();
+  const nlohmann::json c = captured.flatten();
+  const nlohmann::json f = faked.flatten();
+  Added out;
+  for (const auto& [pointer, value] : c.items()) {
+    if (pointer.rfind("/metadata/managedFields", 0) == 0) continue;
+    if (s.contains(pointer) && s[pointer] == value) continue;
+    out.real[pointer] = value;
+    if (f.contains(pointer)) out.fake[pointer] = f[pointer];
+  }
+  for (const auto& [pointer, value] : f.items())
+    if (!c.contains(pointer) && !s.contains(pointer)) out.fake_only.insert(pointer);
+  return out;
+}
+
+// What differs between servers: present, and of the right form.
+void expect_instance_fields(const Added& a) {
+  for (const char* p : {"/metadata/uid", "/metadata/resourceVersion"}) {
+    ASSERT_TRUE(a.fake.count(p)) << p;
+    EXPECT_TRUE(a.fake.at(p).is_string() && !a.fake.at(p).get<std::string>().empty()) << p;
+  }
+  ASSERT_TRUE(a.fake.count("/metadata/creationTimestamp"));
+  Time t;
+  EXPECT_TRUE(parse_rfc3339(a.fake.at("/metadata/creationTimestamp").get<std::string>(), t));
+}
+
+TEST(KubeCaptures, TheFakeCreatesTheCapturedNodeAsTheRealServerDid) {
+  testing::FakeApiServer fake;
+  KubeClient client(testing::config_for(fake.url()));
+  const nlohmann::json sent = request_json("node.json");
+  const WriteResult r = client.create("/api/v1/nodes", sent);
+  ASSERT_EQ(r.outcome, WriteOutcome::kOk);
+  const Added a =
+      server_added(sent, nlohmann::json::parse(response("node-create-201.json")), r.object);
+  expect_instance_fields(a);
+  // By hand from the files: the not-ready taint, the daemon endpoint, the ten nodeInfo fields
+  // (empty strings), and the three instance fields.
+  EXPECT_EQ(a.real.size(), 2u + 1u + 10u + 3u);
+  for (const auto& [pointer, value] : a.real) {
+    if (pointer.rfind("/metadata/", 0) == 0) continue;  // the instance fields, above
+    ASSERT_TRUE(a.fake.count(pointer)) << "the fake does not write " << pointer;
+    EXPECT_EQ(a.fake.at(pointer), value) << pointer;
+  }
+  EXPECT_TRUE(a.fake_only.empty()) << ::testing::PrintToString(a.fake_only);
+  EXPECT_EQ(
+      r.object["spec"]["taints"],
+      nlohmann::json::parse(R"([{"key":"node.kubernetes.io/not-ready","effect":"NoSchedule"}])"));
+}
+
+TEST(KubeCaptures, TheFakeCreatesTheCapturedPodAsTheRealServerDid) {
+  testing::FakeApiServer fake;
+  KubeClient client(testing::config_for(fake.url()));
+  const nlohmann::json sent = request_json("pod.json");
+  const WriteResult r = client.create("/api/v1/namespaces/default/pods", sent);
+  ASSERT_EQ(r.outcome, WriteOutcome::kOk);
+  const Added a =
+      server_added(sent, nlohmann::json::parse(response("pod-create-201.json")), r.object);
+  expect_instance_fields(a);
+  // The token volume's name: "kube-api-access-" and five characters, the same in the volume
+  // and in the container's mount.
+  const std::string volume = "/spec/volumes/0/name";
+  const std::string mount = "/spec/containers/0/volumeMounts/0/name";
+  ASSERT_TRUE(a.fake.count(volume) && a.fake.count(mount));
+  const std::string name = a.fake.at(volume);
+  EXPECT_EQ(name.rfind("kube-api-access-", 0), 0u) << name;
+  EXPECT_EQ(name.size(), std::string("kube-api-access-957d9").size()) << name;
+  EXPECT_EQ(a.fake.at(mount), name);
+  // Every other field the real server added, with its value. By hand from the files: the
+  // volume (name, 8 leaves of sources, defaultMode), the mount (3), 3 container defaults, 7
+  // pod defaults (restartPolicy, terminationGracePeriodSeconds, dnsPolicy, serviceAccountName,
+  // serviceAccount, securityContext, enableServiceLinks), 2 tolerations of 4 fields, priority,
+  // preemptionPolicy, phase, qosClass, and the three instance fields.
+  EXPECT_EQ(a.real.size(), 10u + 3u + 3u + 7u + 8u + 2u + 2u + 3u);
+  for (const auto& [pointer, value] : a.real) {
+    if (pointer.rfind("/metadata/", 0) == 0 || pointer == volume || pointer == mount) continue;
+    ASSERT_TRUE(a.fake.count(pointer)) << "the fake does not write " << pointer;
+    EXPECT_EQ(a.fake.at(pointer), value) << pointer;
+  }
+  EXPECT_TRUE(a.fake_only.empty()) << ::testing::PrintToString(a.fake_only);
 }
 
 // Found by tests/fuzz/kube_fuzz: a body whose own code disagrees with the HTTP status and that

@@ -8,7 +8,8 @@
 // metrics from the serving pods' Prometheus endpoints, which here are not there. So the live
 // world is given, at each scrape, what the simulator's requests left as counters at that
 // instant (the "observed" of the simulator's "scale" lines): one series for the predictor, the
-// exact integrals the pods' counters would sum to (serving_metric_names.hpp). What is compared
+// exact integrals the pods' counters would sum to (serving_metric_names.hpp). The namespace is
+// created first, as on a real cluster. What is compared
 // is then everything that is the worlds' own: when replicas are asked for, created, placed,
 // started, cold-started (image and model caches per node), made ready, and removed, and what
 // the autoscaler makes of that on the same metrics. The metric path itself (exposition, parser,
@@ -113,13 +114,18 @@ TEST(ServingConformance, TheSameServicesScaleAtTheSameInstantsInBothWorlds) {
 
   testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
                           scenario.sim.pod_startup);
+  live.fake.create_namespace(kNamespace);
   ReplayScraper scraper(scenario.start, sim.counters);
   ApiWorkers deployment_workers(2);
   ApiWorkers serving_workers(2);
   DeploymentSim deployments(live.client, deployment_workers, *live.loop,
                             {.namespace_name = kNamespace});
+  // The simulator frees a replica's GPU the moment it scales in; the live pods ask for no grace
+  // period to do the same (with the API server's default, a replica scaled in keeps its GPU
+  // for 30 s, until kubelet-sim confirms its deletion).
   LiveServing serving(live.client, serving_workers, *live.loop, scraper,
-                      LiveServingOptions{.objects = {.namespace_name = kNamespace}});
+                      LiveServingOptions{.objects = {.namespace_name = kNamespace,
+                                                     .termination_grace_seconds = 0}});
   for (const ServiceSpec& s : scenario.workload.services) serving.add_service(s);
   deployments.start();
   serving.start();

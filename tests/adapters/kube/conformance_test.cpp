@@ -11,11 +11,19 @@
 // ended (end − bind − the scenario's pod start-up, which kubelet-sim applies first). What is
 // compared is what the policies decided in each world: the simulator's action log against the
 // live scheduler's decisions.
+//
+// The live cluster is prepared as an operator would a real one (the fake API server answers as
+// kube-apiserver v1.24 does): the namespace created, a PriorityClass per job priority, and the
+// pods created through the API (POST: admission and defaults), their priority named by
+// priorityClassName. The simulator's evictions take no time, so the pods ask for none
+// (terminationGracePeriodSeconds 0: the API server deletes them at once, without waiting for
+// their kubelet); with the default 30 s a real cluster finishes each eviction 30 s later.
 
 #include <gtest/gtest.h>
 
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "adapters/kube/executor/kube_task_executor.hpp"
@@ -38,6 +46,36 @@ namespace conformance_test {
 const std::string kScenario =
     std::string(GANTRY_SOURCE_DIR) + "/tests/data/scenarios/conformance.yaml";
 const char* kPods = "/api/v1/namespaces/conformance/pods";
+
+std::string priority_class(int32_t priority) { return "priority-" + std::to_string(priority); }
+
+// The namespace and a PriorityClass for each priority of `jobs`, created as an operator
+// creates them before the jobs come.
+void prepare_cluster(KubeClient& client, const std::vector<JobSpec>& jobs) {
+  ASSERT_EQ(client
+                .create("/api/v1/namespaces", {{"apiVersion", "v1"},
+                                               {"kind", "Namespace"},
+                                               {"metadata", {{"name", "conformance"}}}})
+                .outcome,
+            WriteOutcome::kOk);
+  std::set<int32_t> priorities;
+  for (const JobSpec& job : jobs) priorities.insert(job.priority);
+  for (const int32_t priority : priorities)
+    ASSERT_EQ(client
+                  .create("/apis/scheduling.k8s.io/v1/priorityclasses",
+                          {{"apiVersion", "scheduling.k8s.io/v1"},
+                           {"kind", "PriorityClass"},
+                           {"metadata", {{"name", priority_class(priority)}}},
+                           {"value", priority}})
+                  .outcome,
+              WriteOutcome::kOk);
+}
+
+// Creates `pods` as their controller does: POST, each answered 201.
+void submit(KubeClient& client, const std::vector<nlohmann::json>& pods) {
+  for (const nlohmann::json& p : pods)
+    EXPECT_EQ(client.create(kPods, p).outcome, WriteOutcome::kOk) << p["metadata"]["name"];
+}
 
 // "<t> <job> pod <i> -> <node> [gpus]", one per pod placed, in time then job then pod order.
 using Placements = std::vector<std::string>;
@@ -101,12 +139,12 @@ std::vector<nlohmann::json> pods_of(const JobSpec& job, Duration run) {
                      {"annotations", annotations}}},
                    {"spec",
                     {{"schedulerName", "gantry"},
-                     {"priority", job.priority},
+                     {"priorityClassName", priority_class(job.priority)},
+                     {"terminationGracePeriodSeconds", 0},
                      {"containers",
                       {{{"name", "main"},
                         {"image", "registry.local/train:1"},
-                        {"resources", {{"requests", req}, {"limits", req}}}}}}}},
-                   {"status", {{"phase", "Pending"}}}});
+                        {"resources", {{"requests", req}, {"limits", req}}}}}}}}});
   }
   return out;
 }
@@ -121,6 +159,7 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
                           scenario.sim.pod_startup, "conformance");
   testing::FakeApiServer& fake = live.fake;
   EventLoop* loop = live.loop.get();
+  prepare_cluster(live.client, sim.run.jobs);
 
   // The submitter: each job's pods at its submit time.
   for (size_t j = 0; j < sim.run.jobs.size(); ++j) {
@@ -129,9 +168,8 @@ TEST(Conformance, TheSimulatorAndTheLiveAdapterPlaceEveryPodAlike) {
     ASSERT_TRUE(log.bound && log.finished) << job.name;
     std::vector<nlohmann::json> pods =
         pods_of(job, *log.finished - *log.bound - scenario.sim.pod_startup);
-    loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
-      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
-    });
+    loop->schedule_at(job.submit,
+                      [&client = live.client, pods = std::move(pods)] { submit(client, pods); });
   }
   live.harness.run_until(sim.run.end + hours(1));
 
@@ -227,6 +265,7 @@ TEST(Conformance, PreemptionsAreTheSameInBothWorlds) {
   live.world.scheduler().set_action_log(&log);
   testing::FakeApiServer& fake = live.fake;
   EventLoop* loop = live.loop.get();
+  prepare_cluster(live.client, sim.jobs);
 
   // The controller: an evicted pod comes back under its name, as its next incarnation.
   std::map<std::string, size_t> incarnation;  // by pod name
@@ -242,7 +281,7 @@ TEST(Conformance, PreemptionsAreTheSameInBothWorlds) {
                                   [&](const JobSpec& j) { return j.name == gang; });
     const size_t index =
         std::stoul(e.object["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>());
-    fake.apply(kPods, pods_of(*job, run_of(*job, ++incarnation[pod])).at(index));
+    submit(live.client, {pods_of(*job, run_of(*job, ++incarnation[pod])).at(index)});
   });
   controller.start();
   ASSERT_TRUE(controller.wait_for_sync());
@@ -251,9 +290,8 @@ TEST(Conformance, PreemptionsAreTheSameInBothWorlds) {
 
   for (const JobSpec& job : sim.jobs) {
     std::vector<nlohmann::json> pods = pods_of(job, run_of(job, 0));
-    loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
-      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
-    });
+    loop->schedule_at(job.submit,
+                      [&client = live.client, pods = std::move(pods)] { submit(client, pods); });
   }
   live.harness.run_until(sim.end + hours(1));
   controller.stop();
@@ -378,6 +416,7 @@ TEST(Conformance, ANodeFailureIsTheSameInBothWorlds) {
   live.world.scheduler().set_action_log(&log);
   testing::FakeApiServer& fake = live.fake;
   EventLoop* loop = live.loop.get();
+  prepare_cluster(live.client, sim.jobs);
 
   // The controller: a deleted pod comes back under its name, as its next incarnation.
   std::map<std::string, size_t> incarnation;  // by pod name
@@ -393,7 +432,7 @@ TEST(Conformance, ANodeFailureIsTheSameInBothWorlds) {
                                   [&](const JobSpec& j) { return j.name == gang; });
     const size_t index =
         std::stoul(e.object["metadata"]["annotations"]["gantry.dev/gang-index"].get<std::string>());
-    fake.apply(kPods, pods_of(*job, run_of(*job, ++incarnation[pod])).at(index));
+    submit(live.client, {pods_of(*job, run_of(*job, ++incarnation[pod])).at(index)});
   });
   controller.start();
   ASSERT_TRUE(controller.wait_for_sync());
@@ -402,9 +441,8 @@ TEST(Conformance, ANodeFailureIsTheSameInBothWorlds) {
 
   for (const JobSpec& job : sim.jobs) {
     std::vector<nlohmann::json> pods = pods_of(job, run_of(job, 0));
-    loop->schedule_at(job.submit, [&fake, pods = std::move(pods)] {
-      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
-    });
+    loop->schedule_at(job.submit,
+                      [&client = live.client, pods = std::move(pods)] { submit(client, pods); });
   }
   live.harness.run_until(sim.end + hours(1));
   controller.stop();
@@ -514,11 +552,11 @@ TEST(Conformance, AResizeIsTheSameInBothWorlds) {
   live.world.scheduler().set_action_log(&log);
   testing::FakeApiServer& fake = live.fake;
   EventLoop* loop = live.loop.get();
+  prepare_cluster(live.client, jobs);
   for (size_t j = 0; j < jobs.size(); ++j) {
     std::vector<nlohmann::json> pods = pods_of(jobs[j], run_of(j));
-    loop->schedule_at(jobs[j].submit, [&fake, pods = std::move(pods)] {
-      for (const nlohmann::json& p : pods) fake.apply(kPods, p);
-    });
+    loop->schedule_at(jobs[j].submit,
+                      [&client = live.client, pods = std::move(pods)] { submit(client, pods); });
   }
   LiveScheduler& scheduler = live.world.scheduler();
   // Not a structured binding: clang 14 (the sanitized build's) cannot capture one.
@@ -603,6 +641,7 @@ TEST(Conformance, APipelineHasTheSameTimelineInBothWorlds) {
 
   testing::LiveStack live(scenario.start, scenario.topology, scenario.policy,
                           scenario.sim.pod_startup, "conformance");
+  prepare_cluster(live.client, {});
   KubeExecutorOptions eo;
   eo.plan.namespace_name = "conformance";
   eo.plan.scheduler_name = "gantry";

@@ -13,6 +13,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/adapters/kube/fake_api_rules.hpp"
+#include "tests/adapters/kube/strategic_merge.hpp"
 #include "web/server/http_message.hpp"
 #include "web/server/tls_front.hpp"
 
@@ -22,7 +24,15 @@ namespace {
 
 using nlohmann::json;
 
-constexpr const char* kTimestamp = "2026-01-01T00:00:00Z";
+constexpr int64_t kDefaultNow = 1'767'225'600'000'000;  // 2026-01-01T00:00:00Z
+constexpr const char* kPodsCollection = "/api/v1/pods";
+constexpr const char* kNodesCollection = "/api/v1/nodes";
+constexpr const char* kNamespacesCollection = "/api/v1/namespaces";
+constexpr const char* kPriorityClassesCollection = "/apis/scheduling.k8s.io/v1/priorityclasses";
+
+// The namespaces every cluster has.
+constexpr const char* kSystemNamespaces[] = {"default", "kube-system", "kube-public",
+                                             "kube-node-lease"};
 
 void init_civetweb() {
   static std::once_flag once;
@@ -284,8 +294,35 @@ struct FakeApiServer::Impl {
   int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
 
-  // ---- writes (mutex held) ----
-  json store(const std::string& collection, const std::string& ns, json object, bool create) {
+  std::function<Time()> clock;  // FakeApiServerOptions::now, or the fixed instant
+
+  // ---- reads and writes (mutex held) ----
+  Time now() const { return clock ? clock() : Time::from_micros(kDefaultNow); }
+
+  bool namespace_exists(const std::string& ns) const {
+    const auto it = objects.find(kNamespacesCollection);
+    return it != objects.end() && it->second.count(ns) != 0;
+  }
+
+  PriorityClasses priority_classes() const {
+    const auto it = objects.find(kPriorityClassesCollection);
+    return it == objects.end() ? PriorityClasses{}
+                               : PriorityClasses(it->second.begin(), it->second.end());
+  }
+
+  // An object every cluster has from its start: no watch event, a uid of its own.
+  void seed(const std::string& collection, json object, const std::string& kind) {
+    const std::string name = object["metadata"]["name"];
+    object["metadata"]["uid"] = "uid-" + kind + "-" + name;
+    object["metadata"]["resourceVersion"] = "1";
+    object["metadata"]["creationTimestamp"] = format_rfc3339(now());
+    objects[collection][name] = std::move(object);
+  }
+
+  // `system`: a write of the server's own (a deletion's mark); other writes keep the marks of a
+  // deletion in progress, which no client can change (rest.BeforeUpdate).
+  json store(const std::string& collection, const std::string& ns, json object, bool create,
+             bool system = false) {
     json& meta = object["metadata"];
     if (!ns.empty()) meta["namespace"] = ns;
     const std::string key = key_of(ns, meta.value("name", ""));
@@ -296,9 +333,18 @@ struct FakeApiServer::Impl {
       old = it->second;
       meta["uid"] = old["metadata"]["uid"];
       meta["creationTimestamp"] = old["metadata"]["creationTimestamp"];
+      if (!system) {
+        for (const char* k : {"deletionTimestamp", "deletionGracePeriodSeconds"}) {
+          if (old["metadata"].contains(k)) {
+            meta[k] = old["metadata"][k];
+          } else {
+            meta.erase(k);
+          }
+        }
+      }
     } else {
       meta["uid"] = "uid-" + std::to_string(++uid_counter);
-      meta["creationTimestamp"] = kTimestamp;
+      meta["creationTimestamp"] = format_rfc3339(now());
     }
     meta["resourceVersion"] = std::to_string(++rv);
     bucket[key] = object;
@@ -318,9 +364,58 @@ struct FakeApiServer::Impl {
     cv.notify_all();
     return object;
   }
+
+  // A DELETE of a pod with DeleteOptions `options` (rest.BeforeDelete with the pod strategy's
+  // CheckGracefulDelete; fake_api_rules.hpp): deleted at once, marked for deletion, its grace
+  // shortened, or left as it is (a deletion already pending with no shorter grace). Returns the
+  // pod as the server answers it.
+  json delete_pod(const std::string& key, const json& options) {
+    json pod = objects[kPodsCollection].at(key);
+    json& meta = pod["metadata"];
+    const std::string ns = meta.value("namespace", "");
+    const Time at = now();
+    std::optional<int64_t> asked;
+    if (options.is_object() && options.contains("gracePeriodSeconds") &&
+        options["gracePeriodSeconds"].is_number_integer()) {
+      asked = options["gracePeriodSeconds"].get<int64_t>();
+      if (*asked < 0) asked = 1;  // a negative grace counts as 1 s
+    }
+    int64_t period = 0;
+    Time deadline = at;
+    if (meta.contains("deletionTimestamp")) {
+      const int64_t current = meta.value("deletionGracePeriodSeconds", int64_t{0});
+      if (current > 0) {
+        if (!asked || *asked >= current) return pod;  // graceful deletion is pending
+        Time marked = at;
+        parse_rfc3339(meta["deletionTimestamp"].get<std::string>(), marked);
+        period = *asked;
+        deadline = marked - seconds(current) + seconds(period);
+        if (deadline < at) {
+          deadline = at;
+          if (period != 0) period = 1;
+        }
+      }
+    } else {
+      period = pod_grace_period(pod, options);
+      deadline = at + seconds(period);
+    }
+    meta["deletionTimestamp"] = format_rfc3339(deadline);
+    meta["deletionGracePeriodSeconds"] = period;
+    if (period > 0) return store(kPodsCollection, ns, pod, false, true);
+    objects[kPodsCollection][key] = pod;
+    return erase(kPodsCollection, key);
+  }
 };
 
 FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
+  impl_->clock = std::move(options.now);
+  for (const char* ns : kSystemNamespaces)
+    impl_->seed(kNamespacesCollection,
+                admit_namespace(
+                    {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", ns}}}}),
+                "namespace");
+  for (const auto& [name, pc] : system_priority_classes())
+    impl_->seed(kPriorityClassesCollection, pc, "priorityclass");
   init_civetweb();
   tls_ = !options.tls_pem_file.empty();
   const std::string ports = "127.0.0.1:0";
@@ -417,6 +512,16 @@ std::optional<json> FakeApiServer::get(const std::string& collection_path,
 int64_t FakeApiServer::resource_version() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->rv;
+}
+
+bool FakeApiServer::create_namespace(const std::string& name) {
+  std::lock_guard lock(impl_->mutex);
+  if (impl_->namespace_exists(name)) return false;
+  impl_->store(kNamespacesCollection, "",
+               admit_namespace(
+                   {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", name}}}}),
+               true);
+  return true;
 }
 
 void FakeApiServer::send_bookmarks() {
@@ -772,7 +877,7 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
         a.headers.emplace_back("Retry-After", std::to_string(*s.eviction_retry_after));
       return a;
     }
-    s.erase(t.collection, key);
+    s.delete_pod(key, options);
     return json_answer(201, status_body(201, "", ""));
   }
   if (t.subresource == "binding" && r.method == "POST") {
@@ -795,8 +900,13 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     if (meta.contains("annotations") && meta["annotations"].is_object())
       for (const auto& [k, v] : meta["annotations"].items())
         updated["metadata"]["annotations"][k] = v;
-    updated["status"]["conditions"] = json::array(
-        {{{"type", "PodScheduled"}, {"status", "True"}, {"lastTransitionTime", kTimestamp}}});
+    // podutil.UpdatePodCondition: PodScheduled replaces its namesake, the others stay.
+    updated = strategic_merge(updated, {{"status",
+                                         {{"conditions",
+                                           {{{"type", "PodScheduled"},
+                                             {"status", "True"},
+                                             {"lastProbeTime", nullptr},
+                                             {"lastTransitionTime", format_rfc3339(s.now())}}}}}}});
     s.store(t.collection, t.ns, updated, false);
     return json_answer(201, status_body(201, "", ""));
   }
@@ -841,11 +951,32 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
         body["metadata"].value("name", "").empty())
       return json_answer(422, status_body(422, "Invalid", "metadata.name: Required value"));
     const std::string name = body["metadata"]["name"];
+    // Admission first (NamespaceLifecycle, then the kind's plugins), then the store's 409.
+    if (!t.ns.empty() && !s.namespace_exists(t.ns))
+      return json_answer(404, status_body(404, "NotFound", "namespaces \"" + t.ns + "\" not found",
+                                          {{"name", t.ns}, {"kind", "namespaces"}}));
+    json admitted = body;
+    if (t.collection == kPodsCollection) {
+      // The token volume's suffix from the uid the pod is about to get: deterministic.
+      std::string suffix;
+      for (int64_t n = s.uid_counter + 1, i = 0; i < 5; ++i, n /= 27)
+        suffix += "bcdfghjklmnpqrstvwxz2456789"[n % 27];
+      auto result = admit_pod(body, s.priority_classes(), suffix);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      admitted = std::get<json>(std::move(result));
+    } else if (t.collection == kNodesCollection) {
+      admitted = admit_node(body);
+    } else if (t.collection == kPriorityClassesCollection) {
+      admitted = admit_priority_class(body);
+    } else if (t.collection == kNamespacesCollection) {
+      admitted = admit_namespace(body);
+    }
     if (bucket.count(key_of(t.ns, name)))
       return json_answer(
           409, status_body(409, "AlreadyExists", resource + " \"" + name + "\" already exists",
                            {{"name", name}, {"kind", resource}}));
-    return json_answer(201, s.store(t.collection, t.ns, body, true));
+    return json_answer(201, s.store(t.collection, t.ns, admitted, true));
   }
   if (r.method == "PUT" && !t.name.empty()) {
     const auto it = bucket.find(key);
@@ -873,9 +1004,10 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
               ", UID in object meta: " + it->second["metadata"]["uid"].dump(),
           t.name, resource);
     json patched = it->second;
-    if (type.rfind("application/merge-patch+json", 0) == 0 ||
-        type.rfind("application/strategic-merge-patch+json", 0) == 0) {
+    if (type.rfind("application/merge-patch+json", 0) == 0) {
       patched.merge_patch(body);
+    } else if (type.rfind("application/strategic-merge-patch+json", 0) == 0) {
+      patched = strategic_merge(patched, body);
     } else if (type.rfind("application/json-patch+json", 0) == 0) {
       try {
         patched = patched.patch(body);
@@ -906,6 +1038,12 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     if (pre.contains("resourceVersion") &&
         pre["resourceVersion"] != it->second["metadata"]["resourceVersion"])
       return conflict(kind, "the ResourceVersion in the precondition does not match", t.name, kind);
+    if (t.collection == kPodsCollection) {
+      json options = body.is_object() ? body : json::object();
+      if (const auto g = r.query.find("gracePeriodSeconds"); g != r.query.end())
+        options["gracePeriodSeconds"] = std::strtoll(g->second.c_str(), nullptr, 10);
+      return json_answer(200, s.delete_pod(key, options));
+    }
     return json_answer(200, s.erase(t.collection, key));
   }
   return json_answer(405, status_body(405, "MethodNotAllowed", "method not allowed"));

@@ -9,27 +9,47 @@
 //  - one global resourceVersion counter; every write bumps it and appends a watch event;
 //  - GET (object or list with limit/continue; labelSelector k=v and fieldSelector path=value /
 //    path!=value, comma-separated), POST (409 AlreadyExists), PUT (409 Conflict on a stale
-//    metadata.resourceVersion), PATCH (merge and strategic-merge as RFC 7386 merge patch, a
-//    metadata.uid in the patch a precondition (409),
+//    metadata.resourceVersion), PATCH (merge as RFC 7386, strategic merge as kube-apiserver
+//    merges the lists of built-in kinds (strategic_merge.hpp: status.conditions by type, ...),
+//    a metadata.uid in the patch a precondition (409),
 //    json-patch with "test" → 422, plain application/json → 415), DELETE (preconditions uid /
 //    resourceVersion → 409), the status subresource (GET, PATCH, PUT of status only), POST
-//    pods/NAME/binding (sets spec.nodeName and PodScheduled; 404 without the pod, 409 when already
-//    assigned; answers a Success Status), POST pods/NAME/eviction (a policy/v1 Eviction whose
-//    metadata.name is the pod's, else 400; 404 without the pod, 409 when deleteOptions'
-//    uid precondition names another incarnation; then deletes the pod at once — no grace
-//    period, no PodDisruptionBudgets: refuse_evictions() plays one — and answers 201 with a
-//    Success Status);
-//  - watches (?watch=true): chunked, one JSON event a line, from resourceVersion (none or "0":
-//    synthetic ADDED events for what exists first); a selector turns a change that moves an
-//    object out of the selection into DELETED and into it into ADDED; BOOKMARKs when asked
-//    (allowWatchBookmarks=true) on send_bookmarks(); a resourceVersion older than compact()'s
-//    horizon gets a 200 and an ERROR event with 410 Expired, as the real server does.
+//    pods/NAME/binding (sets spec.nodeName and the PodScheduled condition, keeping the others;
+//    404 without the pod, 409 when already assigned; answers a Success Status), POST
+//    pods/NAME/eviction (a policy/v1 Eviction whose metadata.name is the pod's, else 400; 404
+//    without the pod, 409 when deleteOptions' uid precondition names another incarnation; no
+//    PodDisruptionBudgets: refuse_evictions() plays one; then deletes the pod as a DELETE with
+//    the deleteOptions does, and answers 201 with a Success Status);
+//  - namespaces: default, kube-system, kube-public and kube-node-lease exist; a create in any
+//    other namespace is 404 NotFound (details kind "namespaces", as the NamespaceLifecycle
+//    admission answers) until the Namespace is created (POST /api/v1/namespaces, or
+//    create_namespace()). Deleting a Namespace removes it alone (a real one ends Terminating
+//    and its namespace controller deletes what it holds);
+//  - what a real server adds to and refuses in what it creates through POST (fake_api_rules.hpp):
+//    a Pod's defaults (restartPolicy, terminationGracePeriodSeconds 30, tolerations, the
+//    service-account token volume, status Pending with its qosClass, ...) and its priority,
+//    computed from scheduling.k8s.io/v1 PriorityClasses (system-cluster-critical and
+//    system-node-critical exist; 403 for an unknown class or a spec.priority that differs); a
+//    Node's not-ready:NoSchedule taint and zero-valued status fields;
+//  - graceful deletion of pods (rest.BeforeDelete and CheckGracefulDelete, fake_api_rules.hpp):
+//    a bound pod that has not ended is only marked (metadata.deletionTimestamp = now + grace,
+//    deletionGracePeriodSeconds; a MODIFIED event) and stays until a delete with grace 0 (its
+//    kubelet's: kubelet-sim, or test_support's DeletionConfirmer) removes it; a later delete
+//    may only shorten the grace. The DELETED object carries deletionTimestamp and grace 0 (a
+//    real server also writes that state first, as a MODIFIED event, which the fake does not).
+// Time: `FakeApiServerOptions::now` (creationTimestamp, deletionTimestamp, the binding's
+// PodScheduled time); a fixed instant, 2026-01-01T00:00:00Z, by default.
+// Objects written through apply() (the test's own writes) are stored as given: no admission,
+// no defaults, no namespace check; a pod stored without terminationGracePeriodSeconds is
+// deleted at once, as the real strategy does for a pod without it. remove() deletes at once
+// (a force delete).
 // Fault injection on command, for the next matching requests: any status with an optional
 // Retry-After and body (plain text for the max-in-flight 429), a delay before answering, a
 // dropped connection, a 200 whose body never ends; for open watches: expire_watches() (ERROR 410
 // mid-stream), drop_watches() (connection closed without the end of the chunked body).
 //
-// Deterministic: uids are "uid-<n>", timestamps a fixed instant, lists in key order.
+// Deterministic: uids are "uid-<n>" (the seeded namespaces' and priority classes'
+// "uid-namespace-<name>", "uid-priorityclass-<name>"), lists in key order.
 // TLS is terminated by web::TlsFront in front of the plain civetweb listener (tls_front.hpp says
 // why). Connections are not kept alive (every request closes its connection), so dropping a stream
 // never leaves a client waiting on a half-used connection.
@@ -39,6 +59,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -46,6 +67,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "engine/core/time.hpp"
 
 struct mg_context;
 struct mg_connection;
@@ -62,6 +85,8 @@ struct FakeApiServerOptions {
   // With TLS: require a client certificate signed by this CA.
   std::string client_ca_file;
   int threads = 24;
+  // The server's clock (see above); called with the server's mutex held, from its threads.
+  std::function<Time()> now;
 };
 
 struct RecordedRequest {
@@ -112,6 +137,8 @@ class FakeApiServer {
   std::optional<nlohmann::json> get(const std::string& collection_path,
                                     const std::string& name) const;
   int64_t resource_version() const;
+  // Creates the Namespace `name` (as POST /api/v1/namespaces would); true when it was new.
+  bool create_namespace(const std::string& name);
 
   // ---- watches ----
   void send_bookmarks();

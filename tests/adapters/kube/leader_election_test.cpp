@@ -27,6 +27,8 @@ struct LeaderFixture : ::testing::Test {
                       o.qps = 0;
                       return o;
                     }()};
+  // The Lease's namespace, which a real API server needs to exist.
+  LeaderFixture() { server.create_namespace("gantry"); }
 
   LeaderElectionOptions options(const std::string& identity) {
     LeaderElectionOptions o;

@@ -135,6 +135,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
     t.racks = {"r1"};
     t.nodes = {NodeInfo{"r1-n000", 0, 0}};
     add(dir, "node-status", node, nlohmann::json{{"status", node_object(t, 0, kAt)["status"]}});
+    // kubelet-sim's taints of a node down (the node lifecycle controller's).
+    add(dir, "node-taints", node,
+        nlohmann::json{{"spec", {{"taints", lifecycle_taints(nullptr, true, kAt)}}}});
   }
   // What `gantry kube setup` creates on a plain API server.
   add(dir, "namespace", "io.k8s.api.core.v1.Namespace", namespace_body("team-a"));
@@ -167,6 +170,7 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
                            "node-drain-request",
                            "node-drain-state",
                            "node-status",
+                           "node-taints",
                            "namespace",
                            "service-account"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"

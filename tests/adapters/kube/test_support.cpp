@@ -120,4 +120,19 @@ KubeConfig config_for(const std::string& url) {
   return c;
 }
 
+std::vector<std::string> confirm_deletions(KubeClient& client, const std::string& pods_path) {
+  std::vector<std::string> out;
+  const nlohmann::json list = client.get(pods_path);
+  for (const nlohmann::json& pod : list.value("items", nlohmann::json::array())) {
+    const nlohmann::json& meta = pod["metadata"];
+    if (!meta.contains("deletionTimestamp")) continue;
+    DeleteOptions o;
+    o.uid = meta.value("uid", "");
+    o.grace_period_seconds = 0;
+    const std::string name = meta.value("name", "");
+    if (client.remove(pods_path + "/" + name, o).outcome == WriteOutcome::kOk) out.push_back(name);
+  }
+  return out;
+}
+
 }  // namespace gantry::kube::testing

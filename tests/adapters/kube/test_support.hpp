@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
 #include "adapters/kube/sleeper.hpp"
 #include "engine/core/clock.hpp"
@@ -65,5 +66,13 @@ const TestCerts& test_certs();
 
 // A KubeConfig for `url` with no authentication.
 KubeConfig config_for(const std::string& url);
+
+// The kubelets of a test that plays none: every pod of `pods_path` (a collection,
+// "/api/v1/namespaces/ml/pods") that the API server keeps marked for deletion (a bound pod
+// deleted or evicted gracefully: fake_api_server.hpp) is deleted with grace 0 and its uid, as
+// its kubelet confirms once the pod's grace period is over. Call it where the test's time has
+// passed the grace. Returns the names of the pods deleted, in name order. Blocking; throws
+// what the client throws.
+std::vector<std::string> confirm_deletions(KubeClient& client, const std::string& pods_path);
 
 }  // namespace gantry::kube::testing

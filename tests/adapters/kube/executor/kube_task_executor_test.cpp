@@ -133,6 +133,7 @@ struct ExecutorFixture : ::testing::Test {
   TaskSpec task;
 
   ExecutorFixture() {
+    server.create_namespace("ml");
     pipeline.name = "train";
     pipeline.namespace_name = "ml";
     task.name = "pt";

@@ -1,7 +1,9 @@
 // kubelet-sim's stand-in for the Deployment controller (adapters/kube/kubelet_sim/
 // deployment_sim.hpp) against the fake API server, on virtual time: pods created up to
 // spec.replicas under the lowest free indexes, deleted in a ReplicaSet's order, replaced when
-// deleted by hand, gone with their Deployment; the status written.
+// deleted by hand, gone with their Deployment; the status written. No kubelet plays the pods:
+// the test binds them and writes their status, and confirms the graceful deletions of bound
+// pods (testing::confirm_deletions) as their kubelets would.
 
 #include "adapters/kube/kubelet_sim/deployment_sim.hpp"
 
@@ -9,6 +11,7 @@
 
 #include "adapters/kube/serving/serving_apply.hpp"
 #include "adapters/kube/serving/serving_objects.hpp"
+#include "tests/adapters/kube/fake_api_rules.hpp"
 #include "tests/adapters/kube/fake_api_server.hpp"
 #include "tests/adapters/kube/serving/serving_test_support.hpp"
 #include "tests/adapters/kube/test_support.hpp"
@@ -35,6 +38,7 @@ struct Recorder final : ServingObjectsListener {
 
 struct Deployments : ::testing::Test {
   Deployments() {
+    fake.create_namespace("ml");
     sim.set_listener(&recorder);
     sim.start();
     harness.add(workers);
@@ -68,6 +72,19 @@ struct Deployments : ::testing::Test {
     harness.settle();
   }
   json status() const { return (*fake.get(kDeployments, "chat-v1"))["status"]; }
+  // The pods marked for deletion, in name order.
+  std::vector<std::string> terminating() const {
+    std::vector<std::string> out;
+    for (const std::string& name : pods())
+      if ((*fake.get(kPods, name))["metadata"].contains("deletionTimestamp")) out.push_back(name);
+    return out;
+  }
+  // Their kubelets' confirmations, once their grace periods are over.
+  std::vector<std::string> confirm() {
+    std::vector<std::string> done = testing::confirm_deletions(client, kPods);
+    harness.settle();
+    return done;
+  }
 
   testing::FakeApiServer fake;
   std::unique_ptr<EventLoop> loop = EventLoop::virtual_time(kT0);
@@ -84,13 +101,20 @@ TEST_F(Deployments, MakesScalesAndReplacesPods) {
   apply_deployment(client, deployment_body(spec, spec.predictors[0], 2, options));
   harness.settle();
   EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0", "chat-v1-1"}));
-  // A pod is the template's, with an owner reference that is not a controller's.
+  // A pod is the template's, with an owner reference that is not a controller's: its spec is
+  // what the API server makes of the template's (fake_api_rules.hpp), its token volume named
+  // as the server named it.
   const json pod = *fake.get(kPods, "chat-v1-0");
   const json deployment = *fake.get(kDeployments, "chat-v1");
   const json& t = deployment["spec"]["template"];
   EXPECT_EQ(pod["metadata"]["labels"], t["metadata"]["labels"]);
   EXPECT_EQ(pod["metadata"]["annotations"], t["metadata"]["annotations"]);
-  EXPECT_EQ(pod["spec"], t["spec"]);
+  const std::string volume = pod["spec"]["volumes"][0]["name"];
+  const auto made =
+      testing::admit_pod({{"metadata", {{"name", "chat-v1-0"}}}, {"spec", t["spec"]}},
+                         testing::system_priority_classes(), volume.substr(volume.size() - 5));
+  ASSERT_TRUE(std::holds_alternative<json>(made));
+  EXPECT_EQ(pod["spec"], std::get<json>(made)["spec"]);
   EXPECT_EQ(pod["metadata"]["ownerReferences"],
             json::parse(R"([{"apiVersion":"apps/v1","kind":"Deployment","name":"chat-v1","uid":)" +
                         deployment["metadata"]["uid"].dump() + "}]"));
@@ -107,11 +131,15 @@ TEST_F(Deployments, MakesScalesAndReplacesPods) {
   EXPECT_EQ(status()["readyReplicas"], 2);
   EXPECT_EQ(status()["availableReplicas"], 2);
 
-  // Down to 1: the one not Ready goes first, then the highest index.
+  // Down to 1: the one not Ready goes first, then the highest index. Both are bound: the API
+  // server keeps them, marked, until their kubelets confirm; they count no more.
   scale(1);
-  EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0"}));
+  EXPECT_EQ(terminating(), (std::vector<std::string>{"chat-v1-1", "chat-v1-2"}));
   EXPECT_EQ(status()["replicas"], 1);
   EXPECT_EQ(status()["readyReplicas"], 1);
+  EXPECT_EQ(confirm(), (std::vector<std::string>{"chat-v1-1", "chat-v1-2"}));
+  EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0"}));
+  EXPECT_EQ(status()["replicas"], 1);
   // Up to 2: the lowest free index.
   scale(2);
   EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0", "chat-v1-1"}));
@@ -137,8 +165,12 @@ TEST_F(Deployments, UnboundPodsGoFirst) {
   play("chat-v1-0", true, true);
   play("chat-v1-1", false, false);
   play("chat-v1-2", true, false);
-  // Unbound (1), then not Ready (2): 0 stays.
+  // Unbound (1: deleted at once), then not Ready (2: bound, gone once its kubelet confirms):
+  // 0 stays.
   scale(1);
+  EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0", "chat-v1-2"}));
+  EXPECT_EQ(terminating(), (std::vector<std::string>{"chat-v1-2"}));
+  EXPECT_EQ(confirm(), (std::vector<std::string>{"chat-v1-2"}));
   EXPECT_EQ(pods(), (std::vector<std::string>{"chat-v1-0"}));
 }
 

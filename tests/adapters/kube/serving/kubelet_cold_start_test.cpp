@@ -57,7 +57,9 @@ json serving_pod(const std::string& name, int gpus, bool cache, bool cold = true
 }
 
 struct ColdStart : ::testing::Test, testing::LiveStack {
-  ColdStart() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {}
+  ColdStart() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {
+    fake.create_namespace("ml");
+  }
   // The pod's Ready condition: its status and when it last changed.
   std::pair<std::string, Time> ready(const std::string& pod) const {
     const json p = *fake.get(kPods, pod);

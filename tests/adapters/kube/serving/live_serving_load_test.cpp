@@ -76,6 +76,7 @@ class RecordingScraper final : public MetricsScraper {
 
 struct Loaded : ::testing::Test, testing::LiveStack {
   Loaded() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {
+    fake.create_namespace("ml");
     sim.start();
     endpoint = std::make_unique<EndpointScraper>(sim.metrics_url());
     scraper = std::make_unique<RecordingScraper>(*endpoint);

@@ -98,6 +98,7 @@ class ScriptedScraper final : public MetricsScraper {
 
 struct Serving : ::testing::Test, testing::LiveStack {
   Serving() : LiveStack(kT0, testing::a10_nodes(), SchedulerConfig{}, seconds(5)) {
+    fake.create_namespace("ml");
     deployments.start();
     serving.add_service(kpa_service());
     serving.start();
@@ -162,10 +163,14 @@ TEST_F(Serving, ScalesOneToThreeToOneAsTheAutoscalerDecides) {
   EXPECT_EQ(serving.stats().write_errors, 0);
   EXPECT_EQ(serving.desired("chat", "v1"), 1);
 
-  // The pods' lives: the cold starts worked out above, the scale-down's victims.
+  // The pods' lives: the cold starts worked out above, the scale-down's victims deleted at +94
+  // (gracefully: bound, with the default 30 s of grace, until kubelet-sim confirms; below).
   EXPECT_EQ(ready_at("chat-v1-0"), kT0 + seconds(25));
-  EXPECT_FALSE(fake.get(kPods, "chat-v1-1"));
-  EXPECT_FALSE(fake.get(kPods, "chat-v1-2"));
+  for (const char* victim : {"chat-v1-1", "chat-v1-2"}) {
+    const std::optional<json> p = fake.get(kPods, victim);
+    ASSERT_TRUE(p) << victim;
+    EXPECT_EQ((*p)["metadata"].value("deletionGracePeriodSeconds", 0), 30) << victim;
+  }
   EXPECT_EQ((*fake.get(kPods, "chat-v1-0"))["spec"]["nodeName"], "r1-n000");
 
   // Every tick from +2 to +100 decided, on a scrape, with the counts of the moment.
@@ -208,6 +213,13 @@ TEST_F(Serving, ScalesOneToThreeToOneAsTheAutoscalerDecides) {
   EXPECT_DOUBLE_EQ(serving.metrics("chat", "v1")
                        ->average(ServingMetric::kConcurrency, kT0 + seconds(94), seconds(60)),
                    5.0);
+
+  // The victims' grace ends at +94 + 30 = +124: kubelet-sim ends and deletes them then.
+  harness.run_until(kT0 + seconds(124) - Duration(1));
+  EXPECT_TRUE(fake.get(kPods, "chat-v1-1"));
+  harness.run_until(kT0 + seconds(124));
+  EXPECT_FALSE(fake.get(kPods, "chat-v1-1"));
+  EXPECT_FALSE(fake.get(kPods, "chat-v1-2"));
 }
 
 TEST_F(Serving, AppliesItsObjectsOnce) {

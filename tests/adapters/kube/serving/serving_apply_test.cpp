@@ -25,6 +25,10 @@ struct Apply : ::testing::Test {
   ServiceSpec spec = chat_service();
   ServingObjectOptions options{.namespace_name = "ml"};
 
+  Apply() {
+    fake.create_namespace("ml");
+    fake.clear_requests();
+  }
   json deployment(int replicas) const {
     return deployment_body(spec, spec.predictors[0], replicas, options);
   }

@@ -77,7 +77,10 @@ nlohmann::json pod(const std::string& name, const std::string& gang, int size,
 }
 
 struct Live : testing::LiveStack {
-  Live() : LiveStack(kT0, model(), policy(), seconds(5)) { world.scheduler().set_action_log(&log); }
+  Live() : LiveStack(kT0, model(), policy(), seconds(5)) {
+    fake.create_namespace("ml");
+    world.scheduler().set_action_log(&log);
+  }
   ~Live() { world.scheduler().set_action_log(nullptr); }
   std::vector<RecordedRequest> requests(const std::string& method, const std::string& path) {
     std::vector<RecordedRequest> out;

@@ -57,6 +57,7 @@ nlohmann::json pod(const std::string& name, const std::string& duration) {
 
 struct Drained : testing::LiveStack {
   Drained() : LiveStack(kT0, model(), SchedulerConfig{}, seconds(5)) {
+    fake.create_namespace("ml");
     drainer.on_report([this](const DrainReport& r) { reports.push_back(r); });
     drainer.start();
     harness.add(workers);
@@ -72,6 +73,7 @@ struct Drained : testing::LiveStack {
     for (const auto& r : fake.requests()) {
       if (r.method == "PATCH" && r.path == "/api/v1/nodes/r1-n000") {
         const nlohmann::json body = nlohmann::json::parse(r.body);
+        if (!body.contains("spec") || !body["spec"].contains("unschedulable")) continue;
         out.push_back(std::string("PATCH unschedulable=") +
                       (body["spec"]["unschedulable"].get<bool>() ? "true" : "false"));
       }
@@ -167,6 +169,7 @@ TEST(LiveDrainer, AnEmptyNodeGoesStraightToMaintenance) {
 // withdrawn (live_scheduler.hpp).
 TEST(LiveDrainer, AKubeWorldsDrainEvictsTheGangWithReasonDrain) {
   testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  live.fake.create_namespace("ml");
   std::ostringstream text;
   ActionLog log(text, live.world.cluster().cluster());
   live.world.scheduler().set_action_log(&log);
@@ -209,7 +212,9 @@ std::vector<std::string> node_writes(const testing::FakeApiServer& fake) {
     if (r.method != "PATCH" || r.path != "/api/v1/nodes/r1-n000") continue;
     const nlohmann::json body = nlohmann::json::parse(r.body);
     if (body.contains("spec")) {
-      out.push_back(body["spec"]["unschedulable"].get<bool>() ? "cordon" : "uncordon");
+      // kubelet-sim's patches of the node's taints are not the drain's.
+      if (body["spec"].contains("unschedulable"))
+        out.push_back(body["spec"]["unschedulable"].get<bool>() ? "cordon" : "uncordon");
       continue;
     }
     const nlohmann::json& a = body["metadata"]["annotations"];
@@ -230,6 +235,7 @@ std::vector<std::string> node_writes(const testing::FakeApiServer& fake) {
 // informer shows the request again with every one of those writes: never a second drain.
 TEST(LiveDrainer, ADrainRequestOnANodeStartsOneDrain) {
   testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  live.fake.create_namespace("ml");
   live.fake.apply(kPods, pod("a-0", "10h"));
   live.harness.run_until(kT0 + minutes(1));
   const std::string requested = "2026-01-01T00:01:00.000000Z";
@@ -276,6 +282,7 @@ TEST(LiveDrainer, ADrainRequestOnANodeStartsOneDrain) {
 // cannot be read is refused, with the reason in the state.
 TEST(LiveDrainer, ADrainRequestIsTakenOnceByTheLeader) {
   testing::LiveStack live(kT0, model(), SchedulerConfig{}, seconds(5), "gantry-0", {}, true);
+  live.fake.create_namespace("ml");
   const std::string requested = "2026-01-01T00:00:00.000000Z";
   live.client.patch("/api/v1/nodes/r1-n000",
                     annotations_patch({{std::string(kDrainRequestAnnotation),

@@ -60,6 +60,7 @@ struct Live : testing::LiveStack {
   Live()
       : LiveStack(kT0, model(), SchedulerConfig{}, seconds(5)),
         log(text, world.cluster().cluster()) {
+    fake.create_namespace("ml");
     world.scheduler().set_action_log(&log);
     fake.apply(kPods, worker(0, 2));
     fake.apply(kPods, worker(1, 2));
@@ -224,9 +225,15 @@ TEST(LiveResize, AScaleOutWhosePodsDoNotRunInTimeIsRolledBack) {
   EXPECT_EQ(deletes, (std::vector<std::string>{"DELETE " + p + "/train-worker-2",
                                                "DELETE " + p + "/train-worker-3"}));
   EXPECT_EQ(live.hostfile(), "(none)");
+  // Bound, both are deleted gracefully (their 30 s by default, from the API server): kept
+  // until kubelet-sim confirms at 00:06:30, even train-worker-3, whose status it cannot write.
+  EXPECT_EQ(live.workload().pods.size(), 2u);
+  for (const char* pod : {"train-worker-2", "train-worker-3"})
+    EXPECT_TRUE((*live.fake.get(kPods, pod))["metadata"].contains("deletionTimestamp")) << pod;
+  EXPECT_EQ(live.world.cluster().cluster().free_gpus(), 8) << "their GPUs held meanwhile";
+  live.harness.run_until(at + minutes(5) + seconds(30));
   EXPECT_FALSE(live.fake.get(kPods, "train-worker-2"));
   EXPECT_FALSE(live.fake.get(kPods, "train-worker-3"));
-  EXPECT_EQ(live.workload().pods.size(), 2u);
   EXPECT_EQ(live.world.cluster().cluster().free_gpus(), 12);
   EXPECT_NE(
       live.text.str().find(

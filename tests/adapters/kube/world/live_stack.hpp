@@ -2,6 +2,8 @@
 // A whole live world for tests: the fake API server, kubelet-sim playing a topology's nodes,
 // and the live world (KubeWorld) placing pods, on one virtual-time loop stepped by the
 // LiveHarness. Constructed started and synced (every informer listed, every watch open).
+// The namespaces the test writes in are the test's to create (FakeApiServer::create_namespace),
+// as on a real cluster.
 
 #include <memory>
 #include <string>
@@ -21,7 +23,10 @@ struct LiveStack {
         client(config_for(fake.url())),
         kubelet_workers(4),
         kubelet(client, kubelet_workers, *loop, topology,
-                KubeletSimOptions{.pod_startup = pod_startup, .renew_leases = false}),
+                KubeletSimOptions{.pod_startup = pod_startup,
+                                  .renew_leases = false,
+                                  // The server's clock keeps the loop's pace (speed 1).
+                                  .server_now = [l = loop.get()] { return l->now(); }}),
         world(client, *loop,
               KubeWorldOptions{.model = topology,
                                .scheduler = {.scheduler_name = "gantry",

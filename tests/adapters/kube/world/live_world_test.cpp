@@ -56,7 +56,7 @@ nlohmann::json pod(const std::string& name, const std::string& gang, int size, i
 
 // The fake server, kubelet-sim for the model's nodes and the live world, wired to one loop.
 struct Live : testing::LiveStack {
-  Live() : LiveStack(kT0, model(), SchedulerConfig{}, seconds(5)) {}
+  Live() : LiveStack(kT0, model(), SchedulerConfig{}, seconds(5)) { fake.create_namespace("ml"); }
   nlohmann::json get_pod(const std::string& name) { return *fake.get(kPods, name); }
   size_t requests(const std::string& method, const std::string& suffix) {
     size_t n = 0;

@@ -1,5 +1,7 @@
 #include "engine/policy/node_index.hpp"
 
+#include <algorithm>
+
 namespace gantry {
 
 void NodeIndex::set_bit(GpuTypeId t, int k, NodeId n, bool on) {
@@ -13,6 +15,12 @@ void NodeIndex::set_bit(GpuTypeId t, int k, NodeId n, bool on) {
   }
 }
 
+int& NodeIndex::rack_count_of(GpuTypeId t, RackId r, int k) {
+  const size_t width = types_[static_cast<size_t>(t)].size();
+  return rack_counts_[static_cast<size_t>(t)]
+                     [static_cast<size_t>(r) * width + static_cast<size_t>(k)];
+}
+
 void NodeIndex::sync(const Cluster& cluster) {
   const auto nodes = static_cast<size_t>(cluster.node_count());
   if (cluster_ != &cluster || cached_free_.size() != nodes) {
@@ -24,6 +32,12 @@ void NodeIndex::sync(const Cluster& cluster) {
       const int per_node = cluster.max_gpus_per_node(static_cast<GpuTypeId>(t));
       types_[t].assign(static_cast<size_t>(per_node) + 1, std::vector<uint64_t>(words, 0));
     }
+    racks_ = static_cast<RackId>(cluster.topology().racks.size());
+    for (size_t i = 0; i < nodes; ++i)
+      racks_ = std::max(racks_, cluster.rack_of(static_cast<NodeId>(i)) + 1);
+    rack_counts_.assign(types_.size(), {});
+    for (size_t t = 0; t < types_.size(); ++t)
+      rack_counts_[t].assign(static_cast<size_t>(racks_) * types_[t].size(), 0);
     cpu_only_.assign(words, 0);
     cached_free_.assign(nodes, -2);  // -2: not indexed yet
   }
@@ -44,8 +58,13 @@ void NodeIndex::note(const Cluster& cluster, NodeId n) {
     return;
   }
   const int now = cluster.free(n).gpus;
-  if (cached_free_[i] >= 0) set_bit(t, cached_free_[i], n, false);
+  const RackId r = cluster.rack_of(n);
+  if (cached_free_[i] >= 0) {
+    set_bit(t, cached_free_[i], n, false);
+    --rack_count_of(t, r, cached_free_[i]);
+  }
   set_bit(t, now, n, true);
+  ++rack_count_of(t, r, now);
   cached_free_[i] = now;
 }
 

@@ -6,10 +6,15 @@
 // the start of a cycle that needs it (other parties, e.g. the world finishing a job, release
 // GPUs between cycles) and note() after each allocate()/release() it makes itself.
 //
+// Beside the buckets it counts, per GPU type and rack, the nodes with each number of free GPUs,
+// so a per-rack sum over free GPUs (the topology plugin's rack capacity) costs
+// O(racks × GPUs per node) instead of a pass over the nodes.
+//
 // Complexity (N nodes, W = ceil(N / 64) words per bucket, G = max GPUs per node):
 //   sync()            O(N)
 //   note()            O(1)
 //   for_each_node()   O(W + nodes visited), nodes visited in increasing id order
+//   rack_nodes_with() O(1)
 //
 // Not thread-safe: lives on the event loop thread with the cluster (DESIGN.md rule 1).
 
@@ -35,6 +40,19 @@ class NodeIndex {
   // Calls f(NodeId) for every node of GPU type t with exactly k free GPUs, in increasing id
   // order. t = -1 stands for the nodes without GPUs, all in bucket k = 0. Nothing for k out
   // of range.
+  // The number of nodes of GPU type t in rack r with exactly k free GPUs: the size of the part
+  // of bucket (t, k) in rack r. 0 for t, r or k out of range (and for t = -1: the nodes
+  // without GPUs are not counted per rack).
+  int rack_nodes_with(GpuTypeId t, RackId r, int k) const {
+    if (t < 0 || static_cast<size_t>(t) >= rack_counts_.size() || r < 0 || r >= racks_) return 0;
+    const auto width = static_cast<size_t>(types_[static_cast<size_t>(t)].size());
+    if (k < 0 || static_cast<size_t>(k) >= width) return 0;
+    return rack_counts_[static_cast<size_t>(t)]
+                       [static_cast<size_t>(r) * width + static_cast<size_t>(k)];
+  }
+  // One more than the highest rack id of the indexed nodes (0 before the first sync()).
+  RackId rack_count() const { return racks_; }
+
   template <typename F>
   void for_each_node(GpuTypeId t, int k, F&& f) const {
     const std::vector<uint64_t>* bucket = nullptr;
@@ -60,12 +78,16 @@ class NodeIndex {
 
  private:
   void set_bit(GpuTypeId t, int k, NodeId n, bool on);
+  int& rack_count_of(GpuTypeId t, RackId r, int k);
 
   const Cluster* cluster_ = nullptr;
   std::vector<int> cached_free_;    // per node: free GPUs as last recorded; -1 for CPU-only nodes
   std::vector<uint64_t> cpu_only_;  // bitset over node ids of the nodes without GPUs
   // types_[t][k] = bitset over node ids of the type-t nodes with exactly k free GPUs.
   std::vector<std::vector<std::vector<uint64_t>>> types_;
+  RackId racks_ = 0;
+  // rack_counts_[t][r * types_[t].size() + k] = the type-t nodes of rack r with k free GPUs.
+  std::vector<std::vector<int>> rack_counts_;
 };
 
 }  // namespace gantry

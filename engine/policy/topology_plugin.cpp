@@ -38,14 +38,18 @@ void TopologyPlugin::pre_score(const PlacementContext& ctx) {
 int64_t TopologyPlugin::rack_capacity(const PlacementContext& ctx, RackId r) const {
   if (ctx.pod.gpus == 0) return 0;
   if (racks_epoch_ != pod_epoch_) {
-    // First rack asked about for this pod: one pass over the candidates fills every rack
-    // (nodes with fewer free GPUs than the pod add nothing, and are not candidates).
+    // First rack asked about for this pod: fill every rack from the index's per-rack counts,
+    // over the candidates' (type, free GPUs) buckets: for_each_candidate()'s nodes, summed
+    // without visiting them (nodes with fewer free GPUs than the pod add nothing).
     racks_epoch_ = pod_epoch_;
-    std::fill(rack_sum_.begin(), rack_sum_.end(), 0);
-    for_each_candidate(ctx, [&](NodeId n) {
-      rack_sum_[static_cast<size_t>(ctx.cluster.rack_of(n))] +=
-          ctx.cluster.free(n).gpus / ctx.pod.gpus;
-    });
+    for (size_t r = 0; r < rack_sum_.size(); ++r) {
+      int64_t sum = 0;
+      for (GpuTypeId t : ctx.gang.gpu_types())
+        for (int k = ctx.pod.gpus; k <= ctx.cluster.max_gpus_per_node(t); ++k)
+          sum +=
+              int64_t{ctx.index.rack_nodes_with(t, static_cast<RackId>(r), k)} * (k / ctx.pod.gpus);
+      rack_sum_[r] = sum;
+    }
   }
   return std::min<int64_t>(rack_sum_[static_cast<size_t>(r)], ctx.gang.remaining_like_current());
 }

@@ -353,6 +353,26 @@ TEST(Scenarios, Scale100kFinishesAtAboutEightyPercentAllocation) {
   EXPECT_LT(s.gpu_allocation_ratio, 0.85);
 }
 
+// scale-1m.yaml in full takes minutes (bench/scale_1m.sh); here its first 20,000 arrivals
+// (about 4.9 h of them, one every 875 ms) on its whole cluster. It must be scale-100k's mix on
+// 8x the GPUs, and fail: per GPU every 3,597 d, per node every 639 d, so over the roughly 8 h
+// the prefix runs, about 65,536 x 8 / 24 / 3,597 = 6 GPU and 8,192 x 8 / 24 / 639 = 4 node
+// failures (a check that the failure processes cover these A100 nodes at all).
+TEST(Scenarios, Scale1mIsScale100kEightTimesOverWithFailures) {
+  ScenarioSpec spec = load_scenario_file(scenario_path("scale-1m.yaml"));
+  const ScenarioSpec small = load_scenario_file(scenario_path("scale-100k.yaml"));
+  ASSERT_EQ(spec.workload.generators.size(), 1u);
+  EXPECT_EQ(spec.workload.generators[0].count, 1'000'000);
+  EXPECT_EQ(spec.workload.generators[0].mix.size(), small.workload.generators[0].mix.size());
+  spec.workload.generators[0].count = 20'000;
+  const auto run = run_checked(spec, "scale-1m.yaml, first 20,000 jobs");
+  const RunSummary s = summarize(run);
+  EXPECT_EQ(s.jobs_total, 20'000);
+  EXPECT_EQ(s.jobs_finished, 20'000);
+  EXPECT_EQ(s.total_gpus, 8 * 8192);
+  EXPECT_GT(summarize_reliability(run.log).fault_events, 0);
+}
+
 TEST(Scenarios, Pai2020ClusterRunsEveryJobAtTheSpeedOfItsGpu) {
   const ScenarioSpec scenario =
       load_scenario_file(scenario_path("pai-2020-cluster.yaml"), load_trace_topology);
@@ -390,7 +410,7 @@ TEST(Scenarios, EveryShippedScenarioIsCovered) {
   }
   // llama3-failures-30d.yaml is checked in failure_scenario_test.cpp (slow), the seven of
   // scenarios/serving/ in serving_scenarios_test.cpp.
-  EXPECT_EQ(scenarios, 26) << "add a test above for the new scenario's promised result";
+  EXPECT_EQ(scenarios, 27) << "add a test above for the new scenario's promised result";
   EXPECT_EQ(experiments, 5) << "add a test in published_results_test.cpp for the new experiment";
 }
 

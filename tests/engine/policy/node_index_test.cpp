@@ -45,5 +45,39 @@ TEST(NodeIndex, BucketsNodesByFreeGpusPerType) {
   EXPECT_EQ(bucket(index, a100, 8), std::vector<NodeId>{1});
 }
 
+TEST(NodeIndex, CountsNodesPerRackByFreeGpus) {
+  // Rack 0: nodes 0, 1 (A100 x8); rack 1: node 2 (A100 x8), node 3 (H100 x8), node 4 (CPU only).
+  Cluster c(make_topology({NodeDef{.rack = 0}, NodeDef{.rack = 0}, NodeDef{.rack = 1},
+                           NodeDef{.rack = 1, .gpu_type = "H100-80G"},
+                           NodeDef{.rack = 1, .gpus = 0, .gpu_type = ""}}));
+  const GpuTypeId a100 = c.topology().gpus.find("A100-80G");
+  const GpuTypeId h100 = c.topology().gpus.find("H100-80G");
+  occupy(c, 1, 3);  // node 1: 5 free
+  NodeIndex index;
+  index.sync(c);
+  EXPECT_EQ(index.rack_count(), 2);
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 8), 1);  // node 0
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 5), 1);  // node 1
+  EXPECT_EQ(index.rack_nodes_with(a100, 1, 8), 1);  // node 2
+  EXPECT_EQ(index.rack_nodes_with(h100, 1, 8), 1);  // node 3
+  EXPECT_EQ(index.rack_nodes_with(h100, 0, 8), 0);
+  EXPECT_EQ(index.rack_nodes_with(-1, 1, 0), 0);    // CPU-only nodes are not counted per rack
+  EXPECT_EQ(index.rack_nodes_with(a100, 2, 8), 0);  // no rack 2
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 9), 0);  // no 9-GPU bucket
+
+  // note() moves a node between counts; sync() catches changes made behind the index's back.
+  occupy(c, 0, 8);
+  index.note(c, 0);
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 8), 0);
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 0), 1);
+  occupy(c, 2, 2);
+  occupy(c, 1, 1);  // node 1: 4 free
+  index.sync(c);
+  EXPECT_EQ(index.rack_nodes_with(a100, 1, 8), 0);
+  EXPECT_EQ(index.rack_nodes_with(a100, 1, 6), 1);
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 5), 0);
+  EXPECT_EQ(index.rack_nodes_with(a100, 0, 4), 1);
+}
+
 }  // namespace
 }  // namespace gantry

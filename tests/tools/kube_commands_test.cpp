@@ -251,12 +251,13 @@ TEST_F(KubeCommands, KubeSetupMakesTheNamespaceAndItsServiceAccountOnce) {
 }
 
 // Without --namespace: the context's (that of gantry serve --world kube's pods; "default" when
-// the context names none, as here).
+// the context names none, as here). A real API server has namespace default from its start (the
+// fake too); its ServiceAccount comes from the ServiceAccount controller, absent here.
 TEST_F(KubeCommands, KubeSetupDefaultsToTheContextsNamespace) {
   const Outcome o = run("kube setup --kubeconfig " + kubeconfig());
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   EXPECT_EQ(o.out,
-            "gantry kube setup: namespace default created\n"
+            "gantry kube setup: namespace default exists\n"
             "gantry kube setup: serviceaccount default/default created\n");
 }
 

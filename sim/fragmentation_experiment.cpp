@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
 #include "engine/cluster/cluster.hpp"
@@ -121,6 +122,21 @@ FragmentationRun place_and_sample(const Topology& topology, const std::vector<Jo
   const auto percent = [capacity](double milli) {
     return 100.0 * milli / static_cast<double>(capacity);
   };
+  // The cluster's fragmentation, kept here as the sum of the nodes' (exact integers, so the
+  // same sum as FragmentationModel::cluster_fragmentation() to the last bit): a pod changes only
+  // the node it is bound to, and re-reading that node alone spares the model's check of every
+  // node's version after every pod (O(nodes) each; a fifth of a BestFit run).
+  std::vector<int64_t> node_frag(static_cast<size_t>(cluster.node_count()));
+  int64_t frag_scaled = 0;
+  for (NodeId n = 0; n < cluster.node_count(); ++n) {
+    node_frag[static_cast<size_t>(n)] = fragmentation.node_fragmentation_scaled(cluster, n);
+    frag_scaled += node_frag[static_cast<size_t>(n)];
+  }
+  const double weight = static_cast<double>(fragmentation.weight_total());
+  const auto frag_milli = [&] {
+    return weight == 0 ? 0.0 : static_cast<double>(frag_scaled) / weight;
+  };
+
   int64_t arrived = 0, allocated = 0;
   double failed = 0;
   FragmentationRun run;
@@ -129,8 +145,15 @@ FragmentationRun place_and_sample(const Topology& topology, const std::vector<Jo
     if (k % 256 == 0 && stop.stop_requested()) return run;
     const JobSpec& pod = pods[order[k]];
     arrived += requested_milli(pod);
-    if (scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
+    if (const std::optional<BindAction> bind =
+            scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
       allocated += requested_milli(pod);
+      for (const PodPlacement& placed : bind->pods) {
+        int64_t& before = node_frag[static_cast<size_t>(placed.node)];
+        const int64_t after = fragmentation.node_fragmentation_scaled(cluster, placed.node);
+        frag_scaled += after - before;
+        before = after;
+      }
     } else {
       failed += 1;
     }
@@ -140,7 +163,7 @@ FragmentationRun place_and_sample(const Topology& topology, const std::vector<Jo
     if (level < 0 || level >= static_cast<double>(buckets.size())) continue;
     Bucket& b = buckets[static_cast<size_t>(level)];
     b.allocated += percent(static_cast<double>(allocated));
-    b.fragmentation += percent(fragmentation.cluster_fragmentation(cluster));
+    b.fragmentation += percent(frag_milli());
     b.failed += failed;
     ++b.pods;
   }

@@ -22,6 +22,7 @@ std::vector<NamedResult> run_experiment(const ExperimentSpec& experiment,
   const FragmentationExperimentSpec& e = experiment.fragmentation;
   ExperimentOptions run;
   run.policies = options.policies.empty() ? e.policies : options.policies;
+  for (const std::string& name : run.policies) experiment_policy(name);  // before any loading
   run.seeds = options.seed ? 1 : e.seeds;
   run.base_seed = options.seed.value_or(experiment.seed);
   run.limit_pct = e.arrival_limit_pct;
@@ -30,28 +31,24 @@ std::vector<NamedResult> run_experiment(const ExperimentSpec& experiment,
 
   std::vector<std::pair<std::string, TraceRef>> lists{{pod_list_name(e.pods.file), e.pods}};
   for (const PodListVariant& v : e.variants) lists.emplace_back(v.name, v.pods);
+  std::vector<PodListSource> sources;
+  for (const auto& [name, ref] : lists)
+    sources.push_back({std::filesystem::path(ref.file).filename().string(),
+                       [&traces, &ref = ref] { return traces.pods(ref); }});
 
-  FragmentationInput input;
-  input.topology = traces.nodes(e.nodes);
-  input.node_list = std::filesystem::path(e.nodes.file).filename().string();
+  if (options.progress)
+    run.progress = [&](const RunsProgress& p) {
+      options.progress(ExperimentProgress{p.list, lists.size(), lists[p.list].first, p.list_done,
+                                          p.list_total, p.runs_done, p.runs_total});
+    };
+  const Topology topology = traces.nodes(e.nodes);
+  std::vector<FragmentationResult> done = run_fragmentation_lists(
+      topology, std::filesystem::path(e.nodes.file).filename().string(), sources, run);
 
   std::vector<NamedResult> results;
   for (size_t i = 0; i < lists.size(); ++i) {
-    const auto& [name, ref] = lists[i];
-    input.pods = traces.pods(ref);
-    input.pod_list = std::filesystem::path(ref.file).filename().string();
-    ExperimentProgress at{i, lists.size(), name, 0, 0};
-    if (options.progress) {
-      options.progress(at);
-      run.progress = [&](size_t done, size_t total) {
-        at.done = done;
-        at.total = total;
-        options.progress(at);
-      };
-    }
-    FragmentationResult r = run_fragmentation_experiment(input, run);
-    r.scenario = experiment.name;
-    results.push_back({name, std::move(r)});
+    done[i].scenario = experiment.name;
+    results.push_back({lists[i].first, std::move(done[i])});
   }
   return results;
 }

@@ -2,13 +2,14 @@
 
 #include <atomic>
 #include <cmath>
-#include <condition_variable>
 #include <cstdint>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
-#include <thread>
 
 #include "engine/cluster/cluster.hpp"
+#include "engine/core/parallel_runs.hpp"
 #include "engine/core/random.hpp"
 #include "engine/policy/fragmentation.hpp"
 #include "engine/policy/scheduler.hpp"
@@ -16,15 +17,6 @@
 namespace gantry {
 
 namespace {
-
-const ExperimentPolicy& policy_named(const std::string& name) {
-  for (const ExperimentPolicy& p : kExperimentPolicies)
-    if (name == p.display || name == p.plugin) return p;
-  std::string known;
-  for (const ExperimentPolicy& p : kExperimentPolicies)
-    known += (known.empty() ? "" : ", ") + std::string(p.display);
-  throw std::invalid_argument("unknown policy '" + name + "'; known: " + known);
-}
 
 // Mean and sample standard deviation of column `level` across runs.
 void mean_sd(const std::vector<const std::vector<double>*>& runs, size_t level, double& mean,
@@ -44,6 +36,15 @@ int64_t requested_milli(const JobSpec& pod) {
 }
 
 }  // namespace
+
+const ExperimentPolicy& experiment_policy(const std::string& name) {
+  for (const ExperimentPolicy& p : kExperimentPolicies)
+    if (name == p.display || name == p.plugin) return p;
+  std::string known;
+  for (const ExperimentPolicy& p : kExperimentPolicies)
+    known += (known.empty() ? "" : ", ") + std::string(p.display);
+  throw std::invalid_argument("unknown policy '" + name + "'; known: " + known);
+}
 
 double requested_gpus(const JobSpec& pod) {
   return static_cast<double>(requested_milli(pod)) / 1000.0;
@@ -94,12 +95,14 @@ std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, dou
   return typical_pod_classes(classes, coverage);
 }
 
-FragmentationRun run_fragmentation_once(const FragmentationInput& input,
-                                        const std::vector<WeightedPodClass>& typical,
-                                        const std::vector<uint32_t>& order,
-                                        const std::string& plugin, uint64_t seed,
-                                        double limit_pct) {
-  Cluster cluster(shuffled_nodes(input.topology, seed));
+namespace {
+
+// One run (run_fragmentation_once's contract) on inputs shared by every run of a pod list.
+FragmentationRun place_and_sample(const Topology& topology, const std::vector<JobSpec>& pods,
+                                  const std::vector<WeightedPodClass>& typical,
+                                  const std::vector<uint32_t>& order, const std::string& plugin,
+                                  uint64_t seed, double limit_pct, const std::stop_token& stop) {
+  Cluster cluster(shuffled_nodes(topology, seed));
   SchedulerConfig config;
   config.placement = plugin;
   config.seed = seed;
@@ -119,14 +122,38 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
   const auto percent = [capacity](double milli) {
     return 100.0 * milli / static_cast<double>(capacity);
   };
+  // The cluster's fragmentation, kept here as the sum of the nodes' (exact integers, so the
+  // same sum as FragmentationModel::cluster_fragmentation() to the last bit): a pod changes only
+  // the node it is bound to, and re-reading that node alone spares the model's check of every
+  // node's version after every pod (O(nodes) each; a fifth of a BestFit run).
+  std::vector<int64_t> node_frag(static_cast<size_t>(cluster.node_count()));
+  int64_t frag_scaled = 0;
+  for (NodeId n = 0; n < cluster.node_count(); ++n) {
+    node_frag[static_cast<size_t>(n)] = fragmentation.node_fragmentation_scaled(cluster, n);
+    frag_scaled += node_frag[static_cast<size_t>(n)];
+  }
+  const double weight = static_cast<double>(fragmentation.weight_total());
+  const auto frag_milli = [&] {
+    return weight == 0 ? 0.0 : static_cast<double>(frag_scaled) / weight;
+  };
+
   int64_t arrived = 0, allocated = 0;
   double failed = 0;
   FragmentationRun run;
   for (size_t k = 0; k < order.size(); ++k) {
-    const JobSpec& pod = input.pods[order[k]];
+    // An atomic load every 256 pods (a few microseconds of placing).
+    if (k % 256 == 0 && stop.stop_requested()) return run;
+    const JobSpec& pod = pods[order[k]];
     arrived += requested_milli(pod);
-    if (scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
+    if (const std::optional<BindAction> bind =
+            scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {
       allocated += requested_milli(pod);
+      for (const PodPlacement& placed : bind->pods) {
+        int64_t& before = node_frag[static_cast<size_t>(placed.node)];
+        const int64_t after = fragmentation.node_fragmentation_scaled(cluster, placed.node);
+        frag_scaled += after - before;
+        before = after;
+      }
     } else {
       failed += 1;
     }
@@ -136,7 +163,7 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
     if (level < 0 || level >= static_cast<double>(buckets.size())) continue;
     Bucket& b = buckets[static_cast<size_t>(level)];
     b.allocated += percent(static_cast<double>(allocated));
-    b.fragmentation += percent(fragmentation.cluster_fragmentation(cluster));
+    b.fragmentation += percent(frag_milli());
     b.failed += failed;
     ++b.pods;
   }
@@ -166,69 +193,55 @@ FragmentationRun run_fragmentation_once(const FragmentationInput& input,
   return run;
 }
 
-FragmentationResult run_fragmentation_experiment(const FragmentationInput& input,
-                                                 const ExperimentOptions& options) {
-  std::vector<const ExperimentPolicy*> policies;
-  for (const std::string& name : options.policies) policies.push_back(&policy_named(name));
+// A pod list ready for its runs; read by all of them at once, written by none.
+struct PreparedPodList {
+  std::vector<JobSpec> pods;
+  std::vector<WeightedPodClass> typical;
+  std::vector<std::vector<uint32_t>> orders;  // per seed: options.base_seed + index
+};
 
-  const Cluster probe(input.topology);
-  const double capacity = static_cast<double>(probe.total_gpu_milli()) / 1000.0;
-  const std::vector<WeightedPodClass> typical = typical_pods(input.pods, options.typical_coverage);
-  std::vector<std::vector<uint32_t>> orders;
-  for (int s = 0; s < options.seeds; ++s)
-    orders.push_back(arrival_order(input.pods, capacity, options.limit_pct,
-                                   options.base_seed + static_cast<uint64_t>(s)));
-
-  // Tasks are (policy, seed) pairs; each worker takes the next task and writes only its own
-  // slot, so the result does not depend on scheduling between threads.
-  const size_t total = policies.size() * static_cast<size_t>(options.seeds);
-  std::vector<FragmentationRun> runs(total);
-  std::atomic<size_t> next{0};
+// A pod list's state while its runs go on. The runs of one list share it; `mutex` guards the
+// members it names, `done` is read by the progress reports while runs write it.
+struct PodListState {
   std::mutex mutex;
-  std::condition_variable finished_one;
-  size_t done = 0;
-  std::exception_ptr failure;
-  const auto worker = [&] {
-    for (size_t t = next++; t < total; t = next++) {
-      const size_t p = t / static_cast<size_t>(options.seeds);
-      const size_t s = t % static_cast<size_t>(options.seeds);
-      try {
-        runs[t] = run_fragmentation_once(input, typical, orders[s], policies[p]->plugin,
-                                         options.base_seed + s, options.limit_pct);
-      } catch (...) {
-        std::lock_guard lock(mutex);
-        if (!failure) failure = std::current_exception();
-      }
-      {
-        std::lock_guard lock(mutex);
-        ++done;
-      }
-      finished_one.notify_one();
-    }
-  };
-  // The workers do the runs; the calling thread only reports progress and joins them.
-  std::vector<std::thread> threads;
-  for (unsigned i = 0; i < std::max(1u, options.threads); ++i) threads.emplace_back(worker);
-  if (options.progress) {
-    std::unique_lock lock(mutex);
-    for (size_t reported = 0;;) {
-      lock.unlock();
-      options.progress(reported, total);
-      lock.lock();
-      if (reported == total) break;
-      finished_one.wait(lock, [&] { return done != reported; });
-      reported = done;
+  bool loading_tried = false;                    // guarded
+  std::exception_ptr load_error;                 // guarded: the load's exception, for every run
+  std::shared_ptr<const PreparedPodList> input;  // guarded: null before loading and after the end
+  size_t runs_left = 0;                          // guarded: at 0 `input` is dropped
+  int pods_in_list = 0;                          // guarded; read after every run has joined
+  std::atomic<size_t> done{0};
+};
+
+// The prepared list, loading it if this is its first run. Throws the load's exception (to every
+// run of the list: each is the list's first in somebody's order).
+std::shared_ptr<const PreparedPodList> acquire_pod_list(PodListState& state,
+                                                        const PodListSource& source,
+                                                        double capacity,
+                                                        const ExperimentOptions& options) {
+  std::lock_guard lock(state.mutex);
+  if (!state.loading_tried) {
+    state.loading_tried = true;
+    try {
+      auto prepared = std::make_shared<PreparedPodList>();
+      prepared->pods = source.load();
+      prepared->typical = typical_pods(prepared->pods, options.typical_coverage);
+      for (int s = 0; s < options.seeds; ++s)
+        prepared->orders.push_back(arrival_order(prepared->pods, capacity, options.limit_pct,
+                                                 options.base_seed + static_cast<uint64_t>(s)));
+      state.pods_in_list = static_cast<int>(prepared->pods.size());
+      state.input = std::move(prepared);
+    } catch (...) {
+      state.load_error = std::current_exception();
     }
   }
-  for (std::thread& t : threads) t.join();
-  if (failure) std::rethrow_exception(failure);
+  if (state.load_error) std::rethrow_exception(state.load_error);
+  return state.input;
+}
 
+// The result of one list from its runs, `runs[p * seeds + s]`.
+FragmentationResult average_runs(const std::vector<const ExperimentPolicy*>& policies,
+                                 const FragmentationRun* runs, const ExperimentOptions& options) {
   FragmentationResult result;
-  result.node_list = input.node_list;
-  result.pod_list = input.pod_list;
-  result.capacity_gpus = capacity;
-  result.nodes = probe.node_count();
-  result.pods_in_list = static_cast<int>(input.pods.size());
   const size_t levels = static_cast<size_t>(std::floor(options.limit_pct)) + 1;
   for (size_t p = 0; p < policies.size(); ++p) {
     PolicyCurves c;
@@ -258,6 +271,92 @@ FragmentationResult run_fragmentation_experiment(const FragmentationInput& input
     result.policies.push_back(std::move(c));
   }
   return result;
+}
+
+}  // namespace
+
+FragmentationRun run_fragmentation_once(const FragmentationInput& input,
+                                        const std::vector<WeightedPodClass>& typical,
+                                        const std::vector<uint32_t>& order,
+                                        const std::string& plugin, uint64_t seed, double limit_pct,
+                                        std::stop_token stop) {
+  return place_and_sample(input.topology, input.pods, typical, order, plugin, seed, limit_pct,
+                          stop);
+}
+
+std::vector<FragmentationResult> run_fragmentation_lists(const Topology& topology,
+                                                         const std::string& node_list,
+                                                         const std::vector<PodListSource>& lists,
+                                                         const ExperimentOptions& options) {
+  std::vector<const ExperimentPolicy*> policies;
+  for (const std::string& name : options.policies) policies.push_back(&experiment_policy(name));
+
+  const Cluster probe(topology);
+  const double capacity = static_cast<double>(probe.total_gpu_milli()) / 1000.0;
+  const size_t seeds = static_cast<size_t>(std::max(0, options.seeds));
+  const size_t per_list = policies.size() * seeds;
+  const size_t total = lists.size() * per_list;
+
+  std::vector<PodListState> states(lists.size());
+  for (PodListState& state : states) state.runs_left = per_list;
+  std::vector<FragmentationRun> runs(total);  // slot i: run i, written by its task only
+
+  // Run i is (list, policy, seed) = (i / per_list, i % per_list / seeds, i % seeds).
+  const auto run = [&](size_t i, std::stop_token stop) {
+    const size_t l = i / per_list, p = i % per_list / seeds, s = i % seeds;
+    PodListState& state = states[l];
+    // However the run ends, it is done, and the list's last run drops the list.
+    struct Done {
+      PodListState& state;
+      ~Done() {
+        state.done.fetch_add(1, std::memory_order_relaxed);
+        std::lock_guard lock(state.mutex);
+        if (--state.runs_left == 0) state.input.reset();
+      }
+    } done{state};
+    const std::shared_ptr<const PreparedPodList> input =
+        acquire_pod_list(state, lists[l], capacity, options);
+    runs[i] = place_and_sample(topology, input->pods, input->typical, input->orders[s],
+                               policies[p]->plugin, options.base_seed + s, options.limit_pct, stop);
+  };
+  std::function<void(size_t)> progress;
+  if (options.progress)
+    progress = [&](size_t finished) {
+      RunsProgress at;
+      at.runs_done = finished;
+      at.runs_total = total;
+      at.list_total = per_list;
+      at.list = lists.empty() ? 0 : lists.size() - 1;
+      for (size_t l = 0; l < lists.size(); ++l)
+        if (states[l].done.load(std::memory_order_relaxed) < per_list) {
+          at.list = l;
+          break;
+        }
+      if (!lists.empty()) at.list_done = states[at.list].done.load(std::memory_order_relaxed);
+      options.progress(at);
+    };
+  run_in_order(total, options.threads, run, progress);
+
+  // In list order, whatever order the runs finished in.
+  std::vector<FragmentationResult> results;
+  for (size_t l = 0; l < lists.size(); ++l) {
+    FragmentationResult r = average_runs(policies, runs.data() + l * per_list, options);
+    r.node_list = node_list;
+    r.pod_list = lists[l].file;
+    r.capacity_gpus = capacity;
+    r.nodes = probe.node_count();
+    r.pods_in_list = states[l].pods_in_list;
+    results.push_back(std::move(r));
+  }
+  return results;
+}
+
+FragmentationResult run_fragmentation_experiment(const FragmentationInput& input,
+                                                 const ExperimentOptions& options) {
+  // The list is already in memory: its "load" copies it once, for the runs to share.
+  const PodListSource list{input.pod_list, [&input] { return input.pods; }};
+  return std::move(
+      run_fragmentation_lists(input.topology, input.node_list, {list}, options).front());
 }
 
 }  // namespace gantry

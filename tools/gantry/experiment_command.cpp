@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <optional>
 #include <thread>
 
 #include "adapters/traces/trace_ref_loader.hpp"
@@ -76,13 +75,19 @@ std::string sweep_table(const std::vector<NamedResult>& results) {
   return out;
 }
 
+// --parallel, or the machine's cores.
+unsigned parallel_runs(const SimulateOptions& opt) {
+  if (opt.parallel > 0) return opt.parallel;
+  return std::max(1u, std::thread::hardware_concurrency());  // 0 when it cannot tell
+}
+
 }  // namespace
 
 void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions& opt) {
   ExperimentRunOptions options;
   options.policies = chosen_policies(experiment.fragmentation, opt.policy);
   options.seed = opt.seed;
-  options.threads = std::max(1u, std::thread::hardware_concurrency());
+  options.threads = parallel_runs(opt);
 
   // Where the results go is checked before the experiment, not after minutes of it.
   const std::filesystem::path dir = opt.out_dir.empty()
@@ -92,20 +97,20 @@ void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions
   const std::string db = (dir / "results.db").string();
   check_output_database(db);
 
-  // One bar per pod list, made when the list starts.
-  std::optional<ProgressBar> bar;
-  options.progress = [&](const ExperimentProgress& p) {
-    if (p.done == 0 && p.total == 0) {
-      if (bar) bar->finish();
-      bar.emplace(fmt::format("{} [{}/{}] {}", experiment.name, p.list + 1, p.lists, p.name),
+  // One bar for every run of every pod list: runs of several lists go on at once.
+  const size_t lists = 1 + experiment.fragmentation.variants.size();
+  const size_t runs = lists * options.policies.size() *
+                      (opt.seed ? 1 : static_cast<size_t>(experiment.fragmentation.seeds));
+  ProgressBar bar(fmt::format("{}: {} run{} ({} pod list{}) on {} thread{}", experiment.name, runs,
+                              runs == 1 ? "" : "s", lists, lists == 1 ? "" : "s", options.threads,
+                              options.threads == 1 ? "" : "s"),
                   !opt.no_progress);
-      return;
-    }
-    bar->update(static_cast<double>(p.done) / static_cast<double>(p.total));
+  options.progress = [&bar](const ExperimentProgress& p) {
+    bar.update(static_cast<double>(p.runs_done) / static_cast<double>(p.runs_total));
   };
   const std::vector<NamedResult> results =
       run_experiment(experiment, {load_trace_topology, load_trace_pods}, options);
-  if (bar) bar->finish();
+  bar.finish();
 
   write_fragmentation_database(db, experiment.name, results);
   std::string csv;

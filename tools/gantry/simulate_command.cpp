@@ -39,6 +39,21 @@ void check_policy_name(const std::string& name) {
                                 fmt::join(known, ", ")));
 }
 
+// --parallel: a decimal integer in [1, kMaxParallel]. Checked on the text, so that "-1" is not
+// read as a huge unsigned number and "2x" is not read as 2.
+CLI::Validator parallel_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits =
+            !text.empty() && text.size() <= 3 &&
+            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && std::stoul(text) >= 1 && std::stoul(text) <= kMaxParallel) return {};
+        return fmt::format("expected a number of runs at once from 1 to {}, got '{}'", kMaxParallel,
+                           text);
+      },
+      "1.." + std::to_string(kMaxParallel), "parallel");
+}
+
 void run_simulate(const SimulateOptions& opt) {
   if (opt.jobs && opt.format != "json")
     throw GantryError("--jobs: the job list is part of the JSON report; add --format json");
@@ -126,6 +141,13 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_option("--policy", opt->policy,
                   "Placement policy, overriding the scenario's (binpack, spread, topology, ...); "
                   "for an experiment, the one policy to run (FGD, BestFit, ...)");
+  cmd->add_option("--parallel", opt->parallel,
+                  fmt::format("For an Experiment: how many of its runs go at once, 1 to {} "
+                              "(default: the machine's cores; 1 runs them one after another). "
+                              "The results are the same whatever the number; a Scenario is one "
+                              "run",
+                              kMaxParallel))
+      ->check(parallel_validator());
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
   cmd->add_option("--actions", opt->actions,
                   "Write every action and observation between scheduler and world to FILE, "

@@ -8,6 +8,10 @@
 
 namespace gantry::cli {
 
+// --parallel: how many of an Experiment's runs go at once. More threads than cores only adds
+// switching; the bound refuses typing mistakes (1000 for 100) before they start 1000 threads.
+inline constexpr unsigned kMaxParallel = 256;
+
 struct SimulateOptions {
   std::string scenario;
   std::optional<uint64_t> seed;  // overrides the scenario's seed (experiment: one seed only)
@@ -15,9 +19,10 @@ struct SimulateOptions {
   std::string format = "text";   // text | json
   std::string policy;            // placement plugin, or one experiment policy
   bool no_progress = false;
-  std::string actions;  // write the action log here (engine/policy/action_log.hpp)
-  bool jobs = false;    // --jobs: every job in the JSON report (--format json only)
-  std::string events;   // --events: faults and drains to inject (sim/fault_events.hpp)
+  std::string actions;    // write the action log here (engine/policy/action_log.hpp)
+  bool jobs = false;      // --jobs: every job in the JSON report (--format json only)
+  std::string events;     // --events: faults and drains to inject (sim/fault_events.hpp)
+  unsigned parallel = 0;  // --parallel: an Experiment's runs at once; 0 = not given (the cores)
 };
 
 }  // namespace gantry::cli

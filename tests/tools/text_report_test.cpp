@@ -7,9 +7,9 @@
 
 #include <string>
 
+#include "report/number_format.hpp"
 #include "sim/queue_summary.hpp"
 #include "tests/sim/queue_fixtures.hpp"
-#include "tools/gantry/number_format.hpp"
 
 namespace gantry {
 namespace text_report_test {
@@ -76,12 +76,12 @@ TEST(TextReport, LongQueueNamesWidenTheColumn) {
 }
 
 TEST(NumberFormat, DecimalsWithCommas) {
-  EXPECT_EQ(cli::with_commas(1234.567, 1), "1,234.6");
-  EXPECT_EQ(cli::with_commas(1234567.0, 0), "1,234,567");
-  EXPECT_EQ(cli::with_commas(999.96, 1), "1,000.0");  // rounding carries into a new group
-  EXPECT_EQ(cli::with_commas(0.0, 1), "0.0");
-  EXPECT_EQ(cli::with_commas(-1234.5, 2), "-1,234.50");
-  EXPECT_EQ(cli::with_commas(-0.04, 1), "0.0") << "no minus sign on a rounded zero";
+  EXPECT_EQ(with_commas(1234.567, 1), "1,234.6");
+  EXPECT_EQ(with_commas(1234567.0, 0), "1,234,567");
+  EXPECT_EQ(with_commas(999.96, 1), "1,000.0");  // rounding carries into a new group
+  EXPECT_EQ(with_commas(0.0, 1), "0.0");
+  EXPECT_EQ(with_commas(-1234.5, 2), "-1,234.50");
+  EXPECT_EQ(with_commas(-0.04, 1), "0.0") << "no minus sign on a rounded zero";
 }
 
 }  // namespace text_report_test

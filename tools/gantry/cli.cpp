@@ -21,6 +21,7 @@
 #include "tools/gantry/serve_command.hpp"
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
+#include "tools/gantry/sweep_command.hpp"
 #include "tools/gantry/tune_command.hpp"
 #include "tools/gantry/validate_command.hpp"
 
@@ -72,6 +73,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   app.require_subcommand(1);
   add_simulate_command(app);
   add_tune_command(app);
+  add_sweep_command(app, hooks);
   add_compare_command(app);
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
   pipeline->require_subcommand(1);

@@ -16,7 +16,8 @@ namespace gantry::cli {
 // Env: the shipped program passes none. Nothing in tools/ injects faults itself.
 struct CliHooks {
   // Installed on the runs database of `pipeline run`, `pipeline backfill` and `serve`
-  // (SqliteRunStore::set_commit_hook): gantry-faulty kills, stops or stalls itself there.
+  // (SqliteRunStore::set_commit_hook) and on the results database of `sweep`
+  // (SweepStore::set_commit_hook): gantry-faulty kills, stops or stalls itself there.
   SqliteRunStore::CommitHook runs_commit;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
+#include <thread>
 
 #include "engine/config/reader.hpp"
 #include "engine/core/errors.hpp"
@@ -108,6 +109,26 @@ std::string first_document_kind(const std::string& text, const std::string& file
   } catch (const InputError&) {
     return {};
   }
+}
+
+// --parallel: a decimal integer in [1, kMaxParallel]. Checked on the text, so that "-1" is not
+// read as a huge unsigned number and "2x" is not read as 2.
+CLI::Validator parallel_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits =
+            !text.empty() && text.size() <= 3 &&
+            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        if (digits && std::stoul(text) >= 1 && std::stoul(text) <= kMaxParallel) return {};
+        return fmt::format("expected a number of runs at once from 1 to {}, got '{}'", kMaxParallel,
+                           text);
+      },
+      "1.." + std::to_string(kMaxParallel), "parallel");
+}
+
+unsigned threads_for(unsigned parallel) {
+  if (parallel > 0) return parallel;
+  return std::max(1u, std::thread::hardware_concurrency());  // 0 when it cannot tell
 }
 
 }  // namespace gantry::cli

@@ -44,4 +44,16 @@ void make_output_dir(const std::string& flag, const std::string& dir);
 // refusal costs nothing.
 void check_output_database(const std::string& db_path);
 
+// --parallel N of simulate, sweep and plan: how many runs go at once. More threads than cores
+// only adds switching; the bound refuses typing mistakes (1000 for 100) before they start 1000
+// threads.
+inline constexpr unsigned kMaxParallel = 256;
+
+// Checks --parallel's text: a decimal integer from 1 to kMaxParallel ("-1" is not read as a
+// huge unsigned number, "2x" not as 2).
+CLI::Validator parallel_validator();
+
+// The threads for --parallel `parallel`: itself, or the machine's cores when 0 (not given).
+unsigned threads_for(unsigned parallel);
+
 }  // namespace gantry::cli

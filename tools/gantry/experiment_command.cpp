@@ -75,19 +75,13 @@ std::string sweep_table(const std::vector<NamedResult>& results) {
   return out;
 }
 
-// --parallel, or the machine's cores.
-unsigned parallel_runs(const SimulateOptions& opt) {
-  if (opt.parallel > 0) return opt.parallel;
-  return std::max(1u, std::thread::hardware_concurrency());  // 0 when it cannot tell
-}
-
 }  // namespace
 
 void run_experiment_file(const ExperimentSpec& experiment, const SimulateOptions& opt) {
   ExperimentRunOptions options;
   options.policies = chosen_policies(experiment.fragmentation, opt.policy);
   options.seed = opt.seed;
-  options.threads = parallel_runs(opt);
+  options.threads = threads_for(opt.parallel);
 
   // Where the results go is checked before the experiment, not after minutes of it.
   const std::filesystem::path dir = opt.out_dir.empty()

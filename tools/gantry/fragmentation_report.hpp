@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "report/svg_line_chart.hpp"
 #include "sim/fragmentation_result.hpp"
-#include "tools/gantry/svg_line_chart.hpp"
 
 namespace gantry::cli {
 

@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "report/number_format.hpp"
 
 namespace gantry::cli {
 
@@ -26,13 +29,17 @@ void ProgressBar::update(double fraction) {
   const double elapsed = std::chrono::duration<double>(now - started_).count();
   std::string bar(static_cast<size_t>(filled), '#');
   bar.resize(kWidth, '.');
-  fmt::print(stderr, "\r{} [{}] {:5.1f}%  {:.1f}s ", label_, bar, fraction * 100, elapsed);
+  // The time left, once a few percent say how fast it goes (assumes the rest goes as fast).
+  std::string eta;
+  if (fraction >= 0.02 && fraction < 1.0)
+    eta = fmt::format(", ETA {}", seconds_human(std::round(elapsed * (1 - fraction) / fraction)));
+  fmt::print(stderr, "\r{} [{}] {:5.1f}%  {:.1f}s{} ", label_, bar, fraction * 100, elapsed, eta);
   std::fflush(stderr);
 }
 
 void ProgressBar::finish() {
   if (!active_ || !drawn_) return;
-  fmt::print(stderr, "\r{:{}}\r", "", label_.size() + 64);
+  fmt::print(stderr, "\r{:{}}\r", "", label_.size() + 80);
   std::fflush(stderr);
   drawn_ = false;
 }

@@ -1,6 +1,6 @@
 #pragma once
-// A one-line progress bar on stderr, drawn only when stderr is a terminal, so piped or
-// redirected output stays clean.
+// A one-line progress bar on stderr (percent, elapsed time, and once 2 % is done the time left),
+// drawn only when stderr is a terminal, so piped or redirected output stays clean.
 
 #include <chrono>
 #include <cstdio>

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tools/gantry/number_format.hpp"
-#include "tools/gantry/svg_line_chart.hpp"
+#include "report/number_format.hpp"
+#include "report/svg_line_chart.hpp"
 
 namespace gantry::cli {
 

@@ -39,21 +39,6 @@ void check_policy_name(const std::string& name) {
                                 fmt::join(known, ", ")));
 }
 
-// --parallel: a decimal integer in [1, kMaxParallel]. Checked on the text, so that "-1" is not
-// read as a huge unsigned number and "2x" is not read as 2.
-CLI::Validator parallel_validator() {
-  return CLI::Validator(
-      [](std::string& text) -> std::string {
-        const bool digits =
-            !text.empty() && text.size() <= 3 &&
-            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-        if (digits && std::stoul(text) >= 1 && std::stoul(text) <= kMaxParallel) return {};
-        return fmt::format("expected a number of runs at once from 1 to {}, got '{}'", kMaxParallel,
-                           text);
-      },
-      "1.." + std::to_string(kMaxParallel), "parallel");
-}
-
 void run_simulate(const SimulateOptions& opt) {
   if (opt.jobs && opt.format != "json")
     throw GantryError("--jobs: the job list is part of the JSON report; add --format json");

@@ -6,11 +6,9 @@
 #include <optional>
 #include <string>
 
-namespace gantry::cli {
+#include "tools/gantry/cli_inputs.hpp"
 
-// --parallel: how many of an Experiment's runs go at once. More threads than cores only adds
-// switching; the bound refuses typing mistakes (1000 for 100) before they start 1000 threads.
-inline constexpr unsigned kMaxParallel = 256;
+namespace gantry::cli {
 
 struct SimulateOptions {
   std::string scenario;

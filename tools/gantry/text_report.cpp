@@ -6,7 +6,7 @@
 #include <climits>
 #include <map>
 
-#include "tools/gantry/number_format.hpp"
+#include "report/number_format.hpp"
 #include "tools/gantry/serving_report.hpp"
 
 namespace gantry::cli {

@@ -11,12 +11,12 @@
 #include "engine/config/reader.hpp"
 #include "engine/config/units.hpp"
 #include "engine/core/errors.hpp"
+#include "report/number_format.hpp"
 #include "sim/serving/service_file.hpp"
 #include "sim/serving/service_loader.hpp"
 #include "sim/serving/spec_tuner.hpp"
 #include "sim/simulation_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
-#include "tools/gantry/number_format.hpp"
 
 namespace gantry::cli {
 

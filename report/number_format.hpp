@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-namespace gantry::cli {
+namespace gantry {
 
 // 1234567 -> "1,234,567"
 std::string with_commas(int64_t n);
@@ -16,4 +16,4 @@ std::string percent(double ratio);
 // 754.2 -> "12m34s"; sub-second values in ms.
 std::string seconds_human(double s);
 
-}  // namespace gantry::cli
+}  // namespace gantry

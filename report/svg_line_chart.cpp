@@ -1,4 +1,4 @@
-#include "tools/gantry/svg_line_chart.hpp"
+#include "report/svg_line_chart.hpp"
 
 #include <fmt/format.h>
 
@@ -6,12 +6,14 @@
 #include <cmath>
 #include <limits>
 
-namespace gantry::cli {
+namespace gantry {
 
 namespace {
 
-constexpr double kWidth = 800, kHeight = 500;
-constexpr double kLeft = 70, kRight = 180, kTop = 50, kBottom = 60;
+constexpr double kPlotWidth = 550, kHeight = 500;
+constexpr double kLeft = 70, kMinRight = 180, kTop = 50, kBottom = 60;
+// The legend's width per character of its longest name (12 px Helvetica, on average).
+constexpr double kLegendCharWidth = 6.6;
 // A palette that stays distinguishable for the common kinds of colour blindness (Okabe-Ito).
 constexpr const char* kColors[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
                                    "#E69F00", "#56B4E9", "#000000", "#F0E442"};
@@ -51,23 +53,37 @@ double tick_step(double span, int target) {
 
 }  // namespace
 
+// Lines of more points than this (a curve sampled every percent) are drawn without markers.
+constexpr size_t kMaxMarkedPoints = 40;
+
 std::string render_svg(const LineChart& chart) {
   double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin;
   double ymin = xmin, ymax = -xmin;
   for (const auto& s : chart.series)
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (std::isnan(s.y[i])) continue;
+      const double half = i < s.ci.size() && std::isfinite(s.ci[i]) ? s.ci[i] : 0;
       xmin = std::min(xmin, s.x[i]);
       xmax = std::max(xmax, s.x[i]);
-      ymin = std::min(ymin, s.y[i]);
-      ymax = std::max(ymax, s.y[i]);
+      ymin = std::min(ymin, s.y[i] - half);
+      ymax = std::max(ymax, s.y[i] + half);
     }
   if (!std::isfinite(xmin)) xmin = 0, xmax = 1, ymin = 0, ymax = 1;
-  if (ymin >= 0) ymin = 0;
+  // A quantity that is never negative has no interval below zero either.
+  bool non_negative = true;
+  for (const auto& s : chart.series)
+    for (double y : s.y) non_negative = non_negative && !(y < 0);
+  if (non_negative) ymin = 0;
   const double ystep = tick_step(ymax - ymin, 6);
   ymax = std::ceil(ymax / ystep) * ystep;
+  ymin = std::floor(ymin / ystep) * ystep;
   if (ymax <= ymin) ymax = ymin + 1;
   if (xmax <= xmin) xmax = xmin + 1;
-  const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
+  size_t longest = 0;
+  for (const auto& s : chart.series) longest = std::max(longest, s.name.size());
+  const double right = std::max(kMinRight, 60 + kLegendCharWidth * static_cast<double>(longest));
+  const double width = kLeft + kPlotWidth + right;
+  const double plot_w = kPlotWidth, plot_h = kHeight - kTop - kBottom;
   const auto px = [&](double x) { return kLeft + (x - xmin) / (xmax - xmin) * plot_w; };
   const auto py = [&](double y) { return kTop + (1 - (y - ymin) / (ymax - ymin)) * plot_h; };
 
@@ -76,7 +92,7 @@ std::string render_svg(const LineChart& chart) {
       "viewBox=\"0 0 {0} {1}\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"12\">\n"
       "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
       "<text x=\"{2}\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{3}</text>\n",
-      kWidth, kHeight, kLeft, escape(chart.title));
+      width, kHeight, kLeft, escape(chart.title));
   // Grid and y ticks.
   for (double y = ymin; y <= ymax + 1e-9; y += ystep) {
     svg += fmt::format(
@@ -104,19 +120,34 @@ std::string render_svg(const LineChart& chart) {
     const ChartSeries& s = chart.series[k];
     const char* color = kColors[k % std::size(kColors)];
     std::string points;
-    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i)
-      points += fmt::format("{}{:.1f},{:.1f}", i ? " " : "", px(s.x[i]), py(s.y[i]));
-    svg += fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n",
-                       color, points);
+    for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
+      if (std::isnan(s.y[i])) continue;
+      points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(s.x[i]), py(s.y[i]));
+      if (s.x.size() <= kMaxMarkedPoints)
+        svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n",
+                           px(s.x[i]), py(s.y[i]), color);
+      if (i < s.ci.size() && std::isfinite(s.ci[i]) && s.ci[i] > 0)
+        svg += fmt::format(
+            "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" "
+            "stroke=\"{3}\" stroke-width=\"1\"/>\n",
+            px(s.x[i]), py(std::max(ymin, s.y[i] - s.ci[i])), py(s.y[i] + s.ci[i]), color);
+    }
+    // Past the palette, the colours repeat with a dash pattern, so no two lines look alike.
+    const size_t round = k / std::size(kColors);
+    const std::string dash =
+        round == 0 ? "" : fmt::format(" stroke-dasharray=\"{} 4\"", round == 1 ? 8 : 2);
+    svg +=
+        fmt::format("<polyline fill=\"none\" stroke=\"{}\" stroke-width=\"2\"{} points=\"{}\"/>\n",
+                    color, dash, points);
     const double ly = kTop + 10 + 22 * static_cast<double>(k);
     svg += fmt::format(
         "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" "
-        "stroke-width=\"3\"/>\n<text x=\"{4}\" y=\"{5:.1f}\">{6}</text>\n",
+        "stroke-width=\"3\"{7}/>\n<text x=\"{4}\" y=\"{5:.1f}\">{6}</text>\n",
         kLeft + plot_w + 16, kLeft + plot_w + 40, ly, color, kLeft + plot_w + 46, ly + 4,
-        escape(s.name));
+        escape(s.name), dash);
   }
   svg += "</svg>\n";
   return svg;
 }
 
-}  // namespace gantry::cli
+}  // namespace gantry

@@ -1,4 +1,4 @@
-#include "tools/gantry/number_format.hpp"
+#include "report/number_format.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "engine/core/time.hpp"
 
-namespace gantry::cli {
+namespace gantry {
 
 std::string with_commas(int64_t n) {
   std::string digits = std::to_string(n < 0 ? -n : n);
@@ -38,4 +38,4 @@ std::string seconds_human(double s) {
   return format_duration(Duration::from_seconds(s));
 }
 
-}  // namespace gantry::cli
+}  // namespace gantry

@@ -10,6 +10,7 @@
 #include "engine/config/units.hpp"
 #include "report/number_format.hpp"
 #include "report/svg_line_chart.hpp"
+#include "report/text_table.hpp"
 #include "sim/sweep/sweep_variants.hpp"
 
 namespace gantry {
@@ -31,19 +32,6 @@ std::optional<size_t> numeric_axis(const SweepSpec& sweep) {
     if (all) return a;
   }
   return std::nullopt;
-}
-
-// Columns on a terminal: UTF-8 lead bytes only ("±" and "—" are one column, two or three
-// bytes).
-size_t display_width(const std::string& s) {
-  size_t shown = 0;
-  for (unsigned char c : s) shown += (c & 0xC0) != 0x80;
-  return shown;
-}
-
-std::string pad(const std::string& s, size_t width) {
-  const size_t shown = display_width(s);
-  return s + std::string(width > shown ? width - shown : 0, ' ');
 }
 
 // How a metric is drawn: its values divided by `scale`, named `unit`.
@@ -92,12 +80,10 @@ std::string sweep_text_report(const SweepSpec& sweep, const SweepSummary& summar
                   sweep.base_as_written, summary.runs_done, summary.runs_total);
   for (size_t m = 0; m < sweep.metrics.size(); ++m) {
     const MetricUnit unit = metric_info(sweep.metrics[m])->unit;
-    // Columns: axes, mean, ± ci95, n.
-    std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header;
     for (const SweepAxis& a : sweep.axes) header.push_back(a.name);
     header.insert(header.end(), {"mean", "± 95% CI", "n"});
-    rows.push_back(header);
+    TextTable table(header);
     for (const SweepPointSummary& p : summary.points) {
       std::vector<std::string> row;
       for (const SweepValue& v : sweep.points[p.point].values) row.push_back(v.text);
@@ -105,18 +91,9 @@ std::string sweep_text_report(const SweepSpec& sweep, const SweepSummary& summar
       row.push_back(metric_value_text(unit, s.mean));
       row.push_back(std::isnan(s.ci95) ? "—" : "± " + metric_value_text(unit, s.ci95));
       row.push_back(std::to_string(s.n));
-      rows.push_back(row);
+      table.add(row);
     }
-    std::vector<size_t> width(header.size(), 0);
-    for (const auto& row : rows)
-      for (size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], display_width(row[c]));
-    out += fmt::format("\n{}\n", sweep.metrics[m]);
-    for (size_t r = 0; r < rows.size(); ++r) {
-      std::string line = " ";
-      for (size_t c = 0; c < rows[r].size(); ++c) line += " " + pad(rows[r][c], width[c] + 1);
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
+    out += fmt::format("\n{}\n", sweep.metrics[m]) + table.render("  ");
   }
   return out;
 }

@@ -20,10 +20,13 @@
 
 namespace gantry {
 
-// An inclusive range drawn uniformly (integers) or fixed when min == max.
+// An inclusive range drawn uniformly (integers) or fixed when min == max; or, with a mean,
+// exponential with that mean (steps: {mean: N}, for queueing models: M/M/c service times),
+// rounded to a whole number within [min, max] = [1, 50 × mean] (e^-50 of the draws are capped).
 struct IntRange {
   int64_t min = 0;
   int64_t max = 0;
+  int64_t mean = 0;  // > 0: exponential
 };
 
 // One entry of a generator's job-size mix.

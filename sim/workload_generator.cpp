@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cmath>
 #include <string>
 
 #include "engine/core/units.hpp"
@@ -70,7 +71,11 @@ void generate_poisson(const PoissonGeneratorSpec& spec, Time scenario_start, Ran
     if (mean_s > 0) elapsed_s += rng.exponential(mean_s);
     const JobClass& c = spec.mix[rng.weighted_index(weights)];
     assert(c.steps.min <= c.steps.max);
-    const int64_t steps = rng.uniform_int(c.steps.min, std::max(c.steps.min, c.steps.max));
+    const int64_t steps =
+        c.steps.mean > 0
+            ? std::clamp<int64_t>(std::llround(rng.exponential(static_cast<double>(c.steps.mean))),
+                                  c.steps.min, c.steps.max)
+            : rng.uniform_int(c.steps.min, std::max(c.steps.min, c.steps.max));
 
     JobSpec job;
     job.name = job_name(spec.name, i, width);

@@ -11,7 +11,9 @@
 //   1. the inter-arrival gap, exponential with mean spec.mean_interarrival;
 //   2. the job class, mix index drawn with probability weight / Σ weights;
 //   3. the number of steps, uniform integer in [class.steps.min, class.steps.max] (drawn even
-//      when min == max, so the stream's consumption never depends on the ranges).
+//      when min == max, so the stream's consumption never depends on the ranges); for a class
+//      with steps.mean, one exponential draw with that mean instead, rounded and kept within
+//      [steps.min, steps.max].
 
 #include <cstdint>
 #include <vector>

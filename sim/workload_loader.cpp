@@ -417,9 +417,21 @@ std::optional<Named<JobSpec>> read_job(const ConfigNode& node, const WorkloadCon
 IntRange read_steps(const ConfigNode& node, ConfigErrors& errors) {
   if (!node.is_map()) {
     if (!node.is_scalar())
-      node.fail("expected " + describe_integer(1, kMaxSteps) + " or {min: ..., max: ...}");
+      node.fail("expected " + describe_integer(1, kMaxSteps) +
+                ", {min: ..., max: ...} or {mean: ...} (exponential)");
     const int64_t v = node.as_int(1, kMaxSteps);
     return IntRange{v, v};
+  }
+  if (node.is_map() && node.yaml()["mean"]) {
+    // Exponential steps (a queueing model's service time): {mean: N} alone.
+    const ConfigFields m(node, {"mean"}, errors);
+    IntRange r;
+    m.read_required("mean", [&](const ConfigNode& n) {
+      r.mean = n.as_int(1, kMaxSteps / 50);
+      r.min = 1;
+      r.max = 50 * r.mean;
+    });
+    return r;
   }
   const ConfigFields m(node, {"min", "max"}, errors);
   IntRange r;

@@ -20,6 +20,8 @@
 //       restartPolicy: OnFailure   # | Never | ExitCode (128 < code < 255 recreates)
 //     generators:                  # Poisson arrivals, names unique
 //     - {kind: Poisson, name, count, meanInterarrival, start, mix: [JobClass...]}
+//                                  # a class's steps: N, {min, max} (uniform) or {mean: N}
+//                                  # (exponential: M/M/c service times)
 //     services:                    # inference services, names unique:
 //     - {name: chat, predictors, capacity, coldStart, autoscaler, slo, load, ...}
 //                                  # sim/serving/service_loader.hpp

@@ -12,12 +12,17 @@ namespace gantry {
 struct MetricStats {
   double mean = 0;  // NaN when n == 0
   double ci95 = 0;  // half-width; NaN when n < 2 (one run says nothing about the spread)
+  double sd = 0;    // sample standard deviation; NaN when n < 2
   int n = 0;
 };
 
 MetricStats metric_stats(const std::vector<double>& values);
 
-// t(0.975, df), the quantile the interval uses; df >= 1.
+// The half-width of the two-sided interval at `confidence` (0.95: ci95): t((1 + confidence) / 2,
+// n − 1) × sd / √n; infinite when n < 2.
+double half_width(const MetricStats& s, double confidence);
+
+// t(0.975, df), the quantile the 95 % interval uses; df >= 1.
 double student_t975(int df);
 
 }  // namespace gantry

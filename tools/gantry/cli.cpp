@@ -18,6 +18,7 @@
 #include "tools/gantry/kube_commands.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
+#include "tools/gantry/plan_command.hpp"
 #include "tools/gantry/serve_command.hpp"
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
@@ -74,6 +75,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_simulate_command(app);
   add_tune_command(app);
   add_sweep_command(app, hooks);
+  add_plan_command(app);
   add_compare_command(app);
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
   pipeline->require_subcommand(1);

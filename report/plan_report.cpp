@@ -63,10 +63,10 @@ std::string plan_text_report(const PlanSpec& plan, const std::vector<PlanSlo>& s
   for (const PlanStepResult& step : result.steps) {
     out += fmt::format("\ngrowth {:g}×: ", step.growth);
     if (!step.answer) {
-      out += fmt::format("no configuration within the bounds meets every SLO. At the largest "
-                         "({}, {}/hour):\n",
-                         sizes_text(plan, step.largest->sizes),
-                         money(step.largest->cost_per_hour));
+      out += fmt::format(
+          "no configuration within the bounds meets every SLO. At the largest "
+          "({}, {}/hour):\n",
+          sizes_text(plan, step.largest->sizes), money(step.largest->cost_per_hour));
       for (size_t i = 0; i < slos.size(); ++i) {
         const SloCheck& c = step.largest->slos[i];
         if (c.holds) continue;
@@ -75,10 +75,11 @@ std::string plan_text_report(const PlanSpec& plan, const std::vector<PlanSlo>& s
           continue;
         }
         const double by = std::abs(c.pessimistic - slos[i].limit);
-        out += fmt::format("  {} is {} (pessimistic {}), {} {} its limit of {}\n", slos[i].metric,
-                           value(slos[i].metric, c.stats.mean), value(slos[i].metric, c.pessimistic),
-                           value(slos[i].metric, by), slos[i].at_most ? "over" : "under",
-                           value(slos[i].metric, slos[i].limit));
+        out +=
+            fmt::format("  {} is {} (pessimistic {}), {} {} its limit of {}\n", slos[i].metric,
+                        value(slos[i].metric, c.stats.mean), value(slos[i].metric, c.pessimistic),
+                        value(slos[i].metric, by), slos[i].at_most ? "over" : "under",
+                        value(slos[i].metric, slos[i].limit));
       }
     } else {
       const PlanEvaluation& a = *step.answer;
@@ -86,7 +87,8 @@ std::string plan_text_report(const PlanSpec& plan, const std::vector<PlanSlo>& s
       TextTable table({"SLO", "limit", "mean", "± 95% CI", "pessimistic", "n", "holds"});
       for (size_t i = 0; i < slos.size(); ++i) {
         const SloCheck& c = a.slos[i];
-        table.add({slos[i].metric, (slos[i].at_most ? "≤ " : "≥ ") + value(slos[i].metric, slos[i].limit),
+        table.add({slos[i].metric,
+                   (slos[i].at_most ? "≤ " : "≥ ") + value(slos[i].metric, slos[i].limit),
                    value(slos[i].metric, c.stats.mean),
                    std::isnan(c.stats.ci95) ? "—" : "± " + value(slos[i].metric, c.stats.ci95),
                    value(slos[i].metric, c.pessimistic), std::to_string(c.stats.n),
@@ -117,8 +119,7 @@ std::string plan_text_report(const PlanSpec& plan, const std::vector<PlanSlo>& s
   out += fmt::format(
       "\nsearch: {} simulations of {} configurations; the full grid is {} configurations, "
       "{} simulations at {} seeds ({:.2g} % of it)\n",
-      with_commas(static_cast<int64_t>(result.simulations)),
-      with_commas(static_cast<int64_t>([&] {
+      with_commas(static_cast<int64_t>(result.simulations)), with_commas(static_cast<int64_t>([&] {
         size_t n = 0;
         for (const PlanStepResult& s : result.steps) n += s.configurations;
         return n;

@@ -34,8 +34,8 @@ struct SloCheck {
 struct PlanEvaluation {
   std::vector<int64_t> sizes;
   double cost_per_hour = 0;
-  bool valid = true;        // false: not a scenario (nothing simulated)
-  std::string invalid_why;  // why not
+  bool valid = true;                        // false: not a scenario (nothing simulated)
+  std::string invalid_why;                  // why not
   std::vector<std::vector<double>> values;  // per measured metric, one value per seed run
   std::vector<MetricStats> stats;           // per measured metric
   std::vector<SloCheck> slos;               // per SLO

@@ -48,8 +48,7 @@ PlanPool read_pool(const ConfigNode& node, ConfigErrors& errors) {
   f.read_required("min", [&](const ConfigNode& n) { p.min = n.as_int(0, kMaxPlanNodes); });
   f.read_required("max", [&](const ConfigNode& n) {
     p.max = n.as_int(0, kMaxPlanNodes);
-    if (p.max < p.min)
-      n.fail(fmt::format("max ({}) is below min ({})", p.max, p.min));
+    if (p.max < p.min) n.fail(fmt::format("max ({}) is below min ({})", p.max, p.min));
     if (p.max == 0) n.fail("expected at least 1 node at most");
   });
   f.read_required("pricePerNodeHour", [&](const ConfigNode& n) {
@@ -66,10 +65,9 @@ PlanSpec read_plan(const Envelope& envelope, ConfigErrors& errors) {
   s.file = envelope.file;
   s.name = envelope.name;
   if (!envelope.spec) return s;
-  const ConfigFields spec(*envelope.spec,
-                          {"base", "forecast", "pools", "slo", "confidence", "seeds", "maxSeeds",
-                           "minimize"},
-                          errors);
+  const ConfigFields spec(
+      *envelope.spec,
+      {"base", "forecast", "pools", "slo", "confidence", "seeds", "maxSeeds", "minimize"}, errors);
   if (!spec.valid()) return s;
   spec.read_required("base", [&](const ConfigNode& n) {
     s.base_as_written = n.as_name();

@@ -22,9 +22,8 @@ nlohmann::ordered_json configuration_json(const PlanSpec& plan, const std::vecto
                                           const PlanEvaluation& e) {
   nlohmann::ordered_json m = nlohmann::ordered_json::object();
   for (size_t k = 0; k < metrics.size() && e.valid; ++k)
-    m[metrics[k]] = {{"mean", number(e.stats[k].mean)},
-                     {"ci95", number(e.stats[k].ci95)},
-                     {"n", e.stats[k].n}};
+    m[metrics[k]] = {
+        {"mean", number(e.stats[k].mean)}, {"ci95", number(e.stats[k].ci95)}, {"n", e.stats[k].n}};
   for (size_t i = 0; i < slos.size() && e.valid; ++i) {
     auto& entry = m[slos[i].metric];
     entry["pessimistic"] = number(e.slos[i].pessimistic);
@@ -51,21 +50,20 @@ nlohmann::ordered_json plan_json(const PlanSpec& plan, const std::vector<PlanSlo
                    {"limit", s.limit},
                    {"atMost", s.at_most},
                    {"fromService", s.from_service}});
-  const size_t wait = static_cast<size_t>(std::find(metrics.begin(), metrics.end(), "wait.p95") -
-                                          metrics.begin());
+  const size_t wait =
+      static_cast<size_t>(std::find(metrics.begin(), metrics.end(), "wait.p95") - metrics.begin());
   nlohmann::ordered_json steps = nlohmann::ordered_json::array();
   for (const PlanStepResult& step : result.steps) {
     nlohmann::ordered_json s = {{"growth", step.growth}};
-    s["answer"] =
-        step.answer ? configuration_json(plan, slos, metrics, *step.answer) : nullptr;
+    s["answer"] = step.answer ? configuration_json(plan, slos, metrics, *step.answer) : nullptr;
     s["largest"] = configuration_json(plan, slos, metrics, *step.largest);
     if (!step.answer) {
       nlohmann::ordered_json unmet = nlohmann::ordered_json::array();
       for (size_t i = 0; i < slos.size(); ++i) {
         const SloCheck& c = step.largest->slos[i];
         if (c.holds) continue;
-        const double by = slos[i].at_most ? c.pessimistic - slos[i].limit
-                                          : slos[i].limit - c.pessimistic;
+        const double by =
+            slos[i].at_most ? c.pessimistic - slos[i].limit : slos[i].limit - c.pessimistic;
         unmet.push_back({{"metric", slos[i].metric},
                          {"limit", slos[i].limit},
                          {"mean", number(c.stats.mean)},

@@ -33,7 +33,6 @@ struct PlanResult {
 
 // `slos` are PlanVariants::slos(); `metrics` the evaluators' measured metrics.
 nlohmann::ordered_json plan_json(const PlanSpec& plan, const std::vector<PlanSlo>& slos,
-                                 const std::vector<std::string>& metrics,
-                                 const PlanResult& result);
+                                 const std::vector<std::string>& metrics, const PlanResult& result);
 
 }  // namespace gantry

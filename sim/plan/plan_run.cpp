@@ -13,8 +13,8 @@ PlanRun run_plan(const PlanSpec& plan, const PlanVariants& variants, unsigned th
     if (step_done) step_done(i);
   }
   out.result.full_grid_configurations = full_grid_configurations(plan);
-  out.result.full_grid_simulations = out.result.full_grid_configurations * plan.seeds *
-                                     static_cast<double>(plan.growth.size());
+  out.result.full_grid_simulations =
+      out.result.full_grid_configurations * plan.seeds * static_cast<double>(plan.growth.size());
   return out;
 }
 

@@ -25,7 +25,8 @@ std::vector<int64_t> grid(int64_t lo, int64_t hi) {
 
 class Search {
  public:
-  Search(const PlanSpec& plan, PlanEvaluator& e) : plan_(plan), e_(e), last_(plan.pools.size() - 1) {}
+  Search(const PlanSpec& plan, PlanEvaluator& e)
+      : plan_(plan), e_(e), last_(plan.pools.size() - 1) {}
 
   // For each prefix (sizes of pools 0 .. last − 1), the fewest nodes of the last pool that hold
   // the SLOs; nullopt when even its max does not. Bisections in lockstep.

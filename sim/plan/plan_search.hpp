@@ -31,9 +31,9 @@ struct PlanNeighbour {
 
 struct PlanStepResult {
   double growth = 1;
-  const PlanEvaluation* answer = nullptr;     // null: no configuration meets every SLO
-  const PlanEvaluation* largest = nullptr;    // every pool at max (the failure's evidence)
-  std::vector<PlanNeighbour> neighbours;      // one per pool above its min
+  const PlanEvaluation* answer = nullptr;       // null: no configuration meets every SLO
+  const PlanEvaluation* largest = nullptr;      // every pool at max (the failure's evidence)
+  std::vector<PlanNeighbour> neighbours;        // one per pool above its min
   std::vector<const PlanEvaluation*> frontier;  // cost ascending, p95 wait descending
   size_t simulations = 0;
   size_t configurations = 0;  // judged

@@ -25,9 +25,9 @@ struct PlanPool {
 // metrics where lower is better (wait.p95 <= 1h), at least for the others (goodput >= 0.9).
 struct PlanSlo {
   std::string metric;
-  double limit = 0;   // in the metric's unit: seconds, a ratio, a count, money
+  double limit = 0;  // in the metric's unit: seconds, a ratio, a count, money
   bool at_most = true;
-  std::string text;   // as written ("1h", "0.9"), or "from the service spec"
+  std::string text;           // as written ("1h", "0.9"), or "from the service spec"
   bool from_service = false;  // added for a service's own SLO (spec.workload.services[].slo)
   SourceLocation where;
   std::string field;

@@ -55,8 +55,8 @@ ScenarioSpec load_with_racks(const std::string& text, const std::string& file,
 void grow(ScenarioSpec& s, double g) {
   if (g == 1.0) return;
   for (PoissonGeneratorSpec& gen : s.workload.generators) {
-    gen.mean_interarrival =
-        Duration(static_cast<int64_t>(std::llround(static_cast<double>(gen.mean_interarrival.micros()) / g)));
+    gen.mean_interarrival = Duration(static_cast<int64_t>(
+        std::llround(static_cast<double>(gen.mean_interarrival.micros()) / g)));
     gen.count = std::llround(static_cast<double>(gen.count) * g);
   }
   for (ServiceSpec& service : s.workload.services) {
@@ -95,7 +95,8 @@ PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& trace
       continue;
     }
     names_[it->second].push_back(rack["name"].Scalar());
-    nodes_per_rack_[it->second] = std::max(nodes_per_rack_[it->second], rack["nodes"].as<int64_t>());
+    nodes_per_rack_[it->second] =
+        std::max(nodes_per_rack_[it->second], rack["nodes"].as<int64_t>());
   }
   for (size_t i = 0; i < plan.pools.size(); ++i) {
     const PlanPool& pool = plan.pools[i];
@@ -106,10 +107,10 @@ PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& trace
       known = known || c.name == pool.node_class;
     }
     if (!known) {
-      errors.add(InputError(pool.where, pool.field + ".class",
-                            fmt::format("{} declares no node class '{}' (its classes: {})",
-                                        plan.base_as_written, pool.node_class,
-                                        fmt::join(classes, ", "))));
+      errors.add(
+          InputError(pool.where, pool.field + ".class",
+                     fmt::format("{} declares no node class '{}' (its classes: {})",
+                                 plan.base_as_written, pool.node_class, fmt::join(classes, ", "))));
       continue;
     }
     if (pool.nodes_per_rack > 0) nodes_per_rack_[i] = pool.nodes_per_rack;
@@ -128,14 +129,14 @@ PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& trace
     bool stated = false;
     for (const PlanSlo& s : plan.slos) stated = stated || s.metric == metric;
     if (!stated)
-      slos_.push_back(PlanSlo{.metric = metric,
-                              .limit = service.slo.p99_latency.seconds(),
-                              .at_most = true,
-                              .text = fmt::format("{}s (the service's slo.p99)",
-                                                  service.slo.p99_latency.seconds()),
-                              .from_service = true,
-                              .where = plan.base_where,
-                              .field = "spec.base"});
+      slos_.push_back(PlanSlo{
+          .metric = metric,
+          .limit = service.slo.p99_latency.seconds(),
+          .at_most = true,
+          .text = fmt::format("{}s (the service's slo.p99)", service.slo.p99_latency.seconds()),
+          .from_service = true,
+          .where = plan.base_where,
+          .field = "spec.base"});
   }
 
   if (slos_.empty())
@@ -159,8 +160,9 @@ PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& trace
     int64_t jobs = static_cast<int64_t>(s.workload.jobs.size());
     for (const PoissonGeneratorSpec& gen : s.workload.generators) jobs += gen.count;
     if (jobs > kMaxJobs)
-      throw InputError({}, "", fmt::format("growth {} makes {} jobs; a scenario has at most {}",
-                                           largest_growth, jobs, kMaxJobs));
+      throw InputError({}, "",
+                       fmt::format("growth {} makes {} jobs; a scenario has at most {}",
+                                   largest_growth, jobs, kMaxJobs));
     if (bottom_nodes > 0 || !kept_racks_.empty()) scenario(largest_growth, bottom);
   } catch (const InputError& e) {
     throw InputError(plan.pools.front().where, "spec.pools",
@@ -174,10 +176,9 @@ std::string PlanVariants::racks_yaml(const std::vector<int64_t>& sizes) const {
   for (size_t i = 0; i < sizes.size(); ++i) {
     const int64_t per_rack = nodes_per_rack_[i];
     for (int64_t left = sizes[i], k = 0; left > 0; left -= per_rack, ++k) {
-      const std::string name =
-          static_cast<size_t>(k) < names_[i].size()
-              ? names_[i][static_cast<size_t>(k)]
-              : fmt::format("{}-{}", plan_->pools[i].node_class, k + 1);
+      const std::string name = static_cast<size_t>(k) < names_[i].size()
+                                   ? names_[i][static_cast<size_t>(k)]
+                                   : fmt::format("{}-{}", plan_->pools[i].node_class, k + 1);
       racks.push_back(fmt::format("{{name: {}, class: {}, nodes: {}}}", quoted(name),
                                   quoted(plan_->pools[i].node_class), std::min(left, per_rack)));
     }

@@ -50,9 +50,9 @@ class PlanVariants {
   const PlanSpec* plan_;
   ClusterTraceLoader traces_;
   std::string base_text_;
-  std::vector<int64_t> nodes_per_rack_;            // per pool
-  std::vector<std::vector<std::string>> names_;    // per pool: the base's rack names
-  std::vector<std::string> kept_racks_;            // racks of other classes, as YAML flow maps
+  std::vector<int64_t> nodes_per_rack_;          // per pool
+  std::vector<std::vector<std::string>> names_;  // per pool: the base's rack names
+  std::vector<std::string> kept_racks_;          // racks of other classes, as YAML flow maps
   std::vector<PlanSlo> slos_;
 };
 

@@ -58,7 +58,8 @@ void run_plan_command(const PlanOptions& opt) {
 void add_plan_command(CLI::App& app) {
   auto opt = std::make_shared<PlanOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "plan", "Find the cheapest pool sizes whose simulated SLOs hold (kind: Plan), per forecast step");
+      "plan",
+      "Find the cheapest pool sizes whose simulated SLOs hold (kind: Plan), per forecast step");
   cmd->add_option("plan", opt->file, "Plan YAML file (kind: Plan)")
       ->required()
       ->check(CLI::ExistingFile);

@@ -12,8 +12,12 @@
 #include "engine/config/config_errors.hpp"
 #include "engine/config/reader.hpp"
 #include "sim/admission_file.hpp"
+#include "sim/plan/plan_loader.hpp"
+#include "sim/plan/plan_variant.hpp"
 #include "sim/serving/service_file.hpp"
 #include "sim/simulation_file.hpp"
+#include "sim/sweep/sweep_loader.hpp"
+#include "sim/sweep/sweep_variants.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 
 namespace gantry::cli {
@@ -21,11 +25,13 @@ namespace gantry::cli {
 namespace {
 
 // The kind of the file's first document when it is one this command reads on its own
-// (Scenario, Experiment, Admission); "" for anything else. A file that does not parse is left
-// to the pipeline loader, which reports its syntax error like any other.
+// (Scenario, Experiment, Admission, InferenceService, Sweep, Plan); "" for anything else. A file
+// that does not parse is left to the pipeline loader, which reports its syntax error like any
+// other.
 std::string own_kind(const std::string& text, const std::string& file) {
   const std::string k = first_document_kind(text, file);
-  return k == "Scenario" || k == "Experiment" || k == "Admission" || k == "InferenceService"
+  return k == "Scenario" || k == "Experiment" || k == "Admission" || k == "InferenceService" ||
+                 k == "Sweep" || k == "Plan"
              ? k
              : std::string();
 }
@@ -68,6 +74,24 @@ void run_validate(const std::vector<std::string>& args) {
                                  service.predictors.size() == 1 ? "" : "s"));
         return;
       }
+      if (kind == "Sweep") {
+        // Every point is built and checked as a scenario, as `gantry sweep` does before it runs.
+        const SweepSpec sweep = load_sweep_file(file);
+        build_sweep_variants(sweep, load_trace_topology);
+        ok.push_back(fmt::format("ok: {}: Sweep {} ({} points × {} seeds = {} runs)", file,
+                                 sweep.name, sweep.points.size(), sweep.seeds,
+                                 sweep.points.size() * static_cast<size_t>(sweep.seeds)));
+        return;
+      }
+      if (kind == "Plan") {
+        const PlanSpec plan = load_plan_file(file);
+        const PlanVariants variants(plan, load_trace_topology);
+        ok.push_back(fmt::format("ok: {}: Plan {} ({} pool{}, {} SLO{}, {} forecast step{})", file,
+                                 plan.name, plan.pools.size(), plan.pools.size() == 1 ? "" : "s",
+                                 variants.slos().size(), variants.slos().size() == 1 ? "" : "s",
+                                 plan.growth.size(), plan.growth.size() == 1 ? "" : "s"));
+        return;
+      }
       const SimulationFile loaded = load_simulation_file(file, load_trace_topology);
       if (const auto* s = std::get_if<ScenarioSpec>(&loaded))
         ok.push_back(fmt::format("ok: {}: Scenario {}", file, s->name));
@@ -106,10 +130,10 @@ void report_validation(const std::vector<std::string>& ok, const std::vector<Inp
 
 void add_validate_command(CLI::App& app) {
   auto files = std::make_shared<std::vector<std::string>>();
-  CLI::App* cmd = app.add_subcommand(
-      "validate",
-      "Check Gantry files of any kind (Scenario, Experiment, Admission, Pipeline, Pool) and list "
-      "every error");
+  CLI::App* cmd = app.add_subcommand("validate",
+                                     "Check Gantry files of any kind (Scenario, Experiment, Sweep, "
+                                     "Plan, Admission, Pipeline, Pool) and list "
+                                     "every error");
   // No CLI::ExistingFile check: an unreadable file is a FileError, bad input (exit 2).
   cmd->add_option("files", *files,
                   "YAML files; pipeline files are loaded together; a folder stands for its *.yaml "

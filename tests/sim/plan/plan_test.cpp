@@ -74,7 +74,8 @@ spec:
     - {name: r2, class: pricey, nodes: 1}
   workload:
     jobs:
-)" + jobs + "  sim: {podStartup: 0s}\n";
+)" + jobs +
+         "  sim: {podStartup: 0s}\n";
 }
 
 class Plan : public SweepFolder {
@@ -162,8 +163,7 @@ TEST_F(Plan, TwoPricedPoolsByHand) {
   const std::string text =
       plan_text_report(plan, variants.slos(), run.evaluators[0]->metrics(), run.result);
   EXPECT_NE(text.find("growth 1×: cheap 2, pricey 2 — $8.00/hour"), std::string::npos) << text;
-  EXPECT_NE(text.find("cheap 1, pricey 2 ($7.00/hour): wait.max 2h00m > 1h00m"),
-            std::string::npos)
+  EXPECT_NE(text.find("cheap 1, pricey 2 ($7.00/hour): wait.max 2h00m > 1h00m"), std::string::npos)
       << text;
 }
 
@@ -222,25 +222,33 @@ TEST_F(Plan, ServicesArePlannedByTheirOwnSlo) {
 
 TEST_F(Plan, MistakesAreNamedAtTheirLine) {
   const std::string file = (dir_ / "plan.yaml").string();
-  EXPECT_EQ(error(kMmcBase, "  pools:\n  - {class: gpu, min: 1, max: 4, pricePerNodeHour: 1}\n"
-                            "  slo: {wait.p95: 1h}\n"),
-            file + ":7:5: spec.pools[0].class: plan-base.yaml declares no node class 'gpu' (its "
-                   "classes: box)");
-  EXPECT_EQ(error(kMmcBase, "  pools:\n  - {class: box, min: 4, max: 2, pricePerNodeHour: 1}\n"
-                            "  slo: {wait.p95: 1h}\n"),
+  EXPECT_EQ(error(kMmcBase,
+                  "  pools:\n  - {class: gpu, min: 1, max: 4, pricePerNodeHour: 1}\n"
+                  "  slo: {wait.p95: 1h}\n"),
+            file +
+                ":7:5: spec.pools[0].class: plan-base.yaml declares no node class 'gpu' (its "
+                "classes: box)");
+  EXPECT_EQ(error(kMmcBase,
+                  "  pools:\n  - {class: box, min: 4, max: 2, pricePerNodeHour: 1}\n"
+                  "  slo: {wait.p95: 1h}\n"),
             file + ":7:31: spec.pools[0].max: max (2) is below min (4)");
-  EXPECT_EQ(error(kMmcBase, "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
-                            "  slo: {goodput: 1.5}\n"),
+  EXPECT_EQ(error(kMmcBase,
+                  "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
+                  "  slo: {goodput: 1.5}\n"),
             file + ":8:18: spec.slo.goodput: expected a number from 0 to 1, got '1.5'");
-  EXPECT_EQ(error(kMmcBase, "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
-                            "  slo: {wait.p95: soon}\n"),
-            file + ":8:19: spec.slo.wait.p95: expected a duration such as 90s, 1h30m or 500ms, "
-                   "got 'soon'");
+  EXPECT_EQ(error(kMmcBase,
+                  "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
+                  "  slo: {wait.p95: soon}\n"),
+            file +
+                ":8:19: spec.slo.wait.p95: expected a duration such as 90s, 1h30m or 500ms, "
+                "got 'soon'");
   EXPECT_EQ(error(kMmcBase, "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"),
-            file + ":5:9: spec.slo: nothing to plan for: give spec.slo (e.g. {wait.p95: 1h}), or "
-                   "an slo to a service of plan-base.yaml");
-  EXPECT_NE(error(kMmcBase, "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
-                            "  slo: {wait.p96: 1h}\n")
+            file +
+                ":5:9: spec.slo: nothing to plan for: give spec.slo (e.g. {wait.p95: 1h}), or "
+                "an slo to a service of plan-base.yaml");
+  EXPECT_NE(error(kMmcBase,
+                  "  pools:\n  - {class: box, min: 1, max: 2, pricePerNodeHour: 1}\n"
+                  "  slo: {wait.p96: 1h}\n")
                 .find(file + ":8:9: spec.slo.wait.p96: unknown metric 'wait.p96'"),
             std::string::npos);
 }

@@ -130,18 +130,27 @@ std::string plan_text_report(const PlanSpec& plan, const std::vector<PlanSlo>& s
   return out;
 }
 
-std::string plan_frontier_svg(const PlanSpec& plan, const std::vector<std::string>& metrics,
-                              const PlanResult& result) {
+std::string plan_frontier_svg(const PlanSpec& plan, const std::vector<PlanSlo>& slos,
+                              const std::vector<std::string>& metrics, const PlanResult& result) {
   const size_t wait =
       static_cast<size_t>(std::find(metrics.begin(), metrics.end(), "wait.p95") - metrics.begin());
   double largest = 0;
   for (const PlanStepResult& step : result.steps)
     for (const PlanEvaluation* e : step.frontier) largest = std::max(largest, e->stats[wait].mean);
+  for (const PlanSlo& slo : slos)
+    if (slo.metric == "wait.p95") largest = std::min(largest, 3 * slo.limit);
   const double scale = largest >= 2 * 3600 ? 3600 : largest >= 120 ? 60 : 1;
   const char* unit = scale == 3600 ? "hours" : scale == 60 ? "minutes" : "seconds";
   LineChart chart{.title = fmt::format("{}: cost against p95 wait", plan.name),
                   .x_label = "cost per hour ($)",
                   .y_label = fmt::format("wait.p95 ({}), mean", unit)};
+  // The limit of a wait.p95 SLO, if any, drawn; waits past three times it are off the chart.
+  for (const PlanSlo& slo : slos)
+    if (slo.metric == "wait.p95") {
+      chart.limit = slo.limit / scale;
+      chart.limit_label = "SLO " + seconds_human(slo.limit);
+      chart.y_cap = 3 * slo.limit / scale;
+    }
   for (const PlanStepResult& step : result.steps) {
     ChartSeries s{.name = fmt::format("growth {:g}×", step.growth)};
     for (const PlanEvaluation* e : step.frontier) {

@@ -61,7 +61,7 @@ std::string render_svg(const LineChart& chart) {
   double ymin = xmin, ymax = -xmin;
   for (const auto& s : chart.series)
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (std::isnan(s.y[i])) continue;
+      if (std::isnan(s.y[i]) || s.y[i] > chart.y_cap) continue;
       const double half = i < s.ci.size() && std::isfinite(s.ci[i]) ? s.ci[i] : 0;
       xmin = std::min(xmin, s.x[i]);
       xmax = std::max(xmax, s.x[i]);
@@ -74,6 +74,8 @@ std::string render_svg(const LineChart& chart) {
   for (const auto& s : chart.series)
     for (double y : s.y) non_negative = non_negative && !(y < 0);
   if (non_negative) ymin = 0;
+  if (std::isfinite(chart.limit)) ymax = std::max(ymax, chart.limit);
+  if (std::isfinite(chart.y_cap)) ymax = std::min(ymax, chart.y_cap);
   const double ystep = tick_step(ymax - ymin, 6);
   ymax = std::ceil(ymax / ystep) * ystep;
   ymin = std::floor(ymin / ystep) * ystep;
@@ -115,13 +117,20 @@ std::string render_svg(const LineChart& chart) {
   svg += fmt::format(
       "<text transform=\"translate(20 {:.1f}) rotate(-90)\" text-anchor=\"middle\">{}</text>\n",
       kTop + plot_h / 2, escape(chart.y_label));
+  if (std::isfinite(chart.limit))
+    svg += fmt::format(
+        "<line x1=\"{0}\" x2=\"{1}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#c00\" "
+        "stroke-dasharray=\"6 4\"/>\n<text x=\"{3}\" y=\"{4:.1f}\" text-anchor=\"end\" "
+        "fill=\"#c00\">{5}</text>\n",
+        kLeft, kLeft + plot_w, py(chart.limit), kLeft + plot_w - 6, py(chart.limit) - 6,
+        escape(chart.limit_label));
   // Lines and legend.
   for (size_t k = 0; k < chart.series.size(); ++k) {
     const ChartSeries& s = chart.series[k];
     const char* color = kColors[k % std::size(kColors)];
     std::string points;
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if (std::isnan(s.y[i])) continue;
+      if (std::isnan(s.y[i]) || s.y[i] > chart.y_cap) continue;
       points += fmt::format("{}{:.1f},{:.1f}", points.empty() ? "" : " ", px(s.x[i]), py(s.y[i]));
       if (s.x.size() <= kMaxMarkedPoints)
         svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\"/>\n",
@@ -130,7 +139,8 @@ std::string render_svg(const LineChart& chart) {
         svg += fmt::format(
             "<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" "
             "stroke=\"{3}\" stroke-width=\"1\"/>\n",
-            px(s.x[i]), py(std::max(ymin, s.y[i] - s.ci[i])), py(s.y[i] + s.ci[i]), color);
+            px(s.x[i]), py(std::max(ymin, s.y[i] - s.ci[i])), py(std::min(ymax, s.y[i] + s.ci[i])),
+            color);
     }
     // Past the palette, the colours repeat with a dash pattern, so no two lines look alike.
     const size_t round = k / std::size(kColors);

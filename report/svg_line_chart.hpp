@@ -4,6 +4,7 @@
 // fragmentation experiment's "unallocated GPU vs arrived workload" plot and a sweep's or
 // plan's metrics (report/sweep_report.hpp).
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,12 @@ struct LineChart {
   std::string x_label;
   std::string y_label;
   std::vector<ChartSeries> series;
+  // Optional, NaN for none: a dashed horizontal line at this y (a limit), named `limit_label`;
+  // and a cap of the y axis: points above it are not drawn (nor whiskers past it), so that a
+  // few huge values do not flatten the region that matters.
+  double limit = std::numeric_limits<double>::quiet_NaN();
+  std::string limit_label;
+  double y_cap = std::numeric_limits<double>::quiet_NaN();
 };
 
 // A standalone SVG document (800 × 500 px, wider when legend names are long): lines through the

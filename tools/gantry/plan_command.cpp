@@ -42,7 +42,7 @@ void run_plan_command(const PlanOptions& opt) {
   bar.finish();
   const std::vector<std::string>& metrics = run.evaluators.front()->metrics();
   const std::string chart = (std::filesystem::path(dir) / "frontier.svg").string();
-  write_file_atomically(chart, plan_frontier_svg(plan, metrics, run.result));
+  write_file_atomically(chart, plan_frontier_svg(plan, variants.slos(), metrics, run.result));
   if (opt.format == "json") {
     nlohmann::ordered_json report = plan_json(plan, variants.slos(), metrics, run.result);
     report["chart"] = chart;

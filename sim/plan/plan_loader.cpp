@@ -10,6 +10,7 @@
 #include "engine/config/envelope.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/units.hpp"
+#include "sim/sweep/sweep_loader.hpp"
 #include "sim/sweep/sweep_metrics.hpp"
 
 namespace gantry {
@@ -72,9 +73,7 @@ PlanSpec read_plan(const Envelope& envelope, ConfigErrors& errors) {
   spec.read_required("base", [&](const ConfigNode& n) {
     s.base_as_written = n.as_name();
     s.base_where = n.location();
-    const std::filesystem::path folder = std::filesystem::path(s.file).parent_path();
-    s.base = (folder / s.base_as_written).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(s.base)) n.fail("no such file: " + s.base);
+    s.base = base_file_path(n);
   });
   spec.read("forecast", [&](const ConfigNode& n) {
     const ConfigFields f(n, {"growth"}, errors);

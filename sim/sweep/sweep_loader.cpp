@@ -144,9 +144,7 @@ SweepSpec read_sweep(const Envelope& envelope, ConfigErrors& errors) {
   spec.read_required("base", [&](const ConfigNode& n) {
     s.base_as_written = n.as_name();
     s.base_where = n.location();
-    const std::filesystem::path folder = std::filesystem::path(s.file).parent_path();
-    s.base = (folder / s.base_as_written).lexically_normal().string();
-    if (!std::filesystem::is_regular_file(s.base)) n.fail("no such file: " + s.base);
+    s.base = base_file_path(n);
   });
   spec.read("seeds",
             [&](const ConfigNode& n) { s.seeds = static_cast<int>(n.as_int(1, kMaxSweepSeeds)); });
@@ -233,6 +231,13 @@ std::string_view line_of(const std::string& text, int line) {
 }
 
 }  // namespace
+
+std::string base_file_path(const ConfigNode& node) {
+  const std::filesystem::path folder = std::filesystem::path(node.file()).parent_path();
+  const std::string path = (folder / node.as_name()).lexically_normal().string();
+  if (!std::filesystem::is_regular_file(path)) node.fail("no such file: " + path);
+  return path;
+}
 
 SweepSpec load_sweep_text(const std::string& text, const std::string& file_name) {
   try {

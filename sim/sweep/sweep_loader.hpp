@@ -27,6 +27,7 @@
 
 #include <string>
 
+#include "engine/config/reader.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 
 namespace gantry {
@@ -36,6 +37,10 @@ inline constexpr size_t kMaxSweepAxes = 16;
 inline constexpr size_t kMaxSweepRuns = 100000;
 
 SweepSpec load_sweep_text(const std::string& text, const std::string& file_name);
+
+// The file a `base:` field names, resolved against the folder of the file it is written in;
+// InputError at the field ("no such file: ...") when it is not a regular file. Sweeps and plans.
+std::string base_file_path(const ConfigNode& node);
 SweepSpec load_sweep_file(const std::string& path);
 
 }  // namespace gantry

@@ -98,6 +98,15 @@ std::string point_label(const SweepSpec& sweep, const SweepPoint& point) {
 std::vector<ScenarioSpec> build_sweep_variants(const SweepSpec& sweep,
                                                const ClusterTraceLoader& traces) {
   const std::string base_text = read_text_file(sweep.base);
+  // An Experiment already varies its own inputs (pod lists, policies, seeds); its figures are
+  // curves, not a run's metrics.
+  if (const ConfigNode doc = parse_yaml_document(base_text, sweep.base);
+      doc.is_map() && doc.yaml()["kind"] && doc.yaml()["kind"].IsScalar() &&
+      doc.yaml()["kind"].Scalar() == "Experiment")
+    throw InputError(sweep.base_where, "spec.base",
+                     fmt::format("{} is an Experiment; a sweep varies a Scenario (an Experiment "
+                                 "lists its own variants, policies and seeds)",
+                                 sweep.base_as_written));
   // The base alone first: its own errors are its file's, not the sweep's.
   load_scenario_text(base_text, sweep.base, traces);
   DistinctErrors errors;

@@ -202,6 +202,31 @@ TEST_F(Sweep, APathTheBaseDoesNotHaveIsNamedWithTheBaseFile) {
                 "serviceReportInterval");
 }
 
+TEST_F(Sweep, AnExperimentBaseIsRefusedAtTheBaseField) {
+  write("experiment.yaml", R"(apiVersion: gantry.dev/v1
+kind: Experiment
+metadata: {name: e}
+spec: {type: Fragmentation}
+)");
+  const std::string file = write("e.yaml", R"(apiVersion: gantry.dev/v1
+kind: Sweep
+metadata: {name: s}
+spec:
+  base: experiment.yaml
+  axes:
+  - {name: a, path: spec.seeds, values: [1, 2]}
+)");
+  try {
+    build_sweep_variants(load_sweep_file(file));
+    FAIL() << "expected an error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              file +
+                  ":5:9: spec.base: experiment.yaml is an Experiment; a sweep varies a "
+                  "Scenario (an Experiment lists its own variants, policies and seeds)");
+  }
+}
+
 // A point whose values are each fine but make a scenario that is not: named at the point, with
 // the base's field. One error however many points repeat it.
 TEST_F(Sweep, AnInvalidCombinationIsNamedAtThePoint) {

@@ -1,6 +1,6 @@
-// Capacity plans (sim/plan/): answers worked out by hand (Erlang C for an M/M/c queue; a
-// deterministic batch on two priced pools), the evidence of minimality, an SLO nothing meets,
-// services' SLOs, determinism, and the plan file's errors.
+// Capacity plans (sim/plan/): a deterministic batch on two priced pools worked out by hand, the
+// evidence of minimality, an SLO nothing meets, services' SLOs, determinism, and the plan
+// file's errors. Erlang C's answers for an M/M/c queue: plan_queueing_test.cpp.
 
 #include <gtest/gtest.h>
 
@@ -10,128 +10,15 @@
 #include "report/plan_report.hpp"
 #include "sim/plan/plan_loader.hpp"
 #include "sim/plan/plan_run.hpp"
-#include "tests/sim/sweep/sweep_fixture.hpp"
+#include "tests/sim/plan/plan_fixture.hpp"
 
 namespace gantry {
 namespace plan_test {
 
-using testing::SweepFolder;
+using testing::eight_jobs_base;
+using testing::kMmcBase;
 
-// M/M/c: Poisson arrivals every 10 min on average (λ = 6/h), exponential service of mean 1 h
-// (3,600 steps of 1 s, steps: {mean: 3600}; μ = 1/h), one 1-GPU node per server, no start-up
-// time: offered load a = λ/μ = 6 Erlangs. Erlang C, C(c, a) = [a^c/c! · c/(c−a)] /
-// [Σ_{k<c} a^k/k! + a^c/c! · c/(c−a)], mean wait W_q = C(c, a) / (cμ − λ):
-//   a = 6: c = 8 -> 642.6 s, c = 9 -> 235.2 s
-//   a = 9 (growth 1.5): c = 11 -> 774.8 s, c = 12 -> 319.2 s
-// With the SLO mean wait <= 6 min (360 s) the answers are 9 and 12 nodes.
-const char* kMmcBase = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: mmc}
-spec:
-  seed: 1
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: box, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: box, nodes: 8}
-  workload:
-    generators:
-    - kind: Poisson
-      name: m
-      count: 20000
-      meanInterarrival: 10m
-      mix:
-      - {weight: 1, gpus: 1, gpusPerPod: 1, steps: {mean: 3600}, stepCompute: 1s, gradientSize: 0}
-  sim: {podStartup: 0s}
-)";
-
-// Eight 1-hour 1-GPU jobs at 0 s on 1-GPU nodes of two classes, the same GPU: n nodes in all
-// give waits of 0, 1, 2, ... h in groups of n, so wait.max <= 1 h needs n >= 4.
-std::string eight_jobs_base() {
-  std::string jobs;
-  for (int i = 0; i < 8; ++i)
-    jobs += "    - {name: j" + std::to_string(i) +
-            ", submit: 0s, framework: PyTorch, roles: [{kind: Worker, replicas: 1, resources: "
-            "{cpu: 1, memory: 1Gi, gpu: 1}}], work: {steps: 3600, stepCompute: 1s, "
-            "gradientSize: 0}}\n";
-  return R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: eight}
-spec:
-  seed: 7
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: cheap, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    - {name: pricey, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: cheap, nodes: 1}
-    - {name: r2, class: pricey, nodes: 1}
-  workload:
-    jobs:
-)" + jobs +
-         "  sim: {podStartup: 0s}\n";
-}
-
-class Plan : public SweepFolder {
- protected:
-  std::string plan_file(const std::string& base, const std::string& spec) {
-    write("plan-base.yaml", base);
-    return write("plan.yaml",
-                 "apiVersion: gantry.dev/v1\nkind: Plan\nmetadata: {name: p}\nspec:\n  base: "
-                 "plan-base.yaml\n" +
-                     spec);
-  }
-  std::string error(const std::string& base, const std::string& spec) {
-    try {
-      const PlanSpec plan = load_plan_file(plan_file(base, spec));
-      PlanVariants variants(plan);
-    } catch (const InputError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "expected an error for\n" << spec;
-    return "";
-  }
-  const PlanEvaluation& neighbour(const PlanStepResult& step, size_t pool) {
-    for (const PlanNeighbour& n : step.neighbours)
-      if (n.pool == pool) return *n.evaluation;
-    ADD_FAILURE() << "no neighbour for pool " << pool;
-    return *step.largest;
-  }
-};
-
-TEST_F(Plan, MmcAnswersAreErlangCs) {
-  const PlanSpec plan = load_plan_file(plan_file(kMmcBase, R"(  forecast: {growth: [1.0, 1.5]}
-  pools:
-  - {class: box, min: 1, max: 32, pricePerNodeHour: 1}
-  slo: {wait.mean: 6m}
-)"));
-  const PlanVariants variants(plan);
-  const PlanRun run = run_plan(plan, variants, 2);
-  ASSERT_EQ(run.result.steps.size(), 2u);
-  const auto wait = [](const PlanEvaluation& e) { return e.slos[0].stats.mean; };
-  const PlanStepResult& now = run.result.steps[0];
-  ASSERT_NE(now.answer, nullptr);
-  EXPECT_EQ(now.answer->sizes, std::vector<int64_t>{9});
-  EXPECT_DOUBLE_EQ(now.answer->cost_per_hour, 9);
-  EXPECT_NEAR(wait(*now.answer), 235.2, 0.1 * 235.2);
-  EXPECT_EQ(neighbour(now, 0).sizes, std::vector<int64_t>{8});
-  EXPECT_FALSE(neighbour(now, 0).feasible);
-  EXPECT_NEAR(wait(neighbour(now, 0)), 642.6, 0.1 * 642.6);
-  const PlanStepResult& later = run.result.steps[1];
-  ASSERT_NE(later.answer, nullptr);
-  EXPECT_EQ(later.answer->sizes, std::vector<int64_t>{12});
-  EXPECT_NEAR(wait(*later.answer), 319.2, 0.1 * 319.2);
-  EXPECT_NEAR(wait(neighbour(later, 0)), 774.8, 0.1 * 774.8);
-  // Bisection over 1..32, not the grid: fewer than the 32 × 3 × 2 runs of every size.
-  EXPECT_LT(run.result.simulations, 96u);
-  EXPECT_EQ(run.result.full_grid_simulations, 192);
-}
+class Plan : public testing::PlanFolder {};
 
 // Two pools, one node of either doing the same work: 4 nodes are needed; the cheap pool
 // holds at most 2, so the cheapest is cheap 2 + pricey 2 = 2 × $1 + 2 × $3 = $8/hour (all
@@ -191,7 +78,9 @@ TEST_F(Plan, AnSloNothingMeetsIsAnAnswerWithTheShortfall) {
 }
 
 TEST_F(Plan, TheSameAnswerOnOneThreadOrTwo) {
-  const PlanSpec plan = load_plan_file(plan_file(kMmcBase, R"(  pools:
+  std::string base = kMmcBase;
+  base.replace(base.find("count: 20000"), 12, "count: 2000");
+  const PlanSpec plan = load_plan_file(plan_file(base, R"(  pools:
   - {class: box, min: 6, max: 14, pricePerNodeHour: 1}
   slo: {wait.p95: 30m}
 )"));

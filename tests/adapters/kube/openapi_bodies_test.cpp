@@ -10,6 +10,7 @@
 #include "adapters/kube/kubelet_sim/node_objects.hpp"
 #include "adapters/kube/model/kube_node.hpp"
 #include "adapters/kube/request_bodies.hpp"
+#include "adapters/kube/sweep_job.hpp"
 #include "tests/adapters/kube/test_support.hpp"
 #include "workflow/pipeline/pipeline_spec.hpp"
 
@@ -143,6 +144,15 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
   add(dir, "namespace", "io.k8s.api.core.v1.Namespace", namespace_body("team-a"));
   add(dir, "service-account", "io.k8s.api.core.v1.ServiceAccount",
       service_account_body("team-a", "default"));
+  // A sweep's Indexed Job and its token's Secret (issue #25).
+  const SweepJobSpec sweep{.namespace_name = "what-if",
+                           .sweep_id = "s-1f3a",
+                           .image = "registry.example/gantry:1.0",
+                           .server = "https://gantry.example",
+                           .shards = 40,
+                           .parallelism = 32};
+  add(dir, "sweep-job", "io.k8s.api.batch.v1.Job", sweep_job_body(sweep));
+  add(dir, "sweep-secret", "io.k8s.api.core.v1.Secret", sweep_secret_body(sweep, "t0k3n"));
   // The captured binding request as well (what a real server accepted).
   add(dir, "captured-binding", binding,
       nlohmann::json::parse(
@@ -172,7 +182,9 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
                            "node-status",
                            "node-taints",
                            "namespace",
-                           "service-account"}) {
+                           "service-account",
+                           "sweep-job",
+                           "sweep-secret"}) {
     EXPECT_NE(output.find(std::string(file) + ".json: valid"), std::string::npos) << file << "\n"
                                                                                   << output;
   }

@@ -15,6 +15,7 @@
 #include "sim/sweep/sweep_loader.hpp"
 #include "sim/sweep/sweep_metrics.hpp"
 #include "sim/sweep/sweep_runner.hpp"
+#include "sim/sweep/sweep_shards.hpp"
 #include "sim/sweep/sweep_stats.hpp"
 #include "sim/sweep/sweep_store.hpp"
 #include "sim/sweep/sweep_summary.hpp"
@@ -309,6 +310,29 @@ TEST_F(Sweep, TheTextReportHasATablePerMetric) {
   ASSERT_EQ(charts.size(), 2u);
   EXPECT_EQ(charts[0].file, "wait.max.svg");
   EXPECT_NE(charts[0].svg.find("wait.max (hours)"), std::string::npos);
+}
+
+// 10 runs in 4 shards: 3, 3, 2, 2 (the first ones the larger), in order, each run once.
+TEST(SweepShards, SplitCoversEveryRunOnceInOrder) {
+  const std::vector<ShardRange> s = split_runs(10, 4);
+  ASSERT_EQ(s.size(), 4u);
+  const size_t sizes[] = {3, 3, 2, 2};
+  size_t next = 0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    EXPECT_EQ(s[k].begin, next);
+    EXPECT_EQ(s[k].end - s[k].begin, sizes[k]);
+    next = s[k].end;
+  }
+  EXPECT_EQ(next, 10u);
+  EXPECT_EQ(split_runs(3, 5).size(), 3u) << "no empty shard";
+  EXPECT_TRUE(split_runs(0, 4).empty());
+  ASSERT_EQ(split_runs(7, 0).size(), 1u);
+  EXPECT_EQ(split_runs(7, 0)[0].end, 7u);
+  SweepSpec sweep;
+  sweep.seeds = 3;
+  EXPECT_EQ(run_at(sweep, 0), (std::pair<size_t, int>{0, 0}));
+  EXPECT_EQ(run_at(sweep, 5), (std::pair<size_t, int>{1, 2}));
+  EXPECT_EQ(run_at(sweep, 6), (std::pair<size_t, int>{2, 0}));
 }
 
 }  // namespace sweep_test

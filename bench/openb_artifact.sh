@@ -26,29 +26,16 @@ for ((r = 1; r <= runs; r++)); do
 done
 echo "load after: $(uptime | sed 's/.*load average/load average/')"
 
-python3 - "$out" "$runs" "$threads" <<'PY'
-import glob, statistics, sys
-out, runs, threads = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-
-def seconds(clock):  # "m:ss.ss" or "h:mm:ss"
-    parts = [float(p) for p in clock.split(":")]
-    return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
-
-def figures(n):
-    wall, user, rss = [], [], []
-    for path in glob.glob(f"{out}/time-{n}-*.txt"):
-        for line in open(path):
-            key, _, value = line.strip().partition(": ")
-            if key.startswith("Elapsed"): wall.append(seconds(value))
-            elif key == "User time (seconds)": user.append(float(value))
-            elif key == "Maximum resident set size (kbytes)": rss.append(int(value))
-    return statistics.median(wall), min(wall), max(wall), statistics.median(user), max(rss)
-
-one, many = figures("1"), figures(threads)
-for n, (med, lo, hi, user, rss) in (("1", one), (threads, many)):
-    print(f"--parallel {n}: wall median {med:.1f} s (min {lo:.1f}, max {hi:.1f}, {runs} runs), "
-          f"user CPU {user:.1f} s, peak memory {rss / 1024:.0f} MiB")
-print(f"speed-up: {one[0] / many[0]:.2f} x")
+python3 bench/time_stats.py "--parallel 1" "$out"/time-1-*.txt
+python3 bench/time_stats.py "--parallel $threads" "$out"/time-"$threads"-*.txt
+python3 - "$out" "$threads" <<'PY'
+import glob, sys
+sys.path.insert(0, "bench")
+from time_stats import figures
+out, threads = sys.argv[1:]
+one = figures(glob.glob(f"{out}/time-1-*.txt"))[0]
+many = figures(glob.glob(f"{out}/time-{threads}-*.txt"))[0]
+print(f"speed-up: {one / many:.2f} x")
 PY
 
 for f in "p1.json" p1/results.db p1/curves.csv p1/unallocated.svg; do

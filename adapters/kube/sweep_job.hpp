@@ -29,8 +29,8 @@ struct SweepJobSpec {
   int64_t parallelism = 1;
   int64_t backoff_limit_per_index = 3;
   int64_t ttl_seconds_after_finished = 86400;
-  std::string cpu = "1";         // request and limit per shard
-  std::string memory = "2Gi";    // request and limit per shard
+  std::string cpu = "1";       // request and limit per shard
+  std::string memory = "2Gi";  // request and limit per shard
 };
 
 // "gantry-sweep-<id>": the Job's name; the Secret's is the same with "-token".

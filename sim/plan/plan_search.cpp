@@ -113,6 +113,15 @@ class Search {
   Sizes descend(Sizes a) {
     for (bool moved = true; moved;) {
       moved = false;
+      // Every pool's one-node-smaller neighbour at once (one batch on every core); they are
+      // the answer's evidence when none holds.
+      std::vector<Sizes> neighbours;
+      for (size_t i = 0; i < a.size(); ++i)
+        if (a[i] > plan_.pools[i].min) {
+          neighbours.push_back(a);
+          --neighbours.back()[i];
+        }
+      e_.evaluate(neighbours);
       for (size_t i = 0; i < a.size(); ++i) {
         if (a[i] <= plan_.pools[i].min) continue;
         Sizes one_less = a;

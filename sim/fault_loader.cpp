@@ -63,17 +63,37 @@ const char* default_cause(FailureComponent c) {
   return "";
 }
 
+// The GPU models of the cluster's nodes, in catalog order. The catalog also knows models no
+// node has (the built-in ones), and a process for such a model would break nothing.
+std::vector<std::string> node_gpu_models(const Topology& topology) {
+  std::vector<bool> used(topology.gpus.size(), false);
+  for (const NodeInfo& node : topology.nodes) {
+    const NodeClass& c = topology.classes[static_cast<size_t>(node.node_class)];
+    if (c.gpu_type >= 0 && c.capacity.gpus > 0) used[static_cast<size_t>(c.gpu_type)] = true;
+  }
+  std::vector<std::string> models;
+  for (size_t t = 0; t < used.size(); ++t)
+    if (used[t]) models.push_back(topology.gpus.types()[t].name);
+  return models;
+}
+
+// node_gpu_models() for a message: "A100-80G, H100-80G", or "none".
+std::string node_gpu_models_text(const Topology& topology) {
+  const std::vector<std::string> models = node_gpu_models(topology);
+  return models.empty() ? std::string("none") : some_names(models);
+}
+
+bool some_node_has(const FailuresContext& ctx, std::string_view model) {
+  const std::vector<std::string> models = node_gpu_models(ctx.topology);
+  return std::any_of(models.begin(), models.end(),
+                     [&](const std::string& m) { return gpu_model_matches(model, m); });
+}
+
 std::string read_gpu_model(const ConfigNode& n, const FailuresContext& ctx) {
   const std::string name = n.as_name();
-  if (!ctx.topology_ok) return name;
-  const std::vector<GpuType>& types = ctx.topology.gpus.types();
-  if (std::any_of(types.begin(), types.end(),
-                  [&](const GpuType& t) { return gpu_model_matches(name, t.name); }))
-    return name;
-  std::vector<std::string> known;
-  for (const GpuType& t : types) known.push_back(t.name);
+  if (!ctx.topology_ok || some_node_has(ctx, name)) return name;
   n.fail("no GPU type of the cluster is " + quote_for_message(name) +
-         " or a variant of it (known types: " + some_names(known) + ")");
+         " or a variant of it (known types: " + node_gpu_models_text(ctx.topology) + ")");
 }
 
 void read_time_to_failure(const ConfigNode& node, TimeToFailure& out, ConfigErrors& errors) {
@@ -302,7 +322,18 @@ FaultSpec read_failures(const ConfigNode& node, const Topology& topology, bool t
 
   std::vector<FailureProcessSpec> preset;
   f.read("preset", [&](const ConfigNode& n) {
-    if (n.as_enum<bool>({{"none", false}, {"llama3", true}})) preset = llama3_h100_processes();
+    if (!n.as_enum<bool>({{"none", false}, {"llama3", true}})) return;
+    // The paper's rates are H100 rates (HBM3 faults among them): carrying them over to other
+    // GPUs is the user's modelling choice, made by writing the processes out, not a silent
+    // default; and a preset that applies to no node would model no failure at all.
+    if (ctx.topology_ok && !some_node_has(ctx, kLlama3GpuModel))
+      n.fail("the llama3 preset models the failures of the Llama 3 paper's " +
+             std::string(kLlama3GpuModel) + " GPUs and applies to " + std::string(kLlama3GpuModel) +
+             " nodes only; no node of this cluster has one (its GPU types: " +
+             node_gpu_models_text(ctx.topology) +
+             "). To use its rates for other GPUs, write its two processes under `processes:` "
+             "without gpuModel (scenarios/scale-1m.yaml does)");
+    preset = llama3_h100_processes();
   });
   std::vector<FailureProcessSpec> own;
   if (const auto items = read_list(f, "processes", kMaxFailureProcesses, "processes"))

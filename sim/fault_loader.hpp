@@ -4,7 +4,8 @@
 //
 //   failures:
 //     preset: llama3            # optional: the Llama 3 H100 processes (llama3_h100_processes),
-//                               # which apply to H100 nodes only; none (the default): no preset
+//                               # which apply to H100 nodes only (an error on a cluster
+//                               # without one); none (the default): no preset
 //     processes:                # optional list
 //     - component: gpu          # required: gpu | node | rack
 //       gpuModel: H100          # optional: only nodes of this GPU model (gpu_model_matches:
@@ -36,12 +37,14 @@
 //
 // Errors (recorded in `errors`, reading goes on): unknown keys, bad durations, an MTBF, scale
 // or repair time of zero, a Weibull shape outside [0.1, 100], both or neither of mtbf and
-// timeToFailure, both or neither of scale and mtbf in a Weibull, a gpuModel no GPU type of
-// the catalog has, unknown or repeated node names, an unknown rack, both or neither of nodes
-// and rack, and a round that takes longer than `every` (ceil(nodes / concurrent)·(deadline +
-// duration) > every: the next round would start before the last batch is back). GPU models,
-// node and rack names, and the round's length are checked only when the cluster was read
-// without errors (`topology_ok`); otherwise the spec's maintenance targets are left empty.
+// timeToFailure, both or neither of scale and mtbf in a Weibull, a gpuModel no node of the
+// cluster has (the catalog's other models would break nothing), `preset: llama3` on a cluster
+// without an H100 node (its rates are the paper's H100 rates; to use them for other GPUs,
+// write the two processes out without gpuModel), unknown or repeated node names, an unknown rack,
+// both or neither of nodes and rack, and a round that takes longer than `every` (ceil(nodes /
+// concurrent)·(deadline + duration) > every: the next round would start before the last batch is
+// back). GPU models, node and rack names, and the round's length are checked only when the cluster
+// was read without errors (`topology_ok`); otherwise the spec's maintenance targets are left empty.
 
 #include "engine/cluster/topology.hpp"
 #include "engine/config/config_errors.hpp"

@@ -157,7 +157,7 @@ const Allocation* Cluster::allocation_of(AllocationOwner owner) const {
 
 void Cluster::touch(NodeId n) {
   ++version_[static_cast<size_t>(n)];
-  ++change_count_;
+  log_change(n);
 }
 
 Result<NodeId> Cluster::add_node(NodeInfo info) {
@@ -174,7 +174,7 @@ Result<NodeId> Cluster::add_node(NodeInfo info) {
   const auto n = static_cast<NodeId>(topology_.nodes.size());
   topology_.nodes.push_back(std::move(info));
   append_node(c);
-  ++change_count_;
+  log_change(n);
   ++growth_count_;
   return n;
 }
@@ -266,7 +266,7 @@ void Cluster::take(NodeId n, const Resources& request, uint64_t gpu_mask) {
   free.cpu_milli -= request.cpu_milli;
   free.memory_bytes -= request.memory_bytes;
   ++version_[i];
-  ++change_count_;
+  log_change(n);
   if (request.gpu_milli > 0) {
     assert(request.gpu_milli < kMilliPerGpu && "a share is 1..999 milli");
     assert(std::popcount(gpu_mask) == 1 && "a share takes exactly one GPU");
@@ -312,7 +312,7 @@ void Cluster::give_back(NodeId n, const Resources& request, uint64_t gpu_mask) {
   free.cpu_milli += request.cpu_milli;
   free.memory_bytes += request.memory_bytes;
   ++version_[i];
-  ++change_count_;
+  log_change(n);
   ++growth_count_;
   if (request.gpu_milli > 0) {
     assert(std::popcount(gpu_mask) == 1 && "a share takes exactly one GPU");

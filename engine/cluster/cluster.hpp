@@ -107,8 +107,18 @@ class Cluster {
   uint64_t instance_id() const { return instance_.value; }
   // Bumped by every allocate() and release() on node n; starts at 0.
   uint64_t version(NodeId n) const { return version_[static_cast<size_t>(n)]; }
-  // Bumped by every allocate() and release() anywhere.
+  // Bumped by every allocate() and release() anywhere (and by the node changes that bump
+  // version(n), and add_node()).
   uint64_t change_count() const { return change_count_; }
+  // The node of change number c (change_count() after it), for the last kChangeLogSize
+  // changes: c in (change_count() - kChangeLogSize, change_count()]; -1 for c outside that
+  // window. Lets a cache of per-node values (NodeIndex) revisit only the nodes that changed
+  // since it last looked, in O(changes) instead of O(nodes).
+  static constexpr uint64_t kChangeLogSize = 1024;
+  NodeId changed_node(uint64_t c) const {
+    if (c == 0 || c > change_count_ || change_count_ - c >= kChangeLogSize) return -1;
+    return change_log_[c % kChangeLogSize];
+  }
   // Bumped by whatever may let more in: a release, a node added, uncordoned, ready again or
   // relabelled (admission parks blocked queues on it).
   uint64_t growth_count() const { return growth_count_; }
@@ -234,6 +244,11 @@ class Cluster {
   void take(NodeId n, const Resources& request, uint64_t gpu_mask);
   void give_back(NodeId n, const Resources& request, uint64_t gpu_mask);
   void touch(NodeId n);
+  // Counts one change of node n (change_count_, the change log).
+  void log_change(NodeId n) {
+    ++change_count_;
+    change_log_[change_count_ % kChangeLogSize] = n;
+  }
   void move_in_histogram(NodeId n, int from_free, int to_free);
   void refresh_largest_share(size_t i);
   void count_request(size_t i, const Resources& request, int delta);
@@ -252,6 +267,7 @@ class Cluster {
   std::vector<std::vector<AllocationOwner>> owners_on_;
   std::unordered_map<uint64_t, Allocation> allocations_;  // by key_of(owner)
   uint64_t change_count_ = 0;
+  std::vector<NodeId> change_log_ = std::vector<NodeId>(kChangeLogSize, -1);  // a ring
   uint64_t growth_count_ = 0;
   int64_t total_milli_ = 0;
   int64_t free_milli_ = 0;

@@ -21,25 +21,51 @@ int& NodeIndex::rack_count_of(GpuTypeId t, RackId r, int k) {
                      [static_cast<size_t>(r) * width + static_cast<size_t>(k)];
 }
 
+void NodeIndex::layout(const Cluster& cluster) {
+  const auto nodes = static_cast<size_t>(cluster.node_count());
+  instance_ = cluster.instance_id();
+  const size_t words = (nodes + 63) / 64;
+  types_.assign(cluster.topology().gpus.size(), {});
+  for (size_t t = 0; t < types_.size(); ++t) {
+    const int per_node = cluster.max_gpus_per_node(static_cast<GpuTypeId>(t));
+    types_[t].assign(static_cast<size_t>(per_node) + 1, std::vector<uint64_t>(words, 0));
+  }
+  racks_ = static_cast<RackId>(cluster.topology().racks.size());
+  for (size_t i = 0; i < nodes; ++i)
+    racks_ = std::max(racks_, cluster.rack_of(static_cast<NodeId>(i)) + 1);
+  rack_counts_.assign(types_.size(), {});
+  for (size_t t = 0; t < types_.size(); ++t)
+    rack_counts_[t].assign(static_cast<size_t>(racks_) * types_[t].size(), 0);
+  // Rack lists by counting sort: ascending ids inside each rack.
+  rack_begin_.assign(static_cast<size_t>(racks_) + 1, 0);
+  for (size_t i = 0; i < nodes; ++i)
+    ++rack_begin_[static_cast<size_t>(cluster.rack_of(static_cast<NodeId>(i))) + 1];
+  for (size_t r = 0; r < static_cast<size_t>(racks_); ++r) rack_begin_[r + 1] += rack_begin_[r];
+  rack_members_.assign(nodes, -1);
+  std::vector<size_t> next(rack_begin_.begin(), rack_begin_.end() - 1);
+  for (size_t i = 0; i < nodes; ++i)
+    rack_members_[next[static_cast<size_t>(cluster.rack_of(static_cast<NodeId>(i)))]++] =
+        static_cast<NodeId>(i);
+  cpu_only_.assign(words, 0);
+  cached_free_.assign(nodes, -2);  // -2: not indexed yet
+}
+
 void NodeIndex::sync(const Cluster& cluster) {
   const auto nodes = static_cast<size_t>(cluster.node_count());
-  if (cluster_ != &cluster || cached_free_.size() != nodes) {
-    // First use, or a different cluster: lay out empty buckets; the loop below fills them.
-    cluster_ = &cluster;
-    const size_t words = (nodes + 63) / 64;
-    types_.assign(cluster.topology().gpus.size(), {});
-    for (size_t t = 0; t < types_.size(); ++t) {
-      const int per_node = cluster.max_gpus_per_node(static_cast<GpuTypeId>(t));
-      types_[t].assign(static_cast<size_t>(per_node) + 1, std::vector<uint64_t>(words, 0));
+  const uint64_t now = cluster.change_count();
+  // Whether the change log still names every change since the last sync.
+  const bool logged = now - synced_at_ < Cluster::kChangeLogSize;
+  if (instance_ != cluster.instance_id() || cached_free_.size() != nodes) {
+    // First use, a different cluster, or nodes added: lay out empty buckets and fill them all.
+    layout(cluster);
+  } else if (logged) {
+    for (uint64_t c = synced_at_ + 1; c <= now; ++c) {
+      const NodeId n = cluster.changed_node(c);
+      const auto i = static_cast<size_t>(n);
+      if (cached_free_[i] != -1 && cached_free_[i] != cluster.free(n).gpus) note(cluster, n);
     }
-    racks_ = static_cast<RackId>(cluster.topology().racks.size());
-    for (size_t i = 0; i < nodes; ++i)
-      racks_ = std::max(racks_, cluster.rack_of(static_cast<NodeId>(i)) + 1);
-    rack_counts_.assign(types_.size(), {});
-    for (size_t t = 0; t < types_.size(); ++t)
-      rack_counts_[t].assign(static_cast<size_t>(racks_) * types_[t].size(), 0);
-    cpu_only_.assign(words, 0);
-    cached_free_.assign(nodes, -2);  // -2: not indexed yet
+    synced_at_ = now;
+    return;
   }
   for (size_t i = 0; i < nodes; ++i) {
     const auto n = static_cast<NodeId>(i);
@@ -47,6 +73,7 @@ void NodeIndex::sync(const Cluster& cluster) {
     if (cached_free_[i] == -1 || cached_free_[i] == cluster.free(n).gpus) continue;
     note(cluster, n);
   }
+  synced_at_ = now;
 }
 
 void NodeIndex::note(const Cluster& cluster, NodeId n) {

@@ -21,8 +21,8 @@ struct Loaded {
 
 // Reads the `failures` key of `text` against testing::mixed_cluster(): rack r0 = nodes r0-n0,
 // r0-n1 (A100-80G), r1 = r1-n0, r1-n1 (H100-80G), r2 = r2-n0 (no GPUs); node ids 0-4.
-Loaded load(const std::string& text, bool topology_ok = true) {
-  const Topology t = testing::mixed_cluster();
+Loaded load(const std::string& text, bool topology_ok = true,
+            const Topology& t = testing::mixed_cluster()) {
   const ConfigNode doc = parse_yaml_document(text, "f.yaml");
   const ConfigMap root(doc, {"failures"});
   ConfigErrors errors;
@@ -137,6 +137,37 @@ TEST(FaultLoader, PresetAloneAndNone) {
       "  - {component: gpu, gpuModel: A100, mtbf: 10d, repair: 1h}\n");
   ASSERT_THAT(other.errors, ElementsAre());
   EXPECT_EQ(other.spec.processes.size(), 3u);
+}
+
+// A cluster of A100 nodes only (rack r0: r0-n0, r0-n1): the H100 model is in the catalog but on
+// no node.
+Topology a100_cluster() {
+  Topology t;
+  t.gpus = GpuCatalog::with_defaults();
+  testing::add_fault_racks(t, testing::add_fault_class(t, "a100", "A100-80G", 8), 1, 2);
+  return t;
+}
+
+TEST(FaultLoader, PresetOnAClusterWithoutItsGpuModelIsAnError) {
+  // The preset's rates were measured on H100s and apply to H100 nodes; on a cluster without
+  // one it would model no failure at all. "failures: {preset: " is 19 characters: the value is
+  // in column 20.
+  EXPECT_THAT(load("failures: {preset: llama3}\n", true, a100_cluster()).errors,
+              ElementsAre(HasSubstr(
+                  "f.yaml:1:20: failures.preset: the llama3 preset models the failures of the "
+                  "Llama 3 paper's H100 GPUs and applies to H100 nodes only; no node of this "
+                  "cluster has one (its GPU types: A100-80G)")));
+  // An explicit process of a model that no node has is an error too, even if the catalog
+  // knows the model. "component: gpu, gpuModel: " is 26 characters: the model at 32.
+  EXPECT_THAT(load("failures:\n  processes:\n  - {component: gpu, gpuModel: H100, mtbf: 9d, "
+                   "repair: 1h}\n",
+                   true, a100_cluster())
+                  .errors,
+              ElementsAre(HasSubstr("f.yaml:3:32: failures.processes[0].gpuModel: no GPU type of "
+                                    "the cluster is 'H100' or a variant of it (known types: "
+                                    "A100-80G)")));
+  // A cluster with an H100 node takes the preset.
+  EXPECT_THAT(load("failures: {preset: llama3}\n").errors, ElementsAre());
 }
 
 TEST(FaultLoader, UnknownPreset) {

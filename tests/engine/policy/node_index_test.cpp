@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "tests/engine/policy/test_cluster.hpp"
 
 namespace gantry {
@@ -77,6 +79,70 @@ TEST(NodeIndex, CountsNodesPerRackByFreeGpus) {
   EXPECT_EQ(index.rack_nodes_with(a100, 1, 6), 1);
   EXPECT_EQ(index.rack_nodes_with(a100, 0, 5), 0);
   EXPECT_EQ(index.rack_nodes_with(a100, 0, 4), 1);
+}
+
+// Every bucket and per-rack count of `index` equals that of an index built afresh.
+void expect_same_as_fresh(const NodeIndex& index, const Cluster& c) {
+  NodeIndex fresh;
+  fresh.sync(c);
+  const auto types = static_cast<GpuTypeId>(c.topology().gpus.size());
+  for (GpuTypeId t = -1; t < types; ++t) {
+    const int top = t < 0 ? 0 : c.max_gpus_per_node(t);
+    for (int k = 0; k <= top; ++k) {
+      ASSERT_EQ(bucket(index, t, k), bucket(fresh, t, k)) << "type " << t << " k " << k;
+      for (RackId r = 0; r < fresh.rack_count(); ++r)
+        ASSERT_EQ(index.rack_nodes_with(t, r, k), fresh.rack_nodes_with(t, r, k));
+    }
+  }
+  ASSERT_EQ(index.rack_count(), fresh.rack_count());
+  for (RackId r = 0; r < fresh.rack_count(); ++r) {
+    const auto a = index.rack_members(r);
+    const auto b = fresh.rack_members(r);
+    ASSERT_EQ(std::vector<NodeId>(a.begin(), a.end()), std::vector<NodeId>(b.begin(), b.end()));
+  }
+}
+
+TEST(NodeIndex, SyncFollowsTheClusterChangeLog) {
+  // 40 nodes in 5 racks whose ids interleave (node i in rack i % 5), two GPU types, a CPU-only
+  // node. Between syncs the cluster changes a few times (sync() reads only the logged nodes),
+  // or more often than the log holds (sync() compares every node), or gains a node.
+  std::vector<NodeDef> defs;
+  for (int i = 0; i < 40; ++i)
+    defs.push_back(NodeDef{.rack = i % 5,
+                           .gpus = i == 7 ? 0 : 8,
+                           .gpu_type = i == 7 ? "" : (i % 3 == 0 ? "H100-80G" : "A100-80G")});
+  Cluster c(make_topology(defs));
+  NodeIndex index;
+  index.sync(c);
+  std::mt19937 rng(7);
+  std::vector<AllocationOwner> held;
+  for (int round = 0; round < 60; ++round) {
+    // Rounds 10 and 40 change more often than the log holds.
+    const int changes = round == 10 || round == 40 ? static_cast<int>(Cluster::kChangeLogSize) + 50
+                                                   : static_cast<int>(rng() % 30);
+    for (int i = 0; i < changes; ++i) {
+      if (!held.empty() && rng() % 2 == 0) {
+        const size_t j = rng() % held.size();
+        ASSERT_TRUE(c.release(held[j]));
+        held.erase(held.begin() + static_cast<std::ptrdiff_t>(j));
+        continue;
+      }
+      const auto n = static_cast<NodeId>(rng() % static_cast<unsigned>(c.node_count()));
+      const int gpus = 1 + static_cast<int>(rng() % 4);
+      if (c.free(n).gpus < gpus) continue;
+      held.push_back(
+          testing::take(c, n, Resources{100, testing::kGi, gpus}, c.lowest_free_gpus(n, gpus)));
+    }
+    if (round == 30) {
+      // A node joins rack 2: the index lays itself out again.
+      ASSERT_TRUE(c.add_node(NodeInfo{"late", 0, 2}));
+    }
+    index.sync(c);
+    expect_same_as_fresh(index, c);
+  }
+  const std::span<const NodeId> rack2 = index.rack_members(2);
+  EXPECT_EQ(rack2.size(), 9u);  // nodes 2, 7, ..., 37 and the late node 40
+  EXPECT_EQ(rack2.back(), 40);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "engine/policy/binpack_plugin.hpp"
@@ -282,6 +283,97 @@ TEST(PlacementPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
     }
   }
   EXPECT_GT(compared, 600);
+}
+
+// The topology plugin's bucket walk (NVSwitch-like nodes: one island each, so it does not fall
+// back to the full scan) against the scoring rule, on many random states: racks of different
+// sizes whose node ids interleave, two GPU types and 4- and 8-GPU nodes, CPU-only nodes, nodes
+// short of CPU, cordoned or failed, a nodeSelector now and then, gangs of one or two roles and
+// scale-outs next to running pods (so keys 4 and 5 differ between racks).
+TEST(Topology, BucketWalkMatchesTheScoringRuleOnRandomStates) {
+  std::mt19937 rng(20261128);  // fixed seed: the same states on every run
+  int compared = 0;
+  int placed_in_a_gang_rack = 0;
+  for (int round = 0; round < 1500; ++round) {
+    std::vector<NodeDef> defs;
+    const int nodes = 8 + static_cast<int>(rng() % 40);
+    const int racks = 1 + static_cast<int>(rng() % 6);
+    for (int i = 0; i < nodes; ++i) {
+      NodeDef d;
+      d.rack = static_cast<int>(rng() % static_cast<unsigned>(racks));
+      const unsigned kind = rng() % 10;
+      if (kind < 2) d.gpu_type = "H100-80G";
+      if (kind == 2) {
+        d.gpus = 4;
+        d.island_size = 4;
+      }
+      if (kind == 3) {
+        d.gpu_type = "";
+        d.gpus = 0;
+      }
+      defs.push_back(d);
+    }
+    Cluster cluster(make_topology(defs));
+    NodeIndex index;
+    index.sync(cluster);  // before the load: the later sync() goes through the change log
+    for (NodeId n = 0; n < cluster.node_count(); ++n) {
+      const int cap = cluster.node_class(n).capacity.gpus;
+      // Mostly busy nodes, as in a loaded cluster, some empty.
+      const uint64_t mask = cap == 0 || rng() % 5 == 0 ? 0 : (rng() & rng() & ((1ull << cap) - 1));
+      const Resources r{static_cast<int64_t>(rng() % 95'000), kGi, std::popcount(mask)};
+      testing::take(cluster, n, r, mask);
+      if (rng() % 12 == 0) cluster.set_cordoned(n, true);
+      if (rng() % 12 == 0) cluster.set_ready(n, false);
+      if (rng() % 2 == 0) cluster.set_labels(n, Labels{{"pool", rng() % 3 == 0 ? "b" : "a"}});
+    }
+    index.sync(cluster);
+
+    std::vector<Resources> pods;
+    const int roles = 1 + static_cast<int>(rng() % 2);
+    for (int role = 0; role < roles; ++role) {
+      const int count = 1 + static_cast<int>(rng() % 5);
+      const int gpus = std::array{1, 2, 3, 4, 8}[rng() % 5];
+      const int64_t cpu = static_cast<int64_t>(rng() % 6'000);
+      for (int i = 0; i < count; ++i) pods.push_back(Resources{cpu, kGi, gpus});
+    }
+    std::vector<GpuTypeId> types;
+    if (rng() % 3 == 0) {
+      types = {0, 1};
+    } else {
+      types = {static_cast<GpuTypeId>(rng() % 2)};  // A100-80G or H100-80G
+    }
+    const Labels selector{{"pool", "a"}};
+    auto plugin = make_placement_plugin("topology");
+    auto reference = make_placement_plugin("topology");
+    GangState gang;
+    gang.begin(cluster, pods, types);
+    if (rng() % 4 == 0) gang.set_constraints(&selector, nullptr);
+    if (rng() % 3 == 0) {
+      // A scale-out: one to three running pods of the gang, on nodes of its GPU types.
+      for (int e = static_cast<int>(rng() % 3); e >= 0; --e) {
+        const auto n = static_cast<NodeId>(rng() % static_cast<unsigned>(nodes));
+        if (cluster.gpu_type_of(n) == types[0]) gang.add_existing(cluster, n, 0);
+      }
+    }
+    while (!gang.complete()) {
+      const Resources& pod = gang.pod(gang.current());
+      const PlacementContext ctx{cluster, index, gang, pod};
+      const auto want = reference_select(*reference, ctx);
+      const auto got = plugin->select(ctx);
+      ASSERT_EQ(got, want) << "round " << round << " pod " << gang.current();
+      ++compared;
+      if (!got) break;
+      if (gang.pods_in_rack(cluster.rack_of(*got)) > 0 && gang.pods_on(*got) == 0)
+        ++placed_in_a_gang_rack;
+      const uint64_t mask = plugin->pick_gpus(ctx, *got);
+      testing::take(cluster, *got, pod, mask);
+      index.note(cluster, *got);
+      gang.add(cluster, *got, mask);
+    }
+  }
+  // The states are varied enough to reach every part of the walk.
+  EXPECT_GT(compared, 3000);
+  EXPECT_GT(placed_in_a_gang_rack, 100);
 }
 
 }  // namespace

@@ -294,6 +294,24 @@ TEST_F(StudyApi, ABaseOutsideTheFolderIsRefused) {
   EXPECT_EQ(e["message"], "not a file of the scenarios folder");
 }
 
+// ... and so is a base inside it whose data file is not: refused before the file is opened, at
+// the base's field.
+TEST_F(StudyApi, ABasesDataFileOutsideTheFolderIsRefused) {
+  write("sweeps/leaky-base.yaml",
+        "apiVersion: gantry.dev/v1\nkind: Scenario\nmetadata: {name: leaky}\nspec:\n  cluster:\n"
+        "    trace: {format: openb-nodes, file: /etc/hostname}\n");
+  write("sweeps/leaky.yaml",
+        "apiVersion: gantry.dev/v1\nkind: Sweep\nmetadata: {name: leaky}\nspec:\n  base: "
+        "leaky-base.yaml\n  axes:\n  - {name: p, path: spec.seed, values: [1]}\n");
+  const ClientResponse r = client_->post("/api/v1/sweeps", R"({"sweepName": "leaky"})");
+  ASSERT_EQ(r.status, 400) << r.body;
+  const nlohmann::json e = nlohmann::json::parse(r.body)["errors"][0];
+  EXPECT_EQ(e["file"], "sweeps/leaky-base.yaml");
+  EXPECT_EQ(e["line"], 6);
+  EXPECT_EQ(e["path"], "spec.cluster.trace.file");
+  EXPECT_EQ(r.body.find(folder_.string()), std::string::npos) << "no server path";
+}
+
 // DELETE of a queued job drops it; of a running sweep, stops it after the run in progress. The
 // running sweep is 40 runs of the quickstart, cancelled as soon as its first run is reported: it
 // ends "cancelled" with fewer runs done than its total.

@@ -33,14 +33,14 @@ struct StudyService::Loaded {
 namespace {
 
 // Thrown from a progress callback to stop a cancelled job.
-struct Cancelled {};
+struct StudyCancelled {};
 
 const char* state_name(int s) {
   static const char* kNames[] = {"queued", "running", "done", "failed", "cancelled"};
   return kNames[s];
 }
 
-std::string now_rfc3339() {
+std::string wall_clock_rfc3339() {
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::system_clock::now().time_since_epoch());
   return format_rfc3339(Time::from_micros(us.count()));
@@ -117,7 +117,7 @@ std::string StudyService::submit(StudyKind kind, const fs::path& file, const fs:
   job->id =
       sweep ? "sweep-" + std::to_string(next_sweep_++) : "plan-" + std::to_string(next_plan_++);
   job->number = next_number_++;
-  job->created = now_rfc3339();
+  job->created = wall_clock_rfc3339();
   const std::string id = job->id;
   publish(*job);
   jobs_[id] = std::move(job);
@@ -155,7 +155,7 @@ void StudyService::run(Job& job) {
     } else {
       run_plan_job(job);
     }
-  } catch (const Cancelled&) {
+  } catch (const StudyCancelled&) {
     std::lock_guard lock(mu_);
     job.state = State::kCancelled;
   } catch (const std::exception& e) {
@@ -167,7 +167,7 @@ void StudyService::run(Job& job) {
 
 void StudyService::report_progress(Job& job, size_t done, size_t total) {
   std::lock_guard lock(mu_);
-  if (job.cancel) throw Cancelled{};
+  if (job.cancel) throw StudyCancelled{};
   job.done = done;
   job.total = total;
   publish(job);
@@ -279,21 +279,23 @@ bool StudyService::remove(StudyKind kind, const std::string& id) {
   std::lock_guard lock(mu_);
   Job* job = find(kind, id);
   if (!job) return false;
-  switch (job->state) {
-    case State::kQueued:
-      queue_.erase(std::find(queue_.begin(), queue_.end(), id));
-      job->state = State::kCancelled;
-      publish(*job);
-      jobs_.erase(id);
-      return true;
-    case State::kRunning:
-      job->cancel = true;  // the worker ends it at its next progress report
-      return true;
-    default:
-      finished_.erase(std::find(finished_.begin(), finished_.end(), id));
-      jobs_.erase(id);
-      return true;
+  if (job->state == State::kQueued) {
+    queue_.erase(std::find(queue_.begin(), queue_.end(), id));
+    job->state = State::kCancelled;
+    publish(*job);
+    jobs_.erase(id);
+    return true;
   }
+  const auto finished = std::find(finished_.begin(), finished_.end(), id);
+  if (finished == finished_.end()) {
+    // Running, or just ended and not yet handed back by the worker (which still holds the job
+    // then): the worker ends it at its next progress report, if there is one.
+    job->cancel = true;
+    return true;
+  }
+  finished_.erase(finished);
+  jobs_.erase(id);
+  return true;
 }
 
 }  // namespace gantry::web

@@ -100,7 +100,7 @@ class StudyService {
   void run(Job& job);
   void run_sweep_job(Job& job);
   void run_plan_job(Job& job);
-  // Records progress (publishing it); throws Cancelled when asked to stop.
+  // Records progress (publishing it); throws StudyCancelled (study_service.cpp) when asked to stop.
   void report_progress(Job& job, size_t done, size_t total);
   nlohmann::json to_json(const Job& job, bool with_result) const;
   void publish(const Job& job);                            // with mu_ held

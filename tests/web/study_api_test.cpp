@@ -272,6 +272,27 @@ spec:
   EXPECT_NE(errors[0]["message"].get<std::string>().find("binpak"), std::string::npos);
   EXPECT_EQ(r.body.find(folder_.string()), std::string::npos) << "no server path";
 
+  // 11 values × 1000 seeds = 11,000 runs: over the server's 10,000, refused before any point
+  // is built.
+  write("sweeps/huge.yaml",
+        "apiVersion: gantry.dev/v1\nkind: Sweep\nmetadata: {name: huge}\nspec:\n  base: "
+        "../quickstart.yaml\n  seeds: 1000\n  axes:\n  - {name: p, path: spec.seed, values: "
+        "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]}\n");
+  const nlohmann::json listed = get("/api/v1/sweeps/catalog")["sweeps"];
+  const auto entry = std::find_if(listed.begin(), listed.end(),
+                                  [](const nlohmann::json& f) { return f["name"] == "huge"; });
+  ASSERT_NE(entry, listed.end());
+  EXPECT_EQ((*entry)["error"],
+            "too large for the server (at most 1000 points and 10000 runs): run it with gantry "
+            "sweep")
+      << "listed, and the page says why it cannot run";
+  const ClientResponse huge = client_->post("/api/v1/sweeps", R"({"sweepName": "huge"})");
+  ASSERT_EQ(huge.status, 400) << huge.body;
+  EXPECT_EQ(nlohmann::json::parse(huge.body)["error"]["message"],
+            "sweeps/huge.yaml: 11 points × 1000 seeds = 11000 runs; the server runs at most 1000 "
+            "points and 10000 runs of a sweep: run it with gantry sweep sweeps/huge.yaml (on every "
+            "core, into a results database)");
+
   EXPECT_EQ(client_->post("/api/v1/sweeps", R"({"sweepName": "nothing"})").status, 404);
   EXPECT_EQ(client_->post("/api/v1/sweeps", R"({"sweepName": 3})").status, 400);
   EXPECT_EQ(client_->post("/api/v1/sweeps", R"({})").status, 400);

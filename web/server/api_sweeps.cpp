@@ -99,6 +99,11 @@ nlohmann::json catalog_entry(StudyKind kind, const StudyFile& f, const fs::path&
       j["seeds"] = s.seeds;
       j["runs"] = s.points.size() * static_cast<size_t>(s.seeds);
       j["metrics"] = s.metrics;
+      if (s.points.size() > kMaxServedSweepPoints ||
+          s.points.size() * static_cast<size_t>(s.seeds) > kMaxServedSweepRuns)
+        j["error"] = "too large for the server (at most " + std::to_string(kMaxServedSweepPoints) +
+                     " points and " + std::to_string(kMaxServedSweepRuns) +
+                     " runs): run it with gantry sweep";
     } else {
       const PlanSpec p = load_plan_text(f.text, path.string());
       nlohmann::json pools = nlohmann::json::array();

@@ -1,5 +1,7 @@
 #include "web/server/study_service.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 
@@ -92,6 +94,14 @@ std::string StudyService::submit(StudyKind kind, const fs::path& file, const fs:
   const ClusterTraceLoader traces = confined_topology(folder);
   if (kind == StudyKind::kSweep) {
     in.sweep = load_sweep_file(file.string());
+    const size_t points = in.sweep->points.size();
+    const size_t runs = points * static_cast<size_t>(in.sweep->seeds);
+    if (points > kMaxServedSweepPoints || runs > kMaxServedSweepRuns)
+      throw GantryError(fmt::format(
+          "{}: {} points × {} seeds = {} runs; the server runs at most {} points and {} runs of "
+          "a sweep: run it with gantry sweep {} (on every core, into a results database)",
+          job->file, points, in.sweep->seeds, runs, kMaxServedSweepPoints, kMaxServedSweepRuns,
+          job->file));
     check_base(in.sweep->base, in.sweep->base_where, folder);
     in.sweep_variants = build_sweep_variants(*in.sweep, traces);
     // Shown relative to the folder: the JSON's "base" is the resolved path.

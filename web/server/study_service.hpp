@@ -47,6 +47,12 @@ namespace gantry::web {
 
 enum class StudyKind { kSweep, kPlan };
 
+// What the server runs of a sweep at most: its result, report and charts grow with its points,
+// and it runs on one thread. Larger sweeps are for `gantry sweep`, on every core, into a
+// database (submit() says so).
+inline constexpr size_t kMaxServedSweepPoints = 1000;
+inline constexpr size_t kMaxServedSweepRuns = 10000;
+
 // Thrown by submit() when max_pending jobs are queued or running already.
 struct QueueFull : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -63,7 +69,7 @@ class StudyService {
   // Loads the sweep or plan at `file` (a file of `folder`, the scenarios folder) and checks it
   // completely; queues it and returns its id ("sweep-1", "plan-1", ...). Throws InputError
   // (InputErrors: every problem, naming file, line and column), FileError (a base that cannot be
-  // read), QueueFull.
+  // read), GantryError (a sweep over the limits above), QueueFull.
   std::string submit(StudyKind kind, const std::filesystem::path& file,
                      const std::filesystem::path& folder);
 

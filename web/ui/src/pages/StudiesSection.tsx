@@ -250,7 +250,7 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
             <div className="row small muted" style={{ marginBottom: 4 }}>
               {studyProgressText(s)} <span style={{ marginLeft: 'auto' }}>{pct(studyFraction(s), 0)}</span>
             </div>
-            <div className="progress">
+            <div className="progress study-progress">
               <div style={{ width: pct(studyFraction(s)) }} />
             </div>
           </div>

@@ -28,6 +28,8 @@ TEST_F(OpenApiTest, DocumentAndRoutesAgree) {
   ApiContext ctx{engine, simulations, bus, std::string(GANTRY_SOURCE_DIR) + "/scenarios"};
   add_pipeline_routes(api.router(), ctx);
   add_cluster_routes(api.router(), ctx);
+  StudyService studies(bus);
+  add_sweep_routes(api.router(), studies, ctx.scenarios_dir);
   add_meta_routes(api, ctx);
 
   const auto doc = nlohmann::json::parse(openapi_document());

@@ -148,10 +148,12 @@ void run_serve(const ServeOptions& opt) {
   const fs::path token_file = opt.db + ".token";
   const bool new_token = tokens.ensure_admin(token_file);
   web::SimulationService simulations(bus);
+  web::StudyService studies(bus);  // sweeps and plans
   web::ApiServer api(tokens, {.ui_root = opt.ui, .allow_origin = opt.allow_origin});
   web::ApiContext ctx{*engine, simulations, bus, opt.scenarios};
   web::add_pipeline_routes(api.router(), ctx);
   web::add_cluster_routes(api.router(), ctx);
+  web::add_sweep_routes(api.router(), studies, opt.scenarios);
   web::add_meta_routes(api, ctx);
   auto server = std::make_unique<web::HttpServer>(
       web::HttpServerOptions{

@@ -101,6 +101,19 @@ std::optional<ScenarioFile> find_scenario(const fs::path& dir, const std::string
 
 }  // namespace
 
+void throw_invalid(const InputError& e, const fs::path& folder, const std::string& message) {
+  // Every error of the file (InputErrors), or the one.
+  const auto* all = dynamic_cast<const InputErrors*>(&e);
+  nlohmann::json errors = nlohmann::json::array();
+  for (const InputError& one : all ? all->errors() : std::vector<InputError>{e})
+    errors.push_back({{"file", relative_to_folder(one.where().file, folder)},
+                      {"line", one.where().line},
+                      {"column", one.where().column},
+                      {"path", one.field()},
+                      {"message", relative_to_folder(one.detail(), folder)}});
+  throw ApiError(400, "invalid", message, {{"errors", errors}});
+}
+
 void add_cluster_routes(Router& router, ApiContext& ctx) {
   ServeEngine& engine = ctx.engine;
   EventLoop& loop = engine.loop();
@@ -195,16 +208,7 @@ void add_cluster_routes(Router& router, ApiContext& ctx) {
                 const std::string id = sims.submit(r);
                 return HttpResponse::json(202, *sims.describe(id, false));
               } catch (const InputError& e) {
-                // Every error of the file (InputErrors), or the one.
-                const auto* all = dynamic_cast<const InputErrors*>(&e);
-                nlohmann::json errors = nlohmann::json::array();
-                for (const InputError& one : all ? all->errors() : std::vector<InputError>{e})
-                  errors.push_back({{"file", relative_to_folder(one.where().file, folder)},
-                                    {"line", one.where().line},
-                                    {"column", one.where().column},
-                                    {"path", one.field()},
-                                    {"message", relative_to_folder(one.detail(), folder)}});
-                throw ApiError(400, "invalid", "the scenario is not valid", {{"errors", errors}});
+                throw_invalid(e, folder, "the scenario is not valid");
               } catch (const std::invalid_argument& e) {
                 throw ApiError(400, "bad_request", relative_to_folder(e.what(), folder));
               }

@@ -5,10 +5,12 @@
 
 #include <filesystem>
 
+#include "engine/core/errors.hpp"
 #include "web/server/api_server.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/serve_engine.hpp"
 #include "web/server/simulation_service.hpp"
+#include "web/server/study_service.hpp"
 
 namespace gantry::web {
 
@@ -22,6 +24,15 @@ struct ApiContext {
 void add_pipeline_routes(Router& router, ApiContext& ctx);  // api_pipelines.cpp
 void add_cluster_routes(Router& router, ApiContext& ctx);   // api_cluster.cpp
 void add_meta_routes(ApiServer& api, ApiContext& ctx);  // api_meta.cpp (health, metrics, events)
+// The shipped sweeps and plans and their runs (api_sweeps.cpp); `scenarios_dir` as ApiContext's.
+void add_sweep_routes(Router& router, StudyService& studies,
+                      const std::filesystem::path& scenarios_dir);
+
+// Throws the 400 "invalid" of a file that is not valid: {"errors": [{"file", "line", "column",
+// "path", "message"}]}, one per InputError (every one of InputErrors), with paths relative to
+// `folder` (the scenarios folder), and `message` as the error's message.
+[[noreturn]] void throw_invalid(const InputError& e, const std::filesystem::path& folder,
+                                const std::string& message);
 
 // RFC 3339 from a path or query value; ApiError 400 naming `what` otherwise.
 Time parse_time_param(const std::string& text, const std::string& what);

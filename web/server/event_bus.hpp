@@ -30,7 +30,8 @@ namespace gantry::web {
 
 struct BusEvent {
   uint64_t id = 0;
-  std::string type;  // "run", "task", "attempt", "cluster", "pipeline", "simulation"
+  // "run", "task", "attempt", "cluster", "pipeline", "simulation", "sweep", "plan"
+  std::string type;
   std::string data;  // JSON
 };
 

@@ -887,6 +887,12 @@ const server = http.createServer(async (req, res) => {
       const sc = getScenarios().find((x) => x.name === parts[1]);
       return sc ? send(res, 200, { name: sc.name, yaml: sc.yaml }) : fail(res, 404, 'not_found', `no scenario '${parts[1]}'`);
     }
+    // Sweeps and plans need gantry serve's simulator and report/: the mock ships none, so the
+    // what-if page says it has none (rather than failing on routes that do not exist).
+    if ((parts[0] === 'sweeps' || parts[0] === 'plans') && m === 'GET' && parts.length <= 2) {
+      if (parts.length === 1 || parts[1] === 'catalog') return send(res, 200, { [parts[0]]: [] });
+      return fail(res, 404, 'not_found', `no ${parts[0].slice(0, -1)} '${parts[1]}'`);
+    }
     if (parts[0] === 'simulations') {
       if (parts.length === 1 && m === 'POST') {
         const body = JSON.parse((await readBody(req)) || '{}');

@@ -196,3 +196,50 @@ export interface ApplyResult {
   pipelines: PipelineSummary[];
   pools: Pool[];
 }
+
+// ---- sweeps and capacity plans (web/API.md, "Sweeps and plans") ----
+
+export type StudyKind = 'Sweep' | 'Plan';
+
+// A shipped kind: Sweep or kind: Plan file (GET /sweeps/catalog, GET /plans/catalog).
+export interface StudyFile {
+  name: string;
+  file: string;
+  kind: StudyKind;
+  description: string;
+  error: string | null; // the loader's message when the file cannot run
+  base?: string;
+  // a sweep
+  axes?: string[];
+  points?: number;
+  seeds?: number;
+  runs?: number;
+  metrics?: string[];
+  // a plan
+  pools?: string[];
+  growth?: number[];
+}
+
+export interface StudyChart {
+  name: string; // "wait.p95.svg", "frontier.svg"
+  svg: string;
+}
+
+// A sweep or plan the server runs (POST /sweeps, POST /plans): `done` of `total` runs (a sweep)
+// or forecast steps (a plan); when done, `result` is the CLI's --format json document, `report`
+// its text report and `charts` its SVGs.
+export interface Study {
+  id: string;
+  kind: StudyKind;
+  name: string;
+  file: string;
+  state: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+  done: number;
+  total: number;
+  progress: number;
+  created: string;
+  error: string | null;
+  result: Record<string, unknown> | null;
+  report: string | null;
+  charts: StudyChart[] | null;
+}

@@ -7,6 +7,7 @@ import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } fro
 import { Chart } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
 import { IconPlay } from '../components/icons';
+import StudiesSection from './StudiesSection';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
@@ -148,6 +149,7 @@ export default function WhatIfPage() {
       </div>
       <Comparison a={variants.A} b={variants.B} scenarios={list} />
       <History sims={history.data?.simulations} onUse={use} />
+      <StudiesSection />
     </div>
   );
 }

@@ -245,7 +245,7 @@ TEST_F(StudyApi, APlanShowsExactlyWhatTheCliComputes) {
   EXPECT_NE(report.find("cheap 2, pricey 2 — $8.00/hour"), std::string::npos) << report;
   ASSERT_EQ(j["charts"].size(), 1u);
   EXPECT_EQ(j["charts"][0]["name"], "frontier.svg");
-  EXPECT_EQ(j["charts"][0]["svg"], plan_frontier_svg(plan, metrics, run.result));
+  EXPECT_EQ(j["charts"][0]["svg"], plan_frontier_svg(plan, variants.slos(), metrics, run.result));
 }
 
 TEST_F(StudyApi, BadInputIsA400NamingFileLineAndColumn) {

@@ -214,8 +214,8 @@ void StudyService::run_plan_job(Job& job) {
   nlohmann::ordered_json result = plan_json(plan, variants.slos(), metrics, run.result);
   std::string report = plan_text_report(plan, variants.slos(), metrics, run.result);
   nlohmann::json charts = nlohmann::json::array();
-  charts.push_back(
-      {{"name", "frontier.svg"}, {"svg", plan_frontier_svg(plan, metrics, run.result)}});
+  charts.push_back({{"name", "frontier.svg"},
+                    {"svg", plan_frontier_svg(plan, variants.slos(), metrics, run.result)}});
   std::lock_guard lock(mu_);
   job.result = std::move(result);
   job.report = std::move(report);

@@ -34,7 +34,8 @@ void Cluster::append_node(const NodeClass& c) {
   node_free_milli_.push_back(int64_t{c.capacity.gpus} * kMilliPerGpu);
   version_.push_back(0);
   requests_.emplace_back();
-  state_.push_back(NodeState{});
+  // The node's NodeInfo is already in topology_.nodes, at the index this node gets.
+  state_.push_back(NodeState{.tainted = !topology_.nodes[state_.size()].taints.empty()});
   owners_on_.emplace_back();
   total_milli_ += node_free_milli_.back();
   free_milli_ += node_free_milli_.back();
@@ -255,6 +256,7 @@ void Cluster::set_labels(NodeId n, Labels labels) {
 
 void Cluster::set_taints(NodeId n, std::vector<Taint> taints) {
   topology_.nodes[static_cast<size_t>(n)].taints = std::move(taints);
+  state_[static_cast<size_t>(n)].tainted = !topology_.nodes[static_cast<size_t>(n)].taints.empty();
   touch(n);
 }
 

@@ -189,6 +189,9 @@ class Cluster {
     return s.ready && !s.cordoned && !s.removed;
   }
   const NodeInfo& node_info(NodeId n) const { return topology_.nodes[static_cast<size_t>(n)]; }
+  // node_info(n).taints is not empty; read beside schedulable(), so the filters of a pod with
+  // nothing to tolerate never touch the node's NodeInfo.
+  bool tainted(NodeId n) const { return state_[static_cast<size_t>(n)].tainted; }
   void set_labels(NodeId n, Labels labels);
   void set_taints(NodeId n, std::vector<Taint> taints);
 
@@ -232,6 +235,7 @@ class Cluster {
     bool ready = true;
     bool cordoned = false;
     bool removed = false;
+    bool tainted = false;  // node_info(n).taints is not empty (kept by set_taints)
   };
   static uint64_t key_of(AllocationOwner o) {
     return (static_cast<uint64_t>(static_cast<uint32_t>(o.workload)) << 32) |

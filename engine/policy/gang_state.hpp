@@ -48,8 +48,10 @@ class GangState {
   bool admits(const Cluster& cluster, NodeId n) const {
     if (domain_node_ >= 0 && n != domain_node_) return false;
     if (domain_rack_ >= 0 && cluster.rack_of(n) != domain_rack_) return false;
+    const bool selector = node_selector_ != nullptr && !node_selector_->empty();
+    if (!selector && !cluster.tainted(n)) return true;  // the common case, without NodeInfo
     const NodeInfo& info = cluster.node_info(n);
-    return (node_selector_ == nullptr || selector_matches(*node_selector_, info.labels)) &&
+    return (!selector || selector_matches(*node_selector_, info.labels)) &&
            (info.taints.empty() ||
             tolerates_all(tolerations_ != nullptr ? *tolerations_ : kNoTolerations, info.taints));
   }

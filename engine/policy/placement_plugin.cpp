@@ -1,17 +1,10 @@
 #include "engine/policy/placement_plugin.hpp"
 
 #include <algorithm>
+#include <bit>
+#include <cstdint>
 
 namespace gantry {
-
-bool node_admits(const PlacementContext& ctx, NodeId n) {
-  return ctx.cluster.schedulable(n) && ctx.gang.admits(ctx.cluster, n);
-}
-
-bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
-  if (ctx.pod.needs_gpu() && !ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) return false;
-  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
-}
 
 void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out) {
   out.clear();
@@ -38,14 +31,31 @@ void PlacementPlugin::set_target_workload(std::span<const WeightedPodClass>) {}
 
 std::optional<NodeId> draw_feasible_node(const PlacementPlugin& plugin, const PlacementContext& ctx,
                                          RandomStream& stream, std::vector<NodeId>& scratch) {
-  scratch.clear();
+  // The feasible nodes as bits of a node-id bitmap (scratch's ints, 32 nodes each), then the
+  // k-th set bit: the k-th feasible node in increasing id order, as sorting them would give,
+  // without the sort (a quarter of a Random run's time).
+  const auto words = static_cast<size_t>((ctx.cluster.node_count() + 31) / 32);
+  scratch.assign(words, 0);
+  int64_t feasible = 0;
   for_each_candidate(ctx, [&](NodeId n) {
-    if (passes_common_filters(ctx, n) && plugin.filter(ctx, n)) scratch.push_back(n);
+    if (!passes_candidate_filters(ctx, n) || !plugin.filter(ctx, n)) return;
+    scratch[static_cast<size_t>(n) / 32] |=
+        static_cast<NodeId>(1u << (static_cast<unsigned>(n) % 32));
+    ++feasible;
   });
-  if (scratch.empty()) return std::nullopt;
-  std::sort(scratch.begin(), scratch.end());
-  return scratch[static_cast<size_t>(
-      stream.uniform_int(0, static_cast<int64_t>(scratch.size()) - 1))];
+  if (feasible == 0) return std::nullopt;
+  int64_t k = stream.uniform_int(0, feasible - 1);
+  for (size_t w = 0; w < words; ++w) {
+    auto bits = static_cast<uint32_t>(scratch[w]);
+    const int count = std::popcount(bits);
+    if (k >= count) {
+      k -= count;
+      continue;
+    }
+    for (; k > 0; --k) bits &= bits - 1;  // drop the k lowest set bits
+    return static_cast<NodeId>(w * 32 + static_cast<size_t>(std::countr_zero(bits)));
+  }
+  return std::nullopt;  // not reached: k < feasible
 }
 
 uint64_t default_gpus(const Cluster& cluster, NodeId n, const Resources& pod) {
@@ -57,7 +67,8 @@ uint64_t default_gpus(const Cluster& cluster, NodeId n, const Resources& pod) {
 }
 
 std::optional<NodeId> PlacementPlugin::select(const PlacementContext& ctx) {
-  return best_of(ctx, [&](auto&& visit) { for_each_candidate(ctx, visit); });
+  return best_of(
+      ctx, [&](auto&& visit) { for_each_candidate(ctx, visit); }, true);
 }
 
 }  // namespace gantry

@@ -55,11 +55,23 @@ struct PlacementContext {
 // k fully free GPUs for a k-GPU pod or one GPU with at least gpu_milli free for a share pod
 // (resources.hpp); and node_admits(). GPU-less pods may go on any node, with or without GPUs,
 // that has the CPU and memory.
-bool passes_common_filters(const PlacementContext& ctx, NodeId n);
 // The node-level filters: schedulable (present, ready, not cordoned), labels matching the job's
 // nodeSelector, taints tolerated (Kubernetes' NodeUnschedulable, NodeAffinity and
 // TaintToleration filters).
-bool node_admits(const PlacementContext& ctx, NodeId n);
+// Inline, as the filters below: they run for every candidate node of every pod (the FGD
+// artifact's 1,020 runs place 10^8 pods × nodes).
+inline bool node_admits(const PlacementContext& ctx, NodeId n) {
+  return ctx.cluster.schedulable(n) && ctx.gang.admits(ctx.cluster, n);
+}
+inline bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
+  if (ctx.pod.needs_gpu() && !ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) return false;
+  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
+}
+// passes_common_filters() for a node for_each_candidate() gave: its GPU type is one of the
+// gang's already, so only the fit and node_admits() are left to check.
+inline bool passes_candidate_filters(const PlacementContext& ctx, NodeId n) {
+  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
+}
 
 // Calls f(NodeId) for each node that could hold the pod's GPUs: for a whole-GPU pod, the nodes
 // of an allowed type with at least pod.gpus fully free GPUs (from the NodeIndex, so full nodes
@@ -127,13 +139,18 @@ class PlacementPlugin {
  protected:
   // The default select(): filter + pre_score + score over the given candidates; highest score
   // wins, ties to the lowest node id. Overrides use it on a narrowed candidate set.
+  // `of_allowed_types`: every node for_each gives is of one of the gang's GPU types (it walks
+  // for_each_candidate()), so the type filter is skipped.
   template <typename ForEach>
-  std::optional<NodeId> best_of(const PlacementContext& ctx, ForEach&& for_each) {
+  std::optional<NodeId> best_of(const PlacementContext& ctx, ForEach&& for_each,
+                                bool of_allowed_types = false) {
     pre_score(ctx);
     std::optional<NodeId> best;
     NodeScore best_score;
     for_each([&](NodeId n) {
-      if (!passes_common_filters(ctx, n) || !filter(ctx, n)) return;
+      if (!(of_allowed_types ? passes_candidate_filters(ctx, n) : passes_common_filters(ctx, n)) ||
+          !filter(ctx, n))
+        return;
       const NodeScore s = score(ctx, n);
       if (!best || s > best_score || (s == best_score && n < *best)) {
         best = n;

@@ -387,7 +387,8 @@ TEST_F(Reliability, CompareRefusesIncompleteAndForeignDatabases) {
 TEST_F(Reliability, CommandLineMistakesAreExitCodeTwo) {
   const Outcome bogus = run("bogus");
   EXPECT_EQ(bogus.exit_code(), 2);
-  EXPECT_TRUE(has(bogus.err, "unknown command 'bogus'; known: simulate, tune, sweep, plan, compare, pipeline"))
+  EXPECT_TRUE(has(bogus.err,
+                  "unknown command 'bogus'; known: simulate, tune, sweep, plan, compare, pipeline"))
       << bogus.err;
   const Outcome sub = run("pipeline valdate x.yaml");
   EXPECT_EQ(sub.exit_code(), 2);

@@ -164,10 +164,19 @@ TEST(ClusterDynamic, CordonedAndFailedNodesAreUnschedulableButKeepTheirPods) {
   EXPECT_GT(c.version(1), v);
   c.set_ready(1, true);
   EXPECT_TRUE(c.schedulable(1));
+  EXPECT_FALSE(c.tainted(1));
   c.set_taints(1, {Taint{"gpu", "broken", TaintEffect::kNoSchedule}});
   c.set_labels(1, {{"zone", "b"}});
   EXPECT_EQ(c.node_info(1).taints.size(), 1u);
+  EXPECT_TRUE(c.tainted(1)) << "the filters' fast path reads this flag, not the NodeInfo";
   EXPECT_EQ(c.node_info(1).labels.at("zone"), "b");
+  c.set_taints(1, {});
+  EXPECT_FALSE(c.tainted(1));
+  // A node added with taints is tainted from the start.
+  const Result<NodeId> added =
+      c.add_node(NodeInfo{"t", 0, 0, {}, {Taint{"spot", "true", TaintEffect::kNoSchedule}}});
+  ASSERT_TRUE(added);
+  EXPECT_TRUE(c.tainted(added.value()));
 }
 
 TEST(NodeLabels, SelectorsAndTolerationsFollowKubernetes) {

@@ -17,8 +17,6 @@ void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out) {
     out.push_back(t);
 }
 
-bool PlacementPlugin::filter(const PlacementContext&, NodeId) const { return true; }
-
 void PlacementPlugin::pre_score(const PlacementContext&) {}
 
 uint64_t PlacementPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const {
@@ -29,8 +27,8 @@ void PlacementPlugin::configure(const SchedulerConfig&) {}
 
 void PlacementPlugin::set_target_workload(std::span<const WeightedPodClass>) {}
 
-std::optional<NodeId> draw_feasible_node(const PlacementPlugin& plugin, const PlacementContext& ctx,
-                                         RandomStream& stream, std::vector<NodeId>& scratch) {
+std::optional<NodeId> draw_feasible_node(const PlacementContext& ctx, RandomStream& stream,
+                                         std::vector<NodeId>& scratch) {
   // The feasible nodes as bits of a node-id bitmap (scratch's ints, 32 nodes each), then the
   // k-th set bit: the k-th feasible node in increasing id order, as sorting them would give,
   // without the sort (a quarter of a Random run's time).
@@ -38,7 +36,7 @@ std::optional<NodeId> draw_feasible_node(const PlacementPlugin& plugin, const Pl
   scratch.assign(words, 0);
   int64_t feasible = 0;
   for_each_candidate(ctx, [&](NodeId n) {
-    if (!passes_candidate_filters(ctx, n) || !plugin.filter(ctx, n)) return;
+    if (!passes_candidate_filters(ctx, n)) return;
     scratch[static_cast<size_t>(n) / 32] |=
         static_cast<NodeId>(1u << (static_cast<unsigned>(n) % 32));
     ++feasible;

@@ -18,7 +18,7 @@ NodeScore RandomPlugin::score(const PlacementContext&, NodeId) const { return {}
 
 std::optional<NodeId> RandomPlugin::select(const PlacementContext& ctx) {
   chosen_node_ = -1;
-  const std::optional<NodeId> drawn = draw_feasible_node(*this, ctx, stream_, feasible_);
+  const std::optional<NodeId> drawn = draw_feasible_node(ctx, stream_, feasible_);
   if (!drawn) return std::nullopt;
   const NodeId n = *drawn;
   chosen_node_ = n;

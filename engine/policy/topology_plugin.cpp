@@ -81,7 +81,7 @@ std::optional<NodeId> TopologyPlugin::select(const PlacementContext& ctx) {
   int fitting = 0;
   NodeId only = -1;
   for (NodeId n : gang_nodes) {
-    if (passes_common_filters(ctx, n) && filter(ctx, n)) {
+    if (passes_common_filters(ctx, n)) {
       ++fitting;
       only = n;
     }
@@ -97,7 +97,7 @@ std::optional<NodeId> TopologyPlugin::select(const PlacementContext& ctx) {
     // rack of the gang, else the lowest node id.
     std::optional<NodeId> first;
     for (NodeId n = 0; n < ctx.cluster.node_count(); ++n) {
-      if (!passes_common_filters(ctx, n) || !filter(ctx, n)) continue;
+      if (!passes_common_filters(ctx, n)) continue;
       if (ctx.gang.pods_in_rack(ctx.cluster.rack_of(n)) > 0) return n;
       if (!first) {
         first = n;
@@ -142,7 +142,7 @@ std::optional<NodeId> TopologyPlugin::best_single(const PlacementContext& ctx, i
     for (int k = g; k <= top; ++k)
       if (const std::optional<NodeId> n = first_feasible(ctx, 0, racks_.size(), k)) return n;
   // Every rack (the gang's racks hold no feasible candidate now, so they change nothing).
-  const auto feasible = [&](NodeId n) { return passes_common_filters(ctx, n) && filter(ctx, n); };
+  const auto feasible = [&](NodeId n) { return passes_common_filters(ctx, n); };
   for (int k = g; k <= top; ++k) {
     NodeId best = -1;
     for (GpuTypeId t : ctx.gang.gpu_types()) {
@@ -201,7 +201,7 @@ std::optional<NodeId> TopologyPlugin::first_feasible(const PlacementContext& ctx
     for (NodeId n : ctx.index.rack_members(r)) {
       if (best && n > *best) break;
       if (ctx.cluster.free(n).gpus != k) continue;
-      if (!passes_common_filters(ctx, n) || !filter(ctx, n)) continue;
+      if (!passes_common_filters(ctx, n)) continue;
       best = n;
       break;
     }

@@ -208,7 +208,7 @@ std::optional<NodeId> reference_select(PlacementPlugin& plugin, const PlacementC
   std::optional<NodeId> best;
   NodeScore best_score;
   for (NodeId n = 0; n < ctx.cluster.node_count(); ++n) {
-    if (!passes_common_filters(ctx, n) || !plugin.filter(ctx, n)) continue;
+    if (!passes_common_filters(ctx, n)) continue;
     const NodeScore s = plugin.score(ctx, n);
     if (!best || s > best_score) {
       best = n;

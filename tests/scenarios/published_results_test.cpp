@@ -174,7 +174,7 @@ TEST(PublishedResults, SweepCpuFgdWithinThreeTenthsOfTheBest) {
 // scenarios/openb-artifact.yaml: the authors' artifact run, the 17 pod lists of their run script
 // (hkust-adsl/kubernetes-scheduler-simulator, experiments/run_scripts/generate_run_scripts.py,
 // FileList; there gpushare100 comes before gpushare40) × 6 policies × 10 seeds = 1,020 runs,
-// about a minute on 2 cores.
+// under a minute on 2 cores.
 // The default list has openb-fragmentation.yaml's seeds, so it must match the published means
 // as that file does; FGD leaves the least GPU unallocated at 130 % on every list; the four
 // lists with published means above match them at 10 seeds.

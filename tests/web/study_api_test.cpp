@@ -18,6 +18,7 @@
 #include "sim/sweep/sweep_runner.hpp"
 #include "sim/sweep/sweep_summary.hpp"
 #include "sim/sweep/sweep_variants.hpp"
+#include "tests/sim/plan/plan_fixture.hpp"
 #include "tests/web/temp_dir.hpp"
 #include "web/client/http_client.hpp"
 #include "web/server/api_routes.hpp"
@@ -40,36 +41,9 @@ spec:
   metrics: [wait.p95, jct.mean]
 )";
 
-// Eight 1-hour 1-GPU jobs at 0 s on 1-GPU nodes of two classes (tests/sim/plan's case): n nodes
-// give waits of 0, 1, 2, ... h in groups of n, so wait.max <= 1 h needs 4 nodes; the cheap pool
-// holds at most 2, so the answer is cheap 2 + pricey 2 = 2 × $1 + 2 × $3 = $8/hour.
-std::string eight_jobs_base() {
-  std::string jobs;
-  for (int i = 0; i < 8; ++i)
-    jobs += "    - {name: j" + std::to_string(i) +
-            ", submit: 0s, framework: PyTorch, roles: [{kind: Worker, replicas: 1, resources: "
-            "{cpu: 1, memory: 1Gi, gpu: 1}}], work: {steps: 3600, stepCompute: 1s, "
-            "gradientSize: 0}}\n";
-  return R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: eight}
-spec:
-  seed: 7
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: cheap, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    - {name: pricey, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: cheap, nodes: 1}
-    - {name: r2, class: pricey, nodes: 1}
-  workload:
-    jobs:
-)" + jobs +
-         "  sim: {podStartup: 0s}\n";
-}
+// tests/sim/plan's batch: eight 1-hour jobs on two priced pools (plan_fixture.hpp); the
+// answer is cheap 2 + pricey 2 = 2 × $1 + 2 × $3 = $8/hour.
+using gantry::testing::eight_jobs_base;
 
 const char* kTwoPoolsPlan = R"(# Two pools by hand.
 apiVersion: gantry.dev/v1

@@ -40,12 +40,16 @@ TEST(ShippedSweeps, PlacementVsLoadKeepsItsPromises) {
   for (int placement = 0; placement < 3; ++placement)
     for (int load = 0; load < 3; ++load)
       for (int nodes = 0; nodes < 3; ++nodes) {
-        if (nodes > 0)
+        if (nodes > 0) {
           EXPECT_LE(p95[placement][load][nodes], p95[placement][load][nodes - 1])
               << s.points[static_cast<size_t>(placement * 9 + load * 3 + nodes)].values[0].text;
-        if (load > 0) EXPECT_LE(p95[placement][load][nodes], p95[placement][load - 1][nodes]);
-        if (placement != 1)
+        }
+        if (load > 0) {
+          EXPECT_LE(p95[placement][load][nodes], p95[placement][load - 1][nodes]);
+        }
+        if (placement != 1) {
           EXPECT_GT(p95[1][load][nodes], p95[placement][load][nodes]) << "spread waits longest";
+        }
       }
 }
 

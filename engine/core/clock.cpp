@@ -5,13 +5,11 @@
 
 namespace gantry {
 
-namespace {
 Time system_now() {
   const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
       std::chrono::system_clock::now().time_since_epoch());
   return Time::from_micros(us.count());
 }
-}  // namespace
 
 WallClock::WallClock() : WallClock(system_now(), 1.0) {}
 

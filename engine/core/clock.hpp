@@ -42,6 +42,10 @@ class VirtualClock final : public Clock {
   Time now_;
 };
 
+// The system clock's current instant (UTC, microseconds): when something happened in the real
+// world, for records such as "created" times.
+Time system_now();
+
 class WallClock final : public Clock {
  public:
   // Reads real UTC, unscaled.

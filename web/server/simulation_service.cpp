@@ -1,10 +1,10 @@
 #include "web/server/simulation_service.hpp"
 
 #include <algorithm>
-#include <chrono>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/quote.hpp"
+#include "engine/core/clock.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "sim/experiment_json.hpp"
 #include "sim/experiment_runner.hpp"
@@ -28,12 +28,6 @@ struct Cancelled {};
 const char* to_string_state(int s) {
   static const char* kNames[] = {"queued", "running", "done", "failed", "cancelled"};
   return kNames[s];
-}
-
-std::string now_rfc3339() {
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
-  return format_rfc3339(Time::from_micros(us.count()));
 }
 
 // Per service, its report intervals as plot series (the what-if page's services charts):
@@ -157,7 +151,7 @@ std::string SimulationService::submit(const SimulationRequest& request) {
   std::lock_guard lock(mu_);
   job->id = "sim-" + std::to_string(next_++);
   job->overrides = request.overrides;
-  job->created = now_rfc3339();
+  job->created = format_rfc3339(system_now());
   const std::string id = job->id;
   publish(*job);
   jobs_[id] = std::move(job);

@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/reader.hpp"
+#include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
 #include "report/plan_report.hpp"
 #include "report/sweep_report.hpp"
@@ -40,12 +40,6 @@ struct StudyCancelled {};
 const char* state_name(int s) {
   static const char* kNames[] = {"queued", "running", "done", "failed", "cancelled"};
   return kNames[s];
-}
-
-std::string wall_clock_rfc3339() {
-  const auto us = std::chrono::duration_cast<std::chrono::microseconds>(
-      std::chrono::system_clock::now().time_since_epoch());
-  return format_rfc3339(Time::from_micros(us.count()));
 }
 
 // The trace loader of a job: only files of the scenarios folder.
@@ -127,7 +121,7 @@ std::string StudyService::submit(StudyKind kind, const fs::path& file, const fs:
   job->id =
       sweep ? "sweep-" + std::to_string(next_sweep_++) : "plan-" + std::to_string(next_plan_++);
   job->number = next_number_++;
-  job->created = wall_clock_rfc3339();
+  job->created = format_rfc3339(system_now());
   const std::string id = job->id;
   publish(*job);
   jobs_[id] = std::move(job);

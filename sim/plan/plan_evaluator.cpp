@@ -65,17 +65,12 @@ void PlanEvaluator::evaluate(const std::vector<std::vector<int64_t>>& configs) {
     }
     judged_.emplace(sizes, std::move(e));
   }
-  // Rounds: every configuration of the batch up to its target seeds; again with more where an
-  // SLO is undecided.
+  // Rounds: every new configuration of the batch up to its target seeds; again with more where
+  // an SLO is undecided. A configuration leaves evaluate() decided or at maxSeeds, so one judged
+  // in an earlier call never needs more.
   std::map<std::vector<int64_t>, int> target;
   for (const std::vector<int64_t>& sizes : configs)
     if (judged_.at(sizes).valid && judged_.at(sizes).seeds == 0) target[sizes] = plan_->seeds;
-  for (const std::vector<int64_t>& sizes : configs) {
-    const PlanEvaluation& e = judged_.at(sizes);
-    if (e.valid && e.seeds > 0 && e.seeds < plan_->max_seeds)
-      for (const SloCheck& c : e.slos)
-        if (!c.decided) target[sizes] = std::min(plan_->max_seeds, 2 * e.seeds);
-  }
   while (!target.empty()) {
     struct Run {
       const std::vector<int64_t>* sizes;
@@ -85,9 +80,6 @@ void PlanEvaluator::evaluate(const std::vector<std::vector<int64_t>>& configs) {
     for (const auto& [sizes, seeds] : target)
       for (int s = judged_.at(sizes).seeds; s < seeds; ++s) runs.push_back({&sizes, s});
     std::vector<std::vector<double>> results(runs.size());
-    // Scenarios of configurations judged in an earlier call are rebuilt for their extra seeds.
-    for (const auto& [sizes, seeds] : target)
-      if (!scenarios.contains(sizes)) scenarios.emplace(sizes, variants_->scenario(growth_, sizes));
     run_in_order(runs.size(), threads_, [&](size_t i, std::stop_token) {
       ScenarioSpec s = scenarios.at(*runs[i].sizes);
       s.seed += static_cast<uint64_t>(runs[i].seed_index);

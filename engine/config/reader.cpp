@@ -11,6 +11,7 @@
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <vector>
 
 #include "engine/config/quote.hpp"
 #include "engine/config/units.hpp"
@@ -401,9 +402,11 @@ std::string read_text_file(const std::string& path, int64_t max_bytes) {
                          format_bytes_exact(max_bytes) + " (" + std::to_string(max_bytes) +
                          " bytes)");
   std::string text;
-  char buffer[65536];
-  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
-    text.append(buffer, static_cast<size_t>(in.gcount()));
+  // On the heap: the server reads files on civetweb's worker threads, whose stacks are small
+  // (a 64 KiB array there overflowed under AddressSanitizer).
+  std::vector<char> buffer(65536);
+  while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+    text.append(buffer.data(), static_cast<size_t>(in.gcount()));
     if (static_cast<int64_t>(text.size()) > max_bytes)
       throw InputError(SourceLocation{path, 0, 0}, "",
                        "the file is larger than the " + format_bytes_exact(max_bytes) +

@@ -18,4 +18,8 @@ NodeScore BestFitPlugin::score(const PlacementContext& ctx, NodeId n) const {
   return s;
 }
 
+std::optional<NodeId> BestFitPlugin::select(const PlacementContext& ctx) {
+  return select_with_own_score(*this, ctx);
+}
+
 }  // namespace gantry

@@ -28,6 +28,8 @@ class BestFitPlugin final : public PlacementPlugin {
   std::string_view name() const override { return "bestfit"; }
   void pre_score(const PlacementContext& ctx) override { maxima_.update(ctx.cluster); }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
+  // The default select(), with score() inlined (select_with_own_score()).
+  std::optional<NodeId> select(const PlacementContext& ctx) override;
 
   // The score of the rule above; the pod must fit (leftovers >= 0).
   static int64_t score_of(int64_t cpu_left, int64_t gpu_milli_left, const SpecMaxima& maxima);

@@ -28,6 +28,8 @@ class DotProductPlugin final : public PlacementPlugin {
   std::string_view name() const override { return "dotproduct"; }
   void pre_score(const PlacementContext& ctx) override { maxima_.update(ctx.cluster); }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
+  // The default select(), with score() inlined (select_with_own_score()).
+  std::optional<NodeId> select(const PlacementContext& ctx) override;
 
   // The score of the rule above for these free and requested amounts.
   static int64_t score_of(int64_t free_cpu, int64_t free_gpu_milli, int64_t pod_cpu,

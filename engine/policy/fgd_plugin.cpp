@@ -50,4 +50,8 @@ uint64_t FgdPlugin::pick_gpus(const PlacementContext& ctx, NodeId n) const {
   return entry(ctx, n).move.gpu_mask;
 }
 
+std::optional<NodeId> FgdPlugin::select(const PlacementContext& ctx) {
+  return select_with_own_score(*this, ctx);
+}
+
 }  // namespace gantry

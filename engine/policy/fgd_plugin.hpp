@@ -42,6 +42,8 @@ class FgdPlugin final : public PlacementPlugin {
   void set_target_workload(std::span<const WeightedPodClass> workload) override;
   void pre_score(const PlacementContext& ctx) override;
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
+  // The default select(), with score() inlined (select_with_own_score()).
+  std::optional<NodeId> select(const PlacementContext& ctx) override;
   uint64_t pick_gpus(const PlacementContext& ctx, NodeId n) const override;
 
   // The fragmentation model FGD scores with (e.g. to read the cluster's fragmentation).

@@ -25,4 +25,8 @@ NodeScore GpuClusteringPlugin::score(const PlacementContext& ctx, NodeId n) cons
   return s;
 }
 
+std::optional<NodeId> GpuClusteringPlugin::select(const PlacementContext& ctx) {
+  return select_with_own_score(*this, ctx);
+}
+
 }  // namespace gantry

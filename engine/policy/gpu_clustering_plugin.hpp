@@ -31,6 +31,8 @@ class GpuClusteringPlugin final : public PlacementPlugin {
   std::string_view name() const override { return "gpuclustering"; }
   void pre_score(const PlacementContext& ctx) override { maxima_.update(ctx.cluster); }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
+  // The default select(), with score() inlined (select_with_own_score()).
+  std::optional<NodeId> select(const PlacementContext& ctx) override;
 
  private:
   SpecMaxima maxima_;

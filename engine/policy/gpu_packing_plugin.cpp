@@ -25,4 +25,8 @@ NodeScore GpuPackingPlugin::score(const PlacementContext& ctx, NodeId n) const {
   return s;
 }
 
+std::optional<NodeId> GpuPackingPlugin::select(const PlacementContext& ctx) {
+  return select_with_own_score(*this, ctx);
+}
+
 }  // namespace gantry

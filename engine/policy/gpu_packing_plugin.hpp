@@ -27,6 +27,8 @@ class GpuPackingPlugin final : public PlacementPlugin {
  public:
   std::string_view name() const override { return "gpupacking"; }
   NodeScore score(const PlacementContext& ctx, NodeId n) const override;
+  // The default select(), with score() inlined (select_with_own_score()).
+  std::optional<NodeId> select(const PlacementContext& ctx) override;
 };
 
 }  // namespace gantry

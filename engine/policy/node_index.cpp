@@ -47,7 +47,28 @@ void NodeIndex::layout(const Cluster& cluster) {
     rack_members_[next[static_cast<size_t>(cluster.rack_of(static_cast<NodeId>(i)))]++] =
         static_cast<NodeId>(i);
   cpu_only_.assign(words, 0);
+  cpu_.assign(kCpuLevels, std::vector<uint64_t>(words, 0));
+  share_.assign(types_.size(),
+                std::vector<std::vector<uint64_t>>(kShareLevels, std::vector<uint64_t>(words, 0)));
   cached_free_.assign(nodes, -2);  // -2: not indexed yet
+  cached_cpu_.assign(nodes, -1);
+  cached_share_.assign(nodes, -1);
+}
+
+void NodeIndex::move_level(std::vector<std::vector<uint64_t>>& at_least, int from, int to,
+                           NodeId n) {
+  const size_t word = static_cast<size_t>(n) / 64;
+  const uint64_t bit = 1ull << (static_cast<unsigned>(n) % 64);
+  for (int l = from + 1; l <= to; ++l) at_least[static_cast<size_t>(l)][word] |= bit;
+  for (int l = to + 1; l <= from; ++l) at_least[static_cast<size_t>(l)][word] &= ~bit;
+}
+
+bool NodeIndex::stale(const Cluster& cluster, NodeId n) const {
+  const auto i = static_cast<size_t>(n);
+  const Resources& free = cluster.free(n);
+  if (cached_cpu_[i] != cpu_level(free.cpu_milli)) return true;
+  if (cached_free_[i] == -1) return false;  // a CPU-only node: only its CPU is indexed
+  return cached_free_[i] != free.gpus || cached_share_[i] != share_level(share_room(free));
 }
 
 void NodeIndex::sync(const Cluster& cluster) {
@@ -61,30 +82,34 @@ void NodeIndex::sync(const Cluster& cluster) {
   } else if (logged) {
     for (uint64_t c = synced_at_ + 1; c <= now; ++c) {
       const NodeId n = cluster.changed_node(c);
-      const auto i = static_cast<size_t>(n);
-      if (cached_free_[i] != -1 && cached_free_[i] != cluster.free(n).gpus) note(cluster, n);
+      if (stale(cluster, n)) note(cluster, n);
     }
     synced_at_ = now;
     return;
   }
   for (size_t i = 0; i < nodes; ++i) {
     const auto n = static_cast<NodeId>(i);
-    // CPU-only nodes (-1) never enter a bucket; the rest only when their count moved.
-    if (cached_free_[i] == -1 || cached_free_[i] == cluster.free(n).gpus) continue;
-    note(cluster, n);
+    if (cached_free_[i] == -2 || stale(cluster, n)) note(cluster, n);
   }
   synced_at_ = now;
 }
 
 void NodeIndex::note(const Cluster& cluster, NodeId n) {
   const auto i = static_cast<size_t>(n);
+  const Resources& free = cluster.free(n);
+  const int cpu = cpu_level(free.cpu_milli);
+  move_level(cpu_, cached_cpu_[i], cpu, n);
+  cached_cpu_[i] = static_cast<int8_t>(cpu);
   const GpuTypeId t = cluster.gpu_type_of(n);
   if (t < 0 || cluster.node_class(n).capacity.gpus == 0) {
     cached_free_[i] = -1;
     cpu_only_[i / 64] |= 1ull << (i % 64);
     return;
   }
-  const int now = cluster.free(n).gpus;
+  const int share = share_level(share_room(free));
+  move_level(share_[static_cast<size_t>(t)], cached_share_[i], share, n);
+  cached_share_[i] = static_cast<int8_t>(share);
+  const int now = free.gpus;
   const RackId r = cluster.rack_of(n);
   if (cached_free_[i] >= 0) {
     set_bit(t, cached_free_[i], n, false);

@@ -74,6 +74,7 @@ void Scheduler::release_all(Cluster& cluster, Workload& w, Time now) {
   // (a node gone), so a missing one is not an error here.
   for (size_t pos = 0; pos < w.pods.size(); ++pos)
     (void)cluster.release(AllocationOwner{w.id, w.pod_id(pos)});
+  index_synced_ = false;  // the next placement re-reads these nodes from the change log
   w.pods.clear();
   w.pod_ids.clear();
   w.resize_to_pods = -1;
@@ -283,6 +284,7 @@ void Scheduler::end_resize(Cluster& cluster, Workload& w, bool done, Time now) {
     const int32_t id = w.pod_id(pos);
     if (std::find(leaving.begin(), leaving.end(), id) != leaving.end()) {
       (void)cluster.release(AllocationOwner{w.id, id});
+      index_synced_ = false;  // as in release_all()
       continue;
     }
     w.pods[out] = w.pods[pos];

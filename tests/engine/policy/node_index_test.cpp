@@ -94,12 +94,50 @@ void expect_same_as_fresh(const NodeIndex& index, const Cluster& c) {
         ASSERT_EQ(index.rack_nodes_with(t, r, k), fresh.rack_nodes_with(t, r, k));
     }
   }
+  // The CPU and share-room views, level by level.
+  const auto collect = [](auto&& walk) {
+    std::vector<NodeId> out;
+    walk([&](NodeId n) { out.push_back(n); });
+    return out;
+  };
+  for (int l = 0; l < NodeIndex::kCpuLevels; ++l)
+    ASSERT_EQ(collect([&](auto f) { index.for_each_with_cpu(l, f); }),
+              collect([&](auto f) { fresh.for_each_with_cpu(l, f); }))
+        << "cpu level " << l;
+  for (GpuTypeId t = 0; t < types; ++t)
+    for (int l = 0; l < NodeIndex::kShareLevels; ++l)
+      ASSERT_EQ(collect([&](auto f) { index.for_each_with_room(t, l, 0, f); }),
+                collect([&](auto f) { fresh.for_each_with_room(t, l, 0, f); }))
+          << "type " << t << " share level " << l;
   ASSERT_EQ(index.rack_count(), fresh.rack_count());
   for (RackId r = 0; r < fresh.rack_count(); ++r) {
     const auto a = index.rack_members(r);
     const auto b = fresh.rack_members(r);
     ASSERT_EQ(std::vector<NodeId>(a.begin(), a.end()), std::vector<NodeId>(b.begin(), b.end()));
   }
+}
+
+TEST(NodeIndex, LevelsAreMonotoneAndCoarse) {
+  // Monotone is what makes the views exact (a node with at least a pod's CPU is at least at
+  // its level); coarse keeps the cumulative bitsets few.
+  EXPECT_EQ(NodeIndex::cpu_level(-5), 0);
+  EXPECT_EQ(NodeIndex::cpu_level(127), 0);
+  EXPECT_EQ(NodeIndex::cpu_level(128), 1);
+  EXPECT_EQ(NodeIndex::cpu_level(1023), 7);
+  EXPECT_EQ(NodeIndex::cpu_level(1024), 8);   // 1024 >> 7 = 8 = 0b1000: width 4, next bits 00
+  EXPECT_EQ(NodeIndex::cpu_level(1280), 9);   // 10 = 0b1010: next bits 01
+  EXPECT_EQ(NodeIndex::cpu_level(2048), 12);  // 16 = 0b10000: width 5
+  EXPECT_EQ(NodeIndex::cpu_level(int64_t{1} << 40), NodeIndex::kCpuLevels - 1);
+  std::mt19937_64 rng(3);
+  for (int i = 0; i < 100'000; ++i) {
+    const auto x = static_cast<int64_t>(rng() % (int64_t{1} << (1 + rng() % 40)));
+    ASSERT_LE(NodeIndex::cpu_level(x), NodeIndex::cpu_level(x + 1)) << x;
+  }
+  EXPECT_EQ(NodeIndex::share_level(0), 0);
+  EXPECT_EQ(NodeIndex::share_level(49), 0);
+  EXPECT_EQ(NodeIndex::share_level(50), 1);
+  EXPECT_EQ(NodeIndex::share_level(999), 19);
+  EXPECT_EQ(NodeIndex::share_level(1000), NodeIndex::kShareLevels - 1);
 }
 
 TEST(NodeIndex, SyncFollowsTheClusterChangeLog) {
@@ -128,10 +166,23 @@ TEST(NodeIndex, SyncFollowsTheClusterChangeLog) {
         continue;
       }
       const auto n = static_cast<NodeId>(rng() % static_cast<unsigned>(c.node_count()));
-      const int gpus = 1 + static_cast<int>(rng() % 4);
-      if (c.free(n).gpus < gpus) continue;
-      held.push_back(
-          testing::take(c, n, Resources{100, testing::kGi, gpus}, c.lowest_free_gpus(n, gpus)));
+      // Whole GPUs, a share of one, or CPU alone (the only kind node 7 takes), with any CPU.
+      const auto cpu = static_cast<int64_t>(rng() % 20'000);
+      const unsigned kind = n == 7 ? 2 : rng() % 3;
+      if (kind == 0) {
+        const int gpus = 1 + static_cast<int>(rng() % 4);
+        if (c.free(n).gpus < gpus || c.free(n).cpu_milli < cpu) continue;
+        held.push_back(
+            testing::take(c, n, Resources{cpu, testing::kGi, gpus}, c.lowest_free_gpus(n, gpus)));
+      } else if (kind == 1) {
+        const int milli = 1 + static_cast<int>(rng() % 999);
+        const int g = c.best_fit_share_gpu(n, milli);
+        if (g < 0 || c.free(n).cpu_milli < cpu) continue;
+        held.push_back(testing::take(c, n, Resources{cpu, testing::kGi, 0, milli}, 1ull << g));
+      } else {
+        if (c.free(n).cpu_milli < cpu) continue;
+        held.push_back(testing::take(c, n, Resources{cpu, testing::kGi}, 0));
+      }
     }
     if (round == 30) {
       // A node joins rack 2: the index lays itself out again.

@@ -189,6 +189,37 @@ TEST(DotProductPlugin, ScoreIsFlooredExactlyAtWholeSteps) {
   EXPECT_EQ(DotProductPlugin::score_of(128000, 8000, 128000, 8000, openb), 0);
 }
 
+TEST(DotProductPlugin, ScoreEqualsTheExactDivisionOnEveryStepAndRandomInputs) {
+  // score_of avoids a 128-bit division (a double estimate corrected by exact products); the
+  // reference is that division. Inputs: every whole score's boundary on a 1-GPU share axis
+  // (dot/2 = k/100: pod share k·80 on a full 8-GPU node) and its neighbours, then random free
+  // and requested amounts up to large maxima (4,096 cores, 64 GPUs).
+  __extension__ typedef __int128 Wide;
+  const auto reference = [](int64_t fc, int64_t fg, int64_t pc, int64_t pg, const SpecMaxima& m) {
+    const Wide c = m.cpu_milli, g = m.gpu_milli;
+    const Wide num = Wide{fc} * pc * g * g + Wide{fg} * pg * c * c;
+    return 100 - static_cast<int64_t>(ceil_div<Wide>(100 * num, 2 * c * c * g * g));
+  };
+  const SpecMaxima openb;
+  for (int64_t k = 0; k <= 100; ++k)
+    for (int64_t d : {-1, 0, 1}) {
+      const int64_t pg = std::max<int64_t>(0, k * 160 + d);
+      ASSERT_EQ(DotProductPlugin::score_of(0, 8000, 0, pg, openb), reference(0, 8000, 0, pg, openb))
+          << pg;
+    }
+  SpecMaxima large;
+  large.cpu_milli = 4'096'000;
+  large.gpu_milli = 64'000;
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 200'000; ++i) {
+    const SpecMaxima& m = i % 2 == 0 ? openb : large;
+    std::uniform_int_distribution<int64_t> cpu(0, m.cpu_milli), gpu(0, m.gpu_milli);
+    const int64_t fc = cpu(rng), fg = gpu(rng), pc = cpu(rng), pg = gpu(rng);
+    ASSERT_EQ(DotProductPlugin::score_of(fc, fg, pc, pg, m), reference(fc, fg, pc, pg, m))
+        << fc << " " << fg << " " << pc << " " << pg;
+  }
+}
+
 // ---- gpuclustering --------------------------------------------------------------------------
 
 TEST(GpuClusteringPlugin, SameAffinityFirstThenIdleNodes) {
@@ -412,6 +443,58 @@ TEST(FgdScore, SigmoidOfTheReductionInGpus) {
   EXPECT_EQ(FgdScore(0).score(12345), 50);   // no workload: nothing fragments
 }
 
+// ---- for_each_candidate() leaves out only nodes the filters refuse ----------------------------
+
+TEST(SharingPlugins, CandidatesAreEveryNodeWithRoom) {
+  // Random states (CPU-only nodes, shares of any size, CPU nearly used up) and pods of every
+  // kind whose CPU request is often a node's exact free CPU: the candidates that pass the filters
+  // are exactly the nodes that pass them, and the index leaves some nodes out.
+  std::mt19937 rng(20261128);
+  int64_t left_out = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<SharedNode> nodes;
+    for (int i = 0; i < 24; ++i) {
+      SharedNode s;
+      s.gpu_type = i % 4 == 3 ? "H100-80G" : "A100-80G";
+      s.free_milli.assign(i % 6 == 5 ? 0 : 4, 1000);
+      for (int& m : s.free_milli) {
+        const int r = static_cast<int>(rng() % 3);
+        m = r == 0 ? 0 : r == 1 ? 1000 : 1 + static_cast<int>(rng() % 999);
+      }
+      s.cpu_used = static_cast<int64_t>(rng() % 32'000);
+      nodes.push_back(s);
+    }
+    Cluster cluster = shared_cluster(nodes);
+    NodeIndex index;
+    index.sync(cluster);
+    for (int p = 0; p < 20; ++p) {
+      const auto any = static_cast<NodeId>(rng() % nodes.size());
+      const int64_t cpu = rng() % 2 == 0
+                              ? cluster.free(any).cpu_milli + static_cast<int>(rng() % 3) - 1
+                              : static_cast<int64_t>(rng() % 32'000);
+      const int kind = static_cast<int>(rng() % 3);
+      const Resources pod = kind == 0   ? share_pod(1 + static_cast<int>(rng() % 999), cpu)
+                            : kind == 1 ? whole_pod(1 + static_cast<int>(rng() % 4), cpu)
+                                        : cpu_pod(cpu);
+      GangState gang;
+      gang.begin(cluster, {pod},
+                 rng() % 2 == 0 ? std::vector<GpuTypeId>{0, 1} : std::vector<GpuTypeId>{0});
+      const PlacementContext ctx{cluster, index, gang, pod};
+      std::set<NodeId> from_candidates, from_all;
+      int64_t visited = 0;
+      for_each_candidate(ctx, [&](NodeId n) {
+        ++visited;
+        if (passes_candidate_filters(ctx, n)) from_candidates.insert(n);
+      });
+      for (NodeId n = 0; n < cluster.node_count(); ++n)
+        if (passes_common_filters(ctx, n)) from_all.insert(n);
+      ASSERT_EQ(from_candidates, from_all) << "round " << round << " pod " << p;
+      left_out += cluster.node_count() - visited;
+    }
+  }
+  EXPECT_GT(left_out, 10'000) << "the index narrows the candidates";
+}
+
 // ---- select() agrees with the scoring rule, share pods included ---------------------------
 
 TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
@@ -428,10 +511,11 @@ TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
       for (int i = 0; i < 10; ++i) {
         SharedNode s;
         s.gpu_type = i % 4 == 3 ? "H100-80G" : "A100-80G";
-        s.free_milli.assign(i % 3 == 2 ? 2 : 4, 1000);
+        s.free_milli.assign(i % 5 == 4 ? 0 : i % 3 == 2 ? 2 : 4, 1000);  // node 4, 9: no GPUs
         for (int& m : s.free_milli) {
           const int r = static_cast<int>(rng() % 4);
-          m = r == 0 ? 0 : r == 1 ? 1000 : 100 * (1 + static_cast<int>(rng() % 9));
+          // Any share, not only the steps of the NodeIndex's share levels (50 milli).
+          m = r == 0 ? 0 : r == 1 ? 1000 : 1 + static_cast<int>(rng() % 999);
         }
         s.cpu_used = static_cast<int64_t>(rng() % 30'000);
         nodes.push_back(s);
@@ -445,9 +529,11 @@ TEST(SharingPlugins, SelectMatchesTheScoringRuleOnRandomStates) {
       index.sync(cluster);
       for (int p = 0; p < 6; ++p) {
         const int kind = static_cast<int>(rng() % 3);
-        const Resources pod = kind == 0 ? share_pod(100 * (1 + static_cast<int>(rng() % 9)), 1'000)
-                              : kind == 1 ? whole_pod(1 + static_cast<int>(rng() % 2), 1'000)
-                                          : cpu_pod(2'000);
+        // CPU requests up to 12 cores against 2..32 free: the CPU filter often decides.
+        const auto cpu = static_cast<int64_t>(rng() % 12'000);
+        const Resources pod = kind == 0   ? share_pod(1 + static_cast<int>(rng() % 999), cpu)
+                              : kind == 1 ? whole_pod(1 + static_cast<int>(rng() % 2), cpu)
+                                          : cpu_pod(cpu);
         const std::string_view plugin_name(name);
         // These two draw GPU-less pods at random (see their headers): not a scoring rule.
         if (!pod.needs_gpu() && (plugin_name == "gpuclustering" || plugin_name == "gpupacking"))

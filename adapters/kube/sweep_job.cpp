@@ -46,13 +46,19 @@ nlohmann::json sweep_job_body(const SweepJobSpec& spec) {
               {"spec", {{"restartPolicy", "Never"}, {"containers", {container}}}}}}}}};
 }
 
-nlohmann::json sweep_secret_body(const SweepJobSpec& spec, const std::string& token) {
+nlohmann::json sweep_secret_body(const SweepJobSpec& spec, const std::string& token,
+                                 const std::string& job_uid) {
+  nlohmann::json metadata = {{"name", sweep_secret_name(spec.sweep_id)},
+                             {"namespace", spec.namespace_name},
+                             {"labels", labels(spec)}};
+  if (!job_uid.empty())
+    metadata["ownerReferences"] = {{{"apiVersion", "batch/v1"},
+                                    {"kind", "Job"},
+                                    {"name", sweep_job_name(spec.sweep_id)},
+                                    {"uid", job_uid}}};
   return {{"apiVersion", "v1"},
           {"kind", "Secret"},
-          {"metadata",
-           {{"name", sweep_secret_name(spec.sweep_id)},
-            {"namespace", spec.namespace_name},
-            {"labels", labels(spec)}}},
+          {"metadata", std::move(metadata)},
           {"type", "Opaque"},
           {"stringData", {{"token", token}}}};
 }

@@ -40,7 +40,10 @@ std::string sweep_secret_name(const std::string& sweep_id);
 // The body of POST /apis/batch/v1/namespaces/{ns}/jobs.
 nlohmann::json sweep_job_body(const SweepJobSpec& spec);
 
-// The body of POST /api/v1/namespaces/{ns}/secrets: {"type":"Opaque","stringData":{"token"}}.
-nlohmann::json sweep_secret_body(const SweepJobSpec& spec, const std::string& token);
+// The body of POST /api/v1/namespaces/{ns}/secrets: {"type":"Opaque","stringData":{"token"}},
+// owned by the Job whose metadata.uid is `job_uid` (when not empty), so the garbage collector
+// deletes it with the Job.
+nlohmann::json sweep_secret_body(const SweepJobSpec& spec, const std::string& token,
+                                 const std::string& job_uid = {});
 
 }  // namespace gantry::kube

@@ -152,7 +152,8 @@ TEST(KubeOpenApi, EveryBodyIsValid) {
                            .shards = 40,
                            .parallelism = 32};
   add(dir, "sweep-job", "io.k8s.api.batch.v1.Job", sweep_job_body(sweep));
-  add(dir, "sweep-secret", "io.k8s.api.core.v1.Secret", sweep_secret_body(sweep, "t0k3n"));
+  add(dir, "sweep-secret", "io.k8s.api.core.v1.Secret",
+      sweep_secret_body(sweep, "t0k3n", "0f9a6d3e-5b8c-4d2e-9a1f-3c7b2e8d4f60"));
   // The captured binding request as well (what a real server accepted).
   add(dir, "captured-binding", binding,
       nlohmann::json::parse(

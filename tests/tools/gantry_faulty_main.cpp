@@ -7,6 +7,7 @@
 //                                 event loop), saying so on standard output
 //   GANTRY_CRASH_AFTER_POSTS=N    sweep-worker: kill -9 itself right after the server
 //                                 acknowledged its N-th run (a pod dying half-way)
+//   GANTRY_STOP_AFTER_POSTS=N     sweep-worker: stop itself (SIGSTOP) there
 //   GANTRY_FULL_DISK_FLAG=PATH    the disk is full while PATH exists: every SQLite write of
 //                                 the process fails with SQLITE_FULL (full_disk.hpp)
 
@@ -28,6 +29,10 @@ int main(int argc, char** argv) {
   if (const char* n = std::getenv("GANTRY_CRASH_AFTER_POSTS"))
     hooks.sweep_run_posted = [n = std::strtoull(n, nullptr, 10)](size_t posted) {
       if (posted == n) ::kill(::getpid(), SIGKILL);
+    };
+  if (const char* n = std::getenv("GANTRY_STOP_AFTER_POSTS"))
+    hooks.sweep_run_posted = [n = std::strtoull(n, nullptr, 10)](size_t posted) {
+      if (posted == n) ::kill(::getpid(), SIGSTOP);
     };
   if (const char* flag = std::getenv("GANTRY_FULL_DISK_FLAG"))
     gantry::testing::FullDisk::install(flag);

@@ -36,9 +36,9 @@ std::optional<size_t> parse_index(const std::string& text) {
 // The server's refusal of the token, in the words a pod's log needs.
 [[noreturn]] void explain(const SweepServerError& e, const std::string& id) {
   if (e.status == 401)
-    throw GantryError(std::string(e.what()) +
-                      " (GANTRY_TOKEN is not a token of sweep " + id +
-                      ", or the sweep has ended and its token was revoked)");
+    throw SweepServerError(e.status, e.code,
+                           std::string(e.what()) + " (GANTRY_TOKEN is not a token of sweep " + id +
+                               ", or the sweep has ended and its token was revoked)");
   throw;
 }
 
@@ -128,7 +128,14 @@ int run_shard(const SweepWorkerOptions& o, SweepCoordinatorClient& client) {
         fmt::print("sweep {} was cancelled: shard {} stops\n", o.sweep, o.shard);
         return 0;
       }
-      explain(e, o.sweep);
+      // The token fetched this shard, so it was the sweep's: only the sweep's end (done by
+      // other pods, or cancelled) revokes it.
+      if (e.status == 401) {
+        fmt::print("sweep {} has ended or was cancelled (its token was revoked): shard {} stops\n",
+                   o.sweep, o.shard);
+        return 0;
+      }
+      throw;
     }
     ++posted;
     if (o.posted) o.posted(posted);

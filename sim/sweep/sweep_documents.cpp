@@ -22,8 +22,9 @@ namespace fs = std::filesystem;
 
 [[noreturn]] void bad_key(const std::string& key, const std::string& why) {
   throw InputError({"documents"}, "documents[\"" + key + "\"]",
-                   why + "; a document's key is a relative path inside the sweep's folder "
-                         "(such as sweeps/grid.yaml or data/nodes.csv)");
+                   why +
+                       "; a document's key is a relative path inside the sweep's folder "
+                       "(such as sweeps/grid.yaml or data/nodes.csv)");
 }
 
 // Every scalar under a `file:` key of the YAML `text` (data files: traces of a cluster, an
@@ -130,8 +131,8 @@ SweepFolder::SweepFolder(const SweepDocuments& docs) : sweep_(docs.sweep), root_
   check_sweep_documents(docs);
   std::string tmpl = (fs::temp_directory_path() / "gantry-sweep-XXXXXX").string();
   if (::mkdtemp(tmpl.data()) == nullptr)
-    throw GantryError("cannot create a temporary folder in " +
-                      fs::temp_directory_path().string() + ": " + std::strerror(errno));
+    throw GantryError("cannot create a temporary folder in " + fs::temp_directory_path().string() +
+                      ": " + std::strerror(errno));
   path_ = fs::canonical(tmpl);
   try {
     for (const auto& [key, text] : docs.files) {

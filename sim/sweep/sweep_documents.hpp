@@ -20,8 +20,8 @@
 namespace gantry {
 
 struct SweepDocuments {
-  std::string root;        // shown in place of the private folder ("" = the current folder)
-  std::string sweep;       // the key of the kind: Sweep document
+  std::string root;   // shown in place of the private folder ("" = the current folder)
+  std::string sweep;  // the key of the kind: Sweep document
   std::map<std::string, std::string> files;  // key -> text
 };
 

@@ -24,7 +24,8 @@ const nlohmann::json& member(const nlohmann::json& j, const std::string& key,
 uint64_t unsigned_at(const nlohmann::json& j, const std::string& key, const std::string& field) {
   const nlohmann::json& v = member(j, key, field);
   if (v.is_number_unsigned()) return v.get<uint64_t>();
-  if (v.is_number_integer() && v.get<int64_t>() >= 0) return static_cast<uint64_t>(v.get<int64_t>());
+  if (v.is_number_integer() && v.get<int64_t>() >= 0)
+    return static_cast<uint64_t>(v.get<int64_t>());
   bad(field, "a whole number of 0 or more");
 }
 
@@ -59,10 +60,8 @@ nlohmann::json run_json(const PostedRun& run) {
     else
       metrics.push_back(m);
   }
-  return {{"run", run.run},
-          {"seed", run.seed},
-          {"fingerprint", run.fingerprint},
-          {"metrics", metrics}};
+  return {
+      {"run", run.run}, {"seed", run.seed}, {"fingerprint", run.fingerprint}, {"metrics", metrics}};
 }
 
 PostedRun run_from_json(const nlohmann::json& j, const std::string& where) {

@@ -197,9 +197,7 @@ TEST_F(SweepCoordinatorApi, ALongPollReturnsWhenTheCountChangesOrTheSweepIsCance
   EXPECT_EQ(p.total, 12u);
   // A pod's watch for the end, on a thread; cancelling ends it, whichever comes first.
   SweepProgress watched;
-  std::thread watch([&] {
-    watched = client(s.token).wait(s.id, -1, std::chrono::seconds(60));
-  });
+  std::thread watch([&] { watched = client(s.token).wait(s.id, -1, std::chrono::seconds(60)); });
   const nlohmann::json cancelled = client(admin_).cancel(s.id);
   watch.join();
   EXPECT_EQ(cancelled["state"], "cancelled");
@@ -215,8 +213,8 @@ TEST_F(SweepCoordinatorApi, LongPollsBeyondTheLimitAreToldToRetryInsteadOfWaitin
   stop();
   const std::string db = (dir_ / "g.db").string();
   tokens_ = std::make_unique<TokenStore>(db);
-  coordinator_ = std::make_unique<SweepCoordinator>(
-      db, *tokens_, bus_, SweepCoordinator::Options{.max_waiters = 1});
+  coordinator_ = std::make_unique<SweepCoordinator>(db, *tokens_, bus_,
+                                                    SweepCoordinator::Options{.max_waiters = 1});
   api_ = std::make_unique<ApiServer>(*tokens_, ApiOptions{.ui_root = dir_ / "ui"});
   add_distributed_sweep_routes(api_->router(), *coordinator_);
   server_ = std::make_unique<HttpServer>(HttpServerOptions{.listen = "127.0.0.1:0", .threads = 8},
@@ -254,8 +252,7 @@ TEST_F(SweepCoordinatorApi, AShardsFailureIsKeptAndShown) {
 TEST_F(SweepCoordinatorApi, ABadSweepIsRefusedNamingTheLineInTheUsersFolder) {
   // 'binpak' is the first value of spec.axes[0].values, on line 8 of the sweep file.
   EXPECT_EQ(status_of([&] { client(admin_).submit(grid("[binpak, spread]"), 4); }), 400);
-  EXPECT_NE(message_.find("/home/me/what-if/sweeps/grid.yaml:8:"), std::string::npos)
-      << message_;
+  EXPECT_NE(message_.find("/home/me/what-if/sweeps/grid.yaml:8:"), std::string::npos) << message_;
   EXPECT_NE(message_.find("spec.axes[0].values[0]"), std::string::npos) << message_;
   EXPECT_NE(message_.find("binpak"), std::string::npos) << message_;
   // Nothing was stored.

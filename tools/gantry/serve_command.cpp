@@ -164,11 +164,10 @@ void run_serve(const ServeOptions& opt) {
   web::add_distributed_sweep_routes(api.router(), coordinator);
   web::add_meta_routes(api, ctx);
   auto server = std::make_unique<web::HttpServer>(
-      web::HttpServerOptions{
-          .listen = opt.listen,
-          .threads = opt.http_threads,
-          .tls_cert = opt.tls_cert,
-          .tls_key = opt.tls_key},
+      web::HttpServerOptions{.listen = opt.listen,
+                             .threads = opt.http_threads,
+                             .tls_cert = opt.tls_cert,
+                             .tls_key = opt.tls_key},
       [&api](web::HttpRequest& req) { return api.dispatch(req); });
 
   engine->start();

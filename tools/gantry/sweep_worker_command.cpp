@@ -110,8 +110,8 @@ int run_shard(const SweepWorkerOptions& o, SweepCoordinatorClient& client) {
   }
   const size_t todo = (shard.range.end - shard.range.begin) - shard.recorded.size();
   fmt::print("sweep {} shard {} of {}: runs {} to {}, {} recorded already, {} to run\n", o.sweep,
-             o.shard, shard.shards, shard.range.begin, shard.range.end - 1,
-             shard.recorded.size(), todo);
+             o.shard, shard.shards, shard.range.begin, shard.range.end - 1, shard.recorded.size(),
+             todo);
   std::fflush(stdout);
   const EndWatch watch(o);
   size_t posted = 0;
@@ -164,8 +164,9 @@ size_t worker_shard(const std::optional<std::string>& flag, const char* env) {
 
 int run_sweep_worker(const SweepWorkerOptions& o) {
   if (o.token.empty())
-    throw GantryError("GANTRY_TOKEN is not set: the worker needs the sweep's token (gantry sweep "
-                      "--on kubernetes puts it in the Job's Secret)");
+    throw GantryError(
+        "GANTRY_TOKEN is not set: the worker needs the sweep's token (gantry sweep "
+        "--on kubernetes puts it in the Job's Secret)");
   SweepCoordinatorClient client(o.server, o.token, o.ca_file);
   try {
     return run_shard(o, client);
@@ -176,13 +177,12 @@ int run_sweep_worker(const SweepWorkerOptions& o) {
     throw;  // the server knows: it said so
   } catch (const std::exception& e) {
     // The user must see why the shard failed, beside the sweep: tell the server.
-    const std::string message =
-        fmt::format("shard {} failed: {}", o.shard, e.what());
+    const std::string message = fmt::format("shard {} failed: {}", o.shard, e.what());
     try {
       client.report_failure(o.sweep, o.shard, message);
     } catch (const std::exception& report) {
-      throw GantryError(message + " (and reporting it to " + o.server + " failed: " +
-                        report.what() + ")");
+      throw GantryError(message + " (and reporting it to " + o.server +
+                        " failed: " + report.what() + ")");
     }
     throw GantryError(message);
   }

@@ -24,9 +24,9 @@ SweepServerError server_error(const std::string& url, const ClientResponse& r) {
                  ": " + e.value("path", std::string()) + ": " + e.value("message", std::string());
     }
   }
-  return SweepServerError(r.status, code,
-                          "gantry serve at " + url + ": " + std::to_string(r.status) + " " + code +
-                              ": " + message);
+  return SweepServerError(
+      r.status, code,
+      "gantry serve at " + url + ": " + std::to_string(r.status) + " " + code + ": " + message);
 }
 
 }  // namespace
@@ -37,11 +37,11 @@ SweepCoordinatorClient::SweepCoordinatorClient(std::string server_url, std::stri
     : url_(std::move(server_url)) {
   while (!url_.empty() && url_.back() == '/') url_.pop_back();
   // Long polls last up to 60 s: the transfer's own bound is above that.
-  http_ = std::make_unique<HttpClient>(
-      url_, ClientOptions{.token = std::move(token),
-                          .ca_file = std::move(ca_file),
-                          .timeout = std::chrono::milliseconds(90'000),
-                          .abandon = abandon});
+  http_ =
+      std::make_unique<HttpClient>(url_, ClientOptions{.token = std::move(token),
+                                                       .ca_file = std::move(ca_file),
+                                                       .timeout = std::chrono::milliseconds(90'000),
+                                                       .abandon = abandon});
 }
 
 nlohmann::json SweepCoordinatorClient::call(const std::string& method, const std::string& path,
@@ -90,8 +90,8 @@ PostedRunsAnswer SweepCoordinatorClient::post_runs(const std::string& id, size_t
                                                    const std::vector<PostedRun>& runs) {
   nlohmann::json list = nlohmann::json::array();
   for (const PostedRun& r : runs) list.push_back(run_json(r));
-  const nlohmann::json j = call(
-      "POST", kBase + id + "/shards/" + std::to_string(shard) + "/runs", {{"runs", list}});
+  const nlohmann::json j =
+      call("POST", kBase + id + "/shards/" + std::to_string(shard) + "/runs", {{"runs", list}});
   return {j.at("recorded"), j.at("duplicates"), j.at("runs").at("done"), j.at("runs").at("total"),
           j.at("state")};
 }
@@ -112,7 +112,9 @@ SweepProgress SweepCoordinatorClient::wait(const std::string& id, long long afte
           j.value("retry_after_ms", 0LL)};
 }
 
-nlohmann::json SweepCoordinatorClient::get(const std::string& id) { return call("GET", kBase + id); }
+nlohmann::json SweepCoordinatorClient::get(const std::string& id) {
+  return call("GET", kBase + id);
+}
 
 nlohmann::json SweepCoordinatorClient::cancel(const std::string& id) {
   return call("DELETE", kBase + id);

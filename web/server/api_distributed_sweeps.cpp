@@ -138,9 +138,9 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
     const nlohmann::json b = body_object(req);
     const auto list = b.find("runs");
     if (list == b.end() || !list->is_array() || list->empty() || list->size() > kMaxRunsPerPost)
-      throw ApiError(400, "bad_request",
-                     "runs: expected an array of 1 to " + std::to_string(kMaxRunsPerPost) +
-                         " runs");
+      throw ApiError(
+          400, "bad_request",
+          "runs: expected an array of 1 to " + std::to_string(kMaxRunsPerPost) + " runs");
     const PostOutcome o = answer([&] {
       std::vector<PostedRun> posted;
       for (size_t i = 0; i < list->size(); ++i)

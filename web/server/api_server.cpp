@@ -131,8 +131,9 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
       if (m.route->worker_scope.empty() || scope == m.params.end() || scope->second != who->scope)
         return HttpResponse::error(403, "forbidden",
                                    "a sweep worker's token may only fetch the shards of its own "
-                                   "sweep (" + who->scope + ") and post their runs, not " +
-                                       req.method + " " + m.route->pattern +
+                                   "sweep (" +
+                                       who->scope + ") and post their runs, not " + req.method +
+                                       " " + m.route->pattern +
                                        (scope != m.params.end() ? " of " + scope->second : ""));
     } else if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
       return HttpResponse::error(403, "forbidden",

@@ -138,9 +138,9 @@ void SweepCoordinator::close() {
 
 SubmittedSweep SweepCoordinator::submit(const SweepDocuments& documents, size_t shards) {
   if (shards < 1 || shards > options_.max_shards)
-    throw CoordinatorError(CoordinatorError::kBadRequest,
-                           "shards: expected 1 to " + std::to_string(options_.max_shards) +
-                               ", got " + std::to_string(shards));
+    throw CoordinatorError(CoordinatorError::kBadRequest, "shards: expected 1 to " +
+                                                              std::to_string(options_.max_shards) +
+                                                              ", got " + std::to_string(shards));
   // Everything is checked (and loaded once) before anything is stored, outside the mutex:
   // loading every point of a large sweep takes a while.
   const SweepFolder folder(documents);
@@ -181,10 +181,10 @@ SweepCoordinator::Sweep& SweepCoordinator::find(const std::string& id) {
 
 const ShardRange& SweepCoordinator::range_of(Sweep& s, size_t shard) {
   if (shard >= s.ranges.size())
-    throw CoordinatorError(CoordinatorError::kNotFound,
-                           "sweep " + s.stored.id + " has shards 0 to " +
-                               std::to_string(s.ranges.size() - 1) + ", not " +
-                               std::to_string(shard));
+    throw CoordinatorError(CoordinatorError::kNotFound, "sweep " + s.stored.id +
+                                                            " has shards 0 to " +
+                                                            std::to_string(s.ranges.size() - 1) +
+                                                            ", not " + std::to_string(shard));
   return s.ranges[shard];
 }
 
@@ -342,8 +342,7 @@ nlohmann::json SweepCoordinator::to_json(Sweep& s, bool with_result) {
       st.documents.root.empty() ? st.documents.sweep : st.documents.root + "/" + st.documents.sweep;
   nlohmann::json failures = nlohmann::json::array();
   for (const ShardFailure& f : s.failures)
-    failures.push_back(
-        {{"shard", f.shard}, {"at", time_or_null(f.at_us)}, {"message", f.message}});
+    failures.push_back({{"shard", f.shard}, {"at", time_or_null(f.at_us)}, {"message", f.message}});
   nlohmann::json j = {{"id", st.id},
                       {"name", st.name},
                       {"file", shown_file},

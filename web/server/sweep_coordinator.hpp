@@ -82,8 +82,7 @@ class SweepCoordinator {
     size_t max_waiters = 128;
     size_t max_shards = 100000;
   };
-  SweepCoordinator(const std::string& db_path, TokenStore& tokens, EventBus& bus,
-                   Options options);
+  SweepCoordinator(const std::string& db_path, TokenStore& tokens, EventBus& bus, Options options);
   SweepCoordinator(const std::string& db_path, TokenStore& tokens, EventBus& bus)
       : SweepCoordinator(db_path, tokens, bus, Options{}) {}
   ~SweepCoordinator();  // wakes the waiters (close())

@@ -79,8 +79,8 @@ void SweepCoordinatorStore::insert_sweep(const StoredSweep& s) {
                 static_cast<int64_t>(s.seeds), static_cast<int64_t>(s.metrics), s.state,
                 s.created_us)
       .step();
-  Statement doc = db_.prepare(
-      "INSERT INTO distributed_sweep_documents(sweep, path, text) VALUES (?, ?, ?)");
+  Statement doc =
+      db_.prepare("INSERT INTO distributed_sweep_documents(sweep, path, text) VALUES (?, ?, ?)");
   for (const auto& [path, text] : s.documents.files) {
     doc.reset();
     doc.bind_all(s.id, path, text);
@@ -138,8 +138,8 @@ std::vector<StoredSweep> SweepCoordinatorStore::sweeps() {
     out.push_back(std::move(w));
   }
   s = Statement();
-  Statement docs =
-      db_.prepare("SELECT path, text FROM distributed_sweep_documents WHERE sweep = ? ORDER BY path");
+  Statement docs = db_.prepare(
+      "SELECT path, text FROM distributed_sweep_documents WHERE sweep = ? ORDER BY path");
   for (StoredSweep& w : out) {
     docs.reset();
     docs.bind_all(w.id);
@@ -155,7 +155,8 @@ std::vector<PostedRun> SweepCoordinatorStore::runs(const std::string& id) {
       "ORDER BY run");
   s.bind_all(id);
   while (s.step())
-    out.push_back({static_cast<size_t>(s.column_int64(0)), std::bit_cast<uint64_t>(s.column_int64(1)),
+    out.push_back({static_cast<size_t>(s.column_int64(0)),
+                   std::bit_cast<uint64_t>(s.column_int64(1)),
                    std::bit_cast<uint64_t>(s.column_int64(2)), metrics_from(s.column_text(3))});
   return out;
 }
@@ -163,7 +164,8 @@ std::vector<PostedRun> SweepCoordinatorStore::runs(const std::string& id) {
 std::vector<ShardFailure> SweepCoordinatorStore::failures(const std::string& id) {
   std::vector<ShardFailure> out;
   Statement s = db_.prepare(
-      "SELECT shard, at_us, message FROM distributed_sweep_failures WHERE sweep = ? ORDER BY rowid");
+      "SELECT shard, at_us, message FROM distributed_sweep_failures WHERE sweep = ? ORDER BY "
+      "rowid");
   s.bind_all(id);
   while (s.step())
     out.push_back({static_cast<size_t>(s.column_int64(0)), s.column_int64(1), s.column_text(2)});

@@ -112,8 +112,7 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
 std::vector<TokenInfo> TokenStore::list() {
   std::lock_guard lock(mu_);
   std::vector<TokenInfo> out;
-  Statement s =
-      db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens ORDER BY id");
+  Statement s = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens ORDER BY id");
   while (s.step())
     out.push_back({s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
                    s.column_int64(3), s.column_text(4)});

@@ -31,8 +31,8 @@ struct SweepServerUnreachable : GantryError {
 };
 
 struct SweepServerError : GantryError {
-  SweepServerError(long status, std::string code, const std::string& message)
-      : GantryError(message), status(status), code(std::move(code)) {}
+  SweepServerError(long http_status, std::string error_code, const std::string& message)
+      : GantryError(message), status(http_status), code(std::move(error_code)) {}
   long status;
   std::string code;  // the server's: not_found, conflict, invalid, forbidden, ...
 };

@@ -136,6 +136,11 @@ void SweepCoordinator::close() {
   }
 }
 
+size_t SweepCoordinator::waiting() {
+  std::lock_guard lock(mu_);
+  return waiters_;
+}
+
 SubmittedSweep SweepCoordinator::submit(const SweepDocuments& documents, size_t shards) {
   if (shards < 1 || shards > options_.max_shards)
     throw CoordinatorError(CoordinatorError::kBadRequest, "shards: expected 1 to " +

@@ -121,6 +121,8 @@ class SweepCoordinator {
 
   // Wakes every waiter; later waits answer at once.
   void close();
+  // Callers in wait() now (for the benchmark's and tests' own synchronisation).
+  size_t waiting();
 
  private:
   struct Sweep;

@@ -20,6 +20,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -46,6 +47,14 @@ using SteadyClock = std::chrono::steady_clock;
 
 double seconds_since(SteadyClock::time_point t) {
   return std::chrono::duration<double>(SteadyClock::now() - t).count();
+}
+
+// CPU seconds (user + system) of the process or of the calling thread.
+double cpu_seconds(int who) {
+  rusage u{};
+  ::getrusage(who, &u);
+  return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+         static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
 }
 
 long rss_kib() {
@@ -99,19 +108,38 @@ size_t post_shard(const std::string& url, const SweepSubmission& s, size_t shard
   return posted;
 }
 
-// Every shard posted by its own thread; returns runs per second.
-double post_all(const std::string& url, const SweepSubmission& s, size_t batch,
-                const std::vector<size_t>& skip) {
+struct PostFigures {
+  double runs_per_s = 0;
+  // CPU time per run: the whole process's, and the server's alone (the process's less the
+  // posting threads'). The machine's other load does not change them, unlike runs_per_s.
+  double cpu_us_per_run = 0, server_cpu_us_per_run = 0;
+};
+
+// Every shard posted by its own thread.
+PostFigures post_all(const std::string& url, const SweepSubmission& s, size_t batch,
+                     const std::vector<size_t>& skip) {
   std::vector<std::thread> threads;
   std::vector<size_t> counts(s.shards);
+  std::vector<double> client_cpu(s.shards);
+  const double cpu0 = cpu_seconds(RUSAGE_SELF);
   const auto t0 = SteadyClock::now();
   for (size_t k = 0; k < s.shards; ++k)
-    threads.emplace_back([&, k] { counts[k] = post_shard(url, s, k, batch, skip); });
+    threads.emplace_back([&, k] {
+      const double c0 = cpu_seconds(RUSAGE_THREAD);
+      counts[k] = post_shard(url, s, k, batch, skip);
+      client_cpu[k] = cpu_seconds(RUSAGE_THREAD) - c0;
+    });
   for (std::thread& t : threads) t.join();
   const double secs = seconds_since(t0);
+  const double cpu = cpu_seconds(RUSAGE_SELF) - cpu0;
   size_t total = 0;
-  for (size_t c : counts) total += c;
-  return static_cast<double>(total) / secs;
+  double clients = 0;
+  for (size_t k = 0; k < s.shards; ++k) {
+    total += counts[k];
+    clients += client_cpu[k];
+  }
+  const double n = static_cast<double>(total);
+  return {n / secs, cpu * 1e6 / n, (cpu - clients) * 1e6 / n};
 }
 
 int connect_to(int port) {
@@ -148,13 +176,14 @@ int main(int argc, char** argv) {
   const size_t clients = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 4;
   const size_t polls = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 1000;
   const size_t batch = argc > 4 ? std::strtoul(argv[4], nullptr, 10) : 1;
-  std::vector<double> post_rates, held_rates, wake_ms;
+  std::vector<double> post_rates, held_rates, wake_ms, cpu_us, server_cpu_us;
   for (int rep = 0; rep < reps; ++rep) {
     std::string pattern =
         (std::filesystem::temp_directory_path() / "gantry-coordinator-load-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) return 2;
     const std::string db = pattern + "/g.db";
     double post_rate = 0, held_rate = 0, wake = 0;
+    PostFigures figures;
     size_t answered = 0;
     long rss_before = 0, rss_held = 0;
     {
@@ -169,7 +198,8 @@ int main(int argc, char** argv) {
       SweepCoordinatorClient cli(server.url(), admin);
 
       const SweepSubmission first = cli.submit(documents(), clients);
-      post_rate = post_all(server.url(), first, batch, {});
+      figures = post_all(server.url(), first, batch, {});
+      post_rate = figures.runs_per_s;
 
       const SweepSubmission second = cli.submit(documents(), clients);
       rss_before = rss_kib();
@@ -190,7 +220,7 @@ int main(int argc, char** argv) {
       rss_held = rss_kib();
       // Every run but the sweep's last, with the polls held.
       const size_t last = second.runs - 1;
-      held_rate = post_all(server.url(), second, batch, {last});
+      held_rate = post_all(server.url(), second, batch, {last}).runs_per_s;
       const int ep = ::epoll_create1(0);
       std::vector<std::string> in(polls);
       for (size_t i = 0; i < polls; ++i) {
@@ -227,16 +257,22 @@ int main(int argc, char** argv) {
     post_rates.push_back(post_rate);
     held_rates.push_back(held_rate);
     wake_ms.push_back(wake);
+    cpu_us.push_back(figures.cpu_us_per_run);
+    server_cpu_us.push_back(figures.server_cpu_us_per_run);
     std::printf(
-        "{\"rep\": %d, \"clients\": %zu, \"batch\": %zu, \"runs_per_s\": %.0f, \"polls\": %zu, "
+        "{\"rep\": %d, \"clients\": %zu, \"batch\": %zu, \"runs_per_s\": %.0f, "
+        "\"cpu_us_per_run\": %.1f, \"server_cpu_us_per_run\": %.1f, \"polls\": %zu, "
         "\"runs_per_s_with_polls_held\": %.0f, \"polls_answered\": %zu, "
         "\"ms_until_all_answered\": %.1f, \"rss_kib_before_polls\": %ld, "
         "\"rss_kib_polls_held\": %ld}\n",
-        rep + 1, clients, batch, post_rate, polls, held_rate, answered, wake, rss_before,
+        rep + 1, clients, batch, post_rate, figures.cpu_us_per_run,
+        figures.server_cpu_us_per_run, polls, held_rate, answered, wake, rss_before,
         rss_held);
     std::fflush(stdout);
   }
   std::printf(
-      "median: %.0f runs/s; %.0f runs/s with %zu long polls held; %.1f ms until all answered\n",
-      median(post_rates), median(held_rates), polls, median(wake_ms));
+      "median: %.0f runs/s (CPU per run %.1f us, of it the server's %.1f us); %.0f runs/s with "
+      "%zu long polls held; %.1f ms until all answered\n",
+      median(post_rates), median(cpu_us), median(server_cpu_us), median(held_rates), polls,
+      median(wake_ms));
 }

@@ -84,6 +84,7 @@ TokenStore::TokenStore(const std::string& db_path) : db_(Database::open(db_path,
     while (columns.step()) has_scope = has_scope || columns.column_text(1) == "scope";
   }
   if (!has_scope) db_.exec("ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT ''");
+  verify_ = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens WHERE hash = ?");
 }
 
 std::string TokenStore::create(TokenRole role, const std::string& name, const std::string& scope) {
@@ -101,12 +102,14 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
   if (!looks_like_token(token)) return std::nullopt;
   const std::string hash = sha256_hex(token);
   std::lock_guard lock(mu_);
-  Statement s =
-      db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens WHERE hash = ?");
+  Statement& s = verify_;
+  s.reset();
   s.bind_all(hash);
   if (!s.step()) return std::nullopt;
-  return TokenInfo{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
-                   s.column_int64(3), s.column_text(4)};
+  TokenInfo info{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
+                 s.column_int64(3), s.column_text(4)};
+  s.reset();  // no read transaction left open between requests
+  return info;
 }
 
 std::vector<TokenInfo> TokenStore::list() {

@@ -66,6 +66,8 @@ class TokenStore {
  private:
   std::mutex mu_;
   Database db_;
+  // verify() runs on every request: compiled once (destroyed before db_, declared after it).
+  Statement verify_;
 };
 
 // Lower-case hex SHA-256 of `text`.

@@ -200,6 +200,11 @@ int main(int argc, char** argv) {
       const SweepSubmission first = cli.submit(documents(), clients);
       figures = post_all(server.url(), first, batch, {});
       post_rate = figures.runs_per_s;
+      // Every run counted once: the group commit lost none and doubled none.
+      if (cli.get(first.id)["runs"]["done"] != first.runs) {
+        std::fprintf(stderr, "gantry-coordinator-load: runs lost or doubled\n");
+        return 1;
+      }
 
       const SweepSubmission second = cli.submit(documents(), clients);
       rss_before = rss_kib();
@@ -265,9 +270,8 @@ int main(int argc, char** argv) {
         "\"runs_per_s_with_polls_held\": %.0f, \"polls_answered\": %zu, "
         "\"ms_until_all_answered\": %.1f, \"rss_kib_before_polls\": %ld, "
         "\"rss_kib_polls_held\": %ld}\n",
-        rep + 1, clients, batch, post_rate, figures.cpu_us_per_run,
-        figures.server_cpu_us_per_run, polls, held_rate, answered, wake, rss_before,
-        rss_held);
+        rep + 1, clients, batch, post_rate, figures.cpu_us_per_run, figures.server_cpu_us_per_run,
+        polls, held_rate, answered, wake, rss_before, rss_held);
     std::fflush(stdout);
   }
   std::printf(

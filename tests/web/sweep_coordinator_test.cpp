@@ -198,6 +198,8 @@ TEST_F(SweepCoordinatorApi, ALongPollReturnsWhenTheCountChangesOrTheSweepIsCance
   // A pod's watch for the end, on a thread; cancelling ends it, whichever comes first.
   SweepProgress watched;
   std::thread watch([&] { watched = client(s.token).wait(s.id, -1, std::chrono::seconds(60)); });
+  // Cancelling revokes the pods' token: the watch must be waiting first (the server counts it).
+  while (coordinator_->waiting() == 0) std::this_thread::yield();
   const nlohmann::json cancelled = client(admin_).cancel(s.id);
   watch.join();
   EXPECT_EQ(cancelled["state"], "cancelled");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/config_errors.hpp"
@@ -95,7 +96,12 @@ SweepSpec load_from(const SweepFolder& folder, const SweepDocuments& docs, bool 
 struct SweepCoordinator::Sweep {
   StoredSweep stored;
   std::vector<ShardRange> ranges;
-  std::map<size_t, PostedRun> runs;  // by run index
+  std::map<size_t, PostedRun> runs;  // by run index: committed
+  struct Pending {
+    PostedRun run;
+    uint64_t batch = 0;  // the group commit that stores it
+  };
+  std::map<size_t, Pending> pending;  // posted, being committed: not yet acknowledged
   std::vector<ShardFailure> failures;
   std::unique_ptr<SweepSpec> spec;  // loaded when first needed
   // Waiters for any change of the count, and for the end only (a pod's watch for cancellation
@@ -171,7 +177,10 @@ SubmittedSweep SweepCoordinator::submit(const SweepDocuments& documents, size_t 
   // The token first: a crash between the two leaves a token for no sweep (its routes answer
   // 404), never a sweep whose workers cannot be told apart.
   out.token = tokens_.create(TokenRole::kSweepWorker, "workers of sweep " + st.id, st.id);
-  store_.insert_sweep(st);
+  {
+    std::lock_guard store_lock(store_mu_);
+    store_.insert_sweep(st);
+  }
   Sweep& added = *sweeps_.emplace(st.id, std::move(s)).first->second;
   publish(added);
   return out;
@@ -217,7 +226,8 @@ PostOutcome SweepCoordinator::post_runs(const std::string& id, size_t shard,
     throw CoordinatorError(CoordinatorError::kConflict,
                            "sweep " + id + " was cancelled: its runs are no longer recorded");
   PostOutcome out;
-  std::vector<PostedRun> fresh;
+  std::vector<const PostedRun*> fresh;
+  uint64_t wait_for = 0;  // the batch whose commit makes every run of this post durable
   for (size_t i = 0; i < runs.size(); ++i) {
     const PostedRun& r = runs[i];
     const std::string where = "runs[" + std::to_string(i) + "]";
@@ -235,33 +245,81 @@ PostOutcome SweepCoordinator::post_runs(const std::string& id, size_t shard,
       if (runs[j].run == r.run)
         throw CoordinatorError(CoordinatorError::kBadRequest,
                                where + ".run: run " + std::to_string(r.run) + " is posted twice");
-    const auto known = s.runs.find(r.run);
-    if (known == s.runs.end()) {
-      fresh.push_back(r);
+    // Recorded, or posted by another request and about to be: the same figures or a conflict.
+    const PostedRun* known = nullptr;
+    if (const auto it = s.runs.find(r.run); it != s.runs.end()) known = &it->second;
+    if (const auto it = s.pending.find(r.run); it != s.pending.end()) {
+      known = &it->second.run;
+      wait_for = std::max(wait_for, it->second.batch);
+    }
+    if (known == nullptr) {
+      fresh.push_back(&r);
       continue;
     }
-    if (known->second.fingerprint != r.fingerprint || known->second.seed != r.seed)
+    if (known->fingerprint != r.fingerprint || known->seed != r.seed)
       throw CoordinatorError(
           CoordinatorError::kConflict,
           where + ": run " + std::to_string(r.run) + " is recorded with seed " +
-              std::to_string(known->second.seed) + " and fingerprint " +
-              std::to_string(known->second.fingerprint) + "; this post says seed " +
+              std::to_string(known->seed) + " and fingerprint " +
+              std::to_string(known->fingerprint) + "; this post says seed " +
               std::to_string(r.seed) + " and fingerprint " + std::to_string(r.fingerprint) +
               ": two workers disagree about the same simulation (a bug: please report it)");
     ++out.duplicates;
   }
-  if (!fresh.empty()) {
-    store_.insert_runs(id, fresh);  // committed before it is acknowledged
-    for (PostedRun& r : fresh) s.runs.emplace(r.run, std::move(r));
-    out.recorded = fresh.size();
-    if (s.runs.size() == s.stored.runs) end(s, "done");
-    s.progressed.notify_all();
-    publish(s);
+  for (const PostedRun* r : fresh) {
+    s.pending[r->run] = {*r, next_batch_};
+    pending_.push_back({id, *r});
   }
+  if (!fresh.empty()) wait_for = next_batch_;
+  out.recorded = fresh.size();
+  // Group commit: the first poster to find no commit under way commits everything pending in
+  // one transaction, without the mutex; the others wait for the batch that holds their runs.
+  // Nobody is answered before their runs are committed.
+  while (committed_batch_ < wait_for) {
+    if (committing_) {
+      committed_cv_.wait(lock);
+      continue;
+    }
+    commit_pending(lock);
+  }
+  if (const auto failed = failed_batches_.find(wait_for); failed != failed_batches_.end())
+    throw std::runtime_error("the runs could not be stored: " + failed->second);
   out.done = s.runs.size();
   out.total = s.stored.runs;
   out.state = s.stored.state;
   return out;
+}
+
+void SweepCoordinator::commit_pending(std::unique_lock<std::mutex>& lock) {
+  committing_ = true;
+  std::vector<PendingRun> batch = std::move(pending_);
+  pending_.clear();
+  const uint64_t number = next_batch_++;
+  lock.unlock();
+  std::string error;
+  try {
+    std::lock_guard store_lock(store_mu_);
+    store_.insert_runs(batch);
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  lock.lock();
+  std::set<Sweep*> touched;
+  for (PendingRun& p : batch) {
+    Sweep& s = *sweeps_.at(p.sweep);
+    s.pending.erase(p.run.run);
+    if (error.empty()) s.runs.emplace(p.run.run, std::move(p.run));
+    touched.insert(&s);
+  }
+  if (!error.empty()) failed_batches_[number] = error;
+  for (Sweep* s : touched) {
+    if (s->stored.state == "running" && s->runs.size() == s->stored.runs) end(*s, "done");
+    s->progressed.notify_all();
+    publish(*s);
+  }
+  committed_batch_ = number;
+  committing_ = false;
+  committed_cv_.notify_all();
 }
 
 void SweepCoordinator::report_failure(const std::string& id, size_t shard,
@@ -270,7 +328,10 @@ void SweepCoordinator::report_failure(const std::string& id, size_t shard,
   Sweep& s = find(id);
   range_of(s, shard);
   ShardFailure f{shard, now_us(), message.substr(0, kMaxFailureMessage)};
-  store_.insert_failure(id, f);
+  {
+    std::lock_guard store_lock(store_mu_);
+    store_.insert_failure(id, f);
+  }
   s.failures.push_back(std::move(f));
   s.progressed.notify_all();
   publish(s);
@@ -293,7 +354,10 @@ nlohmann::json SweepCoordinator::cancel(const std::string& id) {
 void SweepCoordinator::end(Sweep& s, const std::string& state) {
   s.stored.state = state;
   s.stored.ended_us = now_us();
-  store_.set_state(s.stored.id, state, s.stored.ended_us);
+  {
+    std::lock_guard store_lock(store_mu_);
+    store_.set_state(s.stored.id, state, s.stored.ended_us);
+  }
   // Its pods have nothing left to do: their token stops working (a retried pod's requests are
   // 401 from now on).
   tokens_.revoke_scope(s.stored.id);

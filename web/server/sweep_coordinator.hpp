@@ -15,6 +15,8 @@
 // Runs are idempotent: posting a run already recorded with the same fingerprint is accepted
 // and not counted again (a retried shard); a different fingerprint is a Conflict (a worker that
 // disagrees with an earlier one is a bug to show). A run is acknowledged only once committed.
+// Posts that arrive together are committed together (a group commit: one transaction for the
+// runs of every post waiting), without the mutex held.
 // When the last run is in, the sweep is done; cancel() ends it as cancelled. Both revoke the
 // workers' token and wake every waiter.
 //
@@ -132,8 +134,15 @@ class SweepCoordinator {
   nlohmann::json to_json(Sweep& s, bool with_result);
   void end(Sweep& s, const std::string& state);  // with mu_ held
   void publish(Sweep& s);                        // with mu_ held
-  const SweepSpec& spec_of(Sweep& s);            // loads it once
+  struct PendingRun {
+    std::string sweep;
+    PostedRun run;
+  };
+  // Commits pending_ as one batch: called with `lock` (on mu_) held, releases it while writing.
+  void commit_pending(std::unique_lock<std::mutex>& lock);
+  const SweepSpec& spec_of(Sweep& s);  // loads it once
 
+  std::mutex store_mu_;  // store_'s connection: after mu_ when both are taken
   SweepCoordinatorStore store_;
   TokenStore& tokens_;
   EventBus& bus_;
@@ -143,6 +152,13 @@ class SweepCoordinator {
   int64_t next_number_ = 1;
   size_t waiters_ = 0;
   bool closed_ = false;
+  // Group commit of posted runs (post_runs): runs waiting for the next batch, its number, the
+  // last batch committed, whether a poster is committing one now, and batches that failed.
+  std::vector<PendingRun> pending_;
+  uint64_t next_batch_ = 1, committed_batch_ = 0;
+  bool committing_ = false;
+  std::condition_variable committed_cv_;
+  std::map<uint64_t, std::string> failed_batches_;
 };
 
 }  // namespace gantry::web

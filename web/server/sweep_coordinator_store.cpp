@@ -97,16 +97,29 @@ void SweepCoordinatorStore::set_state(const std::string& id, const std::string& 
       .step();
 }
 
-void SweepCoordinatorStore::insert_runs(const std::string& id, const std::vector<PostedRun>& runs) {
-  Transaction tx(db_);
-  for (const PostedRun& r : runs) {
+void SweepCoordinatorStore::begin() { db_.exec("BEGIN IMMEDIATE"); }
+
+void SweepCoordinatorStore::insert_run(const std::string& id, const PostedRun& r) {
+  try {
     insert_run_.reset();
     insert_run_.bind_all(id, static_cast<int64_t>(r.run), std::bit_cast<int64_t>(r.seed),
                          std::bit_cast<int64_t>(r.fingerprint), metrics_text(r.metrics));
     insert_run_.step();
+    insert_run_.reset();
+  } catch (...) {
+    insert_run_.reset();
+    if (!db_.autocommit()) db_.exec("ROLLBACK");
+    throw;
   }
-  insert_run_.reset();
-  tx.commit();
+}
+
+void SweepCoordinatorStore::commit() {
+  try {
+    db_.exec("COMMIT");
+  } catch (...) {
+    if (!db_.autocommit()) db_.exec("ROLLBACK");
+    throw;
+  }
 }
 
 void SweepCoordinatorStore::insert_failure(const std::string& id, const ShardFailure& f) {

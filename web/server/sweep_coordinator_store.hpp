@@ -47,8 +47,14 @@ class SweepCoordinatorStore {
 
   void insert_sweep(const StoredSweep& sweep);
   void set_state(const std::string& id, const std::string& state, int64_t ended_us);
-  // All of `runs` in one transaction (none of them stored before: the caller checked).
-  void insert_runs(const std::string& id, const std::vector<PostedRun>& runs);
+  // All of `runs` in one transaction (none of them stored before: the caller checked); each
+  // with its sweep's id. T has members `sweep` (the id) and `run` (a PostedRun).
+  template <typename T>
+  void insert_runs(const std::vector<T>& runs) {
+    begin();
+    for (const T& r : runs) insert_run(r.sweep, r.run);
+    commit();
+  }
   void insert_failure(const std::string& id, const ShardFailure& failure);
 
   // Everything stored, oldest first.
@@ -57,6 +63,10 @@ class SweepCoordinatorStore {
   std::vector<ShardFailure> failures(const std::string& id);
 
  private:
+  void begin();
+  void insert_run(const std::string& id, const PostedRun& run);
+  void commit();  // rolls back and throws when it cannot
+
   Database db_;
   Statement insert_run_;
 };

@@ -30,6 +30,8 @@ TEST_F(OpenApiTest, DocumentAndRoutesAgree) {
   add_cluster_routes(api.router(), ctx);
   StudyService studies(bus);
   add_sweep_routes(api.router(), studies, ctx.scenarios_dir);
+  SweepCoordinator coordinator((dir_ / "g.db").string(), tokens, bus);
+  add_distributed_sweep_routes(api.router(), coordinator);
   add_meta_routes(api, ctx);
 
   const auto doc = nlohmann::json::parse(openapi_document());

@@ -23,6 +23,7 @@
 #include "tools/gantry/server_client_commands.hpp"
 #include "tools/gantry/simulate_command.hpp"
 #include "tools/gantry/sweep_command.hpp"
+#include "tools/gantry/sweep_worker_command.hpp"
 #include "tools/gantry/tune_command.hpp"
 #include "tools/gantry/validate_command.hpp"
 
@@ -75,6 +76,7 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_simulate_command(app);
   add_tune_command(app);
   add_sweep_command(app, hooks);
+  add_sweep_worker_command(app, hooks);
   add_plan_command(app);
   add_compare_command(app);
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");

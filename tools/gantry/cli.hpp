@@ -8,6 +8,9 @@
 // (104 conversion, 105 validation, 106 required, 109 extras, ...) are folded into 2, so
 // scripts need to know three codes only.
 
+#include <cstddef>
+#include <functional>
+
 #include "workflow/store/sqlite_run_store.hpp"
 
 namespace gantry::cli {
@@ -19,6 +22,9 @@ struct CliHooks {
   // (SqliteRunStore::set_commit_hook) and on the results database of `sweep`
   // (SweepStore::set_commit_hook): gantry-faulty kills, stops or stalls itself there.
   SqliteRunStore::CommitHook runs_commit;
+  // Called by `sweep-worker` after each run the server acknowledged, with the count so far:
+  // gantry-faulty kills itself there (a pod that dies half-way through its shard).
+  std::function<void(size_t)> sweep_run_posted;
 };
 
 // Parses `argv`, runs the command, prints what went wrong; returns the exit code.

@@ -46,6 +46,8 @@ struct ServeOptions {
   uint64_t seed = 1;
   std::string actions;                     // the action log's file; empty: none
   SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
+  int http_threads = 256;                  // civetweb's workers
+  int long_polls = 0;                      // distributed sweeps' waits at once; 0: threads / 4
 };
 
 std::string read_file(const fs::path& p) {
@@ -149,15 +151,23 @@ void run_serve(const ServeOptions& opt) {
   const bool new_token = tokens.ensure_admin(token_file);
   web::SimulationService simulations(bus);
   web::StudyService studies(bus);  // sweeps and plans
+  // Distributed sweeps: their long polls take HTTP threads, a share of them at most.
+  web::SweepCoordinator coordinator(
+      opt.db, tokens, bus,
+      {.max_waiters = static_cast<size_t>(opt.long_polls > 0 ? opt.long_polls
+                                                             : std::max(1, opt.http_threads / 4))});
   web::ApiServer api(tokens, {.ui_root = opt.ui, .allow_origin = opt.allow_origin});
   web::ApiContext ctx{*engine, simulations, bus, opt.scenarios};
   web::add_pipeline_routes(api.router(), ctx);
   web::add_cluster_routes(api.router(), ctx);
   web::add_sweep_routes(api.router(), studies, opt.scenarios);
+  web::add_distributed_sweep_routes(api.router(), coordinator);
   web::add_meta_routes(api, ctx);
   auto server = std::make_unique<web::HttpServer>(
-      web::HttpServerOptions{
-          .listen = opt.listen, .tls_cert = opt.tls_cert, .tls_key = opt.tls_key},
+      web::HttpServerOptions{.listen = opt.listen,
+                             .threads = opt.http_threads,
+                             .tls_cert = opt.tls_cert,
+                             .tls_key = opt.tls_key},
       [&api](web::HttpRequest& req) { return api.dispatch(req); });
 
   engine->start();
@@ -202,6 +212,7 @@ void run_serve(const ServeOptions& opt) {
         std::_Exit(1);
       }).detach();
       bus.close();
+      coordinator.close();
       server.reset();
       engine->stop();
       return;
@@ -271,6 +282,14 @@ void add_serve_command(CLI::App& app, const CliHooks& hooks) {
   cmd->add_option("--allow-origin", opt->allow_origin,
                   "Allow this origin cross-site (CORS); none by default");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated task outcomes (default 1)");
+  cmd->add_option("--http-threads", opt->http_threads,
+                  "HTTP worker threads (default 256); each request, event stream and long poll "
+                  "holds one while it lasts")
+      ->check(CLI::Range(8, 16384));
+  cmd->add_option("--long-polls", opt->long_polls,
+                  "Distributed sweeps' long polls waiting at once (default: a quarter of "
+                  "--http-threads); one per running pod of a sweep, more are told to retry")
+      ->check(CLI::Range(1, 16384));
   cmd->add_option("--actions", opt->actions,
                   "Write every action of the scheduler and every observation of the world to "
                   "FILE as they happen, one JSON object per line (the format of gantry simulate "

@@ -60,6 +60,10 @@ HttpClient::~HttpClient() { curl_easy_cleanup(static_cast<CURL*>(curl_)); }
 
 namespace {
 
+int abandon_when_set(void* flag, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return static_cast<const std::atomic<bool>*>(flag)->load() ? 1 : 0;
+}
+
 curl_slist* common_setup(CURL* curl, const std::string& url, const ClientOptions& options,
                          std::string_view method, const std::map<std::string, std::string>& extra,
                          std::string_view content_type) {
@@ -68,6 +72,11 @@ curl_slist* common_setup(CURL* curl, const std::string& url, const ClientOptions
   curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, std::string(method).c_str());
   if (!options.ca_file.empty()) curl_easy_setopt(curl, CURLOPT_CAINFO, options.ca_file.c_str());
+  if (options.abandon != nullptr) {
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, abandon_when_set);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, const_cast<std::atomic<bool>*>(options.abandon));
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+  }
   curl_slist* headers = nullptr;
   if (!options.token.empty())
     headers = curl_slist_append(headers, ("Authorization: Bearer " + options.token).c_str());

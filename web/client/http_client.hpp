@@ -6,6 +6,7 @@
 // Errors: a transport failure (connection refused, TLS, timeout) throws std::runtime_error
 // naming the URL and curl's message; any HTTP status is a normal answer.
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -24,6 +25,10 @@ struct ClientOptions {
   std::string token{};    // sent as "Authorization: Bearer <token>" when non-empty
   std::string ca_file{};  // verify an https server against this CA (else the system's)
   std::chrono::milliseconds timeout{30'000};
+  // When set: a request in progress is given up (std::runtime_error) once it reads true,
+  // within about a second (libcurl's progress callback runs at least once a second), so a
+  // thread in a long poll can be told to stop and joined.
+  const std::atomic<bool>* abandon = nullptr;
 };
 
 class HttpClient {

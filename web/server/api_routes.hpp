@@ -11,6 +11,7 @@
 #include "web/server/serve_engine.hpp"
 #include "web/server/simulation_service.hpp"
 #include "web/server/study_service.hpp"
+#include "web/server/sweep_coordinator.hpp"
 
 namespace gantry::web {
 
@@ -27,6 +28,9 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx);  // api_meta.cpp (health,
 // The shipped sweeps and plans and their runs (api_sweeps.cpp); `scenarios_dir` as ApiContext's.
 void add_sweep_routes(Router& router, StudyService& studies,
                       const std::filesystem::path& scenarios_dir);
+// The distributed sweeps: their submission, shards, runs and progress
+// (api_distributed_sweeps.cpp).
+void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator);
 
 // Throws the 400 "invalid" of a file that is not valid: {"errors": [{"file", "line", "column",
 // "path", "message"}]}, one per InputError (every one of InputErrors), with paths relative to

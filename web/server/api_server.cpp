@@ -126,7 +126,16 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
       r.headers.emplace_back("WWW-Authenticate", "Bearer");
       return r;
     }
-    if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
+    if (who->role == TokenRole::kSweepWorker) {
+      const auto scope = m.params.find(m.route->worker_scope);
+      if (m.route->worker_scope.empty() || scope == m.params.end() || scope->second != who->scope)
+        return HttpResponse::error(403, "forbidden",
+                                   "a sweep worker's token may only fetch the shards of its own "
+                                   "sweep (" +
+                                       who->scope + ") and post their runs, not " + req.method +
+                                       " " + m.route->pattern +
+                                       (scope != m.params.end() ? " of " + scope->second : ""));
+    } else if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
       return HttpResponse::error(403, "forbidden",
                                  "a read-only token cannot " + req.method + " " + m.route->pattern);
     req.role = to_string(who->role);

@@ -8,7 +8,9 @@
 //    /readyz); GET /api/v1/events also takes ?token= because a browser's EventSource cannot
 //    send headers. No cookies: a cross-site page cannot make the browser act with the user's
 //    credentials.
-//  - viewer tokens may only GET; anything else is 403.
+//  - viewer tokens may only GET; anything else is 403. A sweep worker's token (token_store.hpp)
+//    may only call the routes that name it (Route::worker_scope), for its own sweep: 403
+//    otherwise, so a pod's token reads and writes nothing but its sweep's shards.
 //  - CORS headers only for the origin given by --allow-origin (OPTIONS preflight answered for
 //    it); without it a browser refuses cross-origin reads, and cross-origin writes never get
 //    past the preflight their Authorization header requires.

@@ -26,6 +26,9 @@ struct Route {
   Handler handler;
   bool is_public = false;  // no token needed (/healthz, /readyz)
   bool writes = false;     // changes state: needs a token that may write
+  // Non-empty: a sweep worker's token (TokenRole::kSweepWorker) may call this route when this
+  // path parameter equals the token's scope, its sweep's id. Empty: workers' tokens may not.
+  std::string worker_scope{};
 };
 
 class Router {

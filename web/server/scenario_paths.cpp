@@ -23,6 +23,7 @@ fs::path canonical_or_absolute(const fs::path& p) {
 struct PathCheck {
   const std::string& file_label;
   const fs::path& folder;
+  const fs::path& relative_to;
   std::vector<InputError> errors;
 
   void fail(const YAML::Node& at, const std::string& field, const std::string& message) {
@@ -38,7 +39,7 @@ struct PathCheck {
         "it (such as data/openb/openb_node_list_gpu_node.csv)";
     if (fs::path(text).is_absolute()) {
       fail(value, field, quote_for_message(text) + " is an absolute path; " + allowed);
-    } else if (!inside_folder(folder, folder / text)) {
+    } else if (!inside_folder(folder, relative_to / text)) {
       fail(value, field,
            quote_for_message(text) + " leads out of the scenarios folder; " + allowed);
     }
@@ -70,14 +71,15 @@ void erase_all(std::string& text, const std::string& what) {
 }  // namespace
 
 void check_data_paths(const std::string& text, const std::string& file_label,
-                      const fs::path& folder) {
+                      const fs::path& folder, const fs::path& relative_to) {
   YAML::Node doc;
   try {
     doc = YAML::Load(text);
   } catch (const YAML::Exception&) {
     return;  // the loader reports the syntax error with its position
   }
-  PathCheck check{file_label, folder, {}};
+  const fs::path from = relative_to.empty() ? folder : relative_to;
+  PathCheck check{file_label, folder, from, {}};
   check.walk(doc, "");
   if (check.errors.size() == 1) throw check.errors.front();
   if (!check.errors.empty()) throw InputErrors(std::move(check.errors));

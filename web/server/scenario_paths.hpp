@@ -20,8 +20,11 @@ namespace gantry::web {
 // posted file, inside `folder`). Throws InputErrors naming each bad field (file, line, column,
 // dotted path such as spec.workload.services[0].load.trace.file) with what is allowed. A
 // document that does not parse is left to the loader, which reports that with its position.
+// `relative_to`: the folder relative paths are resolved against, when not `folder` itself (a
+// distributed sweep's base in a subfolder of its private folder).
 void check_data_paths(const std::string& text, const std::string& file_label,
-                      const std::filesystem::path& folder);
+                      const std::filesystem::path& folder,
+                      const std::filesystem::path& relative_to = {});
 
 // Is `path` inside `folder` once both are canonicalised (symbolic links followed where they
 // exist)? The folder itself is not inside.

@@ -39,12 +39,24 @@ int64_t now_us() {
 }
 
 TokenRole role_from(const std::string& s) {
-  return s == "admin" ? TokenRole::kAdmin : TokenRole::kViewer;
+  if (s == "admin") return TokenRole::kAdmin;
+  if (s == "sweep-worker") return TokenRole::kSweepWorker;
+  return TokenRole::kViewer;
 }
 
 }  // namespace
 
-const char* to_string(TokenRole role) { return role == TokenRole::kAdmin ? "admin" : "viewer"; }
+const char* to_string(TokenRole role) {
+  switch (role) {
+    case TokenRole::kAdmin:
+      return "admin";
+    case TokenRole::kSweepWorker:
+      return "sweep-worker";
+    case TokenRole::kViewer:
+      break;
+  }
+  return "viewer";
+}
 
 std::string sha256_hex(std::string_view text) {
   unsigned char digest[EVP_MAX_MD_SIZE];
@@ -65,15 +77,23 @@ TokenStore::TokenStore(const std::string& db_path) : db_(Database::open(db_path,
   db_.exec(
       "CREATE TABLE IF NOT EXISTS api_tokens(id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, "
       "role TEXT NOT NULL, name TEXT NOT NULL, created_us INTEGER NOT NULL)");
+  // A database of a server from before sweep workers' tokens has no scope column yet.
+  bool has_scope = false;
+  {
+    Statement columns = db_.prepare("PRAGMA table_info(api_tokens)");
+    while (columns.step()) has_scope = has_scope || columns.column_text(1) == "scope";
+  }
+  if (!has_scope) db_.exec("ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT ''");
+  verify_ = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens WHERE hash = ?");
 }
 
-std::string TokenStore::create(TokenRole role, const std::string& name) {
+std::string TokenStore::create(TokenRole role, const std::string& name, const std::string& scope) {
   unsigned char bytes[32];
   if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no random bytes for a token");
   const std::string token = std::string(kPrefix) + to_hex(bytes, sizeof bytes);
   std::lock_guard lock(mu_);
-  db_.prepare("INSERT INTO api_tokens(hash, role, name, created_us) VALUES (?, ?, ?, ?)")
-      .bind_all(sha256_hex(token), to_string(role), name, now_us())
+  db_.prepare("INSERT INTO api_tokens(hash, role, name, created_us, scope) VALUES (?, ?, ?, ?, ?)")
+      .bind_all(sha256_hex(token), to_string(role), name, now_us(), scope)
       .step();
   return token;
 }
@@ -82,20 +102,23 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
   if (!looks_like_token(token)) return std::nullopt;
   const std::string hash = sha256_hex(token);
   std::lock_guard lock(mu_);
-  Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens WHERE hash = ?");
+  Statement& s = verify_;
+  s.reset();
   s.bind_all(hash);
   if (!s.step()) return std::nullopt;
-  return TokenInfo{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
-                   s.column_int64(3)};
+  TokenInfo info{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
+                 s.column_int64(3), s.column_text(4)};
+  s.reset();  // no read transaction left open between requests
+  return info;
 }
 
 std::vector<TokenInfo> TokenStore::list() {
   std::lock_guard lock(mu_);
   std::vector<TokenInfo> out;
-  Statement s = db_.prepare("SELECT id, role, name, created_us FROM api_tokens ORDER BY id");
+  Statement s = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens ORDER BY id");
   while (s.step())
-    out.push_back(
-        {s.column_int64(0), role_from(s.column_text(1)), s.column_text(2), s.column_int64(3)});
+    out.push_back({s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
+                   s.column_int64(3), s.column_text(4)});
   return out;
 }
 
@@ -103,6 +126,13 @@ bool TokenStore::revoke(int64_t id) {
   std::lock_guard lock(mu_);
   db_.prepare("DELETE FROM api_tokens WHERE id = ?").bind_all(id).step();
   return db_.changes() > 0;
+}
+
+int64_t TokenStore::revoke_scope(const std::string& scope) {
+  if (scope.empty()) return 0;
+  std::lock_guard lock(mu_);
+  db_.prepare("DELETE FROM api_tokens WHERE scope = ?").bind_all(scope).step();
+  return db_.changes();
 }
 
 bool TokenStore::ensure_admin(const std::filesystem::path& file) {

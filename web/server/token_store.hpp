@@ -4,12 +4,16 @@
 // A token is "gty_" and 64 hex digits (256 random bits from OpenSSL's RAND_bytes). Only its
 // SHA-256 is stored: with 256 random bits there is nothing to brute-force, so no salt or slow
 // hash is needed (the practice of GitHub's and Kubernetes' bearer tokens). Roles: admin (every
-// route) and viewer (GET only: `gantry token create --read-only`).
+// route), viewer (GET only: `gantry token create --read-only`) and sweep-worker: made by the
+// sweep coordinator for one distributed sweep (its `scope`, the sweep's id), it may only use
+// the routes marked for workers, for that sweep (api_server.hpp), and is revoked when the
+// sweep ends.
 //
 // The first start of a server on a database without an admin token makes one and writes it to
 // a file beside the database with mode 0600 (ensure_admin()), so it is never printed to a log.
 //
-// Storage: table api_tokens in the database file, on this store's own connection (WAL), so
+// Storage: table api_tokens in the database file (the column `scope` added to databases of
+// servers before it, on open), on this store's own connection (WAL), so
 // `gantry token create` can add a token while a server runs and the server sees it at the next
 // request. Thread-safe: every call takes the store's mutex (verify() is one indexed SELECT).
 
@@ -25,7 +29,7 @@
 
 namespace gantry::web {
 
-enum class TokenRole { kAdmin, kViewer };
+enum class TokenRole { kAdmin, kViewer, kSweepWorker };
 const char* to_string(TokenRole role);
 
 struct TokenInfo {
@@ -33,6 +37,7 @@ struct TokenInfo {
   TokenRole role = TokenRole::kViewer;
   std::string name;
   int64_t created_us = 0;
+  std::string scope;  // kSweepWorker: the sweep's id; "" otherwise
 };
 
 class TokenStore {
@@ -42,12 +47,14 @@ class TokenStore {
   explicit TokenStore(const std::string& db_path);
 
   // A new token; the returned text is the only copy (shown once).
-  std::string create(TokenRole role, const std::string& name);
+  std::string create(TokenRole role, const std::string& name, const std::string& scope = "");
   // The token's record, or nullopt for an unknown, revoked or malformed token.
   std::optional<TokenInfo> verify(std::string_view token);
   std::vector<TokenInfo> list();
   // Revokes a token by id; false when there is none.
   bool revoke(int64_t id);
+  // Revokes every token of `scope` (a sweep's workers'); returns how many.
+  int64_t revoke_scope(const std::string& scope);
 
   // When no admin token exists: creates one and writes it (one line) to `file` with mode 0600,
   // returning true. A file already there is replaced only if it holds nothing but a token (an
@@ -59,6 +66,8 @@ class TokenStore {
  private:
   std::mutex mu_;
   Database db_;
+  // verify() runs on every request: compiled once (destroyed before db_, declared after it).
+  Statement verify_;
 };
 
 // Lower-case hex SHA-256 of `text`.

@@ -53,7 +53,10 @@ CLI::App* selected_leaf(CLI::App& app) {
 std::string describe(CLI::App& app, const CLI::ParseError& e) {
   CLI::App* leaf = selected_leaf(app);
   const std::vector<CLI::App*> commands = leaf->get_subcommands([](CLI::App*) { return true; });
-  if (!commands.empty() && leaf->get_subcommands().empty()) {
+  // Only for a group (a command that needs one of its commands): `gantry sweep FILE` has one,
+  // `cancel`, and its own errors.
+  if (!commands.empty() && leaf->get_subcommands().empty() &&
+      leaf->get_require_subcommand_min() > 0) {
     std::string known;
     for (const CLI::App* c : commands) known += (known.empty() ? "" : ", ") + c->get_name();
     const std::vector<std::string> rest = leaf->remaining();

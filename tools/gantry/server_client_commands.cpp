@@ -13,6 +13,7 @@
 
 #include "engine/core/errors.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/server_flags.hpp"
 #include "web/client/http_client.hpp"
 #include "web/server/token_store.hpp"
 
@@ -20,35 +21,9 @@ namespace gantry::cli {
 
 namespace {
 
-struct ServerFlags {
-  std::string server;
-  std::string token;
-  std::string token_file;
-};
-
-void add_server_flags(CLI::App* cmd, ServerFlags& f) {
-  cmd->add_option("--server", f.server,
-                  "Server URL (default $GANTRY_SERVER, else http://127.0.0.1:8080)");
-  cmd->add_option("--token", f.token, "Bearer token (default $GANTRY_TOKEN, else --token-file)");
-  cmd->add_option("--token-file", f.token_file,
-                  "File holding the token (the server's admin token file)");
-}
-
-std::string env_or(const char* name, std::string fallback) {
-  const char* v = std::getenv(name);
-  return v != nullptr && *v != '\0' ? std::string(v) : fallback;
-}
-
 std::unique_ptr<web::HttpClient> connect(const ServerFlags& f) {
-  const std::string url =
-      f.server.empty() ? env_or("GANTRY_SERVER", "http://127.0.0.1:8080") : f.server;
-  std::string token = f.token.empty() ? env_or("GANTRY_TOKEN", "") : f.token;
-  if (token.empty() && !f.token_file.empty()) {
-    std::ifstream in(f.token_file);
-    if (!in) throw GantryError("--token-file: cannot read " + f.token_file);
-    std::getline(in >> std::ws, token);
-  }
-  return std::make_unique<web::HttpClient>(url, web::ClientOptions{.token = token});
+  return std::make_unique<web::HttpClient>(server_url(f),
+                                           web::ClientOptions{.token = server_token(f)});
 }
 
 // Sends a request; a transport failure is bad input naming the server.

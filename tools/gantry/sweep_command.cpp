@@ -17,6 +17,7 @@
 #include "sim/sweep/sweep_variants.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/progress_bar.hpp"
+#include "tools/gantry/sweep_on_kubernetes.hpp"
 
 namespace gantry::cli {
 
@@ -30,6 +31,8 @@ struct SweepOptions {
   bool resume = false;
   bool no_progress = false;
   SweepStore::CommitHook commit_hook;  // CliHooks::runs_commit
+  std::string on = "local";            // or "kubernetes"
+  KubeSweepOptions kube;
 };
 
 void run_sweep_command(const SweepOptions& opt) {
@@ -88,9 +91,14 @@ void add_sweep_command(CLI::App& app, const CliHooks& hooks) {
   opt->commit_hook = hooks.runs_commit;
   CLI::App* cmd = app.add_subcommand(
       "sweep", "Run a scenario's variants (kind: Sweep) over seeds on every core, and compare");
-  cmd->add_option("sweep", opt->file, "Sweep YAML file (kind: Sweep)")
-      ->required()
-      ->check(CLI::ExistingFile);
+  // Not required(): `gantry sweep cancel ID` has no file (checked in the callback instead).
+  cmd->add_option("sweep", opt->file, "Sweep YAML file (kind: Sweep)")->check(CLI::ExistingFile);
+  cmd->add_option("--on", opt->on,
+                  "Where the runs go: this machine's cores, or a Kubernetes Indexed Job "
+                  "coordinated by gantry serve (README, \"Sweeps on Kubernetes\")")
+      ->check(CLI::IsMember({"local", "kubernetes"}));
+  add_kube_sweep_flags(cmd, opt->kube);
+  add_sweep_cancel_command(cmd);
   cmd->add_option("--out", opt->out_dir,
                   "Directory for results.db and the charts (default gantry-out/<sweep name>)");
   cmd->add_option("--format", opt->format, "Report format")->check(CLI::IsMember({"text", "json"}));
@@ -103,7 +111,15 @@ void add_sweep_command(CLI::App& app, const CliHooks& hooks) {
                 "Continue the sweep whose results.db is in --out: run only the runs it does not "
                 "hold (the sweep file and its base must be unchanged)");
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
-  cmd->callback([opt] { run_sweep_command(*opt); });
+  cmd->callback([opt, cmd] {
+    if (!cmd->get_subcommands().empty()) return;  // `sweep cancel` ran
+    if (opt->file.empty()) throw CLI::RequiredError("the Sweep file (or: gantry sweep cancel ID)");
+    if (opt->on == "kubernetes") {
+      run_sweep_on_kubernetes(opt->file, opt->kube, opt->format, opt->out_dir, opt->no_progress);
+      return;
+    }
+    run_sweep_command(*opt);
+  });
 }
 
 }  // namespace gantry::cli

@@ -173,7 +173,8 @@ TEST_F(SweepCoordinatorApi, TheLastRunEndsTheSweepRevokesTheTokenAndGivesTheResu
   for (size_t i = 6; i < 12; ++i) second.push_back(run(i));
   worker.post_runs(s.id, 0, first);
   EXPECT_EQ(worker.post_runs(s.id, 1, second).state, "done");
-  EXPECT_EQ(status_of([&] { worker.shard(s.id, 0); }), 401);  // revoked
+  EXPECT_EQ(status_of([&] { worker.shard(s.id, 0); }), 410);  // its token is ended
+  EXPECT_NE(message_.find("sweep " + s.id + " has ended"), std::string::npos) << message_;
   const nlohmann::json j = client(admin_).get(s.id);
   EXPECT_EQ(j["state"], "done");
   EXPECT_EQ(j["result"]["runs"]["done"], 12);
@@ -205,8 +206,8 @@ TEST_F(SweepCoordinatorApi, ALongPollReturnsWhenTheCountChangesOrTheSweepIsCance
   EXPECT_EQ(cancelled["state"], "cancelled");
   EXPECT_EQ(watched.state, "cancelled");
   EXPECT_EQ(client(admin_).cancel(s.id)["state"], "cancelled");  // again: the same
-  // Its pods' token is revoked; an admin's late post is refused.
-  EXPECT_EQ(status_of([&] { worker.post_runs(s.id, 0, {run(1)}); }), 401);
+  // Its pods' token is ended; an admin's late post is refused.
+  EXPECT_EQ(status_of([&] { worker.post_runs(s.id, 0, {run(1)}); }), 410);
   EXPECT_EQ(status_of([&] { client(admin_).post_runs(s.id, 0, {run(1)}); }), 409);
   EXPECT_NE(message_.find("cancelled"), std::string::npos) << message_;
 }
@@ -332,7 +333,7 @@ TEST(SweepWorkerTokens, ADatabaseFromBeforeScopedTokensGainsTheColumn) {
     EXPECT_EQ(info->role, TokenRole::kSweepWorker);
     EXPECT_EQ(info->scope, "sw-1-abcdef");
     EXPECT_EQ(tokens.revoke_scope("sw-1-abcdef"), 1);
-    EXPECT_FALSE(tokens.verify(t));
+    EXPECT_EQ(tokens.verify(t)->role, TokenRole::kSweepEnded);  // grants nothing (ApiServer: 410)
   }
   std::filesystem::remove_all(pattern);
 }

@@ -358,8 +358,8 @@ void SweepCoordinator::end(Sweep& s, const std::string& state) {
     std::lock_guard store_lock(store_mu_);
     store_.set_state(s.stored.id, state, s.stored.ended_us);
   }
-  // Its pods have nothing left to do: their token stops working (a retried pod's requests are
-  // 401 from now on).
+  // Its pods have nothing left to do: their token stops working (a retried pod is told so,
+  // 410, from now on).
   tokens_.revoke_scope(s.stored.id);
   s.ended.notify_all();
 }

@@ -149,6 +149,33 @@ TEST_F(SweepCoordinatorApi, ARunPostedTwiceIsCountedOnceAndADifferentFingerprint
   EXPECT_NE(message_.find("expected 2 values"), std::string::npos) << message_;
 }
 
+TEST_F(SweepCoordinatorApi, PostsOfTheSameRunsAtOnceRecordEachRunOnce) {
+  // Four pods of the same shard (a retry racing the original) post its three runs at once:
+  // the group commit must record each once, and answer every post only once it is stored.
+  const SweepSubmission s = client(admin_).submit(grid(), 4);
+  constexpr int kPosters = 4;
+  std::vector<size_t> recorded(kPosters), duplicates(kPosters);
+  std::vector<std::thread> posters;
+  for (int p = 0; p < kPosters; ++p)
+    posters.emplace_back([&, p] {
+      SweepCoordinatorClient worker(server_->url(), s.token);
+      for (size_t r = 0; r < 3; ++r) {
+        const PostedRunsAnswer a = worker.post_runs(s.id, 0, {run(r)});
+        recorded[p] += a.recorded;
+        duplicates[p] += a.duplicates;
+        EXPECT_GE(a.done, r + 1);  // its own run is stored when it is answered
+      }
+    });
+  for (std::thread& t : posters) t.join();
+  size_t all_recorded = 0;
+  for (int p = 0; p < kPosters; ++p) {
+    EXPECT_EQ(recorded[p] + duplicates[p], 3u);  // each post is one or the other
+    all_recorded += recorded[p];
+  }
+  EXPECT_EQ(all_recorded, 3u);  // runs 0, 1, 2: once each, 9 duplicates
+  EXPECT_EQ(client(admin_).get(s.id)["runs"]["done"], 3);
+}
+
 TEST_F(SweepCoordinatorApi, AWorkerTokenReachesOnlyItsOwnSweepsShards) {
   const SweepSubmission a = client(admin_).submit(grid(), 2);
   const SweepSubmission b = client(admin_).submit(grid(), 2);

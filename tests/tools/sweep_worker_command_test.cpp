@@ -93,6 +93,10 @@ TEST_F(SweepWorker, FourWorkersGiveTheLocalSweepsResultFigureForFigure) {
   EXPECT_EQ(j["state"], "done");
   EXPECT_EQ(j["result"], local_json());
   EXPECT_EQ(j["report"].get<std::string>() + "\n", local_text());
+  // A pod the Job starts again after the end (a retry of an index) exits cleanly.
+  const Outcome late = work(server->url(), s, 2);
+  EXPECT_EQ(late.exit_code(), 0) << late.err;
+  EXPECT_NE(late.out.find("sweep " + s.id + " has ended"), std::string::npos) << late.out;
 }
 
 TEST_F(SweepWorker, AWorkerKilledHalfWayKeepsItsFinishedRunsAndTheRetryRepeatsNone) {

@@ -149,6 +149,33 @@ TEST_F(SweepCoordinatorApi, ARunPostedTwiceIsCountedOnceAndADifferentFingerprint
   EXPECT_NE(message_.find("expected 2 values"), std::string::npos) << message_;
 }
 
+TEST_F(SweepCoordinatorApi, PostsOfTheSameRunsAtOnceRecordEachRunOnce) {
+  // Four pods of the same shard (a retry racing the original) post its three runs at once:
+  // the group commit must record each once, and answer every post only once it is stored.
+  const SweepSubmission s = client(admin_).submit(grid(), 4);
+  constexpr int kPosters = 4;
+  std::vector<size_t> recorded(kPosters), duplicates(kPosters);
+  std::vector<std::thread> posters;
+  for (int p = 0; p < kPosters; ++p)
+    posters.emplace_back([&, p] {
+      SweepCoordinatorClient worker(server_->url(), s.token);
+      for (size_t r = 0; r < 3; ++r) {
+        const PostedRunsAnswer a = worker.post_runs(s.id, 0, {run(r)});
+        recorded[p] += a.recorded;
+        duplicates[p] += a.duplicates;
+        EXPECT_GE(a.done, r + 1);  // its own run is stored when it is answered
+      }
+    });
+  for (std::thread& t : posters) t.join();
+  size_t all_recorded = 0;
+  for (int p = 0; p < kPosters; ++p) {
+    EXPECT_EQ(recorded[p] + duplicates[p], 3u);  // each post is one or the other
+    all_recorded += recorded[p];
+  }
+  EXPECT_EQ(all_recorded, 3u);  // runs 0, 1, 2: once each, 9 duplicates
+  EXPECT_EQ(client(admin_).get(s.id)["runs"]["done"], 3);
+}
+
 TEST_F(SweepCoordinatorApi, AWorkerTokenReachesOnlyItsOwnSweepsShards) {
   const SweepSubmission a = client(admin_).submit(grid(), 2);
   const SweepSubmission b = client(admin_).submit(grid(), 2);
@@ -173,7 +200,8 @@ TEST_F(SweepCoordinatorApi, TheLastRunEndsTheSweepRevokesTheTokenAndGivesTheResu
   for (size_t i = 6; i < 12; ++i) second.push_back(run(i));
   worker.post_runs(s.id, 0, first);
   EXPECT_EQ(worker.post_runs(s.id, 1, second).state, "done");
-  EXPECT_EQ(status_of([&] { worker.shard(s.id, 0); }), 401);  // revoked
+  EXPECT_EQ(status_of([&] { worker.shard(s.id, 0); }), 410);  // its token is ended
+  EXPECT_NE(message_.find("sweep " + s.id + " has ended"), std::string::npos) << message_;
   const nlohmann::json j = client(admin_).get(s.id);
   EXPECT_EQ(j["state"], "done");
   EXPECT_EQ(j["result"]["runs"]["done"], 12);
@@ -205,8 +233,8 @@ TEST_F(SweepCoordinatorApi, ALongPollReturnsWhenTheCountChangesOrTheSweepIsCance
   EXPECT_EQ(cancelled["state"], "cancelled");
   EXPECT_EQ(watched.state, "cancelled");
   EXPECT_EQ(client(admin_).cancel(s.id)["state"], "cancelled");  // again: the same
-  // Its pods' token is revoked; an admin's late post is refused.
-  EXPECT_EQ(status_of([&] { worker.post_runs(s.id, 0, {run(1)}); }), 401);
+  // Its pods' token is ended; an admin's late post is refused.
+  EXPECT_EQ(status_of([&] { worker.post_runs(s.id, 0, {run(1)}); }), 410);
   EXPECT_EQ(status_of([&] { client(admin_).post_runs(s.id, 0, {run(1)}); }), 409);
   EXPECT_NE(message_.find("cancelled"), std::string::npos) << message_;
 }
@@ -332,7 +360,7 @@ TEST(SweepWorkerTokens, ADatabaseFromBeforeScopedTokensGainsTheColumn) {
     EXPECT_EQ(info->role, TokenRole::kSweepWorker);
     EXPECT_EQ(info->scope, "sw-1-abcdef");
     EXPECT_EQ(tokens.revoke_scope("sw-1-abcdef"), 1);
-    EXPECT_FALSE(tokens.verify(t));
+    EXPECT_EQ(tokens.verify(t)->role, TokenRole::kSweepEnded);  // grants nothing (ApiServer: 410)
   }
   std::filesystem::remove_all(pattern);
 }

@@ -36,9 +36,9 @@ std::optional<size_t> parse_index(const std::string& text) {
 // The server's refusal of the token, in the words a pod's log needs.
 [[noreturn]] void explain(const SweepServerError& e, const std::string& id) {
   if (e.status == 401)
-    throw SweepServerError(e.status, e.code,
-                           std::string(e.what()) + " (GANTRY_TOKEN is not a token of sweep " + id +
-                               ", or the sweep has ended and its token was revoked)");
+    throw SweepServerError(
+        e.status, e.code,
+        std::string(e.what()) + " (GANTRY_TOKEN is not a token of sweep " + id + ")");
   throw;
 }
 
@@ -75,7 +75,7 @@ class EndWatch {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
         }
       } catch (const std::exception&) {
-        // Unreachable, or the token revoked at the end: the posts say so where it matters.
+        // Unreachable, or the sweep ended (410): the posts say so where it matters.
         return;
       }
     }
@@ -90,6 +90,10 @@ int run_shard(const SweepWorkerOptions& o, SweepCoordinatorClient& client) {
   try {
     shard = client.shard(o.sweep, o.shard);
   } catch (const SweepServerError& e) {
+    if (e.status == 410) {  // a pod started after the sweep's end: nothing to do
+      fmt::print("{}: shard {} has nothing to do\n", e.what(), o.shard);
+      return 0;
+    }
     explain(e, o.sweep);
   }
   if (shard.state != "running") {
@@ -128,14 +132,11 @@ int run_shard(const SweepWorkerOptions& o, SweepCoordinatorClient& client) {
         fmt::print("sweep {} was cancelled: shard {} stops\n", o.sweep, o.shard);
         return 0;
       }
-      // The token fetched this shard, so it was the sweep's: only the sweep's end (done by
-      // other pods, or cancelled) revokes it.
-      if (e.status == 401) {
-        fmt::print("sweep {} has ended or was cancelled (its token was revoked): shard {} stops\n",
-                   o.sweep, o.shard);
+      if (e.status == 410) {  // done by the other pods, or cancelled, meanwhile
+        fmt::print("{}: shard {} stops\n", e.what(), o.shard);
         return 0;
       }
-      throw;
+      explain(e, o.sweep);
     }
     ++posted;
     if (o.posted) o.posted(posted);

@@ -37,7 +37,7 @@ size_t shard_param(const HttpRequest& req) {
 
 // A call into the coordinator, with its errors as HTTP answers.
 template <typename F>
-auto answer(F&& f) {
+auto coordinator_answer(F&& f) {
   try {
     return f();
   } catch (const CoordinatorError& e) {
@@ -82,7 +82,7 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
               if (shards == b.end() || !shards->is_number_unsigned())
                 throw ApiError(400, "bad_request",
                                "shards: expected a whole number from 1, the pods of the Job");
-              const SubmittedSweep s = answer([&] {
+              const SubmittedSweep s = coordinator_answer([&] {
                 return coordinator.submit(documents_from_json(b), shards->get<size_t>());
               });
               return HttpResponse::json(201, {{"id", s.id},
@@ -103,8 +103,8 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
   router
       .del(base + "/{id}",
            [&coordinator](HttpRequest& req) {
-             return HttpResponse::json(200,
-                                       answer([&] { return coordinator.cancel(req.param("id")); }));
+             return HttpResponse::json(
+                 200, coordinator_answer([&] { return coordinator.cancel(req.param("id")); }));
            })
       .writes = true;
   router
@@ -112,7 +112,7 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
            [&coordinator](HttpRequest& req) {
              const long long after = query_int(req, "after", -1, -1, INT64_MAX);
              const int64_t timeout = query_int(req, "timeout", 30, 0, 60);
-             return HttpResponse::json(200, answer([&] {
+             return HttpResponse::json(200, coordinator_answer([&] {
                                          return coordinator.wait(req.param("id"), after,
                                                                  std::chrono::seconds(timeout));
                                        }));
@@ -121,8 +121,8 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
   router
       .get(base + "/{id}/shards/{shard}",
            [&coordinator](HttpRequest& req) {
-             const ShardWork w =
-                 answer([&] { return coordinator.shard(req.param("id"), shard_param(req)); });
+             const ShardWork w = coordinator_answer(
+                 [&] { return coordinator.shard(req.param("id"), shard_param(req)); });
              nlohmann::json j = w.documents;
              j["id"] = req.param("id");
              j["state"] = w.state;
@@ -141,7 +141,7 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
       throw ApiError(
           400, "bad_request",
           "runs: expected an array of 1 to " + std::to_string(kMaxRunsPerPost) + " runs");
-    const PostOutcome o = answer([&] {
+    const PostOutcome o = coordinator_answer([&] {
       std::vector<PostedRun> posted;
       for (size_t i = 0; i < list->size(); ++i)
         posted.push_back(run_from_json((*list)[i], "runs[" + std::to_string(i) + "]"));
@@ -161,7 +161,7 @@ void add_distributed_sweep_routes(Router& router, SweepCoordinator& coordinator)
         const std::string message = body_string(b, "message", "message");
         if (message.empty())
           throw ApiError(400, "bad_request", "message: say why the shard failed");
-        answer([&] {
+        coordinator_answer([&] {
           coordinator.report_failure(req.param("id"), shard_param(req), message);
           return 0;
         });

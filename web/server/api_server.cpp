@@ -126,6 +126,11 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
       r.headers.emplace_back("WWW-Authenticate", "Bearer");
       return r;
     }
+    if (who->role == TokenRole::kSweepEnded)
+      return HttpResponse::error(410, "sweep_ended",
+                                 "sweep " + who->scope +
+                                     " has ended (done or cancelled): its workers' token no "
+                                     "longer works");
     if (who->role == TokenRole::kSweepWorker) {
       const auto scope = m.params.find(m.route->worker_scope);
       if (m.route->worker_scope.empty() || scope == m.params.end() || scope->second != who->scope)

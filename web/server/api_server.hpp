@@ -10,7 +10,8 @@
 //    credentials.
 //  - viewer tokens may only GET; anything else is 403. A sweep worker's token (token_store.hpp)
 //    may only call the routes that name it (Route::worker_scope), for its own sweep: 403
-//    otherwise, so a pod's token reads and writes nothing but its sweep's shards.
+//    otherwise, so a pod's token reads and writes nothing but its sweep's shards; once the
+//    sweep has ended, 410 "sweep_ended" for every route.
 //  - CORS headers only for the origin given by --allow-origin (OPTIONS preflight answered for
 //    it); without it a browser refuses cross-origin reads, and cross-origin writes never get
 //    past the preflight their Authorization header requires.

@@ -33,9 +33,9 @@ std::string random_suffix() {
   return out;
 }
 
-int64_t now_us() { return system_now().micros(); }
+int64_t coordinator_now_us() { return system_now().micros(); }
 
-nlohmann::json time_or_null(int64_t us) {
+nlohmann::json json_time_or_null(int64_t us) {
   if (us == 0) return nullptr;
   return format_rfc3339(Time::from_micros(us));
 }
@@ -123,7 +123,7 @@ SweepCoordinator::SweepCoordinator(const std::string& db_path, TokenStore& token
     // A server stopped between the last run's commit and the state's: the sweep is done.
     if (s->stored.state == "running" && s->runs.size() == s->stored.runs) {
       s->stored.state = "done";
-      s->stored.ended_us = now_us();
+      s->stored.ended_us = coordinator_now_us();
       store_.set_state(s->stored.id, "done", s->stored.ended_us);
       tokens_.revoke_scope(s->stored.id);
     }
@@ -167,7 +167,7 @@ SubmittedSweep SweepCoordinator::submit(const SweepDocuments& documents, size_t 
   st.seeds = spec.seeds;
   st.metrics = spec.metrics.size();
   st.state = "running";
-  st.created_us = now_us();
+  st.created_us = coordinator_now_us();
   s->spec = std::make_unique<SweepSpec>(spec);
 
   std::lock_guard lock(mu_);
@@ -327,7 +327,7 @@ void SweepCoordinator::report_failure(const std::string& id, size_t shard,
   std::lock_guard lock(mu_);
   Sweep& s = find(id);
   range_of(s, shard);
-  ShardFailure f{shard, now_us(), message.substr(0, kMaxFailureMessage)};
+  ShardFailure f{shard, coordinator_now_us(), message.substr(0, kMaxFailureMessage)};
   {
     std::lock_guard store_lock(store_mu_);
     store_.insert_failure(id, f);
@@ -353,13 +353,13 @@ nlohmann::json SweepCoordinator::cancel(const std::string& id) {
 
 void SweepCoordinator::end(Sweep& s, const std::string& state) {
   s.stored.state = state;
-  s.stored.ended_us = now_us();
+  s.stored.ended_us = coordinator_now_us();
   {
     std::lock_guard store_lock(store_mu_);
     store_.set_state(s.stored.id, state, s.stored.ended_us);
   }
-  // Its pods have nothing left to do: their token stops working (a retried pod's requests are
-  // 401 from now on).
+  // Its pods have nothing left to do: their token stops working (a retried pod is told so,
+  // 410, from now on).
   tokens_.revoke_scope(s.stored.id);
   s.ended.notify_all();
 }
@@ -411,15 +411,16 @@ nlohmann::json SweepCoordinator::to_json(Sweep& s, bool with_result) {
       st.documents.root.empty() ? st.documents.sweep : st.documents.root + "/" + st.documents.sweep;
   nlohmann::json failures = nlohmann::json::array();
   for (const ShardFailure& f : s.failures)
-    failures.push_back({{"shard", f.shard}, {"at", time_or_null(f.at_us)}, {"message", f.message}});
+    failures.push_back(
+        {{"shard", f.shard}, {"at", json_time_or_null(f.at_us)}, {"message", f.message}});
   nlohmann::json j = {{"id", st.id},
                       {"name", st.name},
                       {"file", shown_file},
                       {"state", st.state},
                       {"shards", st.shards},
                       {"runs", {{"done", s.runs.size()}, {"total", st.runs}}},
-                      {"created", time_or_null(st.created_us)},
-                      {"ended", time_or_null(st.ended_us)},
+                      {"created", json_time_or_null(st.created_us)},
+                      {"ended", json_time_or_null(st.ended_us)},
                       {"failures", failures}};
   if (with_result && st.state == "done") {
     if (!s.result) {

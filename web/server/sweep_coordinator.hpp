@@ -10,14 +10,14 @@
 // loads them, with every data file confined to that folder. A bad sweep is an InputError
 // naming file:line:col as the user's own folder would (root/key). It then stores the sweep,
 // splits its runs into shards (split_runs: contiguous ranges, run = point × seeds + seed) and
-// makes a worker token bound to it (TokenRole::kSweepWorker), revoked when the sweep ends.
+// makes a worker token bound to it (TokenRole::kSweepWorker), ended when the sweep ends.
 //
 // Runs are idempotent: posting a run already recorded with the same fingerprint is accepted
 // and not counted again (a retried shard); a different fingerprint is a Conflict (a worker that
 // disagrees with an earlier one is a bug to show). A run is acknowledged only once committed.
 // Posts that arrive together are committed together (a group commit: one transaction for the
 // runs of every post waiting), without the mutex held.
-// When the last run is in, the sweep is done; cancel() ends it as cancelled. Both revoke the
+// When the last run is in, the sweep is done; cancel() ends it as cancelled. Both end the
 // workers' token and wake every waiter.
 //
 // Waiting: wait() blocks its caller (an HTTP thread) until the count of runs differs from the

@@ -41,6 +41,7 @@ int64_t now_us() {
 TokenRole role_from(const std::string& s) {
   if (s == "admin") return TokenRole::kAdmin;
   if (s == "sweep-worker") return TokenRole::kSweepWorker;
+  if (s == "sweep-ended") return TokenRole::kSweepEnded;
   return TokenRole::kViewer;
 }
 
@@ -52,6 +53,8 @@ const char* to_string(TokenRole role) {
       return "admin";
     case TokenRole::kSweepWorker:
       return "sweep-worker";
+    case TokenRole::kSweepEnded:
+      return "sweep-ended";
     case TokenRole::kViewer:
       break;
   }
@@ -131,7 +134,10 @@ bool TokenStore::revoke(int64_t id) {
 int64_t TokenStore::revoke_scope(const std::string& scope) {
   if (scope.empty()) return 0;
   std::lock_guard lock(mu_);
-  db_.prepare("DELETE FROM api_tokens WHERE scope = ?").bind_all(scope).step();
+  db_.prepare(
+         "UPDATE api_tokens SET role = 'sweep-ended' WHERE scope = ? AND role = 'sweep-worker'")
+      .bind_all(scope)
+      .step();
   return db_.changes();
 }
 

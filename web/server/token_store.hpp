@@ -6,8 +6,10 @@
 // hash is needed (the practice of GitHub's and Kubernetes' bearer tokens). Roles: admin (every
 // route), viewer (GET only: `gantry token create --read-only`) and sweep-worker: made by the
 // sweep coordinator for one distributed sweep (its `scope`, the sweep's id), it may only use
-// the routes marked for workers, for that sweep (api_server.hpp), and is revoked when the
-// sweep ends.
+// the routes marked for workers, for that sweep (api_server.hpp). When the sweep ends its
+// tokens become sweep-ended: they grant nothing, but a request with one is told that the sweep
+// is over (410) rather than that the token is unknown (401), so a pod started late exits
+// cleanly instead of failing its Job's index.
 //
 // The first start of a server on a database without an admin token makes one and writes it to
 // a file beside the database with mode 0600 (ensure_admin()), so it is never printed to a log.
@@ -29,7 +31,7 @@
 
 namespace gantry::web {
 
-enum class TokenRole { kAdmin, kViewer, kSweepWorker };
+enum class TokenRole { kAdmin, kViewer, kSweepWorker, kSweepEnded };
 const char* to_string(TokenRole role);
 
 struct TokenInfo {
@@ -53,7 +55,8 @@ class TokenStore {
   std::vector<TokenInfo> list();
   // Revokes a token by id; false when there is none.
   bool revoke(int64_t id);
-  // Revokes every token of `scope` (a sweep's workers'); returns how many.
+  // Ends every sweep-worker token of `scope` (a sweep's): they become kSweepEnded, which
+  // grants nothing; returns how many.
   int64_t revoke_scope(const std::string& scope);
 
   // When no admin token exists: creates one and writes it (one line) to `file` with mode 0600,

@@ -28,7 +28,10 @@ nlohmann::json sweep_job_body(const SweepJobSpec& spec) {
        {{{"name", "GANTRY_TOKEN"},
          {"valueFrom",
           {{"secretKeyRef", {{"name", sweep_secret_name(spec.sweep_id)}, {"key", "token"}}}}}}}},
-      {"resources", {{"requests", resources}, {"limits", resources}}}};
+      {"resources", {{"requests", resources}, {"limits", resources}}},
+      // A failed shard's last lines become its termination message, which `gantry sweep`
+      // shows (a worker that cannot reach the server says so there).
+      {"terminationMessagePolicy", "FallbackToLogsOnError"}};
   return {{"apiVersion", "batch/v1"},
           {"kind", "Job"},
           {"metadata",

@@ -7,7 +7,8 @@
 // The Job: completions = shards, parallelism, backoffLimitPerIndex (a failed shard is retried
 // alone, up to that many times), ttlSecondsAfterFinished (the cluster removes the finished Job
 // and its pods), restartPolicy Never, CPU-only requests equal to limits (Guaranteed QoS: a
-// shard's figures do not depend on its speed, but its deadline does). The container runs
+// shard's figures do not depend on its speed, but its deadline does), terminationMessagePolicy
+// FallbackToLogsOnError (a failed shard's last output is its message). The container runs
 // `gantry sweep-worker --sweep ID --server URL`, its token from the Secret (env GANTRY_TOKEN).
 // Every object carries the label gantry.dev/sweep=ID, and app.kubernetes.io/managed-by=gantry.
 //

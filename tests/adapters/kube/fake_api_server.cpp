@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/adapters/kube/fake_api_jobs.hpp"
 #include "tests/adapters/kube/fake_api_rules.hpp"
 #include "tests/adapters/kube/strategic_merge.hpp"
 #include "web/server/http_message.hpp"
@@ -29,6 +30,11 @@ constexpr const char* kPodsCollection = "/api/v1/pods";
 constexpr const char* kNodesCollection = "/api/v1/nodes";
 constexpr const char* kNamespacesCollection = "/api/v1/namespaces";
 constexpr const char* kPriorityClassesCollection = "/apis/scheduling.k8s.io/v1/priorityclasses";
+constexpr const char* kJobsCollection = "/apis/batch/v1/jobs";
+constexpr const char* kSecretsCollection = "/api/v1/secrets";
+// The finalizer of an owner deleted with propagationPolicy Foreground
+// (metav1.FinalizerDeleteDependents).
+constexpr const char* kForegroundFinalizer = "foregroundDeletion";
 
 // The namespaces every cluster has.
 constexpr const char* kSystemNamespaces[] = {"default", "kube-system", "kube-public",
@@ -293,6 +299,7 @@ struct FakeApiServer::Impl {
   int held = 0;
   int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
+  std::vector<Forbidden> forbidden;  // forbid()
 
   std::function<Time()> clock;  // FakeApiServerOptions::now, or the fixed instant
 
@@ -363,6 +370,96 @@ struct FakeApiServer::Impl {
         {rv, collection, object["metadata"].value("namespace", ""), "DELETED", object, json()});
     cv.notify_all();
     return object;
+  }
+
+  // The garbage collector (pkg/controller/garbagecollector), run at once after a delete
+  // instead of from its own informers: an object all of whose owners (metadata.ownerReferences,
+  // by uid) are gone is deleted as a Background delete deletes it (a pod gracefully); an owner
+  // marked for Foreground deletion (deletionTimestamp and the foregroundDeletion finalizer) has
+  // its dependents deleted and goes itself once none is left. Repeats until nothing changes (a
+  // dependent's own dependents).
+  void collect_garbage() {
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::map<std::string, std::pair<std::string, std::string>> by_uid;  // uid → where
+      for (const auto& [collection, bucket] : objects)
+        for (const auto& [key, o] : bucket)
+          by_uid[o["metadata"].value("uid", "")] = {collection, key};
+      std::vector<std::pair<std::string, std::string>> doomed;
+      std::map<std::string, int> dependents;  // owner uid → dependents left
+      for (const auto& [collection, bucket] : objects) {
+        for (const auto& [key, o] : bucket) {
+          const json refs = o["metadata"].value("ownerReferences", json::array());
+          if (!refs.is_array() || refs.empty()) continue;
+          bool any_owner = false;
+          for (const json& r : refs) {
+            const std::string uid = r.value("uid", "");
+            if (by_uid.count(uid)) {
+              any_owner = true;
+              ++dependents[uid];
+            }
+          }
+          if (!any_owner) doomed.emplace_back(collection, key);
+        }
+      }
+      // Dependents of owners being deleted in the foreground go too; the owner once alone.
+      for (const auto& [uid, where] : by_uid) {
+        const json& o = objects[where.first][where.second];
+        const json fin = o["metadata"].value("finalizers", json::array());
+        if (!o["metadata"].contains("deletionTimestamp") || !fin.is_array() ||
+            std::find(fin.begin(), fin.end(), kForegroundFinalizer) == fin.end())
+          continue;
+        if (dependents[uid] == 0) {
+          doomed.push_back(where);
+          continue;
+        }
+        for (const auto& [collection, bucket] : objects)
+          for (const auto& [key, d] : bucket)
+            for (const json& r : d["metadata"].value("ownerReferences", json::array()))
+              if (r.value("uid", "") == uid) doomed.emplace_back(collection, key);
+      }
+      for (const auto& [collection, key] : doomed) {
+        const auto it = objects[collection].find(key);
+        if (it == objects[collection].end()) continue;
+        if (collection == kPodsCollection) {
+          if (it->second["metadata"].contains("deletionTimestamp")) continue;  // on its way
+          delete_pod(key, json::object());
+        } else if (it->second["metadata"].contains("deletionTimestamp") &&
+                   !is_foreground_owner_alone(it->second, dependents)) {
+          continue;
+        } else {
+          erase(collection, key);
+        }
+        changed = true;
+      }
+    }
+  }
+
+  static bool is_foreground_owner_alone(const json& o, std::map<std::string, int>& dependents) {
+    return dependents[o["metadata"].value("uid", "")] == 0;
+  }
+
+  // The real GC's orphaning: dependents lose their ownerReferences to `owner_uid`.
+  void orphan_dependents(const std::string& owner_uid) {
+    std::vector<std::tuple<std::string, std::string, json>> changed;
+    for (const auto& [collection, bucket] : objects) {
+      for (const auto& [key, o] : bucket) {
+        const json refs = o["metadata"].value("ownerReferences", json::array());
+        if (!refs.is_array()) continue;
+        json kept = json::array();
+        for (const json& r : refs)
+          if (r.value("uid", "") != owner_uid) kept.push_back(r);
+        if (kept.size() == refs.size()) continue;
+        json updated = o;
+        if (kept.empty()) {
+          updated["metadata"].erase("ownerReferences");
+        } else {
+          updated["metadata"]["ownerReferences"] = kept;
+        }
+        changed.emplace_back(collection, o["metadata"].value("namespace", ""), updated);
+      }
+    }
+    for (auto& [collection, ns, o] : changed) store(collection, ns, o, false, true);
   }
 
   // A DELETE of a pod with DeleteOptions `options` (rest.BeforeDelete with the pod strategy's
@@ -495,6 +592,7 @@ bool FakeApiServer::remove(const std::string& collection_path, const std::string
   const std::string key = key_of(t.ns, name);
   if (!impl_->objects[t.collection].count(key)) return false;
   impl_->erase(t.collection, key);
+  impl_->collect_garbage();
   return true;
 }
 
@@ -587,6 +685,11 @@ void FakeApiServer::inject(Fault fault) {
   impl_->faults.push_back(std::move(fault));
 }
 
+void FakeApiServer::forbid(Forbidden rule) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->forbidden.push_back(std::move(rule));
+}
+
 void FakeApiServer::refuse_evictions(int times, std::optional<int> retry_after_seconds,
                                      std::string pod) {
   std::lock_guard lock(impl_->mutex);
@@ -636,7 +739,24 @@ struct Request {
   std::map<std::string, std::string> headers;
   std::string body;
   bool watch = false;
+  bool status_only = false;  // a write through the status subresource
 };
+
+// The RBAC verb of a request (k8s.io/apiserver RequestInfoFactory).
+std::string verb_of(const Request& r, const Target& t) {
+  if (r.method == "GET") return r.watch ? "watch" : (t.name.empty() ? "list" : "get");
+  if (r.method == "POST") return "create";
+  if (r.method == "PUT") return "update";
+  if (r.method == "PATCH") return "patch";
+  if (r.method == "DELETE") return t.name.empty() ? "deletecollection" : "delete";
+  return r.method;
+}
+
+// The group of a collection path: "/apis/batch/v1/jobs" → "batch", "/api/v1/pods" → "".
+std::string group_of(const std::string& collection) {
+  if (collection.rfind("/apis/", 0) != 0) return "";
+  return collection.substr(6, collection.find('/', 6) - 6);
+}
 
 Answer not_found(const Target& t) {
   return json_answer(
@@ -747,6 +867,33 @@ int FakeApiServer::handle(mg_connection* conn) {
                                             "the server could not find the "
                                             "requested resource")));
     return 404;
+  }
+  {
+    // RBAC (forbid()): checked before anything else, as the authorizer runs before the handler.
+    std::lock_guard lock(impl_->mutex);
+    const std::string verb = verb_of(r, t);
+    const std::string group = group_of(t.collection);
+    std::string resource = t.collection.substr(t.collection.rfind('/') + 1);
+    if (!t.subresource.empty()) resource += "/" + t.subresource;
+    for (const Forbidden& f : impl_->forbidden) {
+      if ((!f.verb.empty() && f.verb != verb) || (!f.resource.empty() && f.resource != resource) ||
+          (!f.namespace_name.empty() && f.namespace_name != t.ns) ||
+          ((f.core || !f.group.empty()) && f.group != group))
+        continue;
+      // pkg/registry/rbac/validation and the forbidden handler (apiserver endpoints/handlers/
+      // responsewriters.ForbiddenStatusError): "RESOURCE.GROUP is forbidden: User ... cannot".
+      const std::string base = t.collection.substr(t.collection.rfind('/') + 1);
+      const std::string qualified = group.empty() ? base : base + "." + group;
+      std::string message = qualified + (t.name.empty() ? "" : " \"" + t.name + "\"") +
+                            " is forbidden: User \"" + f.user + "\" cannot " + verb +
+                            " resource \"" + resource + "\" in API group \"" + group + "\"";
+      message += t.ns.empty() ? " at the cluster scope" : " in the namespace \"" + t.ns + "\"";
+      json details = {{"group", group}, {"kind", base}};
+      if (!t.name.empty()) details["name"] = t.name;
+      const Answer a = json_answer(403, status_body(403, "Forbidden", message, details));
+      send(conn, a);
+      return 403;
+    }
   }
   if (r.watch) {
     stream_watch(*impl_, conn, t, r);
@@ -917,6 +1064,7 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     Target whole = t;
     whole.subresource.clear();
     Request only_status = r;
+    only_status.status_only = true;
     if (body.is_object()) {
       json kept = json::object();
       if (body.contains("status")) kept["status"] = body["status"];
@@ -947,6 +1095,16 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     return json_answer(200, it->second);
   }
   if (r.method == "POST" && t.name.empty()) {
+    if (body.is_object() && body.contains("metadata") && body["metadata"].is_object() &&
+        body["metadata"].value("name", "").empty() &&
+        !body["metadata"].value("generateName", "").empty()) {
+      // names.SimpleNameGenerator: the prefix + 5 characters of utilrand's alphabet; here from
+      // the uid counter, so a test knows them.
+      std::string suffix;
+      for (int64_t n = s.uid_counter + 1, i = 0; i < 5; ++i, n /= 27)
+        suffix += "bcdfghjklmnpqrstvwxz2456789"[(n * 7 + i * 11) % 27];
+      body["metadata"]["name"] = body["metadata"]["generateName"].get<std::string>() + suffix;
+    }
     if (!body.is_object() || !body.contains("metadata") ||
         body["metadata"].value("name", "").empty())
       return json_answer(422, status_body(422, "Invalid", "metadata.name: Required value"));
@@ -971,6 +1129,14 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       admitted = admit_priority_class(body);
     } else if (t.collection == kNamespacesCollection) {
       admitted = admit_namespace(body);
+    } else if (t.collection == kJobsCollection || t.collection == kSecretsCollection) {
+      // The uid store() is about to give: the Job's generated selector names it.
+      auto result = t.collection == kJobsCollection
+                        ? admit_job(body, "uid-" + std::to_string(s.uid_counter + 1))
+                        : admit_secret(body);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      admitted = std::get<json>(std::move(result));
     }
     if (bucket.count(key_of(t.ns, name)))
       return json_answer(
@@ -987,6 +1153,12 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
                       "the object has been modified; please apply your changes to the "
                       "latest version and try again",
                       t.name, resource);
+    if (t.collection == kJobsCollection && !r.status_only) {
+      auto result = update_job(body, it->second);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      body = std::get<json>(std::move(result));
+    }
     return json_answer(200, s.store(t.collection, t.ns, body, false));
   }
   if (r.method == "PATCH" && !t.name.empty()) {
@@ -1020,6 +1192,12 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       return json_answer(415,
                          status_body(415, "UnsupportedMediaType", "415: Unsupported Media Type"));
     }
+    if (t.collection == kJobsCollection && !r.status_only) {
+      auto result = update_job(patched, it->second);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      patched = std::get<json>(std::move(result));
+    }
     return json_answer(200, s.store(t.collection, t.ns, patched, false));
   }
   if (r.method == "DELETE" && !t.name.empty()) {
@@ -1038,13 +1216,52 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     if (pre.contains("resourceVersion") &&
         pre["resourceVersion"] != it->second["metadata"]["resourceVersion"])
       return conflict(kind, "the ResourceVersion in the precondition does not match", t.name, kind);
+    // propagationPolicy: the query's, else the DeleteOptions', else the kind's default.
+    std::string propagation =
+        body.is_object() ? body.value("propagationPolicy", std::string()) : std::string();
+    if (const auto p = r.query.find("propagationPolicy"); p != r.query.end())
+      propagation = p->second;
+    if (propagation.empty())
+      propagation = t.collection == kJobsCollection ? "Orphan" : "Background";
+    if (propagation != "Background" && propagation != "Foreground" && propagation != "Orphan")
+      return json_answer(422, status_body(422, "Invalid",
+                                          kind + " \"" + t.name +
+                                              "\" is invalid: propagationPolicy: Unsupported "
+                                              "value: \"" +
+                                              propagation +
+                                              "\": supported values: \"Foreground\", "
+                                              "\"Background\", \"Orphan\""));
+    const std::string uid = it->second["metadata"].value("uid", "");
+    if (propagation == "Orphan") s.orphan_dependents(uid);
     if (t.collection == kPodsCollection) {
       json options = body.is_object() ? body : json::object();
       if (const auto g = r.query.find("gracePeriodSeconds"); g != r.query.end())
         options["gracePeriodSeconds"] = std::strtoll(g->second.c_str(), nullptr, 10);
-      return json_answer(200, s.delete_pod(key, options));
+      json answer = s.delete_pod(key, options);
+      s.collect_garbage();
+      return json_answer(200, answer);
     }
-    return json_answer(200, s.erase(t.collection, key));
+    if (propagation == "Foreground") {
+      json marked = it->second;
+      marked["metadata"]["deletionTimestamp"] = format_rfc3339(s.now());
+      marked["metadata"]["deletionGracePeriodSeconds"] = 0;
+      json fin = marked["metadata"].value("finalizers", json::array());
+      if (std::find(fin.begin(), fin.end(), kForegroundFinalizer) == fin.end())
+        fin.push_back(kForegroundFinalizer);
+      marked["metadata"]["finalizers"] = fin;
+      json answer = s.store(t.collection, t.ns, marked, false, true);
+      s.collect_garbage();
+      return json_answer(202, answer);
+    }
+    json gone = s.erase(t.collection, key);
+    s.collect_garbage();
+    if (t.collection == kJobsCollection || t.collection == kSecretsCollection) {
+      // The registry's finalizeDelete for kinds without ReturnDeletedObject.
+      json details = {{"name", t.name}, {"kind", resource}, {"uid", uid}};
+      if (t.collection == kJobsCollection) details["group"] = "batch";
+      return json_answer(200, status_body(200, "", "", details));
+    }
+    return json_answer(200, gone);
   }
   return json_answer(405, status_body(405, "MethodNotAllowed", "method not allowed"));
 }

@@ -249,10 +249,19 @@ void JobControllerSim::sync(const std::string& job_uid) {
       ++t.creating[ix];
       --slots;
       ++stats_.pods_created;
-      workers_.submit([this, collection, pod, job_uid, ix] {
+      const std::string job_path = std::string("/apis/batch/v1/namespaces/") +
+                                   job["metadata"].value("namespace", "") + "/jobs/" +
+                                   job["metadata"].value("name", "");
+      workers_.submit([this, collection, pod, job_uid, ix, job_path] {
         try {
-          const WriteResult r = client_.create(collection, pod);
-          if (r.outcome == WriteOutcome::kOk) return;
+          // The Job as the server has it now: none for a Job deleted (in the background) whose
+          // pods this stand-in has not yet heard of, where the real controller's informer
+          // would have told it first. Its pods are not replaced then.
+          const json now = client_.get(job_path);
+          if (uid_of(now) == job_uid && !now["metadata"].contains("deletionTimestamp")) {
+            const WriteResult r = client_.create(collection, pod);
+            if (r.outcome == WriteOutcome::kOk) return;
+          }
         } catch (const std::exception&) {
         }
         loop_.post([this, job_uid, ix] {

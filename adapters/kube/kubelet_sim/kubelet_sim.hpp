@@ -197,7 +197,8 @@ class KubeletSim {
     std::shared_ptr<PodProcess> process;
     int exit_code = kFaultExitCode;
     std::optional<TimerId> kill_timer;
-    bool waiting = false;  // Pending for good (an unpullable image, a config error)
+    bool waiting = false;    // Pending for good (an unpullable image, a config error)
+    bool launching = false;  // the process is being started on a worker
   };
   // The API server's now, and a planned instant as written (above).
   Time server_now() const;
@@ -215,8 +216,7 @@ class KubeletSim {
   bool unpullable(const KubePod& pod) const;
   void fail_image_pull(const std::string& key);
   void start_exec(const std::string& key);
-  void launch(const std::string& key, const std::string& uid,
-              std::variant<std::map<std::string, std::string>, std::string> env);
+  void adopt(const std::string& key, const std::string& uid, std::shared_ptr<PodProcess> process);
   void on_process_exit(const std::string& key, const std::string& uid, ProcessEnd end);
   void terminate_exec(const KubePod& pod, Played& p);
   std::string container_name(const std::string& key) const;

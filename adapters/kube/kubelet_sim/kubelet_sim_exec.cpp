@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 
 #include "adapters/kube/kube_error.hpp"
 #include "adapters/kube/kubelet_sim/container_env.hpp"
@@ -99,12 +100,22 @@ void KubeletSim::fail_image_pull(const std::string& key) {
 }
 
 void KubeletSim::start_exec(const std::string& key) {
-  const KubePod& pod = pods_.at(key);
+  Played& p = played_.at(key);
+  const KubePod pod = pods_.at(key);
   const json raw = raw_pods_[key];
   const json container = first_container(raw);
   const std::string uid = pod.uid;
-  // Secrets and ConfigMaps are read on a worker, as the kubelet reads them from the API server.
-  workers_.submit([this, key, uid, raw, container] {
+  p.started = loop_.now();
+  p.started_written = written(p.started);
+  p.running = true;
+  p.launching = true;
+  const std::string at = format_rfc3339(p.started_written);
+  const std::string status = status_path_of(pod);
+  // On a worker, in this order: the environment (Secrets and ConfigMaps read from the API
+  // server, as the kubelet reads them), the process, the status Running; then the loop adopts
+  // the process. The process's end is handed to the loop only after that, so the pod's last
+  // status (on_process_exit) is always written after Running.
+  workers_.submit([this, key, uid, raw, container, at, status] {
     std::variant<std::map<std::string, std::string>, std::string> env;
     try {
       env = resolve_container_env(raw, container, [this](const std::string& path) {
@@ -118,82 +129,127 @@ void KubeletSim::start_exec(const std::string& key) {
     } catch (const std::exception& e) {
       env = std::string("reading the container's environment: ") + failure_words(e);
     }
-    loop_.post([this, key, uid, env = std::move(env)]() mutable {
-      if (!stopped_) launch(key, uid, std::move(env));
+    if (const std::string* error = std::get_if<std::string>(&env)) {
+      loop_.post([this, key, uid, error = *error] {
+        const auto it = played_.find(key);
+        if (stopped_ || it == played_.end() || it->second.uid != uid) return;
+        it->second.launching = false;
+        it->second.running = false;
+        it->second.waiting = true;
+        if (it->second.terminating) {
+          terminate_exec(pods_.at(key), it->second);
+          return;
+        }
+        write_waiting(key, "CreateContainerConfigError", error);
+      });
+      return;
+    }
+    ProcessSpec spec;
+    for (const char* list : {"command", "args"})
+      for (const json& a : container.value(list, json::array()))
+        if (a.is_string()) spec.argv.push_back(a.get<std::string>());
+    spec.env = std::get<std::map<std::string, std::string>>(std::move(env));
+    spec.working_dir = container.value("workingDir", "");
+    const std::string name = container.value("name", "main");
+    const std::string image = container.value("image", "");
+    auto adopted = std::make_shared<std::promise<void>>();
+    std::shared_future<void> adopted_done = adopted->get_future().share();
+    std::shared_ptr<PodProcess> process;
+    try {
+      process = std::make_shared<PodProcess>(spec, [this, key, uid, adopted_done](ProcessEnd end) {
+        adopted_done.wait();
+        loop_.post([this, key, uid, end = std::move(end)]() mutable {
+          if (!stopped_) on_process_exit(key, uid, std::move(end));
+        });
+      });
+    } catch (const std::exception& e) {
+      // The runtime's StartError: the container never ran (restartPolicy Never: the pod fails).
+      const json patch = {
+          {"metadata", {{"uid", uid}}},
+          {"status",
+           {{"phase", "Failed"},
+            {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
+            {"containerStatuses",
+             {{{"name", name},
+               {"image", image},
+               {"imageID", ""},
+               {"ready", false},
+               {"started", false},
+               {"restartCount", 0},
+               {"state",
+                {{"terminated",
+                  {{"exitCode", 128},
+                   {"reason", "StartError"},
+                   {"message", e.what()},
+                   {"startedAt", "1970-01-01T00:00:00Z"},
+                   {"finishedAt", at}}}}}}}}}}};
+      try {
+        client_.patch(status, patch, PatchType::kStrategicMerge);
+      } catch (const std::exception&) {
+      }
+      loop_.post([this, key, uid] {
+        ++stats_.pods_failed;
+        const auto it = played_.find(key);
+        if (it == played_.end() || it->second.uid != uid) return;
+        it->second.launching = false;
+        it->second.running = false;
+        if (it->second.terminating) terminate_exec(pods_.at(key), it->second);
+      });
+      return;
+    }
+    const json running = {
+        {"metadata", {{"uid", uid}}},
+        {"status",
+         {{"phase", "Running"},
+          {"startTime", at},
+          {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
+          {"containerStatuses",
+           {{{"name", name},
+             {"image", image},
+             {"imageID", ""},
+             {"ready", true},
+             {"started", true},
+             {"restartCount", 0},
+             {"state", {{"running", {{"startedAt", at}}}}}}}}}}};
+    bool written_ok = true;
+    try {
+      client_.patch(status, running, PatchType::kStrategicMerge);
+    } catch (const std::exception&) {
+      written_ok = false;  // the pod went meanwhile: the loop drops the process
+    }
+    {
+      std::lock_guard lock(logs_mutex_);
+      running_[key] = process;
+      logs_.erase(key);
+    }
+    loop_.post([this, key, uid, process, written_ok] {
+      if (!written_ok) ++stats_.write_errors;
+      adopt(key, uid, process);
     });
+    adopted->set_value();
   });
 }
 
-void KubeletSim::launch(const std::string& key, const std::string& uid,
-                        std::variant<std::map<std::string, std::string>, std::string> env) {
-  const auto it = played_.find(key);
-  if (it == played_.end() || it->second.uid != uid || it->second.terminating) return;
-  Played& p = it->second;
-  if (const std::string* error = std::get_if<std::string>(&env)) {
-    p.waiting = true;
-    write_waiting(key, "CreateContainerConfigError", *error);
-    return;
-  }
-  const KubePod& pod = pods_.at(key);
-  const json container = first_container(raw_pods_[key]);
-  ProcessSpec spec;
-  for (const char* list : {"command", "args"})
-    for (const json& a : container.value(list, json::array()))
-      if (a.is_string()) spec.argv.push_back(a.get<std::string>());
-  spec.env = std::get<std::map<std::string, std::string>>(std::move(env));
-  spec.working_dir = container.value("workingDir", "");
-  p.started = loop_.now();
-  p.started_written = written(p.started);
-  p.running = true;
-  const std::string at = format_rfc3339(p.started_written);
-  const std::string name = container.value("name", "main");
-  try {
-    p.process = std::make_shared<PodProcess>(spec, [this, key, uid](ProcessEnd end) {
-      loop_.post([this, key, uid, end = std::move(end)]() mutable {
-        on_process_exit(key, uid, std::move(end));
-      });
-    });
-  } catch (const std::exception& e) {
-    // The runtime's StartError: the container never ran (restartPolicy Never: the pod fails).
-    p.running = false;
-    write_status(pod, {{"phase", "Failed"},
-                       {"conditions",
-                        {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
-                       {"containerStatuses",
-                        {{{"name", name},
-                          {"image", container.value("image", "")},
-                          {"ready", false},
-                          {"started", false},
-                          {"restartCount", 0},
-                          {"state",
-                           {{"terminated",
-                             {{"exitCode", 128},
-                              {"reason", "StartError"},
-                              {"message", e.what()},
-                              {"startedAt", "1970-01-01T00:00:00Z"},
-                              {"finishedAt", at}}}}}}}}});
-    ++stats_.pods_failed;
-    return;
-  }
-  {
-    std::lock_guard lock(logs_mutex_);
-    running_[key] = p.process;
-    logs_.erase(key);
-  }
+void KubeletSim::adopt(const std::string& key, const std::string& uid,
+                       std::shared_ptr<PodProcess> process) {
   ++stats_.processes_started;
   ++stats_.pods_started;
-  write_status(
-      pod, {{"phase", "Running"},
-            {"startTime", at},
-            {"conditions", {{{"type", "Ready"}, {"status", "True"}, {"lastTransitionTime", at}}}},
-            {"containerStatuses",
-             {{{"name", name},
-               {"image", container.value("image", "")},
-               {"imageID", ""},
-               {"ready", true},
-               {"started", true},
-               {"restartCount", 0},
-               {"state", {{"running", {{"startedAt", at}}}}}}}}});
+  const auto it = played_.find(key);
+  if (stopped_ || it == played_.end() || it->second.uid != uid) {
+    // The pod went while the process started: it is killed (the destructor, off the loop's
+    // own thread being irrelevant: it joins the watcher, which only posts).
+    std::lock_guard lock(logs_mutex_);
+    logs_[key] = process->output();
+    running_.erase(key);
+    return;
+  }
+  Played& p = it->second;
+  p.launching = false;
+  p.process = std::move(process);
+  if (p.terminating) {
+    p.terminating = false;  // terminate_exec() marks it again and signals
+    terminate_exec(pods_.at(key), p);
+  }
 }
 
 void KubeletSim::on_process_exit(const std::string& key, const std::string& uid, ProcessEnd end) {
@@ -255,6 +311,7 @@ void KubeletSim::terminate_exec(const KubePod& pod, Played& p) {
   p.timer.reset();
   p.terminating = true;
   const std::string key = pod.key();
+  if (p.launching) return;  // adopt() or the launch's failure carries on
   if (!p.process) {
     // Nothing runs (not started yet, waiting on its image or its config): confirmed at once.
     p.due = loop_.now();

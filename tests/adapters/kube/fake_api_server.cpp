@@ -612,6 +612,21 @@ int64_t FakeApiServer::resource_version() const {
   return impl_->rv;
 }
 
+bool FakeApiServer::wait_until(const std::function<bool()>& holds,
+                               std::chrono::seconds limit) const {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    int64_t seen = 0;
+    {
+      std::lock_guard lock(impl_->mutex);
+      seen = impl_->rv;
+    }
+    if (holds()) return true;
+    std::unique_lock lock(impl_->mutex);
+    if (!impl_->cv.wait_until(lock, deadline, [&] { return impl_->rv != seen; })) return false;
+  }
+}
+
 bool FakeApiServer::create_namespace(const std::string& name) {
   std::lock_guard lock(impl_->mutex);
   if (impl_->namespace_exists(name)) return false;
@@ -1142,7 +1157,9 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       return json_answer(
           409, status_body(409, "AlreadyExists", resource + " \"" + name + "\" already exists",
                            {{"name", name}, {"kind", resource}}));
-    return json_answer(201, s.store(t.collection, t.ns, admitted, true));
+    json created = s.store(t.collection, t.ns, admitted, true);
+    s.collect_garbage();  // an object whose owners are all gone is the collector's at once
+    return json_answer(201, created);
   }
   if (r.method == "PUT" && !t.name.empty()) {
     const auto it = bucket.find(key);

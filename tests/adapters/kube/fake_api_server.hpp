@@ -72,6 +72,7 @@
 // Threads: civetweb serves each request on one of its threads; every method here may be called
 // from the test thread at any time (one mutex inside). The destructor ends open watches.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -163,6 +164,12 @@ class FakeApiServer {
   std::optional<nlohmann::json> get(const std::string& collection_path,
                                     const std::string& name) const;
   int64_t resource_version() const;
+  // Blocks until `holds()` is true, evaluating it now and after every write to the server (it
+  // may call get() and the like: it runs without the server's lock), or until `limit` passes
+  // (then false, and the test fails; never reached by a passing test). For tests that wait on
+  // what other threads or processes write (kubelet-sim --exec).
+  bool wait_until(const std::function<bool()>& holds,
+                  std::chrono::seconds limit = std::chrono::seconds(60)) const;
   // Creates the Namespace `name` (as POST /api/v1/namespaces would); true when it was new.
   bool create_namespace(const std::string& name);
 

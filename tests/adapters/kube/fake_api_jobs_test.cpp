@@ -47,7 +47,7 @@ KubeStatus refusal(const std::function<void()>& request) {
 
 struct FakeJobs : ::testing::Test {
   FakeJobs() { fake.create_namespace("what-if"); }
-  FakeApiServer fake;
+  FakeApiServer fake{{.garbage_collector = true}};
   KubeClient client{testing::config_for(fake.url())};
 };
 
@@ -284,6 +284,32 @@ TEST_F(FakeJobs, ForegroundKeepsTheJobUntilItsDependentsAreGone) {
   EXPECT_TRUE(fake.get(kJobs, "gantry-sweep-s1")) << "waits for it";
   testing::confirm_deletions(client, kPods);
   EXPECT_FALSE(fake.get(kJobs, "gantry-sweep-s1"));
+}
+
+// A plain API server (kube-apiserver alone, as in a rehearsal): nobody collects garbage. A
+// Background delete removes the Job alone; an Orphan one leaves it marked with the finalizer
+// orphan, which only the collector would take off.
+TEST(FakeJobsWithoutCollector, APlainApiServerLeavesDependentsAndOrphanedOwners) {
+  FakeApiServer fake;
+  fake.create_namespace("what-if");
+  KubeClient client{testing::config_for(fake.url())};
+  const Owned o = make_owned(client);
+  DeleteOptions bg;
+  bg.propagation_policy = "Background";
+  client.remove(std::string(kJobs) + "/gantry-sweep-s1", bg);
+  EXPECT_FALSE(fake.get(kJobs, "gantry-sweep-s1"));
+  EXPECT_TRUE(fake.get(kPods, o.bound));
+  EXPECT_TRUE(fake.get(kPods, o.unbound));
+  EXPECT_TRUE(fake.get(kSecrets, "gantry-sweep-s1-token"));
+
+  json body = sweep_job_body(sweep());
+  body["metadata"]["name"] = "kept";
+  client.post(kJobs, body);
+  const KubeResponse r = client.request("DELETE", std::string(kJobs) + "/kept");  // Orphan
+  EXPECT_EQ(r.status, 202);
+  const json kept = *fake.get(kJobs, "kept");
+  EXPECT_EQ(kept["metadata"]["finalizers"], json::array({"orphan"}));
+  EXPECT_TRUE(kept["metadata"].contains("deletionTimestamp"));
 }
 
 TEST_F(FakeJobs, AForbiddenCreateIsRefusedAsRbacRefusesIt) {

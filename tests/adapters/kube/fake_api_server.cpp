@@ -299,7 +299,9 @@ struct FakeApiServer::Impl {
   int held = 0;
   int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
-  std::vector<Forbidden> forbidden;  // forbid()
+  std::vector<Forbidden> forbidden;      // forbid()
+  FakeApiServer::PodLogSource pod_logs;  // serve_pod_logs()
+  bool garbage_collector = false;        // FakeApiServerOptions::garbage_collector
 
   std::function<Time()> clock;  // FakeApiServerOptions::now, or the fixed instant
 
@@ -379,6 +381,7 @@ struct FakeApiServer::Impl {
   // its dependents deleted and goes itself once none is left. Repeats until nothing changes (a
   // dependent's own dependents).
   void collect_garbage() {
+    if (!garbage_collector) return;
     for (bool changed = true; changed;) {
       changed = false;
       std::map<std::string, std::pair<std::string, std::string>> by_uid;  // uid → where
@@ -506,6 +509,7 @@ struct FakeApiServer::Impl {
 
 FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
   impl_->clock = std::move(options.now);
+  impl_->garbage_collector = options.garbage_collector;
   for (const char* ns : kSystemNamespaces)
     impl_->seed(kNamespacesCollection,
                 admit_namespace(
@@ -698,6 +702,11 @@ bool FakeApiServer::wait_for_watches_started(int64_t n) const {
 void FakeApiServer::inject(Fault fault) {
   std::lock_guard lock(impl_->mutex);
   impl_->faults.push_back(std::move(fault));
+}
+
+void FakeApiServer::serve_pod_logs(PodLogSource source) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->pod_logs = std::move(source);
 }
 
 void FakeApiServer::forbid(Forbidden rule) {
@@ -912,6 +921,48 @@ int FakeApiServer::handle(mg_connection* conn) {
   }
   if (r.watch) {
     stream_watch(*impl_, conn, t, r);
+    return 200;
+  }
+  bool logs_served = false;
+  {
+    std::lock_guard lock(impl_->mutex);
+    logs_served = static_cast<bool>(impl_->pod_logs);
+  }
+  if (logs_served && t.collection == kPodsCollection && t.subresource == "log" &&
+      r.method == "GET") {
+    // Asked of the pod's kubelet: the source is called without the server's lock.
+    std::optional<json> pod;
+    PodLogSource source;
+    {
+      std::lock_guard lock(impl_->mutex);
+      const auto& bucket = impl_->objects[kPodsCollection];
+      if (const auto it = bucket.find(key_of(t.ns, t.name)); it != bucket.end()) pod = it->second;
+      source = impl_->pod_logs;
+    }
+    if (!pod) {
+      send(conn, not_found(t));
+      return 404;
+    }
+    std::optional<std::string> log = source ? source(t.ns, t.name) : std::nullopt;
+    if (!log) {
+      const json containers = (*pod)["spec"].value("containers", json::array());
+      const std::string container =
+          containers.empty() ? std::string() : containers[0].value("name", "");
+      send(conn, json_answer(400, status_body(400, "BadRequest",
+                                              "container \"" + container + "\" in pod \"" + t.name +
+                                                  "\" is waiting to start: ContainerCreating")));
+      return 400;
+    }
+    if (const auto tail = r.query.find("tailLines"); tail != r.query.end()) {
+      const int64_t lines = std::strtoll(tail->second.c_str(), nullptr, 10);
+      size_t start = log->size();
+      for (int64_t n = 0; start > 0;) {
+        if ((*log)[start - 1] == '\n' && start != log->size() && ++n == lines) break;
+        --start;
+      }
+      *log = log->substr(start);
+    }
+    send(conn, Answer{200, *log, "text/plain", {}});
     return 200;
   }
   Answer a;
@@ -1249,7 +1300,9 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
                                               "\": supported values: \"Foreground\", "
                                               "\"Background\", \"Orphan\""));
     const std::string uid = it->second["metadata"].value("uid", "");
-    if (propagation == "Orphan") s.orphan_dependents(uid);
+    // Orphaning is the collector's: it removes the owner's references, then the owner's
+    // finalizer. Without one the owner waits, marked, as on a plain API server.
+    if (propagation == "Orphan" && s.garbage_collector) s.orphan_dependents(uid);
     if (t.collection == kPodsCollection) {
       json options = body.is_object() ? body : json::object();
       if (const auto g = r.query.find("gracePeriodSeconds"); g != r.query.end())
@@ -1258,13 +1311,15 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       s.collect_garbage();
       return json_answer(200, answer);
     }
-    if (propagation == "Foreground") {
+    if (propagation == "Foreground" || (propagation == "Orphan" && !s.garbage_collector)) {
+      // The registry marks the object with the policy's finalizer (foregroundDeletion, orphan)
+      // and answers 202; the collector finishes the deletion.
+      const char* finalizer = propagation == "Foreground" ? kForegroundFinalizer : "orphan";
       json marked = it->second;
       marked["metadata"]["deletionTimestamp"] = format_rfc3339(s.now());
       marked["metadata"]["deletionGracePeriodSeconds"] = 0;
       json fin = marked["metadata"].value("finalizers", json::array());
-      if (std::find(fin.begin(), fin.end(), kForegroundFinalizer) == fin.end())
-        fin.push_back(kForegroundFinalizer);
+      if (std::find(fin.begin(), fin.end(), finalizer) == fin.end()) fin.push_back(finalizer);
       marked["metadata"]["finalizers"] = fin;
       json answer = s.store(t.collection, t.ns, marked, false, true);
       s.collect_garbage();

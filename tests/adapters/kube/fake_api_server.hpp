@@ -35,8 +35,9 @@
 //    generated selector and labels, its validation and immutable fields on update; a Secret's
 //    stringData base64-encoded into data); metadata.generateName (the name + 5 characters of
 //    the real alphabet, deterministic here);
-//  - garbage collection by metadata.ownerReferences, at once after each DELETE (the real
-//    garbage collector runs soon after): propagationPolicy (query or DeleteOptions body)
+//  - with FakeApiServerOptions::garbage_collector, garbage collection by
+//    metadata.ownerReferences, at once after each DELETE and create (the real garbage collector
+//    runs soon after): propagationPolicy (query or DeleteOptions body)
 //    Background deletes the object and then its dependents (pods gracefully, as a DELETE does),
 //    Foreground marks the object (deletionTimestamp, finalizer foregroundDeletion; answered 202
 //    with the object), deletes its dependents and removes it once they are gone, Orphan strips
@@ -103,6 +104,10 @@ struct FakeApiServerOptions {
   int threads = 24;
   // The server's clock (see above); called with the server's mutex held, from its threads.
   std::function<Time()> now;
+  // Run kube-controller-manager's garbage collector (above: at once after each write). Off by
+  // default, as on the plain API server of a rehearsal: a Background DELETE then leaves the
+  // dependents, an Orphan or Foreground one leaves the object marked with its finalizer.
+  bool garbage_collector = false;
 };
 
 struct RecordedRequest {
@@ -190,6 +195,15 @@ class FakeApiServer {
   int64_t watches_started() const;  // watch streams that got their headers, ever
   // Blocks until watches_started() >= n (or 30 s pass: then false, and the test fails).
   bool wait_for_watches_started(int64_t n) const;
+
+  // GET /api/v1/namespaces/NS/pods/NAME/log (the API server proxies it to the pod's kubelet):
+  // answered 200 text/plain from `source` (e.g. KubeletSim::container_log), the last
+  // `tailLines` lines when asked; 404 without the pod; 400 "container "C" in pod "P" is waiting
+  // to start: ContainerCreating" when the source has no log for it. Without a source, the
+  // subresource is unknown (404), as before.
+  using PodLogSource =
+      std::function<std::optional<std::string>(const std::string& ns, const std::string& pod)>;
+  void serve_pod_logs(PodLogSource source);
 
   // ---- faults and records ----
   void inject(Fault fault);

@@ -56,6 +56,10 @@ struct Rehearsal {
     scheduler = std::make_unique<DefaultSchedulerSim>(
         client, workers, *loop, std::vector<std::string>{"r1-n000", "r1-n001"});
     scheduler->start();
+    // Pod logs through the API server, as it proxies them from the pod's kubelet.
+    fake.serve_pod_logs([this](const std::string& ns, const std::string& pod) {
+      return kubelet->container_log(ns, pod);
+    });
     runner = std::thread([this] { loop->run(); });
   }
   ~Rehearsal() {
@@ -87,7 +91,7 @@ struct Rehearsal {
     });
   }
 
-  FakeApiServer fake;
+  FakeApiServer fake{{.garbage_collector = true}};  // as kube-controller-manager's
   std::unique_ptr<EventLoop> loop =
       std::make_unique<EventLoop>(std::make_unique<WallClock>(WallClock().now(), 100));
   KubeClient client{testing::config_for(fake.url())};
@@ -214,9 +218,12 @@ TEST(JobRehearsal, AnIndexedJobRunsEachIndexOnceAndCompletes) {
     EXPECT_EQ(terminated["exitCode"], 0);
     EXPECT_EQ(terminated["reason"], "Completed");
     EXPECT_FALSE(terminated.contains("message")) << "FallbackToLogsOnError: only on failure";
-    EXPECT_EQ(
-        r.kubelet->container_log("ml", name),
-        "index " + std::to_string(ix) + " token s3cret host sweep-a-" + std::to_string(ix) + "\n");
+    const std::string log =
+        "index " + std::to_string(ix) + " token s3cret host sweep-a-" + std::to_string(ix) + "\n";
+    EXPECT_EQ(r.kubelet->container_log("ml", name), log);
+    const KubeResponse served = r.client.request("GET", std::string(kPods) + "/" + name + "/log");
+    EXPECT_EQ(served.status, 200);
+    EXPECT_EQ(served.body, log) << "GET pods/NAME/log";
   }
 }
 
@@ -298,12 +305,13 @@ TEST(JobRehearsal, DeletingTheJobInTheBackgroundKillsItsPodsProcessesAndRemovesI
                                            {"name", "sweep-d"},
                                            {"uid", job["metadata"]["uid"]}}};
   ASSERT_EQ(r.client.create(kSecrets, token).outcome, WriteOutcome::kOk);
-  // Both pods of the parallelism running, and their processes writing.
+  // Both pods of the parallelism running: their processes started (a pod is written Running
+  // once its process exists, so its log exists too; wait_until wakes on the server's writes).
   ASSERT_TRUE(r.fake.wait_until([&] {
     int running = 0;
     for (const json& p : r.pods_of("sweep-d"))
       running += p["status"].value("phase", "") == "Running" &&
-                 r.kubelet->container_log("ml", p["metadata"]["name"]) == "started\n";
+                 r.kubelet->container_log("ml", p["metadata"]["name"]).has_value();
     return running == 2;
   }));
   const std::vector<json> running = r.pods_of("sweep-d");
@@ -355,6 +363,35 @@ TEST(JobRehearsal, AnUnpullableImageShowsErrImagePullInThePodsStatus) {
   for (const testing::RecordedRequest& q : r.fake.requests())
     err_image_pull += q.body.find("\"reason\":\"ErrImagePull\"") != std::string::npos;
   EXPECT_EQ(err_image_pull, 1) << "written once, before the back-off";
+}
+
+// The token Secret missing: the kubelet cannot make the container's environment, and the pod
+// waits with CreateContainerConfigError and the kubelet's message; nothing runs.
+TEST(JobRehearsal, AMissingSecretLeavesThePodWaitingWithCreateContainerConfigError) {
+  Rehearsal r;
+  ASSERT_EQ(r.client.create(kJobs, indexed_job("sweep-f", 1, 1, "echo ran")).outcome,
+            WriteOutcome::kOk);
+  json waiting;
+  ASSERT_TRUE(r.fake.wait_until([&] {
+    for (const json& p : r.pods_of("sweep-f")) {
+      const json statuses = p["status"].value("containerStatuses", json::array());
+      if (!statuses.empty() && statuses[0]["state"].contains("waiting")) {
+        waiting = p;
+        return true;
+      }
+    }
+    return false;
+  }));
+  EXPECT_EQ(waiting["status"]["phase"], "Pending");
+  EXPECT_EQ(waiting["status"]["containerStatuses"][0]["state"]["waiting"],
+            json({{"reason", "CreateContainerConfigError"},
+                  {"message", "secret \"sweep-f-token\" not found"}}));
+  const std::string name = waiting["metadata"]["name"];
+  EXPECT_EQ(r.kubelet->container_log("ml", name), std::nullopt) << "no process was started";
+  const KubeResponse served = r.client.request("GET", std::string(kPods) + "/" + name + "/log");
+  EXPECT_EQ(served.status, 400);
+  EXPECT_EQ(json::parse(served.body)["message"], "container \"sweep-worker\" in pod \"" + name +
+                                                     "\" is waiting to start: ContainerCreating");
 }
 
 }  // namespace job_rehearsal_test

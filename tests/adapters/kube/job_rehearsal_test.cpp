@@ -11,6 +11,7 @@
 
 #include <thread>
 
+#include "adapters/kube/kubelet_sim/container_env.hpp"
 #include "adapters/kube/kubelet_sim/default_scheduler_sim.hpp"
 #include "adapters/kube/kubelet_sim/indexed_job.hpp"
 #include "adapters/kube/kubelet_sim/job_controller_sim.hpp"
@@ -75,9 +76,9 @@ struct Rehearsal {
 
   std::optional<json> job(const std::string& name) const { return fake.get(kJobs, name); }
   // The Job's pods, in name order.
-  std::vector<json> pods_of(const std::string& job) const {
-    const json list = const_cast<KubeClient&>(client).get(
-        std::string(kPods) + "?labelSelector=batch.kubernetes.io%2Fjob-name%3D" + job);
+  std::vector<json> pods_of(const std::string& job) {
+    const json list =
+        client.get(std::string(kPods) + "?labelSelector=batch.kubernetes.io%2Fjob-name%3D" + job);
     return list["items"].get<std::vector<json>>();
   }
   // Waits for the Job's condition `type` (True).
@@ -161,6 +162,57 @@ TEST(IndexedJob, FallbackToLogsOnErrorKeepsTheLastEightyLinesAtMost2048Bytes) {
   EXPECT_EQ(log_tail_message(log).substr(0, 3), "20\n");
   const std::string big(3000, 'x');
   EXPECT_EQ(log_tail_message(big).size(), 2048u);
+}
+
+// The environment the kubelet would give a container: values, Secret (base64) and ConfigMap
+// keys, optional references that are missing left out, fieldRefs, HOSTNAME.
+TEST(ContainerEnv, ValuesReferencesAndFieldsAsTheKubeletResolvesThem) {
+  const json pod = {{"metadata",
+                     {{"name", "p-0-abcde"},
+                      {"namespace", "ml"},
+                      {"uid", "u1"},
+                      {"labels", {{"app", "sweep"}}},
+                      {"annotations", {{kJobCompletionIndex, "3"}}}}},
+                    {"spec", {{"nodeName", "n1"}, {"hostname", "p-0"}}}};
+  const json container = {
+      {"env",
+       {{{"name", "A"}, {"value", "1"}},
+        {{"name", "TOKEN"}, {"valueFrom", {{"secretKeyRef", {{"name", "s"}, {"key", "token"}}}}}},
+        {{"name", "MODE"}, {"valueFrom", {{"configMapKeyRef", {{"name", "c"}, {"key", "mode"}}}}}},
+        {{"name", "GONE"},
+         {"valueFrom", {{"secretKeyRef", {{"name", "nope"}, {"key", "k"}, {"optional", true}}}}}},
+        {{"name", "IX"},
+         {"valueFrom",
+          {{"fieldRef",
+            {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}},
+        {{"name", "APP"}, {"valueFrom", {{"fieldRef", {{"fieldPath", "metadata.labels['app']"}}}}}},
+        {{"name", "NODE"}, {"valueFrom", {{"fieldRef", {{"fieldPath", "spec.nodeName"}}}}}}}}};
+  std::vector<std::string> fetched;
+  const ObjectFetch fetch = [&](const std::string& path) -> std::optional<json> {
+    fetched.push_back(path);
+    if (path == "/api/v1/namespaces/ml/secrets/s") return json{{"data", {{"token", "czNjcmV0"}}}};
+    if (path == "/api/v1/namespaces/ml/configmaps/c") return json{{"data", {{"mode", "fast"}}}};
+    return std::nullopt;
+  };
+  const auto env = resolve_container_env(pod, container, fetch);
+  ASSERT_EQ(env.index(), 0u) << std::get<1>(env);
+  EXPECT_EQ(std::get<0>(env), (std::map<std::string, std::string>{{"A", "1"},
+                                                                  {"APP", "sweep"},
+                                                                  {"HOSTNAME", "p-0"},
+                                                                  {"IX", "3"},
+                                                                  {"MODE", "fast"},
+                                                                  {"NODE", "n1"},
+                                                                  {"TOKEN", "s3cret"}}));
+  EXPECT_EQ(fetched.size(), 3u);
+  // Not optional: the kubelet's CreateContainerConfigError messages.
+  const json missing_key = {
+      {"env", {{{"name", "T"}, {"valueFrom", {{"secretKeyRef", {{"name", "s"}, {"key", "x"}}}}}}}}};
+  EXPECT_EQ(std::get<1>(resolve_container_env(pod, missing_key, fetch)),
+            "couldn't find key x in Secret ml/s");
+  const json missing_secret = {
+      {"env", {{{"name", "T"}, {"valueFrom", {{"secretKeyRef", {{"name", "t"}, {"key", "x"}}}}}}}}};
+  EXPECT_EQ(std::get<1>(resolve_container_env(pod, missing_secret, fetch)),
+            "secret \"t\" not found");
 }
 
 // 4 indexes, 2 at a time: each pod runs `sh` with its index and the Secret's token; the Job

@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -65,6 +66,7 @@ struct KubeletSimCommand {
   // A rehearsal of real workloads (adapters/kube/README.md, "Jobs in a rehearsal").
   bool exec = false;
   std::string exec_logs;
+  std::vector<std::string> exec_commands;  // NAME=PATH
   std::vector<std::string> unpullable_images;
   bool job_controller = false;
   bool default_scheduler = false;
@@ -89,11 +91,20 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
     throw GantryError("--exec-logs: only with --exec (the logs are those of the processes run)");
   if (!opt.exec_logs.empty() && !std::filesystem::is_directory(opt.exec_logs))
     throw GantryError("--exec-logs: " + opt.exec_logs + " is not a directory");
+  std::map<std::string, std::string> exec_commands;
+  for (const std::string& c : opt.exec_commands) {
+    const size_t eq = c.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == c.size())
+      throw GantryError("--exec-command: expected NAME=PATH, got \"" + c + "\"");
+    exec_commands[c.substr(0, eq)] = c.substr(eq + 1);
+  }
+  if (!exec_commands.empty() && !opt.exec) throw GantryError("--exec-command: only with --exec");
   kube::KubeletSim kubelet(client, workers, loop, scenario.topology,
                            {.pod_startup = scenario.sim.pod_startup,
                             .speed = opt.speed,
                             .exec = opt.exec,
                             .exec_log_dir = opt.exec_logs,
+                            .exec_commands = exec_commands,
                             .unpullable_images = opt.unpullable_images});
   if (!opt.events.empty()) {
     // Durations in the file count from now (kubelet-sim's start), not the scenario's start.
@@ -332,6 +343,9 @@ void add_kube_commands(CLI::App& app) {
   k->add_option(
       "--exec-logs", sim->exec_logs,
       "With --exec: write each container's output to DIR/<namespace>_<pod>_<container>.log");
+  k->add_option("--exec-command", sim->exec_commands,
+                "With --exec: run NAME (a container's command) as PATH, where the image would have "
+                "had it, e.g. gantry=/usr/local/bin/gantry (repeatable)");
   k->add_option("--unpullable-image", sim->unpullable_images,
                 "Images starting with PREFIX cannot be pulled: their pods wait in ErrImagePull / "
                 "ImagePullBackOff (repeatable)");

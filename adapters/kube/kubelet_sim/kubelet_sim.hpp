@@ -139,6 +139,9 @@ struct KubeletSimOptions {
   bool exec = false;
   // With exec: each container's log also written to this folder when it ends; empty: not.
   std::string exec_log_dir;
+  // With exec: a command's argv[0] replaced by a path (e.g. {"gantry", "/opt/gantry/bin/gantry"}),
+  // where the image would have had it; other commands are looked up on kubelet-sim's PATH.
+  std::map<std::string, std::string> exec_commands;
   // Image prefixes that cannot be pulled (above), e.g. "unpullable/".
   std::vector<std::string> unpullable_images;
 };
@@ -181,6 +184,10 @@ class KubeletSim {
   // --exec: the log of a pod's container (its output so far, or all of it once ended); nullopt
   // when it never ran here. Any thread.
   std::optional<std::string> container_log(const std::string& ns, const std::string& pod) const;
+  // --exec: sends `sig` to the process group of a pod's running container, as a crash or the
+  // kernel's OOM killer would end it (SIGKILL: exit code 137, the pod Failed); false when no
+  // process of that pod runs. Any thread.
+  bool signal_container(const std::string& ns, const std::string& pod, int sig) const;
   const Informer* informer() const { return informer_.get(); }
 
  private:

@@ -45,6 +45,14 @@ std::optional<std::string> KubeletSim::container_log(const std::string& ns,
   return std::nullopt;
 }
 
+bool KubeletSim::signal_container(const std::string& ns, const std::string& pod, int sig) const {
+  std::lock_guard lock(logs_mutex_);
+  const auto it = running_.find(ns + "/" + pod);
+  if (it == running_.end()) return false;
+  it->second->signal(sig);
+  return true;
+}
+
 bool KubeletSim::unpullable(const KubePod& pod) const {
   if (options_.unpullable_images.empty()) return false;
   const auto raw = raw_pods_.find(pod.key());
@@ -148,6 +156,10 @@ void KubeletSim::start_exec(const std::string& key) {
     for (const char* list : {"command", "args"})
       for (const json& a : container.value(list, json::array()))
         if (a.is_string()) spec.argv.push_back(a.get<std::string>());
+    if (!spec.argv.empty())
+      if (const auto c = options_.exec_commands.find(spec.argv[0]);
+          c != options_.exec_commands.end())
+        spec.argv[0] = c->second;
     spec.env = std::get<std::map<std::string, std::string>>(std::move(env));
     spec.working_dir = container.value("workingDir", "");
     const std::string name = container.value("name", "main");
@@ -197,6 +209,13 @@ void KubeletSim::start_exec(const std::string& key) {
       });
       return;
     }
+    // Its log (container_log()) and signals (signal_container()) from the moment the pod may
+    // show Running.
+    {
+      std::lock_guard lock(logs_mutex_);
+      running_[key] = process;
+      logs_.erase(key);
+    }
     const json running = {
         {"metadata", {{"uid", uid}}},
         {"status",
@@ -216,11 +235,6 @@ void KubeletSim::start_exec(const std::string& key) {
       client_.patch(status, running, PatchType::kStrategicMerge);
     } catch (const std::exception&) {
       written_ok = false;  // the pod went meanwhile: the loop drops the process
-    }
-    {
-      std::lock_guard lock(logs_mutex_);
-      running_[key] = process;
-      logs_.erase(key);
     }
     loop_.post([this, key, uid, process, written_ok] {
       if (!written_ok) ++stats_.write_errors;

@@ -8,6 +8,7 @@
 // woken by each write), never on a clock.
 
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <thread>
 
@@ -314,6 +315,55 @@ TEST(JobRehearsal, AFailedIndexIsRetriedAloneAndTheJobCompletes) {
   EXPECT_EQ(terminated["message"], "boom\n") << "FallbackToLogsOnError: the log's tail";
   EXPECT_EQ(twos[1]["metadata"]["annotations"][kJobIndexFailureCount], "1");
   EXPECT_EQ(twos[1]["status"]["phase"], "Succeeded");
+}
+
+// A shard killed half-way (its process SIGKILLed, as the OOM killer would): the pod fails with
+// exit code 137, its index alone is run again (the new pod's failure count says 1, which the
+// script reads to tell its second run from its first) and the Job completes.
+TEST(JobRehearsal, AShardKilledHalfWayIsRunAgainAndTheJobCompletes) {
+  Rehearsal r;
+  ASSERT_EQ(r.client.create(kSecrets, secret("sweep-g")).outcome, WriteOutcome::kOk);
+  json job = indexed_job("sweep-g", 2, 2,
+                         "if [ \"$JOB_COMPLETION_INDEX\" = 0 ] && [ \"$FAILURES\" = 0 ]; then "
+                         "echo started; exec sleep 1000; fi; echo resumed",
+                         1);
+  job["spec"]["template"]["spec"]["containers"][0]["env"].push_back(
+      {{"name", "FAILURES"},
+       {"valueFrom",
+        {{"fieldRef",
+          {{"fieldPath",
+            std::string("metadata.annotations['") + kJobIndexFailureCount + "']"}}}}}});
+  ASSERT_EQ(r.client.create(kJobs, job).outcome, WriteOutcome::kOk);
+  std::string first;
+  ASSERT_TRUE(r.fake.wait_until([&] {
+    for (const json& p : of_index(r.pods_of("sweep-g"), 0))
+      if (p["status"].value("phase", "") == "Running") first = p["metadata"]["name"];
+    return !first.empty();
+  }));
+  ASSERT_TRUE(r.kubelet->signal_container("ml", first, SIGKILL));
+  ASSERT_TRUE(r.wait_for_condition("sweep-g", "Complete"));
+
+  const json status = (*r.job("sweep-g"))["status"];
+  EXPECT_EQ(status["completedIndexes"], "0,1");
+  EXPECT_EQ(status["failed"], 1);
+  EXPECT_EQ(status["succeeded"], 2);
+  const std::vector<json> zeros = of_index(r.pods_of("sweep-g"), 0);
+  ASSERT_EQ(zeros.size(), 2u);
+  for (const json& p : zeros) {
+    const std::string name = p["metadata"]["name"];
+    if (name == first) {
+      EXPECT_EQ(p["status"]["phase"], "Failed");
+      EXPECT_EQ(p["status"]["containerStatuses"][0]["state"]["terminated"]["exitCode"], 137);
+      // Killed as soon as it showed Running: before or after its echo.
+      const std::optional<std::string> log = r.kubelet->container_log("ml", name);
+      ASSERT_TRUE(log);
+      EXPECT_TRUE(*log == "" || *log == "started\n") << *log;
+    } else {
+      EXPECT_EQ(p["metadata"]["annotations"][kJobIndexFailureCount], "1");
+      EXPECT_EQ(p["status"]["phase"], "Succeeded");
+      EXPECT_EQ(r.kubelet->container_log("ml", name), "resumed\n");
+    }
+  }
 }
 
 // Index 1 always fails: with backoffLimitPerIndex 1 it runs twice (1 + 1 retry), then it is a

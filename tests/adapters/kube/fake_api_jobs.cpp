@@ -51,7 +51,7 @@ Refusal invalid_status(const std::string& qualified_kind, const std::string& kin
   return {422, "Invalid", qualified_kind + " \"" + name + "\" is invalid: " + joined, details};
 }
 
-void set_default(json& object, const char* key, json value) {
+void default_field(json& object, const char* key, json value) {
   if (!object.contains(key) || object[key].is_null()) object[key] = std::move(value);
 }
 
@@ -69,21 +69,21 @@ void default_job(json& job, bool& labels_alias) {
     spec["completions"] = 1;
     spec["parallelism"] = 1;
   }
-  set_default(spec, "parallelism", 1);
+  default_field(spec, "parallelism", 1);
   // v1.28+ (JobBackoffLimitPerIndex): with a per-index limit the global one is unlimited.
-  set_default(spec, "backoffLimit", has(spec, "backoffLimitPerIndex") ? 2147483647 : 6);
+  default_field(spec, "backoffLimit", has(spec, "backoffLimitPerIndex") ? 2147483647 : 6);
   json& tmeta = spec["template"]["metadata"];
   if (!tmeta.is_object()) tmeta = json::object();
   json& meta = job["metadata"];
   // `if labels != nil && len(obj.Labels) == 0 { obj.Labels = labels }`: a Go map is shared,
   // so what generateSelector later adds to the template's labels shows on the Job too.
   labels_alias = has(tmeta, "labels") && (!has(meta, "labels") || meta["labels"].empty());
-  set_default(spec, "completionMode", "NonIndexed");
-  set_default(spec, "suspend", false);
+  default_field(spec, "completionMode", "NonIndexed");
+  default_field(spec, "suspend", false);
   // v1.27+: manualSelector defaults to false.
-  set_default(spec, "manualSelector", false);
+  default_field(spec, "manualSelector", false);
   // v1.29+ (JobPodReplacementPolicy, beta, on by default).
-  set_default(spec, "podReplacementPolicy",
+  default_field(spec, "podReplacementPolicy",
               has(spec, "podFailurePolicy") ? "Failed" : "TerminatingOrFailed");
   json& pod_spec = spec["template"]["spec"];
   if (!pod_spec.is_object()) pod_spec = json::object();
@@ -243,7 +243,7 @@ std::variant<json, Refusal> admit_secret(json secret) {
   if (!errs.empty()) return invalid_status("Secret", "Secret", "", name, errs);
   secret.erase("stringData");
   if (!data.empty()) secret["data"] = data;
-  set_default(secret, "type", "Opaque");
+  default_field(secret, "type", "Opaque");
   return secret;
 }
 

@@ -88,6 +88,68 @@ TEST_F(KubeCommands, KubeletSimRegistersTheNodesAndPlaysPods) {
   EXPECT_EQ(sim.line(), "gantry kubelet-sim: stopped; pods started 1, succeeded 1, failed 0");
 }
 
+// A rehearsal of an Indexed Job (issue #25) with the real program: kubelet-sim --exec runs the
+// pods' commands as local processes, its stand-ins for the Job controller and kube-scheduler
+// make and bind the pods. The test waits on a watch of the Job until it is Complete.
+TEST_F(KubeCommands, KubeletSimExecRunsAnIndexedJobsPodsAsProcesses) {
+  fake_.create_namespace("ml");
+  const std::filesystem::path logs = dir_ / "logs";
+  std::filesystem::create_directories(logs);
+  ServeProcess sim(
+      kGantry,
+      {"--kubeconfig", kubeconfig(), "--cluster", kSource + "/scenarios/quickstart.yaml", "--speed",
+       "100", "--exec", "--exec-logs", logs.string(), "--job-controller", "--default-scheduler"},
+      (dir_ / "sim.stderr").string(), "kubelet-sim");
+  ASSERT_EQ(sim.first_line().rfind("gantry kubelet-sim: 32 nodes of ", 0), 0u)
+      << sim.first_line() << slurp(dir_ / "sim.stderr");
+  kube::KubeClient client(kube::testing::config_for(fake_.url()));
+  const nlohmann::json job = {
+      {"apiVersion", "batch/v1"},
+      {"kind", "Job"},
+      {"metadata", {{"name", "rehearsal"}}},
+      {"spec",
+       {{"completionMode", "Indexed"},
+        {"completions", 2},
+        {"parallelism", 2},
+        {"template",
+         {{"spec",
+           {{"restartPolicy", "Never"},
+            {"containers",
+             {{{"name", "w"},
+               {"image", "registry.example/gantry:1.0"},
+               {"command", {"sh", "-c", "echo shard $JOB_COMPLETION_INDEX"}}}}}}}}}}}};
+  ASSERT_EQ(client.create("/apis/batch/v1/namespaces/ml/jobs", job).outcome,
+            kube::WriteOutcome::kOk);
+  std::string completed;
+  client.watch(
+      "/apis/batch/v1/namespaces/ml/jobs?watch=true&resourceVersion=0", [&](kube::WatchEvent& e) {
+        for (const auto& c : e.object["status"].value("conditions", nlohmann::json::array()))
+          if (c.value("type", "") == "Complete") {
+            completed = e.object["status"].value("completedIndexes", "");
+            return false;
+          }
+        return true;
+      });
+  EXPECT_EQ(completed, "0,1");  // a run of two indexes is written "0,1"
+  sim.signal(SIGTERM);
+  const int status = sim.wait();
+  ASSERT_TRUE(WIFEXITED(status)) << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  // After the three lines of what runs (Job controller, scheduler, --exec): the stop line.
+  std::vector<std::string> lines;
+  for (std::string l = sim.line(); !l.empty(); l = sim.line()) lines.push_back(l);
+  ASSERT_FALSE(lines.empty());
+  EXPECT_EQ(lines.back(), "gantry kubelet-sim: stopped; pods started 2, succeeded 2, failed 0");
+  int files = 0;
+  for (const auto& f : std::filesystem::directory_iterator(logs)) {
+    ++files;
+    std::ifstream in(f.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(text.rfind("shard ", 0), 0u) << f.path();
+  }
+  EXPECT_EQ(files, 2);
+}
+
 TEST_F(KubeCommands, KubeletSimNamesAnUnreachableServer) {
   const std::string path = (dir_ / "kubeconfig").string();
   std::ofstream(path) << "apiVersion: v1\nkind: Config\ncurrent-context: x\nclusters:\n"

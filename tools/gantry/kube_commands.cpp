@@ -4,6 +4,8 @@
 #include <pthread.h>
 #include <signal.h>
 
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <thread>
 
@@ -11,6 +13,8 @@
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/kube_config.hpp"
 #include "adapters/kube/kube_error.hpp"
+#include "adapters/kube/kubelet_sim/default_scheduler_sim.hpp"
+#include "adapters/kube/kubelet_sim/job_controller_sim.hpp"
 #include "adapters/kube/kubelet_sim/kubelet_sim.hpp"
 #include "adapters/kube/kubelet_sim/serving_sim.hpp"
 #include "adapters/kube/model/kube_node.hpp"
@@ -59,6 +63,13 @@ struct KubeletSimCommand {
   // Simulated load on serving pods (adapters/kube/kubelet_sim/serving_sim.hpp): SERVICE=QPS...
   std::vector<std::string> serving_loads;
   std::string metrics_listen = "127.0.0.1:9400";
+  // A rehearsal of real workloads (adapters/kube/README.md, "Jobs in a rehearsal").
+  bool exec = false;
+  std::string exec_logs;
+  std::vector<std::string> exec_commands;  // NAME=PATH
+  std::vector<std::string> unpullable_images;
+  bool job_controller = false;
+  bool default_scheduler = false;
 };
 
 void run_kubelet_sim(const KubeletSimCommand& opt) {
@@ -76,8 +87,25 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
 
   EventLoop loop(std::make_unique<WallClock>(WallClock().now(), opt.speed));
   kube::ApiWorkers workers(8);
+  if (!opt.exec_logs.empty() && !opt.exec)
+    throw GantryError("--exec-logs: only with --exec (the logs are those of the processes run)");
+  if (!opt.exec_logs.empty() && !std::filesystem::is_directory(opt.exec_logs))
+    throw GantryError("--exec-logs: " + opt.exec_logs + " is not a directory");
+  std::map<std::string, std::string> exec_commands;
+  for (const std::string& c : opt.exec_commands) {
+    const size_t eq = c.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == c.size())
+      throw GantryError("--exec-command: expected NAME=PATH, got \"" + c + "\"");
+    exec_commands[c.substr(0, eq)] = c.substr(eq + 1);
+  }
+  if (!exec_commands.empty() && !opt.exec) throw GantryError("--exec-command: only with --exec");
   kube::KubeletSim kubelet(client, workers, loop, scenario.topology,
-                           {.pod_startup = scenario.sim.pod_startup, .speed = opt.speed});
+                           {.pod_startup = scenario.sim.pod_startup,
+                            .speed = opt.speed,
+                            .exec = opt.exec,
+                            .exec_log_dir = opt.exec_logs,
+                            .exec_commands = exec_commands,
+                            .unpullable_images = opt.unpullable_images});
   if (!opt.events.empty()) {
     // Durations in the file count from now (kubelet-sim's start), not the scenario's start.
     std::vector<InputError> skipped;
@@ -110,6 +138,27 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
     serving->start();
     fmt::print("gantry kubelet-sim: serving metrics at {}\n", serving->metrics_url());
   }
+  // Stand-ins for what a plain API server lacks (kube-controller-manager's Job controller,
+  // kube-scheduler), only when asked: a real cluster has its own.
+  std::unique_ptr<kube::JobControllerSim> jobs;
+  if (opt.job_controller) {
+    jobs = std::make_unique<kube::JobControllerSim>(client, workers, loop);
+    jobs->start();
+    fmt::print("gantry kubelet-sim: Indexed Jobs run by a stand-in for the Job controller\n");
+  }
+  std::unique_ptr<kube::DefaultSchedulerSim> scheduler;
+  if (opt.default_scheduler) {
+    std::vector<std::string> nodes;
+    for (const NodeInfo& n : scenario.topology.nodes) nodes.push_back(n.name);
+    scheduler = std::make_unique<kube::DefaultSchedulerSim>(
+        client, workers, loop, std::move(nodes),
+        [&kubelet](const std::string& node) { return !kubelet.node_down(node); });
+    scheduler->start();
+    fmt::print(
+        "gantry kubelet-sim: pods of default-scheduler bound by a stand-in for kube-scheduler\n");
+  }
+  if (opt.exec)
+    fmt::print("gantry kubelet-sim: --exec: pods' commands run as local processes here\n");
   std::fflush(stdout);
   std::thread waiter([&] {
     int sig = 0;
@@ -120,6 +169,8 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   loop.run();
   waiter.join();
   if (serving) serving->stop();
+  if (scheduler) scheduler->stop();
+  if (jobs) jobs->stop();
   kubelet.stop();
   workers.wait_idle();
   const kube::KubeletSimStats s = kubelet.stats();
@@ -286,6 +337,24 @@ void add_kube_commands(CLI::App& app) {
   k->add_option("--events", sim->events,
                 "Fault events to play (the file of gantry simulate --events; durations count "
                 "from kubelet-sim's start)");
+  k->add_flag("--exec", sim->exec,
+              "Run each pod's container command as a local process (the image is ignored: a "
+              "rehearsal of the real thing, not a simulation of it)");
+  k->add_option(
+      "--exec-logs", sim->exec_logs,
+      "With --exec: write each container's output to DIR/<namespace>_<pod>_<container>.log");
+  k->add_option("--exec-command", sim->exec_commands,
+                "With --exec: run NAME (a container's command) as PATH, where the image would have "
+                "had it, e.g. gantry=/usr/local/bin/gantry (repeatable)");
+  k->add_option("--unpullable-image", sim->unpullable_images,
+                "Images starting with PREFIX cannot be pulled: their pods wait in ErrImagePull / "
+                "ImagePullBackOff (repeatable)");
+  k->add_flag("--job-controller", sim->job_controller,
+              "Run Indexed Jobs with a stand-in for kube-controller-manager's Job controller (for "
+              "an API server without one; never against a real cluster)");
+  k->add_flag("--default-scheduler", sim->default_scheduler,
+              "Bind pods of schedulerName default-scheduler to these nodes in turn, a stand-in for "
+              "kube-scheduler (no fit checked; for an API server without one)");
   k->callback([sim] { run_kubelet_sim(*sim); });
 
   auto snap = std::make_shared<SnapshotCommand>();

@@ -83,6 +83,13 @@ void KubeletSim::start() {
         const ServingPod serving = parse_serving_pod(e.object);
         if (serving.has_cold_start) cold_starts_[pod.key()] = serving.cold_start;
       }
+      if (options_.exec || !options_.unpullable_images.empty()) {
+        if (e.type == InformerEventType::kDeleted) {
+          raw_pods_.erase(pod.key());
+        } else if (nodes_.count(pod.node_name) != 0) {
+          raw_pods_[pod.key()] = e.object;
+        }
+      }
       on_pod(pod, e.type == InformerEventType::kDeleted);
     } catch (const InputError&) {
       // A pod it cannot read is not one it plays.
@@ -94,9 +101,16 @@ void KubeletSim::start() {
 void KubeletSim::stop() {
   stopped_ = true;
   if (informer_) informer_->stop();
-  for (auto& [key, p] : played_)
+  for (auto& [key, p] : played_) {
     if (p.timer) loop_.cancel(*p.timer);
-  played_.clear();
+    if (p.kill_timer) loop_.cancel(*p.kill_timer);
+  }
+  played_.clear();  // kills the processes still running (--exec)
+  {
+    std::lock_guard lock(logs_mutex_);
+    for (auto& [key, process] : running_) logs_[key] = process->output();
+    running_.clear();
+  }
   if (fault_timer_) loop_.cancel(*fault_timer_);
   fault_timer_.reset();
 }
@@ -139,6 +153,13 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
   if (deleted || (it != played_.end() && it->second.uid != pod.uid)) {
     if (it != played_.end()) {
       if (it->second.timer) loop_.cancel(*it->second.timer);
+      if (it->second.kill_timer) loop_.cancel(*it->second.kill_timer);
+      if (it->second.process) {
+        // Gone without its kubelet's confirmation (a force delete): the process is killed.
+        std::lock_guard lock(logs_mutex_);
+        logs_[key] = it->second.process->output();
+        running_.erase(key);
+      }
       played_.erase(it);
       pods_.erase(key);
     }
@@ -176,6 +197,14 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
     played_.emplace(key, Played{pod.uid, loop_.now(), loop_.now(), std::nullopt});
     return;
   }
+  if (unpullable(pod)) {
+    Played waiting;
+    waiting.uid = pod.uid;
+    waiting.waiting = true;
+    played_.emplace(key, waiting);
+    fail_image_pull(key);
+    return;
+  }
   Played p;
   p.uid = pod.uid;
   p.due = loop_.now() + options_.pod_startup;
@@ -184,6 +213,10 @@ void KubeletSim::on_pod(const KubePod& pod, bool deleted) {
 }
 
 void KubeletSim::terminate(const KubePod& pod, Played& p) {
+  if (options_.exec || p.waiting) {
+    terminate_exec(pod, p);
+    return;
+  }
   if (p.timer) loop_.cancel(*p.timer);
   const int64_t grace =
       std::max<int64_t>(0, pod.deletion_grace_seconds.value_or(
@@ -201,7 +234,8 @@ void KubeletSim::confirm(const std::string& key) {
   const KubePod& pod = pods_.at(key);
   const std::string at = format_rfc3339(written(it->second.due));
   nlohmann::json state = {
-      {"terminated", {{"exitCode", kFaultExitCode}, {"reason", "Error"}, {"finishedAt", at}}}};
+      {"terminated",
+       {{"exitCode", it->second.exit_code}, {"reason", "Error"}, {"finishedAt", at}}}};
   if (it->second.running)
     state["terminated"]["startedAt"] = format_rfc3339(it->second.started_written);
   const nlohmann::json patch = {
@@ -209,7 +243,10 @@ void KubeletSim::confirm(const std::string& key) {
       {"status",
        {{"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
         {"containerStatuses",
-         {{{"name", "main"}, {"ready", false}, {"restartCount", 0}, {"state", state}}}}}}};
+         {{{"name", container_name(key)},
+           {"ready", false},
+           {"restartCount", 0},
+           {"state", state}}}}}}};
   const std::string status = status_path(pod);
   const std::string path = "/api/v1/namespaces/" + pod.namespace_name + "/pods/" + pod.name;
   const std::string uid = pod.uid;
@@ -241,6 +278,11 @@ void KubeletSim::set_running(const std::string& key) {
   // The instants written are the planned ones (on a wall clock a timer runs a little late, and
   // a pod's recorded life must not depend on that), unless the server's clock has not reached
   // them yet (written()); the start is written once, and again as it was.
+  if (options_.exec) {
+    p.timer.reset();
+    start_exec(key);
+    return;
+  }
   p.started = p.due;
   p.started_written = written(p.started);
   p.running = true;

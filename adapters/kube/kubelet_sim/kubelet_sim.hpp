@@ -68,18 +68,45 @@
 // lifecycle taints (node.kubernetes.io/not-ready and /unreachable) are touched; any other taint
 // of the node stays.
 //
+// --exec (KubeletSimOptions::exec; kubelet_sim_exec.cpp): a rehearsal of the real thing, not a
+// simulation of it. A pod bound to one of its nodes has its first container's command + args
+// run as a LOCAL process (pod_process.hpp; the image is ignored, the command must exist here),
+// after the pod start-up delay, with the container's environment (container_env.hpp: values,
+// secretKeyRef and configMapKeyRef read through the API server, fieldRef, HOSTNAME). The pod is
+// Running (containerStatuses[0] named as the container, state running) while the process runs,
+// then Succeeded or Failed with state.terminated {exitCode, reason Completed or Error,
+// startedAt, finishedAt, and under terminationMessagePolicy FallbackToLogsOnError after a
+// failure the message: the tail of its output}. Standard output and error are the container's
+// log (container_log(), and DIR/<namespace>_<pod>_<container>.log with exec_log_dir). A pod
+// deleted while its process runs: SIGTERM to its process group at once, SIGKILL after the grace
+// period (loop time); the deletion is confirmed (terminated with the exit code, then deleted
+// with grace 0) as soon as the process has ended. An env reference that cannot be resolved
+// leaves the pod Pending with the waiting reason CreateContainerConfigError (the kubelet's
+// message); a command that cannot be started ends it Failed with reason StartError, exit code
+// 128. Not done: the other containers and init containers, restarts in place (restartPolicy
+// OnFailure/Always), probes, volumes, resource limits.
+// Unpullable images (KubeletSimOptions::unpullable_images, with or without --exec): a pod whose
+// first container's image starts with one of the prefixes stays Pending with the waiting reason
+// ErrImagePull and the kubelet's message (`Failed to pull image "X": ...`), then
+// ImagePullBackOff (`Back-off pulling image "X"`) 10 s (loop time) later, the first back-off of
+// a real kubelet; a pod deleted then is confirmed at once.
+//
 // Threads: the event loop's thread for everything but the API calls (ApiWorkers) and the
 // informer's own thread, which posts its events to the loop.
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
 #include <string>
+#include <variant>
 
 #include "adapters/kube/api_workers.hpp"
 #include "adapters/kube/informer.hpp"
 #include "adapters/kube/kube_client.hpp"
+#include "adapters/kube/kubelet_sim/pod_process.hpp"
 #include "adapters/kube/model/kube_pod.hpp"
 #include "adapters/kube/serving/serving_objects.hpp"
 #include "engine/cluster/topology.hpp"
@@ -108,6 +135,15 @@ struct KubeletSimOptions {
   // The API server's clock, read on the loop thread (and in start()); empty: the wall clock's
   // UTC (WallClock()), which a real API server's is, give or take NTP.
   std::function<Time()> server_now;
+  // Run each pod's container as a local process (above).
+  bool exec = false;
+  // With exec: each container's log also written to this folder when it ends; empty: not.
+  std::string exec_log_dir;
+  // With exec: a command's argv[0] replaced by a path (e.g. {"gantry", "/opt/gantry/bin/gantry"}),
+  // where the image would have had it; other commands are looked up on kubelet-sim's PATH.
+  std::map<std::string, std::string> exec_commands;
+  // Image prefixes that cannot be pulled (above), e.g. "unpullable/".
+  std::vector<std::string> unpullable_images;
 };
 
 struct KubeletSimStats {
@@ -120,6 +156,9 @@ struct KubeletSimStats {
   int64_t faults_ignored = 0;       // drains (not a kubelet's business)
   int64_t pods_lost = 0;            // pods failed by a fault
   int64_t deletions_confirmed = 0;  // pods deleted gracefully, ended and deleted with grace 0
+  int64_t processes_started = 0;    // --exec
+  int64_t processes_killed = 0;     // --exec: ended by SIGTERM/SIGKILL after a deletion
+  int64_t image_pull_failures = 0;  // pods of an unpullable image
 };
 
 class KubeletSim {
@@ -142,6 +181,13 @@ class KubeletSim {
   bool node_down(const std::string& node) const;
 
   KubeletSimStats stats() const { return stats_; }
+  // --exec: the log of a pod's container (its output so far, or all of it once ended); nullopt
+  // when it never ran here. Any thread.
+  std::optional<std::string> container_log(const std::string& ns, const std::string& pod) const;
+  // --exec: sends `sig` to the process group of a pod's running container, as a crash or the
+  // kernel's OOM killer would end it (SIGKILL: exit code 137, the pod Failed); false when no
+  // process of that pod runs. Any thread.
+  bool signal_container(const std::string& ns, const std::string& pod, int sig) const;
   const Informer* informer() const { return informer_.get(); }
 
  private:
@@ -153,6 +199,13 @@ class KubeletSim {
     bool running = false;      // set_running() has run
     Time started_written;      // `started` as written then (written(), below): kept after
     bool terminating = false;  // deleted gracefully: confirm() is planned
+    // --exec: the running process (destroying it kills it), the exit code a confirmation
+    // writes, the SIGKILL timer after a deletion's grace.
+    std::shared_ptr<PodProcess> process;
+    int exit_code = kFaultExitCode;
+    std::optional<TimerId> kill_timer;
+    bool waiting = false;    // Pending for good (an unpullable image, a config error)
+    bool launching = false;  // the process is being started on a worker
   };
   // The API server's now, and a planned instant as written (above).
   Time server_now() const;
@@ -166,6 +219,15 @@ class KubeletSim {
   // A pod deleted gracefully: its life stopped, confirm() planned after its grace period.
   void terminate(const KubePod& pod, Played& p);
   void confirm(const std::string& key);
+  // --exec and unpullable images (kubelet_sim_exec.cpp).
+  bool unpullable(const KubePod& pod) const;
+  void fail_image_pull(const std::string& key);
+  void start_exec(const std::string& key);
+  void adopt(const std::string& key, const std::string& uid, std::shared_ptr<PodProcess> process);
+  void on_process_exit(const std::string& key, const std::string& uid, ProcessEnd end);
+  void terminate_exec(const KubePod& pod, Played& p);
+  std::string container_name(const std::string& key) const;
+  void write_waiting(const std::string& key, const std::string& reason, const std::string& message);
   void write_status(const KubePod& pod, nlohmann::json status);
   void renew_leases();
   // Faults (above).
@@ -198,9 +260,13 @@ class KubeletSim {
   KubeletSimOptions options_;
   std::set<std::string> nodes_;
   std::unique_ptr<Informer> informer_;
-  std::map<std::string, Played> played_;                 // pod key -> its life here
-  std::map<std::string, KubePod> pods_;                  // pod key -> last seen
-  std::map<std::string, ServingColdStart> cold_starts_;  // pod key -> a serving pod's
+  std::map<std::string, Played> played_;            // pod key -> its life here
+  std::map<std::string, KubePod> pods_;             // pod key -> last seen
+  std::map<std::string, nlohmann::json> raw_pods_;  // pod key -> as read (exec, images)
+  mutable std::mutex logs_mutex_;
+  std::map<std::string, std::string> logs_;  // pod key -> an ended container's log
+  std::map<std::string, std::shared_ptr<PodProcess>> running_;  // pod key -> (logs_mutex_)
+  std::map<std::string, ServingColdStart> cold_starts_;         // pod key -> a serving pod's
   // Per node, when each image and each cached model is (or becomes) there.
   std::map<std::string, std::map<std::string, Time>> node_images_;
   std::map<std::string, std::map<std::string, Time>> node_models_;

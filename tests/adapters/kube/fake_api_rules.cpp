@@ -223,10 +223,7 @@ std::string qos_class(const json& spec) {
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 
-std::variant<json, Refusal> admit_pod(json pod, const PriorityClasses& classes,
-                                      const std::string& volume_suffix) {
-  json& spec = pod["spec"];
-  if (!spec.is_object()) spec = json::object();
+void default_pod_spec(json& spec) {
   set_default(spec, "restartPolicy", "Always");
   set_default(spec, "terminationGracePeriodSeconds", 30);
   set_default(spec, "dnsPolicy", "ClusterFirst");
@@ -237,6 +234,13 @@ std::variant<json, Refusal> admit_pod(json pod, const PriorityClasses& classes,
   if (spec.contains("volumes") && spec["volumes"].is_array())
     for (json& v : spec["volumes"])
       if (v.is_object()) default_volume(v);
+}
+
+std::variant<json, Refusal> admit_pod(json pod, const PriorityClasses& classes,
+                                      const std::string& volume_suffix) {
+  json& spec = pod["spec"];
+  if (!spec.is_object()) spec = json::object();
+  default_pod_spec(spec);
   mount_service_account(spec, volume_suffix);
   if (std::optional<Refusal> refused = set_priority(pod, classes)) return *refused;
   add_default_tolerations(spec);

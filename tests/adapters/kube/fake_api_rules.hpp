@@ -29,6 +29,10 @@ using PriorityClasses = std::map<std::string, nlohmann::json>;
 // The two classes every API server creates at start (pkg/apis/scheduling: SystemPriorityClasses).
 PriorityClasses system_priority_classes();
 
+// The defaults of pkg/apis/core/v1/defaults.go for a PodSpec (the first item below), which a
+// Pod and the pod template of a Job alike get; no admission plugin runs on a template.
+void default_pod_spec(nlohmann::json& spec);
+
 // A Pod as the server stores it on create, or the refusal:
 //  - defaults (pkg/apis/core/v1/defaults.go): spec.dnsPolicy ClusterFirst, restartPolicy Always,
 //    terminationGracePeriodSeconds 30, securityContext {}, schedulerName default-scheduler,

@@ -13,6 +13,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/adapters/kube/fake_api_jobs.hpp"
 #include "tests/adapters/kube/fake_api_rules.hpp"
 #include "tests/adapters/kube/strategic_merge.hpp"
 #include "web/server/http_message.hpp"
@@ -29,6 +30,11 @@ constexpr const char* kPodsCollection = "/api/v1/pods";
 constexpr const char* kNodesCollection = "/api/v1/nodes";
 constexpr const char* kNamespacesCollection = "/api/v1/namespaces";
 constexpr const char* kPriorityClassesCollection = "/apis/scheduling.k8s.io/v1/priorityclasses";
+constexpr const char* kJobsCollection = "/apis/batch/v1/jobs";
+constexpr const char* kSecretsCollection = "/api/v1/secrets";
+// The finalizer of an owner deleted with propagationPolicy Foreground
+// (metav1.FinalizerDeleteDependents).
+constexpr const char* kForegroundFinalizer = "foregroundDeletion";
 
 // The namespaces every cluster has.
 constexpr const char* kSystemNamespaces[] = {"default", "kube-system", "kube-public",
@@ -293,6 +299,9 @@ struct FakeApiServer::Impl {
   int held = 0;
   int64_t release_generation = 0;
   std::vector<RecordedRequest> requests;
+  std::vector<Forbidden> forbidden;      // forbid()
+  FakeApiServer::PodLogSource pod_logs;  // serve_pod_logs()
+  bool garbage_collector = false;        // FakeApiServerOptions::garbage_collector
 
   std::function<Time()> clock;  // FakeApiServerOptions::now, or the fixed instant
 
@@ -365,6 +374,97 @@ struct FakeApiServer::Impl {
     return object;
   }
 
+  // The garbage collector (pkg/controller/garbagecollector), run at once after a delete
+  // instead of from its own informers: an object all of whose owners (metadata.ownerReferences,
+  // by uid) are gone is deleted as a Background delete deletes it (a pod gracefully); an owner
+  // marked for Foreground deletion (deletionTimestamp and the foregroundDeletion finalizer) has
+  // its dependents deleted and goes itself once none is left. Repeats until nothing changes (a
+  // dependent's own dependents).
+  void collect_garbage() {
+    if (!garbage_collector) return;
+    for (bool changed = true; changed;) {
+      changed = false;
+      std::map<std::string, std::pair<std::string, std::string>> by_uid;  // uid → where
+      for (const auto& [collection, bucket] : objects)
+        for (const auto& [key, o] : bucket)
+          by_uid[o["metadata"].value("uid", "")] = {collection, key};
+      std::vector<std::pair<std::string, std::string>> doomed;
+      std::map<std::string, int> dependents;  // owner uid → dependents left
+      for (const auto& [collection, bucket] : objects) {
+        for (const auto& [key, o] : bucket) {
+          const json refs = o["metadata"].value("ownerReferences", json::array());
+          if (!refs.is_array() || refs.empty()) continue;
+          bool any_owner = false;
+          for (const json& r : refs) {
+            const std::string uid = r.value("uid", "");
+            if (by_uid.count(uid)) {
+              any_owner = true;
+              ++dependents[uid];
+            }
+          }
+          if (!any_owner) doomed.emplace_back(collection, key);
+        }
+      }
+      // Dependents of owners being deleted in the foreground go too; the owner once alone.
+      for (const auto& [uid, where] : by_uid) {
+        const json& o = objects[where.first][where.second];
+        const json fin = o["metadata"].value("finalizers", json::array());
+        if (!o["metadata"].contains("deletionTimestamp") || !fin.is_array() ||
+            std::find(fin.begin(), fin.end(), kForegroundFinalizer) == fin.end())
+          continue;
+        if (dependents[uid] == 0) {
+          doomed.push_back(where);
+          continue;
+        }
+        for (const auto& [collection, bucket] : objects)
+          for (const auto& [key, d] : bucket)
+            for (const json& r : d["metadata"].value("ownerReferences", json::array()))
+              if (r.value("uid", "") == uid) doomed.emplace_back(collection, key);
+      }
+      for (const auto& [collection, key] : doomed) {
+        const auto it = objects[collection].find(key);
+        if (it == objects[collection].end()) continue;
+        if (collection == kPodsCollection) {
+          if (it->second["metadata"].contains("deletionTimestamp")) continue;  // on its way
+          delete_pod(key, json::object());
+        } else if (it->second["metadata"].contains("deletionTimestamp") &&
+                   !is_foreground_owner_alone(it->second, dependents)) {
+          continue;
+        } else {
+          erase(collection, key);
+        }
+        changed = true;
+      }
+    }
+  }
+
+  static bool is_foreground_owner_alone(const json& o, std::map<std::string, int>& dependents) {
+    return dependents[o["metadata"].value("uid", "")] == 0;
+  }
+
+  // The real GC's orphaning: dependents lose their ownerReferences to `owner_uid`.
+  void orphan_dependents(const std::string& owner_uid) {
+    std::vector<std::tuple<std::string, std::string, json>> changed;
+    for (const auto& [collection, bucket] : objects) {
+      for (const auto& [key, o] : bucket) {
+        const json refs = o["metadata"].value("ownerReferences", json::array());
+        if (!refs.is_array()) continue;
+        json kept = json::array();
+        for (const json& r : refs)
+          if (r.value("uid", "") != owner_uid) kept.push_back(r);
+        if (kept.size() == refs.size()) continue;
+        json updated = o;
+        if (kept.empty()) {
+          updated["metadata"].erase("ownerReferences");
+        } else {
+          updated["metadata"]["ownerReferences"] = kept;
+        }
+        changed.emplace_back(collection, o["metadata"].value("namespace", ""), updated);
+      }
+    }
+    for (auto& [collection, ns, o] : changed) store(collection, ns, o, false, true);
+  }
+
   // A DELETE of a pod with DeleteOptions `options` (rest.BeforeDelete with the pod strategy's
   // CheckGracefulDelete; fake_api_rules.hpp): deleted at once, marked for deletion, its grace
   // shortened, or left as it is (a deletion already pending with no shorter grace). Returns the
@@ -409,6 +509,7 @@ struct FakeApiServer::Impl {
 
 FakeApiServer::FakeApiServer(FakeApiServerOptions options) : impl_(new Impl) {
   impl_->clock = std::move(options.now);
+  impl_->garbage_collector = options.garbage_collector;
   for (const char* ns : kSystemNamespaces)
     impl_->seed(kNamespacesCollection,
                 admit_namespace(
@@ -495,6 +596,7 @@ bool FakeApiServer::remove(const std::string& collection_path, const std::string
   const std::string key = key_of(t.ns, name);
   if (!impl_->objects[t.collection].count(key)) return false;
   impl_->erase(t.collection, key);
+  impl_->collect_garbage();
   return true;
 }
 
@@ -512,6 +614,21 @@ std::optional<json> FakeApiServer::get(const std::string& collection_path,
 int64_t FakeApiServer::resource_version() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->rv;
+}
+
+bool FakeApiServer::wait_until(const std::function<bool()>& holds,
+                               std::chrono::seconds limit) const {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (true) {
+    int64_t seen = 0;
+    {
+      std::lock_guard lock(impl_->mutex);
+      seen = impl_->rv;
+    }
+    if (holds()) return true;
+    std::unique_lock lock(impl_->mutex);
+    if (!impl_->cv.wait_until(lock, deadline, [&] { return impl_->rv != seen; })) return false;
+  }
 }
 
 bool FakeApiServer::create_namespace(const std::string& name) {
@@ -587,6 +704,16 @@ void FakeApiServer::inject(Fault fault) {
   impl_->faults.push_back(std::move(fault));
 }
 
+void FakeApiServer::serve_pod_logs(PodLogSource source) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->pod_logs = std::move(source);
+}
+
+void FakeApiServer::forbid(Forbidden rule) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->forbidden.push_back(std::move(rule));
+}
+
 void FakeApiServer::refuse_evictions(int times, std::optional<int> retry_after_seconds,
                                      std::string pod) {
   std::lock_guard lock(impl_->mutex);
@@ -636,7 +763,24 @@ struct Request {
   std::map<std::string, std::string> headers;
   std::string body;
   bool watch = false;
+  bool status_only = false;  // a write through the status subresource
 };
+
+// The RBAC verb of a request (k8s.io/apiserver RequestInfoFactory).
+std::string verb_of(const Request& r, const Target& t) {
+  if (r.method == "GET") return r.watch ? "watch" : (t.name.empty() ? "list" : "get");
+  if (r.method == "POST") return "create";
+  if (r.method == "PUT") return "update";
+  if (r.method == "PATCH") return "patch";
+  if (r.method == "DELETE") return t.name.empty() ? "deletecollection" : "delete";
+  return r.method;
+}
+
+// The group of a collection path: "/apis/batch/v1/jobs" → "batch", "/api/v1/pods" → "".
+std::string group_of(const std::string& collection) {
+  if (collection.rfind("/apis/", 0) != 0) return "";
+  return collection.substr(6, collection.find('/', 6) - 6);
+}
 
 Answer not_found(const Target& t) {
   return json_answer(
@@ -748,8 +892,77 @@ int FakeApiServer::handle(mg_connection* conn) {
                                             "requested resource")));
     return 404;
   }
+  {
+    // RBAC (forbid()): checked before anything else, as the authorizer runs before the handler.
+    std::lock_guard lock(impl_->mutex);
+    const std::string verb = verb_of(r, t);
+    const std::string group = group_of(t.collection);
+    std::string resource = t.collection.substr(t.collection.rfind('/') + 1);
+    if (!t.subresource.empty()) resource += "/" + t.subresource;
+    for (const Forbidden& f : impl_->forbidden) {
+      if ((!f.verb.empty() && f.verb != verb) || (!f.resource.empty() && f.resource != resource) ||
+          (!f.namespace_name.empty() && f.namespace_name != t.ns) ||
+          ((f.core || !f.group.empty()) && f.group != group))
+        continue;
+      // pkg/registry/rbac/validation and the forbidden handler (apiserver endpoints/handlers/
+      // responsewriters.ForbiddenStatusError): "RESOURCE.GROUP is forbidden: User ... cannot".
+      const std::string base = t.collection.substr(t.collection.rfind('/') + 1);
+      const std::string qualified = group.empty() ? base : base + "." + group;
+      std::string message = qualified + (t.name.empty() ? "" : " \"" + t.name + "\"") +
+                            " is forbidden: User \"" + f.user + "\" cannot " + verb +
+                            " resource \"" + resource + "\" in API group \"" + group + "\"";
+      message += t.ns.empty() ? " at the cluster scope" : " in the namespace \"" + t.ns + "\"";
+      json details = {{"group", group}, {"kind", base}};
+      if (!t.name.empty()) details["name"] = t.name;
+      const Answer a = json_answer(403, status_body(403, "Forbidden", message, details));
+      send(conn, a);
+      return 403;
+    }
+  }
   if (r.watch) {
     stream_watch(*impl_, conn, t, r);
+    return 200;
+  }
+  bool logs_served = false;
+  {
+    std::lock_guard lock(impl_->mutex);
+    logs_served = static_cast<bool>(impl_->pod_logs);
+  }
+  if (logs_served && t.collection == kPodsCollection && t.subresource == "log" &&
+      r.method == "GET") {
+    // Asked of the pod's kubelet: the source is called without the server's lock.
+    std::optional<json> pod;
+    PodLogSource source;
+    {
+      std::lock_guard lock(impl_->mutex);
+      const auto& bucket = impl_->objects[kPodsCollection];
+      if (const auto it = bucket.find(key_of(t.ns, t.name)); it != bucket.end()) pod = it->second;
+      source = impl_->pod_logs;
+    }
+    if (!pod) {
+      send(conn, not_found(t));
+      return 404;
+    }
+    std::optional<std::string> log = source ? source(t.ns, t.name) : std::nullopt;
+    if (!log) {
+      const json containers = (*pod)["spec"].value("containers", json::array());
+      const std::string container =
+          containers.empty() ? std::string() : containers[0].value("name", "");
+      send(conn, json_answer(400, status_body(400, "BadRequest",
+                                              "container \"" + container + "\" in pod \"" + t.name +
+                                                  "\" is waiting to start: ContainerCreating")));
+      return 400;
+    }
+    if (const auto tail = r.query.find("tailLines"); tail != r.query.end()) {
+      const int64_t lines = std::strtoll(tail->second.c_str(), nullptr, 10);
+      size_t start = log->size();
+      for (int64_t n = 0; start > 0;) {
+        if ((*log)[start - 1] == '\n' && start != log->size() && ++n == lines) break;
+        --start;
+      }
+      *log = log->substr(start);
+    }
+    send(conn, Answer{200, *log, "text/plain", {}});
     return 200;
   }
   Answer a;
@@ -917,6 +1130,7 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     Target whole = t;
     whole.subresource.clear();
     Request only_status = r;
+    only_status.status_only = true;
     if (body.is_object()) {
       json kept = json::object();
       if (body.contains("status")) kept["status"] = body["status"];
@@ -947,6 +1161,16 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     return json_answer(200, it->second);
   }
   if (r.method == "POST" && t.name.empty()) {
+    if (body.is_object() && body.contains("metadata") && body["metadata"].is_object() &&
+        body["metadata"].value("name", "").empty() &&
+        !body["metadata"].value("generateName", "").empty()) {
+      // names.SimpleNameGenerator: the prefix + 5 characters of utilrand's alphabet; here from
+      // the uid counter, so a test knows them.
+      std::string suffix;
+      for (int64_t n = s.uid_counter + 1, i = 0; i < 5; ++i, n /= 27)
+        suffix += "bcdfghjklmnpqrstvwxz2456789"[(n * 7 + i * 11) % 27];
+      body["metadata"]["name"] = body["metadata"]["generateName"].get<std::string>() + suffix;
+    }
     if (!body.is_object() || !body.contains("metadata") ||
         body["metadata"].value("name", "").empty())
       return json_answer(422, status_body(422, "Invalid", "metadata.name: Required value"));
@@ -971,12 +1195,22 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       admitted = admit_priority_class(body);
     } else if (t.collection == kNamespacesCollection) {
       admitted = admit_namespace(body);
+    } else if (t.collection == kJobsCollection || t.collection == kSecretsCollection) {
+      // The uid store() is about to give: the Job's generated selector names it.
+      auto result = t.collection == kJobsCollection
+                        ? admit_job(body, "uid-" + std::to_string(s.uid_counter + 1))
+                        : admit_secret(body);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      admitted = std::get<json>(std::move(result));
     }
     if (bucket.count(key_of(t.ns, name)))
       return json_answer(
           409, status_body(409, "AlreadyExists", resource + " \"" + name + "\" already exists",
                            {{"name", name}, {"kind", resource}}));
-    return json_answer(201, s.store(t.collection, t.ns, admitted, true));
+    json created = s.store(t.collection, t.ns, admitted, true);
+    s.collect_garbage();  // an object whose owners are all gone is the collector's at once
+    return json_answer(201, created);
   }
   if (r.method == "PUT" && !t.name.empty()) {
     const auto it = bucket.find(key);
@@ -987,6 +1221,12 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
                       "the object has been modified; please apply your changes to the "
                       "latest version and try again",
                       t.name, resource);
+    if (t.collection == kJobsCollection && !r.status_only) {
+      auto result = update_job(body, it->second);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      body = std::get<json>(std::move(result));
+    }
     return json_answer(200, s.store(t.collection, t.ns, body, false));
   }
   if (r.method == "PATCH" && !t.name.empty()) {
@@ -1020,6 +1260,12 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
       return json_answer(415,
                          status_body(415, "UnsupportedMediaType", "415: Unsupported Media Type"));
     }
+    if (t.collection == kJobsCollection && !r.status_only) {
+      auto result = update_job(patched, it->second);
+      if (const Refusal* no = std::get_if<Refusal>(&result))
+        return json_answer(no->code, status_body(no->code, no->reason, no->message, no->details));
+      patched = std::get<json>(std::move(result));
+    }
     return json_answer(200, s.store(t.collection, t.ns, patched, false));
   }
   if (r.method == "DELETE" && !t.name.empty()) {
@@ -1038,13 +1284,56 @@ static Answer serve(FakeApiServer::Impl& s, const Target& t, const Request& r) {
     if (pre.contains("resourceVersion") &&
         pre["resourceVersion"] != it->second["metadata"]["resourceVersion"])
       return conflict(kind, "the ResourceVersion in the precondition does not match", t.name, kind);
+    // propagationPolicy: the query's, else the DeleteOptions', else the kind's default.
+    std::string propagation =
+        body.is_object() ? body.value("propagationPolicy", std::string()) : std::string();
+    if (const auto p = r.query.find("propagationPolicy"); p != r.query.end())
+      propagation = p->second;
+    if (propagation.empty())
+      propagation = t.collection == kJobsCollection ? "Orphan" : "Background";
+    if (propagation != "Background" && propagation != "Foreground" && propagation != "Orphan")
+      return json_answer(422, status_body(422, "Invalid",
+                                          kind + " \"" + t.name +
+                                              "\" is invalid: propagationPolicy: Unsupported "
+                                              "value: \"" +
+                                              propagation +
+                                              "\": supported values: \"Foreground\", "
+                                              "\"Background\", \"Orphan\""));
+    const std::string uid = it->second["metadata"].value("uid", "");
+    // Orphaning is the collector's: it removes the owner's references, then the owner's
+    // finalizer. Without one the owner waits, marked, as on a plain API server.
+    if (propagation == "Orphan" && s.garbage_collector) s.orphan_dependents(uid);
     if (t.collection == kPodsCollection) {
       json options = body.is_object() ? body : json::object();
       if (const auto g = r.query.find("gracePeriodSeconds"); g != r.query.end())
         options["gracePeriodSeconds"] = std::strtoll(g->second.c_str(), nullptr, 10);
-      return json_answer(200, s.delete_pod(key, options));
+      json answer = s.delete_pod(key, options);
+      s.collect_garbage();
+      return json_answer(200, answer);
     }
-    return json_answer(200, s.erase(t.collection, key));
+    if (propagation == "Foreground" || (propagation == "Orphan" && !s.garbage_collector)) {
+      // The registry marks the object with the policy's finalizer (foregroundDeletion, orphan)
+      // and answers 202; the collector finishes the deletion.
+      const char* finalizer = propagation == "Foreground" ? kForegroundFinalizer : "orphan";
+      json marked = it->second;
+      marked["metadata"]["deletionTimestamp"] = format_rfc3339(s.now());
+      marked["metadata"]["deletionGracePeriodSeconds"] = 0;
+      json fin = marked["metadata"].value("finalizers", json::array());
+      if (std::find(fin.begin(), fin.end(), finalizer) == fin.end()) fin.push_back(finalizer);
+      marked["metadata"]["finalizers"] = fin;
+      json answer = s.store(t.collection, t.ns, marked, false, true);
+      s.collect_garbage();
+      return json_answer(202, answer);
+    }
+    json gone = s.erase(t.collection, key);
+    s.collect_garbage();
+    if (t.collection == kJobsCollection || t.collection == kSecretsCollection) {
+      // The registry's finalizeDelete for kinds without ReturnDeletedObject.
+      json details = {{"name", t.name}, {"kind", resource}, {"uid", uid}};
+      if (t.collection == kJobsCollection) details["group"] = "batch";
+      return json_answer(200, status_body(200, "", "", details));
+    }
+    return json_answer(200, gone);
   }
   return json_answer(405, status_body(405, "MethodNotAllowed", "method not allowed"));
 }

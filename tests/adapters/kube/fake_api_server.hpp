@@ -31,6 +31,22 @@
 //    computed from scheduling.k8s.io/v1 PriorityClasses (system-cluster-critical and
 //    system-node-critical exist; 403 for an unknown class or a spec.priority that differs); a
 //    Node's not-ready:NoSchedule taint and zero-valued status fields;
+//  - batch/v1 Jobs and Secrets as v1.32 stores them (fake_api_jobs.hpp: a Job's defaults,
+//    generated selector and labels, its validation and immutable fields on update; a Secret's
+//    stringData base64-encoded into data); metadata.generateName (the name + 5 characters of
+//    the real alphabet, deterministic here);
+//  - with FakeApiServerOptions::garbage_collector, garbage collection by
+//    metadata.ownerReferences, at once after each DELETE and create (the real garbage collector
+//    runs soon after): propagationPolicy (query or DeleteOptions body)
+//    Background deletes the object and then its dependents (pods gracefully, as a DELETE does),
+//    Foreground marks the object (deletionTimestamp, finalizer foregroundDeletion; answered 202
+//    with the object), deletes its dependents and removes it once they are gone, Orphan strips
+//    the dependents' ownerReferences to it. The default is Orphan for batch/v1 Jobs (the Job
+//    strategy's DefaultGarbageCollectionPolicy, kept for compatibility: a bare DELETE of a Job
+//    leaves its pods!) and Background for everything else. A deleted Job or Secret is answered
+//    with a Success Status naming it, as the registry does for kinds that do not return the
+//    deleted object;
+//  - RBAC refusals on command (forbid());
 //  - graceful deletion of pods (rest.BeforeDelete and CheckGracefulDelete, fake_api_rules.hpp):
 //    a bound pod that has not ended is only marked (metadata.deletionTimestamp = now + grace,
 //    deletionGracePeriodSeconds; a MODIFIED event) and stays until a delete with grace 0 (its
@@ -57,6 +73,7 @@
 // Threads: civetweb serves each request on one of its threads; every method here may be called
 // from the test thread at any time (one mutex inside). The destructor ends open watches.
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -87,6 +104,10 @@ struct FakeApiServerOptions {
   int threads = 24;
   // The server's clock (see above); called with the server's mutex held, from its threads.
   std::function<Time()> now;
+  // Run kube-controller-manager's garbage collector (above: at once after each write). Off by
+  // default, as on the plain API server of a rehearsal: a Background DELETE then leaves the
+  // dependents, an Orphan or Foreground one leaves the object marked with its finalizer.
+  bool garbage_collector = false;
 };
 
 struct RecordedRequest {
@@ -118,6 +139,17 @@ struct Fault {
   bool hold = false;
 };
 
+// An RBAC refusal (forbid()): requests with this verb on this resource are answered 403 as the
+// RBAC authorizer answers them. Empty fields match anything.
+struct Forbidden {
+  std::string verb;      // create, get, list, watch, update, patch, delete
+  std::string group;     // "batch"; "" is the core group (a rule for it says core = true)
+  bool core = false;     // the rule names the core group ("" then means core, not any)
+  std::string resource;  // "jobs", "secrets", "pods/log" (a subresource after '/')
+  std::string namespace_name;
+  std::string user = "system:serviceaccount:default:gantry";  // named in the message
+};
+
 class FakeApiServer {
  public:
   explicit FakeApiServer(FakeApiServerOptions options = {});
@@ -132,11 +164,17 @@ class FakeApiServer {
   // Creates or replaces the object at collection_path (e.g. "/api/v1/namespaces/default/pods")
   // with metadata.name from the object; returns it as stored (uid, resourceVersion set).
   nlohmann::json apply(const std::string& collection_path, nlohmann::json object);
-  // Deletes it; false when absent.
+  // Deletes it (a force delete, then garbage collection of its dependents); false when absent.
   bool remove(const std::string& collection_path, const std::string& name);
   std::optional<nlohmann::json> get(const std::string& collection_path,
                                     const std::string& name) const;
   int64_t resource_version() const;
+  // Blocks until `holds()` is true, evaluating it now and after every write to the server (it
+  // may call get() and the like: it runs without the server's lock), or until `limit` passes
+  // (then false, and the test fails; never reached by a passing test). For tests that wait on
+  // what other threads or processes write (kubelet-sim --exec).
+  bool wait_until(const std::function<bool()>& holds,
+                  std::chrono::seconds limit = std::chrono::seconds(60)) const;
   // Creates the Namespace `name` (as POST /api/v1/namespaces would); true when it was new.
   bool create_namespace(const std::string& name);
 
@@ -158,8 +196,21 @@ class FakeApiServer {
   // Blocks until watches_started() >= n (or 30 s pass: then false, and the test fails).
   bool wait_for_watches_started(int64_t n) const;
 
+  // GET /api/v1/namespaces/NS/pods/NAME/log (the API server proxies it to the pod's kubelet):
+  // answered 200 text/plain from `source` (e.g. KubeletSim::container_log), the last
+  // `tailLines` lines when asked; 404 without the pod; 400 "container "C" in pod "P" is waiting
+  // to start: ContainerCreating" when the source has no log for it. Without a source, the
+  // subresource is unknown (404), as before.
+  using PodLogSource =
+      std::function<std::optional<std::string>(const std::string& ns, const std::string& pod)>;
+  void serve_pod_logs(PodLogSource source);
+
   // ---- faults and records ----
   void inject(Fault fault);
+  // Every later matching request is refused 403 Forbidden, as the RBAC authorizer refuses a
+  // verb the user's Roles do not grant: `jobs.batch is forbidden: User "U" cannot create
+  // resource "jobs" in API group "batch" in the namespace "NS"`, details {group, kind}.
+  void forbid(Forbidden rule);
   // The next `times` evictions of pod `pod` (any pod when empty; pods that exist, with the
   // uid asked for) are refused as a PodDisruptionBudget refuses them: 429 TooManyRequests, a
   // Status with the cause DisruptionBudget, and a Retry-After header when `retry_after_seconds`

@@ -107,9 +107,9 @@ std::vector<WeightedPodClass> typical_pods(const std::vector<JobSpec>& pods, dou
 namespace {
 
 // One run (run_fragmentation_once's contract) on inputs shared by every run of a pod list.
-// `milli`: requested_millis(pods).
+// `milli_of`: requested_millis(pods).
 FragmentationRun place_and_sample(const Topology& topology, const std::vector<JobSpec>& pods,
-                                  const std::vector<int64_t>& milli,
+                                  const std::vector<int64_t>& milli_of,
                                   const std::vector<WeightedPodClass>& typical,
                                   const std::vector<uint32_t>& order, const std::string& plugin,
                                   uint64_t seed, double limit_pct, const std::stop_token& stop) {
@@ -155,7 +155,7 @@ FragmentationRun place_and_sample(const Topology& topology, const std::vector<Jo
     // An atomic load every 256 pods (a few microseconds of placing).
     if (k % 256 == 0 && stop.stop_requested()) return run;
     const JobSpec& pod = pods[order[k]];
-    const int64_t pod_milli = milli[order[k]];
+    const int64_t pod_milli = milli_of[order[k]];
     arrived += pod_milli;
     if (const std::optional<BindAction> bind =
             scheduler.place_now(cluster, static_cast<JobId>(k), pod)) {

@@ -8,9 +8,7 @@ namespace {
 
 constexpr const char* kCompletionIndex = "batch.kubernetes.io/job-completion-index";
 
-std::string jobs_path(const std::string& ns) {
-  return "/apis/batch/v1/namespaces/" + ns + "/jobs";
-}
+std::string jobs_path(const std::string& ns) { return "/apis/batch/v1/namespaces/" + ns + "/jobs"; }
 std::string secrets_path(const std::string& ns) { return "/api/v1/namespaces/" + ns + "/secrets"; }
 
 std::string string_at(const nlohmann::json& j, const nlohmann::json::json_pointer& p) {
@@ -38,17 +36,18 @@ std::string problem_of(const nlohmann::json& pod) {
     if (state.contains("waiting")) {
       const std::string reason = state["waiting"].value("reason", "");
       const std::string message = state["waiting"].value("message", "");
-      if (reason == "ErrImagePull" || reason == "ImagePullBackOff" ||
-          reason == "InvalidImageName")
-        return fmt::format("the image {} cannot be pulled ({}): {}", c.value("image", "?"),
-                           reason, message);
+      if (reason == "ErrImagePull" || reason == "ImagePullBackOff" || reason == "InvalidImageName")
+        return fmt::format("the image {} cannot be pulled ({}): {}", c.value("image", "?"), reason,
+                           message);
       if (reason == "CreateContainerConfigError")
         return fmt::format("the container cannot be configured: {}", message);
     }
     if (state.contains("terminated")) {
       const int64_t code = state["terminated"].value("exitCode", int64_t{0});
       if (code != 0) {
-        const std::string message = state["terminated"].value("message", "");
+        std::string message = state["terminated"].value("message", "");
+        while (!message.empty() && (message.back() == '\n' || message.back() == ' '))
+          message.pop_back();  // a log's tail ends with its last newline
         return fmt::format("the shard failed with exit code {}{}{}", code,
                            message.empty() ? "" : ": ", message);
       }
@@ -86,9 +85,8 @@ LaunchedSweepJob launch_sweep_job(KubeClient& client, const SweepJobSpec& spec,
     created = client.get(jobs_path(ns) + "/" + out.job_name);
   }
   out.job_uid = string_at(created, "/metadata/uid"_json_pointer);
-  const WriteResult secret =
-      create_or_explain(client, secrets_path(ns), sweep_secret_body(spec, token, out.job_uid),
-                        "", "secrets", ns);
+  const WriteResult secret = create_or_explain(
+      client, secrets_path(ns), sweep_secret_body(spec, token, out.job_uid), "", "secrets", ns);
   if (secret.outcome == WriteOutcome::kAlreadyExists) {
     // A retried launch: the Secret must hold this launch's token, or the shards cannot report.
     nlohmann::json current = client.get(secrets_path(ns) + "/" + sweep_secret_name(spec.sweep_id));
@@ -127,9 +125,8 @@ std::vector<std::string> sweep_pod_problems(const nlohmann::json& pod_list) {
   for (const nlohmann::json& pod : pod_list.value("items", nlohmann::json::array())) {
     const std::string problem = problem_of(pod);
     if (problem.empty()) continue;
-    const nlohmann::json annotations =
-        pod.value("metadata", nlohmann::json::object())
-            .value("annotations", nlohmann::json::object());
+    const nlohmann::json annotations = pod.value("metadata", nlohmann::json::object())
+                                           .value("annotations", nlohmann::json::object());
     const std::string index = annotations.value(kCompletionIndex, "");
     out.push_back(fmt::format("pod {}{}: {}", string_at(pod, "/metadata/name"_json_pointer),
                               index.empty() ? "" : " (shard " + index + ")", problem));

@@ -36,17 +36,21 @@ spec:
 )";
 
 struct KubeCluster {
+  explicit KubeCluster(kube::testing::FakeApiServerOptions options = {})
+      : fake(std::move(options)) {}
   kube::testing::FakeApiServer fake;
   std::string kubeconfig, scenario;
   std::unique_ptr<ServeProcess> kubelet;
 };
 
 // Starts kubelet-sim (its stderr in `dir`/kubelet.stderr) on `scenario`, with `kubelet_more`
-// flags; returns once it printed its first line.
-inline std::unique_ptr<KubeCluster> kube_cluster(
-    const std::filesystem::path& dir, const char* scenario = kTwoNodes,
-    const std::vector<std::string>& kubelet_more = {}) {
-  auto c = std::make_unique<KubeCluster>();
+// flags; returns once it printed its first line. `fake` configures the API server (e.g. its
+// garbage collector).
+inline std::unique_ptr<KubeCluster> kube_cluster(const std::filesystem::path& dir,
+                                                 const char* scenario = kTwoNodes,
+                                                 const std::vector<std::string>& kubelet_more = {},
+                                                 kube::testing::FakeApiServerOptions fake = {}) {
+  auto c = std::make_unique<KubeCluster>(std::move(fake));
   c->fake.create_namespace(
       "ml");  // as on a real cluster: a pod in a namespace that does not exist is 404
   c->kubeconfig = (dir / "kubeconfig").string();

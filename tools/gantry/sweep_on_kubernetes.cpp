@@ -2,12 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <set>
 #include <thread>
-#include <chrono>
 
 #include "adapters/kube/kube_client.hpp"
 #include "adapters/kube/sweep_job.hpp"
@@ -57,7 +57,8 @@ void print_dry_run(const std::string& file, const KubeSweepOptions& o) {
   std::cout << "# gantry sweep --dry-run: nothing was created. gantry serve gives the sweep its\n"
                "# id (in place of ID) and the workers' token when the sweep is submitted.\n"
             << web::json_to_yaml(kube::sweep_job_body(spec)) << "---\n"
-            << web::json_to_yaml(kube::sweep_secret_body(spec, "TOKEN-FROM-GANTRY-SERVE", "JOB-UID"));
+            << web::json_to_yaml(
+                   kube::sweep_secret_body(spec, "TOKEN-FROM-GANTRY-SERVE", "JOB-UID"));
 }
 
 // A Job condition of `type` with status True, or null.
@@ -148,10 +149,10 @@ void run_sweep_on_kubernetes(const std::string& file, const KubeSweepOptions& o,
     throw;
   }
   if (o.detach) {
-    std::cout << fmt::format("sweep {} submitted\n  follow  {}\n  cancel  gantry sweep cancel {} "
-                             "--server {} --namespace {}\n",
-                             submitted.id, url, submitted.id, server.server_url(),
-                             spec.namespace_name);
+    std::cout << fmt::format(
+        "sweep {} submitted\n  follow  {}\n  cancel  gantry sweep cancel {} "
+        "--server {} --namespace {}\n",
+        submitted.id, url, submitted.id, server.server_url(), spec.namespace_name);
     return;
   }
 
@@ -160,8 +161,8 @@ void run_sweep_on_kubernetes(const std::string& file, const KubeSweepOptions& o,
                   !no_progress);
   std::set<std::string> shown;  // pod problems printed already
   long long done = 0;
-  const std::string job_path =
-      "/apis/batch/v1/namespaces/" + spec.namespace_name + "/jobs/" + kube::sweep_job_name(spec.sweep_id);
+  const std::string job_path = "/apis/batch/v1/namespaces/" + spec.namespace_name + "/jobs/" +
+                               kube::sweep_job_name(spec.sweep_id);
   while (true) {
     const web::SweepProgress p = server.wait(submitted.id, done, std::chrono::seconds(10));
     done = static_cast<long long>(p.done);
@@ -169,17 +170,19 @@ void run_sweep_on_kubernetes(const std::string& file, const KubeSweepOptions& o,
     if (p.state == "done") break;
     if (p.state == "cancelled") throw GantryError("sweep " + submitted.id + " was cancelled");
     // What the cluster knows about the shards, shown once each.
-    const std::vector<std::string> problems =
-        kube::sweep_pod_problems(kube::list_sweep_pods(cluster, spec.namespace_name, spec.sweep_id));
-    for (const std::string& problem : problems)
-      if (shown.insert(problem).second) fmt::print(stderr, "\n{}\n", problem);
+    const std::vector<std::string> problems = kube::sweep_pod_problems(
+        kube::list_sweep_pods(cluster, spec.namespace_name, spec.sweep_id));
     const nlohmann::json failed = true_condition(cluster.get(job_path), "Failed");
     if (!failed.is_null()) {
+      // The error lists every problem of the pods, the ones shown while waiting too: it is
+      // what the user reads last.
       std::string message = fmt::format("the Job of sweep {} failed ({}): {}", submitted.id,
                                         failed.value("reason", ""), failed.value("message", ""));
       for (const std::string& problem : problems) message += "\n  " + problem;
       throw GantryError(message + "\nThe runs that finished are kept on the server: " + url);
     }
+    for (const std::string& problem : problems)
+      if (shown.insert(problem).second) fmt::print(stderr, "\n{}\n", problem);
     if (p.retry_after_ms > 0)
       std::this_thread::sleep_for(std::chrono::milliseconds(p.retry_after_ms));
   }

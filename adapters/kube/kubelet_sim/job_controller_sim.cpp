@@ -266,8 +266,9 @@ void JobControllerSim::sync(const std::string& job_uid) {
         }
         loop_.post([this, job_uid, ix] {
           ++stats_.write_errors;
-          const auto t = tracked_.find(job_uid);
-          if (t != tracked_.end() && t->second.creating[ix] > 0) --t->second.creating[ix];
+          const auto found = tracked_.find(job_uid);
+          if (found != tracked_.end() && found->second.creating[ix] > 0)
+            --found->second.creating[ix];
         });
       });
     }
@@ -317,9 +318,9 @@ void JobControllerSim::flush_status(const std::string& job_uid) {
       loop_.post([this] { ++stats_.write_errors; });
     }
     loop_.post([this, job_uid] {
-      const auto t = tracked_.find(job_uid);
-      if (t == tracked_.end()) return;
-      t->second.in_flight = false;
+      const auto found = tracked_.find(job_uid);
+      if (found == tracked_.end()) return;
+      found->second.in_flight = false;
       flush_status(job_uid);
     });
   });

@@ -84,7 +84,7 @@ void default_job(json& job, bool& labels_alias) {
   default_field(spec, "manualSelector", false);
   // v1.29+ (JobPodReplacementPolicy, beta, on by default).
   default_field(spec, "podReplacementPolicy",
-              has(spec, "podFailurePolicy") ? "Failed" : "TerminatingOrFailed");
+                has(spec, "podFailurePolicy") ? "Failed" : "TerminatingOrFailed");
   json& pod_spec = spec["template"]["spec"];
   if (!pod_spec.is_object()) pod_spec = json::object();
   default_pod_spec(pod_spec);

@@ -12,10 +12,10 @@ namespace gantry::kube {
 namespace sweep_job_launcher_test {
 
 nlohmann::json pod(const std::string& name, const std::string& index, nlohmann::json status) {
-  return {{"metadata",
-           {{"name", name},
-            {"annotations", {{"batch.kubernetes.io/job-completion-index", index}}}}},
-          {"status", std::move(status)}};
+  return {
+      {"metadata",
+       {{"name", name}, {"annotations", {{"batch.kubernetes.io/job-completion-index", index}}}}},
+      {"status", std::move(status)}};
 }
 
 TEST(SweepJobLauncher, PermissionMessageNamesTheRoleItNeeds) {

@@ -257,20 +257,26 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
         )}
         {s.state === 'failed' && <Banner>{s.error ?? 'The run failed.'}</Banner>}
         {s.state === 'cancelled' && <div className="small muted">Cancelled after {s.done} of {s.total} {s.kind === 'Sweep' ? 'runs' : 'forecast steps'}: nothing to report.</div>}
-        {s.state === 'done' && (
-          <>
-            {s.charts && s.charts.length > 0 && <Charts s={s} charts={s.charts} />}
-            {s.report !== null && (
-              <div className="study-report">
-                <div className="small muted" style={{ marginBottom: 6 }}>
-                  Report, as <code>gantry {s.kind === 'Sweep' ? 'sweep' : 'plan'} {s.file}</code> prints it
-                </div>
-                <pre className="mono" data-testid="study-report">{s.report}</pre>
-              </div>
-            )}
-          </>
-        )}
+        {s.state === 'done' && <StudyReport s={s} />}
       </div>
     </div>
+  );
+}
+
+// A finished sweep's or plan's charts and text report, as the CLI draws and prints them (also
+// the what-if page's distributed sweeps, DistributedSweepsSection).
+export function StudyReport({ s }: { s: Study }) {
+  return (
+    <>
+      {s.charts && s.charts.length > 0 && <Charts s={s} charts={s.charts} />}
+      {s.report !== null && (
+        <div className="study-report">
+          <div className="small muted" style={{ marginBottom: 6 }}>
+            Report, as <code>gantry {s.kind === 'Sweep' ? 'sweep' : 'plan'} {s.file}</code> prints it
+          </div>
+          <pre className="mono" data-testid="study-report">{s.report}</pre>
+        </div>
+      )}
+    </>
   );
 }

@@ -54,7 +54,8 @@ describe('the list', () => {
   });
   it('shows the id, file, shards and creation time', () => {
     const r = rowOf(table([running]), running.id);
-    expect(r).toContain('sw-2-k3x9qa · my-sweeps/placement-vs-load.yaml');
+    expect(r).toContain('sw-2-k3x9qa</div>');
+    expect(r).toContain('my-sweeps/placement-vs-load.yaml</div>');
     expect(r).toContain('<td class="num">4</td>');
     expect(r).toContain('28 Nov, 06:30');
   });
@@ -78,7 +79,7 @@ describe('the list', () => {
     const message = 'shard 3: simulating run 97 (point 32, seed 3):\nscenario my-sweeps/base.yaml:14:9: spec.nodes: 0 is out of range 1..100000';
     const s = { ...running, failures: [{ shard: 3, at: '2026-11-28T06:35:00Z', message }, { shard: 1, at: null, message: '' }] };
     const html = table([s]);
-    expect(rowOf(html, s.id)).toContain('2 (shards 1, 3)');
+    expect(rowOf(html, s.id)).toContain('2 · shards 1, 3');
     expect(html).toContain('Shard 3</b> failed at 28 Nov 2026, 06:35 UTC');
     expect(html).toContain('Kubernetes retries it');
     expect(html).toContain('scenario my-sweeps/base.yaml:14:9: spec.nodes: 0 is out of range 1..100000');
@@ -115,5 +116,17 @@ describe('the report', () => {
     expect(html).toContain('gantry sweep my-sweeps/placement-vs-load.yaml');
     expect(html).toContain('sweep pools: 4 points × 3 seeds');
     expect(html).toContain('data-chart="wait.p95.svg"');
+  });
+});
+
+describe('a long list', () => {
+  it('shows the newest 8 and every running one, the rest behind a button', () => {
+    // 12 sweeps, sw-12 newest; sw-1 still running: 8 newest + sw-1 = 9 rows.
+    const list = Array.from({ length: 12 }, (_, i) => ({ ...done, id: `sw-${12 - i}-x`, state: (i === 11 ? 'running' : 'done') as DistributedSweep['state'] }));
+    const html = table(list);
+    expect(html.match(/<tr data-sweep=/g)).toHaveLength(9);
+    expect(html).toContain('data-sweep="sw-1-x"');
+    expect(html).not.toContain('data-sweep="sw-2-x"');
+    expect(html).toContain('Show all 12 sweeps');
   });
 });

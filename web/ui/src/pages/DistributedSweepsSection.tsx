@@ -118,8 +118,14 @@ export default function DistributedSweepsSection() {
 }
 
 // The list (or, empty, how to start one).
+// The newest sweeps (the server keeps every one): the running ones and the last few; the rest
+// behind a button.
+const kShown = 8;
+
 export function DistributedSweepsTable({ list, canWrite, openId, onOpen, onCancel }: { list: DistributedSweep[]; canWrite: boolean; openId: string | null; onOpen: (s: DistributedSweep) => void; onCancel: (s: DistributedSweep) => void }) {
+  const [all, setAll] = useState(false);
   if (list.length === 0) return <DistributedSweepsEmpty />;
+  const shown = all ? list : list.filter((s, i) => i < kShown || s.state === 'running' || s.id === openId);
   return (
     <div className="card">
       <table className="table dsweep-table">
@@ -135,11 +141,18 @@ export function DistributedSweepsTable({ list, canWrite, openId, onOpen, onCance
           </tr>
         </thead>
         <tbody>
-          {list.map((s) => (
+          {shown.map((s) => (
             <DistributedSweepRow key={s.id} s={s} canWrite={canWrite} open={s.id === openId} onOpen={() => onOpen(s)} onCancel={() => onCancel(s)} />
           ))}
         </tbody>
       </table>
+      {shown.length < list.length && (
+        <div className="dsweep-more">
+          <button className="btn sm ghost" onClick={() => setAll(true)}>
+            Show all {list.length} sweeps
+          </button>
+        </div>
+      )}
     </div>
   );
 }
@@ -151,8 +164,9 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
       <tr data-sweep={s.id} data-state={s.state} className={s.failures.length ? 'has-failures' : undefined}>
         <td>
           <div className="dsweep-name">{s.name}</div>
-          <div className="small muted mono" title={s.file}>
-            {s.id} · {s.file}
+          <div className="small muted mono">{s.id}</div>
+          <div className="small muted mono dsweep-file" title={s.file}>
+            {s.file}
           </div>
         </td>
         <td>
@@ -170,8 +184,8 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
           </div>
         </td>
         <td className="num">{s.shards}</td>
-        <td>{s.failures.length ? <span className="dsweep-failed">{`${s.failures.length} (${failedShardsText(s)})`}</span> : <span className="muted">none</span>}</td>
-        <td className="small" title={s.ended ? `ended ${fmtTime(s.ended)}` : undefined}>
+        <td>{s.failures.length ? <span className="dsweep-failed">{`${s.failures.length} · ${failedShardsText(s)}`}</span> : <span className="muted">none</span>}</td>
+        <td className="small nowrap" title={s.ended ? `ended ${fmtTime(s.ended)}` : undefined}>
           {fmtShort(s.created)}
         </td>
         <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>

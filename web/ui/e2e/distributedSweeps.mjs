@@ -1,0 +1,133 @@
+// Distributed sweeps for the browser test and the screenshots: a sweep submitted through the
+// REST API as `gantry sweep --on kubernetes` submits it, and runs posted with its workers' token
+// as `gantry sweep-worker` posts them (web/API.md, "Distributed sweeps"). The figures posted
+// are made up but plausible (what is checked is what the page shows of what the server keeps;
+// the workers' own simulations are tests/tools/sweep_worker_command_test.cpp's business).
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const quickstart = () => fs.readFileSync(path.resolve(here, '../../../scenarios/quickstart.yaml'), 'utf8');
+
+// 2 placements × 2 rack sizes = 4 points, `seeds` seeds each: 4 × seeds runs, 2 metrics each.
+export function gridDocuments(name, seeds = 3) {
+  return {
+    root: '/home/ana/what-if',
+    sweep: `sweeps/${name}.yaml`,
+    documents: {
+      [`sweeps/${name}.yaml`]: `apiVersion: gantry.dev/v1
+kind: Sweep
+metadata: {name: ${name}}
+spec:
+  base: ../quickstart.yaml
+  seeds: ${seeds}
+  axes:
+  - {name: placement, path: spec.policy.placement, values: [binpack, spread]}
+  - {name: nodes, path: "spec.cluster.racks[*].nodes", values: [6, 8]}
+  metrics: [wait.p95, jobs.finished]
+`,
+      'quickstart.yaml': quickstart(),
+    },
+  };
+}
+
+async function call(url, token, method, route, body) {
+  const r = await fetch(`${url}/api/v1${route}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+// Submits a sweep: {id, shards, runs, token}.
+export async function submitSweep(url, adminToken, name, { seeds = 3, shards = 2 } = {}) {
+  return call(url, adminToken, 'POST', '/distributed-sweeps', { ...gridDocuments(name, seeds), shards });
+}
+
+// The shard ranges as the server splits them (contiguous, sizes differing by one at most).
+export function shardRange(runs, shards, k) {
+  const base = Math.floor(runs / shards);
+  const extra = runs % shards;
+  const begin = k * base + Math.min(k, extra);
+  return [begin, begin + base + (k < extra ? 1 : 0)];
+}
+
+// Posts runs [begin, end) of shard k with the workers' token. Run = point × seeds + seed index;
+// the figures: a p95 wait that grows with the point, and the jobs finished.
+export async function postRuns(url, sweep, k, begin, end, seeds = 3) {
+  const runs = [];
+  for (let run = begin; run < end; run++) {
+    const point = Math.floor(run / seeds);
+    const seedIndex = run % seeds;
+    runs.push({ run, seed: 42 + seedIndex, fingerprint: 900000 + run, metrics: [540 + 310 * point + 45 * seedIndex, 600 - 7 * point - seedIndex] });
+  }
+  return call(url, sweep.token, 'POST', `/distributed-sweeps/${sweep.id}/shards/${k}/runs`, { runs });
+}
+
+export async function reportFailure(url, sweep, k, message) {
+  return call(url, sweep.token, 'POST', `/distributed-sweeps/${sweep.id}/shards/${k}/failure`, { message });
+}
+
+// The browser test's step on the what-if page (e2e/run.mjs): a sweep's runs fill in live as its
+// shards post them (no reload: the `distributed-sweep` events), a shard's failure shows its
+// message, the last run makes it done with its report; a second one is cancelled from the page
+// (the dialog shows `gantry sweep cancel ID`, a toast follows). `shot(name)` photographs the
+// page with a running and a done sweep. Every wait is on the page's DOM.
+export async function checkDistributedSweepsPage(page, { url, token, shot }) {
+  const tag = Date.now().toString(36);
+  const done = await submitSweep(url, token, `grid-${tag}`);
+  const running = await submitSweep(url, token, `pools-${tag}`, { seeds: 5, shards: 4 });
+  if (done.runs !== 12 || done.shards !== 2) throw new Error(`sweep of 12 runs in 2 shards expected, got ${JSON.stringify(done)}`);
+  await page.goto(`${url}/#/whatif`);
+  const row = (s) => `[data-testid=distributed-sweeps] tr[data-sweep="${s.id}"]`;
+  const runsOf = async (s, text) => page.waitForFunction(([sel, t]) => document.querySelector(`${sel} [data-testid=dsweep-runs]`)?.textContent === t, [row(s), text]);
+  await page.waitForSelector(`${row(done)}[data-state=running]`);
+  await runsOf(done, '0 of 12 runs');
+
+  // Shard 0 posts runs 0..5: the page shows 6 of 12 without being reloaded.
+  const [b0, e0] = shardRange(12, 2, 0);
+  await postRuns(url, done, 0, b0, e0);
+  await runsOf(done, '6 of 12 runs');
+  await page.waitForFunction((sel) => parseFloat(document.querySelector(`${sel} [role=progressbar] > div`)?.style.width) === 50, row(done));
+
+  // Shard 1 fails once (the Job retries it): its message is shown whole.
+  const failure = 'shard 1: GET /distributed-sweeps/…/shards/1: connection refused (is --server reachable from the pods?)';
+  await reportFailure(url, done, 1, failure);
+  await page.waitForFunction(([sel, m]) => document.querySelector(sel)?.nextElementSibling?.textContent.includes(m), [row(done), failure]);
+
+  // The retried shard 1 posts the rest: done, with its report as `gantry sweep` prints it.
+  const [b1, e1] = shardRange(12, 2, 1);
+  await postRuns(url, done, 1, b1, e1);
+  await page.waitForSelector(`${row(done)}[data-state=done]`);
+  await page.waitForSelector(`[data-testid=distributed-sweep-result][data-sweep="${done.id}"] [data-testid=study-report]`);
+  const report = await page.textContent(`[data-testid=distributed-sweep-result] [data-testid=study-report]`);
+  if (!report.includes(`grid-${tag}`)) throw new Error(`the report does not name the sweep: ${report.slice(0, 200)}`);
+  await page.waitForSelector('[data-testid=distributed-sweep-result] .study-chart img');
+
+  // The other sweep part-way: 2 of its 4 shards in (5 + 5 of 20 runs), one failure.
+  for (const k of [0, 2]) {
+    const [b, e] = shardRange(20, 4, k);
+    await postRuns(url, running, k, b, e, 5);
+  }
+  await reportFailure(url, running, 3, 'shard 3: simulating run 17 (point 3, seed 44): the pod was OOMKilled (exit code 137); last output:\n  placing job 2,311 of 4,800');
+  await runsOf(running, '10 of 20 runs');
+  await page.waitForSelector(`${row(running)}.has-failures`);
+  if (shot) await shot();
+
+  // Cancel from the page: the dialog says what happens and shows the command; a toast after.
+  await page.click(`[data-testid="cancel-dsweep-${running.id}"]`);
+  await page.waitForSelector('[data-testid=cancel-dsweep-dialog]');
+  const command = await page.textContent('[data-testid=cancel-dsweep-command]');
+  if (!command.startsWith(`gantry sweep cancel ${running.id} --server ${url}`)) throw new Error(`the cancel dialog's command: ${command}`);
+  await page.click('[data-testid=confirm-cancel-dsweep]');
+  await page.waitForSelector(`${row(running)}[data-state=cancelled]`);
+  await page.waitForSelector(`.toast[data-kind=ok]:has-text("Cancelled pools-${tag}")`);
+  // The server's side: cancelled, its workers' token ended (410).
+  const r = await fetch(`${url}/api/v1/distributed-sweeps/${running.id}/shards/1`, { headers: { Authorization: `Bearer ${running.token}` } });
+  if (r.status !== 410) throw new Error(`a cancelled sweep's worker token answered ${r.status}, not 410`);
+}

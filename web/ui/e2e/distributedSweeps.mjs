@@ -44,9 +44,20 @@ async function call(url, token, method, route, body) {
   return text ? JSON.parse(text) : null;
 }
 
-// Submits a sweep: {id, shards, runs, token}.
-export async function submitSweep(url, adminToken, name, { seeds = 3, shards = 2 } = {}) {
-  return call(url, adminToken, 'POST', '/distributed-sweeps', { ...gridDocuments(name, seeds), shards });
+// Submits a sweep: {id, shards, runs, token}. `documents` defaults to gridDocuments(name, seeds).
+export async function submitSweep(url, adminToken, name, { seeds = 3, shards = 2, documents } = {}) {
+  return call(url, adminToken, 'POST', '/distributed-sweeps', { ...(documents ?? gridDocuments(name, seeds)), shards });
+}
+
+// The shipped scenarios/sweeps/placement-vs-load.yaml (27 points × 5 seeds) with its base, as
+// `gantry sweep --on kubernetes` posts them from a user's checkout.
+export function shippedSweepDocuments() {
+  const read = (f) => fs.readFileSync(path.resolve(here, '../../../scenarios', f), 'utf8');
+  return {
+    root: '/home/ana/gantry/scenarios',
+    sweep: 'sweeps/placement-vs-load.yaml',
+    documents: { 'sweeps/placement-vs-load.yaml': read('sweeps/placement-vs-load.yaml'), 'quickstart.yaml': read('quickstart.yaml') },
+  };
 }
 
 // The shard ranges as the server splits them (contiguous, sizes differing by one at most).
@@ -58,13 +69,14 @@ export function shardRange(runs, shards, k) {
 }
 
 // Posts runs [begin, end) of shard k with the workers' token. Run = point × seeds + seed index;
-// the figures: a p95 wait that grows with the point, and the jobs finished.
+// the figures of gridDocuments' points (binpack 6, binpack 8, spread 6, spread 8 nodes a rack):
+// a p95 wait that is shorter with more nodes and longer with spread, and the jobs finished.
 export async function postRuns(url, sweep, k, begin, end, seeds = 3) {
   const runs = [];
   for (let run = begin; run < end; run++) {
     const point = Math.floor(run / seeds);
     const seedIndex = run % seeds;
-    runs.push({ run, seed: 42 + seedIndex, fingerprint: 900000 + run, metrics: [540 + 310 * point + 45 * seedIndex, 600 - 7 * point - seedIndex] });
+    runs.push({ run, seed: 42 + seedIndex, fingerprint: 900000 + run, metrics: [[840, 510, 1320, 900][point % 4] + 45 * seedIndex, 600 - (point % 2 ? 0 : seedIndex)] });
   }
   return call(url, sweep.token, 'POST', `/distributed-sweeps/${sweep.id}/shards/${k}/runs`, { runs });
 }

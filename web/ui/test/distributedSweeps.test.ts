@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DistributedSweep } from '../src/api/types';
 import { cancelDistributedSweep, fetchDistributedSweeps } from '../src/api/distributedSweeps';
-import { applyDistributedSweepEvent, asStudy, cancelCommand, cancelDialogLines, failedShardsText, newestSweepsFirst, parseDistributedSweep, sweepBadgeState, sweepFraction, sweepRunsText } from '../src/model/distributedSweeps';
+import { applyDistributedSweepEvent, asStudy, cancelCommand, defaultOpenSweep, detailIsCurrent, cancelDialogLines, failedShardsText, newestSweepsFirst, parseDistributedSweep, sweepBadgeState, sweepFraction, sweepRunsText } from '../src/model/distributedSweeps';
 
 // As the server publishes it (sweep_coordinator.cpp, to_json without result).
 const running: DistributedSweep = {
@@ -20,6 +20,7 @@ const running: DistributedSweep = {
   result: null,
   report: null,
   charts: null,
+  partial: null,
 };
 
 describe('parseDistributedSweep', () => {
@@ -107,6 +108,32 @@ describe('progress and text', () => {
   it('is a Sweep study for the report', () => {
     const s = asStudy({ ...running, state: 'done', runs: { done: 135, total: 135 }, report: 'r', charts: [{ name: 'a.svg', svg: '<svg/>' }] });
     expect(s).toMatchObject({ kind: 'Sweep', id: 'sw-2-k3x9qa', file: 'my-sweeps/placement-vs-load.yaml', state: 'done', done: 135, total: 135, report: 'r' });
+  });
+});
+
+describe('the sweep open below the list', () => {
+  it('is the newest not cancelled, and its detail must be of a done sweep once it is done', () => {
+    const cancelled = { ...running, id: 'sw-3-c', state: 'cancelled' as const };
+    const done = { ...running, id: 'sw-1-d', state: 'done' as const };
+    expect(defaultOpenSweep([cancelled, running, done])).toBe(running);
+    expect(defaultOpenSweep([cancelled])).toBeNull();
+    expect(detailIsCurrent(running, undefined)).toBe(false);
+    expect(detailIsCurrent(running, running)).toBe(true);
+    // The list says done, the detail fetched is of the running sweep: fetch again.
+    expect(detailIsCurrent({ ...running, state: 'done' }, running)).toBe(false);
+    expect(detailIsCurrent({ ...running, state: 'done' }, { ...running, state: 'done' })).toBe(true);
+  });
+  it("shows a running sweep's figures so far as its report", () => {
+    const partial = { result: { seeds: 3 }, report: 'sweep grid: 4 points × 3 seeds of ../quickstart.yaml; runs 4 of 12\n' };
+    const parsed = parseDistributedSweep({ ...running, partial })!;
+    expect(parsed.partial).toEqual(partial);
+    const s = asStudy(parsed);
+    expect(s.state).toBe('running');
+    expect(s.report).toBe(partial.report);
+    expect(s.charts).toBeNull();
+    // Events carry no figures: the last ones fetched stay.
+    const after = applyDistributedSweepEvent([parsed], { ...running, runs: { done: 31, total: 135 } })!;
+    expect(after[0].partial).toEqual(partial);
   });
 });
 

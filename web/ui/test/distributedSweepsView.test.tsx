@@ -7,7 +7,7 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { DistributedSweep } from '../src/api/types';
 import { applyDistributedSweepEvent, asStudy } from '../src/model/distributedSweeps';
-import { CancelSweepDialog, DistributedSweepsTable } from '../src/pages/DistributedSweepsSection';
+import { CancelSweepDialog, DistributedSweepDetail, DistributedSweepsTable } from '../src/pages/DistributedSweepsSection';
 import { StudyReport } from '../src/pages/StudiesSection';
 
 const running: DistributedSweep = {
@@ -23,6 +23,7 @@ const running: DistributedSweep = {
   result: null,
   report: null,
   charts: null,
+  partial: null,
 };
 const done: DistributedSweep = { ...running, id: 'sw-1-aaaaaa', name: 'pools', state: 'done', runs: { done: 12, total: 12 }, ended: '2026-11-28T06:20:00Z' };
 const cancelled: DistributedSweep = { ...running, id: 'sw-0-bbbbbb', name: 'stopped', state: 'cancelled' };
@@ -106,6 +107,25 @@ describe('the cancel dialog', () => {
     expect(html).toMatch(/data-testid="cancel-dsweep-command">gantry sweep cancel sw-2-k3x9qa --server \S+ --namespace NAMESPACE</);
     expect(html).toContain('gantry-sweep-sw-2-k3x9qa');
     expect(html).toContain('Keep running');
+  });
+});
+
+describe('the sweep open below the list', () => {
+  it("shows a running sweep's per-point figures so far, as the server's table", () => {
+    const report = 'sweep placement-vs-load: 4 points × 3 seeds of ../base.yaml; runs 4 of 12\n\nwait.p95\n  placement  nodes  mean  ± 95% CI  n\n  binpack    6      1m00s ± 2m29s   3\n  binpack    8      3m00s —         1\n';
+    const detail = { ...running, runs: { done: 4, total: 12 }, partial: { result: {}, report } };
+    // The list has moved on (5 runs): the header says so, the figures are those fetched (4).
+    const html = renderToStaticMarkup(<DistributedSweepDetail s={{ ...running, runs: { done: 5, total: 12 } }} detail={detail} error={null} />);
+    expect(html).toContain('5 of 12 runs in 4 shards');
+    expect(html).toContain('<b>So far</b>, after 4 of 12 runs');
+    expect(html).toContain('binpack    8      3m00s —         1');
+    expect(html).not.toContain('data-chart');
+  });
+  it('says when the figures cannot be loaded, and waits without them', () => {
+    expect(renderToStaticMarkup(<DistributedSweepDetail s={running} error="The server cannot be reached. Is gantry serve running?" />)).toContain('Could not load the figures of placement-vs-load: The server cannot be reached.');
+    expect(renderToStaticMarkup(<DistributedSweepDetail s={running} error={null} />)).toContain('class="skeleton"');
+    // A server without figures so far.
+    expect(renderToStaticMarkup(<DistributedSweepDetail s={running} detail={running} error={null} />)).toContain('the report comes when the sweep is done');
   });
 });
 

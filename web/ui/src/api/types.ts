@@ -269,4 +269,7 @@ export interface DistributedSweep {
   result: Record<string, unknown> | null;
   report: string | null;
   charts: StudyChart[] | null;
+  // GET /distributed-sweeps/{id} of a running sweep: the same result and text report over the
+  // runs recorded so far (each point's n is its seeds in so far).
+  partial: { result: Record<string, unknown> | null; report: string | null } | null;
 }

@@ -36,7 +36,12 @@ export function parseDistributedSweep(x: unknown): DistributedSweep | null {
     result: o.result && typeof o.result === 'object' ? (o.result as Record<string, unknown>) : null,
     report: typeof o.report === 'string' ? o.report : null,
     charts,
+    partial: o.partial && typeof o.partial === 'object' ? parsePartial(o.partial as Record<string, unknown>) : null,
   };
+}
+
+function parsePartial(p: Record<string, unknown>): DistributedSweep['partial'] {
+  return { result: p.result && typeof p.result === 'object' ? (p.result as Record<string, unknown>) : null, report: typeof p.report === 'string' ? p.report : null };
 }
 
 // The list as the server keeps it: newest first, by the number in the id ("sw-12-k3x9qa").
@@ -58,7 +63,7 @@ export function applyDistributedSweepEvent(list: DistributedSweep[] | undefined,
   if (at < 0) return newestSweepsFirst([...all, e]);
   const old = all[at];
   if (old.state !== 'running' && e.state === 'running') return list;
-  const next: DistributedSweep = { ...e, result: old.result, report: old.report, charts: old.charts };
+  const next: DistributedSweep = { ...e, result: old.result, report: old.report, charts: old.charts, partial: old.partial };
   if (sameSweep(old, next)) return list;
   const out = [...all];
   out[at] = next;
@@ -78,6 +83,14 @@ export function sweepFraction(s: DistributedSweep): number {
 
 // "1,234 of 5,000 runs".
 export const sweepRunsText = (s: DistributedSweep) => `${s.runs.done.toLocaleString('en-US')} of ${s.runs.total.toLocaleString('en-US')} run${s.runs.total === 1 ? '' : 's'}`;
+
+// The sweep the page opens when the user has chosen none: the newest that is not cancelled
+// (running: its figures fill in; done: its report).
+export const defaultOpenSweep = (list: DistributedSweep[] | undefined) => list?.find((s) => s.state !== 'cancelled') ?? null;
+
+// The detail fetched for `s` (GET /distributed-sweeps/{id}) still describes it: a done sweep
+// needs the answer of a done one (with its report), a running one any answer.
+export const detailIsCurrent = (s: DistributedSweep, detail: DistributedSweep | undefined) => !!detail && (s.state !== 'done' || detail.state === 'done');
 
 // The StateBadge's colour of each state, with the state itself as its label.
 export const sweepBadgeState = (s: DistributedSweep) => (s.state === 'done' ? 'succeeded' : s.state === 'cancelled' ? 'killed' : 'running');
@@ -106,8 +119,13 @@ export function cancelDialogLines(s: DistributedSweep): string[] {
 }
 
 // The sweep as a Study, for StudiesSection's report and charts: the same CLI document, text
-// report and SVGs as a served sweep.
+// report and SVGs as a served sweep. A running one's figures so far are its report.
 export function asStudy(s: DistributedSweep): Study {
+  if (s.state === 'running' && s.partial) return { ...asDoneStudy(s), state: 'running', result: s.partial.result, report: s.partial.report, charts: null };
+  return asDoneStudy(s);
+}
+
+function asDoneStudy(s: DistributedSweep): Study {
   const state: Study['state'] = s.state;
   return {
     id: s.id,

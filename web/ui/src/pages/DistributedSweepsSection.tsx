@@ -5,7 +5,7 @@
 // the command that deletes the Job); a done one's report and charts, drawn by StudiesSection's
 // own StudyReport. The view components take plain props (test/distributedSweepsView.test.tsx).
 
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { cancelDistributedSweep, fetchDistributedSweep, fetchDistributedSweeps, kDistributedSweepsKey } from '../api/distributedSweeps';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
@@ -13,7 +13,7 @@ import { kReadOnlyHint, useCanWrite } from '../api/session';
 import type { DistributedSweep } from '../api/types';
 import { Banner, Modal, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtShort, fmtTime, pct } from '../format';
-import { applyDistributedSweepEvent, asStudy, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsText } from '../model/distributedSweeps';
+import { applyDistributedSweepEvent, asStudy, defaultOpenSweep, detailIsCurrent, parseDistributedSweep, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsText } from '../model/distributedSweeps';
 import { StudyReport } from './StudiesSection';
 
 // Kept for the session: the sweep whose report is open (null: the newest done one), and the
@@ -28,37 +28,76 @@ export default function DistributedSweepsSection() {
   const [chosen, setChosenState] = useState<string | null>(keptOpen);
   const setChosen = (id: string | null) => setChosenState((keptOpen = id));
   const [full, setFull] = useState<Map<string, DistributedSweep>>(results);
-  const [resultError, setResultError] = useState<{ id: string; message: string } | null>(null);
+  const [detailError, setDetailError] = useState<{ id: string; message: string } | null>(null);
   const [cancelling, setCancelling] = useState<DistributedSweep | null>(null);
   const [busy, setBusy] = useState(false);
   const reload = sweeps.reload;
 
-  // Live: each event updates its sweep in place (a new one appears at the top). A `reset` (the
-  // server's event buffer lost what was missed) reloads the list.
-  useLiveEvents(['distributed-sweep', 'reset'], (type, data) => {
-    if (type === 'reset') void reload();
-    else mutate<DistributedSweep[]>(kDistributedSweepsKey, (list) => applyDistributedSweepEvent(list, data));
-  });
-
   const list = sweeps.data;
-  // The report shown: the one chosen, else the newest done sweep.
-  const openId = chosen ?? list?.find((s) => s.state === 'done')?.id ?? null;
-  const open = list?.find((s) => s.id === openId && s.state === 'done');
-  const openResult = open ? full.get(open.id) : undefined;
-  const needsResult = open && !openResult ? open.id : '';
-  const loadResult = useCallback(async (id: string) => {
+  // The sweep open below the list: the one chosen (until it is cancelled), else the newest not
+  // cancelled.
+  const open = (chosen ? list?.find((s) => s.id === chosen && s.state !== 'cancelled') : null) ?? defaultOpenSweep(list);
+  const openRef = useRef(open);
+  openRef.current = open;
+
+  // The open sweep's detail (GET /distributed-sweeps/{id}): a done one's report once; a running
+  // one's figures so far, fetched again when an event says its runs moved, at most one request
+  // at a time and one a second (a thousand pods post many runs a second). Event-driven: no
+  // polling.
+  const fetching = useRef<{ id: string; at: number; busy: boolean; again: boolean; timer: number | null }>({ id: '', at: 0, busy: false, again: false, timer: null });
+  const loadDetail = useCallback(async (id: string) => {
+    const f = fetching.current;
+    if (f.busy && f.id === id) {
+      f.again = true; // an event during the request: ask once more after it
+      return;
+    }
+    const wait = f.id === id ? f.at + 1000 - Date.now() : 0;
+    if (wait > 0) {
+      if (f.timer === null)
+        f.timer = window.setTimeout(() => {
+          f.timer = null;
+          void loadDetail(id);
+        }, wait);
+      return;
+    }
+    Object.assign(f, { id, at: Date.now(), busy: true, again: false });
     try {
       const s = await fetchDistributedSweep(id);
       results.set(id, s);
       setFull(new Map(results));
-      setResultError(null);
+      setDetailError(null);
     } catch (e) {
-      setResultError({ id, message: (e as Error).message });
+      setDetailError({ id, message: (e as Error).message });
+    } finally {
+      f.busy = false;
     }
+    if (f.again) void loadDetail(id);
   }, []);
+  useEffect(
+    () => () => {
+      if (fetching.current.timer !== null) window.clearTimeout(fetching.current.timer);
+    },
+    [],
+  );
+  const detail = open ? full.get(open.id) : undefined;
+  const needsDetail = open && open.state !== 'cancelled' && !detailIsCurrent(open, detail) ? open.id : '';
   useEffect(() => {
-    if (needsResult) void loadResult(needsResult);
-  }, [needsResult, loadResult]);
+    if (needsDetail) void loadDetail(needsDetail);
+  }, [needsDetail, loadDetail]);
+
+  // Live: each event updates its sweep in place (a new one appears at the top), and the open
+  // running sweep's figures follow. A `reset` (the server's event buffer lost what was missed)
+  // reloads the list.
+  useLiveEvents(['distributed-sweep', 'reset'], (type, data) => {
+    if (type === 'reset') {
+      void reload();
+      return;
+    }
+    mutate<DistributedSweep[]>(kDistributedSweepsKey, (l) => applyDistributedSweepEvent(l, data));
+    const e = parseDistributedSweep(data);
+    const o = openRef.current;
+    if (e && o && e.id === o.id && o.state === 'running') void loadDetail(e.id);
+  });
 
   const confirmCancel = async () => {
     const s = cancelling;
@@ -93,25 +132,11 @@ export default function DistributedSweepsSection() {
           list={list}
           canWrite={canWrite}
           openId={open?.id ?? null}
-          onOpen={(s) => setChosen(s.id === open?.id ? null : s.id)}
+          onOpen={(s) => setChosen(s.id)}
           onCancel={setCancelling}
         />
       )}
-      {open && (
-        <div className="card study-result" data-testid="distributed-sweep-result" data-sweep={open.id}>
-          <div className="card-head">
-            <span className="tag accent">Sweep on Kubernetes</span>
-            <h2>{open.name}</h2>
-            <StateBadge state={sweepBadgeState(open)} label={open.state} />
-            <span className="small muted">
-              {sweepRunsText(open)} in {open.shards} shard{open.shards === 1 ? '' : 's'} · ended {fmtTime(open.ended)}
-            </span>
-          </div>
-          <div className="card-body">
-            {openResult ? <StudyReport s={asStudy(openResult)} /> : resultError?.id === open.id ? <Banner>Could not load the report of {open.name}: {resultError.message}</Banner> : <Skeleton h={200} />}
-          </div>
-        </div>
-      )}
+      {open && open.state !== 'cancelled' && <DistributedSweepDetail s={open} detail={detailIsCurrent(open, detail) ? detail : undefined} error={detailError?.id === open.id ? detailError.message : null} />}
       {cancelling && <CancelSweepDialog s={cancelling} busy={busy} onConfirm={() => void confirmCancel()} onClose={() => !busy && setCancelling(null)} />}
     </section>
   );
@@ -190,13 +215,13 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
         </td>
         <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
           {s.state === 'running' && (
-            <button className="btn sm danger" onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Cancel this sweep: its workers stop' : kReadOnlyHint} data-testid={`cancel-dsweep-${s.id}`}>
+            <button className="btn sm danger" style={{ marginRight: 6 }} onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Cancel this sweep: its workers stop' : kReadOnlyHint} data-testid={`cancel-dsweep-${s.id}`}>
               Cancel
             </button>
           )}
-          {s.state === 'done' && (
-            <button className="btn sm" onClick={onOpen} aria-pressed={open} data-testid={`report-dsweep-${s.id}`}>
-              {open ? 'Hide report' : 'Report'}
+          {s.state !== 'cancelled' && (
+            <button className="btn sm" onClick={onOpen} disabled={open} aria-pressed={open} data-testid={`open-dsweep-${s.id}`} title={s.state === 'running' ? 'Its figures so far, below' : 'Its report, below'}>
+              {s.state === 'running' ? 'Figures' : 'Report'}
             </button>
           )}
           {s.state === 'cancelled' && <span className="small muted">no report</span>}
@@ -220,6 +245,42 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
         </tr>
       )}
     </>
+  );
+}
+
+// Below the list: a done sweep's charts and report; a running one's figures so far, each
+// point's mean ± 95 % CI over the seeds recorded (the CLI's table, computed by the server),
+// filling in as its shards post runs.
+export function DistributedSweepDetail({ s, detail, error }: { s: DistributedSweep; detail?: DistributedSweep; error: string | null }) {
+  const running = s.state === 'running';
+  const shown = detail ? asStudy(detail) : null;
+  return (
+    <div className="card study-result" data-testid="distributed-sweep-result" data-sweep={s.id} data-state={s.state}>
+      <div className="card-head">
+        <span className="tag accent">Sweep on Kubernetes</span>
+        <h2>{s.name}</h2>
+        <StateBadge state={sweepBadgeState(s)} label={s.state} />
+        <span className="small muted">
+          {sweepRunsText(s)} in {s.shards} shard{s.shards === 1 ? '' : 's'}
+          {s.ended ? ` · ended ${fmtTime(s.ended)}` : ''}
+        </span>
+      </div>
+      <div className="card-body">
+        {error && <Banner>Could not load the {running ? 'figures' : 'report'} of {s.name}: {error}</Banner>}
+        {!error && !shown && <Skeleton h={200} />}
+        {shown && <StudyReport s={shown} caption={running && detail ? <PartialCaption s={detail} /> : undefined} />}
+        {shown && shown.report === null && <div className="small muted">{running ? 'This server gives no figures before the end: the report comes when the sweep is done.' : 'The server sent no report.'}</div>}
+      </div>
+    </div>
+  );
+}
+
+// Above a running sweep's figures: what they are (the counts of the answer they come from).
+export function PartialCaption({ s }: { s: DistributedSweep }) {
+  return (
+    <span data-testid="dsweep-partial">
+      <b>So far</b>, after {sweepRunsText(s)}: each point's mean ± 95 % CI over the seeds recorded (<code>n</code>); the charts come when it is done.
+    </span>
   );
 }
 

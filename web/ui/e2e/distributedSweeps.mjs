@@ -85,9 +85,9 @@ export async function reportFailure(url, sweep, k, message) {
   return call(url, sweep.token, 'POST', `/distributed-sweeps/${sweep.id}/shards/${k}/failure`, { message });
 }
 
-// The browser test's step on the what-if page (e2e/run.mjs): a sweep's runs fill in live as its
-// shards post them (no reload: the `distributed-sweep` events), a shard's failure shows its
-// message, the last run makes it done with its report; a second one is cancelled from the page
+// The browser test's step on the what-if page (e2e/run.mjs): a sweep's runs and its per-point
+// figures fill in live as its shards post them (no reload: the `distributed-sweep` events), a
+// shard's failure shows its message, the last run makes it done with its report; a second one is cancelled from the page
 // (the dialog shows `gantry sweep cancel ID`, a toast follows). `shot(name)` photographs the
 // page with a running and a done sweep. Every wait is on the page's DOM.
 export async function checkDistributedSweepsPage(page, { url, token, shot }) {
@@ -100,12 +100,20 @@ export async function checkDistributedSweepsPage(page, { url, token, shot }) {
   const runsOf = async (s, text) => page.waitForFunction(([sel, t]) => document.querySelector(`${sel} [data-testid=dsweep-runs]`)?.textContent === t, [row(s), text]);
   await page.waitForSelector(`${row(done)}[data-state=running]`);
   await runsOf(done, '0 of 12 runs');
+  // The newest is open below the list; open the first one's figures instead.
+  await page.click(`[data-testid="open-dsweep-${done.id}"]`);
+  const detail = `[data-testid=distributed-sweep-result][data-sweep="${done.id}"]`;
+  await page.waitForSelector(`${detail}[data-state=running] [data-testid=study-report]`);
 
   // Shard 0 posts runs 0..5: the page shows 6 of 12 without being reloaded.
   const [b0, e0] = shardRange(12, 2, 0);
   await postRuns(url, done, 0, b0, e0);
   await runsOf(done, '6 of 12 runs');
   await page.waitForFunction((sel) => parseFloat(document.querySelector(`${sel} [role=progressbar] > div`)?.style.width) === 50, row(done));
+  // Its figures so far fill in: points 0 and 1 (runs 0 to 5) have their 3 seeds, 2 and 3 none.
+  await page.waitForFunction((sel) => document.querySelector(`${sel} [data-testid=dsweep-partial]`)?.textContent.includes('after 6 of 12 runs'), detail);
+  const partial = await page.textContent(`${detail} [data-testid=study-report]`);
+  if (!partial.includes('runs 6 of 12') || !/binpack\s+6\s+\S+\s+± \S+\s+3\n/.test(partial) || !/spread\s+8\s+—\s+—\s+0\n/.test(partial)) throw new Error(`the figures so far: ${partial}`);
 
   // Shard 1 fails once (the Job retries it): its message is shown whole.
   const failure = 'shard 1: GET /distributed-sweeps/…/shards/1: connection refused (is --server reachable from the pods?)';
@@ -116,10 +124,9 @@ export async function checkDistributedSweepsPage(page, { url, token, shot }) {
   const [b1, e1] = shardRange(12, 2, 1);
   await postRuns(url, done, 1, b1, e1);
   await page.waitForSelector(`${row(done)}[data-state=done]`);
-  await page.waitForSelector(`[data-testid=distributed-sweep-result][data-sweep="${done.id}"] [data-testid=study-report]`);
-  const report = await page.textContent(`[data-testid=distributed-sweep-result] [data-testid=study-report]`);
-  if (!report.includes(`grid-${tag}`)) throw new Error(`the report does not name the sweep: ${report.slice(0, 200)}`);
-  await page.waitForSelector('[data-testid=distributed-sweep-result] .study-chart img');
+  await page.waitForSelector(`${detail}[data-state=done] .study-chart img`);
+  const report = await page.textContent(`${detail} [data-testid=study-report]`);
+  if (!report.includes(`sweep grid-${tag}`) || !report.includes('runs 12 of 12')) throw new Error(`the report: ${report.slice(0, 300)}`);
 
   // The other sweep part-way: 2 of its 4 shards in (5 + 5 of 20 runs), one failure.
   for (const k of [0, 2]) {

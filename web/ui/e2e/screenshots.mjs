@@ -130,7 +130,7 @@ const pages = [
     hash: '#/whatif',
     section: '[data-testid=distributed-sweeps]',
     // Sweeps on Kubernetes: the shipped placement-vs-load done by 8 shards, and a larger one
-    // part-way (4 of its 8 shards in, one failure reported). The shards are real `gantry
+    // part-way (4 of its 8 shards in, one failure reported), open with its figures so far. The shards are real `gantry
     // sweep-worker` processes (GANTRY_BIN, which tools/web-e2e.sh sets), run here one after
     // another instead of as pods: their figures are the simulations'.
     ready: async (page) => {
@@ -147,7 +147,8 @@ const pages = [
       await reportFailure(url, running, 5, 'shard 5 failed: posting runs 50 to 54 to http://gantry.what-if.svc:8080: the server answered 503: the database is locked');
       await page.waitForSelector(`[data-testid=distributed-sweeps] tr[data-sweep="${done.id}"][data-state=done]`, { timeout });
       await page.waitForSelector(`[data-testid=distributed-sweeps] tr[data-sweep="${running.id}"].has-failures`, { timeout });
-      await page.waitForSelector('[data-testid=distributed-sweep-result] .study-chart img', { timeout });
+      // The newest, running, is open below the list with its figures so far.
+      await page.waitForFunction((id) => document.querySelector(`[data-testid=distributed-sweep-result][data-sweep="${id}"] [data-testid=dsweep-partial]`)?.textContent.includes('after 40 of 80 runs'), running.id, { timeout });
     },
   },
 ];

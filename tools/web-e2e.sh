@@ -102,7 +102,7 @@ viewer_token=$(build/gantry token create --read-only --db "$work/g.db" | head -n
 if [ "$docs" = 1 ]; then
   echo "web-e2e: README screenshots (web/ui/e2e/screenshots.mjs) into web/ui/docs/screenshots"
   (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" \
-    node e2e/screenshots.mjs docs/screenshots)
+    GANTRY_BIN="$root/build/gantry" node e2e/screenshots.mjs docs/screenshots)
 fi
 
 echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"

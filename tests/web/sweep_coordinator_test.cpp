@@ -192,6 +192,50 @@ TEST_F(SweepCoordinatorApi, AWorkerTokenReachesOnlyItsOwnSweepsShards) {
   EXPECT_EQ(worker_a.post_runs(a.id, 0, {run(0)}).recorded, 1u);
 }
 
+TEST_F(SweepCoordinatorApi, ARunningSweepGivesItsFiguresSoFar) {
+  // What the web UI shows filling in: each point's mean over the seeds recorded so far.
+  const SweepSubmission s = client(admin_).submit(grid(), 2);
+  SweepCoordinatorClient worker = client(s.token);
+  // Runs 0 to 3: point 0 (binpack, 6) has its 3 seeds, point 1 (binpack, 8) one, 2 and 3 none.
+  worker.post_runs(s.id, 0, {run(0), run(1), run(2), run(3)});
+  const nlohmann::json j = client(admin_).get(s.id);
+  EXPECT_EQ(j["state"], "running");
+  EXPECT_FALSE(j.contains("report"));  // the final report is the done sweep's
+  EXPECT_FALSE(j.contains("charts"));
+  ASSERT_TRUE(j.contains("partial")) << j.dump();
+  const nlohmann::json& points = j["partial"]["result"]["points"];
+  ASSERT_EQ(points.size(), 4u);
+  // run(i) posts wait.p95 = 60 × i: point 0's mean (0 + 60 + 120) / 3 = 60.
+  EXPECT_EQ(points[0]["values"]["placement"], "binpack");
+  EXPECT_EQ(points[0]["values"]["nodes"], "6");
+  EXPECT_DOUBLE_EQ(points[0]["metrics"]["wait.p95"]["mean"].get<double>(), 60.0);
+  EXPECT_EQ(points[0]["metrics"]["wait.p95"]["n"], 3);
+  EXPECT_TRUE(points[0]["metrics"]["wait.p95"]["ci95"].is_number());
+  // Point 1: run 3 alone, 180, no interval from one value; point 2: nothing yet.
+  EXPECT_DOUBLE_EQ(points[1]["metrics"]["wait.p95"]["mean"].get<double>(), 180.0);
+  EXPECT_EQ(points[1]["metrics"]["wait.p95"]["n"], 1);
+  EXPECT_TRUE(points[1]["metrics"]["wait.p95"]["ci95"].is_null());
+  EXPECT_EQ(points[2]["metrics"]["wait.p95"]["n"], 0);
+  EXPECT_TRUE(points[2]["metrics"]["wait.p95"]["mean"].is_null());
+  const std::string report = j["partial"]["report"];
+  EXPECT_NE(report.find("runs 4 of 12"), std::string::npos) << report;
+  // The list and the events stay light: no figures.
+  const ClientResponse list =
+      HttpClient(server_->url(), {.token = admin_}).get("/api/v1/distributed-sweeps");
+  EXPECT_EQ(list.body.find("partial"), std::string::npos);
+  // Done: the result, no partial.
+  std::vector<PostedRun> rest;
+  for (size_t i = 4; i < 6; ++i) rest.push_back(run(i));
+  worker.post_runs(s.id, 0, rest);
+  rest.clear();
+  for (size_t i = 6; i < 12; ++i) rest.push_back(run(i));
+  worker.post_runs(s.id, 1, rest);
+  const nlohmann::json done = client(admin_).get(s.id);
+  EXPECT_EQ(done["state"], "done");
+  EXPECT_FALSE(done.contains("partial"));
+  EXPECT_TRUE(done.contains("report"));
+}
+
 TEST_F(SweepCoordinatorApi, TheLastRunEndsTheSweepRevokesTheTokenAndGivesTheResult) {
   const SweepSubmission s = client(admin_).submit(grid(), 2);
   SweepCoordinatorClient worker = client(s.token);

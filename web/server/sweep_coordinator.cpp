@@ -405,6 +405,16 @@ const SweepSpec& SweepCoordinator::spec_of(Sweep& s) {
   return *s.spec;
 }
 
+std::vector<SweepRunResult> SweepCoordinator::run_results(Sweep& s) {
+  const SweepSpec& spec = spec_of(s);
+  std::vector<SweepRunResult> runs;
+  for (const auto& [index, r] : s.runs) {
+    const auto [point, seed_index] = run_at(spec, index);
+    runs.push_back({point, seed_index, r.seed, r.fingerprint, r.metrics});
+  }
+  return runs;
+}
+
 nlohmann::json SweepCoordinator::to_json(Sweep& s, bool with_result) {
   const StoredSweep& st = s.stored;
   const std::string shown_file =
@@ -422,15 +432,19 @@ nlohmann::json SweepCoordinator::to_json(Sweep& s, bool with_result) {
                       {"created", json_time_or_null(st.created_us)},
                       {"ended", json_time_or_null(st.ended_us)},
                       {"failures", failures}};
+  if (with_result && st.state == "running") {
+    // The figures so far, for a page that shows the points filling in: the same summary and
+    // text report over the runs recorded (each point's n is its seeds in so far). Not kept:
+    // the next run changes it.
+    const SweepSpec& spec = spec_of(s);
+    const SweepSummary summary = summarize_sweep(spec, run_results(s));
+    j["partial"] = {{"result", nlohmann::json::parse(sweep_json(spec, summary).dump())},
+                    {"report", sweep_text_report(spec, summary)}};
+  }
   if (with_result && st.state == "done") {
     if (!s.result) {
       const SweepSpec& spec = spec_of(s);
-      std::vector<SweepRunResult> runs;
-      for (const auto& [index, r] : s.runs) {
-        const auto [point, seed_index] = run_at(spec, index);
-        runs.push_back({point, seed_index, r.seed, r.fingerprint, r.metrics});
-      }
-      const SweepSummary summary = summarize_sweep(spec, runs);
+      const SweepSummary summary = summarize_sweep(spec, run_results(s));
       nlohmann::json charts = nlohmann::json::array();
       for (const NamedChart& c : sweep_charts(spec, summary))
         charts.push_back({{"name", c.file}, {"svg", c.svg}});

@@ -41,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/sweep/sweep_run.hpp"
 #include "sim/sweep/sweep_shards.hpp"
 #include "sim/sweep/sweep_spec.hpp"
 #include "sim/sweep/sweep_wire.hpp"
@@ -116,8 +117,9 @@ class SweepCoordinator {
   // ends), it ends, `timeout` passes or close() is called. Throws kNotFound.
   nlohmann::json wait(const std::string& id, long long after, std::chrono::milliseconds timeout);
 
-  // The sweep's JSON (web/API.md, DistributedSweep); with its result, report and charts when
-  // done and `with_result`. nullopt for an unknown id.
+  // The sweep's JSON (web/API.md, DistributedSweep); with `with_result`, a done sweep's result,
+  // report and charts, and a running one's "partial" {"result","report"} over the runs recorded
+  // so far. nullopt for an unknown id.
   std::optional<nlohmann::json> describe(const std::string& id, bool with_result);
   nlohmann::json list();  // newest first, without results
 
@@ -141,6 +143,8 @@ class SweepCoordinator {
   // Commits pending_ as one batch: called with `lock` (on mu_) held, releases it while writing.
   void commit_pending(std::unique_lock<std::mutex>& lock);
   const SweepSpec& spec_of(Sweep& s);  // loads it once
+  // The runs recorded, in run order, as summarize_sweep takes them. With mu_ held.
+  std::vector<SweepRunResult> run_results(Sweep& s);
 
   std::mutex store_mu_;  // store_'s connection: after mu_ when both are taken
   SweepCoordinatorStore store_;

@@ -31,7 +31,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     benchmark: { include: ['test/**/*.bench.ts'] },
     environment: 'node',
   },

@@ -893,6 +893,12 @@ const server = http.createServer(async (req, res) => {
       if (parts.length === 1 || parts[1] === 'catalog') return send(res, 200, { [parts[0]]: [] });
       return fail(res, 404, 'not_found', `no ${parts[0].slice(0, -1)} '${parts[1]}'`);
     }
+    // Distributed sweeps come from `gantry sweep --on kubernetes` and its pods: none here (the
+    // what-if page shows how to start one).
+    if (parts[0] === 'distributed-sweeps' && m === 'GET') {
+      if (parts.length === 1) return send(res, 200, { sweeps: [] });
+      return fail(res, 404, 'not_found', `no distributed sweep '${parts[1]}'`);
+    }
     if (parts[0] === 'simulations') {
       if (parts.length === 1 && m === 'POST') {
         const body = JSON.parse((await readBody(req)) || '{}');

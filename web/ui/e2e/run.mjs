@@ -8,7 +8,8 @@
 // It signs in, drags three templates onto the editor's canvas, connects them (and checks that
 // closing a cycle is refused), sets a cron, saves, triggers, waits in the runs grid until the
 // run has succeeded, opens every page and saves a screenshot of each (the what-if page with
-// jobs, a fragmentation experiment and inference services), and fails on any console
+// jobs, a fragmentation experiment and inference services; its sweeps on Kubernetes filling in,
+// done and cancelled, e2e/distributedSweeps.mjs), and fails on any console
 // error or uncaught exception. Waits are on DOM state, never on sleeps. Timings of the editor
 // (layout, drag frame rate) are logged when the server has a pipeline `load-test-500`
 // (the mock has it with MOCK_BIG=1); they are not asserted.
@@ -16,6 +17,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
+import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -208,6 +210,9 @@ try {
   const seeds = await page.locator('[data-testid=services] tbody[data-service=code] tr[data-row=requests] td').allTextContents();
   if (seeds[1] !== seeds[2] || !/^\d{1,3}(,\d{3})+$/.test(seeds[1])) throw new Error(`requests of the same trace differ or are empty: ${seeds.join(' | ')}`);
   await shot('whatif-services', { full: true });
+
+  step('sweeps on Kubernetes: runs fill in live, a shard failure, done with its report, cancel');
+  await checkDistributedSweepsPage(page, { url, token, shot: () => shot('whatif-kubernetes', { full: true }) });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

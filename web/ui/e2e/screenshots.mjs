@@ -7,9 +7,12 @@
 // Each page is opened in a fresh tab, signed in with the token, and photographed once its data
 // is there (waits on DOM state: runs in the grid, allocated GPUs, finished simulations), never
 // after a fixed sleep. Fails on any console error, as e2e/run.mjs does.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
+import { gridDocuments, reportFailure, shippedSweepDocuments, submitSweep } from './distributedSweeps.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -122,6 +125,32 @@ const pages = [
       for (const c of ['replicas', 'p99', 'qps']) await page.waitForSelector(`[data-testid="${c}-code"] canvas`, { timeout });
     },
   },
+  {
+    name: 'whatif-kubernetes',
+    hash: '#/whatif',
+    section: '[data-testid=distributed-sweeps]',
+    // Sweeps on Kubernetes: the shipped placement-vs-load done by 8 shards, and a larger one
+    // part-way (4 of its 8 shards in, one failure reported), open with its figures so far. The shards are real `gantry
+    // sweep-worker` processes (GANTRY_BIN, which tools/web-e2e.sh sets), run here one after
+    // another instead of as pods: their figures are the simulations'.
+    ready: async (page) => {
+      const bin = process.env.GANTRY_BIN;
+      if (!bin) throw new Error('set GANTRY_BIN to build/gantry: the shards are run by gantry sweep-worker');
+      const worker = (s, k) => promisify(execFile)(bin, ['sweep-worker', '--sweep', s.id, '--server', url, '--shard', String(k)], { env: { ...process.env, GANTRY_TOKEN: s.token } });
+      const done = await submitSweep(url, token, 'placement-vs-load', { documents: shippedSweepDocuments(), shards: 8 });
+      const documents = gridDocuments('rack-size-by-placement', 10);
+      const key = Object.keys(documents.documents).find((k) => k.startsWith('sweeps/'));
+      documents.documents[key] = documents.documents[key].replace('values: [6, 8]', 'values: [6, 8, 10, 12]').replace('values: [binpack, spread]', 'values: [binpack, topology]');
+      const running = await submitSweep(url, token, 'rack-size-by-placement', { documents, shards: 8 });
+      for (let k = 0; k < done.shards; k++) await worker(done, k);
+      for (const k of [0, 1, 2, 4]) await worker(running, k);
+      await reportFailure(url, running, 5, 'shard 5 failed: posting runs 50 to 54 to http://gantry.what-if.svc:8080: the server answered 503: the database is locked');
+      await page.waitForSelector(`[data-testid=distributed-sweeps] tr[data-sweep="${done.id}"][data-state=done]`, { timeout });
+      await page.waitForSelector(`[data-testid=distributed-sweeps] tr[data-sweep="${running.id}"].has-failures`, { timeout });
+      // The newest, running, is open below the list with its figures so far.
+      await page.waitForFunction((id) => document.querySelector(`[data-testid=distributed-sweep-result][data-sweep="${id}"] [data-testid=dsweep-partial]`)?.textContent.includes('after 40 of 80 runs'), running.id, { timeout });
+    },
+  },
 ];
 
 const { context, close } = await launch({ width: 1440, height: 900 });
@@ -158,7 +187,14 @@ try {
       }
     }
     const file = path.join(out, `${p.name}.png`);
-    await page.screenshot({ path: file });
+    if (p.section) {
+      // One section of a long page, with a margin of the page around it.
+      const h = await page.evaluate(() => document.querySelector('.page')?.scrollHeight ?? 0);
+      await page.setViewportSize({ width: size.width, height: Math.max(h, size.height) });
+      await frames(page);
+      const b = await page.locator(p.section).boundingBox();
+      await page.screenshot({ path: file, clip: { x: b.x - 24, y: b.y - 24, width: b.width + 48, height: b.height + 48 } });
+    } else await page.screenshot({ path: file });
     console.log('wrote', file);
     await page.close();
   }

@@ -7,12 +7,12 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { getToken, kApiBase, onTokenChange } from './client';
 
-export type EventType = 'run' | 'task' | 'attempt' | 'cluster' | 'pipeline' | 'simulation' | 'sweep' | 'plan' | 'error' | 'reset';
+export type EventType = 'run' | 'task' | 'attempt' | 'cluster' | 'pipeline' | 'simulation' | 'sweep' | 'plan' | 'distributed-sweep' | 'error' | 'reset';
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 type Handler = (type: EventType, data: unknown) => void;
 
-const kTypes: EventType[] = ['run', 'task', 'attempt', 'cluster', 'pipeline', 'simulation', 'sweep', 'plan', 'error', 'reset'];
+const kTypes: EventType[] = ['run', 'task', 'attempt', 'cluster', 'pipeline', 'simulation', 'sweep', 'plan', 'distributed-sweep', 'error', 'reset'];
 
 class EventHub {
   private source: EventSource | null = null;

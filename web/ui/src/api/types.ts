@@ -243,3 +243,33 @@ export interface Study {
   report: string | null;
   charts: StudyChart[] | null;
 }
+
+// ---- distributed sweeps (web/API.md, "Distributed sweeps") ----
+
+// A shard's report of why it failed (`gantry sweep-worker`'s last error, up to 16 KiB).
+export interface ShardFailure {
+  shard: number;
+  at: string | null;
+  message: string;
+}
+
+// A user's sweep run by the pods of a Kubernetes Indexed Job, coordinated by the server
+// (GET /distributed-sweeps, the `distributed-sweep` event). `result`, `report` and `charts`
+// only in GET /distributed-sweeps/{id} of a done sweep.
+export interface DistributedSweep {
+  id: string;
+  name: string;
+  file: string;
+  state: 'running' | 'done' | 'cancelled';
+  shards: number;
+  runs: { done: number; total: number };
+  created: string | null;
+  ended: string | null;
+  failures: ShardFailure[];
+  result: Record<string, unknown> | null;
+  report: string | null;
+  charts: StudyChart[] | null;
+  // GET /distributed-sweeps/{id} of a running sweep: the same result and text report over the
+  // runs recorded so far (each point's n is its seeds in so far).
+  partial: { result: Record<string, unknown> | null; report: string | null } | null;
+}

@@ -4,6 +4,7 @@
 // them with the CLI's own code; this only shows them).
 
 import { useCallback, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
@@ -257,20 +258,31 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
         )}
         {s.state === 'failed' && <Banner>{s.error ?? 'The run failed.'}</Banner>}
         {s.state === 'cancelled' && <div className="small muted">Cancelled after {s.done} of {s.total} {s.kind === 'Sweep' ? 'runs' : 'forecast steps'}: nothing to report.</div>}
-        {s.state === 'done' && (
-          <>
-            {s.charts && s.charts.length > 0 && <Charts s={s} charts={s.charts} />}
-            {s.report !== null && (
-              <div className="study-report">
-                <div className="small muted" style={{ marginBottom: 6 }}>
-                  Report, as <code>gantry {s.kind === 'Sweep' ? 'sweep' : 'plan'} {s.file}</code> prints it
-                </div>
-                <pre className="mono" data-testid="study-report">{s.report}</pre>
-              </div>
-            )}
-          </>
-        )}
+        {s.state === 'done' && <StudyReport s={s} />}
       </div>
     </div>
+  );
+}
+
+// A finished sweep's or plan's charts and text report, as the CLI draws and prints them (also
+// the what-if page's distributed sweeps, DistributedSweepsSection).
+// `caption` replaces the line above the report (a distributed sweep's figures so far).
+export function StudyReport({ s, caption }: { s: Study; caption?: ReactNode }) {
+  return (
+    <>
+      {s.charts && s.charts.length > 0 && <Charts s={s} charts={s.charts} />}
+      {s.report !== null && (
+        <div className="study-report">
+          <div className="small muted" style={{ marginBottom: 6 }}>
+            {caption ?? (
+              <>
+                Report, as <code>gantry {s.kind === 'Sweep' ? 'sweep' : 'plan'} {s.file}</code> prints it
+              </>
+            )}
+          </div>
+          <pre className="mono" data-testid="study-report">{s.report}</pre>
+        </div>
+      )}
+    </>
   );
 }

@@ -8,6 +8,7 @@ import { Chart } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
 import { IconPlay } from '../components/icons';
 import StudiesSection from './StudiesSection';
+import DistributedSweepsSection from './DistributedSweepsSection';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
@@ -150,6 +151,7 @@ export default function WhatIfPage() {
       <Comparison a={variants.A} b={variants.B} scenarios={list} />
       <History sims={history.data?.simulations} onUse={use} />
       <StudiesSection />
+      <DistributedSweepsSection />
     </div>
   );
 }

@@ -388,7 +388,8 @@ TEST_F(Reliability, CommandLineMistakesAreExitCodeTwo) {
   const Outcome bogus = run("bogus");
   EXPECT_EQ(bogus.exit_code(), 2);
   EXPECT_TRUE(has(bogus.err,
-                  "unknown command 'bogus'; known: simulate, tune, sweep, plan, compare, pipeline"))
+                  "unknown command 'bogus'; known: simulate, tune, sweep, sweep-worker, plan, "
+                  "compare, pipeline"))
       << bogus.err;
   const Outcome sub = run("pipeline valdate x.yaml");
   EXPECT_EQ(sub.exit_code(), 2);

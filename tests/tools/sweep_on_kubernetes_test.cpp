@@ -50,8 +50,8 @@ spec:
 )");
     cluster_ = testing::kube_cluster(
         dir_, testing::kTwoNodes,
-        {"--exec", "--job-controller", "--default-scheduler", "--exec-command",
-         "gantry=" + kGantry, "--unpullable-image", "unpullable/"},
+        {"--exec", "--job-controller", "--default-scheduler", "--exec-command", "gantry=" + kGantry,
+         "--unpullable-image", "unpullable/"},
         {.garbage_collector = true});
   }
   // `gantry sweep --on kubernetes` against the rehearsal with `more` flags.
@@ -60,10 +60,10 @@ spec:
                " --kubeconfig " + cluster_->kubeconfig + " --namespace ml" +
                " --parallelism 4 --no-progress --out " + (dir_ / "k8s").string() + " " + more);
   }
-  kube::KubeClient client() { return kube::KubeClient(kube::testing::config_for(cluster_->fake.url())); }
-  size_t count(const std::string& path) {
-    return client().get(path)["items"].size();
+  kube::KubeClient client() {
+    return kube::KubeClient(kube::testing::config_for(cluster_->fake.url()));
   }
+  size_t count(const std::string& path) { return client().get(path)["items"].size(); }
 
   std::string sweep_;
   std::unique_ptr<testing::KubeCluster> cluster_;
@@ -75,9 +75,11 @@ TEST_F(SweepOnKubernetes, FourShardsGiveTheLocalSweepsReportAndTheJobCompletes) 
   ASSERT_EQ(o.exit_code(), 0) << o.err << "\nkubelet-sim:\n"
                               << testing::slurp(dir_ / "kubelet.stderr");
   EXPECT_NE(o.err.find("12 runs in 4 shards, Job ml/gantry-sweep-"), std::string::npos) << o.err;
-  const Outcome local = run("sweep " + sweep_ + " --no-progress --out " + (dir_ / "local").string());
+  const Outcome local =
+      run("sweep " + sweep_ + " --no-progress --out " + (dir_ / "local").string());
   ASSERT_EQ(local.exit_code(), 0) << local.err;
-  EXPECT_EQ(o.out.substr(0, o.out.find("  results ")), local.out.substr(0, local.out.find("  results ")));
+  EXPECT_EQ(o.out.substr(0, o.out.find("  results ")),
+            local.out.substr(0, local.out.find("  results ")));
   // The Job as the Job controller's stand-in left it: four indexes done, none failed.
   const nlohmann::json jobs = client().get(kJobs);
   ASSERT_EQ(jobs["items"].size(), 1u);
@@ -113,14 +115,12 @@ TEST_F(SweepOnKubernetes, NoPermissionToCreateJobsNamesTheRoleAndLeavesNothingWa
                        "apiGroups [\"batch\"], resources [\"jobs\"], verbs [\"create\"]"),
             std::string::npos)
       << o.err;
-  EXPECT_NE(o.err.find("cannot create resource \"jobs\" in API group \"batch\""),
-            std::string::npos)
+  EXPECT_NE(o.err.find("cannot create resource \"jobs\" in API group \"batch\""), std::string::npos)
       << "the API server's own words:\n"
       << o.err;
   // The sweep the server accepted first was cancelled again: nothing waits for pods.
-  const web::ClientResponse r =
-      web::HttpClient(server->url(), web::ClientOptions{.token = token()})
-          .get("/api/v1/distributed-sweeps");
+  const web::ClientResponse r = web::HttpClient(server->url(), web::ClientOptions{.token = token()})
+                                    .get("/api/v1/distributed-sweeps");
   ASSERT_EQ(r.status, 200) << r.body;
   const nlohmann::json sweeps = nlohmann::json::parse(r.body)["sweeps"];
   ASSERT_EQ(sweeps.size(), 1u) << sweeps;
@@ -150,8 +150,7 @@ TEST_F(SweepOnKubernetes, CancelDeletesTheJobItsPodsAndItsSecret) {
       << c.out;
   EXPECT_EQ(count(kJobs), 0u);
   EXPECT_TRUE(cluster_->fake.wait_until([&] {
-    return count("/api/v1/namespaces/ml/pods") == 0 &&
-           count("/api/v1/namespaces/ml/secrets") == 0;
+    return count("/api/v1/namespaces/ml/pods") == 0 && count("/api/v1/namespaces/ml/secrets") == 0;
   }));
   EXPECT_EQ(web::SweepCoordinatorClient(server->url(), token()).get(id)["state"], "cancelled");
 }

@@ -89,7 +89,7 @@ void NodeIndex::sync(const Cluster& cluster) {
   }
   for (size_t i = 0; i < nodes; ++i) {
     const auto n = static_cast<NodeId>(i);
-    if (cached_free_[i] == -2 || stale(cluster, n)) note(cluster, n);
+    if (stale(cluster, n)) note(cluster, n);  // a node laid out afresh is stale (no CPU level)
   }
   synced_at_ = now;
 }

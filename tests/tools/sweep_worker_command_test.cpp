@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "sim/sweep/sweep_documents.hpp"
+#include "tests/tools/grid_sweep.hpp"
 #include "tests/tools/serve_test.hpp"
 #include "web/client/sweep_coordinator_client.hpp"
 
@@ -27,20 +28,7 @@ class SweepWorker : public testing::ServeTest {
  protected:
   void SetUp() override {
     ServeTest::SetUp();
-    write("quickstart.yaml",
-          testing::slurp(std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml"));
-    // 2 placements × 2 rack sizes, 3 seeds: 12 runs; in 4 shards of 3 runs (split_runs).
-    sweep_ = write("sweep.yaml", R"(apiVersion: gantry.dev/v1
-kind: Sweep
-metadata: {name: grid}
-spec:
-  base: quickstart.yaml
-  seeds: 3
-  axes:
-  - {name: placement, path: spec.policy.placement, values: [binpack, spread]}
-  - {name: nodes, path: "spec.cluster.racks[*].nodes", values: [6, 8]}
-  metrics: [wait.p95, jct.mean, gpu.allocated, jobs.finished]
-)");
+    sweep_ = testing::write_grid_sweep(dir_);  // 12 runs, 4 shards of 3
   }
   // What `gantry sweep --format json` prints, without the paths of its own files.
   nlohmann::json local_json() {

@@ -25,6 +25,18 @@ json first_container(const json& pod) {
   return containers.is_array() && !containers.empty() ? containers[0] : json::object();
 }
 
+// The status of a container that is not running (waiting or terminated), as the kubelet writes
+// it: `state` is {"waiting": ...} or {"terminated": ...}.
+json stopped_container_status(const json& container, const std::string& name, json state) {
+  return {{"name", name},
+          {"image", container.value("image", "")},
+          {"imageID", ""},
+          {"ready", false},
+          {"started", false},
+          {"restartCount", 0},
+          {"state", std::move(state)}};
+}
+
 // The kubelet's back-off before the first retry of a failed pull (pkg/kubelet/images, 10 s).
 constexpr Duration kImagePullBackOff = seconds(10);
 
@@ -70,21 +82,17 @@ void KubeletSim::write_waiting(const std::string& key, const std::string& reason
   const std::string name = container.value("name", "main");
   const std::string at = format_rfc3339(server_now());
   // What the kubelet's status manager writes for a pod whose container cannot start.
-  write_status(pod, {{"phase", "Pending"},
-                     {"conditions",
-                      {{{"type", "Ready"},
-                        {"status", "False"},
-                        {"reason", "ContainersNotReady"},
-                        {"message", "containers with unready status: [" + name + "]"},
-                        {"lastTransitionTime", at}}}},
-                     {"containerStatuses",
-                      {{{"name", name},
-                        {"image", container.value("image", "")},
-                        {"imageID", ""},
-                        {"ready", false},
-                        {"started", false},
-                        {"restartCount", 0},
-                        {"state", {{"waiting", {{"reason", reason}, {"message", message}}}}}}}}});
+  write_status(
+      pod, {{"phase", "Pending"},
+            {"conditions",
+             {{{"type", "Ready"},
+               {"status", "False"},
+               {"reason", "ContainersNotReady"},
+               {"message", "containers with unready status: [" + name + "]"},
+               {"lastTransitionTime", at}}}},
+            {"containerStatuses",
+             json::array({stopped_container_status(
+                 container, name, {{"waiting", {{"reason", reason}, {"message", message}}}})})}});
 }
 
 void KubeletSim::fail_image_pull(const std::string& key) {
@@ -307,16 +315,11 @@ void KubeletSim::on_process_exit(const std::string& key, const std::string& uid,
   if (code != 0 && container.value("terminationMessagePolicy", "") == "FallbackToLogsOnError")
     terminated["message"] = log_tail_message(end.output);
   write_status(
-      pod, {{"phase", code == 0 ? "Succeeded" : "Failed"},
-            {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
-            {"containerStatuses",
-             {{{"name", name},
-               {"image", container.value("image", "")},
-               {"imageID", ""},
-               {"ready", false},
-               {"started", false},
-               {"restartCount", 0},
-               {"state", {{"terminated", terminated}}}}}}});
+      pod,
+      {{"phase", code == 0 ? "Succeeded" : "Failed"},
+       {"conditions", {{{"type", "Ready"}, {"status", "False"}, {"lastTransitionTime", at}}}},
+       {"containerStatuses",
+        json::array({stopped_container_status(container, name, {{"terminated", terminated}})})}});
   ++(code == 0 ? stats_.pods_succeeded : stats_.pods_failed);
 }
 

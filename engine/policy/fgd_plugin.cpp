@@ -6,6 +6,7 @@ void FgdPlugin::set_target_workload(std::span<const WeightedPodClass> workload) 
   model_.set_workload(workload);
   score_ = FgdScore(model_.weight_total());
   cache_of_ = 0;  // every cached ΔF was for the old workload
+  score_settings_changed();
 }
 
 std::vector<FgdPlugin::Entry>& FgdPlugin::entries_for(const PlacementContext& ctx) const {

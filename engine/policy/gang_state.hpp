@@ -55,6 +55,14 @@ class GangState {
            (info.taints.empty() ||
             tolerates_all(tolerations_ != nullptr ? *tolerations_ : kNoTolerations, info.taints));
   }
+  // Does admits(cluster, n) read nothing but node n's own state (schedulable, taints)? True
+  // without a nodeSelector, tolerations or topology domain. Caches of per-node answers keyed
+  // by the pod's request alone (score_buckets.hpp) hold only then.
+  bool admits_by_node_alone() const {
+    return domain_node_ < 0 && domain_rack_ < 0 &&
+           (node_selector_ == nullptr || node_selector_->empty()) &&
+           (tolerations_ == nullptr || tolerations_->empty());
+  }
   // Records that pod current() was placed on node n with `gpu_mask`; advances to the next pod.
   void add(const Cluster& cluster, NodeId n, uint64_t gpu_mask);
   // Counts a pod the workload already runs on node n (a scale-out places new pods next to the

@@ -32,77 +32,12 @@
 #include "engine/core/random.hpp"
 #include "engine/policy/gang_state.hpp"
 #include "engine/policy/node_index.hpp"
+#include "engine/policy/placement_context.hpp"
 #include "engine/policy/scheduler_config.hpp"
+#include "engine/policy/score_buckets.hpp"
 #include "engine/policy/target_workload.hpp"
 
 namespace gantry {
-
-// A lexicographic score: keys[0] matters most. Higher is better. Unused keys stay 0.
-struct NodeScore {
-  std::array<int64_t, 6> keys{};
-  auto operator<=>(const NodeScore&) const = default;
-};
-
-// Everything a plugin may look at while placing one pod.
-struct PlacementContext {
-  const Cluster& cluster;
-  const NodeIndex& index;  // synced with `cluster`
-  const GangState& gang;   // gang.current() is the pod being placed
-  const Resources& pod;    // == gang.pod(gang.current())
-};
-
-// The filters every plugin shares: a pod that needs a GPU (whole or share) needs a node of one
-// of gang.gpu_types(); any pod needs its request to fit in cluster.free(n): CPU, memory, and
-// k fully free GPUs for a k-GPU pod or one GPU with at least gpu_milli free for a share pod
-// (resources.hpp); and node_admits(). GPU-less pods may go on any node, with or without GPUs,
-// that has the CPU and memory.
-// The node-level filters: schedulable (present, ready, not cordoned), labels matching the job's
-// nodeSelector, taints tolerated (Kubernetes' NodeUnschedulable, NodeAffinity and
-// TaintToleration filters).
-// Inline, as the filters below: they run for every candidate node of every pod (the FGD
-// artifact's 1,020 runs place 10^8 pods × nodes).
-inline bool node_admits(const PlacementContext& ctx, NodeId n) {
-  return ctx.cluster.schedulable(n) && ctx.gang.admits(ctx.cluster, n);
-}
-inline bool passes_common_filters(const PlacementContext& ctx, NodeId n) {
-  if (ctx.pod.needs_gpu() && !ctx.gang.allows_type(ctx.cluster.gpu_type_of(n))) return false;
-  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
-}
-// passes_common_filters() for a node for_each_candidate() gave: its GPU type is one of the
-// gang's already, so only the fit and node_admits() are left to check.
-inline bool passes_candidate_filters(const PlacementContext& ctx, NodeId n) {
-  return ctx.pod.fits_in(ctx.cluster.free(n)) && node_admits(ctx, n);
-}
-
-// Calls f(NodeId) for each node that may hold the pod, from the NodeIndex (so full nodes cost
-// nothing): for a whole-GPU pod, the nodes of an allowed type with at least pod.gpus fully free
-// GPUs; for a share pod, the nodes of an allowed type whose share room may be enough; for a
-// GPU-less pod, any node; in every case only nodes whose free CPU may be enough. The index's
-// levels are coarse, so some of these nodes still lack the room: callers apply
-// passes_candidate_filters(), and the nodes left out are exactly nodes it would refuse. Order
-// is unspecified.
-template <typename F>
-void for_each_candidate(const PlacementContext& ctx, F&& f) {
-  const int cpu = NodeIndex::cpu_level(ctx.pod.cpu_milli);
-  if (!ctx.pod.needs_gpu()) {
-    ctx.index.for_each_with_cpu(cpu, f);
-    return;
-  }
-  if (ctx.pod.shares_gpu()) {
-    const int share = NodeIndex::share_level(ctx.pod.gpu_milli);
-    for (GpuTypeId t : ctx.gang.gpu_types()) ctx.index.for_each_with_room(t, share, cpu, f);
-    return;
-  }
-  for (GpuTypeId t : ctx.gang.gpu_types())
-    for (int k = ctx.pod.gpus; k <= ctx.cluster.max_gpus_per_node(t); ++k)
-      ctx.index.for_each_node(t, k, cpu, f);
-}
-
-// The NodeIndex types a pod may use, for plugins that walk the buckets themselves: the gang's
-// allowed GPU types for a pod that needs a GPU (whole or share); every GPU type of the catalog plus
-// -1 (nodes without GPUs) for a GPU-less pod. Written into `out` (cleared first) to avoid an
-// allocation per pod.
-void index_types_for(const PlacementContext& ctx, std::vector<GpuTypeId>& out);
 
 // The default GPU choice (see PlacementPlugin::pick_gpus()), for plugins that reuse it.
 uint64_t default_gpus(const Cluster& cluster, NodeId n, const Resources& pod);
@@ -141,6 +76,13 @@ class PlacementPlugin {
   // The best feasible node for the pod, or nullopt if none passes the filters.
   virtual std::optional<NodeId> select(const PlacementContext& ctx);
 
+  // Off: every select() walks and scores the candidates, as without ScoreBuckets (the answers
+  // are the same; tests and benchmarks compare the two). On by default.
+  void set_score_buckets(bool on) {
+    score_buckets_on_ = on;
+    score_buckets_.clear();
+  }
+
  protected:
   // The default select(): filter + pre_score + score over the given candidates; highest score
   // wins, ties to the lowest node id. Overrides use it on a narrowed candidate set.
@@ -154,18 +96,36 @@ class PlacementPlugin {
   // The default select() with `self`'s own score() called directly: `self` is *this, a final
   // plugin whose select() calls this from the file that defines its score(), so the compiler
   // inlines the score instead of a virtual call per node (the FGD artifact scores 10^10 nodes).
+  // Such a plugin's score depends on the node, the pod and its own settings only, so the answer
+  // comes from ScoreBuckets where they apply; a plugin whose settings change calls
+  // score_settings_changed().
   template <typename Plugin>
   std::optional<NodeId> select_with_own_score(const Plugin& self, const PlacementContext& ctx) {
-    return best_of_scored(
-        ctx, [&](auto&& visit) { for_each_candidate(ctx, visit); }, true,
-        [&](NodeId n) { return self.Plugin::score(ctx, n); });
+    pre_score(ctx);
+    const auto score_of = [&](NodeId n) { return self.Plugin::score(ctx, n); };
+    if (score_buckets_on_ && ScoreBuckets::applies(ctx))
+      if (const ScoreBuckets::Class* c = score_buckets_.sync(ctx, score_of))
+        return ScoreBuckets::best(*c);
+    return best_of_pre_scored(
+        ctx, [&](auto&& visit) { for_each_candidate(ctx, visit); }, true, score_of);
   }
+  // The verdicts of every pod class (score_buckets.hpp), for select_with_own_score() and
+  // plugins with a select() of their own.
+  ScoreBuckets& score_buckets() { return score_buckets_; }
+  bool score_buckets_on() const { return score_buckets_on_; }
+  // Drops the cached verdicts: what the plugin's scores depend on has changed.
+  void score_settings_changed() { score_buckets_.clear(); }
 
  private:
   template <typename ForEach, typename Score>
   std::optional<NodeId> best_of_scored(const PlacementContext& ctx, ForEach&& for_each,
                                        bool of_allowed_types, Score&& score_of) {
     pre_score(ctx);
+    return best_of_pre_scored(ctx, for_each, of_allowed_types, score_of);
+  }
+  template <typename ForEach, typename Score>
+  std::optional<NodeId> best_of_pre_scored(const PlacementContext& ctx, ForEach&& for_each,
+                                           bool of_allowed_types, Score&& score_of) {
     std::optional<NodeId> best;
     NodeScore best_score;
     for_each([&](NodeId n) {
@@ -179,6 +139,9 @@ class PlacementPlugin {
     });
     return best;
   }
+
+  ScoreBuckets score_buckets_;
+  bool score_buckets_on_ = true;
 };
 
 }  // namespace gantry

@@ -18,7 +18,15 @@ NodeScore RandomPlugin::score(const PlacementContext&, NodeId) const { return {}
 
 std::optional<NodeId> RandomPlugin::select(const PlacementContext& ctx) {
   chosen_node_ = -1;
-  const std::optional<NodeId> drawn = draw_feasible_node(ctx, stream_, feasible_);
+  std::optional<NodeId> drawn;
+  if (score_buckets_on() && ScoreBuckets::applies(ctx)) {
+    // Every feasible node in one bucket (score 0), so nth() counts them in id order, as
+    // draw_feasible_node() does, with the same single draw.
+    const ScoreBuckets::Class* c = score_buckets().sync(ctx, [](NodeId) { return NodeScore{}; });
+    if (c->feasible > 0) drawn = ScoreBuckets::nth(*c, stream_.uniform_int(0, c->feasible - 1));
+  } else {
+    drawn = draw_feasible_node(ctx, stream_, feasible_);
+  }
   if (!drawn) return std::nullopt;
   const NodeId n = *drawn;
   chosen_node_ = n;

@@ -6,6 +6,7 @@
 
 #include "sim/cost_summary.hpp"
 #include "sim/reliability_summary.hpp"
+#include "sim/results_stream.hpp"
 #include "sim/results_writer.hpp"
 
 namespace gantry {
@@ -59,8 +60,20 @@ std::string describe_placement(const Topology& topology, const std::vector<PodPl
 void write_results_database(const std::string& path, const ScenarioSpec& scenario,
                             const SimulationRun& run, const RunSummary& summary,
                             const std::vector<QueueSummary>& queues) {
-  const Topology& topo = run.cluster->topology();
   ResultsWriter w(path);
+  write_results_database(w, scenario, run, summary, queues);
+}
+
+std::vector<std::string> gpu_type_names(const Topology& topology) {
+  std::vector<std::string> names;
+  for (const GpuType& t : topology.gpus.types()) names.push_back(t.name);
+  return names;
+}
+
+void write_results_database(ResultsWriter& w, const ScenarioSpec& scenario,
+                            const SimulationRun& run, const RunSummary& summary,
+                            const std::vector<QueueSummary>& queues) {
+  const Topology& topo = run.cluster->topology();
   w.write_meta("scenario", scenario.name);
   w.write_meta("seed", std::to_string(scenario.seed));
   w.write_meta("placement", scenario.policy.placement);
@@ -142,15 +155,10 @@ void write_results_database(const std::string& path, const ScenarioSpec& scenari
          .preemptions_caused = q.preemptions_caused,
          .lost_gpu_hours = q.lost_gpu_hours});
   }
-  for (const SeriesPoint& p : run.log.series)
-    w.add_series({p.time, topo.gpus.at(p.type).name,
-                  static_cast<double>(p.allocated_milli) / kMilliPerGpu,
-                  static_cast<double>(p.busy_milli) / kMilliPerGpu});
-  for (const SimEvent& e : run.log.events)
-    w.add_event({e.time, to_string(e.kind), e.job,
-                 e.kind == EventKind::kStageRunning ? fmt::format("stage {}", e.detail)
-                 : e.kind == EventKind::kBind       ? fmt::format("{} pods", e.detail)
-                                                    : std::string()});
+  // Empty when they were streamed (ResultsStream): then they are in the database already.
+  const std::vector<std::string> gpu_types = gpu_type_names(topo);
+  for (const SeriesPoint& p : run.log.series) w.add_series(series_record(p, gpu_types));
+  for (const SimEvent& e : run.log.events) w.add_event(event_record(e));
 
   w.write_summary("jobs_total", static_cast<double>(summary.jobs_total));
   w.write_summary("jobs_finished", static_cast<double>(summary.jobs_finished));

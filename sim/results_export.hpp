@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/queue_summary.hpp"
+#include "sim/results_writer.hpp"
 #include "sim/scenario_spec.hpp"
 #include "sim/simulation.hpp"
 #include "sim/summary.hpp"
@@ -18,6 +19,15 @@ namespace gantry {
 void write_results_database(const std::string& path, const ScenarioSpec& scenario,
                             const SimulationRun& run, const RunSummary& summary,
                             const std::vector<QueueSummary>& queues);
+
+// The same into `writer` (which may hold streamed events and series already: ResultsStream),
+// then finishes it.
+void write_results_database(ResultsWriter& writer, const ScenarioSpec& scenario,
+                            const SimulationRun& run, const RunSummary& summary,
+                            const std::vector<QueueSummary>& queues);
+
+// The names of the topology's GPU types, by GpuTypeId (the series rows' gpu_type).
+std::vector<std::string> gpu_type_names(const Topology& topology);
 
 // "r1-n000:0-7,r1-n001:0-3": the job's nodes in first-use order, each with its GPU indices
 // as ranges; pods without GPUs add their node with no GPU list ("r1-n002").

@@ -294,4 +294,8 @@ void ResultsWriter::finish() {
   finished_ = true;
 }
 
+void ResultsWriter::limit_pages_for_test(int64_t pages) {
+  db_.exec("PRAGMA max_page_count = " + std::to_string(pages));
+}
+
 }  // namespace gantry

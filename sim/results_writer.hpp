@@ -237,6 +237,10 @@ class ResultsWriter {
   // error (asserted).
   void finish();
 
+  // For tests: SQLite's PRAGMA max_page_count, so that a small limit stands in for a full
+  // disk (the next row past it throws StoreError).
+  void limit_pages_for_test(int64_t pages);
+
   bool finished() const { return finished_; }
   const std::string& path() const { return path_; }
 

@@ -8,12 +8,13 @@
 namespace gantry {
 
 SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress,
-                             std::ostream* actions) {
+                             std::ostream* actions, LogSink* sink) {
   SimulationRun run;
   run.start = scenario.start;
   const auto loop = EventLoop::virtual_time(scenario.start);
   const std::unique_ptr<SimulatedWorld> built = build_world(scenario, *loop);
   TrainingWorld& world = *built->world;
+  world.set_log_sink(sink);
   std::optional<ActionLog> action_log;
   if (actions != nullptr) {
     action_log.emplace(*actions, *built->cluster);

@@ -42,7 +42,9 @@ using ProgressFn = std::function<void(double)>;
 // Throws std::invalid_argument if the scenario names an unknown placement plugin. With
 // `actions`, every action and observation between the scheduler and the world is written there
 // (engine/policy/action_log.hpp), one JSON line each.
+// With `sink`, the events and the series go there as they happen (LogSink) and the returned
+// log has none; what the sink throws leaves the run.
 SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress = {},
-                             std::ostream* actions = nullptr);
+                             std::ostream* actions = nullptr, LogSink* sink = nullptr);
 
 }  // namespace gantry

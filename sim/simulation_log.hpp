@@ -121,6 +121,37 @@ struct PoolLog {
   int peak_nodes = 0;
 };
 
+// Receives the event stream and the GPU series as they happen, instead of the log keeping them:
+// `gantry simulate` writes them into the results database while the run goes on
+// (sim/results_stream.hpp), so a million-job run does not hold millions of rows. A sink may
+// throw (a full disk): the exception leaves the run.
+class LogSink {
+ public:
+  virtual ~LogSink() = default;
+  virtual void event(const SimEvent& e) = 0;
+  virtual void series(const SeriesPoint& p) = 0;
+};
+
+// What the summary and the trajectory fingerprint need of the events and the series, kept as
+// they are recorded, so that they hold whether the rows were kept or streamed away.
+struct LogDigest {
+  // FNV-1a over each event's time, kind, job and detail (8 bytes each), in order.
+  uint64_t events_fnv = 0xcbf29ce484222325ull;
+  // Per GPU type, the integral of the allocated and of the busy GPUs from `start` on, summed
+  // as TimeWeighted::integral() sums (value × microseconds per segment), so the figures are
+  // those of a TimeWeighted holding every point, to the last bit.
+  struct Integral {
+    double value = 0;  // in force since `from`, in GPUs
+    Time from;
+    double total_us = 0;  // value × microseconds, from `start` up to `from`
+    void set(Time start, Time t, double v);
+    // The time-weighted mean over [start, end), as TimeWeighted::average().
+    double average(Time start, Time end) const;
+  };
+  Time start;
+  std::vector<Integral> allocated, busy;  // by GpuTypeId
+};
+
 struct SimulationLog {
   std::vector<JobLog> jobs;         // indexed by JobId
   std::vector<FaultRecord> faults;  // in the order they happened
@@ -132,9 +163,25 @@ struct SimulationLog {
     int32_t gpus = 0;
   };
   std::vector<CapacityPoint> capacity;
-  std::vector<QueueLog> queues;  // admission queues in configuration order; empty without
-  std::vector<SeriesPoint> series;
-  std::vector<SimEvent> events;
+  std::vector<QueueLog> queues;     // admission queues in configuration order; empty without
+  std::vector<SeriesPoint> series;  // empty when streamed to a sink
+  std::vector<SimEvent> events;     // empty when streamed to a sink
+  LogDigest digest;
+  LogSink* sink = nullptr;  // set: events and series go there instead
+
+  // Starts the digest for a run from `start` on a cluster of `gpu_types` GPU types.
+  void begin(Time start, size_t gpu_types);
+  // Records an event: into the digest, then the sink or `events`.
+  void record_event(const SimEvent& e);
+  // Records a series point. Points of one instant are held back until time moves on (or
+  // flush_series()): a later point of the same type at the same instant replaces the earlier,
+  // so the series has one point per instant and type, in order of the types' first change.
+  void record_series(const SeriesPoint& p);
+  // Records the points held back; call when the run ends.
+  void flush_series();
+
+ private:
+  std::vector<SeriesPoint> instant_;  // the points of the latest instant, not yet recorded
 };
 
 }  // namespace gantry

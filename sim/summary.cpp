@@ -20,35 +20,27 @@ DistributionFigures figures_of(const Distribution& d) {
 
 namespace {
 
-// Time-average of the sum over GPU types of a per-type series column, in GPUs.
-double average_over_types(const SimulationLog& log, size_t types, Time start, Time end,
-                          int64_t SeriesPoint::*column) {
+// Time-average of the sum over GPU types of a per-type series column (the digest's
+// integrals, LogDigest), in GPUs.
+double average_over_types(const std::vector<LogDigest::Integral>& per_type, Time start, Time end) {
   if (end <= start) return 0;
-  std::vector<TimeWeighted> per_type(types, TimeWeighted(0.0));
-  for (const SeriesPoint& p : log.series)
-    per_type[static_cast<size_t>(p.type)].set(p.time,
-                                              static_cast<double>(p.*column) / kMilliPerGpu);
   double sum = 0;
-  for (const TimeWeighted& tw : per_type) sum += tw.average(start, end);
+  for (const LogDigest::Integral& tw : per_type) sum += tw.average(start, end);
   return sum;
 }
 
 }  // namespace
 
 uint64_t trajectory_fingerprint(const SimulationLog& log) {
-  uint64_t h = 0xcbf29ce484222325ull;
+  // The events' FNV-1a (kept as they were recorded: they may have been streamed away), then
+  // the placements, mixed the same way.
+  uint64_t h = log.digest.events_fnv;
   const auto mix = [&h](uint64_t v) {
     for (int i = 0; i < 8; ++i) {
       h ^= (v >> (8 * i)) & 0xff;
       h *= 0x100000001b3ull;
     }
   };
-  for (const SimEvent& e : log.events) {
-    mix(static_cast<uint64_t>(e.time.micros()));
-    mix(static_cast<uint64_t>(e.kind));
-    mix(static_cast<uint64_t>(e.job));
-    mix(static_cast<uint64_t>(e.detail));
-  }
   // Where every job ran (its last placement): the events alone would not see two runs that
   // place the same gangs at the same instants on different nodes or GPUs.
   for (const JobLog& job : log.jobs) {
@@ -92,7 +84,6 @@ RunSummary summarize(const SimulationRun& run) {
   }
   s.wait_s = figures_of(wait);
   s.jct_s = figures_of(jct);
-  const size_t types = run.cluster->topology().gpus.size();
   s.mean_gpus = s.total_gpus;
   if (!run.log.capacity.empty()) {
     TimeWeighted capacity(static_cast<double>(run.log.capacity.front().gpus));
@@ -106,11 +97,8 @@ RunSummary summarize(const SimulationRun& run) {
   }
   if (s.mean_gpus > 0) {
     s.gpu_allocation_ratio =
-        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::allocated_milli) /
-        s.mean_gpus;
-    s.gpu_busy_ratio =
-        average_over_types(run.log, types, run.start, run.end, &SeriesPoint::busy_milli) /
-        s.mean_gpus;
+        average_over_types(run.log.digest.allocated, run.start, run.end) / s.mean_gpus;
+    s.gpu_busy_ratio = average_over_types(run.log.digest.busy, run.start, run.end) / s.mean_gpus;
   }
   s.fingerprint = trajectory_fingerprint(run.log);
   return s;

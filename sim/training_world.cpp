@@ -58,7 +58,7 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
   const size_t types = cluster_.topology().gpus.size();
   allocated_milli_.assign(types, 0);
   busy_milli_.assign(types, 0);
-  last_point_.assign(types, SIZE_MAX);
+  log_.begin(loop_.now(), types);
   faults_.assign(static_cast<size_t>(cluster_.node_count()), NodeFaults{});
   spot_node_.assign(static_cast<size_t>(cluster_.node_count()), false);
   log_.jobs.reserve(jobs_.size());
@@ -66,6 +66,11 @@ TrainingWorld::TrainingWorld(EventLoop& loop, Cluster& cluster, Scheduler& sched
   for (const JobSpec& spec : jobs_) track(spec);
   // Each job logs about five events; reserving avoids regrowing a large vector.
   log_.events.reserve(jobs_.size() * 5);
+}
+
+void TrainingWorld::set_log_sink(LogSink* sink) {
+  log_.sink = sink;
+  if (sink != nullptr) std::vector<SimEvent>().swap(log_.events);  // the reservation too
 }
 
 void TrainingWorld::track(const JobSpec& spec) {
@@ -123,7 +128,7 @@ void TrainingWorld::tell(Observation::Kind kind, JobId job) {
 }
 
 void TrainingWorld::record(EventKind kind, JobId job, int32_t detail) {
-  log_.events.push_back(SimEvent{loop_.now(), kind, job, detail});
+  log_.record_event(SimEvent{loop_.now(), kind, job, detail});
 }
 
 // Enqueues every job submitted now, then schedules the next distinct submit time: one pending
@@ -174,6 +179,7 @@ void TrainingWorld::cycle() {
 }
 
 SimulationLog TrainingWorld::take_log() {
+  log_.flush_series();
   // Jobs still placed: their progress and GPU time up to now.
   for (JobLog& job : log_.jobs) {
     if (job.state != JobState::kStarting && job.state != JobState::kRunning) continue;
@@ -510,16 +516,9 @@ void TrainingWorld::account(const JobSpec& spec, std::span<const PodPlacement> p
     const auto type = static_cast<size_t>(cluster_.gpu_type_of(pods[i].node));
     allocated_milli_[type] += allocated_sign * milli;
     busy_milli_[type] += busy_sign * milli;
-    // One point per (instant, type): later changes at the same instant overwrite it.
-    size_t& last = last_point_[type];
-    const SeriesPoint point{loop_.now(), static_cast<GpuTypeId>(type), allocated_milli_[type],
-                            busy_milli_[type]};
-    if (last != SIZE_MAX && log_.series[last].time == loop_.now()) {
-      log_.series[last] = point;
-    } else {
-      last = log_.series.size();
-      log_.series.push_back(point);
-    }
+    // One point per (instant, type): later changes at the same instant replace it.
+    log_.record_series(SeriesPoint{loop_.now(), static_cast<GpuTypeId>(type),
+                                   allocated_milli_[type], busy_milli_[type]});
   }
 }
 

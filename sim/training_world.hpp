@@ -153,6 +153,9 @@ class TrainingWorld : private Scheduler::Waker {
   void on_progress(std::function<void(size_t, size_t)> fn) { progress_ = std::move(fn); }
 
   const SimulationLog& log() const { return log_; }
+  // Events and series points go to `sink` as they happen instead of into the log (see
+  // LogSink). Call before start().
+  void set_log_sink(LogSink* sink);
   EventLoop& loop() const { return loop_; }
   const Cluster& cluster() const { return cluster_; }
   // The log, with the admission queues' GPU time integrated up to now.
@@ -252,7 +255,6 @@ class TrainingWorld : private Scheduler::Waker {
   SimulationLog log_;
   std::vector<int64_t> allocated_milli_;  // per GPU type
   std::vector<int64_t> busy_milli_;       // per GPU type
-  std::vector<size_t> last_point_;        // per GPU type: index in log_.series, or SIZE_MAX
   // Per job: lowest and highest start stage among its roles with replicas.
   struct Stages {
     int first = 0;

@@ -49,9 +49,9 @@ class ScoreBuckets {
   // One pod class's verdicts (see above).
   struct Class {
     bool bucketable = true;
-    uint64_t synced = 0;   // Cluster::change_count() the verdicts describe
-    int32_t nodes = -1;    // node count they were built for (-1: never built)
-    size_t words = 0;      // per bucket row
+    uint64_t synced = 0;            // Cluster::change_count() the verdicts describe
+    int32_t nodes = -1;             // node count they were built for (-1: never built)
+    size_t words = 0;               // per bucket row
     std::vector<uint64_t> version;  // per node: Cluster::version() when judged
     std::vector<int8_t> bucket;     // per node: its score, or -1 if it fails the filters
     std::vector<uint64_t> bits;     // kBuckets rows of `words`: the nodes of each score

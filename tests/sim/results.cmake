@@ -10,4 +10,5 @@ gantry_test(gantry_report_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/queue_summary_test.cpp
           ${CMAKE_CURRENT_LIST_DIR}/json_report_test.cpp
           ${CMAKE_CURRENT_LIST_DIR}/results_export_test.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/results_stream_test.cpp
   DEPS gantry_sim_world gantry_store)

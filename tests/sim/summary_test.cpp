@@ -47,19 +47,19 @@ TEST(Determinism, DifferentSeedGivesDifferentTrajectory) {
 // The fingerprint hashes (time, kind, job, detail) of every event in order, so swapping two
 // events changes it.
 TEST(Fingerprint, DependsOnEventOrder) {
-  SimulationLog log;
-  log.events.push_back({kT0, EventKind::kSubmit, 1, 0});
-  log.events.push_back({kT0, EventKind::kSubmit, 2, 0});
-  const uint64_t forward = trajectory_fingerprint(log);
-  std::swap(log.events[0], log.events[1]);
-  EXPECT_NE(forward, trajectory_fingerprint(log));
+  SimulationLog forward, backward;
+  forward.record_event({kT0, EventKind::kSubmit, 1, 0});
+  forward.record_event({kT0, EventKind::kSubmit, 2, 0});
+  backward.record_event({kT0, EventKind::kSubmit, 2, 0});
+  backward.record_event({kT0, EventKind::kSubmit, 1, 0});
+  EXPECT_NE(trajectory_fingerprint(forward), trajectory_fingerprint(backward));
   EXPECT_EQ(trajectory_fingerprint(SimulationLog{}), 0xcbf29ce484222325ull) << "FNV offset basis";
 }
 
 // Same events, another placement: the fingerprint differs (node, then GPUs).
 TEST(Fingerprint, DependsOnPlacements) {
   SimulationLog log;
-  log.events.push_back({kT0, EventKind::kBind, 0, 1});
+  log.record_event({kT0, EventKind::kBind, 0, 1});
   log.jobs.push_back(JobLog{});
   log.jobs[0].pods = {PodPlacement{0, 0b0011}};
   const uint64_t on_node_0 = trajectory_fingerprint(log);

@@ -17,6 +17,7 @@
 #include "sim/json_report.hpp"
 #include "sim/queue_summary.hpp"
 #include "sim/results_export.hpp"
+#include "sim/results_stream.hpp"
 #include "sim/simulation.hpp"
 #include "sim/simulation_file.hpp"
 #include "sim/summary.hpp"
@@ -81,14 +82,18 @@ void run_simulate(const SimulateOptions& opt) {
 
   ProgressBar bar(fmt::format("simulating {}", scenario.name), !opt.no_progress);
   std::ostringstream actions;
+  // The events and the series go into the database while the run goes on (ResultsStream).
+  ResultsStream stream(db_path, gpu_type_names(scenario.topology));
   SimulationRun run = run_simulation(
-      scenario, [&bar](double f) { bar.update(f); }, opt.actions.empty() ? nullptr : &actions);
+      scenario, [&bar](double f) { bar.update(f); }, opt.actions.empty() ? nullptr : &actions,
+      &stream);
   bar.finish();
+  ResultsWriter& writer = stream.finish();
   if (!opt.actions.empty()) write_file_atomically(opt.actions, actions.str());
   const RunSummary summary = summarize(run);
   const std::vector<QueueSummary> queues = summarize_queues(run.log, scenario.policy.admission);
 
-  write_results_database(db_path, scenario, run, summary, queues);
+  write_results_database(writer, scenario, run, summary, queues);
   const RunFigures figures = run_figures(scenario, run);
   const ReliabilitySummary* r = figures.reliability ? &*figures.reliability : nullptr;
   const CostSummary* c = figures.cost ? &*figures.cost : nullptr;

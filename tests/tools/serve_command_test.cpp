@@ -90,6 +90,61 @@ TEST_F(ServeCommand, ApplyTriggerAndWatchTheRunSucceed) {
   EXPECT_NE(listed.out.find("succeeded"), std::string::npos) << listed.out;
 }
 
+const char* kSlow = R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: slow}
+spec:
+  tasks:
+  - {name: a, image: i, resources: {cpu: "1", memory: 1Gi}, simulate: {duration: 10h}}
+  - {name: b, image: i, resources: {cpu: "1", memory: 1Gi}, simulate: {duration: 10h}}
+  - {name: c, image: i, resources: {cpu: "1", memory: 1Gi}, simulate: {duration: 1m},
+     dependsOn: [a]}
+)";
+
+// Kill one task with the CLI, then the whole run with the API, on a server at real speed (the
+// 10-hour tasks are running throughout): task a ends killed with the reason naming the admin
+// token, c (after a) upstream_failed while b runs on; then the run is killed, b with it. What
+// cannot be killed is refused: an ended task and an ended run (409), an unknown task (404).
+TEST_F(ServeCommand, KillATaskThenTheRunAndSayByWhom) {
+  auto server = serve({"--speed", "1"});
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("slow.yaml", kSlow) + flags).exit_code(), 0);
+  ASSERT_EQ(run("pipeline trigger slow" + flags).exit_code(), 0);
+  std::string logical;
+  std::set<std::string> running;
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type != "task" || d["pipeline"] != "slow" || d["state"] != "running") return false;
+    logical = d["logicalTime"];
+    running.insert(d["task"].get<std::string>());
+    return running.size() == 2;  // a and b
+  });
+  const Outcome killed = run("pipeline kill slow " + logical + " --task a" + flags);
+  ASSERT_EQ(killed.exit_code(), 0) << killed.err;
+  EXPECT_EQ(killed.out, "task a of run slow " + logical + " killed\n");
+  web::HttpClient client(server->url(), {.token = token()});
+  const std::string run_path = "/api/v1/pipelines/slow/runs/" + logical;
+  auto j = nlohmann::json::parse(client.get(run_path).body);
+  EXPECT_EQ(j["state"], "running");
+  EXPECT_EQ(j["tasks"][0]["attempts"][0]["state"], "killed");
+  EXPECT_EQ(j["tasks"][0]["attempts"][0]["reason"], "killed by admin (first start)");
+  EXPECT_EQ(j["tasks"][1]["state"], "running");
+  EXPECT_EQ(j["tasks"][2]["state"], "upstream_failed");
+
+  const web::ClientResponse again = client.post(run_path + "/tasks/a/kill", "", "application/json");
+  EXPECT_EQ(again.status, 409) << again.body;
+  EXPECT_NE(again.body.find("task a has ended: it is killed"), std::string::npos) << again.body;
+  EXPECT_EQ(client.post(run_path + "/tasks/zz/kill", "", "application/json").status, 404);
+
+  const web::ClientResponse whole = client.post(run_path + "/kill", "", "application/json");
+  ASSERT_EQ(whole.status, 200) << whole.body;
+  j = nlohmann::json::parse(whole.body);
+  EXPECT_EQ(j["state"], "killed");
+  EXPECT_EQ(j["tasks"][1]["attempts"][0]["reason"], "killed by admin (first start)");
+  const web::ClientResponse ended = client.post(run_path + "/kill", "", "application/json");
+  EXPECT_EQ(ended.status, 409);
+  EXPECT_NE(ended.body.find("the run has ended: it is killed"), std::string::npos) << ended.body;
+}
+
 // The server refuses a bad file with the errors `gantry pipeline validate` prints for it, and
 // the CLI shows them the same way (file:line:col: path: message), exit 2.
 TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {

@@ -49,8 +49,9 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   // Which fields each action takes.
   const bool global = a.kind == ActionKind::kSchedulerDown || a.kind == ActionKind::kSchedulerUp;
   const bool needs_run = a.kind == ActionKind::kRerun || a.kind == ActionKind::kMarkSuccess ||
-                         a.kind == ActionKind::kFail;
-  const bool needs_task = a.kind == ActionKind::kFail;
+                         a.kind == ActionKind::kFail || a.kind == ActionKind::kKillRun ||
+                         a.kind == ActionKind::kKillTask;
+  const bool needs_task = a.kind == ActionKind::kFail || a.kind == ActionKind::kKillTask;
   const bool window = a.kind == ActionKind::kBackfill;
   const auto refuse = [&](std::string_view key, bool allowed) {
     if (allowed) return;

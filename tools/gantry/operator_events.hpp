@@ -6,7 +6,8 @@
 //   - {at: 2026-01-02T07:00:00Z, action: scheduler-up}
 //   - {at: ..., action: trigger, pipeline: hourly-etl}
 //   - {at: ..., action: rerun | mark-success, pipeline: NAME, logicalTime: T}
-//   - {at: ..., action: fail, pipeline: NAME, logicalTime: T, task: NAME}
+//   - {at: ..., action: fail | kill-task, pipeline: NAME, logicalTime: T, task: NAME}
+//   - {at: ..., action: kill-run, pipeline: NAME, logicalTime: T}
 //   - {at: ..., action: pause | resume, pipeline: NAME}
 //   - {at: ..., action: backfill, pipeline: NAME, from: T, to: T, rerun: none | failed | all}
 //

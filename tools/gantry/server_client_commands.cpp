@@ -157,6 +157,25 @@ void trigger(const ServerFlags& f, const std::string& name) {
   fmt::print("run {} {} ({})\n", name, j.value("logicalTime", ""), j.value("state", ""));
 }
 
+// POST .../runs/{logicalTime}/kill, or .../tasks/{task}/kill: prints what it stopped.
+void kill(const ServerFlags& f, const std::string& name, const std::string& logical,
+          const std::string& task) {
+  auto client = connect(f);
+  std::string path = "/api/v1/pipelines/" + path_segment(name) + "/runs/" + path_segment(logical);
+  if (!task.empty()) path += "/tasks/" + path_segment(task);
+  const web::ClientResponse r = send(*client, "POST", path + "/kill");
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  if (task.empty()) {
+    fmt::print("run {} {} {}\n", name, j.value("logicalTime", logical), j.value("state", ""));
+    return;
+  }
+  for (const auto& t : j["tasks"])
+    if (t.value("name", "") == task)
+      fmt::print("task {} of run {} {} {}\n", task, name, j.value("logicalTime", logical),
+                 t.value("state", ""));
+}
+
 }  // namespace
 
 void add_pipeline_client_commands(CLI::App& pipeline) {
@@ -195,6 +214,20 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     cmd->add_option("name", *name, "Pipeline name")->required();
     add_server_flags(cmd, *f);
     cmd->callback([f, name] { trigger(*f, *name); });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto logical = std::make_shared<std::string>();
+    auto task = std::make_shared<std::string>();
+    CLI::App* cmd = pipeline.add_subcommand(
+        "kill", "Stop a queued or running run, or one task of it, on a running gantry serve");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("logical-time", *logical, "The run's logical time (RFC 3339)")->required();
+    cmd->add_option("--task", *task,
+                    "Only this task: its attempt stops without retry, the rest of the run goes on");
+    add_server_flags(cmd, *f);
+    cmd->footer("Example: gantry pipeline kill nightly 2026-11-28T02:00:00Z --task train");
+    cmd->callback([f, name, logical, task] { kill(*f, *name, *logical, *task); });
   }
 }
 

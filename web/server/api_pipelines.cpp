@@ -181,20 +181,33 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
     r.body = json_text(run) + "\n";
     return r;
   });
-  for (const auto& [word, kind] : {std::pair{"rerun", ActionKind::kRerun},
-                                   std::pair{"mark-success", ActionKind::kMarkSuccess}}) {
+  for (const auto& [word, kind] :
+       {std::pair{"rerun", ActionKind::kRerun}, std::pair{"mark-success", ActionKind::kMarkSuccess},
+        std::pair{"kill", ActionKind::kKillRun}}) {
     const ActionKind k = kind;
     router
         .post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/") + word,
               [&, k](HttpRequest& req) {
                 const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
                 return HttpResponse::json(
-                    200, call_on_loop(loop, [&engine, name = req.param("name"), lt, k] {
-                      return engine.run_action(name, lt, k);
+                    200,
+                    call_on_loop(loop, [&engine, name = req.param("name"), lt, k, by = req.who] {
+                      return engine.run_action(name, lt, k, "", by);
                     }));
               })
         .writes = true;
   }
+  router
+      .post("/api/v1/pipelines/{name}/runs/{logicalTime}/tasks/{task}/kill",
+            [&](HttpRequest& req) {
+              const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+              return HttpResponse::json(
+                  200, call_on_loop(loop, [&engine, name = req.param("name"), lt,
+                                           task = req.param("task"), by = req.who] {
+                    return engine.run_action(name, lt, ActionKind::kKillTask, task, by);
+                  }));
+            })
+      .writes = true;
   router.get("/api/v1/pools", [&](HttpRequest&) {
     return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));
   });

@@ -144,6 +144,7 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
       return HttpResponse::error(403, "forbidden",
                                  "a read-only token cannot " + req.method + " " + m.route->pattern);
     req.role = to_string(who->role);
+    req.who = who->name;
   }
   req.params = m.params;
   try {

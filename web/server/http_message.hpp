@@ -25,6 +25,7 @@ struct HttpRequest {
   std::string body;
   std::string remote_addr;
   std::string role;  // set by ApiServer once the token is checked: "admin" or "viewer"
+  std::string who;   // ... and the token's name (empty without authentication)
 
   // The header's value, or nullopt. `name` must be lower-case.
   std::optional<std::string> header(const std::string& name) const;

@@ -630,16 +630,23 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
   });
 }
 
-nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind) {
+nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind,
+                                       const std::string& task, const std::string& by) {
   return guarded([&]() -> nlohmann::json {
-    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    const PipelineSpec* spec = find(name);
+    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
     if (scheduler_->fetch_run(name, logical) == nullptr)
       throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
+    if (!task.empty() && std::none_of(spec->tasks.begin(), spec->tasks.end(),
+                                      [&](const TaskSpec& t) { return t.name == task; }))
+      throw ApiError(404, "not_found", "pipeline '" + name + "' has no task '" + task + "'");
     OperatorAction a;
     a.at = loop_->now();
     a.kind = kind;
     a.pipeline = name;
     a.logical_time = logical;
+    a.task = task;
+    a.by = by;
     if (const auto refused = scheduler_->apply(a)) throw ApiError(409, "conflict", *refused);
     return run_json(*scheduler_->fetch_run(name, logical));
   });

@@ -142,7 +142,11 @@ class ServeEngine {
   nlohmann::json set_paused(const std::string& name, bool paused);
   nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
-  nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind);
+  // An operator action on one run (rerun, mark-success, kill-run) or one task of it (`task`:
+  // kill-task), asked `by` a token's name. 404 for an unknown pipeline or run, 409 with the
+  // scheduler's reason when it refuses; the run's JSON after it.
+  nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind,
+                            const std::string& task = "", const std::string& by = "");
   nlohmann::json pools();
   nlohmann::json cluster();
   nlohmann::json queue();

@@ -102,7 +102,8 @@ void SchedulerCore::apply_keep_latest(PipelineState& p) {
     const Time old = *p.in_flight.begin();
     event(SchedulerEventKind::kExpire, p.spec.name, old, "",
           fmt::format("more than keepLatest {} runs in flight", keep));
-    finish_run(p.runs.at(old), RunState::kExpired, TaskState::kKilled);
+    finish_run(p.runs.at(old), RunState::kExpired, TaskState::kKilled,
+               fmt::format("the run expired: more than keepLatest {} runs in flight", keep));
   }
 }
 
@@ -177,10 +178,10 @@ void SchedulerCore::check_run_done(RunIndex r) {
     const TaskState s = run.run.tasks[leaf].state;
     if (s != TaskState::kSucceeded && s != TaskState::kSkipped) ok = false;
   }
-  finish_run(r, ok ? RunState::kSucceeded : RunState::kFailed, TaskState::kKilled);
+  finish_run(r, ok ? RunState::kSucceeded : RunState::kFailed, TaskState::kKilled, "");
 }
 
-void SchedulerCore::finish_run(RunIndex r, RunState state, TaskState rest) {
+void SchedulerCore::finish_run(RunIndex r, RunState state, TaskState rest, const std::string& why) {
   RunRt& run = *runs_[r];
   PipelineState& p = *pipelines_[run.pipeline];
   const bool was_running = run.run.state == RunState::kRunning;
@@ -201,7 +202,7 @@ void SchedulerCore::finish_run(RunIndex r, RunState state, TaskState rest) {
   p.in_flight.erase(run.run.logical_time);
   if (was_running) --p.running;
   for (uint32_t i = 0; i < run.tasks.size(); ++i) {
-    if (run.tasks[i].phase != Phase::kDone) close_task(r, i, rest);
+    if (run.tasks[i].phase != Phase::kDone) close_task(r, i, rest, why);
   }
   slots_.close_run(r);
   store_run(run);
@@ -283,13 +284,13 @@ void SchedulerCore::restore_tasks(RunRt& run) {
   run.tasks.assign(run.run.tasks.size(), done);
 }
 
-void SchedulerCore::close_task(RunIndex r, uint32_t task, TaskState state) {
+void SchedulerCore::close_task(RunIndex r, uint32_t task, TaskState state, const std::string& why) {
   RunRt& run = *runs_[r];
   TaskRt& t = run.tasks[task];
   switch (t.phase) {
     case Phase::kRunning:
       order_kill(r, task);
-      end_attempt(r, task, AttemptState::kKilled, loop_.now(), "");
+      end_attempt(r, task, AttemptState::kKilled, loop_.now(), why);
       break;
     case Phase::kReady:
       unready(r, task);
@@ -313,6 +314,13 @@ void SchedulerCore::close_task(RunIndex r, uint32_t task, TaskState state) {
   --run.unfinished;
   store_task(run, task);
   if (state == TaskState::kSucceeded || state == TaskState::kSkipped) wake_past(r, task);
+}
+
+void SchedulerCore::kill_task(RunIndex r, uint32_t task, const std::string& why) {
+  close_task(r, task, TaskState::kKilled, why);
+  for (size_t d : pipelines_[runs_[r]->pipeline]->dag.downstream(task))
+    evaluate(r, static_cast<uint32_t>(d));
+  check_run_done(r);
 }
 
 void SchedulerCore::wake_past(RunIndex r, uint32_t task) {
@@ -350,20 +358,21 @@ void SchedulerCore::clear_tasks(RunIndex r, bool all) {
   store_run(run);
 }
 
-void SchedulerCore::mark_success(RunIndex r) {
+void SchedulerCore::mark_success(RunIndex r, const std::string& by) {
   RunRt& run = *runs_[r];
   restore_tasks(run);
   const bool was_finished = is_finished(run.run.state);
   // An unfinished run ends first: its unfinished tasks become succeeded with it.
-  if (!was_finished) finish_run(r, RunState::kSucceeded, TaskState::kSucceeded);
+  const std::string why = "stopped: the run was marked succeeded" + by_whom(by);
+  if (!was_finished) finish_run(r, RunState::kSucceeded, TaskState::kSucceeded, why);
   // Tasks that had ended otherwise become succeeded too (this unblocks dependsOnPast).
   for (uint32_t i = 0; i < run.tasks.size(); ++i) {
     const TaskState s = run.run.tasks[i].state;
     if (s != TaskState::kSucceeded && s != TaskState::kSkipped)
-      close_task(r, i, TaskState::kSucceeded);
+      close_task(r, i, TaskState::kSucceeded, why);
   }
   if (was_finished && run.run.state != RunState::kSucceeded) {
-    finish_run(r, RunState::kSucceeded, TaskState::kSucceeded);
+    finish_run(r, RunState::kSucceeded, TaskState::kSucceeded, why);
   } else {
     try_start_runs(*pipelines_[run.pipeline]);
   }
@@ -378,7 +387,10 @@ void SchedulerCore::on_run_timeout(RunIndex r) {
   RunRt& run = *runs_[r];
   run.timeout_timer.reset();
   if (run.run.state != RunState::kRunning) return;
-  finish_run(r, RunState::kFailed, TaskState::kKilled);
+  const PipelineState& p = *pipelines_[run.pipeline];
+  finish_run(r, RunState::kFailed, TaskState::kKilled,
+             "the run timed out (timeout " +
+                 (p.spec.timeout ? format_duration(*p.spec.timeout) : std::string("?")) + ")");
   notify_work();
 }
 

@@ -22,6 +22,11 @@ enum class ActionKind {
   kPause,          // stop `pipeline`'s schedule; runs already created go on
   kResume,         // restart it; missed ticks follow the catch-up rules
   kBackfill,       // backfill `pipeline` over [from, to] with `rerun`
+  kKillRun,        // stop a queued or running run now: its running attempts are killed, its
+                   // unfinished tasks and the run end as killed
+  kKillTask,       // stop one task of a running run now: its running attempt is killed (no
+                   // retry), the task ends as killed and its downstream follow their trigger
+                   // rules (killed counts as failed); the rest of the run goes on
 };
 
 // What backfill does with a run that already exists for a tick in its window.
@@ -37,12 +42,18 @@ struct OperatorAction {
   ActionKind kind = ActionKind::kTrigger;
   std::string pipeline;              // all but scheduler-down/up
   std::optional<Time> logical_time;  // rerun, mark-success, fail: which run
-  std::string task;                  // fail: which task
+  std::string task;                  // fail, kill-task: which task
+  std::string by;                    // who asked (a token's name), for the reasons it leaves
   Time from, to;                     // backfill window, both inclusive
   BackfillRerun rerun = BackfillRerun::kNone;
 };
 
 std::string_view to_string(ActionKind k);
+// " by NAME" for an action `by` NAME, " by an operator" when nobody is named: the end of the
+// reasons an operator's action leaves on the attempts it stops.
+inline std::string by_whom(std::string_view by) {
+  return by.empty() ? std::string(" by an operator") : " by " + std::string(by);
+}
 // "scheduler-down", "trigger", "mark-success", ...: the words of the events file.
 std::optional<ActionKind> parse_action_kind(std::string_view text);
 std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text);  // none|failed|all

@@ -95,7 +95,45 @@ void SchedulerCore::apply_action(const OperatorAction& action) {
       const std::optional<RunIndex> r = run_for(a);
       if (!r) return;
       event(SchedulerEventKind::kMarkSuccess, a.pipeline, a.logical_time, "", "");
-      mark_success(*r);
+      mark_success(*r, a.by);
+      return;
+    }
+    case ActionKind::kKillRun: {
+      const std::optional<RunIndex> r = run_for(a);
+      if (!r) return;
+      const RunState s = runs_[*r]->run.state;
+      if (s != RunState::kQueued && s != RunState::kRunning) {
+        reject(a, std::string("the run has ended: it is ") + std::string(to_string(s)));
+        return;
+      }
+      const std::string why = "killed" + by_whom(a.by);
+      event(SchedulerEventKind::kKill, a.pipeline, a.logical_time, "", why);
+      finish_run(*r, RunState::kKilled, TaskState::kKilled, why);
+      return;
+    }
+    case ActionKind::kKillTask: {
+      const std::optional<RunIndex> r = run_for(a);
+      if (!r) return;
+      const RunRt& run = *runs_[*r];
+      const std::optional<size_t> task = pipelines_[run.pipeline]->dag.find(a.task);
+      if (!task) {
+        reject(a, "no task " + a.task + " in the pipeline");
+        return;
+      }
+      if (run.run.state != RunState::kRunning) {
+        reject(a, std::string("the run is not running: it is ") +
+                      std::string(to_string(run.run.state)));
+        return;
+      }
+      const auto t = static_cast<uint32_t>(*task);
+      if (run.tasks[t].phase == Phase::kDone) {
+        reject(a, "task " + a.task + " has ended: it is " +
+                      std::string(to_string(run.run.tasks[t].state)));
+        return;
+      }
+      const std::string why = "killed" + by_whom(a.by);
+      event(SchedulerEventKind::kKill, a.pipeline, a.logical_time, a.task, why);
+      kill_task(*r, t, why);
       return;
     }
     case ActionKind::kPause: {

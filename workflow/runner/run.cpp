@@ -133,12 +133,14 @@ std::string_view to_string(SchedulerEventKind k) {
       return "attempt-ended";
     case SchedulerEventKind::kPipelineNotLoaded:
       return "pipeline-not-loaded";
+    case SchedulerEventKind::kKill:
+      return "kill";
   }
   return "?";
 }
 
 namespace {
-constexpr std::array<std::pair<std::string_view, ActionKind>, 9> kActionNames{{
+constexpr std::array<std::pair<std::string_view, ActionKind>, 11> kActionNames{{
     {"scheduler-down", ActionKind::kSchedulerDown},
     {"scheduler-up", ActionKind::kSchedulerUp},
     {"trigger", ActionKind::kTrigger},
@@ -148,6 +150,8 @@ constexpr std::array<std::pair<std::string_view, ActionKind>, 9> kActionNames{{
     {"pause", ActionKind::kPause},
     {"resume", ActionKind::kResume},
     {"backfill", ActionKind::kBackfill},
+    {"kill-run", ActionKind::kKillRun},
+    {"kill-task", ActionKind::kKillTask},
 }};
 }  // namespace
 

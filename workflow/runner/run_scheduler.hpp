@@ -105,6 +105,15 @@
 //     skipped becomes succeeded, the run becomes succeeded (start = now if it never started).
 //     This unblocks dependsOnPast at both levels.
 //   - fail: the running attempt of the task ends now in state failed; retries apply.
+//   - kill-run: a queued or running run ends now as killed: its running attempts end killed,
+//     its unfinished tasks killed (rerun brings them back). Rejected for a run that has ended.
+//   - kill-task: one task of a running run ends now as killed, without retry (its running
+//     attempt killed); its downstream follow their trigger rules, killed counting as failed,
+//     and the run goes on. Rejected when the run is not running or the task has ended.
+//   Every attempt the scheduler stops carries its reason: "killed by NAME" (the action's
+//   `by`, "an operator" without one), "stopped: the run was marked succeeded by ...", "the run
+//   timed out (timeout D)", "the run was replaced by the run for T (concurrency Replace)",
+//   "the run expired: more than keepLatest N runs in flight".
 //   - pause / resume: the pipeline's schedule only (existing runs go on; manual runs and
 //     backfills still work); ticks due while paused are handled at resume by the catch-up
 //     rules.

@@ -64,6 +64,7 @@ enum class SchedulerEventKind {
   kPipelineNotLoaded,  // recover(): a run in flight of a pipeline whose stored definition
                        // could not be loaded ended as failed (SchedulerCore::
                        // set_unloaded_pipelines(); message: why it could not be loaded)
+  kKill,               // an operator killed a run, or one task of it (message: by whom)
 };
 
 std::string_view to_string(SchedulerEventKind k);

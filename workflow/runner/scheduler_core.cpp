@@ -171,7 +171,7 @@ void SchedulerCore::handle_tick(PipelineState& p, Time tick, RunTrigger trigger)
     const Time blocking = *p.in_flight.begin();
     const std::optional<RunIndex> r = create_run(p, tick, trigger);
     if (!r) return;
-    finish_run(*r, RunState::kSkipped, TaskState::kSkipped);
+    finish_run(*r, RunState::kSkipped, TaskState::kSkipped, "");
     event(SchedulerEventKind::kForbidSkip, p.spec.name, tick, "",
           fmt::format("run {} still in flight", format_rfc3339(blocking)));
     return;
@@ -181,7 +181,9 @@ void SchedulerCore::handle_tick(PipelineState& p, Time tick, RunTrigger trigger)
       const Time old = *p.in_flight.begin();
       event(SchedulerEventKind::kReplace, p.spec.name, old, "",
             "replaced by the run for " + format_rfc3339(tick));
-      finish_run(p.runs.at(old), RunState::kKilled, TaskState::kKilled);
+      finish_run(
+          p.runs.at(old), RunState::kKilled, TaskState::kKilled,
+          "the run was replaced by the run for " + format_rfc3339(tick) + " (concurrency Replace)");
     }
   }
   const std::optional<RunIndex> r = create_run(p, tick, trigger);

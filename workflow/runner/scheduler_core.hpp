@@ -290,8 +290,13 @@ class SchedulerCore {
   void check_run_done(RunIndex r);
   // The one way a run ends (queued, running or finished already): unfinished tasks end as
   // `rest` (killed; succeeded for mark-success; skipped for Forbid).
-  void finish_run(RunIndex r, RunState state, TaskState rest);
-  void close_task(RunIndex r, uint32_t task, TaskState state);
+  // `why`: the reason a running attempt it stops is given (an attempt's reason is never
+  // empty when it did not succeed).
+  void finish_run(RunIndex r, RunState state, TaskState rest, const std::string& why);
+  void close_task(RunIndex r, uint32_t task, TaskState state, const std::string& why);
+  // kill-task: closes the task as killed (its attempt with `why`) and lets its downstream and
+  // the run follow, as a failed task's would.
+  void kill_task(RunIndex r, uint32_t task, const std::string& why);
   void wake_past(RunIndex r, uint32_t task);
   // The run before `logical` that is not skipped (dependsOnPast), read back from the store
   // if it left memory.
@@ -311,7 +316,7 @@ class SchedulerCore {
   // Gives a compacted run its per-task bookkeeping back (every task done), for rerun and
   // mark-success.
   void restore_tasks(RunRt& run);
-  void mark_success(RunIndex r);
+  void mark_success(RunIndex r, const std::string& by);
   void on_run_timeout(RunIndex r);
   void arm_run_timeout(RunIndex r, Time at);
 

@@ -42,7 +42,8 @@ class PlanVariants {
   ScenarioSpec scenario(double growth, const std::vector<int64_t>& sizes) const;
 
   // The value scenario() sets at spec.cluster.racks for `sizes`, as YAML (a flow sequence):
-  // what a Sweep point gives to run the same scenario elsewhere (plan_batch_sweep.hpp).
+  // what a Sweep point gives to run the same scenario elsewhere
+  // (tools/gantry/plan_on_kubernetes.hpp).
   std::string racks_yaml(const std::vector<int64_t>& sizes) const;
 
   // The hourly price of `sizes`: sum of nodes × pricePerNodeHour.

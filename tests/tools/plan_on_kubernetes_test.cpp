@@ -15,6 +15,7 @@
 
 #include "adapters/kube/kube_client.hpp"
 #include "tests/adapters/kube/test_support.hpp"
+#include "tests/sim/plan/mmc_base.hpp"
 #include "tests/tools/kube_cluster.hpp"
 #include "tests/tools/serve_test.hpp"
 
@@ -26,34 +27,17 @@ using testing::Outcome;
 
 constexpr const char* kJobs = "/apis/batch/v1/namespaces/ml/jobs";
 
-// An M/M/c queue small enough for a test (200 one-hour jobs, one every 10 min on average, on
-// 1-GPU nodes) at 1.5 times its arrivals (the batches' sweeps carry `growth: 1.5`). The local
-// answer is 13 nodes; there a confidence interval straddles the limit, so the search adds
-// seeds (a round whose seeds start past 0). One pool: the search bisects, one configuration a
-// round, so this is 8 rounds of 2 runs (about 0.3 s each on the rehearsal).
-constexpr const char* kBase = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: mmc}
-spec:
-  seed: 1
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: box, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: box, nodes: 4}
-  workload:
-    generators:
-    - kind: Poisson
-      name: m
-      count: 200
-      meanInterarrival: 10m
-      mix:
-      - {weight: 1, gpus: 1, gpusPerPod: 1, steps: {mean: 3600}, stepCompute: 1s, gradientSize: 0}
-  sim: {podStartup: 0s}
-)";
+// The plan tests' M/M/c queue with 200 jobs (tests/sim/plan/mmc_base.hpp: one-hour jobs, one
+// every 10 min on average, on 1-GPU nodes) at 1.5 times its arrivals (the batches' sweeps
+// carry `growth: 1.5`). The local answer is 13 nodes; there a confidence interval straddles
+// the limit, so the search adds seeds (a round whose seeds start past 0). One pool: the search
+// bisects, one configuration a round, so this is 8 rounds of 2 runs (about 0.3 s each on the
+// rehearsal).
+std::string small_base() {
+  std::string base = testing::kMmcBase;
+  base.replace(base.find("count: 20000"), 12, "count: 200");
+  return base;
+}
 
 constexpr const char* kPlan = R"(apiVersion: gantry.dev/v1
 kind: Plan
@@ -72,7 +56,7 @@ class PlanOnKubernetes : public testing::ServeTest {
  protected:
   void SetUp() override {
     ServeTest::SetUp();
-    write("base.yaml", kBase);
+    write("base.yaml", small_base());
     plan_ = write("plan.yaml", kPlan);
     cluster_ = testing::kube_cluster(dir_, testing::kTwoNodes,
                                      {"--exec", "--job-controller", "--default-scheduler",
@@ -145,7 +129,8 @@ TEST_F(PlanOnKubernetes, DryRunPrintsTheFirstRoundsJobAndSecretAndCreatesNothing
                         " --image registry.example/gantry:1.0 --parallelism 8");
   ASSERT_EQ(o.exit_code(), 0) << o.err;
   // The first round is the largest configuration at 2 seeds: 2 runs, so 2 shards.
-  EXPECT_NE(o.out.find("# The plan's first round: 2 runs (growth 1.5)."), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("# The plan's first round: 2 runs (growth 1.5)."), std::string::npos)
+      << o.out;
   EXPECT_NE(o.out.find("kind: \"Job\""), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("completions: 2"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("completionMode: \"Indexed\""), std::string::npos) << o.out;

@@ -33,30 +33,15 @@ constexpr const char* kJobs = "/apis/batch/v1/namespaces/ml/jobs";
 // the limit, so the search adds seeds (a round whose seeds start past 0). One pool: the search
 // bisects, one configuration a round, so this is 8 rounds of 2 runs (about 0.3 s each on the
 // rehearsal).
-std::string small_base() {
-  std::string base = testing::kMmcBase;
-  base.replace(base.find("count: 20000"), 12, "count: 200");
-  return base;
-}
-
-constexpr const char* kPlan = R"(apiVersion: gantry.dev/v1
-kind: Plan
-metadata: {name: small}
-spec:
-  base: base.yaml
-  forecast: {growth: [1.5]}
-  pools:
-  - {class: box, min: 1, max: 16, pricePerNodeHour: 3}
-  slo: {wait.p95: 30m}
-  seeds: 2
-  maxSeeds: 4
-)";
+const std::string kPlan =
+    "apiVersion: gantry.dev/v1\nkind: Plan\nmetadata: {name: small}\nspec:\n  base: base.yaml\n" +
+    std::string(testing::kGrownMmcPlan);
 
 class PlanOnKubernetes : public testing::ServeTest {
  protected:
   void SetUp() override {
     ServeTest::SetUp();
-    write("base.yaml", small_base());
+    write("base.yaml", testing::mmc_base(200));
     plan_ = write("plan.yaml", kPlan);
     cluster_ = testing::kube_cluster(dir_, testing::kTwoNodes,
                                      {"--exec", "--job-controller", "--default-scheduler",

@@ -2,6 +2,8 @@
 // The plan tests' M/M/c queue, a Scenario as text (no dependencies: the CLI's end-to-end tests
 // use it too, with fewer jobs).
 
+#include <string>
+
 namespace gantry::testing {
 
 // M/M/c: Poisson arrivals every 10 min on average (λ = 6/h), exponential service of mean 1 h
@@ -33,6 +35,23 @@ spec:
       mix:
       - {weight: 1, gpus: 1, gpusPerPod: 1, steps: {mean: 3600}, stepCompute: 1s, gradientSize: 0}
   sim: {podStartup: 0s}
+)";
+
+// kMmcBase with `count` jobs instead of 20,000: the same queue, a shorter run.
+inline std::string mmc_base(int count) {
+  std::string base = kMmcBase;
+  base.replace(base.find("count: 20000"), 12, "count: " + std::to_string(count));
+  return base;
+}
+
+// A Plan's spec after its `base:` line, for mmc_base(200): 1.5 times the arrivals, on 1 to 16
+// nodes. The answer is 13 nodes, at 4 seeds (an interval straddles the limit at 2).
+constexpr const char* kGrownMmcPlan = R"(  forecast: {growth: [1.5]}
+  pools:
+  - {class: box, min: 1, max: 16, pricePerNodeHour: 3}
+  slo: {wait.p95: 30m}
+  seeds: 2
+  maxSeeds: 4
 )";
 
 }  // namespace gantry::testing

@@ -20,7 +20,9 @@ namespace gantry {
 namespace plan_test {
 
 using testing::eight_jobs_base;
+using testing::kGrownMmcPlan;
 using testing::kMmcBase;
+using testing::mmc_base;
 
 class Plan : public testing::PlanFolder {};
 
@@ -82,9 +84,7 @@ TEST_F(Plan, AnSloNothingMeetsIsAnAnswerWithTheShortfall) {
 }
 
 TEST_F(Plan, TheSameAnswerOnOneThreadOrTwo) {
-  std::string base = kMmcBase;
-  base.replace(base.find("count: 20000"), 12, "count: 2000");
-  const PlanSpec plan = load_plan_file(plan_file(base, R"(  pools:
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(2000), R"(  pools:
   - {class: box, min: 6, max: 14, pricePerNodeHour: 1}
   slo: {wait.p95: 30m}
 )"));
@@ -150,15 +150,7 @@ TEST_F(Plan, MistakesAreNamedAtTheirLine) {
 // round, with the seeds the local evaluator uses (the base's spec.seed 1 + the seed index), and
 // what the runner answers is what the plan judges.
 TEST_F(Plan, AnInjectedRunnerRunsEveryRoundWithTheLocalSeeds) {
-  std::string base = kMmcBase;
-  base.replace(base.find("count: 20000"), 12, "count: 200");
-  const PlanSpec plan = load_plan_file(plan_file(base, R"(  forecast: {growth: [1.5]}
-  pools:
-  - {class: box, min: 1, max: 16, pricePerNodeHour: 3}
-  slo: {wait.p95: 30m}
-  seeds: 2
-  maxSeeds: 4
-)"));
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(200), kGrownMmcPlan));
   const PlanVariants variants(plan);
   std::vector<PlanBatch> batches;
   const PlanBatchRunner local = local_plan_runner(1);
@@ -195,13 +187,7 @@ TEST_F(Plan, AnInjectedRunnerRunsEveryRoundWithTheLocalSeeds) {
 // and the seed at their paths, the growth in spec.growth) simulates exactly the plan's own
 // scenario: the same trajectory, event for event.
 TEST_F(Plan, ASweepPointWithTheRacksSeedAndGrowthIsThePlansScenario) {
-  std::string base = kMmcBase;
-  base.replace(base.find("count: 20000"), 12, "count: 200");
-  const PlanSpec plan = load_plan_file(plan_file(base, R"(  forecast: {growth: [1.5]}
-  pools:
-  - {class: box, min: 1, max: 16, pricePerNodeHour: 3}
-  slo: {wait.p95: 30m}
-)"));
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(200), kGrownMmcPlan));
   const PlanVariants variants(plan);
   const std::vector<int64_t> sizes{11};
   const SweepSpec sweep = load_sweep_file(write("batch.yaml", R"(apiVersion: gantry.dev/v1

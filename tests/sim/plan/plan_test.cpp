@@ -215,22 +215,35 @@ spec:
 }
 
 TEST_F(Plan, ASweepsGrowthOutOfBoundsIsAnErrorAtItsLine) {
-  const std::string file = write("g.yaml", R"(apiVersion: gantry.dev/v1
+  const auto error = [&](const std::string& base, const std::string& growth) -> std::string {
+    write("g-base.yaml", base);
+    const std::string file = write("g.yaml", R"(apiVersion: gantry.dev/v1
 kind: Sweep
 metadata: {name: g}
 spec:
-  base: plan-base.yaml
-  growth: 0
+  base: g-base.yaml
+  growth: )" + growth + R"(
   axes:
   - {name: nodes, path: "spec.cluster.racks[*].nodes", values: [1]}
 )");
-  try {
-    load_sweep_file(file);
-    ADD_FAILURE() << "growth 0 was accepted";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find(file + ":6:11: spec.growth: "), std::string::npos)
-        << e.what();
-  }
+    try {
+      build_sweep_variants(load_sweep_file(file));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string file = (dir_ / "g.yaml").string();
+  EXPECT_NE(error(kMmcBase, "0").find(file + ":6:11: spec.growth: "), std::string::npos)
+      << error(kMmcBase, "0");
+  // 20,000 jobs × 60 = 1,200,000, past a scenario's 1,000,000.
+  EXPECT_NE(error(kMmcBase, "60")
+                .find(file + ":6:11: spec.growth: growth 60 makes 1200000 jobs "
+                             "at the point nodes=1; a scenario has at most "
+                             "1000000"),
+            std::string::npos)
+      << error(kMmcBase, "60");
+  EXPECT_EQ(error(kMmcBase, "50"), "no error") << "20,000 × 50 = 1,000,000 jobs: the limit";
 }
 
 }  // namespace plan_test

@@ -5,8 +5,8 @@
 //
 // Checked: the plan's answer is the local `gantry plan`'s, byte for byte (JSON and text, and
 // the frontier chart), with each round of the search one Job whose runs add up to the plan's
-// simulations; --dry-run prints the first round's Job and Secret and creates nothing; --detach
-// is refused, saying why.
+// simulations; a failed Job stops the search with the pods' words; --dry-run prints the first
+// round's Job and Secret and creates nothing; --detach is refused, saying why.
 
 #include <gtest/gtest.h>
 
@@ -105,6 +105,22 @@ TEST_F(PlanOnKubernetes, EachRoundIsAJobAndTheAnswerIsTheLocalPlansByteForByte) 
   const Outcome local_text = locally("");
   ASSERT_EQ(local_text.exit_code(), 0) << local_text.err;
   EXPECT_EQ(remote_text.out, local_text.out);
+}
+
+TEST_F(PlanOnKubernetes, AFailedJobStopsThePlanWithThePodsWords) {
+  auto server = serve();
+  // The pods are told a port nothing listens on; each shard fails once
+  // (--backoff-limit-per-index 0), so the first round's Job fails. (About 10 s: the command
+  // sees it when its long poll ends, as in the sweep's test of the same.)
+  const Outcome o = on_kubernetes(server->url(),
+                                  "--worker-server http://127.0.0.1:9 --backoff-limit-per-index 0");
+  EXPECT_EQ(o.exit_code(), 2) << o.out << o.err;  // the CLI's code for a refusal
+  EXPECT_NE(o.err.find("the Job of sweep "), std::string::npos) << o.err;
+  EXPECT_NE(o.err.find("http://127.0.0.1:9"), std::string::npos)
+      << "the pods' own words name the URL they could not reach:\n"
+      << o.err;
+  EXPECT_EQ(o.out, "") << "no answer from a search that could not run";
+  EXPECT_EQ(client().get(kJobs)["items"].size(), 1u) << "the search stopped at its first round";
 }
 
 TEST_F(PlanOnKubernetes, DryRunPrintsTheFirstRoundsJobAndSecretAndCreatesNothing) {

@@ -6,5 +6,5 @@ gantry_library(gantry_sim_sweep
           ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_stats.cpp ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_store.cpp
           ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_runner.cpp ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_summary.cpp
           ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_shards.cpp ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_documents.cpp
-          ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_wire.cpp
+          ${CMAKE_CURRENT_LIST_DIR}/sweep/sweep_wire.cpp ${CMAKE_CURRENT_LIST_DIR}/sweep/load_growth.cpp
   DEPS gantry_sim_world gantry_sim_scenario gantry_store gantry_core yaml-cpp nlohmann_json::nlohmann_json fmt::fmt)

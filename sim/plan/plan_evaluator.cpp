@@ -11,9 +11,21 @@
 
 namespace gantry {
 
+PlanBatchRunner local_plan_runner(unsigned threads) {
+  return [threads](const PlanBatch& batch) {
+    std::vector<std::vector<double>> results(batch.runs.size());
+    run_in_order(batch.runs.size(), threads, [&](size_t i, std::stop_token) {
+      ScenarioSpec s = batch.scenarios->at(batch.runs[i].sizes);
+      s.seed = batch.runs[i].seed;
+      results[i] = measure_run(run_simulation(s), *batch.metrics);
+    });
+    return results;
+  };
+}
+
 PlanEvaluator::PlanEvaluator(const PlanSpec& plan, const PlanVariants& variants, double growth,
-                             unsigned threads)
-    : plan_(&plan), variants_(&variants), growth_(growth), threads_(threads) {
+                             PlanBatchRunner runner)
+    : plan_(&plan), variants_(&variants), growth_(growth), runner_(std::move(runner)) {
   const auto index_of = [this](const std::string& m) {
     const auto it = std::find(metrics_.begin(), metrics_.end(), m);
     if (it != metrics_.end()) return static_cast<size_t>(it - metrics_.begin());
@@ -72,23 +84,19 @@ void PlanEvaluator::evaluate(const std::vector<std::vector<int64_t>>& configs) {
   for (const std::vector<int64_t>& sizes : configs)
     if (judged_.at(sizes).valid && judged_.at(sizes).seeds == 0) target[sizes] = plan_->seeds;
   while (!target.empty()) {
-    struct Run {
-      const std::vector<int64_t>* sizes;
-      int seed_index;
-    };
-    std::vector<Run> runs;
+    PlanBatch batch{.growth = growth_, .metrics = &metrics_, .scenarios = &scenarios};
+    batch.round = ++rounds_;
     for (const auto& [sizes, seeds] : target)
-      for (int s = judged_.at(sizes).seeds; s < seeds; ++s) runs.push_back({&sizes, s});
-    std::vector<std::vector<double>> results(runs.size());
-    run_in_order(runs.size(), threads_, [&](size_t i, std::stop_token) {
-      ScenarioSpec s = scenarios.at(*runs[i].sizes);
-      s.seed += static_cast<uint64_t>(runs[i].seed_index);
-      results[i] = measure_run(run_simulation(s), metrics_);
-    });
-    simulations_ += runs.size();
-    for (size_t i = 0; i < runs.size(); ++i) {
-      PlanEvaluation& e = judged_.at(*runs[i].sizes);
-      for (size_t m = 0; m < metrics_.size(); ++m) e.values[m].push_back(results[i][m]);
+      for (int s = judged_.at(sizes).seeds; s < seeds; ++s)
+        batch.runs.push_back(
+            {.sizes = sizes, .seed = scenarios.at(sizes).seed + static_cast<uint64_t>(s)});
+    const std::vector<std::vector<double>> results = runner_(batch);
+    if (results.size() != batch.runs.size())
+      throw std::logic_error("PlanEvaluator: the runner answered another number of runs");
+    simulations_ += batch.runs.size();
+    for (size_t i = 0; i < batch.runs.size(); ++i) {
+      PlanEvaluation& e = judged_.at(batch.runs[i].sizes);
+      for (size_t m = 0; m < metrics_.size(); ++m) e.values[m].push_back(results[i].at(m));
     }
     std::map<std::vector<int64_t>, int> next;
     for (const auto& [sizes, seeds] : target) {

@@ -10,10 +10,15 @@
 // seeds, up to maxSeeds; past that, the pessimistic end decides. A configuration that is no
 // valid scenario (no node left) meets no SLO, without simulation.
 //
-// Every configuration is simulated once and remembered; evaluate() runs all the runs a batch
-// needs on every core (engine/core/parallel_runs.hpp), so results do not depend on threads.
+// Every configuration is simulated once and remembered. evaluate() hands all the runs a batch
+// needs (one round of seeds of its configurations) to a PlanBatchRunner at once: the local
+// one runs them on every core (engine/core/parallel_runs.hpp), so results do not depend on
+// threads; `gantry plan --on kubernetes` runs each batch as one distributed sweep
+// (tools/gantry/plan_on_kubernetes.hpp). Either way a run is its configuration's scenario with
+// the seed given, and the figures are the same.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,10 +48,33 @@ struct PlanEvaluation {
   bool feasible = false;  // every SLO holds
 };
 
+// One simulation of a batch: the scenario of pool sizes `sizes` (at the batch's growth) with
+// spec.seed `seed` (the scenario's own seed + the seed index).
+struct PlanBatchRun {
+  std::vector<int64_t> sizes;
+  uint64_t seed = 0;
+};
+
+struct PlanBatch {
+  double growth = 1;
+  const std::vector<std::string>* metrics = nullptr;  // sim/sweep/sweep_metrics.hpp names
+  // Each configuration's scenario (PlanVariants::scenario at `growth`, its seed the base's).
+  const std::map<std::vector<int64_t>, ScenarioSpec>* scenarios = nullptr;
+  std::vector<PlanBatchRun> runs;  // configurations in ascending order, seeds ascending
+  size_t round = 0;                // 1, 2, ...: the batches one evaluator has run so far
+};
+
+// Runs every run of a batch; returns per run (in order) the value of each metric (NaN: none).
+// Throws what a run throws (or why the batch could not run).
+using PlanBatchRunner = std::function<std::vector<std::vector<double>>(const PlanBatch&)>;
+
+// The runs on `threads` threads of this machine (engine/core/parallel_runs.hpp).
+PlanBatchRunner local_plan_runner(unsigned threads);
+
 class PlanEvaluator {
  public:
   PlanEvaluator(const PlanSpec& plan, const PlanVariants& variants, double growth,
-                unsigned threads);
+                PlanBatchRunner runner);
 
   // Simulates (as above) each of `configs` not yet judged. Throws what a run throws.
   void evaluate(const std::vector<std::vector<int64_t>>& configs);
@@ -67,7 +95,8 @@ class PlanEvaluator {
   const PlanSpec* plan_;
   const PlanVariants* variants_;
   double growth_;
-  unsigned threads_;
+  PlanBatchRunner runner_;
+  size_t rounds_ = 0;
   std::vector<std::string> metrics_;
   std::vector<size_t> slo_metric_;
   std::map<std::vector<int64_t>, PlanEvaluation> judged_;

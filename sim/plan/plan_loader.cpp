@@ -84,7 +84,7 @@ PlanSpec read_plan(const Envelope& envelope, ConfigErrors& errors) {
       if (items.size() > 20) g.fail("expected at most 20 forecast steps");
       for (const ConfigNode& item : items)
         errors.attempt([&] {
-          const double x = item.as_double(0.01, 100);
+          const double x = item.as_double(kMinSweepGrowth, kMaxSweepGrowth);
           s.growth.push_back(x);
         });
     });

@@ -17,7 +17,11 @@ struct PlanRun {
   PlanResult result;
 };
 
-// `step_done(i)` is called after step i, for progress.
+// `step_done(i)` is called after step i, for progress. `runner` runs each batch of
+// simulations (local_plan_runner(threads) for the first form); it learns the step from the
+// batch's growth.
+PlanRun run_plan(const PlanSpec& plan, const PlanVariants& variants, const PlanBatchRunner& runner,
+                 const std::function<void(size_t step)>& step_done = {});
 PlanRun run_plan(const PlanSpec& plan, const PlanVariants& variants, unsigned threads,
                  const std::function<void(size_t step)>& step_done = {});
 

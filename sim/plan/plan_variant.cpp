@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <map>
 
 #include "engine/config/config_errors.hpp"
@@ -10,12 +9,11 @@
 #include "engine/config/quote.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/sweep/document_path.hpp"
+#include "sim/sweep/load_growth.hpp"
 
 namespace gantry {
 
 namespace {
-
-constexpr int64_t kMaxJobs = 1'000'000;  // a scenario's workload limit (scenario_loader.hpp)
 
 const std::vector<PathStep>& racks_path() {
   static const std::vector<PathStep> path = *parse_path("spec.cluster.racks");
@@ -50,21 +48,6 @@ ScenarioSpec load_with_racks(const std::string& text, const std::string& file,
     s = read_scenario(*envelope, traces, errors);
   errors.throw_if_any({file});
   return s;
-}
-
-void grow(ScenarioSpec& s, double g) {
-  if (g == 1.0) return;
-  for (PoissonGeneratorSpec& gen : s.workload.generators) {
-    gen.mean_interarrival = Duration(static_cast<int64_t>(
-        std::llround(static_cast<double>(gen.mean_interarrival.micros()) / g)));
-    gen.count = std::llround(static_cast<double>(gen.count) * g);
-  }
-  for (ServiceSpec& service : s.workload.services) {
-    service.load.qps *= g;
-    service.load.peak_qps *= g;
-    service.load.trough_qps *= g;
-    service.load.speedup *= g;
-  }
 }
 
 }  // namespace
@@ -157,12 +140,11 @@ PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& trace
   }
   try {
     const ScenarioSpec s = scenario(largest_growth, top);
-    int64_t jobs = static_cast<int64_t>(s.workload.jobs.size());
-    for (const PoissonGeneratorSpec& gen : s.workload.generators) jobs += gen.count;
-    if (jobs > kMaxJobs)
+    const int64_t jobs = scenario_job_count(s);
+    if (jobs > kMaxScenarioJobs)
       throw InputError({}, "",
                        fmt::format("growth {} makes {} jobs; a scenario has at most {}",
-                                   largest_growth, jobs, kMaxJobs));
+                                   largest_growth, jobs, kMaxScenarioJobs));
     if (bottom_nodes > 0 || !kept_racks_.empty()) scenario(largest_growth, bottom);
   } catch (const InputError& e) {
     throw InputError(plan.pools.front().where, "spec.pools",
@@ -188,7 +170,7 @@ std::string PlanVariants::racks_yaml(const std::vector<int64_t>& sizes) const {
 
 ScenarioSpec PlanVariants::scenario(double growth, const std::vector<int64_t>& sizes) const {
   ScenarioSpec s = load_with_racks(base_text_, plan_->base, racks_yaml(sizes), traces_);
-  grow(s, growth);
+  grow_load(s, growth);
   return s;
 }
 

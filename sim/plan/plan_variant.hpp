@@ -3,7 +3,7 @@
 // Scenario with the racks of each planned class replaced by as many racks as the pool's nodes
 // need (nodesPerRack each, the last one partly filled; the base's rack names first, then
 // "<class>-<k>"), read by the Scenario loader as if written by hand, then the load multiplied
-// by the step's growth:
+// by the step's growth (grow_load, sim/sweep/load_growth.hpp):
 //   - each generator's mean inter-arrival time divided by g and its count multiplied by g (the
 //     same period, g times the arrivals);
 //   - each service's traffic multiplied by g (Poisson qps, a curve's peak and trough, a
@@ -41,12 +41,15 @@ class PlanVariants {
   // not a valid scenario (every pool at 0 leaves no cluster): such a configuration meets no SLO.
   ScenarioSpec scenario(double growth, const std::vector<int64_t>& sizes) const;
 
+  // The value scenario() sets at spec.cluster.racks for `sizes`, as YAML (a flow sequence):
+  // what a Sweep point gives to run the same scenario elsewhere
+  // (tools/gantry/plan_on_kubernetes.hpp).
+  std::string racks_yaml(const std::vector<int64_t>& sizes) const;
+
   // The hourly price of `sizes`: sum of nodes × pricePerNodeHour.
   double cost_per_hour(const std::vector<int64_t>& sizes) const;
 
  private:
-  std::string racks_yaml(const std::vector<int64_t>& sizes) const;
-
   const PlanSpec* plan_;
   ClusterTraceLoader traces_;
   std::string base_text_;

@@ -90,7 +90,11 @@ void check_sweep_documents(const SweepDocuments& docs) {
 }
 
 SweepDocuments collect_sweep_documents(const std::string& sweep_path) {
-  const std::string sweep_text = read_text_file(sweep_path);
+  return collect_sweep_documents(sweep_path, read_text_file(sweep_path));
+}
+
+SweepDocuments collect_sweep_documents(const std::string& sweep_path,
+                                       const std::string& sweep_text) {
   const SweepSpec sweep = load_sweep_text(sweep_text, sweep_path);
   std::vector<std::pair<fs::path, std::string>> files = {
       {fs::path(sweep_path).lexically_normal(), sweep_text}};

@@ -38,6 +38,10 @@ void check_sweep_documents(const SweepDocuments& docs);
 // written as the user wrote the paths (relative stays relative). Throws InputError (a sweep
 // that does not load) or FileError.
 SweepDocuments collect_sweep_documents(const std::string& sweep_path);
+// The same for a sweep written by a program (`gantry plan --on kubernetes`'s batches): its
+// `sweep_text` is taken as the file at `sweep_path`, which need not exist.
+SweepDocuments collect_sweep_documents(const std::string& sweep_path,
+                                       const std::string& sweep_text);
 
 // A private folder (mkdtemp under the system's temporary folder) holding the documents,
 // removed with everything in it when destroyed. Not copyable.

@@ -139,7 +139,8 @@ SweepSpec read_sweep(const Envelope& envelope, ConfigErrors& errors) {
   s.file = envelope.file;
   s.name = envelope.name;
   if (!envelope.spec) return s;
-  const ConfigFields spec(*envelope.spec, {"base", "seeds", "axes", "points", "metrics"}, errors);
+  const ConfigFields spec(*envelope.spec, {"base", "seeds", "growth", "axes", "points", "metrics"},
+                          errors);
   if (!spec.valid()) return s;
   spec.read_required("base", [&](const ConfigNode& n) {
     s.base_as_written = n.as_name();
@@ -148,6 +149,10 @@ SweepSpec read_sweep(const Envelope& envelope, ConfigErrors& errors) {
   });
   spec.read("seeds",
             [&](const ConfigNode& n) { s.seeds = static_cast<int>(n.as_int(1, kMaxSweepSeeds)); });
+  spec.read("growth", [&](const ConfigNode& n) {
+    s.growth = n.as_double(kMinSweepGrowth, kMaxSweepGrowth);
+    s.growth_where = n.location();
+  });
   const size_t before_axes = errors.size();
   spec.read_required("axes", [&](const ConfigNode& n) {
     const std::vector<ConfigNode> items = n.as_sequence();

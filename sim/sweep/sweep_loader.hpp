@@ -7,6 +7,8 @@
 //   spec:
 //     base: ../quickstart.yaml       # a Scenario; relative to this file's folder
 //     seeds: 5                       # default 1; seed i of a point is the base's seed + i
+//     growth: 1.5                    # default 1; arrivals × 1.5 in every point (as a Plan's
+//                                    # forecast step: sim/sweep/load_growth.hpp)
 //     axes:                          # the cartesian product of their values ...
 //     - {name: placement, path: spec.policy.placement, values: [binpack, spread, topology]}
 //     - {name: nodes, path: spec.cluster.racks[*].nodes, values: [6, 8, 10]}
@@ -35,6 +37,9 @@ namespace gantry {
 inline constexpr int kMaxSweepSeeds = 1000;
 inline constexpr size_t kMaxSweepAxes = 16;
 inline constexpr size_t kMaxSweepRuns = 100000;
+// spec.growth's bounds: a Plan's forecast steps' (sim/plan/plan_loader.hpp).
+inline constexpr double kMinSweepGrowth = 0.01;
+inline constexpr double kMaxSweepGrowth = 100;
 
 SweepSpec load_sweep_text(const std::string& text, const std::string& file_name);
 

@@ -43,6 +43,10 @@ struct SweepSpec {
   std::string base_as_written;
   SourceLocation base_where;
   int seeds = 1;  // runs per point: seeds spec.seed, spec.seed + 1, ... of the base
+  // Arrival-rate multiplier applied to every point's scenario once loaded (grow_load,
+  // sim/sweep/load_growth.hpp): a Plan's forecast step, run as a sweep.
+  double growth = 1.0;
+  SourceLocation growth_where;
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;    // the cartesian product of the axes, or spec.points
   std::vector<std::string> metrics;  // sim/sweep/sweep_metrics.hpp names, in the order given

@@ -10,6 +10,7 @@
 #include "engine/config/envelope.hpp"
 #include "engine/config/quote.hpp"
 #include "sim/scenario_loader.hpp"
+#include "sim/sweep/load_growth.hpp"
 #include "sim/sweep/sweep_metrics.hpp"
 
 namespace gantry {
@@ -145,6 +146,13 @@ std::vector<ScenarioSpec> build_sweep_variants(const SweepSpec& sweep,
       if (std::optional<Envelope> envelope = read_envelope(document, {"Scenario"}, found))
         variant = read_scenario(*envelope, traces, found);
       found.throw_if_any({sweep.base});
+      grow_load(variant, sweep.growth);
+      if (const int64_t jobs = scenario_job_count(variant); jobs > kMaxScenarioJobs)
+        errors.add(InputError(
+            sweep.growth_where, "spec.growth",
+            fmt::format("growth {} makes {} jobs at the point {}; a scenario "
+                        "has at most {}",
+                        sweep.growth, jobs, point_label(sweep, point), kMaxScenarioJobs)));
       check_metrics(sweep, variant, errors);
       variants.push_back(std::move(variant));
     } catch (const InputErrors& e) {

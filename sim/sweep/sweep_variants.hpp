@@ -1,8 +1,10 @@
 #pragma once
 // The scenarios a Sweep runs: its base Scenario with each point's values set at the axes'
 // paths (sim/sweep/document_path.hpp), read by the Scenario loader as if the user had written
-// the variant by hand. So a variant is checked exactly as a scenario file is, and one seed of
-// a point runs what `gantry simulate` of the edited file runs.
+// the variant by hand, then its load multiplied by spec.growth (sim/sweep/load_growth.hpp; a
+// growth that takes a point past a scenario's 1,000,000 jobs is an error at spec.growth). So a
+// variant is checked exactly as a scenario file is, and one seed of a point runs what `gantry
+// simulate` of the edited file runs.
 //
 // Everything is checked before anything runs: the base file itself; each axis's path against
 // the base (and against the base as the earlier axes left it: an axis may replace a list that a

@@ -7,11 +7,13 @@
 #include <memory>
 
 #include "adapters/traces/trace_ref_loader.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/store/replacement_file.hpp"
 #include "report/plan_report.hpp"
 #include "sim/plan/plan_loader.hpp"
 #include "sim/plan/plan_run.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/plan_on_kubernetes.hpp"
 #include "tools/gantry/progress_bar.hpp"
 
 namespace gantry::cli {
@@ -24,22 +26,54 @@ struct PlanOptions {
   std::string format = "text";
   unsigned parallel = 0;
   bool no_progress = false;
+  std::string on = "local";  // or "kubernetes"
+  KubeSweepOptions kube;
 };
 
-void run_plan_command(const PlanOptions& opt) {
-  const PlanSpec plan = load_plan_file(opt.file);
-  const PlanVariants variants(plan, load_trace_topology);
-  const std::string dir = opt.out_dir.empty() ? "gantry-out/" + plan.name : opt.out_dir;
-  make_output_dir("--out", dir);
-
+// On this machine's cores, with a bar over the forecast steps.
+PlanRun run_plan_locally(const PlanSpec& plan, const PlanVariants& variants,
+                         const PlanOptions& opt) {
   ProgressBar bar(fmt::format("plan {}: {} forecast step{}", plan.name, plan.growth.size(),
                               plan.growth.size() == 1 ? "" : "s"),
                   !opt.no_progress);
   bar.update(0);
-  const PlanRun run = run_plan(plan, variants, threads_for(opt.parallel), [&](size_t step) {
+  PlanRun run = run_plan(plan, variants, threads_for(opt.parallel), [&](size_t step) {
     bar.update(static_cast<double>(step + 1) / static_cast<double>(plan.growth.size()));
   });
   bar.finish();
+  return run;
+}
+
+void run_plan_command(const PlanOptions& opt) {
+  const bool on_kubernetes = opt.on == "kubernetes";
+  if (on_kubernetes) {
+    require_image(opt.kube);
+    if (opt.kube.detach)
+      throw GantryError(
+          "--detach: a plan cannot return before its end: each round of its search is a Job "
+          "whose figures choose the next round's configurations (a single sweep can: gantry "
+          "sweep --on kubernetes --detach)");
+  }
+  const PlanSpec plan = load_plan_file(opt.file);
+  const PlanVariants variants(plan, load_trace_topology);
+  if (on_kubernetes && opt.kube.dry_run) {
+    try {
+      run_plan(plan, variants, kube_plan_runner(plan, variants, opt.kube, nullptr, true));
+    } catch (const PlanDryRunPrinted&) {
+    }
+    return;
+  }
+  const std::string dir = opt.out_dir.empty() ? "gantry-out/" + plan.name : opt.out_dir;
+  make_output_dir("--out", dir);
+
+  std::unique_ptr<KubeSweepSession> session;
+  if (on_kubernetes) session = std::make_unique<KubeSweepSession>(opt.kube);
+  // Each round on Kubernetes draws its own bar (the Job's runs).
+  const PlanRun run =
+      on_kubernetes
+          ? run_plan(plan, variants,
+                     kube_plan_runner(plan, variants, opt.kube, session.get(), opt.no_progress))
+          : run_plan_locally(plan, variants, opt);
   const std::vector<std::string>& metrics = run.evaluators.front()->metrics();
   const std::string chart = (std::filesystem::path(dir) / "frontier.svg").string();
   write_file_atomically(chart, plan_frontier_svg(plan, variants.slos(), metrics, run.result));
@@ -72,6 +106,13 @@ void add_plan_command(CLI::App& app) {
                               kMaxParallel))
       ->check(parallel_validator());
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
+  cmd->add_option("--on", opt->on,
+                  "Where the simulations go: this machine's cores, or one Kubernetes Indexed Job "
+                  "per round of the search, coordinated by gantry serve (README, \"Sweeps on "
+                  "Kubernetes\"); the answer is the same")
+      ->check(CLI::IsMember({"local", "kubernetes"}));
+  add_kube_sweep_flags(cmd, opt->kube,
+                       "Refused: the search needs each round's figures (gantry sweep has it)");
   cmd->callback([opt] { run_plan_command(*opt); });
 }
 

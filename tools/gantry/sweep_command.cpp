@@ -97,7 +97,7 @@ void add_sweep_command(CLI::App& app, const CliHooks& hooks) {
                   "Where the runs go: this machine's cores, or a Kubernetes Indexed Job "
                   "coordinated by gantry serve (README, \"Sweeps on Kubernetes\")")
       ->check(CLI::IsMember({"local", "kubernetes"}));
-  add_kube_sweep_flags(cmd, opt->kube);
+  add_kube_sweep_flags(cmd, opt->kube, "Return once the Job is created, with the sweep's URL");
   add_sweep_cancel_command(cmd);
   cmd->add_option("--out", opt->out_dir,
                   "Directory for results.db and the charts (default gantry-out/<sweep name>)");

@@ -1,6 +1,6 @@
 #pragma once
-// The plan tests' bases and folder: an M/M/c queue whose answers Erlang C gives, and a batch of
-// eight jobs on two priced pools worked out by hand.
+// The plan tests' bases and folder: an M/M/c queue whose answers Erlang C gives (mmc_base.hpp),
+// and a batch of eight jobs on two priced pools worked out by hand.
 
 #include <gtest/gtest.h>
 
@@ -9,40 +9,10 @@
 #include "engine/config/config_errors.hpp"
 #include "sim/plan/plan_loader.hpp"
 #include "sim/plan/plan_run.hpp"
+#include "tests/sim/plan/mmc_base.hpp"
 #include "tests/sim/sweep/sweep_fixture.hpp"
 
 namespace gantry::testing {
-
-// M/M/c: Poisson arrivals every 10 min on average (λ = 6/h), exponential service of mean 1 h
-// (3,600 steps of 1 s, steps: {mean: 3600}; μ = 1/h), one 1-GPU node per server, no start-up
-// time: offered load a = λ/μ = 6 Erlangs. Erlang C, C(c, a) = [a^c/c! · c/(c−a)] /
-// [Σ_{k<c} a^k/k! + a^c/c! · c/(c−a)], mean wait W_q = C(c, a) / (cμ − λ):
-//   a = 6: c = 8 -> 642.6 s, c = 9 -> 235.2 s
-//   a = 9 (growth 1.5): c = 11 -> 774.8 s, c = 12 -> 319.2 s
-// With the SLO mean wait <= 6 min (360 s) the answers are 9 and 12 nodes.
-inline const char* kMmcBase = R"(apiVersion: gantry.dev/v1
-kind: Scenario
-metadata: {name: mmc}
-spec:
-  seed: 1
-  start: 2026-01-01T00:00:00Z
-  cluster:
-    fabric: {kind: InfiniBand}
-    storage: {bandwidth: 100GB/s}
-    nodeClasses:
-    - {name: box, cpu: "64", memory: 512Gi, gpu: {type: A100-80G, count: 1}, nic: 200Gbps}
-    racks:
-    - {name: r1, class: box, nodes: 8}
-  workload:
-    generators:
-    - kind: Poisson
-      name: m
-      count: 20000
-      meanInterarrival: 10m
-      mix:
-      - {weight: 1, gpus: 1, gpusPerPod: 1, steps: {mean: 3600}, stepCompute: 1s, gradientSize: 0}
-  sim: {podStartup: 0s}
-)";
 
 // Eight 1-hour 1-GPU jobs at 0 s on 1-GPU nodes of two classes, the same GPU: n nodes in all
 // give waits of 0, 1, 2, ... h in groups of n, so wait.max <= 1 h needs n >= 4.

@@ -10,13 +10,19 @@
 #include "report/plan_report.hpp"
 #include "sim/plan/plan_loader.hpp"
 #include "sim/plan/plan_run.hpp"
+#include "sim/simulation.hpp"
+#include "sim/summary.hpp"
+#include "sim/sweep/sweep_loader.hpp"
+#include "sim/sweep/sweep_variants.hpp"
 #include "tests/sim/plan/plan_fixture.hpp"
 
 namespace gantry {
 namespace plan_test {
 
 using testing::eight_jobs_base;
+using testing::kGrownMmcPlan;
 using testing::kMmcBase;
+using testing::mmc_base;
 
 class Plan : public testing::PlanFolder {};
 
@@ -78,9 +84,7 @@ TEST_F(Plan, AnSloNothingMeetsIsAnAnswerWithTheShortfall) {
 }
 
 TEST_F(Plan, TheSameAnswerOnOneThreadOrTwo) {
-  std::string base = kMmcBase;
-  base.replace(base.find("count: 20000"), 12, "count: 2000");
-  const PlanSpec plan = load_plan_file(plan_file(base, R"(  pools:
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(2000), R"(  pools:
   - {class: box, min: 6, max: 14, pricePerNodeHour: 1}
   slo: {wait.p95: 30m}
 )"));
@@ -140,6 +144,106 @@ TEST_F(Plan, MistakesAreNamedAtTheirLine) {
                   "  slo: {wait.p96: 1h}\n")
                 .find(file + ":8:9: spec.slo.wait.p96: unknown metric 'wait.p96'"),
             std::string::npos);
+}
+
+// The seam `gantry plan --on kubernetes` uses: every run goes through the runner, round by
+// round, with the seeds the local evaluator uses (the base's spec.seed 1 + the seed index), and
+// what the runner answers is what the plan judges.
+TEST_F(Plan, AnInjectedRunnerRunsEveryRoundWithTheLocalSeeds) {
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(200), kGrownMmcPlan));
+  const PlanVariants variants(plan);
+  std::vector<PlanBatch> batches;
+  const PlanBatchRunner local = local_plan_runner(1);
+  const PlanRun seen = run_plan(plan, variants, [&](const PlanBatch& batch) {
+    batches.push_back(batch);
+    return local(batch);
+  });
+  const PlanRun plain = run_plan(plan, variants, 1);
+  EXPECT_EQ(plan_json(plan, variants.slos(), seen.evaluators[0]->metrics(), seen.result).dump(),
+            plan_json(plan, variants.slos(), plain.evaluators[0]->metrics(), plain.result).dump());
+  ASSERT_GE(batches.size(), 2u);
+  // Round 1: the largest configuration (16 nodes) at seeds 1 and 2.
+  ASSERT_EQ(batches[0].runs.size(), 2u);
+  EXPECT_EQ(batches[0].round, 1u);
+  EXPECT_EQ(batches[0].growth, 1.5);
+  EXPECT_EQ(batches[0].runs[0].sizes, (std::vector<int64_t>{16}));
+  EXPECT_EQ(batches[0].runs[0].seed, 1u);
+  EXPECT_EQ(batches[0].runs[1].seed, 2u);
+  size_t runs = 0, more_seeds = 0;
+  for (size_t i = 0; i < batches.size(); ++i) {
+    EXPECT_EQ(batches[i].round, i + 1);
+    runs += batches[i].runs.size();
+    // A round of added seeds (an interval straddled the limit): seeds 3 and 4.
+    if (batches[i].runs.front().seed == 3) {
+      ++more_seeds;
+      EXPECT_EQ(batches[i].runs.back().seed, 4u);
+    }
+  }
+  EXPECT_EQ(runs, seen.result.simulations);
+  EXPECT_GE(more_seeds, 1u) << "the answer, 13 nodes, is judged at 4 seeds";
+}
+
+// A batch as `gantry plan --on kubernetes` writes it (a Sweep of the plan's base: the racks
+// and the seed at their paths, the growth in spec.growth) simulates exactly the plan's own
+// scenario: the same trajectory, event for event.
+TEST_F(Plan, ASweepPointWithTheRacksSeedAndGrowthIsThePlansScenario) {
+  const PlanSpec plan = load_plan_file(plan_file(mmc_base(200), kGrownMmcPlan));
+  const PlanVariants variants(plan);
+  const std::vector<int64_t> sizes{11};
+  const SweepSpec sweep = load_sweep_file(write("batch.yaml", R"(apiVersion: gantry.dev/v1
+kind: Sweep
+metadata: {name: batch}
+spec:
+  base: plan-base.yaml
+  growth: 1.5
+  axes:
+  - {name: racks, path: spec.cluster.racks}
+  - {name: runSeed, path: spec.seed}
+  points:
+  - {racks: )" + variants.racks_yaml(sizes) + R"(, runSeed: 3}
+)"));
+  const std::vector<ScenarioSpec> points = build_sweep_variants(sweep);
+  ASSERT_EQ(points.size(), 1u);
+  ScenarioSpec planned = variants.scenario(1.5, sizes);
+  planned.seed += 2;  // seed index 2 of the base's seed 1
+  // 200 jobs × 1.5 = 300 jobs, every 10 min / 1.5 = 400 s.
+  EXPECT_EQ(points[0].workload.generators[0].count, 300);
+  EXPECT_EQ(points[0].workload.generators[0].mean_interarrival, Duration::from_seconds(400));
+  EXPECT_EQ(points[0].seed, 3u);
+  EXPECT_EQ(trajectory_fingerprint(run_simulation(points[0]).log),
+            trajectory_fingerprint(run_simulation(planned).log));
+}
+
+TEST_F(Plan, ASweepsGrowthOutOfBoundsIsAnErrorAtItsLine) {
+  const auto error = [&](const std::string& base, const std::string& growth) -> std::string {
+    write("g-base.yaml", base);
+    const std::string file = write("g.yaml", R"(apiVersion: gantry.dev/v1
+kind: Sweep
+metadata: {name: g}
+spec:
+  base: g-base.yaml
+  growth: )" + growth + R"(
+  axes:
+  - {name: nodes, path: "spec.cluster.racks[*].nodes", values: [1]}
+)");
+    try {
+      build_sweep_variants(load_sweep_file(file));
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "no error";
+  };
+  const std::string file = (dir_ / "g.yaml").string();
+  EXPECT_NE(error(kMmcBase, "0").find(file + ":6:11: spec.growth: "), std::string::npos)
+      << error(kMmcBase, "0");
+  // 20,000 jobs × 60 = 1,200,000, past a scenario's 1,000,000.
+  EXPECT_NE(error(kMmcBase, "60")
+                .find(file + ":6:11: spec.growth: growth 60 makes 1200000 jobs "
+                             "at the point nodes=1; a scenario has at most "
+                             "1000000"),
+            std::string::npos)
+      << error(kMmcBase, "60");
+  EXPECT_EQ(error(kMmcBase, "50"), "no error") << "20,000 × 50 = 1,000,000 jobs: the limit";
 }
 
 }  // namespace plan_test

@@ -92,6 +92,13 @@ std::string never_fits(const Topology& topology, const JobSpec& job) {
 }
 
 void check_tasks_fit(const std::vector<PipelineSpec>& pipelines, const Topology& topology) {
+  std::vector<InputError> errors =
+      tasks_that_never_fit(pipelines, topology, "the --cluster scenario's cluster");
+  if (!errors.empty()) throw PipelineErrors(std::move(errors));
+}
+
+std::vector<InputError> tasks_that_never_fit(const std::vector<PipelineSpec>& pipelines,
+                                             const Topology& topology, const std::string& cluster) {
   std::vector<InputError> errors;
   for (const PipelineSpec& p : pipelines) {
     for (size_t i = 0; i < p.tasks.size(); ++i) {
@@ -105,10 +112,10 @@ void check_tasks_fit(const std::vector<PipelineSpec>& pipelines, const Topology&
       if (!why.empty())
         errors.emplace_back(task.where, "spec.tasks[" + std::to_string(i) + "]",
                             "task " + task.name + " of pipeline " + p.name +
-                                " can never be placed on the --cluster scenario's cluster: " + why);
+                                " can never be placed on " + cluster + ": " + why);
     }
   }
-  if (!errors.empty()) throw PipelineErrors(std::move(errors));
+  return errors;
 }
 
 void ClusterTaskExecutor::start(const AttemptRequest& request, AttemptListener& listener) {

@@ -80,5 +80,9 @@ std::string never_fits(const Topology& topology, const JobSpec& job);
 // every distributed task of `pipelines` whose declared request can never be placed on
 // `topology` (autosize only lowers requests, so the declared one is the largest).
 void check_tasks_fit(const std::vector<PipelineSpec>& pipelines, const Topology& topology);
+// The same problems as a list ("... can never be placed on <cluster>: ..."), for callers that
+// warn rather than refuse (gantry serve: the live cluster's nodes may change).
+std::vector<InputError> tasks_that_never_fit(const std::vector<PipelineSpec>& pipelines,
+                                             const Topology& topology, const std::string& cluster);
 
 }  // namespace gantry

@@ -162,6 +162,38 @@ TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {
   EXPECT_NE(apply.err.find(file + ":8:"), std::string::npos) << apply.err;
 }
 
+// A task the server's cluster can never hold (quickstart's nodes are A100-80G; the task asks
+// for A100, as an import from another cluster would) is applied with a warning at its line,
+// on a dry run too, rather than passing as valid and failing at its first run.
+TEST_F(ServeCommand, ApplyWarnsOfATaskTheClusterCannotHold) {
+  auto server = serve();
+  const std::string file = write("train.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: train}
+spec:
+  tasks:
+  - name: fit
+    template: pytorchjob
+    image: registry.local/bert:1
+    replicas: {master: 1, worker: 1}
+    resources: {cpu: "8", memory: 64Gi, gpu: "8", gpuType: A100}
+    simulate: {duration: 1h}
+)");
+  const std::string flags = " --server " + server->url() + " --token " + token();
+  const std::string warning =
+      file +
+      ":6:5: warning: spec.tasks[0]: task fit of pipeline train can never be placed on "
+      "the server's cluster: it asks for GPU type A100, which no node of the cluster has\n";
+  const Outcome dry = run("pipeline apply --dry-run " + file + flags);
+  EXPECT_EQ(dry.exit_code(), 0) << dry.err;
+  EXPECT_EQ(dry.err, warning);
+  EXPECT_EQ(dry.out, "pipeline/train valid\n");
+  const Outcome applied = run("pipeline apply " + file + flags);
+  EXPECT_EQ(applied.exit_code(), 0) << applied.err;
+  EXPECT_EQ(applied.err, warning);
+  EXPECT_EQ(applied.out, "pipeline/train applied\n");
+}
+
 TEST_F(ServeCommand, TokensAreRequiredAndViewersOnlyRead) {
   auto server = serve();
   web::HttpClient anonymous(server->url());

@@ -48,7 +48,8 @@ TEST(RunnerKill, KillRunStopsItsAttemptsSaysByWhomAndCanBeRerun) {
   EXPECT_EQ(event_message(h, SchedulerEventKind::kKill), "killed by alice");
   h.until(day("01:05"));
   EXPECT_EQ(h.runs("m"), (V{"00:00 manual succeeded 00:00-01:00"}));
-  EXPECT_EQ(h.attempts("m", day("00:00"), "a"), "succeeded: 00:00-00:10 killed 00:20-00:50 succeeded");
+  EXPECT_EQ(h.attempts("m", day("00:00"), "a"),
+            "succeeded: 00:00-00:10 killed 00:20-00:50 succeeded");
 }
 
 // Manual pipeline m: a (30 min, 2 retries) -> b (10 min, all_success); a -> d (10 min,
@@ -97,8 +98,8 @@ TEST(RunnerKill, KillsOfWhatHasEndedAreRefused) {
     if (e.kind == SchedulerEventKind::kRejected) rejected.push_back(e.message);
   EXPECT_EQ(rejected, (V{"kill-run: the run has ended: it is succeeded",
                          "kill-task: no task nope in the pipeline"}));
-  EXPECT_EQ(h.runs("m"), (V{"00:00 manual succeeded 00:00-00:10",
-                            "00:30 manual succeeded 00:30-00:40"}));
+  EXPECT_EQ(h.runs("m"),
+            (V{"00:00 manual succeeded 00:00-00:10", "00:30 manual succeeded 00:30-00:40"}));
 }
 
 // Every attempt stopped by the orchestrator says why. Pipeline p: one 30-minute task, run

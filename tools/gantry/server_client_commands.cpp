@@ -94,6 +94,10 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
     }
     check(r, file);
     const auto j = nlohmann::json::parse(r.body);
+    // What the server's cluster cannot hold: applied, but said with its place in the file.
+    for (const auto& w : j.value("warnings", nlohmann::json::array()))
+      fmt::print(stderr, "{}:{}:{}: warning: {}: {}\n", file, w.value("line", 0),
+                 w.value("column", 0), w.value("path", ""), w.value("message", ""));
     for (const auto& p : j.value("pools", nlohmann::json::array()))
       fmt::print("pool/{} {}\n", p.value("name", ""),
                  dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <set>
 
+#include "adapters/simcluster/cluster_task_executor.hpp"
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/store/store_error.hpp"
@@ -468,6 +469,12 @@ nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files
     }
     nlohmann::json out = {{"pipelines", nlohmann::json::array()},
                           {"pools", nlohmann::json::array()}};
+    // Tasks the cluster cannot hold as it is now: a warning, not a refusal (a live cluster's
+    // nodes change), but said at once rather than at the first run's error.
+    const std::vector<InputError> never_fit =
+        tasks_that_never_fit(docs.pipelines, world_->cluster().topology(), "the server's cluster");
+    if (!never_fit.empty())
+      out["warnings"] = validation_errors(never_fit, given.front().file_name)["errors"];
     const int64_t now_us = loop_->now().micros();
     for (const PoolSpec& pool : docs.pools) {
       if (!dry_run && pools_.count(pool.name) == 0) {

@@ -27,23 +27,8 @@ using namespace gantry::testing;
 // 3,000 jobs of two sizes on 4 DGX nodes: about 24,000 events and series points, so
 // several batches of ResultsStream::kBatchRows go through the writer.
 ScenarioSpec busy_scenario() {
-  ScenarioSpec s = scenario_with(dgx_rack(4), {});
+  ScenarioSpec s = two_size_poisson(11, 3'000, seconds(20), 2000);
   s.name = "busy";
-  s.seed = 11;
-  PoissonGeneratorSpec g;
-  g.name = "p";
-  g.count = 3'000;
-  g.mean_interarrival = seconds(20);
-  JobClass small;
-  small.gpus = 2;
-  small.gpus_per_pod = 1;
-  small.steps = {100, 2000};
-  small.gradient_bytes = 100'000'000;
-  JobClass big = small;
-  big.gpus = 16;
-  big.gpus_per_pod = 8;
-  g.mix = {small, big};
-  s.workload.generators.push_back(g);
   return s;
 }
 

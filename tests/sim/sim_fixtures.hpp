@@ -59,4 +59,27 @@ inline ScenarioSpec scenario_with(Topology topo, std::vector<JobSpec> jobs) {
   return s;
 }
 
+// A Poisson stream of `count` jobs on 4 DGX nodes, half of 2 GPUs (one per pod), half of 16
+// (8 per pod), 100 to `max_steps` steps each.
+inline ScenarioSpec two_size_poisson(uint64_t seed, int64_t count, Duration mean_interarrival,
+                                     int64_t max_steps) {
+  ScenarioSpec s = scenario_with(dgx_rack(4), {});
+  s.seed = seed;
+  PoissonGeneratorSpec g;
+  g.name = "p";
+  g.count = count;
+  g.mean_interarrival = mean_interarrival;
+  JobClass small;
+  small.gpus = 2;
+  small.gpus_per_pod = 1;
+  small.steps = {100, max_steps};
+  small.gradient_bytes = 100'000'000;
+  JobClass big = small;
+  big.gpus = 16;
+  big.gpus_per_pod = 8;
+  g.mix = {small, big};
+  s.workload.generators.push_back(g);
+  return s;
+}
+
 }  // namespace gantry::testing

@@ -11,23 +11,7 @@ namespace summary_test {
 using namespace gantry::testing;
 
 ScenarioSpec poisson_scenario(uint64_t seed) {
-  ScenarioSpec s = scenario_with(dgx_rack(4), {});
-  s.seed = seed;
-  PoissonGeneratorSpec g;
-  g.name = "p";
-  g.count = 300;
-  g.mean_interarrival = minutes(2);
-  JobClass small;
-  small.gpus = 2;
-  small.gpus_per_pod = 1;
-  small.steps = {100, 5000};
-  small.gradient_bytes = 100'000'000;
-  JobClass big = small;
-  big.gpus = 16;
-  big.gpus_per_pod = 8;
-  g.mix = {small, big};
-  s.workload.generators.push_back(g);
-  return s;
+  return two_size_poisson(seed, 300, minutes(2), 5000);
 }
 
 TEST(Determinism, SameSeedGivesIdenticalTrajectory) {

@@ -69,7 +69,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] | undefined }) {
     <table className="table" data-testid="audit-table">
       <thead>
         <tr>
-          <th>When (UTC)</th>
+          <th title="The wall clock of the server, not its simulated clock: when a person acted">When (UTC, wall clock)</th>
           <th>Who</th>
           <th>What</th>
           <th>Result</th>

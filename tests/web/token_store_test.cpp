@@ -71,6 +71,30 @@ TEST_F(TokenStoreTest, FirstStartWritesOneAdminTokenToAPrivateFile) {
   EXPECT_EQ(store.list().size(), 1u);
 }
 
+// A person's token named like the first start's admin token does not stop a start without an
+// admin token: the new one takes the next free name.
+TEST_F(TokenStoreTest, TheFirstStartsTokenTakesAFreeName) {
+  TokenStore store((dir_ / "g.db").string());
+  store.create(TokenRole::kViewer, "admin (first start)");
+  ASSERT_TRUE(store.ensure_admin(dir_ / "g.db.token"));
+  EXPECT_EQ(store.list_users().back().name, "admin (first start 2)");
+  EXPECT_EQ(store.list_users().back().role, TokenRole::kAdmin);
+}
+
+// The record of a token's last use never waits for another writer: while another connection
+// holds the write lock, verify() answers at once and records nothing.
+TEST_F(TokenStoreTest, ALockedDatabaseSkipsTheLastUseRecord) {
+  TokenStore store((dir_ / "g.db").string());
+  const std::string token = store.create(TokenRole::kViewer, "dashboard");
+  Database other = Database::open((dir_ / "g.db").string(), {.wal = true});
+  other.exec("BEGIN IMMEDIATE");  // holds the write lock
+  const std::optional<TokenInfo> who = store.verify(token);
+  ASSERT_TRUE(who.has_value());
+  EXPECT_EQ(who->last_used_us, 0) << "not recorded";
+  other.exec("COMMIT");
+  EXPECT_GT(store.verify(token)->last_used_us, 0) << "recorded at the next request";
+}
+
 TEST_F(TokenStoreTest, AForeignFileIsNeverReplaced) {
   TokenStore store((dir_ / "g.db").string());
   const fs::path file = dir_ / "notes.txt";

@@ -289,6 +289,14 @@ void add_token_command(CLI::App& app) {
         const auto it = std::find_if(tokens.begin(), tokens.end(),
                                      [&](const web::TokenInfo& t) { return t.id == *id; });
         if (it == tokens.end()) throw GantryError(fmt::format("--id: no token with id {}", *id));
+        if (it->role == web::TokenRole::kAdmin &&
+            std::count_if(tokens.begin(), tokens.end(), [](const web::TokenInfo& t) {
+              return t.role == web::TokenRole::kAdmin;
+            }) == 1)
+          throw GantryError(fmt::format(
+              "--id: token {} '{}' is the only admin token: create another admin token first "
+              "(gantry token create --role admin), or nothing could manage tokens",
+              it->id, it->name));
         store->revoke(*id);
         fmt::print("revoked token {} '{}' ({})\n", it->id, it->name, web::to_string(it->role));
         return;

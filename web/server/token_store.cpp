@@ -129,7 +129,8 @@ TokenStore::TokenStore(const std::string& db_path) : db_(Database::open(db_path,
   if (!has_last_used)
     db_.exec("ALTER TABLE api_tokens ADD COLUMN last_used_us INTEGER NOT NULL DEFAULT 0");
   verify_ = db_.prepare(std::string("SELECT ") + kColumns + " FROM api_tokens WHERE hash = ?");
-  touch_ = db_.prepare("UPDATE api_tokens SET last_used_us = ? WHERE id = ?");
+  touch_db_ = Database::open(db_path, {.wal = true, .busy_timeout = microseconds(0)});
+  touch_ = touch_db_.prepare("UPDATE api_tokens SET last_used_us = ? WHERE id = ?");
 }
 
 std::string TokenStore::create(TokenRole role, const std::string& name, const std::string& scope) {
@@ -171,7 +172,8 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
       touch_.step();
       info.last_used_us = now;
     } catch (const StoreError&) {
-      // A full or locked disk: the request is still answered; the record waits for the next.
+      // Locked by another writer, or a full disk: the request is still answered; the record
+      // waits for the next.
     }
     touch_.reset();
   }
@@ -254,7 +256,18 @@ bool TokenStore::ensure_admin(const std::filesystem::path& file) {
     std::getline(in, rest);
     if (!looks_like_token(line) || !rest.empty()) refuse("a file that holds something else");
   }
-  const std::string token = create(TokenRole::kAdmin, "admin (first start)");
+  // The name of the first start's token, or, should a person's token have taken it, the first
+  // free "admin (first start N)".
+  std::string name = "admin (first start)";
+  for (int n = 2;; ++n) {
+    std::lock_guard lock(mu_);
+    Statement taken =
+        db_.prepare(std::string("SELECT 1 FROM api_tokens WHERE name = ? AND ") + kUserRoles);
+    taken.bind_all(name);
+    if (!taken.step()) break;
+    name = "admin (first start " + std::to_string(n) + ")";
+  }
+  const std::string token = create(TokenRole::kAdmin, name);
   // Written to a temporary file of its own (mkostemp: a new name, mode 0600 from the start, so
   // the token is never readable by others and no file of the user's is touched), then renamed.
   std::string tmp = file.string() + ".XXXXXX";

@@ -109,7 +109,11 @@ class TokenStore {
   Database db_;
   // verify() runs on every request: compiled once (destroyed before db_, declared after it).
   Statement verify_;
-  Statement touch_;  // records a token's last use
+  // The last use is written on a connection of its own that never waits for a lock (busy
+  // timeout 0): a write of the orchestrator in progress makes it skip the record (made at the
+  // next request) rather than hold every request's verify() behind the store's mutex.
+  Database touch_db_;
+  Statement touch_;
 };
 
 // Lower-case hex SHA-256 of `text`.

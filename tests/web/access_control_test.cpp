@@ -170,6 +170,17 @@ TEST_F(AccessControl, EveryStateChangingRequestIsAudited) {
   EXPECT_TRUE(logged_.empty()) << logged_;
 }
 
+// A path parameter that is not UTF-8 (civetweb decodes %FF into the byte) is recorded as the
+// text "\xFF", as the server's answers echo it: not lost to a JSON error.
+TEST_F(AccessControl, ATargetThatIsNotUtf8IsRecordedEscaped) {
+  EXPECT_EQ(call("POST", "/api/v1/things/a\xff/trigger", editor_).status, 201);
+  const nlohmann::json e = audit_entries()["entries"];
+  ASSERT_EQ(e.size(), 1u) << logged_;
+  EXPECT_EQ(e[0]["target"]["name"], "a\\xFF");
+  EXPECT_EQ(e[0]["path"], "/api/v1/things/a\\xFF/trigger");
+  EXPECT_TRUE(logged_.empty()) << logged_;
+}
+
 TEST_F(AccessControl, TheAuditLogIsPagedNewestFirst) {
   for (const std::string name : {"a", "b", "c", "d", "e"})
     EXPECT_EQ(call("POST", "/api/v1/things/" + name + "/trigger", editor_).status, 201);

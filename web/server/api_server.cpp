@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "web/server/loop_call.hpp"
+#include "web/server/utf8_text.hpp"
 
 namespace gantry::web {
 
@@ -195,12 +196,15 @@ void ApiServer::audit(const HttpRequest& req, const Route& route, int status) {
   e.at_us = std::chrono::duration_cast<std::chrono::microseconds>(
                 std::chrono::system_clock::now().time_since_epoch())
                 .count();
-  e.token = req.token_name;
+  // The path and its parameters are the client's bytes (a token's name too): those that are not
+  // UTF-8 are kept as the text "\xFF", as the answers echo them, so the entry's JSON can be
+  // written (utf8_text.hpp).
+  e.token = escape_invalid_utf8(req.token_name);
   e.role = req.role;
   e.method = req.method;
   e.route = route.pattern;
-  e.path = req.path;
-  for (const auto& [key, value] : req.params) e.target[key] = value;
+  e.path = escape_invalid_utf8(req.path);
+  for (const auto& [key, value] : req.params) e.target[key] = escape_invalid_utf8(value);
   e.status = status;
   try {
     options_.audit->record(e);

@@ -210,8 +210,9 @@ std::unique_ptr<web::TokenStore> open_token_store(const std::string& db) {
   return std::make_unique<web::TokenStore>(db);
 }
 
+// To the second: the table is read by people (the API gives the microseconds).
 std::string format_micros(int64_t us) {
-  return us > 0 ? format_rfc3339(Time::from_micros(us)) : "never";
+  return us > 0 ? format_rfc3339(Time::from_micros(us - us % 1'000'000)) : "never";
 }
 
 // The first of "<role>-1", "<role>-2", ... that no token has: what a token made without --name
@@ -265,9 +266,9 @@ void add_token_command(CLI::App& app) {
     list->add_option("--db", *db, "The server's database (default gantry.db)");
     list->callback([db] {
       auto store = open_token_store(*db);
-      fmt::print("{:<5} {:<28} {:<7} {:<28} {}\n", "ID", "NAME", "ROLE", "CREATED", "LAST USED");
+      fmt::print("{:<5} {:<28} {:<7} {:<21} {}\n", "ID", "NAME", "ROLE", "CREATED", "LAST USED");
       for (const web::TokenInfo& t : store->list_users())
-        fmt::print("{:<5} {:<28} {:<7} {:<28} {}\n", t.id, t.name, web::to_string(t.role),
+        fmt::print("{:<5} {:<28} {:<7} {:<21} {}\n", t.id, t.name, web::to_string(t.role),
                    format_micros(t.created_us), format_micros(t.last_used_us));
     });
   }

@@ -6,7 +6,8 @@
 #      reads its URL and admin token file from its first two lines of output;
 #   3. runs web/ui/e2e/run.mjs in Debian's Chromium (playwright-core, headless): draws a
 #      pipeline of three templates, connects them, sets a cron, saves, triggers, waits for the
-#      run to succeed in the runs grid, opens every page, saves screenshots (into
+#      run to succeed in the runs grid, opens every page (the Access page: revokes an editor
+#      token made here and checks that the server then refuses it), saves screenshots (into
 #      build/web-e2e/screenshots), and fails on any console error;
 #   4. with --docs, first takes the README's screenshots into web/ui/docs/screenshots
 #      (e2e/screenshots.mjs, on the demo pipelines);
@@ -97,17 +98,19 @@ fi
 token=$(head -n 1 "$token_file")
 # A read-only token too, for the test's last step (the pages grey out what it cannot do).
 viewer_token=$(build/gantry token create --read-only --db "$work/g.db" | head -n 1)
+# And an editor's, which the test revokes on the Access page (then refused: 401).
+editor_token=$(build/gantry token create --role editor --name e2e-editor --db "$work/g.db" | head -n 1)
 
 # The README's screenshots first, so they show the demo pipelines only (not the test's own).
 if [ "$docs" = 1 ]; then
   echo "web-e2e: README screenshots (web/ui/e2e/screenshots.mjs) into web/ui/docs/screenshots"
   (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" \
-    GANTRY_BIN="$root/build/gantry" node e2e/screenshots.mjs docs/screenshots)
+    GANTRY_VIEWER_TOKEN="$viewer_token" GANTRY_EDITOR_TOKEN="$editor_token" GANTRY_BIN="$root/build/gantry" node e2e/screenshots.mjs docs/screenshots)
 fi
 
 echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"
 (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" GANTRY_VIEWER_TOKEN="$viewer_token" \
-  CHROMIUM="$chromium" node e2e/run.mjs "$shots")
+  GANTRY_EDITOR_TOKEN="$editor_token" CHROMIUM="$chromium" node e2e/run.mjs "$shots")
 
 kill -TERM "$server_pid"
 if ! wait "$server_pid"; then

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "tests/web/temp_dir.hpp"
+#include "web/server/api_access.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/openapi_document.hpp"
 
@@ -33,6 +34,8 @@ TEST_F(OpenApiTest, DocumentAndRoutesAgree) {
   SweepCoordinator coordinator((dir_ / "g.db").string(), tokens, bus);
   add_distributed_sweep_routes(api.router(), coordinator);
   add_meta_routes(api, ctx);
+  AuditLog audit((dir_ / "g.db").string());
+  add_access_routes(api.router(), tokens, audit);
 
   const auto doc = nlohmann::json::parse(openapi_document());
   EXPECT_EQ(doc["openapi"], "3.1.0");

@@ -71,6 +71,30 @@ TEST_F(TokenStoreTest, FirstStartWritesOneAdminTokenToAPrivateFile) {
   EXPECT_EQ(store.list().size(), 1u);
 }
 
+// A person's token named like the first start's admin token does not stop a start without an
+// admin token: the new one takes the next free name.
+TEST_F(TokenStoreTest, TheFirstStartsTokenTakesAFreeName) {
+  TokenStore store((dir_ / "g.db").string());
+  store.create(TokenRole::kViewer, "admin (first start)");
+  ASSERT_TRUE(store.ensure_admin(dir_ / "g.db.token"));
+  EXPECT_EQ(store.list_users().back().name, "admin (first start 2)");
+  EXPECT_EQ(store.list_users().back().role, TokenRole::kAdmin);
+}
+
+// The record of a token's last use never waits for another writer: while another connection
+// holds the write lock, verify() answers at once and records nothing.
+TEST_F(TokenStoreTest, ALockedDatabaseSkipsTheLastUseRecord) {
+  TokenStore store((dir_ / "g.db").string());
+  const std::string token = store.create(TokenRole::kViewer, "dashboard");
+  Database other = Database::open((dir_ / "g.db").string(), {.wal = true});
+  other.exec("BEGIN IMMEDIATE");  // holds the write lock
+  const std::optional<TokenInfo> who = store.verify(token);
+  ASSERT_TRUE(who.has_value());
+  EXPECT_EQ(who->last_used_us, 0) << "not recorded";
+  other.exec("COMMIT");
+  EXPECT_GT(store.verify(token)->last_used_us, 0) << "recorded at the next request";
+}
+
 TEST_F(TokenStoreTest, AForeignFileIsNeverReplaced) {
   TokenStore store((dir_ / "g.db").string());
   const fs::path file = dir_ / "notes.txt";
@@ -79,6 +103,82 @@ TEST_F(TokenStoreTest, AForeignFileIsNeverReplaced) {
   std::string line;
   std::getline(std::ifstream(file), line);
   EXPECT_EQ(line, "my notes");
+}
+
+TEST_F(TokenStoreTest, EditorTokensKeepTheirRole) {
+  TokenStore store((dir_ / "g.db").string());
+  const std::string editor = store.create(TokenRole::kEditor, "ana");
+  EXPECT_EQ(store.verify(editor)->role, TokenRole::kEditor);
+  EXPECT_EQ(user_role_from("editor"), TokenRole::kEditor);
+  EXPECT_EQ(user_role_from("sweep-worker"), std::nullopt);
+}
+
+TEST_F(TokenStoreTest, NamesAreUniqueAmongPeoplesTokens) {
+  TokenStore store((dir_ / "g.db").string());
+  store.create(TokenRole::kViewer, "dashboard");
+  try {
+    store.create(TokenRole::kAdmin, "dashboard");
+    FAIL() << "a second token named dashboard";
+  } catch (const TokenNameError& e) {
+    EXPECT_NE(std::string(e.what()).find("already a token named 'dashboard' (viewer)"),
+              std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(store.create(TokenRole::kEditor, ""), TokenNameError);
+  EXPECT_THROW(store.create(TokenRole::kEditor, "a\nb"), TokenNameError);
+  // Sweep workers' tokens are named by their sweep and are not people's: no conflict.
+  store.create(TokenRole::kSweepWorker, "dashboard", "s1");
+  ASSERT_EQ(store.revoke_named("dashboard"), RevokeOutcome::kRevoked);
+  store.create(TokenRole::kEditor, "dashboard");  // free again once revoked
+  EXPECT_EQ(store.list_users().size(), 1u);
+  EXPECT_EQ(store.list().size(), 2u);
+}
+
+TEST_F(TokenStoreTest, RevokeByNameRefusesTheAmbiguousAndTheLastAdmin) {
+  TokenStore store((dir_ / "g.db").string());
+  store.create(TokenRole::kAdmin, "ops");
+  EXPECT_EQ(store.revoke_named("nobody"), RevokeOutcome::kNotFound);
+  EXPECT_EQ(store.revoke_named("ops"), RevokeOutcome::kLastAdmin);
+  store.create(TokenRole::kAdmin, "ops2");
+  TokenInfo revoked;
+  EXPECT_EQ(store.revoke_named("ops", &revoked), RevokeOutcome::kRevoked);
+  EXPECT_EQ(revoked.name, "ops");
+  // A database from before names were unique may hold two tokens of one name.
+  {
+    Database db = Database::open((dir_ / "g.db").string());
+    db.exec(
+        "INSERT INTO api_tokens(hash, role, name, created_us) VALUES ('h1', 'viewer', 'cli', 1), "
+        "('h2', 'viewer', 'cli', 2)");
+  }
+  EXPECT_EQ(store.revoke_named("cli"), RevokeOutcome::kAmbiguous);
+  EXPECT_EQ(store.list_users().size(), 3u);
+}
+
+TEST_F(TokenStoreTest, ATokensLastUseIsRecorded) {
+  TokenStore store((dir_ / "g.db").string());
+  const std::string token = store.create(TokenRole::kViewer, "dashboard");
+  EXPECT_EQ(store.list_users()[0].last_used_us, 0) << "never used";
+  const int64_t used = store.verify(token)->last_used_us;
+  EXPECT_GT(used, 0);
+  EXPECT_EQ(store.list_users()[0].last_used_us, used);
+  // Within the minute, a second use writes nothing.
+  EXPECT_EQ(store.verify(token)->last_used_us, used);
+}
+
+// A database of a server from before named roles has no last_used_us column: opened, it gets
+// one, and its tokens still verify.
+TEST_F(TokenStoreTest, AnOlderTableGetsTheLastUseColumn) {
+  {
+    Database db = Database::open((dir_ / "g.db").string());
+    db.exec(
+        "CREATE TABLE api_tokens(id INTEGER PRIMARY KEY, hash TEXT NOT NULL UNIQUE, role TEXT NOT "
+        "NULL, name TEXT NOT NULL, created_us INTEGER NOT NULL)");
+    db.prepare("INSERT INTO api_tokens(hash, role, name, created_us) VALUES (?, 'viewer', 'v', 1)")
+        .bind_all(sha256_hex("gty_" + std::string(64, 'a')))
+        .step();
+  }
+  TokenStore store((dir_ / "g.db").string());
+  EXPECT_EQ(store.verify("gty_" + std::string(64, 'a'))->name, "v");
 }
 
 }  // namespace

@@ -17,6 +17,7 @@
 #include "engine/store/store_error.hpp"
 #include "tools/gantry/action_log_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "web/server/api_access.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/http_server.hpp"
 #include "web/server/loop_call.hpp"
@@ -156,7 +157,10 @@ void run_serve(const ServeOptions& opt) {
       opt.db, tokens, bus,
       {.max_waiters = static_cast<size_t>(opt.long_polls > 0 ? opt.long_polls
                                                              : std::max(1, opt.http_threads / 4))});
-  web::ApiServer api(tokens, {.ui_root = opt.ui, .allow_origin = opt.allow_origin});
+  web::AuditLog audit(opt.db);
+  web::ApiServer api(tokens,
+                     {.ui_root = opt.ui, .allow_origin = opt.allow_origin, .audit = &audit});
+  web::add_access_routes(api.router(), tokens, audit);
   web::ApiContext ctx{*engine, simulations, bus, opt.scenarios};
   web::add_pipeline_routes(api.router(), ctx);
   web::add_cluster_routes(api.router(), ctx);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <sstream>
 
 #include "engine/core/errors.hpp"
+#include "engine/core/time.hpp"
 #include "tools/gantry/cli_inputs.hpp"
 #include "tools/gantry/server_flags.hpp"
 #include "web/client/http_client.hpp"
@@ -235,24 +237,126 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   }
 }
 
+namespace {
+
+// The database of `--db`: it must exist (the server made it), or the token would go where no
+// server looks.
+std::unique_ptr<web::TokenStore> open_token_store(const std::string& db) {
+  if (!std::filesystem::exists(db))
+    throw GantryError("--db: no database at " + db + " (start gantry serve first)");
+  return std::make_unique<web::TokenStore>(db);
+}
+
+// To the second: the table is read by people (the API gives the microseconds).
+std::string format_micros(int64_t us) {
+  return us > 0 ? format_rfc3339(Time::from_micros(us - us % 1'000'000)) : "never";
+}
+
+// The first of "<role>-1", "<role>-2", ... that no token has: what a token made without --name
+// is called.
+std::string free_name(web::TokenStore& store, web::TokenRole role) {
+  const std::vector<web::TokenInfo> tokens = store.list_users();
+  for (int n = 1;; ++n) {
+    const std::string name = fmt::format("{}-{}", web::to_string(role), n);
+    if (std::none_of(tokens.begin(), tokens.end(),
+                     [&](const web::TokenInfo& t) { return t.name == name; }))
+      return name;
+  }
+}
+
+}  // namespace
+
 void add_token_command(CLI::App& app) {
   CLI::App* token = app.add_subcommand("token", "API tokens of gantry serve");
   token->require_subcommand(1);
   auto db = std::make_shared<std::string>("gantry.db");
-  auto read_only = std::make_shared<bool>(false);
-  auto name = std::make_shared<std::string>("cli");
-  CLI::App* create =
-      token->add_subcommand("create", "Create a token (printed once; only its hash is stored)");
-  create->add_option("--db", *db, "The server's database (default gantry.db)");
-  create->add_flag("--read-only", *read_only, "A viewer token: GET requests only");
-  create->add_option("--name", *name, "What the token is for");
-  create->callback([db, read_only, name] {
-    if (!std::filesystem::exists(*db))
-      throw GantryError("--db: no database at " + *db + " (start gantry serve first)");
-    web::TokenStore store(*db);
-    std::cout << store.create(*read_only ? web::TokenRole::kViewer : web::TokenRole::kAdmin, *name)
-              << "\n";
-  });
+  {
+    auto read_only = std::make_shared<bool>(false);
+    auto name = std::make_shared<std::string>();
+    auto role = std::make_shared<std::string>("admin");
+    CLI::App* create =
+        token->add_subcommand("create", "Create a token (printed once; only its hash is stored)");
+    create->add_option("--db", *db, "The server's database (default gantry.db)");
+    CLI::Option* role_opt =
+        create
+            ->add_option("--role", *role,
+                         "admin (everything), editor (change pipelines, runs, sweeps; not tokens "
+                         "or the audit log) or viewer (read only); default admin")
+            ->check(CLI::IsMember({"admin", "editor", "viewer"}));
+    create->add_flag("--read-only", *read_only, "A viewer token (the same as --role viewer)")
+        ->excludes(role_opt);
+    create->add_option("--name", *name,
+                       "Whom or what the token is for, unique among tokens (default: "
+                       "<role>-N, the first free N)");
+    create->callback([db, read_only, name, role] {
+      auto store = open_token_store(*db);
+      const web::TokenRole r = *read_only ? web::TokenRole::kViewer : *web::user_role_from(*role);
+      const std::string n = name->empty() ? free_name(*store, r) : *name;
+      std::cout << store->create(r, n) << "\n";
+      fmt::print(stderr, "token '{}' ({}) created; it is shown only this once\n", n,
+                 web::to_string(r));
+    });
+  }
+  {
+    CLI::App* list = token->add_subcommand(
+        "list", "List the tokens: id, name, role, created, last used (never the tokens)");
+    list->add_option("--db", *db, "The server's database (default gantry.db)");
+    list->callback([db] {
+      auto store = open_token_store(*db);
+      fmt::print("{:<5} {:<28} {:<7} {:<21} {}\n", "ID", "NAME", "ROLE", "CREATED", "LAST USED");
+      for (const web::TokenInfo& t : store->list_users())
+        fmt::print("{:<5} {:<28} {:<7} {:<21} {}\n", t.id, t.name, web::to_string(t.role),
+                   format_micros(t.created_us), format_micros(t.last_used_us));
+    });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto id = std::make_shared<int64_t>(0);
+    CLI::App* revoke = token->add_subcommand(
+        "revoke", "Revoke a token by name: a server refuses it at its next request");
+    revoke->add_option("--db", *db, "The server's database (default gantry.db)");
+    CLI::Option* name_opt = revoke->add_option("name", *name, "The token's name");
+    revoke
+        ->add_option("--id", *id,
+                     "The token's id (gantry token list), for tokens that share a name")
+        ->excludes(name_opt);
+    revoke->callback([db, name, id] {
+      auto store = open_token_store(*db);
+      if (*id != 0) {
+        const auto tokens = store->list_users();
+        const auto it = std::find_if(tokens.begin(), tokens.end(),
+                                     [&](const web::TokenInfo& t) { return t.id == *id; });
+        if (it == tokens.end()) throw GantryError(fmt::format("--id: no token with id {}", *id));
+        if (it->role == web::TokenRole::kAdmin &&
+            std::count_if(tokens.begin(), tokens.end(), [](const web::TokenInfo& t) {
+              return t.role == web::TokenRole::kAdmin;
+            }) == 1)
+          throw GantryError(fmt::format(
+              "--id: token {} '{}' is the only admin token: create another admin token first "
+              "(gantry token create --role admin), or nothing could manage tokens",
+              it->id, it->name));
+        store->revoke(*id);
+        fmt::print("revoked token {} '{}' ({})\n", it->id, it->name, web::to_string(it->role));
+        return;
+      }
+      if (name->empty()) throw GantryError("revoke: name the token (or give --id)");
+      web::TokenInfo revoked;
+      switch (store->revoke_named(*name, &revoked)) {
+        case web::RevokeOutcome::kRevoked:
+          fmt::print("revoked token '{}' ({})\n", revoked.name, web::to_string(revoked.role));
+          return;
+        case web::RevokeOutcome::kNotFound:
+          throw GantryError("no token named '" + *name + "' (gantry token list shows them)");
+        case web::RevokeOutcome::kAmbiguous:
+          throw GantryError("several tokens are named '" + *name +
+                            "': revoke one with --id ID (gantry token list shows the ids)");
+        case web::RevokeOutcome::kLastAdmin:
+          throw GantryError("'" + *name +
+                            "' is the only admin token: create another admin token first "
+                            "(gantry token create --role admin), or nothing could manage tokens");
+      }
+    });
+  }
 }
 
 }  // namespace gantry::cli

@@ -6,7 +6,11 @@
 //   gantry pipeline list                         GET  /api/v1/pipelines, as a table
 //   gantry pipeline get NAME [--format yaml|json]
 //   gantry pipeline trigger NAME                 POST /api/v1/pipelines/NAME/trigger
-//   gantry token create [--read-only] [--name N] --db PATH   (local: writes the database)
+//   gantry token create [--role admin|editor|viewer | --read-only] [--name N] --db PATH
+//   gantry token list --db PATH                  id, name, role, created, last used
+//   gantry token revoke NAME | --id ID --db PATH
+//     (the token commands are local: they read and write the server's database, which a
+//     running server sees at its next request)
 //
 // Every client command takes --server URL (default $GANTRY_SERVER, else http://127.0.0.1:8080)
 // and --token T (default $GANTRY_TOKEN, else the contents of --token-file). Exit codes: 0 ok;

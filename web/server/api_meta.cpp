@@ -37,8 +37,9 @@ void add_meta_routes(ApiServer& api, ApiContext& ctx) {
   router.get("/api/v1/problems", [&engine](HttpRequest&) {
     return HttpResponse::json(200, {{"ready", engine.ready()}, {"problems", engine.problems()}});
   });
+  // Who the token is, so the web app offers only what its role may do (web/API.md, roles).
   router.get("/api/v1/whoami", [](HttpRequest& req) {
-    return HttpResponse::json(200, {{"role", req.role}});
+    return HttpResponse::json(200, {{"role", req.role}, {"name", req.token_name}});
   });
   // The orchestrator's clock: at --speed N it runs N times faster than the wall clock (and
   // ahead of it), so a client computing "in 5 minutes" or a running task's duration needs it.

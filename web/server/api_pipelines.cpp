@@ -191,7 +191,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
                 return HttpResponse::json(
                     200,
-                    call_on_loop(loop, [&engine, name = req.param("name"), lt, k, by = req.who] {
+                    call_on_loop(loop, [&engine, name = req.param("name"), lt, k, by = req.token_name] {
                       return engine.run_action(name, lt, k, "", by);
                     }));
               })
@@ -203,7 +203,7 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
               const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
               return HttpResponse::json(
                   200, call_on_loop(loop, [&engine, name = req.param("name"), lt,
-                                           task = req.param("task"), by = req.who] {
+                                           task = req.param("task"), by = req.token_name] {
                     return engine.run_action(name, lt, ActionKind::kKillTask, task, by);
                   }));
             })

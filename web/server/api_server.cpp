@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "web/server/loop_call.hpp"
+#include "web/server/utf8_text.hpp"
 
 namespace gantry::web {
 
@@ -34,6 +35,23 @@ HttpResponse internal_error() {
 }
 
 }  // namespace
+
+bool changes_state(const Route& route, const std::string& method) {
+  return route.writes || (method != "GET" && method != "HEAD");
+}
+
+std::optional<std::string> role_refusal(TokenRole role, const Route& route,
+                                        const std::string& method) {
+  if (role == TokenRole::kAdmin) return std::nullopt;
+  if (route.admin_only)
+    return std::string("only an admin token may ") + method + " " + route.pattern +
+           " (this token is " + to_string(role) + ")";
+  if (role == TokenRole::kEditor) return std::nullopt;
+  if (changes_state(route, method))
+    return std::string("a viewer token may only read, not ") + method + " " + route.pattern;
+  if (role == TokenRole::kViewer) return std::nullopt;
+  return std::string("a ") + to_string(role) + " token may not " + method + " " + route.pattern;
+}
 
 int64_t query_int(const HttpRequest& req, const std::string& key, int64_t fallback, int64_t min,
                   int64_t max) {
@@ -116,7 +134,8 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
     return r;
   }
   label = m.route->pattern;
-  if (!m.route->is_public) {
+  const Route& route = *m.route;
+  if (!route.is_public) {
     std::optional<std::string> token = bearer_token(req);
     if (!token && req.path == "/api/v1/events") token = req.query_value("token");
     const std::optional<TokenInfo> who = token ? tokens_.verify(*token) : std::nullopt;
@@ -131,24 +150,35 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
                                  "sweep " + who->scope +
                                      " has ended (done or cancelled): its workers' token no "
                                      "longer works");
+    req.role = to_string(who->role);
+    req.token_name = who->name;
+    req.params = m.params;
     if (who->role == TokenRole::kSweepWorker) {
-      const auto scope = m.params.find(m.route->worker_scope);
-      if (m.route->worker_scope.empty() || scope == m.params.end() || scope->second != who->scope)
+      const auto scope = m.params.find(route.worker_scope);
+      if (route.worker_scope.empty() || scope == m.params.end() || scope->second != who->scope)
         return HttpResponse::error(403, "forbidden",
                                    "a sweep worker's token may only fetch the shards of its own "
                                    "sweep (" +
                                        who->scope + ") and post their runs, not " + req.method +
-                                       " " + m.route->pattern +
+                                       " " + route.pattern +
                                        (scope != m.params.end() ? " of " + scope->second : ""));
-    } else if (who->role != TokenRole::kAdmin && (req.method != "GET" || m.route->writes))
-      return HttpResponse::error(403, "forbidden",
-                                 "a read-only token cannot " + req.method + " " + m.route->pattern);
-    req.role = to_string(who->role);
-    req.who = who->name;
+      return call_handler(route, req);  // a machine's traffic: not audited (audit_log.hpp)
+    }
+    HttpResponse r;
+    if (const auto refusal = role_refusal(who->role, route, req.method))
+      r = HttpResponse::error(403, "forbidden", *refusal);
+    else
+      r = call_handler(route, req);
+    if (changes_state(route, req.method)) audit(req, route, r.status);
+    return r;
   }
   req.params = m.params;
+  return call_handler(route, req);
+}
+
+HttpResponse ApiServer::call_handler(const Route& route, HttpRequest& req) {
   try {
-    return m.route->handler(req);
+    return route.handler(req);
   } catch (const ApiError& e) {
     if (!e.body().is_null()) return HttpResponse::json(e.status(), e.body());
     return HttpResponse::error(e.status(), e.code(), e.what());
@@ -157,6 +187,30 @@ HttpResponse ApiServer::route(HttpRequest& req, std::string& label) {
   } catch (const std::exception& e) {
     options_.log("error: " + req.method + " " + req.path + ": " + e.what());
     return internal_error();
+  }
+}
+
+void ApiServer::audit(const HttpRequest& req, const Route& route, int status) {
+  if (options_.audit == nullptr) return;
+  AuditEntry e;
+  e.at_us = std::chrono::duration_cast<std::chrono::microseconds>(
+                std::chrono::system_clock::now().time_since_epoch())
+                .count();
+  // The path and its parameters are the client's bytes (a token's name too): those that are not
+  // UTF-8 are kept as the text "\xFF", as the answers echo them, so the entry's JSON can be
+  // written (utf8_text.hpp).
+  e.token = escape_invalid_utf8(req.token_name);
+  e.role = req.role;
+  e.method = req.method;
+  e.route = route.pattern;
+  e.path = escape_invalid_utf8(req.path);
+  for (const auto& [key, value] : req.params) e.target[key] = escape_invalid_utf8(value);
+  e.status = status;
+  try {
+    options_.audit->record(e);
+  } catch (const std::exception& ex) {
+    options_.log("error: audit log: cannot record " + req.method + " " + req.path + " by " +
+                 req.token_name + ": " + ex.what());
   }
 }
 

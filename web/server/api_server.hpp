@@ -8,13 +8,21 @@
 //    /readyz); GET /api/v1/events also takes ?token= because a browser's EventSource cannot
 //    send headers. No cookies: a cross-site page cannot make the browser act with the user's
 //    credentials.
-//  - viewer tokens may only GET; anything else is 403. A sweep worker's token (token_store.hpp)
-//    may only call the routes that name it (Route::worker_scope), for its own sweep: 403
-//    otherwise, so a pod's token reads and writes nothing but its sweep's shards; once the
-//    sweep has ended, 410 "sweep_ended" for every route.
+//  - roles (web/API.md has the table): viewer tokens may only GET; editor tokens may also change
+//    state (every POST and DELETE: pipelines, runs, pools, simulations, sweeps, plans); admin
+//    tokens may do everything, and they alone reach the routes marked admin_only (the tokens
+//    and the audit log), GET included. Anything else is 403. A sweep worker's token
+//    (token_store.hpp) may only call the routes that name it (Route::worker_scope), for its own
+//    sweep: 403 otherwise, so a pod's token reads and writes nothing but its sweep's shards; once
+//    the sweep has ended, 410 "sweep_ended" for every route.
 //  - CORS headers only for the origin given by --allow-origin (OPTIONS preflight answered for
 //    it); without it a browser refuses cross-origin reads, and cross-origin writes never get
 //    past the preflight their Authorization header requires.
+//
+// Audit: every request to a route that changes state made with a person's token is recorded in
+// the AuditLog (audit_log.hpp says which and why), here, after its answer, so a new route is
+// audited without a line of its own. A failure to record is logged; it does not change the
+// answer (the action has happened).
 //
 // Errors: a handler throws ApiError for an answer other than success; LoopUnavailable is 503;
 // anything else is a 500 whose message is logged, not sent (it may hold internal detail).
@@ -27,6 +35,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "web/server/audit_log.hpp"
 #include "web/server/http_message.hpp"
 #include "web/server/http_metrics.hpp"
 #include "web/server/router.hpp"
@@ -60,7 +69,15 @@ struct ApiOptions {
   std::string allow_origin{};     // "" = no CORS
   // Where 500s are reported (the server's log); defaults to stderr.
   std::function<void(const std::string&)> log{};
+  AuditLog* audit = nullptr;  // where state-changing requests are recorded; null: nowhere
 };
+
+// Why a token of `role` may not call `route` with `method`: the 403's message, or nullopt when
+// it may. For admin, editor and viewer tokens (sweep workers' are checked by their scope).
+std::optional<std::string> role_refusal(TokenRole role, const Route& route,
+                                        const std::string& method);
+// Does a request to `route` with `method` change state (and so go into the audit log)?
+bool changes_state(const Route& route, const std::string& method);
 
 class ApiServer {
  public:
@@ -74,6 +91,8 @@ class ApiServer {
 
  private:
   HttpResponse route(HttpRequest& req, std::string& route_label);
+  HttpResponse call_handler(const Route& route, HttpRequest& req);
+  void audit(const HttpRequest& req, const Route& route, int status);
   void add_cors(const HttpRequest& req, HttpResponse& r) const;
 
   TokenStore& tokens_;

@@ -24,8 +24,9 @@ struct HttpRequest {
   std::map<std::string, std::string> params;   // from the route pattern's {name} segments
   std::string body;
   std::string remote_addr;
-  std::string role;  // set by ApiServer once the token is checked: "admin" or "viewer"
-  std::string who;   // ... and the token's name (empty without authentication)
+  // Set by ApiServer once the token is checked: its role (token_store.hpp) and name.
+  std::string role;
+  std::string token_name;
 
   // The header's value, or nullopt. `name` must be lower-case.
   std::optional<std::string> header(const std::string& name) const;

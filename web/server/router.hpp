@@ -24,8 +24,9 @@ struct Route {
   std::string method;
   std::string pattern;
   Handler handler;
-  bool is_public = false;  // no token needed (/healthz, /readyz)
-  bool writes = false;     // changes state: needs a token that may write
+  bool is_public = false;   // no token needed (/healthz, /readyz)
+  bool writes = false;      // changes state: needs a token that may write (editor or admin)
+  bool admin_only = false;  // the tokens and the audit log: admin tokens only, GET included
   // Non-empty: a sweep worker's token (TokenRole::kSweepWorker) may call this route when this
   // path parameter equals the token's scope, its sweep's id. Empty: workers' tokens may not.
   std::string worker_scope{};

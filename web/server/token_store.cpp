@@ -40,17 +40,49 @@ int64_t now_us() {
 
 TokenRole role_from(const std::string& s) {
   if (s == "admin") return TokenRole::kAdmin;
+  if (s == "editor") return TokenRole::kEditor;
   if (s == "sweep-worker") return TokenRole::kSweepWorker;
   if (s == "sweep-ended") return TokenRole::kSweepEnded;
   return TokenRole::kViewer;
 }
 
+constexpr const char* kColumns = "id, role, name, created_us, scope, last_used_us";
+constexpr const char* kUserRoles = "role IN ('admin', 'editor', 'viewer')";
+
+TokenInfo read_info(Statement& s) {
+  return {s.column_int64(0), role_from(s.column_text(1)),
+          s.column_text(2),  s.column_int64(3),
+          s.column_text(4),  s.column_int64(5)};
+}
+
+void check_name(const std::string& name) {
+  if (name.empty()) throw TokenNameError("--name: a token needs a name (what or whom it is for)");
+  if (name.size() > 100)
+    throw TokenNameError("--name: at most 100 characters, got " + std::to_string(name.size()));
+  for (unsigned char c : name)
+    if (c < 0x20 || c == 0x7f)
+      throw TokenNameError("--name: control characters are not allowed in '" + name + "'");
+}
+
 }  // namespace
+
+std::optional<TokenRole> user_role_from(std::string_view text) {
+  if (text == "admin") return TokenRole::kAdmin;
+  if (text == "editor") return TokenRole::kEditor;
+  if (text == "viewer") return TokenRole::kViewer;
+  return std::nullopt;
+}
+
+bool is_user_role(TokenRole role) {
+  return role == TokenRole::kAdmin || role == TokenRole::kEditor || role == TokenRole::kViewer;
+}
 
 const char* to_string(TokenRole role) {
   switch (role) {
     case TokenRole::kAdmin:
       return "admin";
+    case TokenRole::kEditor:
+      return "editor";
     case TokenRole::kSweepWorker:
       return "sweep-worker";
     case TokenRole::kSweepEnded:
@@ -87,14 +119,35 @@ TokenStore::TokenStore(const std::string& db_path) : db_(Database::open(db_path,
     while (columns.step()) has_scope = has_scope || columns.column_text(1) == "scope";
   }
   if (!has_scope) db_.exec("ALTER TABLE api_tokens ADD COLUMN scope TEXT NOT NULL DEFAULT ''");
-  verify_ = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens WHERE hash = ?");
+  // Nor, before named roles, a record of each token's last use.
+  bool has_last_used = false;
+  {
+    Statement columns = db_.prepare("PRAGMA table_info(api_tokens)");
+    while (columns.step())
+      has_last_used = has_last_used || columns.column_text(1) == "last_used_us";
+  }
+  if (!has_last_used)
+    db_.exec("ALTER TABLE api_tokens ADD COLUMN last_used_us INTEGER NOT NULL DEFAULT 0");
+  verify_ = db_.prepare(std::string("SELECT ") + kColumns + " FROM api_tokens WHERE hash = ?");
+  touch_db_ = Database::open(db_path, {.wal = true, .busy_timeout = microseconds(0)});
+  touch_ = touch_db_.prepare("UPDATE api_tokens SET last_used_us = ? WHERE id = ?");
 }
 
 std::string TokenStore::create(TokenRole role, const std::string& name, const std::string& scope) {
   unsigned char bytes[32];
   if (RAND_bytes(bytes, sizeof bytes) != 1) throw std::runtime_error("no random bytes for a token");
   const std::string token = std::string(kPrefix) + to_hex(bytes, sizeof bytes);
+  if (is_user_role(role)) check_name(name);
   std::lock_guard lock(mu_);
+  if (is_user_role(role)) {
+    Statement taken = db_.prepare(std::string("SELECT role FROM api_tokens WHERE name = ? AND ") +
+                                  kUserRoles + " LIMIT 1");
+    taken.bind_all(name);
+    if (taken.step())
+      throw TokenNameError("--name: there is already a token named '" + name + "' (" +
+                           taken.column_text(0) +
+                           "); give another name, or revoke that one first (gantry token revoke)");
+  }
   db_.prepare("INSERT INTO api_tokens(hash, role, name, created_us, scope) VALUES (?, ?, ?, ?, ?)")
       .bind_all(sha256_hex(token), to_string(role), name, now_us(), scope)
       .step();
@@ -109,20 +162,58 @@ std::optional<TokenInfo> TokenStore::verify(std::string_view token) {
   s.reset();
   s.bind_all(hash);
   if (!s.step()) return std::nullopt;
-  TokenInfo info{s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
-                 s.column_int64(3), s.column_text(4)};
+  TokenInfo info = read_info(s);
   s.reset();  // no read transaction left open between requests
+  const int64_t now = now_us();
+  if (now - info.last_used_us >= kLastUsedResolutionUs) {
+    try {
+      touch_.reset();
+      touch_.bind_all(now, info.id);
+      touch_.step();
+      info.last_used_us = now;
+    } catch (const StoreError&) {
+      // Locked by another writer, or a full disk: the request is still answered; the record
+      // waits for the next.
+    }
+    touch_.reset();
+  }
   return info;
 }
 
 std::vector<TokenInfo> TokenStore::list() {
   std::lock_guard lock(mu_);
   std::vector<TokenInfo> out;
-  Statement s = db_.prepare("SELECT id, role, name, created_us, scope FROM api_tokens ORDER BY id");
-  while (s.step())
-    out.push_back({s.column_int64(0), role_from(s.column_text(1)), s.column_text(2),
-                   s.column_int64(3), s.column_text(4)});
+  Statement s = db_.prepare(std::string("SELECT ") + kColumns + " FROM api_tokens ORDER BY id");
+  while (s.step()) out.push_back(read_info(s));
   return out;
+}
+
+std::vector<TokenInfo> TokenStore::list_users() {
+  std::vector<TokenInfo> out = list();
+  std::erase_if(out, [](const TokenInfo& t) { return !is_user_role(t.role); });
+  return out;
+}
+
+RevokeOutcome TokenStore::revoke_named(const std::string& name, TokenInfo* revoked) {
+  std::lock_guard lock(mu_);
+  std::vector<TokenInfo> named;
+  int64_t admins = 0;
+  {
+    Statement s = db_.prepare(std::string("SELECT ") + kColumns + " FROM api_tokens WHERE " +
+                              kUserRoles + " AND (name = ? OR role = 'admin')");
+    s.bind_all(name);
+    while (s.step()) {
+      TokenInfo t = read_info(s);
+      admins += t.role == TokenRole::kAdmin;
+      if (t.name == name) named.push_back(std::move(t));
+    }
+  }
+  if (named.empty()) return RevokeOutcome::kNotFound;
+  if (named.size() > 1) return RevokeOutcome::kAmbiguous;
+  if (named[0].role == TokenRole::kAdmin && admins == 1) return RevokeOutcome::kLastAdmin;
+  db_.prepare("DELETE FROM api_tokens WHERE id = ?").bind_all(named[0].id).step();
+  if (revoked) *revoked = named[0];
+  return RevokeOutcome::kRevoked;
 }
 
 bool TokenStore::revoke(int64_t id) {
@@ -165,7 +256,18 @@ bool TokenStore::ensure_admin(const std::filesystem::path& file) {
     std::getline(in, rest);
     if (!looks_like_token(line) || !rest.empty()) refuse("a file that holds something else");
   }
-  const std::string token = create(TokenRole::kAdmin, "admin (first start)");
+  // The name of the first start's token, or, should a person's token have taken it, the first
+  // free "admin (first start N)".
+  std::string name = "admin (first start)";
+  for (int n = 2;; ++n) {
+    std::lock_guard lock(mu_);
+    Statement taken =
+        db_.prepare(std::string("SELECT 1 FROM api_tokens WHERE name = ? AND ") + kUserRoles);
+    taken.bind_all(name);
+    if (!taken.step()) break;
+    name = "admin (first start " + std::to_string(n) + ")";
+  }
+  const std::string token = create(TokenRole::kAdmin, name);
   // Written to a temporary file of its own (mkostemp: a new name, mode 0600 from the start, so
   // the token is never readable by others and no file of the user's is touched), then renamed.
   std::string tmp = file.string() + ".XXXXXX";

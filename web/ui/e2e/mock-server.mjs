@@ -722,6 +722,17 @@ function validate(text) {
 
 // ---------------------------------------------------------------- HTTP
 
+// The Access page's data (GET /tokens, GET /audit): made up, in the API's shapes.
+let mockTokens = [
+  { id: 1, name: 'mock-admin', role: 'admin', created: iso(Date.now() - 86400000), lastUsed: iso(Date.now()) },
+  { id: 2, name: 'ana', role: 'editor', created: iso(Date.now() - 3600000), lastUsed: null },
+  { id: 3, name: 'dashboard', role: 'viewer', created: iso(Date.now() - 3600000), lastUsed: iso(Date.now() - 60000) },
+];
+const mockAudit = [
+  { id: 2, at: iso(Date.now() - 60000), token: 'dashboard', role: 'viewer', method: 'POST', route: '/api/v1/pipelines/{name}/trigger', path: '/api/v1/pipelines/feature-etl/trigger', target: { name: 'feature-etl' }, status: 403 },
+  { id: 1, at: iso(Date.now() - 120000), token: 'ana', role: 'editor', method: 'POST', route: '/api/v1/pipelines/{name}/trigger', path: '/api/v1/pipelines/feature-etl/trigger', target: { name: 'feature-etl' }, status: 201 },
+];
+
 function send(res, status, body, headers = {}) {
   const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'Content-Type': typeof body === 'string' ? 'text/plain' : 'application/json', 'Cache-Control': 'no-store', ...headers });
@@ -875,7 +886,16 @@ const server = http.createServer(async (req, res) => {
       }
       return fail(res, 404, 'not_found', 'no such route');
     }
-    if (parts[0] === 'whoami' && m === 'GET') return send(res, 200, { role: 'admin' });
+    if (parts[0] === 'whoami' && m === 'GET') return send(res, 200, { role: 'admin', name: 'mock-admin' });
+    // Tokens and the audit log: a canned list (the mock records nothing); revoking removes a row.
+    if (parts[0] === 'tokens' && parts.length === 1 && m === 'GET') return send(res, 200, { tokens: mockTokens });
+    if (parts[0] === 'tokens' && parts.length === 2 && m === 'DELETE') {
+      const t = mockTokens.find((x) => x.name === parts[1]);
+      if (!t) return fail(res, 404, 'not_found', `no token named '${parts[1]}'`);
+      mockTokens = mockTokens.filter((x) => x !== t);
+      return send(res, 200, { revoked: t });
+    }
+    if (parts[0] === 'audit' && m === 'GET') return send(res, 200, { entries: mockAudit, next: null });
     // The mock runs on the wall clock.
     if (parts[0] === 'clock' && m === 'GET') return send(res, 200, { now: new Date().toISOString(), speed: 1 });
     if (parts[0] === 'pools' && m === 'GET')

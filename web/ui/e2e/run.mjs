@@ -22,6 +22,7 @@ import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
 const viewerToken = process.env.GANTRY_VIEWER_TOKEN ?? ''; // optional: a `gantry token create --read-only`
+const editorToken = process.env.GANTRY_EDITOR_TOKEN ?? ''; // optional: `gantry token create --role editor --name e2e-editor`
 if (!url || !token) {
   console.error('set GANTRY_URL (e.g. http://127.0.0.1:8080) and GANTRY_TOKEN');
   process.exit(2);
@@ -252,6 +253,25 @@ try {
     await shot('editor-500-tasks');
   }
 
+  if (editorToken) {
+    step('access: the tokens and the audit log; a token revoked there is refused at once');
+    await page.click('[data-nav=access]');
+    await page.waitForSelector('[data-testid=tokens-table] tr[data-token="e2e-editor"]');
+    // The test's own trigger is in the audit log, by the admin's token.
+    await page.waitForSelector(`[data-testid=audit-table] code:text-is("POST /pipelines/${name}/trigger")`);
+    const before = await fetch(`${url}/api/v1/whoami`, { headers: { Authorization: `Bearer ${editorToken}` } });
+    if (before.status !== 200 || (await before.json()).role !== 'editor') throw new Error(`the editor token before its revocation: HTTP ${before.status}`);
+    await shot('access', { full: true });
+    await page.click('[data-testid="revoke-e2e-editor"]');
+    await page.waitForSelector('[data-testid=revoke-dialog]:has-text("stops working at its next request")');
+    await page.click('[data-testid=confirm-revoke]');
+    await page.waitForSelector('[data-testid=tokens-table] tr[data-token="e2e-editor"]', { state: 'detached' });
+    await page.waitForSelector('[data-testid=audit-table] code:text-is("DELETE /tokens/e2e-editor")');
+    // From Node, not the page: a 401 in the page would be a console error.
+    const after = await fetch(`${url}/api/v1/whoami`, { headers: { Authorization: `Bearer ${editorToken}` } });
+    if (after.status !== 401) throw new Error(`a revoked token answered HTTP ${after.status}, not 401`);
+  }
+
   step('sign out: the login screen');
   await page.click('.nav .foot button');
   await page.waitForSelector('#token');
@@ -261,10 +281,21 @@ try {
     step('a read-only token: the pages read, the buttons that change things are greyed out');
     await page.fill('#token', viewerToken);
     await page.click('button[type=submit]');
-    await page.waitForSelector('[data-testid=run-both][disabled]'); // still on the what-if page
+    if (editorToken) {
+      // Still on the Access page, which a viewer's token may not see: it says so.
+      await page.waitForSelector('.banner:has-text("Only an admin token may see the tokens and the audit log; this token is viewer")');
+      await page.click('[data-nav=whatif]');
+    }
+    await page.waitForSelector('[data-testid=run-both][disabled]');
     await page.click('[data-nav=pipelines]');
     await page.waitForSelector(`[data-testid="trigger-${name}"][disabled]`);
-    await page.waitForSelector('[data-testid=new-pipeline]');
+    await page.waitForSelector('[data-testid=new-pipeline][disabled]');
+    if (await page.locator('[data-nav=access]').count()) throw new Error('the Access page is offered to a viewer');
+    // The editor: the pipeline shown, nothing to start that could not be saved.
+    await page.goto(`${url}/#/editor/${encodeURIComponent(name)}`);
+    await page.waitForSelector('[data-testid=editor-read-only]');
+    await page.waitForSelector('[data-testid=save][disabled]');
+    await page.waitForSelector('.palette-item[aria-disabled=true]');
     await page.goto(`${url}/#/runs/${encodeURIComponent(name)}`);
     await page.waitForSelector('[data-testid=runs-trigger][disabled]');
     await page.waitForSelector('.rgrid .head button[data-state=succeeded]');

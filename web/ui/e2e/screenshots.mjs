@@ -16,6 +16,8 @@ import { gridDocuments, reportFailure, shippedSweepDocuments, submitSweep } from
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
+const viewerToken = process.env.GANTRY_VIEWER_TOKEN ?? ''; // optional, for the Access page's audit log
+const editorToken = process.env.GANTRY_EDITOR_TOKEN ?? '';
 if (!url || !token) {
   console.error('set GANTRY_URL and GANTRY_TOKEN');
   process.exit(2);
@@ -149,6 +151,23 @@ const pages = [
       await page.waitForSelector(`[data-testid=distributed-sweeps] tr[data-sweep="${running.id}"].has-failures`, { timeout });
       // The newest, running, is open below the list with its figures so far.
       await page.waitForFunction((id) => document.querySelector(`[data-testid=distributed-sweep-result][data-sweep="${id}"] [data-testid=dsweep-partial]`)?.textContent.includes('after 40 of 80 runs'), running.id, { timeout });
+    },
+  },
+  // Last: the audit log then holds the sweeps' submissions above, and a few actions made here
+  // by each role (an editor's trigger, a viewer's refused one, an admin's pause and resume).
+  {
+    name: 'access',
+    hash: '#/access',
+    full: true,
+    ready: async (page) => {
+      const post = (t, p) => fetch(`${url}/api/v1${p}`, { method: 'POST', headers: { Authorization: `Bearer ${t}` } });
+      if (editorToken) await post(editorToken, '/pipelines/feature-etl/trigger');
+      if (viewerToken) await post(viewerToken, '/pipelines/feature-etl/trigger'); // 403, recorded
+      await post(token, '/pipelines/recsys-retrain/pause');
+      await post(token, '/pipelines/recsys-retrain/resume');
+      await page.reload();
+      await page.waitForSelector('[data-testid=tokens-table] tr[data-token]');
+      await page.waitForSelector('[data-testid=audit-table] code:text-is("POST /pipelines/recsys-retrain/resume")', { timeout });
     },
   },
 ];

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { getToken, onTokenChange, setToken } from './api/client';
 import { hub, useLiveStatus } from './api/events';
-import { serverNow, useSession } from './api/session';
+import { serverNow, useIsAdmin, useSession } from './api/session';
 import { fmtShort } from './format';
-import { IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
+import { IconAccess, IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
 import { ServerProblemsBanner } from './components/ServerProblemsBanner';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
@@ -15,6 +15,7 @@ const EditorPage = lazy(() => import('./editor/EditorPage'));
 const RunsPage = lazy(() => import('./pages/RunsPage'));
 const ClusterPage = lazy(() => import('./pages/ClusterPage'));
 const WhatIfPage = lazy(() => import('./pages/WhatIfPage'));
+const AccessPage = lazy(() => import('./pages/AccessPage'));
 
 function useToken() {
   return useSyncExternalStore(onTokenChange, getToken);
@@ -55,6 +56,7 @@ function ServerClock() {
 
 function Nav({ section }: { section: string }) {
   const live = useLiveStatus();
+  const isAdmin = useIsAdmin();
   // One live connection for the whole session, whichever page is open.
   useEffect(() => hub.on(() => {}), []);
   const items = [
@@ -63,6 +65,8 @@ function Nav({ section }: { section: string }) {
     { id: 'runs', label: 'Runs', icon: IconRuns, to: href('runs') },
     { id: 'cluster', label: 'Cluster', icon: IconCluster, to: href('cluster') },
     { id: 'whatif', label: 'What-if', icon: IconWhatIf, to: href('whatif') },
+    // Tokens and the audit log: offered to admin tokens only (the server refuses the others).
+    ...(isAdmin ? [{ id: 'access', label: 'Access', icon: IconAccess, to: href('access') }] : []),
   ];
   return (
     <nav className="nav" aria-label="Main">
@@ -125,6 +129,9 @@ export function App() {
       break;
     case 'whatif':
       page = <WhatIfPage />;
+      break;
+    case 'access':
+      page = <AccessPage />;
       break;
     default:
       page = <PipelinesPage />;

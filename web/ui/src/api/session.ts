@@ -1,5 +1,7 @@
-// What the signed-in session knows about the server: the token's role (GET /whoami, so the
-// pages grey out what a read-only token cannot do instead of showing a 403 afterwards) and the
+// What the signed-in session knows about the server: the token's role and name (GET /whoami, so
+// the pages grey out what the role cannot do instead of showing a 403 afterwards: a viewer only
+// reads, an editor also changes pipelines, runs and studies, an admin also manages tokens and
+// reads the audit log, web/API.md) and the
 // server's clock (GET /clock). `gantry serve --speed 60` runs its simulated world sixty times
 // faster than the wall clock, and ahead of it, so "in 5 min", a running run's duration and the
 // Gantt's "now" are computed on the server's clock, never on the browser's.
@@ -7,7 +9,12 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, getToken, onTokenChange } from './client';
 
-export type Role = 'admin' | 'viewer';
+export type Role = 'admin' | 'editor' | 'viewer';
+
+// The role whoami names; an unknown word (a newer server's role) is taken as the least, viewer.
+export function parseRole(word: unknown): Role {
+  return word === 'admin' || word === 'editor' ? word : 'viewer';
+}
 
 interface ClockSample {
   serverMs: number; // the server's now when it answered
@@ -17,10 +24,11 @@ interface ClockSample {
 
 interface SessionState {
   role: Role | null; // null until known
+  name: string | null; // the token's name, null until known
   clock: ClockSample | null;
 }
 
-let state: SessionState = { role: null, clock: null };
+let state: SessionState = { role: null, name: null, clock: null };
 const listeners = new Set<() => void>();
 let timer: number | null = null;
 
@@ -33,11 +41,14 @@ async function refresh() {
   if (!getToken()) return;
   const sent = Date.now();
   const [who, clock] = await Promise.allSettled([
-    api<{ role: Role }>('/whoami'),
+    api<{ role: string; name?: string }>('/whoami'),
     api<{ now: string; speed: number }>('/clock'),
   ]);
   const patch: Partial<SessionState> = {};
-  if (who.status === 'fulfilled') patch.role = who.value.role === 'viewer' ? 'viewer' : 'admin';
+  if (who.status === 'fulfilled') {
+    patch.role = parseRole(who.value.role);
+    patch.name = who.value.name ?? null;
+  }
   if (clock.status === 'fulfilled' && Number.isFinite(Date.parse(clock.value.now)))
     // The server read its clock about half-way through the request.
     patch.clock = { serverMs: Date.parse(clock.value.now), localMs: (sent + Date.now()) / 2, speed: clock.value.speed > 0 ? clock.value.speed : 1 };
@@ -48,7 +59,7 @@ function start() {
   if (typeof window === 'undefined') return;
   if (timer !== null) window.clearInterval(timer);
   timer = null;
-  set({ role: null, clock: null });
+  set({ role: null, name: null, clock: null });
   if (!getToken()) return;
   void refresh();
   // Re-synchronise now and then: the server's clock is a scaled wall clock, so drift is small,
@@ -88,9 +99,16 @@ export function useSession(): SessionState {
   return useSyncExternalStore(subscribe, () => state);
 }
 
-// True when the token may change things (admin, or not known yet: the server has the last word).
+// True when the token may change things (editor or admin, or not known yet: the server has the
+// last word).
 export function useCanWrite(): boolean {
   return useSession().role !== 'viewer';
 }
 
-export const kReadOnlyHint = 'Read-only token: ask for an admin token to change pipelines and runs.';
+// True when the token is an admin's: tokens and the audit log (false until known, so the page
+// of tokens is not offered to a role that would get 403).
+export function useIsAdmin(): boolean {
+  return useSession().role === 'admin';
+}
+
+export const kReadOnlyHint = 'Read-only (viewer) token: ask an admin for an editor token to change pipelines and runs.';

@@ -9,6 +9,7 @@ export const IconEditor = (p: P) => (<svg {...base} {...p}><path d="M4 20h4l10.5
 export const IconRuns = (p: P) => (<svg {...base} {...p}><rect x="3" y="4" width="4" height="4" rx="1" /><rect x="10" y="4" width="4" height="4" rx="1" /><rect x="17" y="4" width="4" height="4" rx="1" /><rect x="3" y="10" width="4" height="4" rx="1" /><rect x="10" y="10" width="4" height="4" rx="1" /><rect x="17" y="10" width="4" height="4" rx="1" /><path d="M3 18h18" /></svg>);
 export const IconCluster = (p: P) => (<svg {...base} {...p}><rect x="3" y="3" width="18" height="6" rx="1.5" /><rect x="3" y="15" width="18" height="6" rx="1.5" /><path d="M7 6h.01M7 18h.01M11 6h6M11 18h6" /></svg>);
 export const IconWhatIf = (p: P) => (<svg {...base} {...p}><path d="M4 19V5M4 19h16" /><path d="M7 15l4-5 3 3 5-7" /></svg>);
+export const IconAccess = (p: P) => (<svg {...base} {...p}><circle cx="8" cy="15" r="4" /><path d="M11 12l8-8M16 7l2 2M14 9l2 2" /></svg>);
 export const IconPlay = (p: P) => (<svg {...base} {...p}><path d="M7 5l12 7-12 7V5z" /></svg>);
 export const IconPlus = (p: P) => (<svg {...base} {...p}><path d="M12 5v14M5 12h14" /></svg>);
 export const IconSave = (p: P) => (<svg {...base} {...p}><path d="M5 4h11l3 3v13H5z" /><path d="M8 4v5h7V4M8 20v-6h8v6" /></svg>);

@@ -15,7 +15,7 @@ import { mutate, peek, useResource } from '../api/resource';
 import { kReadOnlyHint, useCanWrite } from '../api/session';
 import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
 import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
-import { Skeleton, useToast } from '../components/ui';
+import { Banner, Skeleton, useToast } from '../components/ui';
 import { fmtTime } from '../format';
 import { printValues } from '../model/bundle';
 import { checkPipeline } from '../model/checks';
@@ -287,7 +287,7 @@ function Editor({ name }: { name: string }) {
           <button className="btn ghost sm" onClick={() => dispatch({ type: 'redo' })} disabled={!state.redo.length} title="Redo (Ctrl+Shift+Z)">
             Redo
           </button>
-          <button className="btn" onClick={() => setImporting(true)} title="Import a cube-studio pipeline export">
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? 'Import a cube-studio pipeline export' : kReadOnlyHint}>
             <IconUpload /> Import
           </button>
           <button className="btn" onClick={exportYaml} title="Download the Gantry YAML">
@@ -301,8 +301,14 @@ function Editor({ name }: { name: string }) {
           </button>
         </div>
       </div>
+      {!canWrite && (
+        <div data-testid="editor-read-only">
+          <Banner kind="info">Read-only: this viewer token can look at pipelines here but not save them. Ask an admin for an editor token to change pipelines.</Banner>
+        </div>
+      )}
       <div className="editor">
         <Palette
+          readOnly={!canWrite}
           onAdd={(t) =>
             dispatch({
               type: 'graph',
@@ -405,7 +411,9 @@ function EditorSkeleton({ error }: { error?: string }) {
   );
 }
 
-function Palette({ onAdd }: { onAdd: (t: TemplateName) => void }) {
+// `readOnly` (a viewer's token): the templates are shown but cannot be dragged, so a viewer
+// does not start a pipeline it could not save.
+function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOnly: boolean }) {
   return (
     <div className="palette" aria-label="Task templates">
       <h3>Task templates</h3>
@@ -413,14 +421,17 @@ function Palette({ onAdd }: { onAdd: (t: TemplateName) => void }) {
         <div
           key={t.name}
           className="palette-item"
-          draggable
+          draggable={!readOnly}
+          aria-disabled={readOnly}
+          style={readOnly ? { opacity: 0.55, cursor: 'not-allowed' } : undefined}
           data-template={t.name}
           onDragStart={(e) => {
+            if (readOnly) return e.preventDefault();
             e.dataTransfer.setData('application/gantry-template', t.name);
             e.dataTransfer.effectAllowed = 'copy';
           }}
-          onDoubleClick={() => onAdd(t.name)}
-          title="Drag onto the canvas (or double-click)"
+          onDoubleClick={() => !readOnly && onAdd(t.name)}
+          title={readOnly ? kReadOnlyHint : 'Drag onto the canvas (or double-click)'}
         >
           <div className="tpl-icon" style={{ background: t.accent }}>
             {templateAbbrev(t.name)}

@@ -105,10 +105,10 @@ export function PipelinesPage() {
           <div className="sub">Scheduled ML and data workflows: what runs next, what ran last.</div>
         </div>
         <div className="actions">
-          <button className="btn" onClick={() => setImporting(true)}>
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? 'Import a cube-studio pipeline export' : kReadOnlyHint}>
             <IconUpload /> Import cube-studio
           </button>
-          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} data-testid="new-pipeline">
+          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} disabled={!canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="new-pipeline">
             <IconPlus /> New pipeline
           </button>
         </div>

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "adapters/kube/kube_client.hpp"
+#include "engine/core/clock.hpp"
 #include "engine/core/time.hpp"
 #include "engine/store/database.hpp"
 #include "engine/store/statement.hpp"
@@ -192,6 +193,54 @@ spec:
   EXPECT_EQ(applied.exit_code(), 0) << applied.err;
   EXPECT_EQ(applied.err, warning);
   EXPECT_EQ(applied.out, "pipeline/train applied\n");
+}
+
+// A scheduled pipeline saved through the API starts paused and says what starting it would
+// do; resume starts exactly that. Hourly from S (5 to 6 hours ago, on the hour) to S + 3 h,
+// catchup true: ticks S, S+1h, S+2h, S+3h have all passed, so 4 runs would start at once.
+TEST_F(ServeCommand, ANewPipelineStartsPausedAndSaysWhatResumeWouldStart) {
+  auto server = serve({"--speed", "36000"});
+  const std::string flags = " --server " + server->url() + " --token " + token();
+  const int64_t hour = hours(1).micros();
+  const Time start = Time::from_micros((system_now().micros() / hour - 5) * hour);
+  const std::string s = format_rfc3339(start), e = format_rfc3339(start + hours(3));
+  const auto hourly = [&](const std::string& name) {
+    return write(name + ".yaml",
+                 "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: " + name +
+                     "}\nspec:\n  schedule: {cron: \"0 * * * *\", start: " + s + ", end: " + e +
+                     ", catchup: true}\n  tasks:\n  - {name: t, image: x, "
+                     "resources: {cpu: \"1\", memory: 1Gi}, simulate: "
+                     "{duration: 1m}}\n");
+  };
+  const std::string file = hourly("hourly");
+  const Outcome applied = run("pipeline apply " + file + flags);
+  ASSERT_EQ(applied.exit_code(), 0) << applied.err;
+  EXPECT_EQ(applied.out,
+            "pipeline/hourly applied (paused: gantry pipeline resume hourly starts "
+            "its schedule; 4 runs would start at once (" +
+                s + " .. " + e + "))\n");
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto detail = nlohmann::json::parse(client.get("/api/v1/pipelines/hourly").body);
+  EXPECT_EQ(detail["paused"], true);
+  EXPECT_EQ(nlohmann::json::parse(client.get("/api/v1/pipelines/hourly/runs").body)["runs"].size(),
+            0u);
+
+  const Outcome resumed = run("pipeline resume hourly" + flags);
+  ASSERT_EQ(resumed.exit_code(), 0) << resumed.err;
+  EXPECT_EQ(resumed.out, "pipeline/hourly resumed\n");
+  std::set<std::string> succeeded;
+  watch(server->url(), [&](const std::string& type, const nlohmann::json& d) {
+    if (type == "run" && d["pipeline"] == "hourly" && d["state"] == "succeeded")
+      succeeded.insert(d["logicalTime"].get<std::string>());
+    return succeeded.size() == 4;
+  });
+  EXPECT_EQ(*succeeded.begin(), s);
+  EXPECT_EQ(*succeeded.rbegin(), e);
+  // --start switches a new pipeline on at once; applying it again keeps it as it is.
+  const Outcome started = run("pipeline apply --start " + hourly("other") + flags);
+  EXPECT_EQ(started.out,
+            "pipeline/other applied (4 runs would start at once (" + s + " .. " + e + "))\n");
+  EXPECT_EQ(nlohmann::json::parse(client.get("/api/v1/pipelines/other").body)["paused"], false);
 }
 
 TEST_F(ServeCommand, TokensAreRequiredAndViewersOnlyRead) {

@@ -213,7 +213,8 @@ void ServeRestart::stop_and_start_again(int stop_signal) {
   // Through the API: a pool and, in another request, a Replace pipeline using it (killed
   // runs); keepLatest (expired runs); a pipeline to pause; a manual one.
   const auto post = [&](const std::string& yaml) {
-    const web::ClientResponse r = admin.post("/api/v1/pipelines", yaml, "application/yaml");
+    const web::ClientResponse r =
+        admin.post("/api/v1/pipelines?paused=false", yaml, "application/yaml");
     EXPECT_EQ(r.status, 201) << r.body;
   };
   post("apiVersion: gantry.dev/v1\nkind: Pool\nmetadata: {name: shared}\nspec: {slots: 1}\n");
@@ -422,8 +423,8 @@ TEST_F(ServeRestart, ALongCatchUpLeavesTheLoopFreeAndStopsOnSigterm) {
   ASSERT_FALSE(first->url().empty());
   web::HttpClient admin(first->url(), {.token = token()});
   const web::ClientResponse applied = admin.post(
-      "/api/v1/pipelines", pipeline("minutely", "* * * * *", start, "", task("t", "duration: 1s")),
-      "application/yaml");
+      "/api/v1/pipelines?paused=false",
+      pipeline("minutely", "* * * * *", start, "", task("t", "duration: 1s")), "application/yaml");
   ASSERT_EQ(applied.status, 201) << applied.body;
   EXPECT_EQ(admin.get("/api/v1/pipelines/minutely").status, 200);
   EXPECT_EQ(admin.get("/metrics").status, 200);

@@ -76,12 +76,26 @@ std::string read_request_file(const std::string& path) {
   return ss.str();
 }
 
-void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_run) {
+// "; 3 runs would start at once (2026-11-01T00:00:00Z .. 2026-11-01T02:00:00Z)" from a
+// summary's catchUp, "" when none would.
+std::string catch_up_note(const nlohmann::json& p) {
+  if (!p.contains("catchUp") || p["catchUp"].value("runs", 0) == 0) return "";
+  const auto& c = p["catchUp"];
+  const int64_t runs = c.value("runs", 0);
+  const std::string first = c["first"].is_string() ? c["first"].get<std::string>() : "";
+  const std::string last = c["last"].is_string() ? c["last"].get<std::string>() : "";
+  return fmt::format("; {} run{} would start at once ({})", runs, runs == 1 ? "" : "s",
+                     first == last ? last : first + " .. " + last);
+}
+
+void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_run, bool start) {
   auto client = connect(f);
   bool failed = false;
   for (const std::string& file : expand_pipeline_args(args)) {
     const web::ClientResponse r =
-        send(*client, "POST", std::string("/api/v1/pipelines") + (dry_run ? "?dryRun=true" : ""),
+        send(*client, "POST",
+             std::string("/api/v1/pipelines?paused=") + (start ? "false" : "true") +
+                 (dry_run ? "&dryRun=true" : ""),
              read_request_file(file), "application/yaml");
     if (r.status == 400) {
       // Validation errors, each with its place in this file.
@@ -103,9 +117,18 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
     for (const auto& p : j.value("pools", nlohmann::json::array()))
       fmt::print("pool/{} {}\n", p.value("name", ""),
                  dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
-    for (const auto& p : j.value("pipelines", nlohmann::json::array()))
-      fmt::print("pipeline/{} {}\n", p.value("name", ""),
-                 dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"));
+    for (const auto& p : j.value("pipelines", nlohmann::json::array())) {
+      const std::string name = p.value("name", "");
+      std::string note;
+      if (p.value("paused", false))
+        note = " (paused: gantry pipeline resume " + name + " starts its schedule" +
+               catch_up_note(p) + ")";
+      else if (!catch_up_note(p).empty())
+        note = " (" + catch_up_note(p).substr(2) + ")";
+      fmt::print("pipeline/{} {}{}\n", name,
+                 dry_run ? "valid" : (r.status == 201 ? "applied" : "configured"),
+                 p.contains("schedule") && !p["schedule"].is_null() ? note : "");
+    }
   }
   if (failed) throw CLI::RuntimeError(2);
 }
@@ -154,6 +177,15 @@ void get(const ServerFlags& f, const std::string& name, const std::string& forma
   }
 }
 
+// POST /pipelines/{name}/pause or /resume.
+void set_paused(const ServerFlags& f, const std::string& name, bool pause) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(
+      *client, "POST", "/api/v1/pipelines/" + path_segment(name) + (pause ? "/pause" : "/resume"));
+  check(r, name);
+  fmt::print("pipeline/{} {}\n", name, pause ? "paused" : "resumed");
+}
+
 void trigger(const ServerFlags& f, const std::string& name) {
   auto client = connect(f);
   const web::ClientResponse r =
@@ -189,14 +221,19 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   {
     auto files = std::make_shared<std::vector<std::string>>();
     auto dry = std::make_shared<bool>(false);
+    auto start = std::make_shared<bool>(false);
     CLI::App* cmd = pipeline.add_subcommand(
         "apply", "Create or replace pipelines and pools on a running gantry serve");
     cmd->add_option("files", *files,
                     "Pipeline YAML files (a folder stands for its *.yaml and *.yml)")
         ->required();
     cmd->add_flag("--dry-run", *dry, "Only validate on the server");
+    cmd->add_flag("--start", *start,
+                  "Start the schedules of new pipelines at once (default: they start paused; "
+                  "gantry pipeline resume NAME starts one)");
     add_server_flags(cmd, *f);
-    cmd->callback([f, files, dry] { apply(*f, *files, *dry); });
+    cmd->footer("Example: gantry pipeline apply nightly.yaml --start");
+    cmd->callback([f, files, dry, start] { apply(*f, *files, *dry, *start); });
   }
   {
     CLI::App* cmd = pipeline.add_subcommand("list", "List the pipelines of a running gantry serve");
@@ -220,6 +257,16 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     cmd->add_option("name", *name, "Pipeline name")->required();
     add_server_flags(cmd, *f);
     cmd->callback([f, name] { trigger(*f, *name); });
+  }
+  for (const bool pause : {true, false}) {
+    auto name = std::make_shared<std::string>();
+    CLI::App* cmd = pipeline.add_subcommand(
+        pause ? "pause" : "resume",
+        pause ? "Stop a pipeline's schedule (runs in flight go on)"
+              : "Start a pipeline's schedule again (missed ticks follow its catch-up rules)");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    add_server_flags(cmd, *f);
+    cmd->callback([f, name, pause] { set_paused(*f, *name, pause); });
   }
   {
     auto name = std::make_shared<std::string>();

@@ -91,10 +91,15 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                 throw ApiError(415, "unsupported_media_type",
                                "send application/yaml or application/json, not " + type);
               const bool dry = query_flag(req, "dryRun");
+              // New pipelines start paused unless asked (?paused=false): saving in the editor
+              // never starts a schedule, nor its backlog, by itself.
+              const bool paused = !req.query_value("paused") || query_flag(req, "paused");
               require_utf8(req.body, "body");
-              auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry] {
+              auto [out, created] = call_on_loop(loop, [&engine, body = req.body, dry, paused] {
                 bool made = false;
-                nlohmann::json applied = engine.apply(body, dry, made);
+                nlohmann::json applied = engine.apply(body, dry, made,
+                                                      paused ? ServeEngine::NewPipelines::kPaused
+                                                             : ServeEngine::NewPipelines::kStart);
                 return std::make_pair(std::move(applied), made);
               });
               return HttpResponse::json(created ? 201 : 200, out);
@@ -190,10 +195,10 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
               [&, k](HttpRequest& req) {
                 const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
                 return HttpResponse::json(
-                    200,
-                    call_on_loop(loop, [&engine, name = req.param("name"), lt, k, by = req.token_name] {
-                      return engine.run_action(name, lt, k, "", by);
-                    }));
+                    200, call_on_loop(
+                             loop, [&engine, name = req.param("name"), lt, k, by = req.token_name] {
+                               return engine.run_action(name, lt, k, "", by);
+                             }));
               })
         .writes = true;
   }

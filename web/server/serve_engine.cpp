@@ -362,12 +362,13 @@ nlohmann::json ServeEngine::validation_errors(const std::vector<InputError>& err
   return {{"errors", list}};
 }
 
-nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created) {
-  return apply_files({{"body", text}}, dry_run, created);
+nlohmann::json ServeEngine::apply(const std::string& text, bool dry_run, bool& created,
+                                  NewPipelines new_pipelines) {
+  return apply_files({{"body", text}}, dry_run, created, new_pipelines);
 }
 
 nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files, bool dry_run,
-                                        bool& created) {
+                                        bool& created, NewPipelines new_pipelines) {
   return guarded([&]() -> nlohmann::json {
     created = false;
     std::vector<DocumentText> pieces;   // every document of every file
@@ -487,21 +488,57 @@ nlohmann::json ServeEngine::apply_files(const std::vector<PipelineSource>& files
       }
       out["pools"].push_back(pool_json(pool, nlohmann::json::object()));
     }
+    const bool start_new = new_pipelines == NewPipelines::kStart;
     for (const PipelineSpec& p : docs.pipelines) {
+      const bool is_new = pipelines_.count(p.name) == 0;
+      const bool paused = is_new ? !start_new : paused_[p.name];
+      nlohmann::json catch_up = catch_up_preview(p);
       if (!dry_run && !unchanged(p)) {
-        scheduler_->put_pipeline(p);
+        scheduler_->put_pipeline(p, !start_new);
         sqlite_->save_pipeline(p);
         created = catalog_->put("Pipeline", p.name, text_of("Pipeline", p.name, p.file), now_us) ||
                   created;
+        if (is_new) catalog_->set_paused(p.name, paused);
         pipelines_[p.name] = p;
-        paused_.try_emplace(p.name, false);
+        paused_[p.name] = paused;
         clear_problem("Pipeline/" + p.name);
-        store_->publish("pipeline", json_text(summary(p, paused_[p.name])));
+        store_->publish("pipeline", json_text(summary(p, paused)));
       }
-      out["pipelines"].push_back(summary(p, paused_.count(p.name) != 0 && paused_[p.name]));
+      nlohmann::json s = summary(p, paused);
+      if (!catch_up.is_null()) s["catchUp"] = std::move(catch_up);
+      out["pipelines"].push_back(std::move(s));
     }
     return out;
   });
+}
+
+nlohmann::json ServeEngine::catch_up_preview(const PipelineSpec& p) const {
+  if (!p.schedule) return nullptr;
+  const ScheduleSpec& s = *p.schedule;
+  const std::optional<Time> last = scheduler_->last_tick(p.name);
+  const Time now = loop_->now();
+  const Time from = std::max(s.start, last ? *last + microseconds(1) : s.start);
+  const Time to = s.end ? std::min(*s.end, now) : now;
+  // The missed ticks in [from, to], counted as a catch-up with catchup true would run them.
+  PipelineSpec all = p;
+  all.schedule->catchup = true;
+  const size_t missed = catch_up_ticks(all, last, now, kMaxRunsPerReplay);
+  nlohmann::json j = {{"missedTicks", missed}, {"catchup", s.catchup}};
+  // catchup false runs at most the latest missed tick (startingDeadline and maxMissedRuns may
+  // still drop it: the scheduler says so with an event then).
+  j["runs"] = s.catchup ? missed : std::min<size_t>(missed, 1);
+  j["first"] = nullptr;
+  j["last"] = nullptr;
+  if (missed > 0 && from <= to) {
+    const CronSchedule cron(s.cron, s.timezone);
+    const std::optional<Time> first = cron.next_after(from - microseconds(1));
+    const std::optional<Time> latest = cron.previous_at_or_before(to);
+    if (first && latest) {
+      j["first"] = format_rfc3339(s.catchup ? *first : *latest);
+      j["last"] = format_rfc3339(*latest);
+    }
+  }
+  return j;
 }
 
 const PipelineSpec* ServeEngine::find(const std::string& name) const {

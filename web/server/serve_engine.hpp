@@ -130,11 +130,19 @@ class ServeEngine {
   // {"errors":[...]} for invalid documents, 409 for a pipeline with runs in flight or a
   // changed pool. Returns {"pipelines":[PipelineSummary], "pools":[Pool]} and sets `created`
   // when any document was new.
-  nlohmann::json apply(const std::string& text, bool dry_run, bool& created);
+  // `new_pipelines`: whether a pipeline new to the server starts its schedule at once (the
+  // operator's --pipelines folder, the engine's default) or paused (the API's default: a
+  // pipeline saved in the editor never starts a backlog by itself). A replaced pipeline keeps
+  // its paused flag. Each pipeline's summary in the answer says, under "catchUp", the runs
+  // switching its schedule on now would start at once (catch_up_preview()).
+  enum class NewPipelines { kStart, kPaused };
+  nlohmann::json apply(const std::string& text, bool dry_run, bool& created,
+                       NewPipelines new_pipelines = NewPipelines::kStart);
   // The same for several files applied as one (--pipelines DIR): checked together, so a
   // pipeline may name a pool of another file whatever their order; all or nothing. Errors
   // carry each file's name (PipelineSource::file_name).
-  nlohmann::json apply_files(const std::vector<PipelineSource>& files, bool dry_run, bool& created);
+  nlohmann::json apply_files(const std::vector<PipelineSource>& files, bool dry_run, bool& created,
+                             NewPipelines new_pipelines = NewPipelines::kStart);
   nlohmann::json list_pipelines();
   nlohmann::json pipeline(const std::string& name);  // ApiError 404
   // 404, 409; also deletes a stored pipeline that could not be loaded at start.
@@ -175,6 +183,10 @@ class ServeEngine {
   std::string problem_of(const std::string& document) const;  // "" when none
   nlohmann::json summary(const PipelineSpec& spec, bool paused);
   const PipelineSpec* find(const std::string& name) const;
+  // {"runs", "missedTicks", "catchup", "first", "last"}: what switching `p`'s schedule on now
+  // would start at once (its missed ticks since its start or its last tick; catchup false:
+  // at most the latest); null without a schedule.
+  nlohmann::json catch_up_preview(const PipelineSpec& p) const;
   nlohmann::json validation_errors(const std::vector<InputError>& errors, const std::string& file);
   nlohmann::json node_json(NodeId n) const;
   // The world acted: once the current event is done, every node whose Cluster::version()

@@ -19,12 +19,16 @@ void refuse_if_busy(const std::string& name, size_t in_flight, const char* what)
 
 }  // namespace
 
-void SchedulerCore::put_pipeline(const PipelineSpec& spec) {
+void SchedulerCore::put_pipeline(const PipelineSpec& spec, bool paused_if_new) {
   compact_finished();
   PipelineState* old = find_pipeline(spec.name);
   if (old == nullptr) {
     add_pipeline(spec);
     PipelineState& added = *pipelines_.back();
+    if (paused_if_new) {
+      added.paused = true;  // resume() catches up
+      return;
+    }
     catch_up(added);
     try_start_runs(added);
     return;
@@ -34,7 +38,7 @@ void SchedulerCore::put_pipeline(const PipelineSpec& spec) {
   fresh->index = old->index;
   fresh->runs = std::move(old->runs);
   fresh->last_tick = old->last_tick;
-  fresh->paused = old->removed ? false : old->paused;
+  fresh->paused = old->removed ? paused_if_new : old->paused;
   if (old->tick_timer) loop_.cancel(*old->tick_timer);
   // Its runs, all finished, take the new task list as a restart with the new file would: by
   // task name (recovery.cpp); their per-task bookkeeping is rebuilt on demand (restore_tasks).

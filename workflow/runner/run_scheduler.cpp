@@ -47,8 +47,8 @@ std::optional<std::string> RunScheduler::apply(const OperatorAction& action) {
   return refused;
 }
 
-void RunScheduler::put_pipeline(const PipelineSpec& spec) {
-  core_.put_pipeline(spec);
+void RunScheduler::put_pipeline(const PipelineSpec& spec, bool paused_if_new) {
+  core_.put_pipeline(spec, paused_if_new);
   flush();
 }
 

@@ -209,7 +209,9 @@ class RunScheduler final : private AttemptListener {
   void add_pipeline(const PipelineSpec& spec) { core_.add_pipeline(spec); }
 
   // See PIPELINES THAT CHANGE.
-  void put_pipeline(const PipelineSpec& spec);
+  // `paused_if_new`: a pipeline new to the scheduler (or put again after remove_pipeline())
+  // starts paused: no tick is looked at until resume (gantry serve's API default).
+  void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
   bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
 
   // Stops it for good (SchedulerCore::halt()): its timers are cancelled and the attempts it

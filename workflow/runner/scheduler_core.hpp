@@ -95,7 +95,7 @@ class SchedulerCore {
   // Adds a pipeline, or replaces the one of that name, while the scheduler runs (gantry serve;
   // run_scheduler.hpp, PIPELINES THAT CHANGE). Throws PipelineBusy while the pipeline has runs in
   // flight, and the errors of add_pipeline() (nothing changes then).
-  void put_pipeline(const PipelineSpec& spec);
+  void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
   // Stops a pipeline's schedule for good and forgets it for operator actions; its runs stay
   // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
   bool remove_pipeline(const std::string& name);

@@ -139,9 +139,16 @@ try {
   await shot('editor-yaml');
   await page.click('[data-testid=tab-graph]');
 
-  step('save');
+  step('save: a new scheduled pipeline asks first, and is saved paused');
   await page.click('[data-testid=save]');
+  await page.waitForSelector('[data-testid=save-dialog]:has-text("is saved paused")');
+  await shot('editor-save-dialog');
+  await page.click('[data-testid=confirm-save]');
   await page.waitForSelector('.toast[data-kind=ok]:has-text("Saved")');
+  {
+    const r = await fetch(`${url}/api/v1/pipelines/${name}`, { headers: { Authorization: `Bearer ${token}` } });
+    if ((await r.json()).paused !== true) throw new Error(`a pipeline saved without "Start its schedule now" is not paused`);
+  }
 
   step('trigger, and wait in the runs grid for the run to succeed');
   const triggered = page.waitForResponse((r) => r.url().endsWith(`/pipelines/${name}/trigger`) && r.request().method() === 'POST');

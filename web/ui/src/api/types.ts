@@ -14,6 +14,17 @@ export interface PipelineSummary {
   tasks: number;
   lastRun: { logicalTime: string; state: RunState } | null;
   runsInFlight: number;
+  // In the answer to POST /pipelines (dry run too): what switching its schedule on now would
+  // start at once (web/API.md).
+  catchUp?: CatchUp;
+}
+
+export interface CatchUp {
+  runs: number;
+  missedTicks: number;
+  catchup: boolean;
+  first: string | null;
+  last: string | null;
 }
 
 export interface PipelineDetail extends PipelineSummary {

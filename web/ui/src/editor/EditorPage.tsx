@@ -32,6 +32,8 @@ import { href, navigate, useRoute } from '../router';
 import { saveLayout, savedLayout, takeDraft } from './drafts';
 import type { Draft } from './drafts';
 import { ImportDialog } from './ImportDialog';
+import { plansToConfirm, SaveDialog } from './SaveDialog';
+import type { SavePlan } from './SaveDialog';
 import { PipelinePanel } from './PipelinePanel';
 import { initialState, pipelineIndexes, pipelineName, reducer } from './state';
 import type { EditorState, Selection } from './state';
@@ -99,6 +101,9 @@ function Editor({ name }: { name: string }) {
   const [busy, setBusy] = useState<'save' | 'trigger' | null>(null);
   const canWrite = useCanWrite();
   const [importing, setImporting] = useState(false);
+  // The plans a save waits on the user's word for (SaveDialog), and its "start now" box.
+  const [confirming, setConfirming] = useState<SavePlan[] | null>(null);
+  const [startNow, setStartNow] = useState(false);
 
   useEffect(() => {
     if (!isNew && !loaded && detail.data) {
@@ -189,14 +194,15 @@ function Editor({ name }: { name: string }) {
   }, [dirty]);
 
   // ---- save and trigger ----
-  const save = useCallback(async (): Promise<boolean> => {
+  const save = useCallback(async (start = false): Promise<boolean> => {
     if (!parseOk) {
       toast('error', 'The YAML does not parse; fix it in the YAML tab first.');
       return false;
     }
     setBusy('save');
     try {
-      const r = await api<ApplyResult>('/pipelines', { method: 'POST', yaml: text });
+      // New pipelines start paused unless the user said otherwise (SaveDialog).
+      const r = await api<ApplyResult>(`/pipelines?paused=${start ? 'false' : 'true'}`, { method: 'POST', yaml: text });
       setSavedText(text);
       setValidation({ text, errors: [], summaries: r.pipelines ?? [] });
       for (const p of r.pipelines ?? []) {
@@ -205,7 +211,11 @@ function Editor({ name }: { name: string }) {
         );
         mutate<PipelineDetail>(`/pipelines/${enc(p.name)}`, (old) => ({ ...(old ?? { spec: null }), ...p, yaml: text }) as PipelineDetail);
       }
-      toast('ok', `Saved ${(r.pipelines ?? []).map((p) => p.name).join(', ') || 'the pipeline'}${r.pools?.length ? ` and ${r.pools.length} pool(s)` : ''}.`);
+      const paused = (r.pipelines ?? []).filter((p) => p.schedule && p.paused).map((p) => p.name);
+      toast(
+        'ok',
+        `Saved ${(r.pipelines ?? []).map((p) => p.name).join(', ') || 'the pipeline'}${r.pools?.length ? ` and ${r.pools.length} pool(s)` : ''}.${paused.length ? ` ${paused.join(', ')}: paused (Resume on the Pipelines page starts the schedule).` : ''}`,
+      );
       if (activeName && activeName !== name) navigate(href('editor', activeName), true);
       return true;
     } catch (e) {
@@ -219,6 +229,18 @@ function Editor({ name }: { name: string }) {
       setBusy(null);
     }
   }, [parseOk, text, toast, activeName, name, state.bundle]);
+
+  // Save, or first ask (SaveDialog) when it would create a scheduled pipeline or start runs of
+  // one: saving never starts a schedule or its backlog silently. Needs the dry run of this text.
+  const requestSave = useCallback(async (): Promise<boolean> => {
+    if (!serverCurrent) return save(false);
+    const known = new Set((peek<{ pipelines: PipelineSummary[] }>('/pipelines')?.pipelines ?? []).map((p) => p.name));
+    const plans: SavePlan[] = validation!.summaries.map((s) => ({ summary: s, isNew: !known.has(s.name) }));
+    if (plansToConfirm(plans).length === 0) return save(false);
+    setStartNow(false);
+    setConfirming(plans);
+    return false;
+  }, [serverCurrent, validation, save]);
 
   const trigger = useCallback(async () => {
     if (!activeName) return;
@@ -293,7 +315,7 @@ function Editor({ name }: { name: string }) {
           <button className="btn" onClick={exportYaml} title="Download the Gantry YAML">
             <IconDownload /> Export YAML
           </button>
-          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void save()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="save">
+          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void requestSave()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="save">
             <IconSave /> Save
           </button>
           <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="trigger">
@@ -363,6 +385,16 @@ function Editor({ name }: { name: string }) {
         </aside>
       </div>
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
+      {confirming && (
+        <SaveDialog
+          plans={confirming}
+          start={startNow}
+          setStart={setStartNow}
+          busy={busy === 'save'}
+          onClose={() => setConfirming(null)}
+          onConfirm={() => void save(startNow).then((ok) => ok && setConfirming(null))}
+        />
+      )}
     </div>
   );
 }

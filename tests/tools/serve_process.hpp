@@ -26,6 +26,19 @@ class ServeProcess {
   ServeProcess(const std::string& program, const std::vector<std::string>& args,
                const std::string& err_file, const std::string& subcommand = "serve",
                std::vector<std::string> env = {}) {
+    // Everything the child needs is built before fork(): the child of a threaded process may
+    // only make async-signal-safe calls, and an allocation there deadlocked when another thread
+    // held the allocator's lock at the fork (seen under ASan in CI-like runs).
+    std::vector<std::string> all{program, subcommand};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // `env` first: getenv() returns the first entry of a name, so these override the parent's.
+    std::vector<char*> envp;
+    for (std::string& e : env) envp.push_back(e.data());
+    for (char** e = environ; *e != nullptr; ++e) envp.push_back(*e);
+    envp.push_back(nullptr);
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe");
     pid_ = ::fork();
@@ -35,13 +48,7 @@ class ServeProcess {
       ::dup2(err, 2);
       const int null = ::open("/dev/null", O_RDONLY);
       ::dup2(null, 0);
-      for (std::string& e : env) ::putenv(e.data());
-      std::vector<std::string> all{program, subcommand};
-      all.insert(all.end(), args.begin(), args.end());
-      std::vector<char*> argv;
-      for (std::string& a : all) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(program.c_str(), argv.data());
+      ::execve(program.c_str(), argv.data(), envp.data());
       ::_exit(127);
     }
     ::close(fds[1]);

@@ -69,7 +69,7 @@ void ResultsStream::write_loop() {
     changed_.wait(lock, [this] { return closing_ || !queue_.empty(); });
     if (queue_.empty()) return;  // closing, and everything written
     std::vector<Row> rows = std::move(queue_.front());
-    queue_.erase(queue_.begin());
+    queue_.pop_front();
     lock.unlock();
     changed_.notify_all();  // room for the next batch
     std::exception_ptr failed;

@@ -19,6 +19,7 @@
 
 #include <condition_variable>
 #include <cstdint>
+#include <deque>
 #include <exception>
 #include <mutex>
 #include <string>
@@ -69,7 +70,7 @@ class ResultsStream final : public LogSink {
 
   std::mutex mu_;
   std::condition_variable changed_;
-  std::vector<std::vector<Row>> queue_;  // handed over, oldest first
+  std::deque<std::vector<Row>> queue_;  // handed over, oldest first
   bool closing_ = false;
   std::exception_ptr error_;
   std::thread thread_;

@@ -30,14 +30,9 @@ void SimulationLog::begin(Time start, size_t gpu_types) {
 }
 
 void SimulationLog::record_event(const SimEvent& e) {
-  uint64_t& h = digest.events_fnv;
   for (const uint64_t v : {static_cast<uint64_t>(e.time.micros()), static_cast<uint64_t>(e.kind),
-                           static_cast<uint64_t>(e.job), static_cast<uint64_t>(e.detail)}) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= (v >> (8 * i)) & 0xff;
-      h *= 0x100000001b3ull;
-    }
-  }
+                           static_cast<uint64_t>(e.job), static_cast<uint64_t>(e.detail)})
+    LogDigest::fnv_mix(digest.events_fnv, v);
   if (sink != nullptr) {
     sink->event(e);
   } else {

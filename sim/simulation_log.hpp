@@ -137,6 +137,14 @@ class LogSink {
 struct LogDigest {
   // FNV-1a over each event's time, kind, job and detail (8 bytes each), in order.
   uint64_t events_fnv = 0xcbf29ce484222325ull;
+  // Mixes the 8 bytes of `v`, lowest first, into the FNV-1a hash `h` (the fingerprint goes on
+  // from events_fnv with the placements the same way).
+  static void fnv_mix(uint64_t& h, uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 0x100000001b3ull;
+    }
+  }
   // Per GPU type, the integral of the allocated and of the busy GPUs from `start` on, summed
   // as TimeWeighted::integral() sums (value × microseconds per segment), so the figures are
   // those of a TimeWeighted holding every point, to the last bit.

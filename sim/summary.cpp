@@ -35,12 +35,7 @@ uint64_t trajectory_fingerprint(const SimulationLog& log) {
   // The events' FNV-1a (kept as they were recorded: they may have been streamed away), then
   // the placements, mixed the same way.
   uint64_t h = log.digest.events_fnv;
-  const auto mix = [&h](uint64_t v) {
-    for (int i = 0; i < 8; ++i) {
-      h ^= (v >> (8 * i)) & 0xff;
-      h *= 0x100000001b3ull;
-    }
-  };
+  const auto mix = [&h](uint64_t v) { LogDigest::fnv_mix(h, v); };
   // Where every job ran (its last placement): the events alone would not see two runs that
   // place the same gangs at the same instants on different nodes or GPUs.
   for (const JobLog& job : log.jobs) {

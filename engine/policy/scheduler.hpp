@@ -53,6 +53,7 @@
 #include "engine/policy/plugin_registry.hpp"
 #include "engine/policy/queues/admission_queues.hpp"
 #include "engine/policy/scheduler_config.hpp"
+#include "engine/policy/unplaced_reason.hpp"
 #include "engine/policy/workload.hpp"
 
 namespace gantry {
@@ -84,6 +85,17 @@ class Scheduler {
   }
   // Every workload this scheduler was given, in any state.
   const WorkloadTable& workloads() const { return workloads_; }
+  // Why pending workload `id` is still waiting, from the last cycles and the cluster as it is
+  // now, in words a user can act on (issue #26 §5: the cluster queue's "reason", the same in the
+  // simulated world and against a real cluster), the first that holds:
+  //   "waiting for N victims to leave"             a preemptor (admission)
+  //   "backing off until T: <why>"                 after a failed bind (its last reason)
+  //   "<QuotaBook::why_not()>"                     admission: its queue's quota refuses it
+  //   explain_unplaced()'s text                    the cluster has no room (unplaced_reason.hpp)
+  //   "fits now; behind N earlier workloads in queue Q (StrictFIFO)"
+  //   "fits now: waits for the next scheduling cycle"
+  // "" for an unknown workload or one not pending. `bars` are the world's node bars. O(nodes).
+  std::string pending_reason(const Cluster& cluster, JobId id, const NodeBars& bars) const;
 
   // One scheduling cycle at `now`: workloads whose backoff has ended rejoin the queue, then the
   // queue is walked in order and each job's whole gang is placed or nothing. Placed gangs are

@@ -348,7 +348,24 @@ spec:
       ours.push_back(g);
   ASSERT_EQ(ours.size(), 1u) << queue;
   EXPECT_EQ(ours[0]["pipeline"], "whole-cluster");
+  EXPECT_EQ(ours[0]["task"], "train");
+  EXPECT_EQ(ours[0]["logicalTime"], logical);
   EXPECT_EQ(ours[0]["gpus"], 256);
+  EXPECT_EQ(ours[0]["pods"], 32);
+  // Why it waits (issue #26 §5): 32 pods of 8 GPUs, and the first run's gang holds every GPU.
+  EXPECT_EQ(
+      ours[0]["reason"].get<std::string>().rfind("needs 32 pods of 8 GPUs: room for 0; 0 GPUs "
+                                                 "free on 32 eligible nodes",
+                                                 0),
+      0u)
+      << ours[0];
+  // Who holds a GPU: the first run's gang, by pipeline, task and logical time.
+  const auto cluster = nlohmann::json::parse(client.get("/api/v1/cluster").body);
+  const auto& gpu0 = cluster["racks"][0]["nodes"][0]["gpus"][0];
+  ASSERT_EQ(gpu0["holders"].size(), 1u) << gpu0;
+  EXPECT_EQ(gpu0["holders"][0]["pipeline"], "whole-cluster");
+  EXPECT_EQ(gpu0["holders"][0]["task"], "train");
+  EXPECT_NE(gpu0["holders"][0]["logicalTime"], logical) << "the first run's gang, not the second's";
   for (const auto& g : queue["pending"]) {
     if (g["name"].get<std::string>().find('/') == std::string::npos) {
       EXPECT_TRUE(g["pipeline"].is_null()) << "the scenario's own jobs: " << g;
@@ -444,8 +461,10 @@ spec:
   cluster->fake.release_held();
   ASSERT_EQ(queue["pending"].size(), 1u) << queue;
   const std::string reason = queue["pending"][0]["reason"];
-  EXPECT_NE(reason.find("does not fit: 8 GPUs free on 2 eligible nodes, at most 4 on one node"),
-            std::string::npos)
+  EXPECT_EQ(reason.rfind("needs 1 pod of 8 GPUs: room for 0; 8 GPUs free on 2 eligible nodes, at "
+                         "most 4 on one node",
+                         0),
+            0u)
       << reason;
   served->signal(SIGTERM);
   EXPECT_EQ(served->wait(), 0);

@@ -12,6 +12,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/store/store_error.hpp"
 #include "web/server/api_server.hpp"
+#include "web/server/cluster_json.hpp"
 #include "web/server/document_split.hpp"
 #include "web/server/line_stream.hpp"
 #include "web/server/utf8_text.hpp"
@@ -707,81 +708,16 @@ nlohmann::json ServeEngine::pools() {
 }
 
 nlohmann::json ServeEngine::node_json(NodeId n) const {
-  const Cluster& c = world_->cluster();
-  const Resources& cap = c.node_class(n).capacity;
-  const Resources& free = c.free(n);
-  nlohmann::json gpus = nlohmann::json::array();
-  for (int g = 0; g < c.gpu_count(n); ++g)
-    gpus.push_back({{"index", g}, {"allocatedMilli", 1000 - c.gpu_free_milli(n, g)}});
-  const GpuTypeId type = c.gpu_type_of(n);
-  return {{"name", c.node_info(n).name},
-          {"rack", c.topology().racks[static_cast<size_t>(c.rack_of(n))]},
-          {"gpuType",
-           type >= 0 ? nlohmann::json(c.topology().gpus.at(type).name) : nlohmann::json(nullptr)},
-          {"cordoned", c.cordoned(n)},
-          {"ready", c.ready(n)},
-          {"cpu",
-           {{"capacityMilli", cap.cpu_milli}, {"allocatedMilli", cap.cpu_milli - free.cpu_milli}}},
-          {"memory",
-           {{"capacityBytes", cap.memory_bytes},
-            {"allocatedBytes", cap.memory_bytes - free.memory_bytes}}},
-          {"gpus", std::move(gpus)}};
+  return web::node_json(*world_, n,
+                        [this](const std::string& p) { return pipelines_.count(p) != 0; });
 }
 
 nlohmann::json ServeEngine::cluster() {
-  const Cluster& c = world_->cluster();
-  const Topology& topo = c.topology();
-  nlohmann::json racks = nlohmann::json::array();
-  for (size_t r = 0; r < topo.racks.size(); ++r)
-    racks.push_back({{"name", topo.racks[r]}, {"nodes", nlohmann::json::array()}});
-  int64_t allocated_milli = 0;
-  for (NodeId n = 0; n < c.node_count(); ++n) {
-    if (c.removed(n)) continue;
-    nlohmann::json node = node_json(n);
-    for (const auto& g : node["gpus"]) allocated_milli += g["allocatedMilli"].get<int64_t>();
-    racks[static_cast<size_t>(c.rack_of(n))]["nodes"].push_back(std::move(node));
-  }
-  nlohmann::json types = nlohmann::json::array();
-  for (GpuTypeId t = 0; t < static_cast<GpuTypeId>(topo.gpus.size()); ++t)
-    if (c.total_gpus(t) > 0)
-      types.push_back({{"name", topo.gpus.at(t).name}, {"count", c.total_gpus(t)}});
-  return {{"gpuTypes", std::move(types)},
-          {"racks", std::move(racks)},
-          {"totals", {{"gpus", c.total_gpus()}, {"allocatedMilli", allocated_milli}}}};
+  return cluster_json(*world_, [this](const std::string& p) { return pipelines_.count(p) != 0; });
 }
 
 nlohmann::json ServeEngine::queue() {
-  nlohmann::json pending = nlohmann::json::array();
-  std::vector<const Workload*> waiting;
-  world_->scheduler().workloads().for_each([&](const Workload& w) {
-    if (w.state == WorkloadState::kPending) waiting.push_back(&w);
-  });
-  std::sort(waiting.begin(), waiting.end(), [](const Workload* a, const Workload* b) {
-    return std::tie(a->history.back().at, a->id) < std::tie(b->history.back().at, b->id);
-  });
-  // The live world says why against the cluster as it is now; else the last attempt's reason.
-  const auto reason_of = [this](const Workload& w) {
-    std::string now = world_->pending_reason(w.id);
-    return now.empty() ? w.last_reason : now;
-  };
-  for (const Workload* w : waiting) {
-    const Resources total = w->spec->total_request();
-    // A pipeline task's gang is named "pipeline/task@logical#attempt" (ClusterTaskExecutor);
-    // the scenario's own jobs have no such prefix.
-    const std::string& name = w->spec->name;
-    const size_t slash = name.find('/');
-    const bool of_pipeline =
-        slash != std::string::npos && pipelines_.count(name.substr(0, slash)) != 0;
-    pending.push_back({{"workload", w->id},
-                       {"name", name},
-                       {"pipeline", of_pipeline ? nlohmann::json(name.substr(0, slash))
-                                                : nlohmann::json(nullptr)},
-                       {"gpus", total.gpus},
-                       {"gpuMilli", total.gpu_milli},
-                       {"since", format_rfc3339(w->history.back().at)},
-                       {"reason", reason_of(*w)}});
-  }
-  return {{"pending", std::move(pending)}};
+  return queue_json(*world_, [this](const std::string& p) { return pipelines_.count(p) != 0; });
 }
 
 std::string ServeEngine::prometheus() {

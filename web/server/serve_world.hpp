@@ -27,6 +27,7 @@
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "engine/policy/scheduler.hpp"
+#include "engine/policy/unplaced_reason.hpp"
 #include "workflow/runner/task_executor.hpp"
 
 namespace gantry::web {
@@ -63,10 +64,12 @@ class ServeWorld {
   virtual void set_action_log(ActionLog* log) = 0;
   // "sim: scenarios/quickstart.yaml" or "kube: https://10.0.0.1:6443 (context prod)".
   virtual std::string describe() const = 0;
-  // Why pending workload `job` is not placed, worked out against the cluster as it is now
-  // (the live scheduler's FailedScheduling text), or "" when the world has nothing better
-  // than the workload's last_reason. Loop thread.
-  virtual std::string pending_reason(JobId /*job*/) const { return {}; }
+  // Why pending workload `job` waits, worked out from the scheduler's last cycles and the
+  // cluster as it is now (Scheduler::pending_reason(); a live world gives its node bars, and
+  // its FailedScheduling Events say the same), or "" when it is not waiting. Loop thread.
+  virtual std::string pending_reason(JobId job) const {
+    return scheduler().pending_reason(cluster(), job, ClusterBars(cluster()));
+  }
 };
 
 // The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.

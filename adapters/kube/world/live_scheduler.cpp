@@ -462,11 +462,8 @@ void LiveScheduler::report_unplaced() {
 
 std::string LiveScheduler::pending_reason(JobId job) const {
   const auto it = submitted_.find(job);
-  if (it == submitted_.end() || it->second.phase != Phase::kWaiting || !it->second.unplaced)
-    return {};
-  const Workload* w = scheduler_.workloads().find(job);
-  if (w == nullptr || w->state != WorkloadState::kPending || w->victims_pending > 0) return {};
-  return unplaced_note(it->second);
+  if (it == submitted_.end() || it->second.phase != Phase::kWaiting) return {};
+  return scheduler_.pending_reason(live_.cluster(), job, LiveNodeBars(live_));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -181,10 +181,10 @@ class LiveScheduler : private Scheduler::Waker {
   // Complete gangs not submitted because of their queue (see Admission above), each counted
   // once per reason.
   size_t refused_gangs() const { return refused_count_; }
-  // Why pending workload `job` is not placed, as of now: for a gang a cycle could not place,
-  // the text of its FailedScheduling Event with the cluster as it is now (unplaced_reason.hpp;
-  // the Event is sent once per try and may be older). "" for a workload that is not pending,
-  // not tried yet, preempting, or waiting out a failed bind (Workload::last_reason has that).
+  // Why pending workload `job` is not placed, as of now: Scheduler::pending_reason() with the
+  // live cluster's node bars, so the same words as in the simulated world (for a gang a cycle
+  // could not place, the reason of its FailedScheduling Event with the cluster as it is now;
+  // the Event is sent once per try and may be older). "" for a gang not waiting for placement.
   // What GET /cluster/queue shows as the pending workload's reason. O(nodes).
   std::string pending_reason(JobId job) const;
   // Evictions the PodEvictor gave up on (each then deleted instead, with a Warning Event).

@@ -1,5 +1,7 @@
 #include "engine/policy/queues/quota_book.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cassert>
 #include <map>
@@ -126,6 +128,43 @@ QuotaBook::Fit QuotaBook::fits(int q, const ResourceVector& request) const {
     if (cohort.used[r] + more > cohort.capacity[r]) return Fit{};
   }
   return fit;
+}
+
+namespace {
+
+// An amount of resource `name` as a user reads it: GPUs and cores from milli, memory in GiB.
+std::string amount(const std::string& name, int64_t v) {
+  if (name == "gpu" || name.rfind("gpu/", 0) == 0 || name == "cpu")
+    return fmt::format("{:g}", static_cast<double>(v) / 1000.0);
+  if (name == "memory")
+    return fmt::format("{:g} GiB", static_cast<double>(v) / static_cast<double>(int64_t{1} << 30));
+  return std::to_string(v);
+}
+
+}  // namespace
+
+std::string QuotaBook::why_not(int q, const ResourceVector& request) const {
+  const Queue& queue = queues_[static_cast<size_t>(q)];
+  const Cohort& cohort = cohorts_[static_cast<size_t>(queue.cohort)];
+  for (size_t r = 0; r < request.size(); ++r) {
+    if (request[r] == 0 || !queue.named[r]) continue;
+    const std::string& name = resources_[r];
+    const int64_t after = queue.used[r] + request[r];
+    const int64_t limit = queue.borrow[r];
+    if (after > queue.nominal[r] && limit != kUnlimited && after > queue.nominal[r] + limit)
+      return fmt::format(
+          "queue {} is over its borrowing limit of {}: {} used + {} asked > {} "
+          "nominal + {} borrowable",
+          queue.name, name, amount(name, queue.used[r]), amount(name, request[r]),
+          amount(name, queue.nominal[r]), amount(name, limit));
+    const int64_t g = guarantee(q, static_cast<int>(r));
+    const int64_t more = above(after, g) - above(queue.used[r], g);
+    if (cohort.used[r] + more > cohort.capacity[r])
+      return fmt::format(
+          "the cohort of queue {} has no {} left to lend: {} of {} lent, {} more asked", queue.name,
+          name, amount(name, cohort.used[r]), amount(name, cohort.capacity[r]), amount(name, more));
+  }
+  return {};
 }
 
 bool QuotaBook::within_nominal(int q, const ResourceVector& request) const {

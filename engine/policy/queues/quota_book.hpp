@@ -80,6 +80,11 @@ class QuotaBook {
     bool borrows = false;  // needs quota above its nominal
   };
   Fit fits(int q, const ResourceVector& request) const;
+  // Why fits() refuses the request, in words and amounts (GPUs, cores, GiB) a user can act on:
+  // "queue research is over its borrowing limit of gpu: 40 used + 16 asked > 32 nominal + 16
+  // borrowable" or "the cohort of queue research has no gpu left to lend: 96 of 96 lent, 16
+  // more asked"; "" when it fits.
+  std::string why_not(int q, const ResourceVector& request) const;
   // Would the request stay within the queue's nominal quota?
   bool within_nominal(int q, const ResourceVector& request) const;
   // Is the queue using less than its nominal quota of every resource `request` asks for (before

@@ -253,7 +253,9 @@ TEST(LiveScheduler, AGangKeptOffEveryNodeByATaintSaysSo) {
       "gang ml/t of 2 pods (8 GPUs, 0 GPU milli shared, 8 cores) does not fit: none of the 2 "
       "nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)";
   EXPECT_EQ(f.binder.notes, (std::vector<std::string>{why, why}));
-  EXPECT_EQ(f.scheduler.pending_reason(0), why) << "what the queue API shows";
+  EXPECT_EQ(f.scheduler.pending_reason(0),
+            "none of the 2 nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)")
+      << "what the queue API shows: the Event's reason, the gang being the queue entry's";
   // A gang whose pods tolerate the taint is placed: 4 GPUs on the first node (binpack).
   f.scheduler.pod_changed(tolerating(pod_json("ok-0", "ok", 1, 4)));
   f.settle_loop();
@@ -278,21 +280,20 @@ TEST(LiveScheduler, ThePendingReasonIsTheClustersNow) {
     f.scheduler.pod_changed(pod_json("big-" + std::to_string(i), "big", 3, 8));
   f.settle_loop();
   EXPECT_EQ(f.scheduler.pending_reason(0),
-            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: none of "
-            "the 2 nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)");
+            "none of the 2 nodes is eligible (2 tainted node.kubernetes.io/not-ready:NoSchedule)");
   f.scheduler.node_changed(node_json("r1-n001"));
   f.settle_loop();
   EXPECT_EQ(f.binder.events.size(), 3u) << "the Event is not repeated";
-  // r1-n001 eligible: 8 GPUs and 128 cores free on it.
+  // r1-n001 eligible: 8 GPUs and 128 cores free on it, room for one of the three 8-GPU pods.
   EXPECT_EQ(f.scheduler.pending_reason(0),
-            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: 1 of 2 "
-            "nodes eligible (1 tainted node.kubernetes.io/not-ready:NoSchedule); 8 GPUs free on 1 "
+            "needs 3 pods of 8 GPUs: room for 1; 1 of 2 nodes eligible (1 tainted "
+            "node.kubernetes.io/not-ready:NoSchedule); 8 GPUs free on 1 "
             "eligible node, 128 cores free");
   f.scheduler.node_changed(node_json("r1-n000"));
   f.settle_loop();
-  // Both eligible: 16 GPUs, at most 8 on one node, 2 x 128 = 256 cores.
+  // Both eligible: 16 GPUs, at most 8 on one node, 2 x 128 = 256 cores; room for 2 of 3 pods.
   EXPECT_EQ(f.scheduler.pending_reason(0),
-            "gang ml/big of 3 pods (24 GPUs, 0 GPU milli shared, 12 cores) does not fit: 16 GPUs "
+            "needs 3 pods of 8 GPUs: room for 2; 16 GPUs "
             "free on 2 eligible nodes, at most 8 on one node, 256 cores free");
   EXPECT_EQ(f.scheduler.pending_reason(7), "") << "no such workload";
 }

@@ -111,9 +111,11 @@ TEST(UnplacedReason, CountsTheNodesItExcludesByCauseThenWhatIsFreeOnTheRest) {
   // (web-0; then by text), every GPU out of service 1 (sick-0): 2+1+1+2+2+1+1+1+1 = 12. Eligible,
   // 3: t-3 and p-0 with 8 GPUs and 128 cores free each, ok-0 with 8 - 1 (out of service) - 3
   // (other) = 4 GPUs and 128 - 8 = 120 cores: 20 GPUs, at most 8 on one node, 1 more out of
-  // service, 376 cores.
+  // service, 376 cores. Room for the gang's 8-GPU pods (8 cores each): 1 + 1 on t-3 and p-0,
+  // none on ok-0 (4 GPUs).
   EXPECT_EQ(unplaced_reason(live, spec),
-            "3 of 15 nodes eligible (2 without a Node object, 1 not ready, 1 with allocatable "
+            "needs 4 pods of 8 GPUs: room for 2; 3 of 15 nodes eligible (2 without a Node object, "
+            "1 not ready, 1 with allocatable "
             "unlike their class, 2 cordoned, 2 tainted node.kubernetes.io/not-ready:NoSchedule, "
             "1 tainted gpu=broken:NoExecute, 1 not matching nodeSelector gpu=a100, 1 not "
             "matching nodeSelector pool=train, 1 with every GPU out of service); 20 GPUs free on 3 "
@@ -144,9 +146,10 @@ TEST(UnplacedReason, NothingEligibleSaysSoAndQuotesNoCapacity) {
             "none of the 8 nodes is eligible (8 tainted node.kubernetes.io/not-ready:NoSchedule)");
   spec.tolerations = {
       Toleration{"node.kubernetes.io/not-ready", Toleration::Operator::kExists, ""}};
-  // 8 x 8 = 64 GPUs, 8 x 128 = 1024 cores.
+  // 8 x 8 = 64 GPUs, 8 x 128 = 1024 cores; room for one 8-GPU pod per node: 8 of the 9.
   EXPECT_EQ(unplaced_reason(live, spec),
-            "64 GPUs free on 8 eligible nodes, at most 8 on one node, 1024 cores free");
+            "needs 9 pods of 8 GPUs: room for 8; 64 GPUs free on 8 eligible nodes, at most 8 on "
+            "one node, 1024 cores free");
   // A toleration of another effect does not match.
   spec.tolerations[0].any_effect = false;
   spec.tolerations[0].effect = TaintEffect::kNoExecute;
@@ -161,14 +164,18 @@ TEST(UnplacedReason, GpuModelsTheGangDoesNotTakeAreExcludedAndSeveralModelsAreCo
   add(live, node("cpu-0", Resources{32'000, 64 * kGi, 0, 0}, ""));
   JobSpec spec = gang();
   spec.gpu_type = "H100-80G";
-  // a-0 excluded; h-0 (8 GPUs, 64 cores) and cpu-0 (32 cores) eligible: 96 cores.
+  // a-0 excluded; h-0 (8 GPUs, 64 cores) and cpu-0 (32 cores) eligible: 96 cores; room for one
+  // 8-GPU pod (on h-0).
   EXPECT_EQ(unplaced_reason(live, spec),
-            "2 of 3 nodes eligible (1 with another GPU model (the gang takes H100-80G)); 8 GPUs "
+            "needs 4 pods of 8 GPUs (H100-80G): room for 1; 2 of 3 nodes eligible (1 with another "
+            "GPU model (the gang takes H100-80G)); 8 GPUs "
             "free on 2 eligible nodes, at most 8 on one node, 96 cores free");
-  // Any model: 16 GPUs, which a gang does not mix, so by model; 128 + 64 + 32 = 224 cores.
+  // Any model: 16 GPUs, which a gang does not mix, so by model; 128 + 64 + 32 = 224 cores; room
+  // for one pod on either model, and the gang takes one model: 1.
   spec.gpu_type.clear();
   EXPECT_EQ(unplaced_reason(live, spec),
-            "16 GPUs free (8 A100-80G, 8 H100-80G) on 3 eligible nodes, at most 8 on one node, "
+            "needs 4 pods of 8 GPUs: room for 1; 16 GPUs free (8 A100-80G, 8 H100-80G) on 3 "
+            "eligible nodes, at most 8 on one node, "
             "224 cores free");
 }
 
@@ -197,7 +204,8 @@ TEST(UnplacedReason, AClusterOfNoneOrOneNode) {
   add(one, cord);
   EXPECT_EQ(unplaced_reason(one, gang()), "its one node is not eligible (1 cordoned)");
   add(one, node("n0"));  // uncordoned: 8 GPUs, 128 cores
-  EXPECT_EQ(unplaced_reason(one, gang()), "8 GPUs free on 1 eligible node, 128 cores free");
+  EXPECT_EQ(unplaced_reason(one, gang()),
+            "needs 4 pods of 8 GPUs: room for 1; 8 GPUs free on 1 eligible node, 128 cores free");
 }
 
 }  // namespace unplaced_reason_test

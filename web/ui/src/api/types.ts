@@ -64,9 +64,23 @@ export interface Pool {
   maxWait: string | null;
 }
 
+// A workload holding (part of) a GPU: a pipeline task's gang by pipeline, task, run and
+// attempt; the scenario's own jobs by name alone (web/API.md, GET /cluster).
+export interface GpuHolder {
+  workload: number;
+  pod: number;
+  milli: number;
+  name: string;
+  pipeline: string | null;
+  task: string | null;
+  logicalTime: string | null;
+  attempt: number | string | null;
+}
+
 export interface GpuSlot {
   index: number;
   allocatedMilli: number;
+  holders?: GpuHolder[];
 }
 
 export interface ClusterNode {
@@ -90,6 +104,11 @@ export interface PendingGang {
   workload: string;
   name: string;
   pipeline: string | null;
+  task?: string | null;
+  logicalTime?: string | null;
+  attempt?: number | string | null;
+  pods?: number;
+  gpuType?: string | null;
   gpus: number;
   gpuMilli: number;
   since: string;

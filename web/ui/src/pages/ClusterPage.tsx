@@ -3,7 +3,8 @@ import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
 import type { Cluster, ClusterNode, GpuSlot, PendingGang, Pool } from '../api/types';
 import { Banner, Skeleton, SkeletonRows } from '../components/ui';
-import { fmtBytes, fmtRelative, pct } from '../format';
+import { fmtBytes, fmtRelative, fmtShort, pct } from '../format';
+import { holderLabel, runningGangs } from '../model/holders';
 import { href } from '../router';
 
 // Allocation of one GPU, 0..1000 milli-GPU, as a colour of the heatmap: whole GPUs in the
@@ -13,14 +14,31 @@ function gpuStyle(milli: number) {
   return { background: '#eef1f6' };
 }
 
-function GpuCell({ g, node }: { g: GpuSlot; node: ClusterNode }) {
+// Hovering a GPU or a running gang lights every GPU of that workload.
+interface Lit {
+  workload: number | null;
+  set: (w: number | null) => void;
+}
+
+function gpuTitle(g: GpuSlot, node: ClusterNode): string {
+  const head = `${node.name} GPU ${g.index}: ${g.allocatedMilli === 0 ? 'free' : g.allocatedMilli >= 1000 ? 'allocated (whole)' : `${g.allocatedMilli / 1000} allocated (shared)`}`;
+  const who = (g.holders ?? []).map((h) => `\n${h.milli < 1000 ? `${h.milli / 1000} · ` : ''}${holderLabel(h)}`);
+  return head + who.join('');
+}
+
+function GpuCell({ g, node, lit }: { g: GpuSlot; node: ClusterNode; lit: Lit }) {
   const shared = g.allocatedMilli > 0 && g.allocatedMilli < 1000;
+  const holders = g.holders ?? [];
+  const on = lit.workload !== null && holders.some((h) => h.workload === lit.workload);
   return (
     <div
-      className="gpu"
+      className={`gpu${on ? ' lit' : ''}`}
       style={gpuStyle(g.allocatedMilli)}
-      title={`${node.name} GPU ${g.index}: ${g.allocatedMilli === 0 ? 'free' : g.allocatedMilli >= 1000 ? 'allocated (whole)' : `${g.allocatedMilli / 1000} allocated (shared)`}`}
+      title={gpuTitle(g, node)}
       data-milli={g.allocatedMilli}
+      data-holders={holders.map((h) => h.workload).join(' ') || undefined}
+      onMouseEnter={() => holders.length && lit.set(holders[0].workload)}
+      onMouseLeave={() => lit.set(null)}
     >
       {shared && <div className="fill" style={{ height: `${g.allocatedMilli / 10}%`, background: '#a5b4fc' }} />}
       {shared && <span style={{ color: '#312e81' }}>.{String(g.allocatedMilli / 1000).split('.')[1]?.slice(0, 2)}</span>}
@@ -28,7 +46,7 @@ function GpuCell({ g, node }: { g: GpuSlot; node: ClusterNode }) {
   );
 }
 
-function NodeTile({ node }: { node: ClusterNode }) {
+function NodeTile({ node, lit }: { node: ClusterNode; lit: Lit }) {
   const down = !node.ready || node.cordoned;
   const cpu = node.cpu.capacityMilli ? node.cpu.allocatedMilli / node.cpu.capacityMilli : 0;
   const mem = node.memory.capacityBytes ? node.memory.allocatedBytes / node.memory.capacityBytes : 0;
@@ -45,7 +63,7 @@ function NodeTile({ node }: { node: ClusterNode }) {
       {node.gpus.length > 0 ? (
         <div className="gpus">
           {node.gpus.map((g) => (
-            <GpuCell key={g.index} g={g} node={node} />
+            <GpuCell key={g.index} g={g} node={node} lit={lit} />
           ))}
         </div>
       ) : (
@@ -102,6 +120,8 @@ export default function ClusterPage() {
   const queue = useResource<{ pending: PendingGang[] }>('/cluster/queue', { refreshMs: 5000 });
   const pools = useResource<{ pools: Pool[] }>('/pools', { refreshMs: 10000 });
   const [type, setType] = useState<string>('all');
+  const [litWorkload, setLitWorkload] = useState<number | null>(null);
+  const lit: Lit = { workload: litWorkload, set: setLitWorkload };
   const queueTimer = useRef<number | null>(null);
 
   // Live: a `cluster` event is the whole Node of GET /cluster (web/API.md); the nodes that
@@ -140,6 +160,7 @@ export default function ClusterPage() {
   const unavailable = nodes.filter((n) => !n.ready || n.cordoned).length;
   const alloc = data && data.totals.gpus ? data.totals.allocatedMilli / (data.totals.gpus * 1000) : 0;
   const shared = nodes.reduce((s, n) => s + n.gpus.filter((g) => g.allocatedMilli > 0 && g.allocatedMilli < 1000).length, 0);
+  const running = useMemo(() => (data ? runningGangs(data) : []), [data]);
   const free = nodes.reduce((s, n) => s + (n.ready && !n.cordoned ? n.gpus.filter((g) => g.allocatedMilli === 0).length : 0), 0);
 
   return (
@@ -241,7 +262,7 @@ export default function ClusterPage() {
                 </div>
                 <div className="rack-nodes">
                   {shown.map((n) => (
-                    <NodeTile key={n.name} node={n} />
+                    <NodeTile key={n.name} node={n} lit={lit} />
                   ))}
                 </div>
               </div>
@@ -266,25 +287,68 @@ export default function ClusterPage() {
               <tbody>
                 {!queue.data && <SkeletonRows rows={3} cols={3} />}
                 {queue.data?.pending.map((g) => (
-                  <tr key={g.workload}>
+                  <tr key={g.workload} data-workload={g.workload}>
                     <td>
-                      <b>{g.name}</b>
-                      {g.pipeline && (
-                        <div>
-                          <a href={href('runs', g.pipeline)}>{g.pipeline}</a>
-                        </div>
+                      {g.pipeline && g.task ? (
+                        <>
+                          <b>
+                            <a href={href('runs', g.pipeline)}>{g.pipeline}</a> / {g.task}
+                          </b>
+                          <div className="muted">
+                            run {fmtShort(g.logicalTime)}
+                            {g.attempt !== null && g.attempt !== undefined ? ` · attempt ${g.attempt}` : ''}
+                          </div>
+                        </>
+                      ) : (
+                        <b>{g.name}</b>
                       )}
-                      <div className="muted" style={{ marginTop: 2 }}>
-                        {g.reason}
+                      <div className="why" data-testid="queue-reason">
+                        {g.reason || 'not tried yet'}
                       </div>
                     </td>
-                    <td className="nowrap">{g.gpus ? `${g.gpus}` : g.gpuMilli ? `${g.gpuMilli / 1000} (share)` : '—'}</td>
+                    <td className="nowrap">
+                      {g.gpus ? `${g.gpus}` : g.gpuMilli ? `${g.gpuMilli / 1000} (share)` : '—'}
+                      {g.pods ? <div className="muted">{g.pods} pod{g.pods === 1 ? '' : 's'}{g.gpuType ? ` · ${g.gpuType}` : ''}</div> : null}
+                    </td>
                     <td className="nowrap">{fmtRelative(g.since).replace(' ago', '')}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
             {queue.data?.pending.length === 0 && <div className="empty">Nothing waiting: every gang is placed.</div>}
+          </div>
+          <div className="card">
+            <div className="card-head">
+              <h2>Running gangs</h2>
+              <span className="small muted">who holds the GPUs; hover to light them up</span>
+            </div>
+            <table className="table small" data-testid="running">
+              <thead>
+                <tr>
+                  <th>Workload</th>
+                  <th>GPUs</th>
+                  <th>Nodes</th>
+                </tr>
+              </thead>
+              <tbody>
+                {!data && <SkeletonRows rows={3} cols={3} />}
+                {running.slice(0, 12).map((r) => (
+                  <tr
+                    key={r.workload}
+                    data-workload={r.workload}
+                    className={litWorkload === r.workload ? 'lit' : ''}
+                    onMouseEnter={() => setLitWorkload(r.workload)}
+                    onMouseLeave={() => setLitWorkload(null)}
+                  >
+                    <td>{r.pipeline ? <a href={href('runs', r.pipeline)}>{r.label}</a> : r.label}</td>
+                    <td className="nowrap">{Number.isInteger(r.gpuMilli / 1000) ? r.gpuMilli / 1000 : (r.gpuMilli / 1000).toFixed(2)}</td>
+                    <td>{r.nodes}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            {running.length > 12 && <div className="small muted" style={{ padding: '6px 12px' }}>and {running.length - 12} more with fewer GPUs</div>}
+            {data && running.length === 0 && <div className="empty">No GPU is held.</div>}
           </div>
           <div className="card">
             <div className="card-head">

@@ -9,6 +9,7 @@ import { Chart, echarts, kFont } from '../components/Chart';
 import { IconCheck, IconPlay, IconRefresh } from '../components/icons';
 import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
+import { lastReason } from '../model/attempts';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
@@ -348,12 +349,12 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
             {t ? (
               <button
                 className={`bg-${t.state} ${sel ? 'sel' : ''}`}
-                title={`${name} · ${t.state}${t.attempts.length > 1 ? ` · ${t.attempts.length} attempts` : ''}\n${fmtTime(r.logicalTime)}`}
+                title={`${name} · ${t.state}${t.attempts.length > 1 ? ` · ${t.attempts.length} attempts` : ''}\n${fmtTime(r.logicalTime)}${lastReason(t) ? `\n${lastReason(t)}` : ''}`}
                 onClick={() => onSelect(r, name)}
                 data-task={name}
                 data-run={r.logicalTime}
                 data-state={t.state}
-                aria-label={`${name} in run ${r.logicalTime}: ${t.state}`}
+                aria-label={`${name} in run ${r.logicalTime}: ${t.state}${lastReason(t) ? ` (${lastReason(t)})` : ''}`}
               />
             ) : (
               <button className="none" disabled aria-hidden />

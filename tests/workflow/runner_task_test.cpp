@@ -41,6 +41,26 @@ TaskSpec failing(const std::string& name, Duration d, std::vector<std::string> d
 //   one_failed:  u2 failed at 00:20 -> d 00:20-00:25, succeeded.
 //   none_failed: u2 failed -> upstream_failed at 00:20; run failed 00:20.
 //   always:      d starts with the run, 00:00-00:05; run ends 00:20, succeeded.
+// Every attempt that does not succeed says why (#26 §1), here the simulated executor naming
+// the field that decided: outcomes [failed, error, succeeded] with 2 retries, and a task that
+// fails by its failure probability (1: every attempt).
+TEST(RunnerTask, EveryUnsuccessfulAttemptSaysWhy) {
+  PipelineSpec spec = manual("p", {task("t", minutes(5)), task("u", minutes(5))});
+  spec.tasks[0].simulate.outcomes = {"failed", "error", "succeeded"};
+  spec.tasks[0].retry.limit = 2;
+  spec.tasks[0].retry.policy = RetryPolicy::kAlways;
+  spec.tasks[1].simulate.failure_probability = 1;
+  OneRun h(spec, day("02:00"));
+  std::vector<std::string> reasons;
+  h.scheduler.for_each_run([&](const gantry::Run& r) {
+    for (const TaskInstance& t : r.tasks)
+      for (const gantry::Attempt& a : t.attempts) reasons.push_back(t.name + ": " + a.reason);
+  });
+  EXPECT_EQ(reasons, (V{"t: simulated failure (simulate.outcomes[0] is failed)",
+                        "t: simulated infrastructure error (simulate.outcomes[1] is error)",
+                        "t: ", "u: simulated failure (simulate.failureProbability 1)"}));
+}
+
 TEST(RunnerTask, TriggerRules) {
   struct Case {
     TriggerRule rule;

@@ -252,14 +252,20 @@ void SchedulerCore::finish_attempt(const Completion& c) {
   const auto it = attempts_.find(c.id);
   if (it == attempts_.end()) return;  // killed meanwhile
   const auto [r, task] = it->second;
-  end_attempt(r, task, c.state, c.end, c.reason);
+  // Every attempt that did not succeed says why (#26 §1): an executor that gave no reason still
+  // leaves the state's own words, never an empty reason.
+  const std::string reason =
+      !c.reason.empty() || c.state == AttemptState::kSucceeded
+          ? c.reason
+          : std::string(to_string(c.state)) + " (the executor gave no reason)";
+  end_attempt(r, task, c.state, c.end, reason);
   RunRt& run = *runs_[r];
   const PipelineState& p = *pipelines_[run.pipeline];
   const TaskSpec& spec = p.spec.tasks[task];
-  if (!c.reason.empty()) {
+  if (!reason.empty()) {
     event(c.state == AttemptState::kError ? SchedulerEventKind::kAttemptError
                                           : SchedulerEventKind::kAttemptEnded,
-          p.spec.name, run.run.logical_time, spec.name, c.reason);
+          p.spec.name, run.run.logical_time, spec.name, reason);
   }
   if (c.state == AttemptState::kSucceeded && spec.autosize)
     autosizer_.record_success(p.spec.name + "/" + spec.name, c.end, c.used);

@@ -88,13 +88,16 @@ void SchedulerCore::recover(std::vector<Run> stored, const std::function<bool(At
         const bool rerun = lost_attempts_ == LostAttempts::kRerun;
         const AttemptState closed = rerun ? AttemptState::kLost : AttemptState::kError;
         Attempt& a = inst.attempts.back();
+        const std::string why =
+            rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
+                  : "running when the scheduler stopped; closed as error";
         a.end = now;
         a.state = closed;
+        a.reason = why;
         store_.attempt_ended(RunKey{run.run.pipeline, run.run.logical_time}, inst.name,
-                             inst.attempts.size() - 1, now, closed, "");
+                             inst.attempts.size() - 1, now, closed, why);
         event(SchedulerEventKind::kLostAttempt, run.run.pipeline, run.run.logical_time, inst.name,
-              rerun ? "running when the scheduler stopped; run again (not counted as a retry)"
-                    : "running when the scheduler stopped; closed as error");
+              why);
         settle_attempt(r, i, closed, now);
       } else if (inst.state == TaskState::kRunning && !inst.attempts.empty()) {
         // The attempt's end was stored but not the task's new state (two commits apart with

@@ -1,5 +1,7 @@
 #include "workflow/runner/simulated_executor.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -38,14 +40,24 @@ void SimulatedExecutor::start(const AttemptRequest& request, AttemptListener& li
   d = std::clamp(d, microseconds(1), days(36'500));
 
   AttemptResult result;
+  // The reason names the field that decided, so that a failure is never unexplained (#26 §1).
   if (!sim.outcomes.empty()) {
-    const std::string& o = sim.outcomes[std::min(request.attempt_index, sim.outcomes.size() - 1)];
+    const size_t k = std::min(request.attempt_index, sim.outcomes.size() - 1);
+    const std::string& o = sim.outcomes[k];
     result.outcome = o == "failed"  ? AttemptOutcome::kFailed
                      : o == "error" ? AttemptOutcome::kError
                                     : AttemptOutcome::kSucceeded;
+    if (result.outcome == AttemptOutcome::kFailed)
+      result.reason = fmt::format("simulated failure (simulate.outcomes[{}] is failed)", k);
+    if (result.outcome == AttemptOutcome::kError)
+      result.reason =
+          fmt::format("simulated infrastructure error (simulate.outcomes[{}] is error)", k);
   } else if (sim.failure_probability > 0) {
     result.outcome = s.outcome.uniform() < sim.failure_probability ? AttemptOutcome::kFailed
                                                                    : AttemptOutcome::kSucceeded;
+    if (result.outcome == AttemptOutcome::kFailed)
+      result.reason = fmt::format("simulated failure (simulate.failureProbability {:g})",
+                                  sim.failure_probability);
   }
   result.used = request.requests;
   if (sim.used_cpu_milli) result.used.cpu_milli = *sim.used_cpu_milli;

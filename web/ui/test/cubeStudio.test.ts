@@ -98,17 +98,41 @@ describe('importCubeStudio', () => {
       timeout: '1h30m',
     });
     expect(task('xgb-rank').retry).toBeUndefined();
-    // spark: no --command, so the template's parameters become the arguments; skip kept.
+    // spark: no --command: the application (--code_file) is submitted; the template's other
+    // parameters are the operator's settings, listed in a note, not the command; skip kept.
     expect(task('spark-report')).toEqual({
       name: 'spark-report',
       template: 'sparkjob',
       image: 'ccr.ccs.tencentyun.com/cube-studio/spark-operator:spark-v3.1.1',
-      command: ['--code_type', 'Python', '--code_file', 'local:///opt/spark/report.py'],
+      command: ['spark-submit', 'local:///opt/spark/report.py'],
       replicas: { driver: 1, executor: 3 },
       resources: { cpu: '4', memory: '8G' },
       dependsOn: ['evaluate'],
       skip: true,
     });
+  });
+
+  it("says which Spark parameters it left out of the command", () => {
+    const text = result.notes.map((n) => `${n.task ?? ''}: ${n.message}`).join('\n');
+    expect(text).toContain('spark-report: template parameters with no Gantry field, left out (not the command): --code_type Python');
+  });
+
+  it('does not import a task that deploys an inference service, and says so', () => {
+    const r = importCubeStudio({
+      pipeline: { name: 'train-and-serve', dag_json: { train: { upstream: [] }, serve: { upstream: ['train'] }, notify: { upstream: ['serve'] } } },
+      tasks: [
+        { name: 'train', job_template: 'pytorchjob', args: '{"--image": "r/train:1", "--command": "python train.py"}' },
+        { name: 'serve', job_template: { name: 'deploy-service' }, args: '{"--image": "r/serve:1", "--command": "python launcher.py"}' },
+        { name: 'notify', job_template: 'python', args: '{"--image": "r/notify:1", "--command": "python notify.py"}' },
+      ],
+    });
+    const spec = r.pipeline.spec as { tasks: { name: string; dependsOn?: string[] }[] };
+    expect(spec.tasks.map((t) => t.name)).toEqual(['train', 'notify']);
+    expect(spec.tasks[1].dependsOn).toBeUndefined();
+    const text = r.notes.map((n) => `${n.task ?? ''}: ${n.message}`).join('\n');
+    expect(text).toContain('serve: job template "deploy-service" deploys an inference service');
+    expect(text).toContain('this task was not imported');
+    expect(text).toContain('notify: upstream "serve" deploys an inference service, which was not imported; dependency dropped');
   });
 
   it('reads "1(nvidia,T4)" as one T4', () => {

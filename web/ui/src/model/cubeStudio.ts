@@ -227,11 +227,27 @@ function firstString(args: Obj, keys: string[]): string {
   return '';
 }
 
+const kWorkerCountArgs = ['--num_worker', 'num_worker', '--num_workers', 'num_workers', '--worker_num', 'worker_num', '--num_executors', 'num_executors', '--executor_num', 'executor_num'];
+// A Spark template's application and its arguments (cube-studio's spark job template).
+const kSparkFileArgs = ['--code_file', 'code_file', '--file', '--main_file', '--py_file', '--jar'];
+const kSparkArgumentArgs = ['--code_arguments', 'code_arguments', '--arguments', '--args'];
 const kConsumedArgs = new Set([
   '--image', 'image', 'images', '--images',
   '--command', 'command', '--working_dir', 'working_dir', 'workdir', '--workdir',
-  '--num_worker', 'num_worker', '--num_workers', 'num_workers', '--worker_num', 'worker_num',
+  ...kWorkerCountArgs, ...kSparkFileArgs, ...kSparkArgumentArgs,
 ]);
+
+// cube-studio's templates that deploy an inference service (deploy-service and the serving
+// frameworks' own): Gantry runs inference services in scenarios (kind: Scenario, spec.services),
+// not as pipeline tasks, so such a task is not imported, with a note saying so.
+function deploysService(templateName: string): boolean {
+  return /deploy[-_ ]?service|inference|serving|triton|torchserve|tfserving|tf-serving|vllm/i.test(templateName);
+}
+
+function jobTemplateName(t: Obj): string {
+  const jt = isPlainObject(t.job_template) ? t.job_template : {};
+  return str(t.job_template) || str(t.job_template_name) || str(jt.name) || str(t.template);
+}
 
 export function importCubeStudio(input: unknown, options: ImportOptions = {}): ImportResult {
   const { pipeline: p, tasks: rawTasks } = findExport(input);
@@ -266,14 +282,29 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
   }
   for (const t of rawTasks) if (!order.includes(t)) order.push(t);
 
+  // Tasks that deploy an inference service are refused (deploysService()); a dependency on one
+  // is dropped with its own note below.
+  const services = new Set<string>();
+  for (const t of order) {
+    const jtName = jobTemplateName(t);
+    if (!deploysService(jtName)) continue;
+    const original = str(t.name) || str(t.label) || 'task';
+    services.add(original);
+    note(
+      'warning',
+      `job template "${jtName}" deploys an inference service: Gantry runs services in a scenario (kind: Scenario, spec.services, as in scenarios/serving/), not as a pipeline task; this task was not imported`,
+      taskNames.get(original),
+    );
+  }
+
   // ---- tasks ----
   const labels: Record<string, string> = {};
-  const tasks = order.map((t) => {
+  const tasks = order.filter((t) => !services.has(str(t.name) || str(t.label) || 'task')).map((t) => {
     const original = str(t.name) || str(t.label) || 'task';
     const tname = taskNames.get(original)!;
     const args = argsOf(t);
     const jt = isPlainObject(t.job_template) ? t.job_template : {};
-    const jtName = str(t.job_template) || str(t.job_template_name) || str(jt.name) || str(t.template);
+    const jtName = jobTemplateName(t);
     const template = templateOf(jtName);
     const out: Obj = { name: tname };
     if (template !== 'container') out.template = template;
@@ -293,23 +324,33 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const argCommand = firstString(args, ['--command', 'command']);
     const taskCommand = typeof t.command === 'string' ? t.command.split(/\r?\n/).map((l) => l.trim()).filter(Boolean).join(' && ') : '';
     const shell = argCommand || taskCommand;
+    // The template's other parameters: a custom container template's entrypoint takes them as
+    // flags; a distributed template's (Spark, PyTorch, ...) are its operator's settings, which
+    // are not the container's command: listed in a note instead.
+    const flags: string[] = [];
+    for (const [k, v] of Object.entries(args)) {
+      if (kConsumedArgs.has(k) || v === '' || v === null || v === false) continue;
+      flags.push(k);
+      if (v !== true) flags.push(typeof v === 'object' ? JSON.stringify(v) : String(v));
+    }
+    const sparkFile = template === 'sparkjob' ? firstString(args, kSparkFileArgs) : '';
     if (shell) {
       out.command = ['bash', '-c', workdir ? `cd ${workdir} && ${shell}` : shell];
-    } else {
+    } else if (sparkFile) {
+      const appArgs = firstString(args, kSparkArgumentArgs);
+      out.command = ['spark-submit', sparkFile, ...(appArgs ? appArgs.split(/\s+/).filter(Boolean) : [])];
+      note('info', `Spark application ${sparkFile} → command spark-submit`, tname);
+    } else if (template === 'container') {
       const entry = str(jt.entrypoint);
-      const flags: string[] = [];
-      for (const [k, v] of Object.entries(args)) {
-        if (kConsumedArgs.has(k) || v === '' || v === null || v === false) continue;
-        flags.push(k);
-        if (v !== true) flags.push(typeof v === 'object' ? JSON.stringify(v) : String(v));
-      }
       if (entry || flags.length) out.command = [...(entry ? entry.split(/\s+/) : []), ...flags];
-      if (workdir) note('warning', `working directory "${workdir}" has no Gantry field; set it in the image or the command`, tname);
     }
+    if (template !== 'container' && flags.length)
+      note('warning', `template parameters with no Gantry field, left out (not the command): ${flags.join(' ')}`, tname);
+    if (!shell && workdir) note('warning', `working directory "${workdir}" has no Gantry field; set it in the image or the command`, tname);
 
     // replicas
     if (template !== 'container') {
-      const n = Number(firstString(args, ['--num_worker', 'num_worker', '--num_workers', 'num_workers', '--worker_num', 'worker_num']) || 1);
+      const n = Number(firstString(args, kWorkerCountArgs) || 1);
       out.replicas = replicasFor(template, Number.isFinite(n) && n > 0 ? n : 1);
     }
 
@@ -340,7 +381,8 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const deps: string[] = [];
     for (const u of upstream) {
       const mapped = taskNames.get(u);
-      if (mapped && mapped !== tname && !deps.includes(mapped)) deps.push(mapped);
+      if (services.has(u)) note('warning', `upstream "${u}" deploys an inference service, which was not imported; dependency dropped`, tname);
+      else if (mapped && mapped !== tname && !deps.includes(mapped)) deps.push(mapped);
       else if (!mapped) note('warning', `upstream "${u}" is not a task of the export; dependency dropped`, tname);
     }
     if (deps.length) out.dependsOn = deps;

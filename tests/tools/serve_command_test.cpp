@@ -350,6 +350,7 @@ spec:
   EXPECT_EQ(ours[0]["pipeline"], "whole-cluster");
   EXPECT_EQ(ours[0]["task"], "train");
   EXPECT_EQ(ours[0]["logicalTime"], logical);
+  EXPECT_EQ(ours[0]["attempt"], 1) << "the first attempt, counted from 1";
   EXPECT_EQ(ours[0]["gpus"], 256);
   EXPECT_EQ(ours[0]["pods"], 32);
   // Why it waits (issue #26 §5): 32 pods of 8 GPUs, and the first run's gang holds every GPU.

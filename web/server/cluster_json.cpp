@@ -28,7 +28,8 @@ nlohmann::json workload_identity(const std::string& name, const IsPipeline& is_p
   const std::string attempt = name.substr(hash + 1);
   const bool digits = !attempt.empty() && std::all_of(attempt.begin(), attempt.end(),
                                                       [](char c) { return c >= '0' && c <= '9'; });
-  out["attempt"] = digits ? nlohmann::json(std::stoi(attempt)) : nlohmann::json(attempt);
+  // The name counts attempts from 0; people (the runs page, the Run JSON's order) from 1.
+  out["attempt"] = digits ? nlohmann::json(std::stoi(attempt) + 1) : nlohmann::json(attempt);
   return out;
 }
 

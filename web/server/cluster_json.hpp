@@ -17,7 +17,7 @@ namespace gantry::web {
 using IsPipeline = std::function<bool(const std::string&)>;
 
 // {"name", "pipeline", "task", "logicalTime", "attempt"} of a workload's name; the last four
-// null for a gang that is not a pipeline task's.
+// null for a gang that is not a pipeline task's. "attempt" counts from 1 (the name's index + 1).
 nlohmann::json workload_identity(const std::string& name, const IsPipeline& is_pipeline);
 
 // A node of GET /cluster; each allocated GPU has "holders": [{"workload", identity...}].

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
 import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
+import { checkFailureExplained, checkWhyWaiting } from './dayTwo.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -221,6 +222,11 @@ try {
 
   step('sweeps on Kubernetes: runs fill in live, a shard failure, done with its report, cancel');
   await checkDistributedSweepsPage(page, { url, token, shot: () => shot('whatif-kubernetes', { full: true }) });
+
+  step('day two: a failure explained in the grid and the run (#26 §1)');
+  await checkFailureExplained(page, { url, token, id: name, shot });
+  step('day two: the cluster says why a gang waits and who holds the GPUs (#26 §5)');
+  await checkWhyWaiting(page, { url, token, id: name, shot });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

@@ -99,8 +99,19 @@ spec:
   await page.mouse.move(0, 0);
   await page.waitForFunction(() => document.querySelectorAll('.gpu.lit').length === 0);
 
+  // §3: each run killed from its page, after a dialog that lists what changes; a toast says so.
   for (const r of runs) {
-    const now = await call(url, token, 'GET', `/pipelines/${name}/runs/${encodeURIComponent(r.logicalTime)}`);
-    if (now.state === 'queued' || now.state === 'running') await call(url, token, 'POST', `/pipelines/${name}/runs/${encodeURIComponent(r.logicalTime)}/kill`, '');
+    await page.goto(`${url}/#/runs/${encodeURIComponent(name)}?run=${encodeURIComponent(r.logicalTime)}`);
+    await page.waitForSelector('[data-testid=run-detail] [data-testid=run-kill]:not([disabled])');
+    await page.click('[data-testid=run-detail] [data-testid=run-kill]');
+    await page.waitForSelector('[data-testid=action-dialog] [data-testid=changes] tr[data-task=train]');
+    if (r === runs[0]) await shot('runs-kill-dialog');
+    await page.click('[data-testid=confirm-action]');
+    await page.waitForSelector('.toast[data-kind=ok]:has-text("killed")');
+    await page.waitForSelector(`.rgrid .cell button[data-run="${r.logicalTime}"][data-task=train][data-state=killed]`);
+    const after = await call(url, token, 'GET', `/pipelines/${name}/runs/${encodeURIComponent(r.logicalTime)}`);
+    if (after.state !== 'killed') throw new Error(`the run is ${after.state} after Kill, not killed`);
+    const reason = after.tasks[0].attempts.at(-1)?.reason ?? '';
+    if (!/^killed by /.test(reason)) throw new Error(`the killed attempt's reason does not say by whom: "${reason}"`);
   }
 }

@@ -6,10 +6,12 @@ import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, PipelineDetail, PipelineSummary, Run, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
-import { IconCheck, IconPlay, IconRefresh } from '../components/icons';
+import { IconCheck, IconClose, IconPlay, IconRefresh } from '../components/icons';
 import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
 import { lastReason } from '../model/attempts';
+import { runActionAllowed, runActionChanges, type RunAction } from '../model/runActions';
+import { ConfirmChanges } from './runs/ConfirmChanges';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
@@ -30,6 +32,17 @@ const kStateColor: Record<string, string> = {
   error: '#b42318',
   timeout: '#d9488f',
   lost: '#6b7280',
+};
+const kRunActionTitle: Record<RunAction, string> = { kill: 'Kill the run', 'mark-success': 'Mark the run succeeded', rerun: 'Rerun the failed tasks' };
+const kRunActionWhat: Record<RunAction, (when: string) => string> = {
+  kill: (when) => `The run of ${when} stops now: its running attempts are killed, and its unfinished tasks end as killed. Its downstream runs that depend on past runs stay blocked until it is cleared or marked succeeded.`,
+  'mark-success': (when) => `The run of ${when} is declared succeeded without running the rest: running attempts are stopped, and every task that did not succeed becomes succeeded (this unblocks dependsOnPast).`,
+  rerun: (when) => `The failed, upstream-failed and killed tasks of the run of ${when} are cleared and run again; the tasks that succeeded keep their result.`,
+};
+const kRunActionDone: Record<RunAction, (when: string) => string> = {
+  kill: (when) => `Run of ${when} killed.`,
+  'mark-success': (when) => `Run of ${when} marked succeeded.`,
+  rerun: (when) => `Run of ${when} restarted: its failed tasks run again.`,
 };
 const kTaskLegend: TaskState[] = ['succeeded', 'running', 'failed', 'upstream_failed', 'skipped', 'pending', 'killed'];
 
@@ -98,6 +111,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   const [older, setOlder] = useState<RunsPage | null>(null);
   const [task, setTask] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
+  const [asking, setAsking] = useState<{ action: RunAction; run: Run } | null>(null);
   const canWrite = useCanWrite();
 
   // Live: runs appear and change state, tasks and attempts move on. A busy server sends
@@ -166,23 +180,28 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
     setOlder((o) => ({ runs: [...(o?.runs ?? []), ...r.runs], next: r.next }));
   };
 
-  const act = async (what: 'trigger' | 'rerun' | 'mark-success', run?: Run) => {
+  const act = async (what: 'trigger') => {
     setBusy(what);
     try {
-      if (what === 'trigger') {
-        const r = await api<Run>(`/pipelines/${enc(name)}/trigger`, { method: 'POST' });
-        mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
-        select(r);
-        toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
-      } else if (run) {
-        const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${what}`, { method: 'POST' });
-        mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
-        toast('ok', what === 'rerun' ? 'Run restarted: its failed tasks run again.' : 'Run marked succeeded.');
-      }
+      const r = await api<Run>(`/pipelines/${enc(name)}/trigger`, { method: 'POST' });
+      mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+      select(r);
+      toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
     } catch (e) {
       toast('error', actionError(e));
     } finally {
       setBusy(null);
+    }
+  };
+
+  // A run's action, once its dialog is confirmed: the server's Run replaces the page's.
+  const runAction = async (action: RunAction, run: Run) => {
+    try {
+      const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${action}`, { method: 'POST' });
+      mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+      toast('ok', kRunActionDone[action](fmtTime(run.logicalTime)));
+    } catch (e) {
+      throw new Error(actionError(e));
     }
   };
 
@@ -235,7 +254,18 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
           </>
         )}
       </div>
-      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={act} />
+      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} />
+      {asking && (
+        <ConfirmChanges
+          title={kRunActionTitle[asking.action]}
+          what={kRunActionWhat[asking.action](fmtTime(asking.run.logicalTime))}
+          changes={runActionChanges(asking.run, asking.action)}
+          confirm={kRunActionTitle[asking.action]}
+          danger={asking.action === 'kill'}
+          onConfirm={() => runAction(asking.action, asking.run)}
+          onClose={() => setAsking(null)}
+        />
+      )}
       <RunList runs={runs} current={current} onSelect={select} />
     </div>
   );
@@ -367,7 +397,7 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
   );
 }
 
-function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: 'rerun' | 'mark-success', r: Run) => void }) {
+function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: RunAction, r: Run) => void }) {
   const [now, setNow] = useState(serverNow);
   const running = run?.state === 'running' || run?.state === 'queued';
   useEffect(() => {
@@ -398,11 +428,14 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; t
           <dd>{fmtDuration(runDuration(run, now))}</dd>
         </dl>
         <div className="row" style={{ marginBottom: 14 }}>
-          <button className={`btn sm ${busy === 'rerun' ? 'busy' : ''}`} disabled={!!busy || running} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Run the failed and not-run tasks again'}>
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Run the failed and not-run tasks again'} data-testid="run-rerun">
             <IconRefresh /> Rerun
           </button>
-          <button className={`btn sm ${busy === 'mark-success' ? 'busy' : ''}`} disabled={!!busy || run.state === 'succeeded'} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Mark the run succeeded (unblocks dependsOnPast)'}>
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'mark-success')} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Mark the run succeeded (unblocks dependsOnPast)'} data-testid="run-mark-success">
             <IconCheck /> Mark success
+          </button>
+          <button className="btn sm danger" disabled={!!busy || !runActionAllowed(run, 'kill')} onClick={() => onAct('kill', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Stop the run now: its running attempts are killed'} data-testid="run-kill">
+            <IconClose width={14} height={14} /> Kill
           </button>
         </div>
         <h3 style={{ marginBottom: 4 }}>Tasks and attempts</h3>

@@ -12,6 +12,7 @@ import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
 import { lastReason } from '../model/attempts';
 import { runActionAllowed, runActionChanges, type RunAction } from '../model/runActions';
 import { ConfirmChanges } from './runs/ConfirmChanges';
+import { TaskActions } from './runs/TaskActions';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
@@ -254,7 +255,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
           </>
         )}
       </div>
-      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} />
+      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} onRun={(r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) })} />
       {asking && (
         <ConfirmChanges
           title={kRunActionTitle[asking.action]}
@@ -397,7 +398,7 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
   );
 }
 
-function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: RunAction, r: Run) => void }) {
+function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?: Run; taskNames: string[]; task: string | null; onTask: (t: string | null) => void; busy: string | null; onAct: (w: RunAction, r: Run) => void; onRun: (r: Run) => void }) {
   const [now, setNow] = useState(serverNow);
   const running = run?.state === 'running' || run?.state === 'queued';
   useEffect(() => {
@@ -446,33 +447,7 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct }: { run?: Run; t
               <b>{t.name}</b>
               <StateBadge state={t.state} />
             </div>
-            {t.attempts.length === 0 ? (
-              <div className="small muted">No attempt ({t.state === 'upstream_failed' ? 'an upstream task failed' : t.state === 'skipped' ? 'skipped' : 'not started'}).</div>
-            ) : (
-              <table className="table small">
-                <thead>
-                  <tr>
-                    <th>#</th>
-                    <th>State</th>
-                    <th>Start</th>
-                    <th>Duration</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {t.attempts.map((a, i) => (
-                    <tr key={i}>
-                      <td>{i + 1}</td>
-                      <td>
-                        <StateBadge state={a.state} />
-                        {a.reason && <div className="small muted">{a.reason}</div>}
-                      </td>
-                      <td>{fmtShort(a.start)}</td>
-                      <td>{fmtDuration((a.end ? Date.parse(a.end) : now) - Date.parse(a.start))}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <TaskActions pipeline={run.pipeline} run={run} task={t} now={now} canWrite={busy !== 'read-only'} onRun={onRun} />
           </div>
         )}
       </div>

@@ -115,3 +115,76 @@ spec:
     if (!/^killed by /.test(reason)) throw new Error(`the killed attempt's reason does not say by whom: "${reason}"`);
   }
 }
+
+// §2, §3: a failed task's log one click away; clear it with its downstream, mark it succeeded,
+// each after a dialog listing the server's dry run; backfill a window after a dialog counting
+// its runs; delete the pipeline purging its runs.
+export async function checkTaskActions(page, { url, token, id, shot }) {
+  const name = `e2e-ops-${id}`;
+  await call(url, token, 'POST', '/pipelines', `apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: ${name}}
+spec:
+  schedule: {cron: "0 * * * *", start: "2026-01-01T00:00:00Z"}
+  tasks:
+  - {name: extract, image: registry.local/etl:1, simulate: {duration: 1m}}
+  - {name: train, image: registry.local/train:1, dependsOn: [extract], simulate: {duration: 1m, outcomes: [failed]}}
+  - {name: report, image: registry.local/etl:1, dependsOn: [train], simulate: {duration: 1m}}
+`, 'application/yaml');
+  const run = await call(url, token, 'POST', `/pipelines/${name}/trigger`, '');
+  const lt = run.logicalTime;
+  const cell = (task, state) => `.rgrid .cell button[data-run="${lt}"][data-task="${task}"]${state ? `[data-state=${state}]` : ''}`;
+  await page.goto(`${url}/#/runs/${encodeURIComponent(name)}?run=${encodeURIComponent(lt)}`);
+  await page.waitForSelector(cell('report', 'upstream_failed'), { timeout: 60000 });
+  await page.click(cell('train', 'failed'));
+
+  // The log of attempt 1, one click away.
+  await page.click('[data-testid=task-actions][data-task=train] [data-testid=log-1]');
+  await page.waitForSelector('[data-testid=attempt-log] [data-testid=log-text]');
+  const story = await page.textContent('[data-testid=attempt-log] [data-testid=log-text]');
+  if (!/fail/i.test(story ?? '')) throw new Error(`the attempt's log does not tell its failure: ${story}`);
+  await shot('runs-attempt-log');
+  await page.keyboard.press('Escape');
+
+  // Clear with its downstream: the dialog lists both tasks before anything changes.
+  await page.click('[data-testid=task-actions][data-task=train] [data-testid=task-clear]');
+  await page.waitForSelector('[data-testid=action-dialog] [data-testid=changes] tr[data-task=report]');
+  await page.waitForSelector('[data-testid=action-dialog] [data-testid=changes] tr[data-task=train]');
+  await shot('runs-clear-dialog');
+  await page.click('[data-testid=confirm-action]');
+  await page.waitForSelector('.toast[data-kind=ok]:has-text("train cleared")');
+  // It fails again (its outcomes say so): a second attempt.
+  await page.waitForFunction(
+    ([u, t, p, l]) => fetch(`${u}/api/v1/pipelines/${p}/runs/${encodeURIComponent(l)}`, { headers: { Authorization: `Bearer ${t}` } })
+      .then((r) => r.json())
+      .then((r) => r.state === 'failed' && r.tasks.find((x) => x.name === 'train').attempts.length === 2),
+    [url, token, name, lt],
+    { timeout: 60000, polling: 500 },
+  );
+
+  // Mark it succeeded: report runs, and the run succeeds.
+  await page.click(cell('train'));
+  await page.click('[data-testid=task-actions][data-task=train] [data-testid=task-mark-success]');
+  await page.waitForSelector('[data-testid=action-dialog] [data-testid=changes] tr[data-task=train]');
+  await page.click('[data-testid=confirm-action]');
+  await page.waitForSelector('.toast[data-kind=ok]:has-text("train marked succeeded")');
+  await page.waitForSelector(cell('report', 'succeeded'), { timeout: 60000 });
+
+  // Backfill four hourly ticks: the dialog counts them first.
+  await page.click('[data-testid=runs-backfill]');
+  await page.fill('[data-testid=backfill-from]', '2026-01-01T00:00');
+  await page.fill('[data-testid=backfill-to]', '2026-01-01T03:00');
+  await page.waitForSelector('[data-testid=backfill-preview]:has-text("4 ticks")');
+  await page.click('[data-testid=confirm-backfill]');
+  await page.waitForSelector('.toast[data-kind=ok]:has-text("4 runs created")');
+
+  // Delete, purging the runs: the name must be typed.
+  await page.click('[data-testid=runs-delete]');
+  await page.click('[data-testid=delete-purge]');
+  await page.waitForSelector('[data-testid=confirm-delete][disabled]');
+  await page.fill('[data-testid=delete-typed]', name);
+  await page.click('[data-testid=confirm-delete]');
+  await page.waitForSelector('[data-testid=pipelines-table]');
+  const gone = await fetch(`${url}/api/v1/pipelines/${name}`, { headers: { Authorization: `Bearer ${token}` } });
+  if (gone.status !== 404) throw new Error(`the deleted pipeline answers HTTP ${gone.status}`);
+}

@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
 import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
-import { checkFailureExplained, checkWhyWaiting } from './dayTwo.mjs';
+import { checkFailureExplained, checkTaskActions, checkWhyWaiting } from './dayTwo.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -227,6 +227,8 @@ try {
   await checkFailureExplained(page, { url, token, id: name, shot });
   step('day two: the cluster says why a gang waits and who holds the GPUs (#26 §5)');
   await checkWhyWaiting(page, { url, token, id: name, shot });
+  step('day two: a log, clear, mark success, backfill and delete, each confirmed (#26 §2, §3)');
+  await checkTaskActions(page, { url, token, id: name, shot });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

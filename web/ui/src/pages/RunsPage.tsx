@@ -6,13 +6,15 @@ import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, PipelineDetail, PipelineSummary, Run, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
-import { IconCheck, IconClose, IconPlay, IconRefresh } from '../components/icons';
+import { IconCheck, IconClose, IconPlay, IconRefresh, IconTrash } from '../components/icons';
 import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
 import { lastReason } from '../model/attempts';
 import { runActionAllowed, runActionChanges, type RunAction } from '../model/runActions';
 import { ConfirmChanges } from './runs/ConfirmChanges';
 import { TaskActions } from './runs/TaskActions';
+import { BackfillDialog } from './runs/BackfillDialog';
+import { DeletePipelineDialog } from './runs/DeletePipelineDialog';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
@@ -113,6 +115,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   const [task, setTask] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<{ action: RunAction; run: Run } | null>(null);
+  const [dialog, setDialog] = useState<'backfill' | 'delete' | null>(null);
   const canWrite = useCanWrite();
 
   // Live: runs appear and change state, tasks and attempts move on. A busy server sends
@@ -229,6 +232,14 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             <button className="btn sm ghost icon" onClick={() => void page.reload()} title="Refresh">
               <IconRefresh />
             </button>
+            {summary?.schedule && (
+              <button className="btn sm" onClick={() => setDialog('backfill')} disabled={!canWrite} title={canWrite ? 'Create the runs of a past window' : kReadOnlyHint} data-testid="runs-backfill">
+                Backfill…
+              </button>
+            )}
+            <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? 'Delete the pipeline, keeping or purging its runs' : kReadOnlyHint} data-testid="runs-delete">
+              <IconTrash width={14} height={14} /> Delete…
+            </button>
             <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => act('trigger')} disabled={!!busy || !canWrite} title={canWrite ? 'Start a run now' : kReadOnlyHint} data-testid="runs-trigger">
               <IconPlay /> Trigger
             </button>
@@ -256,6 +267,8 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
         )}
       </div>
       <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} onRun={(r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) })} />
+      {dialog === 'backfill' && summary?.schedule && <BackfillDialog pipeline={name} schedule={summary.schedule} onDone={() => void page.reload()} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeletePipelineDialog pipeline={name} runs={runs.length} onDeleted={() => navigate(href('pipelines'))} onClose={() => setDialog(null)} />}
       {asking && (
         <ConfirmChanges
           title={kRunActionTitle[asking.action]}

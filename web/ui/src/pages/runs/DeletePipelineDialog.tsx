@@ -1,0 +1,64 @@
+// Delete a pipeline (issue #26 §3; DELETE /pipelines/{name}): the dialog says whether its runs
+// are kept (readable in the API and the runs database) or purged for good, and a purge asks for
+// the pipeline's name to be typed.
+import { useState } from 'react';
+import { api, enc } from '../../api/client';
+import { Modal, useToast } from '../../components/ui';
+import { actionError } from '../PipelinesPage';
+
+export function DeletePipelineDialog({ pipeline, runs, onDeleted, onClose }: { pipeline: string; runs: number; onDeleted: () => void; onClose: () => void }) {
+  const toast = useToast();
+  const [purge, setPurge] = useState(false);
+  const [typed, setTyped] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const go = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await api<{ deleted: string; runsPurged?: number; runsKept?: number }>(`/pipelines/${enc(pipeline)}${purge ? '?purge=true' : ''}`, { method: 'DELETE' });
+      toast('ok', purge ? `${pipeline} deleted with its runs${r.runsPurged !== undefined ? ` (${r.runsPurged} purged)` : ''}.` : `${pipeline} deleted; its runs are kept${r.runsKept !== undefined ? ` (${r.runsKept})` : ''}.`);
+      onDeleted();
+      onClose();
+    } catch (e) {
+      setError(actionError(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={`Delete ${pipeline}`}
+      onClose={onClose}
+      footer={
+        <>
+          <button className="btn" onClick={onClose}>
+            Cancel
+          </button>
+          <button className={`btn danger ${busy ? 'busy' : ''}`} disabled={busy || (purge && typed !== pipeline)} onClick={() => void go()} data-testid="confirm-delete">
+            {purge ? 'Delete with its runs' : 'Delete, keep its runs'}
+          </button>
+        </>
+      }
+    >
+      <div data-testid="delete-dialog">
+        <p style={{ marginTop: 0 }}>The pipeline stops: no new run starts, its schedule is gone. Runs in flight are stopped.</p>
+        <label className="row" style={{ gap: 8, marginBottom: 6 }}>
+          <input type="radio" name="runs" checked={!purge} onChange={() => setPurge(false)} data-testid="delete-keep" />
+          Keep its runs{runs ? ` (${runs} on this page)` : ''}: they stay readable in the API and the runs database.
+        </label>
+        <label className="row" style={{ gap: 8, marginBottom: 10 }}>
+          <input type="radio" name="runs" checked={purge} onChange={() => setPurge(true)} data-testid="delete-purge" />
+          Purge its runs, tasks and attempts for good.
+        </label>
+        {purge && (
+          <label className="field">
+            Type <code>{pipeline}</code> to confirm
+            <input value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="delete-typed" autoFocus />
+          </label>
+        )}
+        {error && <div className="banner error">{error}</div>}
+      </div>
+    </Modal>
+  );
+}

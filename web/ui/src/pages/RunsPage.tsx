@@ -216,13 +216,15 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
     <div className="runs-layout">
       <div className="card">
         <div className="card-head">
-          <h2>{name}</h2>
-          {summary?.schedule && (
-            <span className="small muted">
-              <code>{summary.schedule.cron}</code> {summary.schedule.timezone}
-              {upcoming(summary)[0] && ` · next ${fmtRelative(upcoming(summary)[0])}`}
-            </span>
-          )}
+          <div style={{ minWidth: 0 }}>
+            <h2>{name}</h2>
+            {summary?.schedule && (
+              <div className="small muted">
+                <code>{summary.schedule.cron}</code> {summary.schedule.timezone}
+                {upcoming(summary)[0] && ` · next ${fmtRelative(upcoming(summary)[0])}`}
+              </div>
+            )}
+          </div>
           <div className="actions">
             {(older?.next ?? page.data.next) && (
               <button className="btn sm" onClick={loadOlder}>
@@ -293,13 +295,14 @@ function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSe
         <h2>Runs</h2>
         <span className="small muted">newest first</span>
       </div>
-      <table className="table small" data-testid="run-list">
+      <div className="table-scroll">
+      <table className="table small run-list" data-testid="run-list">
         <thead>
           <tr>
             <th>Logical time</th>
             <th>Trigger</th>
             <th>State</th>
-            <th>Started</th>
+            <th className="col-started">Started</th>
             <th>Duration</th>
             <th>Tasks</th>
           </tr>
@@ -317,7 +320,7 @@ function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSe
                 <td>
                   <StateBadge state={r.state} />
                 </td>
-                <td className="nowrap">{fmtShort(r.start)}</td>
+                <td className="nowrap col-started">{fmtShort(r.start)}</td>
                 <td className="nowrap">{r.start ? fmtDuration(runDuration(r)) : '—'}</td>
                 <td className="nowrap">
                   {ok} / {tasks.length}
@@ -327,6 +330,7 @@ function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSe
           })}
         </tbody>
       </table>
+      </div>
     </div>
   );
 }

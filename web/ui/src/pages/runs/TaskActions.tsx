@@ -80,35 +80,38 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
       {task.attempts.length === 0 ? (
         <div className="small muted">No attempt ({task.state === 'upstream_failed' ? 'an upstream task failed' : task.state === 'skipped' ? 'skipped' : 'not started'}).</div>
       ) : (
-        <table className="table small" data-testid="attempts">
-          <thead>
-            <tr>
-              <th>#</th>
-              <th>State</th>
-              <th>Start</th>
-              <th>Duration</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {task.attempts.map((a, i) => (
-              <tr key={i} data-attempt={i + 1}>
-                <td>{i + 1}</td>
-                <td>
-                  <StateBadge state={a.state} />
-                  {a.reason && <div className="why">{a.reason}</div>}
-                </td>
-                <td className="nowrap">{fmtShort(a.start)}</td>
-                <td className="nowrap">{fmtDuration((a.end ? Date.parse(a.end) : now) - Date.parse(a.start))}</td>
-                <td>
-                  <button className="btn sm ghost" onClick={() => setLog({ number: i + 1, attempt: a })} data-testid={`log-${i + 1}`}>
-                    Log
-                  </button>
-                </td>
+        <div className="table-scroll">
+          <table className="table small" data-testid="attempts">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>State</th>
+                <th>Duration</th>
+                <th />
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {task.attempts.map((a, i) => (
+                <tr key={i} data-attempt={i + 1}>
+                  <td>{i + 1}</td>
+                  <td>
+                    <StateBadge state={a.state} />
+                    {a.reason && <div className="why">{a.reason}</div>}
+                  </td>
+                  <td className="nowrap" title={`asked for ${fmtShort(a.start)}${a.end ? `, ended ${fmtShort(a.end)}` : ''}`}>
+                    {fmtDuration((a.end ? Date.parse(a.end) : now) - Date.parse(a.start))}
+                    <div className="small muted">{fmtShort(a.start)}</div>
+                  </td>
+                  <td>
+                    <button className="btn sm ghost" onClick={() => setLog({ number: i + 1, attempt: a })} data-testid={`log-${i + 1}`}>
+                      Log
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
       {asking && (
         <ConfirmChanges title={kTitle[asking]} what={kWhat[asking](task.name)} changes={preview} confirm={kTitle[asking]} danger={asking === 'kill' || asking === 'mark-failed'} onConfirm={confirm} onClose={() => setAsking(null)}>

@@ -130,6 +130,37 @@ TEST_F(HostileInput, PipelineWindowPastTheLimitIsRefused) {
       << o.err;
 }
 
+// --max-runs moves the guard (issue #26: a replay meant to be large is allowed, a typo is
+// still caught). Hourly from 00:00 to 23:00 is 24 ticks: refused under --max-runs 23, run under
+// --max-runs 24, and --format summary counts them in the database: 24 runs of one task.
+TEST_F(HostileInput, MaxRunsMovesTheWindowLimit) {
+  const fs::path f = dir_ / "p.yaml";
+  std::ofstream(f) << "apiVersion: gantry.dev/v1\nkind: Pipeline\nmetadata: {name: hourly}\n"
+                      "spec:\n  schedule: {cron: \"0 * * * *\", start: 2026-01-01T00:00:00Z, "
+                      "end: 2026-01-01T23:00:00Z}\n"
+                      "  tasks: [{name: a, simulate: {duration: 1m}}]\n";
+  const std::string window = " --from 2026-01-02T00:00:00Z --until 2026-01-03T00:00:00Z --db " +
+                             (dir_ / "runs.db").string();
+  const Outcome refused = run("pipeline run " + f.string() + window + " --max-runs 23");
+  EXPECT_EQ(refused.exit_code(), 2) << refused.err;
+  EXPECT_NE(refused.err.find("would create more than 23 runs (pipeline 'hourly'"),
+            std::string::npos)
+      << refused.err;
+  EXPECT_NE(refused.err.find("raise the limit with --max-runs"), std::string::npos) << refused.err;
+  const Outcome ran =
+      run("pipeline run " + f.string() + window + " --max-runs 24 --format summary --replace");
+  ASSERT_EQ(ran.exit_code(), 0) << ran.err;
+  EXPECT_NE(ran.out.find("hourly             24          24           0"), std::string::npos)
+      << ran.out;
+  EXPECT_NE(ran.out.find("24 runs, 24 task instances, 24 attempts in "), std::string::npos)
+      << ran.out;
+  for (const std::string bad : {"0", "-1", "many"}) {
+    const Outcome o = run("pipeline run " + f.string() + window + " --max-runs " + bad);
+    EXPECT_EQ(o.exit_code(), 2) << bad;
+    EXPECT_NE(o.err.find("--max-runs"), std::string::npos) << o.err;
+  }
+}
+
 // A task asking for A100s of a cluster without any used to show "running" forever.
 TEST_F(HostileInput, PipelineTaskThatCanNeverBePlacedIsRefused) {
   const fs::path f = dir_ / "p.yaml";

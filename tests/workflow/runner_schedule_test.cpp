@@ -32,6 +32,32 @@ TEST(RunnerSchedule, CatchupSerializesOldestFirstUnderMaxActiveRuns) {
                "04:00 schedule succeeded 04:50-05:10", "05:00 schedule succeeded 05:10-05:30"}));
 }
 
+// The same catch-up bounded by a backlog (slice 1, at most 2 queued runs): runs are made as
+// others start, and the timeline is the same to the minute, the catch-up's runs and the
+// schedule's after them (maxActiveRuns 1, 20-minute runs, switched on at 03:30).
+TEST(RunnerSchedule, ABacklogBoundedCatchUpMakesTheSameTimeline) {
+  const auto timeline = [](bool bounded) {
+    Harness h(day("03:30"));
+    if (bounded) {
+      h.scheduler.set_catch_up_slice(1);
+      h.scheduler.set_catch_up_backlog(2);
+    }
+    PipelineSpec p = hourly();
+    p.tasks[0].simulate.duration = minutes(20);
+    h.scheduler.add_pipeline(p);
+    h.scheduler.switch_on();
+    h.until(day("06:30"));
+    return h.runs();
+  };
+  const V bounded = timeline(true);
+  EXPECT_EQ(bounded, timeline(false));
+  EXPECT_EQ(bounded,
+            (V{"00:00 catchup succeeded 03:30-03:50", "01:00 catchup succeeded 03:50-04:10",
+               "02:00 catchup succeeded 04:10-04:30", "03:00 catchup succeeded 04:30-04:50",
+               "04:00 schedule succeeded 04:50-05:10", "05:00 schedule succeeded 05:10-05:30",
+               "06:00 schedule succeeded 06:00-06:20"}));
+}
+
 // catchup false, switched on at 03:30: overdue ticks 00, 01, 02, 03 (4 of them).
 // (a) maxMissedRuns 100, no deadline: only 03:00 runs (catchup) 03:30-03:40; 04:00 on time.
 TEST(RunnerSchedule, CatchupFalseRunsOnlyTheMostRecentTick) {

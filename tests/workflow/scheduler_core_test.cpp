@@ -182,5 +182,24 @@ TEST(SchedulerCore, ALongCatchUpGoesOnInTheLoopsNextEvents) {
                      "03:00 catchup queued"}));
 }
 
+// A catch-up held by its backlog (set_catch_up_backlog(2), slice 1): switched on at 10:30 with
+// ticks 00..10 overdue (11 runs), maxActiveRuns 1. The first slice makes run 00, which starts;
+// the next slices make 01 and 02 (2 queued: the backlog) and the catch-up waits: 3 runs exist,
+// not 11, while nothing finishes (no executor here). RunnerSchedule.* checks that the runs
+// come out the same once they do.
+TEST(SchedulerCore, ACatchUpWaitsWhileItsBacklogIsFull) {
+  auto loop = EventLoop::virtual_time(day("10:30"));
+  MemoryRunStore store;
+  SchedulerCore core(*loop, store);
+  core.set_catch_up_slice(1);
+  core.set_catch_up_backlog(2);
+  core.add_pipeline(hourly());
+  core.switch_on();
+  while (loop->next_timer() && *loop->next_timer() == day("10:30")) ASSERT_TRUE(loop->run_one());
+  EXPECT_EQ(core.run_count(), 3u);
+  EXPECT_EQ(core.last_tick("p"), day("02:00"));
+  EXPECT_FALSE(loop->next_timer()) << "no slice pending and no tick armed: the catch-up waits";
+}
+
 }  // namespace
 }  // namespace gantry::runner_test

@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <memory>
 
 #include "adapters/simcluster/cluster_task_executor.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/core/errors.hpp"
 #include "engine/core/event_loop.hpp"
+#include "report/number_format.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/world_builder.hpp"
 #include "tools/gantry/cli_inputs.hpp"
@@ -29,6 +31,11 @@ namespace {
 
 // A virtual-time replay commits this many changes at once; see SqliteRunStore.
 constexpr int kReplayBatch = 4096;
+// --format summary: catch-up ticks handled per turn of the loop, and how many queued runs a
+// pipeline may hold before its catch-up waits (more than any maxActiveRuns in practice, so a
+// freed slot always finds a queued run; see SchedulerCore::set_catch_up_backlog()).
+constexpr size_t kSummaryCatchUpSlice = 64;
+constexpr size_t kSummaryCatchUpBacklog = 1024;
 
 struct RunOptions {
   std::vector<std::string> files;
@@ -42,6 +49,7 @@ struct RunOptions {
   uint64_t seed = 1;
   bool replace = false;                    // run: replace a run history at --db
   std::string lost_attempts = "rerun";     // backfill: what recover() does with lost attempts
+  size_t max_runs = kMaxRunsPerReplay;     // --max-runs: the window limit
   SqliteRunStore::CommitHook runs_commit;  // CliHooks::runs_commit
 };
 
@@ -128,6 +136,38 @@ void run_backlog_with_progress(EventLoop& loop, const RunScheduler& scheduler) {
   bar.finish();
 }
 
+// `--format summary`: the runs the database holds by pipeline and state, then the totals.
+void print_summary(const SqliteRunStore& store, const std::string& db) {
+  const SqliteRunStore::StoredTotals totals = store.stored_totals();
+  std::map<std::string, int64_t> all;
+  int64_t runs = 0;
+  size_t width = 8;
+  for (const auto& [pipeline, states] : totals.runs) width = std::max(width, pipeline.size());
+  const std::vector<std::string> columns = {"succeeded", "failed",  "killed", "skipped",
+                                            "expired",   "running", "queued"};
+  std::string head = fmt::format("{:<{}} {:>12}", "pipeline", width, "runs");
+  for (const std::string& c : columns) head += fmt::format(" {:>11}", c);
+  fmt::print("{}\n", head);
+  const auto row = [&](const std::string& name, const std::map<std::string, int64_t>& states) {
+    int64_t n = 0;
+    for (const auto& [state, count] : states) n += count;
+    std::string line = fmt::format("{:<{}} {:>12}", name, width, with_commas(n));
+    for (const std::string& c : columns) {
+      const auto it = states.find(c);
+      line += fmt::format(" {:>11}", with_commas(it == states.end() ? 0 : it->second));
+    }
+    fmt::print("{}\n", line);
+    return n;
+  };
+  for (const auto& [pipeline, states] : totals.runs) {
+    runs += row(pipeline, states);
+    for (const auto& [state, count] : states) all[state] += count;
+  }
+  if (totals.runs.size() > 1) row("total", all);
+  fmt::print("\n{} runs, {} task instances, {} attempts in {}\n", with_commas(runs),
+             with_commas(totals.task_instances), with_commas(totals.attempts), db);
+}
+
 void print_timeline(const RunScheduler& scheduler, const std::string& format) {
   // Streamed run by run: neither a copy of the runs nor the whole document is held.
   TimelineWriter writer(
@@ -170,7 +210,7 @@ struct Orchestrator {
     docs = load_pipelines(expand_pipeline_args(opt.files));
     check_pipeline_flag(opt.pipeline, docs);
     check_window(docs.pipelines, window_from, window_to, /*backfill=*/!replay,
-                 replay ? "" : opt.pipeline, replay ? "--until" : "--to");
+                 replay ? "" : opt.pipeline, replay ? "--until" : "--to", opt.max_runs);
     store =
         open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
     if (opt.runs_commit) store->set_commit_hook(opt.runs_commit);
@@ -187,6 +227,14 @@ struct Orchestrator {
       tasks = cluster->executor.get();
     }
     scheduler = std::make_unique<RunScheduler>(*loop, *store, *tasks);
+    if (opt.format == "summary") {
+      // Nothing is printed run by run: finished runs leave memory once stored, and a catch-up
+      // creates runs as they are about to start, so memory follows the runs in flight, not the
+      // window (the database gets the same runs, times and states as with a timeline).
+      scheduler->keep_finished(SchedulerCore::KeepFinished::kRecent);
+      scheduler->set_catch_up_slice(kSummaryCatchUpSlice);
+      scheduler->set_catch_up_backlog(kSummaryCatchUpBacklog);
+    }
     for (const PoolSpec& pool : docs.pools) scheduler->add_pool(pool);
     for (const PipelineSpec& p : docs.pipelines) {
       scheduler->add_pipeline(p);
@@ -211,6 +259,10 @@ void run_pipelines(const RunOptions& opt) {
   for (const OperatorAction& a : actions) o.scheduler->schedule(a);
   run_with_progress(*o.loop, from, until);
   o.store->flush();
+  if (opt.format == "summary") {
+    print_summary(*o.store, opt.db);
+    return;
+  }
   print_timeline(*o.scheduler, opt.format);
   if (o.cluster && opt.format != "json") {
     const SimulationLog& log = o.cluster->sim->world->log();
@@ -254,7 +306,10 @@ void backfill_pipelines(const RunOptions& opt) {
   }
   run_backlog_with_progress(*o.loop, *o.scheduler);
   o.store->flush();
-  print_timeline(*o.scheduler, opt.format);
+  if (opt.format == "summary")
+    print_summary(*o.store, opt.db);
+  else
+    print_timeline(*o.scheduler, opt.format);
   if (opt.format == "json") return;
   std::cout << fmt::format("\nbackfill {} → {}: {} runs created, {} rerun, {} left as they were\n",
                            format_rfc3339(from), format_rfc3339(to), created, rerun_count,
@@ -266,8 +321,15 @@ void common_options(CLI::App* cmd, const std::shared_ptr<RunOptions>& opt) {
                   "Pipeline and Pool YAML files; a folder stands for its *.yaml and *.yml files")
       ->required()
       ->check(CLI::ExistingPath);
-  cmd->add_option("--format", opt->format, "Timeline format")
-      ->check(CLI::IsMember({"text", "json"}));
+  cmd->add_option("--format", opt->format,
+                  "text or json: the timeline of every run; summary: the runs by pipeline and "
+                  "state, counted in the database (memory follows the runs in flight)")
+      ->check(CLI::IsMember({"text", "json", "summary"}));
+  cmd->add_option("--max-runs", opt->max_runs,
+                  fmt::format("Refuse a window that would create more runs than this (default "
+                              "{}: a guard against a typo in a window)",
+                              kMaxRunsPerReplay))
+      ->check(CLI::Range(size_t{1}, size_t{1'000'000'000}));
   cmd->add_option("--db", opt->db,
                   "SQLite database of pipelines, runs, task instances, attempts and events");
   cmd->add_option("--seed", opt->seed, "Seed of the simulated task durations and outcomes")

@@ -146,6 +146,11 @@ void SchedulerCore::try_start_runs(PipelineState& p) {
     start_run(p.runs.at(t));
   }
   p.starting = false;
+  // A catch-up held by its backlog goes on once queued runs have started.
+  if (p.catch_up_held && p.queued.size() < catch_up_backlog_ && !p.tick_timer) {
+    p.catch_up_held = false;
+    continue_catch_up(p);
+  }
 }
 
 void SchedulerCore::start_run(RunIndex r) {

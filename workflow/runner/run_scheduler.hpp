@@ -229,6 +229,8 @@ class RunScheduler final : private AttemptListener {
   void set_lost_attempts(LostAttempts policy) { core_.set_lost_attempts(policy); }
   // See SCHEDULE (SchedulerCore::set_catch_up_slice()).
   void set_catch_up_slice(size_t runs) { core_.set_catch_up_slice(runs); }
+  // See SCHEDULE (SchedulerCore::set_catch_up_backlog()).
+  void set_catch_up_backlog(size_t runs) { core_.set_catch_up_backlog(runs); }
   // Which finished runs stay in memory (SchedulerCore::keep_finished); call before recover().
   void keep_finished(SchedulerCore::KeepFinished keep) { core_.keep_finished(keep); }
   // Switches the schedules on at loop.now() (T0) and catches up (see SCHEDULE).

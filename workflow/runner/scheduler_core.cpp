@@ -115,6 +115,7 @@ void SchedulerCore::switch_on() {
 
 void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
   if (!p.planner || !switched_on_ || down_ || p.paused || p.removed) return;
+  p.catch_up_held = false;
   if (p.tick_timer) {
     loop_.cancel(*p.tick_timer);
     p.tick_timer.reset();
@@ -123,16 +124,12 @@ void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
   p.last_tick = plan.last_tick;
   for (const PlannedTick& t : plan.runs) handle_tick(p, t.tick, t.trigger);
   if (plan.more) {
-    // The rest in the next turn of the loop, after whatever waits for it (a request, a stop).
-    const uint32_t index = p.index;
-    p.tick_timer = loop_.schedule_after(Duration(0), [this, index] {
-      compact_finished();
-      PipelineState& q = *pipelines_[index];
-      q.tick_timer.reset();
-      catch_up(q);
-      try_start_runs(q);
-      notify_work();
-    });
+    // Enough runs wait to start: the rest when they have (try_start_runs()).
+    if (p.queued.size() >= catch_up_backlog_) {
+      p.catch_up_held = true;
+      return;
+    }
+    continue_catch_up(p);
     return;
   }
   const ScheduleSpec& s = p.planner->spec();
@@ -146,6 +143,19 @@ void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
                       format_rfc3339(plan.missed_due), format_duration(*s.starting_deadline)));
   }
   arm_tick(p);
+}
+
+void SchedulerCore::continue_catch_up(PipelineState& p) {
+  // The rest in the next turn of the loop, after whatever waits for it (a request, a stop).
+  const uint32_t index = p.index;
+  p.tick_timer = loop_.schedule_after(Duration(0), [this, index] {
+    compact_finished();
+    PipelineState& q = *pipelines_[index];
+    q.tick_timer.reset();
+    catch_up(q);
+    try_start_runs(q);
+    notify_work();
+  });
 }
 
 void SchedulerCore::arm_tick(PipelineState& p) {

@@ -107,6 +107,17 @@ class SchedulerCore {
   void set_catch_up_slice(size_t runs) {
     catch_up_slice_ = runs == 0 ? std::numeric_limits<size_t>::max() : runs;
   }
+  // A catch-up creates its runs only while the pipeline has fewer than `runs` queued (0: no
+  // limit, the default): the next slice waits until queued runs start, so that a year of
+  // missed ticks holds memory for the runs about to start, not for the whole backlog. The runs,
+  // their order and their times are the same as without it as long as `runs` is at least the
+  // pipeline's maxActiveRuns (a freed slot always finds a queued run); only when each is
+  // created (and written to the store) differs, and a tick that comes due while the catch-up
+  // waits is caught up with it (trigger catchup, not schedule). Takes effect with a finite
+  // catch-up slice.
+  void set_catch_up_backlog(size_t runs) {
+    catch_up_backlog_ = runs == 0 ? std::numeric_limits<size_t>::max() : runs;
+  }
   // Whether finished runs stay in memory (set before recover()). kAll (the default) keeps
   // every run for timeline() and for_each_run(). kRecent (a long-running server) keeps the runs
   // in flight and, per pipeline, its newest run and any run a dependsOnPast wait names; the
@@ -236,8 +247,9 @@ class SchedulerCore {
     int running = 0;
     std::optional<Time> last_tick;  // the last tick the schedule looked at
     bool paused = false;
-    bool removed = false;   // remove_pipeline(): no schedule, no actions; runs kept
-    bool starting = false;  // inside try_start_runs (it is not re-entered)
+    bool removed = false;        // remove_pipeline(): no schedule, no actions; runs kept
+    bool starting = false;       // inside try_start_runs (it is not re-entered)
+    bool catch_up_held = false;  // a catch-up waits for queued runs to start (backlog)
     std::optional<TimerId> tick_timer;
     // Task instances waiting (task dependsOnPast) for the instance named by the key.
     std::map<std::pair<RunIndex, uint32_t>, std::vector<std::pair<RunIndex, uint32_t>>> waiters;
@@ -263,6 +275,8 @@ class SchedulerCore {
   // scheduler_core.cpp: schedules.
   // `on_time`: the instant the tick timer was armed for (on_tick), see TickPlanner::plan().
   void catch_up(PipelineState& p, std::optional<Time> on_time = std::nullopt);
+  // The rest of a catch-up, in the loop's next turn.
+  void continue_catch_up(PipelineState& p);
   void arm_tick(PipelineState& p);
   void on_tick(uint32_t pipeline, Time due);
   void handle_tick(PipelineState& p, Time tick, RunTrigger trigger);
@@ -387,8 +401,9 @@ class SchedulerCore {
   bool switched_on_ = false;
   bool down_ = false;
   LostAttempts lost_attempts_ = LostAttempts::kRerun;
-  size_t catch_up_slice_ = std::numeric_limits<size_t>::max();  // set_catch_up_slice()
-  std::map<std::string, std::string> unloaded_;                 // set_unloaded_pipelines()
+  size_t catch_up_slice_ = std::numeric_limits<size_t>::max();    // set_catch_up_slice()
+  size_t catch_up_backlog_ = std::numeric_limits<size_t>::max();  // set_catch_up_backlog()
+  std::map<std::string, std::string> unloaded_;                   // set_unloaded_pipelines()
   // What the executor reported while the scheduler was down, in order.
   std::vector<std::variant<RunningReport, Completion>> held_reports_;
   std::vector<Held> held_timers_;

@@ -39,21 +39,21 @@ size_t backfill_ticks(const PipelineSpec& p, Time from, Time to, size_t limit) {
 }
 
 void check_window(const std::vector<PipelineSpec>& pipelines, Time from, Time to, bool backfill,
-                  const std::string& only, const std::string& flag) {
+                  const std::string& only, const std::string& flag, size_t limit) {
   size_t total = 0;
   for (const PipelineSpec& p : pipelines) {
     if (!only.empty() && p.name != only) continue;
-    const size_t left = kMaxRunsPerReplay - total;
+    const size_t left = limit - total;
     const size_t n = backfill ? backfill_ticks(p, from, to, left) : replay_ticks(p, from, to, left);
     total += n;
-    if (total <= kMaxRunsPerReplay) continue;
+    if (total <= limit) continue;
     throw GantryError(flag + ": the window " + format_rfc3339(from) + " .. " + format_rfc3339(to) +
-                      " would create more than " + std::to_string(kMaxRunsPerReplay) +
-                      " runs (pipeline '" + p.name + "', cron '" + p.schedule->cron +
-                      "', counting from " +
+                      " would create more than " + std::to_string(limit) + " runs (pipeline '" +
+                      p.name + "', cron '" + p.schedule->cron + "', counting from " +
                       format_rfc3339(backfill || !p.schedule->catchup ? from : p.schedule->start) +
-                      "); at most " + std::to_string(kMaxRunsPerReplay) +
-                      " runs are replayed at once: shorten the window or split it");
+                      "); at most " + std::to_string(limit) +
+                      " runs are replayed at once: shorten the window, split it, or raise the "
+                      "limit with --max-runs if you mean it");
   }
 }
 

@@ -35,8 +35,11 @@ size_t backfill_ticks(const PipelineSpec& p, Time from, Time to, size_t limit);
 size_t catch_up_ticks(const PipelineSpec& p, std::optional<Time> last_tick, Time now, size_t limit);
 
 // Throws GantryError "<flag>: ..." when the ticks of all `pipelines` together (only the one
-// named `only`, if not empty) exceed kMaxRunsPerReplay. `backfill` selects backfill_ticks.
+// named `only`, if not empty) exceed `limit` (kMaxRunsPerReplay unless --max-runs raised it:
+// the limit guards against a typo in a window, not against a replay meant to be large).
+// `backfill` selects backfill_ticks.
 void check_window(const std::vector<PipelineSpec>& pipelines, Time from, Time to, bool backfill,
-                  const std::string& only, const std::string& flag);
+                  const std::string& only, const std::string& flag,
+                  size_t limit = kMaxRunsPerReplay);
 
 }  // namespace gantry

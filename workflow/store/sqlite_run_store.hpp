@@ -115,6 +115,14 @@ class SqliteRunStore final : public RunStore {
 
   // How many runs are in each state (state word -> count), for a server's metrics at start.
   std::map<std::string, int64_t> count_runs_by_state() const;
+  // What the database holds, counted (`pipeline run --format summary`): runs by pipeline and
+  // state, task instances and attempts. One scan of each table.
+  struct StoredTotals {
+    std::map<std::string, std::map<std::string, int64_t>> runs;  // pipeline -> state -> count
+    int64_t task_instances = 0;
+    int64_t attempts = 0;
+  };
+  StoredTotals stored_totals() const;
   // The latest instant the database holds: runs' logical times, starts and ends, attempts'
   // starts, running starts and ends, events' times; nullopt when it holds none. A process that
   // continues a database starts its clock no earlier (time never goes back across a restart:

@@ -54,6 +54,7 @@ export interface Run {
   start: string | null;
   end: string | null;
   tasks?: RunTask[]; // absent in `run` events
+  params?: Record<string, string | number | boolean>; // a run of a pipeline with spec.params
 }
 
 export interface Pool {

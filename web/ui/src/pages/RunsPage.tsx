@@ -15,6 +15,8 @@ import { ConfirmChanges } from './runs/ConfirmChanges';
 import { TaskActions } from './runs/TaskActions';
 import { BackfillDialog } from './runs/BackfillDialog';
 import { DeletePipelineDialog } from './runs/DeletePipelineDialog';
+import { TriggerDialog } from './runs/TriggerDialog';
+import type { ParamSpec } from '../model/params';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
@@ -115,7 +117,8 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   const [task, setTask] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<{ action: RunAction; run: Run } | null>(null);
-  const [dialog, setDialog] = useState<'backfill' | 'delete' | null>(null);
+  const [dialog, setDialog] = useState<'backfill' | 'delete' | 'trigger' | null>(null);
+  const params = (detail.data as { params?: ParamSpec[] } | undefined)?.params ?? [];
   const canWrite = useCanWrite();
 
   // Live: runs appear and change state, tasks and attempts move on. A busy server sends
@@ -242,7 +245,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? 'Delete the pipeline, keeping or purging its runs' : kReadOnlyHint} data-testid="runs-delete">
               <IconTrash width={14} height={14} /> Delete…
             </button>
-            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => act('trigger')} disabled={!!busy || !canWrite} title={canWrite ? 'Start a run now' : kReadOnlyHint} data-testid="runs-trigger">
+            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => (params.length ? setDialog('trigger') : act('trigger'))} disabled={!!busy || !canWrite} title={canWrite ? (params.length ? 'Start a run now, with parameters' : 'Start a run now') : kReadOnlyHint} data-testid="runs-trigger">
               <IconPlay /> Trigger
             </button>
           </div>
@@ -269,6 +272,18 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
         )}
       </div>
       <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} onRun={(r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) })} />
+      {dialog === 'trigger' && (
+        <TriggerDialog
+          pipeline={name}
+          params={params}
+          onRun={(r) => {
+            mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+            select(r);
+            toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
+          }}
+          onClose={() => setDialog(null)}
+        />
+      )}
       {dialog === 'backfill' && summary?.schedule && <BackfillDialog pipeline={name} schedule={summary.schedule} onDone={() => void page.reload()} onClose={() => setDialog(null)} />}
       {dialog === 'delete' && <DeletePipelineDialog pipeline={name} runs={runs.length} onDeleted={() => navigate(href('pipelines'))} onClose={() => setDialog(null)} />}
       {asking && (
@@ -444,6 +459,18 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?:
           <dd>{run.end ? fmtTime(run.end) : running ? <span className="s-running">running…</span> : '—'}</dd>
           <dt>Duration</dt>
           <dd>{fmtDuration(runDuration(run, now))}</dd>
+          {run.params && Object.keys(run.params).length > 0 && (
+            <>
+              <dt>Params</dt>
+              <dd data-testid="run-params">
+                {Object.entries(run.params).map(([k, v]) => (
+                  <code key={k} style={{ marginRight: 8 }}>
+                    {k}={String(v)}
+                  </code>
+                ))}
+              </dd>
+            </>
+          )}
         </dl>
         <div className="row" style={{ marginBottom: 14 }}>
           <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Run the failed and not-run tasks again'} data-testid="run-rerun">

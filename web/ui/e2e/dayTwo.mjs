@@ -126,15 +126,31 @@ kind: Pipeline
 metadata: {name: ${name}}
 spec:
   schedule: {cron: "0 * * * *", start: "2026-01-01T00:00:00Z"}
+  params:
+    epochs: {type: int, default: 3, description: passes over the data}
+    note: {type: string, default: nightly}
   tasks:
   - {name: extract, image: registry.local/etl:1, simulate: {duration: 1m}}
   - {name: train, image: registry.local/train:1, dependsOn: [extract], simulate: {duration: 1m, outcomes: [failed]}}
   - {name: report, image: registry.local/etl:1, dependsOn: [train], simulate: {duration: 1m}}
 `, 'application/yaml');
-  const run = await call(url, token, 'POST', `/pipelines/${name}/trigger`, '');
+  // Trigger with parameters: a typed form; a wrong value is said on its field and holds the
+  // button back; the run shows the values it got.
+  await page.goto(`${url}/#/runs/${encodeURIComponent(name)}`);
+  await page.click('[data-testid=runs-trigger]');
+  await page.waitForSelector('[data-testid=trigger-dialog] [data-testid=param-epochs]');
+  await page.fill('[data-testid=param-epochs]', 'ten');
+  await page.waitForSelector('[data-testid=trigger-dialog] :text("a whole number")');
+  await page.waitForSelector('[data-testid=confirm-trigger][disabled]');
+  await page.fill('[data-testid=param-epochs]', '5');
+  await shot('runs-trigger-params');
+  const triggered = page.waitForResponse((r) => r.url().endsWith(`/pipelines/${name}/trigger`) && r.request().method() === 'POST');
+  await page.click('[data-testid=confirm-trigger]');
+  const run = await (await triggered).json();
+  if (run.params?.epochs !== 5 || run.params?.note !== 'nightly') throw new Error(`the run's params: ${JSON.stringify(run.params)}`);
+  await page.waitForSelector('[data-testid=run-params]:has-text("epochs=5")');
   const lt = run.logicalTime;
   const cell = (task, state) => `.rgrid .cell button[data-run="${lt}"][data-task="${task}"]${state ? `[data-state=${state}]` : ''}`;
-  await page.goto(`${url}/#/runs/${encodeURIComponent(name)}?run=${encodeURIComponent(lt)}`);
   await page.waitForSelector(cell('report', 'upstream_failed'), { timeout: 60000 });
   await page.click(cell('train', 'failed'));
 

@@ -203,13 +203,9 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
 
   // A run's action, once its dialog is confirmed: the server's Run replaces the page's.
   const runAction = async (action: RunAction, run: Run) => {
-    try {
-      const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${action}`, { method: 'POST' });
-      mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
-      toast('ok', kRunActionDone[action](fmtTime(run.logicalTime)));
-    } catch (e) {
-      throw new Error(actionError(e));
-    }
+    const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${action}`, { method: 'POST' });
+    mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+    toast('ok', kRunActionDone[action](fmtTime(run.logicalTime)));
   };
 
   if (!page.data && page.error) return <Banner>Could not load the runs: {page.error.message}</Banner>;

@@ -6,7 +6,7 @@ import { api, enc } from '../../api/client';
 import { Modal, useToast } from '../../components/ui';
 import { fmtTime } from '../../format';
 import { previewBackfill, utcInput } from '../../model/backfill';
-import { actionError } from '../PipelinesPage';
+import { DialogFooter, useSubmit } from './dialogParts';
 
 type Rerun = 'none' | 'failed' | 'all';
 const kRerun: Record<Rerun, string> = {
@@ -20,13 +20,10 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const [rerun, setRerun] = useState<Rerun>('none');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit();
   const preview = useMemo(() => previewBackfill(schedule.cron, schedule.timezone, from, to), [schedule, from, to]);
-  const go = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const go = () =>
+    submit(async () => {
       const r = await api<{ created: number; rerun: number; untouched: number }>(`/pipelines/${enc(pipeline)}/backfill`, {
         method: 'POST',
         body: { from: utcInput(from)!.toISOString(), to: utcInput(to)!.toISOString(), rerun },
@@ -34,25 +31,20 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
       toast('ok', `Backfill of ${pipeline}: ${r.created} runs created, ${r.rerun} run again, ${r.untouched} left as they were.`);
       onDone();
       onClose();
-    } catch (e) {
-      setError(actionError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={`Backfill ${pipeline}`}
       onClose={onClose}
       footer={
-        <>
-          <button className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button className={`btn primary ${busy ? 'busy' : ''}`} disabled={busy || !!preview.error || preview.ticks === 0} onClick={() => void go()} data-testid="confirm-backfill">
-            Backfill {preview.error ? '' : `${preview.ticks.toLocaleString('en')}${preview.more ? '+' : ''} runs`}
-          </button>
-        </>
+        <DialogFooter
+          onClose={onClose}
+          onConfirm={() => void go()}
+          label={`Backfill ${preview.error ? '' : `${preview.ticks.toLocaleString('en')}${preview.more ? '+' : ''} runs`}`}
+          busy={busy}
+          disabled={!!preview.error || preview.ticks === 0}
+          testid="confirm-backfill"
+        />
       }
     >
       <div data-testid="backfill-dialog">

@@ -3,6 +3,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { StateBadge, Modal } from '../../components/ui';
 import type { TaskChange } from '../../model/runActions';
+import { DialogFooter, useSubmit } from './dialogParts';
 
 export interface ConfirmChangesProps {
   title: string;
@@ -18,8 +19,7 @@ export interface ConfirmChangesProps {
 
 export function ConfirmChanges({ title, what, changes, confirm, danger, children, onConfirm, onClose }: ConfirmChangesProps) {
   const [list, setList] = useState<TaskChange[] | null>(Array.isArray(changes) ? changes : null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, submit } = useSubmit();
   useEffect(() => {
     if (Array.isArray(changes)) {
       setList(changes);
@@ -35,31 +35,16 @@ export function ConfirmChanges({ title, what, changes, confirm, danger, children
       live = false;
     };
   }, [changes]);
-  const go = async () => {
-    setBusy(true);
-    try {
+  const go = () =>
+    submit(async () => {
       await onConfirm();
       onClose();
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={title}
       onClose={onClose}
-      footer={
-        <>
-          <button className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button className={`btn ${danger ? 'danger' : 'primary'} ${busy ? 'busy' : ''}`} disabled={busy || list === null} onClick={() => void go()} data-testid="confirm-action">
-            {confirm}
-          </button>
-        </>
-      }
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={confirm} busy={busy} disabled={list === null} danger={danger} testid="confirm-action" />}
     >
       <div data-testid="action-dialog">
         <p style={{ marginTop: 0 }}>{what}</p>

@@ -4,42 +4,25 @@
 import { useState } from 'react';
 import { api, enc } from '../../api/client';
 import { Modal, useToast } from '../../components/ui';
-import { actionError } from '../PipelinesPage';
+import { DialogFooter, useSubmit } from './dialogParts';
 
 export function DeletePipelineDialog({ pipeline, runs, onDeleted, onClose }: { pipeline: string; runs: number; onDeleted: () => void; onClose: () => void }) {
   const toast = useToast();
   const [purge, setPurge] = useState(false);
   const [typed, setTyped] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const go = async () => {
-    setBusy(true);
-    setError(null);
-    try {
+  const { busy, error, submit } = useSubmit();
+  const go = () =>
+    submit(async () => {
       const r = await api<{ deleted: string; runsPurged?: number; runsKept?: number }>(`/pipelines/${enc(pipeline)}${purge ? '?purge=true' : ''}`, { method: 'DELETE' });
       toast('ok', purge ? `${pipeline} deleted with its runs${r.runsPurged !== undefined ? ` (${r.runsPurged} purged)` : ''}.` : `${pipeline} deleted; its runs are kept${r.runsKept !== undefined ? ` (${r.runsKept})` : ''}.`);
       onDeleted();
       onClose();
-    } catch (e) {
-      setError(actionError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={`Delete ${pipeline}`}
       onClose={onClose}
-      footer={
-        <>
-          <button className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button className={`btn danger ${busy ? 'busy' : ''}`} disabled={busy || (purge && typed !== pipeline)} onClick={() => void go()} data-testid="confirm-delete">
-            {purge ? 'Delete with its runs' : 'Delete, keep its runs'}
-          </button>
-        </>
-      }
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={purge ? 'Delete with its runs' : 'Delete, keep its runs'} busy={busy} disabled={purge && typed !== pipeline} danger testid="confirm-delete" />}
     >
       <div data-testid="delete-dialog">
         <p style={{ marginTop: 0 }}>The pipeline stops: no new run starts, its schedule is gone. Runs in flight are stopped.</p>

@@ -9,7 +9,6 @@ import type { Attempt, Run, RunTask } from '../../api/types';
 import { StateBadge, useToast } from '../../components/ui';
 import { fmtDuration, fmtShort } from '../../format';
 import { changesFromServer, type TaskChange } from '../../model/runActions';
-import { actionError } from '../PipelinesPage';
 import { AttemptLog } from './AttemptLog';
 import { ConfirmChanges } from './ConfirmChanges';
 
@@ -48,14 +47,11 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
 
   const confirm = async () => {
     if (!asking) return;
-    try {
-      const r = await api<{ run?: Run } & Run>(`${route}/${asking}`, { method: 'POST', body: body ?? {} });
-      if (r && 'run' in r && r.run) onRun(r.run);
-      else if (r && (r as Run).logicalTime) onRun(r as Run);
-      toast('ok', `${task.name} ${kDone[asking]}.`);
-    } catch (e) {
-      throw new Error(actionError(e));
-    }
+    // Kill answers with the Run; clear and mark with {changes, run}.
+    const r = await api<{ run?: Run } & Run>(`${route}/${asking}`, { method: 'POST', body: body ?? {} });
+    if (r && 'run' in r && r.run) onRun(r.run);
+    else if (r && (r as Run).logicalTime) onRun(r as Run);
+    toast('ok', `${task.name} ${kDone[asking]}.`);
   };
 
   const running = task.state === 'running';

@@ -6,40 +6,23 @@ import { api, enc } from '../../api/client';
 import type { Run } from '../../api/types';
 import { Modal } from '../../components/ui';
 import { initialParamText, paramsBody, type ParamSpec } from '../../model/params';
-import { actionError } from '../PipelinesPage';
+import { DialogFooter, useSubmit } from './dialogParts';
 
 export function TriggerDialog({ pipeline, params, onRun, onClose }: { pipeline: string; params: ParamSpec[]; onRun: (r: Run) => void; onClose: () => void }) {
   const [text, setText] = useState(() => initialParamText(params));
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, submit } = useSubmit();
   const { body, errors } = paramsBody(params, text);
-  const go = async () => {
-    if (!body) return;
-    setBusy(true);
-    setError(null);
-    try {
+  const go = () =>
+    submit(async () => {
+      if (!body) return;
       onRun(await api<Run>(`/pipelines/${enc(pipeline)}/trigger`, { method: 'POST', body: { params: body } }));
       onClose();
-    } catch (e) {
-      setError(actionError(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       title={`Trigger ${pipeline}`}
       onClose={onClose}
-      footer={
-        <>
-          <button className="btn" onClick={onClose}>
-            Cancel
-          </button>
-          <button className={`btn primary ${busy ? 'busy' : ''}`} disabled={busy || !body} onClick={() => void go()} data-testid="confirm-trigger">
-            Trigger
-          </button>
-        </>
-      }
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label="Trigger" busy={busy} disabled={!body} testid="confirm-trigger" />}
     >
       <div data-testid="trigger-dialog">
         <p style={{ marginTop: 0 }}>A run now, with these parameters; its tasks see each as the environment variable GANTRY_PARAM_&lt;NAME&gt;.</p>

@@ -185,12 +185,18 @@ try {
   await page.click('[data-testid=run-both]');
   await page.waitForSelector('[data-testid=comparison] table.compare', { timeout: runTimeout });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
+  // Five seeds a side (42..46): every figure as mean ± its 95 % interval once all ten are done.
+  await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2 && !document.querySelector('[data-testid^=progress-]'), null, { timeout: runTimeout });
+  await page.waitForFunction(() => /over 5 and 5 seeds/.test(document.querySelector('[data-testid=seeds-note]')?.textContent ?? ''), null, { timeout: runTimeout });
+  const jct = await page.locator('[data-testid=comparison] tr[data-row="JCT mean"] td').allTextContents();
+  if (!jct[1].includes('±') || !jct[2].includes('±')) throw new Error(`the JCT mean is not shown with its interval: ${jct.join(' | ')}`);
   await shot('whatif', { full: true });
 
   step('what-if of the fragmentation experiment: BestFit against FGD');
   for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
     await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
     await page.selectOption(`[data-testid=policy-${k}]`, policy);
+    await page.fill(`[data-testid=seeds-${k}]`, '1');
   }
   await page.click('[data-testid=run-both]');
   await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout: runTimeout });

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ServiceResult, SimulationResult, SimulationSeries } from '../src/api/types';
-import { allocationData, clusterRows, delta, fmtLatency, hasJobs, hasServices, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary, toHours } from '../src/model/whatif';
+import { allocationData, clusterRows, compareSeeds, delta, fmtLatency, hasJobs, hasServices, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary, toHours } from '../src/model/whatif';
 import type { ChartInput } from '../src/model/whatif';
 
 const zeros = { count: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
@@ -262,5 +262,35 @@ describe('charts', () => {
       [0, 0.5],
       [0.5, 1],
     ]);
+  });
+});
+
+describe('compareSeeds (several seeds a side)', () => {
+  const secs = (x: number) => `${x.toFixed(1)} s`;
+  it('shows mean ± half-width and colours a difference whose interval excludes zero', () => {
+    // A = 10, 11, 12, 13, 14: mean 12, variance 2.5, half-width 2.776 * sqrt(0.5) = 1.962929 -> "12.0 s ± 2.0 s".
+    // B = 7..11: mean 9. B - A = -3; Welch df 8, half-width 2.306: interval -5.306 to -0.694, excludes 0;
+    // lower is better, so green. Relative: (9 - 12) / 12 = -25.0%.
+    const r = compareSeeds([10, 11, 12, 13, 14], [7, 8, 9, 10, 11], 'lower', secs);
+    expect(r.a).toBe('12.0 s ± 2.0 s');
+    expect(r.b).toBe('9.0 s ± 2.0 s');
+    expect(r.delta).toBe('-25.0%');
+    expect(r.tone).toBe('good');
+    expect(r.title).toBe('B - A = -3.0 s, 95 % interval -5.3 s to -0.7 s (Welch, 5 and 5 seeds): excludes 0.');
+  });
+  it('leaves a difference inside the spread uncoloured', () => {
+    // B = 9..13: mean 11, B - A = -1, interval -3.306 to 1.306: includes 0.
+    const r = compareSeeds([10, 11, 12, 13, 14], [9, 10, 11, 12, 13], 'lower', secs);
+    expect(r.delta).toBe('-8.3%');
+    expect(r.tone).toBe('');
+    expect(r.title).toContain('includes 0');
+  });
+  it('a worse B is red', () => {
+    expect(compareSeeds([10, 11, 12, 13, 14], [7, 8, 9, 10, 11], 'higher', secs).tone).toBe('bad');
+  });
+  it('one seed a side: values as they are, no colour', () => {
+    const r = compareSeeds([10], [5], 'lower', secs);
+    expect([r.a, r.b, r.delta, r.tone]).toEqual(['10.0 s', '5.0 s', '-50.0%', '']);
+    expect(compareSeeds([], [5], 'lower', secs).a).toBe('—');
   });
 });

@@ -3,6 +3,7 @@
 // over time). test/whatif.test.ts covers it on a small fixture.
 
 import { kFont } from './chartTheme';
+import { estimate, welch } from './stats';
 import type { PredictorResult, ServiceResult, ServiceSeries, SimulationResult, SimulationSeries } from '../api/types';
 
 export type Key = 'A' | 'B';
@@ -55,6 +56,40 @@ export function delta(a: number | null | undefined, b: number | null | undefined
   const d = (b - a) / Math.abs(a);
   const text = a > 0 && d >= 1 ? `×${(b / a).toFixed(b / a >= 10 ? 0 : 1)}` : `${d > 0 ? '+' : ''}${(d * 100).toFixed(1)}%`;
   return { text, tone: tone(d, 0.005) };
+}
+
+// ---- B against A over several seeds ----
+
+export interface SeedsRow {
+  a: string; // "42.0 s ± 3.1 s" (several seeds), "42.0 s" (one), "—" (none)
+  b: string;
+  delta: string; // B against A of the means, as delta() writes it
+  tone: Delta['tone']; // coloured only when Welch's 95 % interval of the difference excludes 0
+  title: string; // the interval in words
+}
+
+// One row of the comparison table from the values of each side's seeds.
+export function compareSeeds(aValues: (number | null | undefined)[], bValues: (number | null | undefined)[], better: Better, fmt: (x: number) => string): SeedsRow {
+  const ea = estimate(aValues);
+  const eb = estimate(bValues);
+  const cell = (e: ReturnType<typeof estimate>) => (!e ? '—' : e.half === null ? fmt(e.mean) : `${fmt(e.mean)} ± ${fmt(e.half)}`);
+  const row: SeedsRow = { a: cell(ea), b: cell(eb), delta: '', tone: '', title: '' };
+  if (!ea || !eb || ea.mean === 0) return row;
+  row.delta = delta(ea.mean, eb.mean, better, 'rel', fmt)?.text ?? '';
+  const d = welch(aValues, bValues);
+  const signed = (x: number) => `${x < 0 ? '-' : '+'}${fmt(Math.abs(x))}`;
+  if (!d) {
+    row.title = 'One seed on a side: no interval, so no colour (run several seeds to judge the difference).';
+    return row;
+  }
+  const interval = `B - A = ${signed(d.diff)}, 95 % interval ${signed(d.diff - d.half)} to ${signed(d.diff + d.half)} (Welch, ${ea.n} and ${eb.n} seeds)`;
+  if (!d.significant || better === 'none') {
+    row.title = `${interval}: includes 0, the seeds' spread explains the difference.`;
+    return row;
+  }
+  row.tone = (d.diff < 0) === (better === 'lower') ? 'good' : 'bad';
+  row.title = `${interval}: excludes 0.`;
+  return row;
 }
 
 // ---- what a result has ----

@@ -18,6 +18,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
 import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
+import { checkOutage, outageConfigured } from './outage.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -283,6 +284,11 @@ try {
     // From Node, not the page: a 401 in the page would be a console error.
     const after = await fetch(`${url}/api/v1/whoami`, { headers: { Authorization: `Bearer ${editorToken}` } });
     if (after.status !== 401) throw new Error(`a revoked token answered HTTP ${after.status}, not 401`);
+  }
+
+  if (outageConfigured()) {
+    step('the server stops: every page says its data is stale and since when; it starts again: the pages recover');
+    await checkOutage(page, { url, errors, pipeline: name, shot: () => shot('stale') });
   }
 
   step('sign out: the login screen');

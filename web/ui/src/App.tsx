@@ -5,6 +5,7 @@ import { serverNow, useIsAdmin, useSession } from './api/session';
 import { fmtShort } from './format';
 import { IconAccess, IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
 import { ServerProblemsBanner } from './components/ServerProblemsBanner';
+import { StaleBanner } from './components/StaleBanner';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
 import { PipelinesPage } from './pages/PipelinesPage';
@@ -141,6 +142,7 @@ export function App() {
       <div className={`shell ${section === 'editor' ? 'compact' : ''}`}>
         <Nav section={section} />
         <main className="main">
+          <StaleBanner />
           <ServerProblemsBanner />
           <Suspense fallback={<PageFallback />}>{page}</Suspense>
         </main>

@@ -28,7 +28,8 @@ import { kApiVersion, kTemplates, templateInfo } from '../model/spec';
 import type { TemplateName } from '../model/spec';
 import { isPlainObject } from '../model/util';
 import { actionError } from '../pages/PipelinesPage';
-import { href, navigate, useRoute } from '../router';
+import { href, navigate, setLeaveGuard, useRoute } from '../router';
+import { connection } from '../api/connection';
 import { saveLayout, savedLayout, takeDraft } from './drafts';
 import type { Draft } from './drafts';
 import { ImportDialog } from './ImportDialog';
@@ -126,6 +127,10 @@ function Editor({ name }: { name: string }) {
   // The server is asked once the text passes the browser's own checks: what it would refuse
   // for those reasons is already on screen, and each refusal is an HTTP 400 the browser logs.
   const askServer = loaded && parseOk && !!text.trim() && clientErrors.length === 0;
+  // A dry run that could not be made (the server was unreachable) is made again when contact is
+  // back (api/connection.ts).
+  const [retries, setRetries] = useState(0);
+  useEffect(() => connection.onRecovered(() => setRetries((n) => n + 1)), []);
   useEffect(() => {
     if (!askServer) return;
     const controller = new AbortController();
@@ -146,7 +151,7 @@ function Editor({ name }: { name: string }) {
     };
     // state.bundle changes with text
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text, askServer]);
+  }, [text, askServer, retries]);
 
   const serverCurrent = validation && validation.text === text && !validation.failed;
   const errors: LocatedError[] = serverCurrent ? validation!.errors : clientErrors;
@@ -186,11 +191,16 @@ function Editor({ name }: { name: string }) {
     return () => window.removeEventListener('keydown', f);
   }, []);
 
+  // Unsaved changes: asked about before leaving, in the app (router.ts) and the browser.
   useEffect(() => {
     if (!dirty) return;
     const f = (e: BeforeUnloadEvent) => e.preventDefault();
     window.addEventListener('beforeunload', f);
-    return () => window.removeEventListener('beforeunload', f);
+    const removeGuard = setLeaveGuard(() => 'The editor has unsaved changes. Leave and lose them?');
+    return () => {
+      window.removeEventListener('beforeunload', f);
+      removeGuard();
+    };
   }, [dirty]);
 
   // ---- save and trigger ----

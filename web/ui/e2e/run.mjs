@@ -177,6 +177,25 @@ try {
   await page.waitForSelector('[data-testid=validation][data-valid=true]');
   await shot('editor');
 
+  step('unsaved changes in the editor: leaving through the navigation asks first');
+  {
+    const b2 = await canvas.boundingBox();
+    await page.mouse.click(b2.x + b2.width * 0.5, b2.y + b2.height * 0.85); // an empty spot: the pipeline panel
+    await page.fill('[data-testid=cron-input]', '*/10 * * * *');
+    await page.waitForSelector('text=Unsaved changes');
+    let asked = '';
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.dismiss();
+    });
+    await page.click('[data-nav=cluster]');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid=cron-input]'));
+    if (!/unsaved changes/i.test(asked)) throw new Error(`leaving the editor with unsaved changes did not ask (dialog: "${asked}")`);
+    if (!(await page.evaluate(() => location.hash.startsWith('#/editor/')))) throw new Error('staying in the editor changed the address');
+    if ((await page.inputValue('[data-testid=cron-input]')) !== '*/10 * * * *') throw new Error('the unsaved change was lost');
+    page.once('dialog', (d) => void d.accept());
+  }
+
   await page.click('[data-nav=cluster]');
   await page.waitForSelector('.node-tile');
   await shot('cluster', { full: true });
@@ -267,6 +286,29 @@ try {
     await shot('editor-500-tasks');
   }
 
+  step('find pipelines: search by name, filter by state, kept in the address across a reload');
+  await page.click('[data-nav=pipelines]');
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.fill('[data-testid=pipeline-search]', name.toUpperCase().slice(2)); // a substring, another case
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=pipelines-table] tbody tr[data-pipeline]').length === 1);
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.selectOption('[data-testid=pipeline-state]', 'paused'); // saved paused
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  if (!(await page.evaluate(() => location.hash)).includes('state=paused')) throw new Error('the filter is not in the address');
+  await page.reload();
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  if ((await page.inputValue('[data-testid=pipeline-search]')) !== name.toUpperCase().slice(2)) throw new Error('the search did not survive a reload');
+  await page.selectOption('[data-testid=pipeline-state]', 'active');
+  await page.waitForSelector('[data-testid=pipelines-none-match]');
+  await shot('pipelines-filtered');
+  await page.click('[data-testid=pipelines-none-match] button');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=pipelines-table] tbody tr[data-pipeline]').length > 1);
+
+  if (outageConfigured()) {
+    step('the server stops: every page says its data is stale and since when; it starts again: the pages recover');
+    await checkOutage(page, { url, errors, pipeline: name, shot: () => shot('stale') });
+  }
+
   if (editorToken) {
     step('access: the tokens and the audit log; a token revoked there is refused at once');
     await page.click('[data-nav=access]');
@@ -284,11 +326,6 @@ try {
     // From Node, not the page: a 401 in the page would be a console error.
     const after = await fetch(`${url}/api/v1/whoami`, { headers: { Authorization: `Bearer ${editorToken}` } });
     if (after.status !== 401) throw new Error(`a revoked token answered HTTP ${after.status}, not 401`);
-  }
-
-  if (outageConfigured()) {
-    step('the server stops: every page says its data is stale and since when; it starts again: the pages recover');
-    await checkOutage(page, { url, errors, pipeline: name, shot: () => shot('stale') });
   }
 
   step('sign out: the login screen');
@@ -322,7 +359,7 @@ try {
     await page.waitForSelector('#token');
   }
 } catch (e) {
-  errors.push(`step "${current}": ${e.message.split('\n')[0]}`);
+  errors.push(`step "${current}": ${e.message.split('\n').slice(0, 3).join(' / ')}`);
   await page.screenshot({ path: path.join(out, 'FAILED.png') }).catch(() => {});
 } finally {
   await close();

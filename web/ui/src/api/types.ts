@@ -14,6 +14,10 @@ export interface PipelineSummary {
   tasks: number;
   lastRun: { logicalTime: string; state: RunState } | null;
   runsInFlight: number;
+  // metadata.labels-like grouping and the team or person answerable for it (#26 §6); optional:
+  // a server that does not send them has no tag or owner filter.
+  tags?: string[];
+  owner?: string;
   // In the answer to POST /pipelines (dry run too): what switching its schedule on now would
   // start at once (web/API.md).
   catchUp?: CatchUp;

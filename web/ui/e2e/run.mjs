@@ -177,6 +177,53 @@ try {
   await page.waitForSelector('[data-testid=validation][data-valid=true]');
   await shot('editor');
 
+  step('editor: Backspace in the GPU count keeps the GPU; Enter on a palette template adds it at a free spot, focused');
+  {
+    await page.click('[data-testid=gpu-whole]');
+    const count = page.locator('[data-testid=gpu-count]');
+    await count.fill('2');
+    await count.press('End');
+    await count.press('Backspace');
+    if ((await count.inputValue()) !== '') throw new Error('the GPU count did not empty');
+    // Still "Whole GPUs" (the count and the GPU type fields are there): the task kept its GPU.
+    await page.waitForSelector('[data-testid=gpu-type]');
+    await count.pressSequentially('4');
+    await count.press('Tab');
+    await page.waitForFunction(() => document.querySelector('.task-node[data-task="train"]')?.textContent?.includes('4×'));
+
+    await page.focus('.palette-item[data-template="container"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.task-node').length === 4);
+    await page.waitForFunction(() => document.activeElement?.querySelector?.('.task-node')?.getAttribute('data-task') === 'task-3');
+    const boxes = await page.$$eval('.task-node', (els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i], boxes[j]];
+        if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) throw new Error('the template added from the keyboard overlaps a task');
+      }
+  }
+
+  step('editor: every problem of the document at once, the browser\'s and the server\'s, on their lines');
+  {
+    await page.click('[data-testid=tab-yaml]');
+    const before = await page.inputValue('[data-testid=yaml-text]');
+    const broken = before.replace(/^(\s*)dependsOn: \[train\]$/m, (_, ind) => `${ind}dependsOn: [train, nowhere]\n${ind}retires: 3`);
+    if (broken === before) throw new Error('no "dependsOn: [train]" line to break');
+    await page.fill('[data-testid=yaml-text]', broken);
+    // The unknown task is found by the browser, the unknown field by the server only.
+    await page.waitForFunction(() => {
+      const all = [...document.querySelectorAll('[data-testid=problems] .p')].map((p) => p.textContent);
+      return all.some((t) => t.includes('nowhere')) && all.some((t) => t.includes('retires'));
+    });
+    const status = await page.textContent('[data-testid=yaml-status]');
+    if (/parses/.test(status) || !/problems/.test(status)) throw new Error(`the YAML status with problems says: ${status}`);
+    if ((await page.locator('.y-ln.y-bad-ln').count()) < 2) throw new Error('the problems are not marked on their lines');
+    await shot('editor-all-problems');
+    await page.fill('[data-testid=yaml-text]', before);
+    await page.waitForSelector('[data-testid=problems]', { state: 'detached' });
+    await page.click('[data-testid=tab-graph]');
+  }
+
   step('unsaved changes in the editor: leaving through the navigation asks first');
   {
     const b2 = await canvas.boundingBox();

@@ -205,10 +205,14 @@ export interface ServiceSeries {
 export interface ApiErrorBody {
   error?: { code: string; message: string };
   errors?: { file?: string; line?: number; column?: number; path?: string; message: string }[];
+  warnings?: { file?: string; line?: number; column?: number; message: string }[];
 }
 
 export interface ApplyResult {
   pipelines: PipelineSummary[];
+  // Dry run: what is valid but the cluster can never hold (a GPU type no node has, more GPUs
+  // than any node or gang could get), by line (web/API.md).
+  warnings?: { file?: string; line?: number; column?: number; message: string }[];
   pools: Pool[];
 }
 

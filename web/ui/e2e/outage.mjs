@@ -49,6 +49,10 @@ export async function checkOutage(page, { url, errors, pipeline, shot }) {
   const banner = page.locator('[data-testid=stale-banner]');
   await banner.waitFor({ timeout: 30000 });
   const text = await banner.textContent();
+  // The server's clock in the navigation stopped at the loss (at --speed 600 its minutes change
+  // ten times a second of wall time while it runs).
+  const clock = page.locator('[data-testid=server-clock] .txt');
+  const stoppedAt = (await clock.count()) ? await clock.textContent() : null;
   if (!/Lost contact with the server at \d\d:\d\d:\d\d UTC — retrying; data shown is from then/.test(text ?? '')) throw new Error(`the stale-data banner says: ${text}`);
   // On every page, the time of the loss unchanged.
   for (const nav of ['runs', 'cluster', 'editor', 'pipelines']) {
@@ -58,6 +62,7 @@ export async function checkOutage(page, { url, errors, pipeline, shot }) {
     if (again !== text) throw new Error(`the banner changed on ${nav}: ${again}`);
   }
   await page.waitForSelector(`tr[data-pipeline="${pipeline}"]`); // the last data, still shown
+  if (stoppedAt !== null && (await clock.textContent()) !== stoppedAt) throw new Error(`the server's clock kept running while contact was lost: ${stoppedAt}, then ${await clock.textContent()}`);
   await shot();
 
   // The same server again: same port, same database.

@@ -707,6 +707,8 @@ function Canvas({ state, dispatch, grouped, warned }: { state: EditorState; disp
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ type: 'default' }}
         connectionRadius={28}
+        panOnScroll
+        zoomOnScroll={false}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cdd3df" />
         <Controls showInteractive={false} showFitView={false} position="bottom-left" />

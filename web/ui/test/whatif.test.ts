@@ -294,3 +294,25 @@ describe('compareSeeds (several seeds a side)', () => {
     expect(compareSeeds([], [5], 'lower', secs).a).toBe('—');
   });
 });
+
+describe('serviceBlocks over several seeds', () => {
+  // p99 of A over three seeds: 8, 9, 10 s (mean 9, variance 1, half-width 4.303 * sqrt(1/3) = 2.484);
+  // of B: 4, 5, 6 s (mean 5). B - A = -4; Welch: se^2 = 1/3 + 1/3 = 0.666667, df = 0.444444 /
+  // (2 * 0.111111 / 2) = 4, half-width 2.776 * 0.816497 = 2.266596: interval -6.27 to -1.73, green.
+  // GPU-hours: A 10, 11, 12 and B 9.5, 11, 12.5 (mean 11 both): no difference, not coloured.
+  const seedsA = [8, 9, 10].map((p99, i) => result([service({ p99_s: p99, gpu_hours: 10 + i })]));
+  const seedsB = [4, 5, 6].map((p99, i) => result([service({ p99_s: p99, gpu_hours: [9.5, 11, 12.5][i] })]));
+  it('shows means ± intervals and colours what the seeds cannot explain', () => {
+    const [blk] = serviceBlocks(seedsA[0], seedsB[0], { a: seedsA, b: seedsB });
+    const row = (id: string) => blk.rows.find((r) => r.id === id)!;
+    expect(row('p99').a).toBe('9 s ± 2.48 s');
+    expect(row('p99').b).toBe('5 s ± 2.48 s');
+    expect(row('p99').delta).toEqual({ text: '-44.4%', tone: 'good' });
+    expect(row('gpu_hours').delta).toEqual({ text: '0.0%', tone: '' });
+    expect(blk.headline.find((h) => h.label === 'p99')!.delta.tone).toBe('good');
+  });
+  it('with one seed a side nothing is coloured (no interval to judge by)', () => {
+    const [blk] = serviceBlocks(A, B, { a: [A], b: [B] });
+    expect(blk.rows.find((r) => r.id === 'p99')!.delta).toEqual({ text: '-50.0%', tone: '' });
+  });
+});

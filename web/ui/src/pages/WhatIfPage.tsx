@@ -450,7 +450,9 @@ function ChartCard({ title, subtitle, option, loading, wide, height, testId }: {
 function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: boolean }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
   const rb = b.sim?.state === 'done' ? b.sim.result : null;
-  const blocks = useMemo(() => serviceBlocks(ra, rb), [ra, rb]);
+  // Every seed done so far of each side: means and intervals (the charts are the first seed's).
+  const seeds = useMemo(() => ({ a: doneResults(a), b: doneResults(b) }), [a, b]);
+  const blocks = useMemo(() => serviceBlocks(ra, rb, seeds), [ra, rb, seeds]);
   const cluster = useMemo(() => (showCluster ? clusterRows(ra, rb) : []), [ra, rb, showCluster]);
   const inputs: ChartInput[] = useMemo(
     () => [
@@ -467,7 +469,9 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
       <td>{r.label}</td>
       <td>{r.a}</td>
       <td>{r.b}</td>
-      <td className={`delta ${r.delta?.tone ?? ''}`}>{r.delta?.text ?? ''}</td>
+      <td className={`delta ${r.delta?.tone ?? ''}`} title={r.title}>
+        {r.delta?.text ?? ''}
+      </td>
     </tr>
   );
   return (

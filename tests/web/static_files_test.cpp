@@ -99,12 +99,12 @@ TEST_F(StaticFilesTest, TextGoesOutGzippedWhenTheClientAcceptsIt) {
   std::ofstream(dir_ / "ui" / "assets" / "big-9f8e.js") << script;
   StaticFiles files(dir_ / "ui");
 
-  const HttpResponse gz = files.serve("/assets/big-9f8e.js", "gzip, deflate, br");
+  const HttpResponse gz = files.serve("/assets/big-9f8e.js", "gzip, deflate");
   EXPECT_EQ(gz.status, 200);
   EXPECT_EQ(header_of(gz, "Content-Encoding"), "gzip");
   EXPECT_EQ(header_of(gz, "Vary"), "Accept-Encoding");
   EXPECT_LT(gz.body.size(), script.size() / 10) << "a repetitive script compresses well";
-  EXPECT_EQ(gunzip(gz.body), script);
+  EXPECT_TRUE(gunzip(gz.body) == script) << "the gzip stream is not the script";
   // Served again (from the kept copy): the same bytes.
   EXPECT_EQ(files.serve("/assets/big-9f8e.js", "gzip").body, gz.body);
 
@@ -144,6 +144,24 @@ TEST_F(StaticFilesTest, TheIndexCarriesAContentSecurityPolicy) {
   EXPECT_EQ(header_of(files.serve("/assets/app-1a2b.js"), "Content-Security-Policy"), std::nullopt);
 }
 
+TEST_F(StaticFilesTest, BrotliWhenBuiltInAndAskedFor) {
+  if (!brotli_available()) GTEST_SKIP() << "built without libbrotli-dev: gzip only";
+  std::string css;
+  for (int i = 0; i < 500; ++i) css += ".n" + std::to_string(i % 9) + " { color: #123456; }\n";
+  std::ofstream(dir_ / "ui" / "assets" / "app-77aa.css") << css;
+  StaticFiles files(dir_ / "ui");
+  const HttpResponse br = files.serve("/assets/app-77aa.css", "gzip, deflate, br");
+  EXPECT_EQ(header_of(br, "Content-Encoding"), "br");
+  EXPECT_EQ(header_of(br, "Vary"), "Accept-Encoding");
+  EXPECT_EQ(brotli_decompress(br.body), css);
+  // A client without br gets gzip.
+  const HttpResponse gz = files.serve("/assets/app-77aa.css", "gzip");
+  EXPECT_EQ(header_of(gz, "Content-Encoding"), "gzip");
+  EXPECT_EQ(gunzip(gz.body), css);
+  EXPECT_EQ(header_of(files.serve("/assets/app-77aa.css", "br;q=0, gzip"), "Content-Encoding"),
+            "gzip");
+}
+
 TEST(AcceptsGzip, ReadsTheHeaderAsRfc9110Says) {
   EXPECT_TRUE(accepts_gzip("gzip"));
   EXPECT_TRUE(accepts_gzip("deflate, GZIP;q=0.5"));
@@ -155,6 +173,9 @@ TEST(AcceptsGzip, ReadsTheHeaderAsRfc9110Says) {
   EXPECT_FALSE(accepts_gzip("gzip;q=0.000, *"));
   EXPECT_FALSE(accepts_gzip("*;q=0"));
   EXPECT_FALSE(accepts_gzip("x-gzip2"));
+  EXPECT_TRUE(accepts_encoding("gzip, deflate, br", "br"));
+  EXPECT_FALSE(accepts_encoding("gzip, deflate", "br"));
+  EXPECT_FALSE(accepts_encoding("br;q=0, *", "br"));
 }
 
 }  // namespace

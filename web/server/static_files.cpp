@@ -2,6 +2,11 @@
 
 #include <zlib.h>
 
+#ifdef GANTRY_HAVE_BROTLI
+#include <brotli/decode.h>
+#include <brotli/encode.h>
+#endif
+
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -73,34 +78,38 @@ HttpResponse StaticFiles::serve(const std::string& path, std::string_view accept
   if (is_index) r.headers.emplace_back("Content-Security-Policy", kContentSecurityPolicy);
   if (is_compressible(r.content_type)) {
     r.headers.emplace_back("Vary", "Accept-Encoding");
-    if (accepts_gzip(accept_encoding)) {
-      r.body = gzipped(*file, r.body);
-      r.headers.emplace_back("Content-Encoding", "gzip");
+    const char* coding = brotli_available() && accepts_encoding(accept_encoding, "br") ? "br"
+                         : accepts_encoding(accept_encoding, "gzip")                   ? "gzip"
+                                                                                       : nullptr;
+    if (coding) {
+      r.body = compressed(*file, r.body, coding);
+      r.headers.emplace_back("Content-Encoding", coding);
     }
   }
   return r;
 }
 
-std::string StaticFiles::gzipped(const fs::path& file, const std::string& body) const {
+std::string StaticFiles::compressed(const fs::path& file, const std::string& body,
+                                    const std::string& coding) const {
   std::error_code ec;
   const fs::file_time_type mtime = fs::last_write_time(file, ec);
-  const std::string key = file.string();
+  const std::string key = coding + ":" + file.string();
   {
     std::lock_guard lock(mutex_);
     const auto it = compressed_.find(key);
     if (!ec && it != compressed_.end() && it->second.size == body.size() &&
         it->second.mtime == mtime)
-      return it->second.gzip;
+      return it->second.bytes;
   }
-  std::string gzip = gzip_compress(body);
+  std::string bytes = coding == "br" ? brotli_compress(body) : gzip_compress(body);
   if (!ec) {
     std::lock_guard lock(mutex_);
-    compressed_[key] = Compressed{body.size(), mtime, gzip};
+    compressed_[key] = Compressed{body.size(), mtime, bytes};
   }
-  return gzip;
+  return bytes;
 }
 
-bool accepts_gzip(std::string_view header) {
+bool accepts_encoding(std::string_view header, std::string_view wanted) {
   std::string lower(header);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -126,7 +135,7 @@ bool accepts_gzip(std::string_view header) {
         refused = !q.empty() && q.find_first_not_of("0.") == std::string_view::npos;
       }
     }
-    if (coding == "gzip") return !refused;
+    if (coding == wanted) return !refused;
     if (coding == "*") star = !refused;
   }
   return star;
@@ -149,6 +158,49 @@ std::string gzip_compress(std::string_view data) {
   out.resize(written);
   return out;
 }
+
+#ifdef GANTRY_HAVE_BROTLI
+bool brotli_available() { return true; }
+
+std::string brotli_compress(std::string_view data) {
+  size_t size = BrotliEncoderMaxCompressedSize(data.size());
+  if (size == 0) size = data.size() + 1024;  // 0: too large to bound; let the encoder say
+  std::string out(size, '\0');
+  if (!BrotliEncoderCompress(9, BROTLI_DEFAULT_WINDOW, BROTLI_MODE_TEXT, data.size(),
+                             reinterpret_cast<const uint8_t*>(data.data()), &size,
+                             reinterpret_cast<uint8_t*>(out.data())))
+    throw std::runtime_error("brotli: could not compress");
+  out.resize(size);
+  return out;
+}
+
+std::string brotli_decompress(std::string_view data) {
+  BrotliDecoderState* s = BrotliDecoderCreateInstance(nullptr, nullptr, nullptr);
+  if (!s) throw std::runtime_error("brotli: out of memory");
+  std::string out;
+  const uint8_t* in = reinterpret_cast<const uint8_t*>(data.data());
+  size_t in_left = data.size();
+  BrotliDecoderResult rc = BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT;
+  while (rc == BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT) {
+    uint8_t buf[4096];
+    uint8_t* next = buf;
+    size_t out_left = sizeof buf;
+    rc = BrotliDecoderDecompressStream(s, &in_left, &in, &out_left, &next, nullptr);
+    out.append(reinterpret_cast<char*>(buf), sizeof buf - out_left);
+  }
+  BrotliDecoderDestroyInstance(s);
+  if (rc != BROTLI_DECODER_RESULT_SUCCESS) throw std::runtime_error("brotli: malformed stream");
+  return out;
+}
+#else
+bool brotli_available() { return false; }
+std::string brotli_compress(std::string_view) {
+  throw std::runtime_error("brotli: not built in (libbrotli-dev was not found)");
+}
+std::string brotli_decompress(std::string_view) {
+  throw std::runtime_error("brotli: not built in (libbrotli-dev was not found)");
+}
+#endif
 
 bool is_compressible(const std::string& content_type) {
   return content_type.starts_with("text/") || content_type.starts_with("application/json") ||

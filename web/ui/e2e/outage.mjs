@@ -40,6 +40,9 @@ export async function checkOutage(page, { url, errors, pipeline, shot }) {
   const pidFile = process.env.GANTRY_RESTARTED_PID_FILE;
   const firstError = errors.length;
 
+  // The editor, once, so that its pipeline is in the app's cache when the server goes.
+  await page.click('[data-nav=editor]');
+  await page.waitForSelector('[data-testid=validation][data-valid=true]');
   await page.click('[data-nav=pipelines]');
   await page.waitForSelector(`tr[data-pipeline="${pipeline}"]`);
   if (await page.locator('[data-testid=stale-banner]').count()) throw new Error('a stale-data banner while the server is up');
@@ -55,13 +58,14 @@ export async function checkOutage(page, { url, errors, pipeline, shot }) {
   const stoppedAt = (await clock.count()) ? await clock.textContent() : null;
   if (!/Lost contact with the server at \d\d:\d\d:\d\d UTC — retrying; data shown is from then/.test(text ?? '')) throw new Error(`the stale-data banner says: ${text}`);
   // On every page, the time of the loss unchanged.
-  for (const nav of ['runs', 'cluster', 'editor', 'pipelines']) {
+  for (const nav of ['runs', 'cluster', 'pipelines', 'editor']) {
     await page.click(`[data-nav=${nav}]`);
     await banner.waitFor({ timeout: 10000 });
     const again = await banner.textContent();
     if (again !== text) throw new Error(`the banner changed on ${nav}: ${again}`);
   }
-  await page.waitForSelector(`tr[data-pipeline="${pipeline}"]`); // the last data, still shown
+  // The editor shows the last pipeline opened, which it cannot validate now.
+  await page.waitForSelector('[data-testid=validation][data-failed=true]', { timeout: 30000 });
   if (stoppedAt !== null && (await clock.textContent()) !== stoppedAt) throw new Error(`the server's clock kept running while contact was lost: ${stoppedAt}, then ${await clock.textContent()}`);
   await shot();
 
@@ -75,7 +79,10 @@ export async function checkOutage(page, { url, errors, pipeline, shot }) {
 
   await banner.waitFor({ state: 'detached', timeout: 90000 });
   await page.waitForSelector('.live[data-live=live]', { timeout: 30000 });
-  // The page read its data again: the pipeline's row is there, with its last run.
+  // The editor validated again by itself.
+  await page.waitForSelector('[data-testid=validation][data-valid=true]', { timeout: 30000 });
+  // The pipelines page reads its data again: the pipeline's row is there, with its last run.
+  await page.click('[data-nav=pipelines]');
   await page.waitForSelector(`tr[data-pipeline="${pipeline}"] .badge`);
 
   // The refused requests of the outage are expected console errors; anything else is not.

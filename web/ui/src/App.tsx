@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { getToken, onTokenChange, setToken } from './api/client';
+import { connection } from './api/connection';
 import { hub, useLiveStatus } from './api/events';
 import { serverNow, useIsAdmin, useSession } from './api/session';
 import { fmtShort } from './format';
@@ -39,6 +40,11 @@ function PageFallback() {
 // time: every time on the pages is the server's.
 function ServerClock() {
   const { clock } = useSession();
+  // Drawn again at once when contact is lost or back: the time shown then stops, or runs again.
+  useSyncExternalStore(
+    (f) => connection.subscribe(f),
+    () => connection.state,
+  );
   const [, tick] = useState(0);
   const fast = !!clock && clock.speed !== 1;
   useEffect(() => {

@@ -456,7 +456,12 @@ function newTask(g: { nodes: { task: Record<string, unknown> }[] }, t: TemplateN
 function ValidationChip({ parseProblems, errors, warnings, current, failed }: { parseProblems: number; errors: number; warnings: number; current: boolean; failed?: string }) {
   if (parseProblems) return <span className="tag danger"><IconAlert width={13} height={13} style={{ marginRight: 4 }} />YAML does not parse</span>;
   if (errors) return <span className="tag danger" data-testid="validation" data-errors={errors}>{errors} problem{errors === 1 ? '' : 's'}{warnings ? ` · ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}</span>;
-  if (failed) return <span className="tag warn" title={failed}>not validated by the server</span>;
+  if (failed)
+    return (
+      <span className="tag warn" title={failed} data-testid="validation" data-failed="true">
+        not validated by the server
+      </span>
+    );
   if (!current) return <span className="tag" data-testid="validation">validating…</span>;
   if (warnings)
     return (

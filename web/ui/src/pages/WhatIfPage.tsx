@@ -62,6 +62,9 @@ const inProgress = (s: Simulation | null | undefined) => s?.state === 'queued' |
 // Every simulation of a side, first seed first.
 const allSims = (v: Variant) => (v.sim ? [v.sim, ...v.more] : v.more);
 const sideInProgress = (v: Variant) => allSims(v).some(inProgress);
+// To be read (again) from the server: in progress, or done without its result (the answer to the
+// POST of a simulation that ended before the answer was written has none).
+const needsFetch = (s: Simulation) => inProgress(s) || (s.state === 'done' && !s.result);
 // The results of the seeds done so far.
 const doneResults = (v: Variant) => allSims(v).flatMap((s) => (s.state === 'done' && s.result ? [s.result] : []));
 
@@ -86,7 +89,7 @@ export default function WhatIfPage() {
   });
   // Queued (the server runs one simulation at a time) or running.
   const running = (['A', 'B'] as Key[])
-    .flatMap((k) => allSims(variants[k]).filter(inProgress))
+    .flatMap((k) => allSims(variants[k]).filter(needsFetch))
     .map((s) => s.id)
     .join(',');
   useEffect(() => {
@@ -95,7 +98,7 @@ export default function WhatIfPage() {
       for (const k of ['A', 'B'] as Key[]) {
         const first = store[k].sim;
         for (const sim of allSims(store[k])) {
-          if (!sim.id || !inProgress(sim)) continue;
+          if (!sim.id || !needsFetch(sim)) continue;
           try {
             const s = await api<Simulation>(`/simulations/${enc(sim.id)}`);
             const replace = (x: Simulation) => (x.id === s.id ? s : x);

@@ -350,6 +350,12 @@ try {
   await shot('pipelines-filtered');
   await page.click('[data-testid=pipelines-none-match] button');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=pipelines-table] tbody tr[data-pipeline]').length > 1);
+  // The "Paused" figure shows what it counts: the test's pipeline (saved paused) among them.
+  await page.click('[data-kpi=Paused]');
+  await page.waitForFunction(() => location.hash.includes('state=paused'));
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.click('[data-kpi=Paused]');
+  await page.waitForFunction(() => !location.hash.includes('state='));
 
   if (outageConfigured()) {
     step('the server stops: every page says its data is stale and since when; it starts again: the pages recover');

@@ -128,8 +128,8 @@ export function PipelinesPage() {
       <div className="kpis">
         <Kpi label="Pipelines" value={kpis?.total} detail={kpis ? `${kpis.scheduled} on a schedule` : undefined} />
         <Kpi label="Runs in flight" value={kpis?.inFlight} detail="queued or running" />
-        <Kpi label="Last run failed" value={kpis?.failing} detail="pipelines to look at" warn={!!kpis?.failing} />
-        <Kpi label="Paused" value={kpis?.paused} detail="no new scheduled runs" />
+        <Kpi label="Last run failed" value={kpis?.failing} detail={filter.state === 'failing' ? 'shown below' : 'pipelines to look at: show them'} warn={!!kpis?.failing} onClick={kpis?.failing ? () => setFilter({ state: filter.state === 'failing' ? '' : 'failing' }) : undefined} on={filter.state === 'failing'} />
+        <Kpi label="Paused" value={kpis?.paused} detail={filter.state === 'paused' ? 'shown below' : 'no new scheduled runs'} onClick={kpis?.paused ? () => setFilter({ state: filter.state === 'paused' ? '' : 'paused' }) : undefined} on={filter.state === 'paused'} />
       </div>
 
       {error && !data && <Banner>Could not load the pipelines: {error.message}</Banner>}
@@ -329,9 +329,18 @@ function applyEvent(list: PipelineSummary[], type: string, payload: unknown): Pi
   );
 }
 
-function Kpi({ label, value, detail, warn }: { label: string; value?: number; detail?: string; warn?: boolean }) {
+// `onClick`: the figure filters the list below to what it counts (again: all pipelines).
+function Kpi({ label, value, detail, warn, onClick, on }: { label: string; value?: number; detail?: string; warn?: boolean; onClick?: () => void; on?: boolean }) {
   return (
-    <div className="card kpi">
+    <div
+      className={`card kpi ${onClick ? 'clickable' : ''} ${on ? 'on' : ''}`}
+      role={onClick ? 'button' : undefined}
+      tabIndex={onClick ? 0 : undefined}
+      aria-pressed={onClick ? !!on : undefined}
+      onClick={onClick}
+      onKeyDown={onClick ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), onClick()) : undefined}
+      data-kpi={label}
+    >
       <h3>{label}</h3>
       <div className="v" style={warn ? { color: 'var(--danger)' } : undefined}>
         {value === undefined ? <div className="skeleton" style={{ width: 48, height: 28 }} /> : value}

@@ -11,7 +11,10 @@
 #      build/web-e2e/screenshots), and fails on any console error;
 #   4. with --docs, first takes the README's screenshots into web/ui/docs/screenshots
 #      (e2e/screenshots.mjs, on the demo pipelines);
-#   5. stops the server by its process id (SIGTERM, then waits for it).
+#   5. stops the server by its process id (SIGTERM, then waits for it). The browser test stops
+#      the first server itself halfway (its outage step, e2e/outage.mjs) and starts another on
+#      the same port and database: that one's process id comes back in a file, and this script
+#      stops it.
 # Exits non-zero when anything fails. Nothing waits by sleeping: the script blocks on the
 # server's output, the browser test on the page's state.
 #
@@ -56,11 +59,18 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/gantry-web-e2e.XXXXXX")
 shots="$root/build/web-e2e/screenshots"
 mkdir -p "$shots"
 server_pid=""
+restarted_pid_file="$work/restarted.pid"
 cleanup() {
   local status=$?
   if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
     kill -TERM "$server_pid" 2>/dev/null || true
     wait "$server_pid" 2>/dev/null || true
+  fi
+  if [ -s "$restarted_pid_file" ]; then
+    local restarted
+    restarted=$(cat "$restarted_pid_file")
+    kill -TERM "$restarted" 2>/dev/null || true
+    tail --pid="$restarted" -f /dev/null 2>/dev/null || true
   fi
   if [ "$status" -ne 0 ] && [ -s "$work/serve.err" ]; then
     echo "web-e2e: the server's stderr:" >&2
@@ -74,10 +84,10 @@ trap cleanup EXIT
 # The server's standard output goes through a FIFO: the script blocks reading its first two
 # lines (URL, token file), then a background cat keeps draining it.
 mkfifo "$work/serve.out"
-build/gantry serve --db "$work/g.db" --listen 127.0.0.1:0 --speed "${GANTRY_E2E_SPEED:-600}" \
-  --ui "$root/web/ui/dist" --pipelines "$root/web/ui/e2e/pipelines" \
-  --cluster "$root/scenarios/quickstart.yaml" --scenarios "$root/scenarios" \
-  > "$work/serve.out" 2> "$work/serve.err" < /dev/null &
+serve_args=(serve --db "$work/g.db" --listen 127.0.0.1:0 --speed "${GANTRY_E2E_SPEED:-600}"
+  --ui "$root/web/ui/dist" --pipelines "$root/web/ui/e2e/pipelines"
+  --cluster "$root/scenarios/quickstart.yaml" --scenarios "$root/scenarios")
+build/gantry "${serve_args[@]}" > "$work/serve.out" 2> "$work/serve.err" < /dev/null &
 server_pid=$!
 exec 3< "$work/serve.out"
 url_line=""
@@ -109,13 +119,30 @@ if [ "$docs" = 1 ]; then
 fi
 
 echo "web-e2e: browser test (web/ui/e2e/run.mjs), screenshots in $shots"
+# How the server was started, for the test's outage step (it starts it again the same way).
+serve_args_json=$(node -e 'console.log(JSON.stringify(process.argv.slice(1)))' -- "${serve_args[@]}")
 (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" GANTRY_VIEWER_TOKEN="$viewer_token" \
-  GANTRY_EDITOR_TOKEN="$editor_token" CHROMIUM="$chromium" node e2e/run.mjs "$shots")
+  GANTRY_EDITOR_TOKEN="$editor_token" CHROMIUM="$chromium" \
+  GANTRY_SERVER_PID="$server_pid" GANTRY_BIN="$root/build/gantry" GANTRY_SERVE_ARGS="$serve_args_json" \
+  GANTRY_RESTARTED_PID_FILE="$restarted_pid_file" node e2e/run.mjs "$shots")
 
-kill -TERM "$server_pid"
-if ! wait "$server_pid"; then
-  echo "web-e2e: gantry serve did not stop cleanly" >&2
-  exit 1
+if [ -s "$restarted_pid_file" ]; then
+  # The test stopped the first server (SIGTERM): it must have ended cleanly.
+  if ! wait "$server_pid"; then
+    echo "web-e2e: gantry serve did not stop cleanly when the test stopped it" >&2
+    exit 1
+  fi
+  server_pid=$(cat "$restarted_pid_file")
+  rm -f "$restarted_pid_file"
+  kill -TERM "$server_pid"
+  # Not this shell's child: block until it has exited.
+  tail --pid="$server_pid" -f /dev/null
+else
+  kill -TERM "$server_pid"
+  if ! wait "$server_pid"; then
+    echo "web-e2e: gantry serve did not stop cleanly" >&2
+    exit 1
+  fi
 fi
 server_pid=""
 echo "web-e2e: passed"

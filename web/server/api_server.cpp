@@ -95,7 +95,7 @@ HttpResponse ApiServer::dispatch(HttpRequest& req) {
     if (!is_api_path(req.path)) {
       label = "static";
       r = (req.method == "GET" || req.method == "HEAD")
-              ? static_files_.serve(req.path)
+              ? static_files_.serve(req.path, req.header("accept-encoding").value_or(""))
               : HttpResponse::error(405, "method_not_allowed", "static files are read-only");
     } else {
       r = route(req, label);

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { launch, watchErrors } from './browser.mjs';
 import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
 import { checkFailureExplained, checkTaskActions, checkWhyWaiting } from './dayTwo.mjs';
+import { checkOutage, outageConfigured } from './outage.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -177,6 +178,72 @@ try {
   await page.waitForSelector('[data-testid=validation][data-valid=true]');
   await shot('editor');
 
+  step('editor: Backspace in the GPU count keeps the GPU; Enter on a palette template adds it at a free spot, focused');
+  {
+    await page.click('[data-testid=gpu-whole]');
+    const count = page.locator('[data-testid=gpu-count]');
+    await count.fill('2');
+    await count.press('End');
+    await count.press('Backspace');
+    if ((await count.inputValue()) !== '') throw new Error('the GPU count did not empty');
+    // Still "Whole GPUs" (the count and the GPU type fields are there): the task kept its GPU.
+    await page.waitForSelector('[data-testid=gpu-type]');
+    await count.pressSequentially('4');
+    await count.press('Tab');
+    await page.waitForFunction(() => document.querySelector('.task-node[data-task="train"]')?.textContent?.includes('4×'));
+
+    await page.focus('.palette-item[data-template="container"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.task-node').length === 4);
+    await page.waitForFunction(() => document.activeElement?.querySelector?.('.task-node')?.getAttribute('data-task') === 'task-3');
+    const boxes = await page.$$eval('.task-node', (els) => els.map((e) => e.getBoundingClientRect().toJSON()));
+    for (let i = 0; i < boxes.length; i++)
+      for (let j = i + 1; j < boxes.length; j++) {
+        const [p, q] = [boxes[i], boxes[j]];
+        if (p.left < q.right && q.left < p.right && p.top < q.bottom && q.top < p.bottom) throw new Error('the template added from the keyboard overlaps a task');
+      }
+  }
+
+  step('editor: every problem of the document at once, the browser\'s and the server\'s, on their lines');
+  {
+    await page.click('[data-testid=tab-yaml]');
+    const before = await page.inputValue('[data-testid=yaml-text]');
+    const broken = before.replace(/^(\s*)dependsOn: \[train\]$/m, (_, ind) => `${ind}dependsOn: [train, nowhere]\n${ind}retires: 3`);
+    if (broken === before) throw new Error('no "dependsOn: [train]" line to break');
+    await page.fill('[data-testid=yaml-text]', broken);
+    // The unknown task is found by the browser, the unknown field by the server only.
+    await page.waitForFunction(() => {
+      const all = [...document.querySelectorAll('[data-testid=problems] .p')].map((p) => p.textContent);
+      return all.some((t) => t.includes('nowhere')) && all.some((t) => t.includes('retires'));
+    });
+    const status = await page.textContent('[data-testid=yaml-status]');
+    if (/parses/.test(status) || !/problems/.test(status)) throw new Error(`the YAML status with problems says: ${status}`);
+    if ((await page.locator('.y-ln.y-bad-ln').count()) < 2) throw new Error('the problems are not marked on their lines');
+    await shot('editor-all-problems');
+    await page.fill('[data-testid=yaml-text]', before);
+    await page.waitForSelector('[data-testid=problems]', { state: 'detached' });
+    await page.click('[data-testid=tab-graph]');
+  }
+
+  step('unsaved changes in the editor: leaving through the navigation asks first');
+  {
+    const b2 = await canvas.boundingBox();
+    await page.mouse.click(b2.x + b2.width * 0.5, b2.y + b2.height * 0.85); // an empty spot: the pipeline panel
+    await page.fill('[data-testid=cron-input]', '*/10 * * * *');
+    await page.waitForSelector('text=Unsaved changes');
+    let asked = '';
+    page.once('dialog', (d) => {
+      asked = d.message();
+      void d.dismiss();
+    });
+    await page.click('[data-nav=cluster]');
+    await page.waitForFunction(() => !!document.querySelector('[data-testid=cron-input]'));
+    if (!/unsaved changes/i.test(asked)) throw new Error(`leaving the editor with unsaved changes did not ask (dialog: "${asked}")`);
+    if (!(await page.evaluate(() => location.hash.startsWith('#/editor/')))) throw new Error('staying in the editor changed the address');
+    if ((await page.inputValue('[data-testid=cron-input]')) !== '*/10 * * * *') throw new Error('the unsaved change was lost');
+    page.once('dialog', (d) => void d.accept());
+  }
+
   await page.click('[data-nav=cluster]');
   await page.waitForSelector('.node-tile');
   await shot('cluster', { full: true });
@@ -186,12 +253,18 @@ try {
   await page.click('[data-testid=run-both]');
   await page.waitForSelector('[data-testid=comparison] table.compare', { timeout: runTimeout });
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout: runTimeout });
+  // Five seeds a side (42..46): every figure as mean ± its 95 % interval once all ten are done.
+  await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2 && !document.querySelector('[data-testid^=progress-]'), null, { timeout: runTimeout });
+  await page.waitForFunction(() => /over 5 and 5 seeds/.test(document.querySelector('[data-testid=seeds-note]')?.textContent ?? ''), null, { timeout: runTimeout });
+  const jct = await page.locator('[data-testid=comparison] tr[data-row="JCT mean"] td').allTextContents();
+  if (!jct[1].includes('±') || !jct[2].includes('±')) throw new Error(`the JCT mean is not shown with its interval: ${jct.join(' | ')}`);
   await shot('whatif', { full: true });
 
   step('what-if of the fragmentation experiment: BestFit against FGD');
   for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
     await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
     await page.selectOption(`[data-testid=policy-${k}]`, policy);
+    await page.fill(`[data-testid=seeds-${k}]`, '1');
   }
   await page.click('[data-testid=run-both]');
   await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout: runTimeout });
@@ -268,6 +341,35 @@ try {
     await shot('editor-500-tasks');
   }
 
+  step('find pipelines: search by name, filter by state, kept in the address across a reload');
+  await page.click('[data-nav=pipelines]');
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.fill('[data-testid=pipeline-search]', name.toUpperCase().slice(2)); // a substring, another case
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=pipelines-table] tbody tr[data-pipeline]').length === 1);
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.selectOption('[data-testid=pipeline-state]', 'paused'); // saved paused
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  if (!(await page.evaluate(() => location.hash)).includes('state=paused')) throw new Error('the filter is not in the address');
+  await page.reload();
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  if ((await page.inputValue('[data-testid=pipeline-search]')) !== name.toUpperCase().slice(2)) throw new Error('the search did not survive a reload');
+  await page.selectOption('[data-testid=pipeline-state]', 'active');
+  await page.waitForSelector('[data-testid=pipelines-none-match]');
+  await shot('pipelines-filtered');
+  await page.click('[data-testid=pipelines-none-match] button');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=pipelines-table] tbody tr[data-pipeline]').length > 1);
+  // The "Paused" figure shows what it counts: the test's pipeline (saved paused) among them.
+  await page.click('[data-kpi=Paused]');
+  await page.waitForFunction(() => location.hash.includes('state=paused'));
+  await page.waitForSelector(`tr[data-pipeline="${name}"]`);
+  await page.click('[data-kpi=Paused]');
+  await page.waitForFunction(() => !location.hash.includes('state='));
+
+  if (outageConfigured()) {
+    step('the server stops: every page says its data is stale and since when; it starts again: the pages recover');
+    await checkOutage(page, { url, errors, pipeline: name, shot: () => shot('stale') });
+  }
+
   if (editorToken) {
     step('access: the tokens and the audit log; a token revoked there is refused at once');
     await page.click('[data-nav=access]');
@@ -318,7 +420,7 @@ try {
     await page.waitForSelector('#token');
   }
 } catch (e) {
-  errors.push(`step "${current}": ${e.message.split('\n')[0]}`);
+  errors.push(`step "${current}": ${e.message.split('\n').slice(0, 3).join(' / ')}`);
   await page.screenshot({ path: path.join(out, 'FAILED.png') }).catch(() => {});
 } finally {
   await close();

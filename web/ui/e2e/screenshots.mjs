@@ -89,9 +89,11 @@ const pages = [
     full: true,
     ready: async (page) => {
       await page.waitForSelector('.variant select');
+      for (const k of ['A', 'B']) await page.fill(`[data-testid=seeds-${k}]`, '5'); // seeds 42..46 a side
       await page.click('[data-testid=run-both]');
       await page.waitForSelector('[data-testid=comparison] table.compare', { timeout });
       await page.waitForFunction(() => document.querySelectorAll('[data-testid=comparison] canvas').length >= 3, null, { timeout });
+      await page.waitForFunction(() => /over 5 and 5 seeds/.test(document.querySelector('[data-testid=seeds-note]')?.textContent ?? ''), null, { timeout });
     },
   },
   {
@@ -104,6 +106,7 @@ const pages = [
       for (const [k, policy] of [['A', 'BestFit'], ['B', 'FGD']]) {
         await page.selectOption(`[data-testid=scenario-${k}]`, 'openb-fragmentation');
         await page.selectOption(`[data-testid=policy-${k}]`, policy);
+        await page.fill(`[data-testid=seeds-${k}]`, '1');
       }
       await page.click('[data-testid=run-both]');
       await page.waitForFunction(() => [...document.querySelectorAll('.variant .badge')].filter((b) => b.textContent.includes('done')).length === 2, null, { timeout });
@@ -121,6 +124,7 @@ const pages = [
         await page.selectOption(`[data-testid=scenario-${k}]`, scenario);
         await page.selectOption(`[data-testid=fabric-${k}]`, '');
         await page.fill(`[data-testid=seed-${k}]`, ''); // the file's seed
+        await page.fill(`[data-testid=seeds-${k}]`, '1');
       }
       await page.click('[data-testid=run-both]');
       await page.waitForSelector('[data-testid=services] tbody[data-service=code] tr[data-row=p99]', { timeout });

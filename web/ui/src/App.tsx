@@ -1,10 +1,12 @@
 import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
 import { getToken, onTokenChange, setToken } from './api/client';
+import { connection } from './api/connection';
 import { hub, useLiveStatus } from './api/events';
 import { serverNow, useIsAdmin, useSession } from './api/session';
 import { fmtShort } from './format';
 import { IconAccess, IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatIf, IconEditor, Logo } from './components/icons';
 import { ServerProblemsBanner } from './components/ServerProblemsBanner';
+import { StaleBanner } from './components/StaleBanner';
 import { ToastProvider } from './components/ui';
 import { LoginPage } from './pages/LoginPage';
 import { PipelinesPage } from './pages/PipelinesPage';
@@ -38,6 +40,11 @@ function PageFallback() {
 // time: every time on the pages is the server's.
 function ServerClock() {
   const { clock } = useSession();
+  // Drawn again at once when contact is lost or back: the time shown then stops, or runs again.
+  useSyncExternalStore(
+    (f) => connection.subscribe(f),
+    () => connection.state,
+  );
   const [, tick] = useState(0);
   const fast = !!clock && clock.speed !== 1;
   useEffect(() => {
@@ -141,6 +148,7 @@ export function App() {
       <div className={`shell ${section === 'editor' ? 'compact' : ''}`}>
         <Nav section={section} />
         <main className="main">
+          <StaleBanner />
           <ServerProblemsBanner />
           <Suspense fallback={<PageFallback />}>{page}</Suspense>
         </main>

@@ -15,7 +15,29 @@ function read(): Route {
 let current = read();
 let currentHash = window.location.hash;
 const listeners = new Set<() => void>();
-window.addEventListener('hashchange', () => {
+
+// A page with something to lose (the editor's unsaved changes) registers the question to ask
+// before it is left in the app: a link, the navigation, Back. The browser's own beforeunload
+// covers closing the tab and reloading. Navigations that replace the route (navigate(to, true):
+// the app's own redirects, the editor following a renamed pipeline) are not asked about.
+let leaveGuard: (() => string | null) | null = null;
+
+// Registers `guard` (which returns the question, or null when there is nothing to lose);
+// returns the function that removes it.
+export function setLeaveGuard(guard: () => string | null): () => void {
+  leaveGuard = guard;
+  return () => {
+    if (leaveGuard === guard) leaveGuard = null;
+  };
+}
+
+window.addEventListener('hashchange', (e) => {
+  const question = leaveGuard?.();
+  if (question && !window.confirm(question)) {
+    // Stay: put the address back without a route change (no hashchange for replaceState).
+    window.history.replaceState(null, '', new URL(e.oldURL).hash || '#/');
+    return;
+  }
   current = read();
   currentHash = window.location.hash;
   listeners.forEach((f) => f());

@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ServiceResult, SimulationResult, SimulationSeries } from '../src/api/types';
-import { allocationData, clusterRows, delta, fmtLatency, hasJobs, hasServices, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary, toHours } from '../src/model/whatif';
+import { allocationData, clusterRows, compareSeeds, delta, fmtLatency, hasJobs, hasServices, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary, toHours } from '../src/model/whatif';
 import type { ChartInput } from '../src/model/whatif';
 
 const zeros = { count: 0, mean: 0, p50: 0, p95: 0, p99: 0, max: 0 };
@@ -262,5 +262,57 @@ describe('charts', () => {
       [0, 0.5],
       [0.5, 1],
     ]);
+  });
+});
+
+describe('compareSeeds (several seeds a side)', () => {
+  const secs = (x: number) => `${x.toFixed(1)} s`;
+  it('shows mean ± half-width and colours a difference whose interval excludes zero', () => {
+    // A = 10, 11, 12, 13, 14: mean 12, variance 2.5, half-width 2.776 * sqrt(0.5) = 1.962929 -> "12.0 s ± 2.0 s".
+    // B = 7..11: mean 9. B - A = -3; Welch df 8, half-width 2.306: interval -5.306 to -0.694, excludes 0;
+    // lower is better, so green. Relative: (9 - 12) / 12 = -25.0%.
+    const r = compareSeeds([10, 11, 12, 13, 14], [7, 8, 9, 10, 11], 'lower', secs);
+    expect(r.a).toBe('12.0 s ± 2.0 s');
+    expect(r.b).toBe('9.0 s ± 2.0 s');
+    expect(r.delta).toBe('-25.0%');
+    expect(r.tone).toBe('good');
+    expect(r.title).toBe('B - A = -3.0 s, 95 % interval -5.3 s to -0.7 s (Welch, 5 and 5 seeds): excludes 0.');
+  });
+  it('leaves a difference inside the spread uncoloured', () => {
+    // B = 9..13: mean 11, B - A = -1, interval -3.306 to 1.306: includes 0.
+    const r = compareSeeds([10, 11, 12, 13, 14], [9, 10, 11, 12, 13], 'lower', secs);
+    expect(r.delta).toBe('-8.3%');
+    expect(r.tone).toBe('');
+    expect(r.title).toContain('includes 0');
+  });
+  it('a worse B is red', () => {
+    expect(compareSeeds([10, 11, 12, 13, 14], [7, 8, 9, 10, 11], 'higher', secs).tone).toBe('bad');
+  });
+  it('one seed a side: values as they are, no colour', () => {
+    const r = compareSeeds([10], [5], 'lower', secs);
+    expect([r.a, r.b, r.delta, r.tone]).toEqual(['10.0 s', '5.0 s', '-50.0%', '']);
+    expect(compareSeeds([], [5], 'lower', secs).a).toBe('—');
+  });
+});
+
+describe('serviceBlocks over several seeds', () => {
+  // p99 of A over three seeds: 8, 9, 10 s (mean 9, variance 1, half-width 4.303 * sqrt(1/3) = 2.484);
+  // of B: 4, 5, 6 s (mean 5). B - A = -4; Welch: se^2 = 1/3 + 1/3 = 0.666667, df = 0.444444 /
+  // (2 * 0.111111 / 2) = 4, half-width 2.776 * 0.816497 = 2.266596: interval -6.27 to -1.73, green.
+  // GPU-hours: A 10, 11, 12 and B 9.5, 11, 12.5 (mean 11 both): no difference, not coloured.
+  const seedsA = [8, 9, 10].map((p99, i) => result([service({ p99_s: p99, gpu_hours: 10 + i })]));
+  const seedsB = [4, 5, 6].map((p99, i) => result([service({ p99_s: p99, gpu_hours: [9.5, 11, 12.5][i] })]));
+  it('shows means ± intervals and colours what the seeds cannot explain', () => {
+    const [blk] = serviceBlocks(seedsA[0], seedsB[0], { a: seedsA, b: seedsB });
+    const row = (id: string) => blk.rows.find((r) => r.id === id)!;
+    expect(row('p99').a).toBe('9 s ± 2.48 s');
+    expect(row('p99').b).toBe('5 s ± 2.48 s');
+    expect(row('p99').delta).toEqual({ text: '-44.4%', tone: 'good' });
+    expect(row('gpu_hours').delta).toEqual({ text: '0.0%', tone: '' });
+    expect(blk.headline.find((h) => h.label === 'p99')!.delta.tone).toBe('good');
+  });
+  it('with one seed a side nothing is coloured (no interval to judge by)', () => {
+    const [blk] = serviceBlocks(A, B, { a: [A], b: [B] });
+    expect(blk.rows.find((r) => r.id === 'p99')!.delta).toEqual({ text: '-50.0%', tone: '' });
   });
 });

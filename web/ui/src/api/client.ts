@@ -1,6 +1,7 @@
 // The REST client: same origin, /api/v1, every request with `Authorization: Bearer <token>`
 // (the token the user pasted on the login screen, kept in localStorage).
 
+import { connection, isUnreachableStatus } from './connection';
 import type { ApiErrorBody } from './types';
 
 const kTokenKey = 'gantry.token';
@@ -70,8 +71,11 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     res = await fetch(kApiBase + path, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body, signal: opts.signal });
   } catch (e) {
     if ((e as Error).name === 'AbortError') throw e;
+    connection.failed('The server cannot be reached');
     throw new ApiError(0, 'network', 'The server cannot be reached. Is gantry serve running?', null);
   }
+  if (isUnreachableStatus(res.status)) connection.failed(`A proxy answered HTTP ${res.status}`);
+  else connection.succeeded();
   const text = await res.text();
   let parsed: unknown = null;
   if (text) {

@@ -5,7 +5,8 @@
 // server's buffer no longer has what was missed: every page reloads its data.
 
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import { getToken, kApiBase, onTokenChange } from './client';
+import { api, getToken, kApiBase, onTokenChange } from './client';
+import { connection } from './connection';
 
 export type EventType = 'run' | 'task' | 'attempt' | 'cluster' | 'pipeline' | 'simulation' | 'sweep' | 'plan' | 'distributed-sweep' | 'error' | 'reset';
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -25,6 +26,17 @@ class EventHub {
 
   constructor() {
     onTokenChange(() => this.restart());
+    // Contact is back: connect at once if the browser has not yet, and have every page read its
+    // data again (what happened meanwhile may be past the server's buffer, or the server
+    // restarted with another one).
+    connection.onRecovered(() => {
+      if (this.status !== 'live' && this.handlers.size > 0) this.restart();
+      this.dispatch('reset', null);
+    });
+  }
+
+  private dispatch(type: EventType, data: unknown) {
+    this.handlers.forEach((h) => h(type, data));
   }
 
   private setStatus(s: LiveStatus) {
@@ -70,8 +82,12 @@ class EventHub {
     es.onopen = () => {
       this.retry = 0;
       this.setStatus('live');
+      connection.succeeded();
     };
     es.onerror = () => {
+      // The stream broke (or could not open): is the server there? A request says, and marks
+      // the contact lost if not (client.ts). A server that closed one stream is no loss.
+      if (getToken()) void api('/clock').catch(() => {});
       if (es.readyState === EventSource.CLOSED) {
         // The browser gave up (an HTTP error such as 401): try again later, ourselves.
         this.source = null;
@@ -95,7 +111,7 @@ class EventHub {
         } catch {
           return;
         }
-        this.handlers.forEach((h) => h(type, data));
+        this.dispatch(type, data);
       });
     }
   }

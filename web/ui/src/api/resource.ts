@@ -4,6 +4,7 @@
 
 import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { api, ApiError } from './client';
+import { connection } from './connection';
 
 interface Entry {
   data?: unknown;
@@ -88,6 +89,8 @@ export function useResource<T>(key: string | null, opts: { refreshMs?: number; f
       return undefined;
     }
   }, [key]);
+  // Read again when contact with the server is back.
+  useEffect(() => (key ? connection.onRecovered(() => void reload()) : undefined), [key, reload]);
   useEffect(() => {
     if (!key) return;
     void reload();

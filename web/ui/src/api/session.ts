@@ -8,6 +8,7 @@
 
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, getToken, onTokenChange } from './client';
+import { connection } from './connection';
 
 export type Role = 'admin' | 'editor' | 'viewer';
 
@@ -72,13 +73,18 @@ function start() {
 if (typeof window !== 'undefined') {
   onTokenChange(start);
   start();
+  // A server back from a restart may run another clock (another --speed, another start).
+  connection.onRecovered(() => void refresh());
 }
 
 // The server's current time in milliseconds since the epoch (the browser's before it is known).
+// While contact with the server is lost it stays at the moment of the loss: the data shown is
+// from then, and "in 5 min" or a running task's duration must not keep counting.
 export function serverNow(): number {
   const c = state.clock;
-  if (!c) return Date.now();
-  return c.serverMs + (Date.now() - c.localMs) * c.speed;
+  const local = connection.state.lostAtLocal ?? Date.now();
+  if (!c) return local;
+  return c.serverMs + (local - c.localMs) * c.speed;
 }
 
 // Simulated seconds per wall second (1 for a server on the wall clock).

@@ -14,6 +14,10 @@ export interface PipelineSummary {
   tasks: number;
   lastRun: { logicalTime: string; state: RunState } | null;
   runsInFlight: number;
+  // metadata.labels-like grouping and the team or person answerable for it (#26 §6); optional:
+  // a server that does not send them has no tag or owner filter.
+  tags?: string[];
+  owner?: string;
   // In the answer to POST /pipelines (dry run too): what switching its schedule on now would
   // start at once (web/API.md).
   catchUp?: CatchUp;
@@ -221,10 +225,14 @@ export interface ServiceSeries {
 export interface ApiErrorBody {
   error?: { code: string; message: string };
   errors?: { file?: string; line?: number; column?: number; path?: string; message: string }[];
+  warnings?: { file?: string; line?: number; column?: number; message: string }[];
 }
 
 export interface ApplyResult {
   pipelines: PipelineSummary[];
+  // Dry run: what is valid but the cluster can never hold (a GPU type no node has, more GPUs
+  // than any node or gang could get), by line (web/API.md).
+  warnings?: { file?: string; line?: number; column?: number; message: string }[];
   pools: Pool[];
 }
 

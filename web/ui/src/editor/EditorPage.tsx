@@ -20,15 +20,17 @@ import { fmtTime } from '../format';
 import { printValues } from '../model/bundle';
 import { checkPipeline } from '../model/checks';
 import { checkConnection, nodesOnCycles } from '../model/dag';
-import { groupErrors, locateErrors } from '../model/errors';
+import { groupErrors, locateErrors, locateWarnings, mergeErrors, withLines } from '../model/errors';
 import type { LocatedError } from '../model/errors';
 import { addEdge, addTask, edgesOf, removeEdge, removeTasks, uniqueName, updateTask } from '../model/graph';
 import { kNodeHeight, kNodeWidth } from '../model/layout';
+import { freeSpot, readableFit } from '../model/viewport';
 import { kApiVersion, kTemplates, templateInfo } from '../model/spec';
 import type { TemplateName } from '../model/spec';
 import { isPlainObject } from '../model/util';
 import { actionError } from '../pages/PipelinesPage';
-import { href, navigate, useRoute } from '../router';
+import { href, navigate, setLeaveGuard, useRoute } from '../router';
+import { connection } from '../api/connection';
 import { saveLayout, savedLayout, takeDraft } from './drafts';
 import type { Draft } from './drafts';
 import { ImportDialog } from './ImportDialog';
@@ -65,6 +67,7 @@ function newPipelineText(): string {
 interface Validation {
   text: string;
   errors: LocatedError[];
+  warnings: LocatedError[]; // valid, but the cluster can never hold it (amber)
   summaries: PipelineSummary[];
   failed?: string; // the dry run itself could not be made
 }
@@ -121,23 +124,28 @@ function Editor({ name }: { name: string }) {
     state.bundle.docs.forEach((d, i) => {
       if (isPlainObject(d.value) && d.value.kind === 'Pipeline') out.push(...locateErrors(checkPipeline(d.value), { ...state.bundle, docs: [d] }).map((e) => ({ ...e, doc: i })));
     });
-    return out;
+    // On their lines in the YAML tab too.
+    return withLines(out, state.bundle);
   }, [state.bundle]);
-  // The server is asked once the text passes the browser's own checks: what it would refuse
-  // for those reasons is already on screen, and each refusal is an HTTP 400 the browser logs.
-  const askServer = loaded && parseOk && !!text.trim() && clientErrors.length === 0;
+  // The server is asked about every text that parses, whatever the browser's own checks found:
+  // all the problems of a document show at once, the browser's merged with the server's.
+  const askServer = loaded && parseOk && !!text.trim();
+  // A dry run that could not be made (the server was unreachable) is made again when contact is
+  // back (api/connection.ts).
+  const [retries, setRetries] = useState(0);
+  useEffect(() => connection.onRecovered(() => setRetries((n) => n + 1)), []);
   useEffect(() => {
     if (!askServer) return;
     const controller = new AbortController();
     const timer = window.setTimeout(async () => {
       try {
         const r = await api<ApplyResult>('/pipelines?dryRun=true', { method: 'POST', yaml: text, signal: controller.signal });
-        setValidation({ text, errors: [], summaries: r.pipelines ?? [] });
+        setValidation({ text, errors: [], warnings: locateWarnings(r.warnings ?? [], state.bundle), summaries: r.pipelines ?? [] });
       } catch (e) {
         if ((e as Error).name === 'AbortError') return;
         const err = e as ApiError;
-        if (err.validation) setValidation({ text, errors: locateErrors(err.validation, state.bundle), summaries: [] });
-        else setValidation({ text, errors: [], summaries: [], failed: err.message });
+        if (err.validation) setValidation({ text, errors: withLines(locateErrors(err.validation, state.bundle), state.bundle), warnings: locateWarnings(err.body?.warnings ?? [], state.bundle), summaries: [] });
+        else setValidation({ text, errors: [], warnings: [], summaries: [], failed: err.message });
       }
     }, 600);
     return () => {
@@ -146,11 +154,13 @@ function Editor({ name }: { name: string }) {
     };
     // state.bundle changes with text
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [text, askServer]);
+  }, [text, askServer, retries]);
 
   const serverCurrent = validation && validation.text === text && !validation.failed;
-  const errors: LocatedError[] = serverCurrent ? validation!.errors : clientErrors;
+  const errors: LocatedError[] = useMemo(() => (serverCurrent ? mergeErrors(validation!.errors, clientErrors) : clientErrors), [serverCurrent, validation, clientErrors]);
+  const warnings: LocatedError[] = useMemo(() => (serverCurrent ? validation!.warnings : []), [serverCurrent, validation]);
   const grouped = useMemo(() => groupErrors(errors, state.active), [errors, state.active]);
+  const groupedWarnings = useMemo(() => groupErrors(warnings, state.active), [warnings, state.active]);
 
   const active = state.active;
   const activeValue = active >= 0 ? (state.bundle.docs[active].value as Record<string, unknown>) : null;
@@ -186,11 +196,16 @@ function Editor({ name }: { name: string }) {
     return () => window.removeEventListener('keydown', f);
   }, []);
 
+  // Unsaved changes: asked about before leaving, in the app (router.ts) and the browser.
   useEffect(() => {
     if (!dirty) return;
     const f = (e: BeforeUnloadEvent) => e.preventDefault();
     window.addEventListener('beforeunload', f);
-    return () => window.removeEventListener('beforeunload', f);
+    const removeGuard = setLeaveGuard(() => 'The editor has unsaved changes. Leave and lose them?');
+    return () => {
+      window.removeEventListener('beforeunload', f);
+      removeGuard();
+    };
   }, [dirty]);
 
   // ---- save and trigger ----
@@ -204,7 +219,7 @@ function Editor({ name }: { name: string }) {
       // New pipelines start paused unless the user said otherwise (SaveDialog).
       const r = await api<ApplyResult>(`/pipelines?paused=${start ? 'false' : 'true'}`, { method: 'POST', yaml: text });
       setSavedText(text);
-      setValidation({ text, errors: [], summaries: r.pipelines ?? [] });
+      setValidation((v) => ({ text, errors: [], warnings: v?.text === text ? v.warnings : [], summaries: r.pipelines ?? [] }));
       for (const p of r.pipelines ?? []) {
         mutate<{ pipelines: PipelineSummary[] }>('/pipelines', (old) =>
           old ? { pipelines: [...old.pipelines.filter((x) => x.name !== p.name), p].sort((a, b) => a.name.localeCompare(b.name)) } : old,
@@ -221,7 +236,7 @@ function Editor({ name }: { name: string }) {
     } catch (e) {
       const err = e as ApiError;
       if (err.validation) {
-        setValidation({ text, errors: locateErrors(err.validation, state.bundle), summaries: [] });
+        setValidation({ text, errors: withLines(locateErrors(err.validation, state.bundle), state.bundle), warnings: [], summaries: [] });
         toast('error', `Not saved: ${err.validation.length} problem${err.validation.length === 1 ? '' : 's'} (shown on the tasks and fields).`);
       } else toast('error', `Not saved: ${actionError(e)}`);
       return false;
@@ -281,6 +296,39 @@ function Editor({ name }: { name: string }) {
     return [...new Set([...(pools.data?.pools.map((p) => p.name) ?? []), ...fromFile])];
   }, [pools.data, state.bundle]);
 
+  // A template added from the palette without dragging (Enter on it, or a double-click): at a
+  // free spot near the top of the visible canvas, selected, shown and focused, so that keyboard
+  // users go on from it.
+  const flow = useReactFlow();
+  const [focusUid, setFocusUid] = useState<string | null>(null);
+  const addFromPalette = (t: TemplateName) => {
+    const uid = `n${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
+    let preferred = { x: 0, y: 0 };
+    const pane = document.querySelector('[data-testid=canvas]');
+    if (pane) {
+      const r = pane.getBoundingClientRect();
+      const c = flow.screenToFlowPosition({ x: r.left + r.width / 2, y: r.top + r.height / 3 });
+      preferred = { x: Math.round(c.x - kNodeWidth / 2), y: Math.round(c.y - kNodeHeight / 2) };
+    }
+    const taken = state.graph.nodes.map((n) => ({ ...(state.positions[n.uid] ?? { x: 0, y: 0 }), width: kNodeWidth, height: kNodeHeight }));
+    const spot = freeSpot(taken, preferred, kNodeWidth, kNodeHeight);
+    setTab('graph');
+    dispatch({ type: 'graph', update: (g) => addTask(g, newTask(g, t), uid), select: { kind: 'task', uid } });
+    dispatch({ type: 'positions', positions: { ...state.positions, [uid]: spot } });
+    setFocusUid(uid);
+  };
+  useEffect(() => {
+    if (!focusUid) return;
+    const id = window.requestAnimationFrame(() => {
+      const el = document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(focusUid)}"]`);
+      const pos = state.positions[focusUid];
+      if (pos) void flow.setCenter(pos.x + kNodeWidth / 2, pos.y + kNodeHeight / 2, { zoom: flow.getZoom(), duration: 150 });
+      el?.focus();
+      setFocusUid(null);
+    });
+    return () => window.cancelAnimationFrame(id);
+  }, [focusUid, state.positions, flow]);
+
   if (!loaded) return <EditorSkeleton error={detail.error?.message} />;
 
   return (
@@ -301,7 +349,7 @@ function Editor({ name }: { name: string }) {
             ))}
           </select>
         )}
-        <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} current={!!serverCurrent} failed={validation?.text === text ? validation?.failed : undefined} />
+        <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} warnings={warnings.length} current={!!serverCurrent} failed={validation?.text === text ? validation?.failed : undefined} />
         <div className="actions">
           <button className="btn ghost sm" onClick={() => dispatch({ type: 'undo' })} disabled={!state.undo.length} title="Undo (Ctrl+Z)">
             Undo
@@ -329,15 +377,7 @@ function Editor({ name }: { name: string }) {
         </div>
       )}
       <div className="editor">
-        <Palette
-          readOnly={!canWrite}
-          onAdd={(t) =>
-            dispatch({
-              type: 'graph',
-              update: (g) => addTask(g, newTask(g, t), `n${Date.now().toString(36)}`),
-            })
-          }
-        />
+        <Palette readOnly={!canWrite} onAdd={addFromPalette} />
         <div className="canvas-wrap">
           <div className="canvas-tabs" role="tablist">
             <button className={tab === 'graph' ? 'on' : ''} onClick={() => setTab('graph')} role="tab" aria-selected={tab === 'graph'} data-testid="tab-graph">
@@ -348,24 +388,26 @@ function Editor({ name }: { name: string }) {
             </button>
           </div>
           {tab === 'graph' ? (
-            <Canvas state={state} dispatch={dispatch} grouped={grouped} />
+            <Canvas state={state} dispatch={dispatch} grouped={grouped} warned={groupedWarnings} />
           ) : (
             <YamlTab
               text={state.yamlText}
               problems={state.yamlProblems}
               serverLines={errors.filter((e) => e.line).map((e) => ({ line: e.line!, column: e.column, message: e.message }))}
+              problemCount={errors.length}
+              warnLines={warnings.filter((e) => e.line).map((e) => ({ line: e.line!, column: e.column, message: e.message }))}
               docs={state.bundle.docs.length}
               onChange={(t) => dispatch({ type: 'yaml', text: t })}
             />
           )}
-          <Problems state={state} errors={errors} onPick={(sel) => {
+          <Problems state={state} errors={[...errors, ...warnings]} onPick={(sel) => {
             setTab('graph');
             dispatch({ type: 'select', selection: sel });
           }} />
         </div>
         <aside className="side" aria-label="Properties">
           {activeValue && state.selection.kind === 'task' ? (
-            <SelectedTask state={state} dispatch={dispatch} grouped={grouped} pools={poolNames} />
+            <SelectedTask state={state} dispatch={dispatch} grouped={grouped} warned={groupedWarnings} pools={poolNames} />
           ) : activeValue ? (
             <PipelinePanel
               value={activeValue}
@@ -411,11 +453,22 @@ function newTask(g: { nodes: { task: Record<string, unknown> }[] }, t: TemplateN
   return task;
 }
 
-function ValidationChip({ parseProblems, errors, current, failed }: { parseProblems: number; errors: number; current: boolean; failed?: string }) {
+function ValidationChip({ parseProblems, errors, warnings, current, failed }: { parseProblems: number; errors: number; warnings: number; current: boolean; failed?: string }) {
   if (parseProblems) return <span className="tag danger"><IconAlert width={13} height={13} style={{ marginRight: 4 }} />YAML does not parse</span>;
-  if (errors) return <span className="tag danger" data-testid="validation">{errors} problem{errors === 1 ? '' : 's'}</span>;
-  if (failed) return <span className="tag warn" title={failed}>not validated by the server</span>;
+  if (errors) return <span className="tag danger" data-testid="validation" data-errors={errors}>{errors} problem{errors === 1 ? '' : 's'}{warnings ? ` · ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}</span>;
+  if (failed)
+    return (
+      <span className="tag warn" title={failed} data-testid="validation" data-failed="true">
+        not validated by the server
+      </span>
+    );
   if (!current) return <span className="tag" data-testid="validation">validating…</span>;
+  if (warnings)
+    return (
+      <span className="tag warn" data-testid="validation" data-valid="true" data-warnings={warnings} title="Valid, but the cluster can never hold some of it: see the warnings below the canvas">
+        valid · {warnings} warning{warnings === 1 ? '' : 's'}
+      </span>
+    );
   return (
     <span className="tag accent" data-testid="validation" data-valid="true">
       <IconCheck width={13} height={13} style={{ marginRight: 4 }} />
@@ -455,6 +508,14 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
           className="palette-item"
           draggable={!readOnly}
           aria-disabled={readOnly}
+          role="button"
+          tabIndex={readOnly ? -1 : 0}
+          aria-label={`Add a ${t.label} task`}
+          onKeyDown={(e) => {
+            if (readOnly || (e.key !== 'Enter' && e.key !== ' ')) return;
+            e.preventDefault();
+            onAdd(t.name);
+          }}
           style={readOnly ? { opacity: 0.55, cursor: 'not-allowed' } : undefined}
           data-template={t.name}
           onDragStart={(e) => {
@@ -463,7 +524,7 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
             e.dataTransfer.effectAllowed = 'copy';
           }}
           onDoubleClick={() => !readOnly && onAdd(t.name)}
-          title={readOnly ? kReadOnlyHint : 'Drag onto the canvas (or double-click)'}
+          title={readOnly ? kReadOnlyHint : 'Drag onto the canvas (or double-click, or Enter)'}
         >
           <div className="tpl-icon" style={{ background: t.accent }}>
             {templateAbbrev(t.name)}
@@ -475,14 +536,14 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
         </div>
       ))}
       <div className="tip">
-        Drag a template onto the canvas, then drag from a task's output handle (right or bottom) to another task's input handle to make it depend on it. A connection
+        Drag a template onto the canvas (or Tab to it and press Enter), then drag from a task's output handle (right or bottom) to another task's input handle to make it depend on it. A connection
         that would close a cycle is refused. Del removes the selection; Ctrl+Z undoes.
       </div>
     </div>
   );
 }
 
-function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors> }) {
+function Canvas({ state, dispatch, grouped, warned }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors>; warned: ReturnType<typeof groupErrors> }) {
   const flow = useReactFlow();
   const [notice, setNotice] = useState<{ text: string; kind: 'error' | 'info' } | null>(null);
   const refusal = useRef<string | null>(null);
@@ -494,12 +555,21 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
   }, []);
 
   // Fit when asked (load, auto-layout, direction), not on every change: `flow` is not stable.
+  // Never below the zoom at which node text is 10 px (model/viewport.ts): a larger graph is
+  // shown from its start and scrolled.
   const flowRef = useRef(flow);
   flowRef.current = flow;
+  const paneRef = useRef<HTMLDivElement>(null);
+  const fit = useCallback(() => {
+    const el = paneRef.current;
+    const all = flowRef.current.getNodes();
+    if (!el || !all.length) return;
+    void flowRef.current.setViewport(readableFit(flowRef.current.getNodesBounds(all), el.clientWidth, el.clientHeight), { duration: 200 });
+  }, []);
   const hasNodes = state.graph.nodes.length > 0;
   useEffect(() => {
     if (!hasNodes) return; // an empty canvas keeps its viewport, so drops land where they are made
-    const t = window.setTimeout(() => flowRef.current.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 }), 50);
+    const t = window.setTimeout(fit, 50);
     return () => window.clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [state.fitRequest]);
@@ -513,19 +583,20 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
     const next = new Map<string, { key: unknown[]; node: TaskFlowNode }>();
     const list = state.graph.nodes.map((n, i) => {
       const errs = grouped.byTask.get(i)?.length ?? 0;
+      const warns = warned.byTask.get(i)?.length ?? 0;
       const pos = state.positions[n.uid] ?? { x: 0, y: 0 };
-      const key = [n.task, errs, cycles.has(n.uid), n.uid === selectedUid, pos.x, pos.y, state.direction];
+      const key = [n.task, errs, warns, cycles.has(n.uid), n.uid === selectedUid, pos.x, pos.y, state.direction];
       const old = cache.current.get(n.uid);
       const node =
         old && old.key.every((k, j) => k === key[j])
           ? old.node
-          : ({ id: n.uid, type: 'task', position: pos, selected: n.uid === selectedUid, data: { task: n.task, errors: errs, onCycle: cycles.has(n.uid), direction: state.direction }, width: kNodeWidth, height: kNodeHeight } as TaskFlowNode);
+          : ({ id: n.uid, type: 'task', position: pos, selected: n.uid === selectedUid, data: { task: n.task, errors: errs, warnings: warns, onCycle: cycles.has(n.uid), direction: state.direction }, width: kNodeWidth, height: kNodeHeight } as TaskFlowNode);
       next.set(n.uid, { key, node });
       return node;
     });
     cache.current = next;
     return list;
-  }, [state.graph, state.positions, state.direction, grouped, cycles, selectedUid]);
+  }, [state.graph, state.positions, state.direction, grouped, warned, cycles, selectedUid]);
 
   const edges: Edge[] = useMemo(() => {
     const index = new Map(state.graph.nodes.map((n, i) => [n.uid, i]));
@@ -621,7 +692,7 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
         e.preventDefault();
         e.dataTransfer.dropEffect = 'copy';
       }
-    }} onDrop={onDrop} data-testid="canvas">
+    }} onDrop={onDrop} data-testid="canvas" ref={paneRef}>
       <ReactFlow<TaskFlowNode, Edge>
         nodes={nodes}
         edges={edges}
@@ -641,9 +712,11 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
         proOptions={{ hideAttribution: true }}
         defaultEdgeOptions={{ type: 'default' }}
         connectionRadius={28}
+        panOnScroll
+        zoomOnScroll={false}
       >
         <Background variant={BackgroundVariant.Dots} gap={18} size={1.2} color="#cdd3df" />
-        <Controls showInteractive={false} position="bottom-left" />
+        <Controls showInteractive={false} showFitView={false} position="bottom-left" />
         {state.graph.nodes.length > 12 && <MiniMap pannable zoomable position="bottom-right" nodeColor={(n) => templateInfo((n.data as { task: Record<string, unknown> }).task.template ?? 'container').accent} />}
       </ReactFlow>
       <div className="flow-tools">
@@ -658,7 +731,7 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
             <IconArrowDown width={14} height={14} style={{ verticalAlign: -2 }} />
           </button>
         </div>
-        <button className="btn sm" onClick={() => flow.fitView({ padding: 0.2, maxZoom: 1.1, duration: 200 })} title="Fit to view">
+        <button className="btn sm" onClick={fit} title="Fit to view (not below readable text: a large graph scrolls)" data-testid="fit-view">
           <IconFit /> Fit
         </button>
       </div>
@@ -679,15 +752,29 @@ function Canvas({ state, dispatch, grouped }: { state: EditorState; dispatch: Re
   );
 }
 
-function SelectedTask({ state, dispatch, grouped, pools }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors>; pools: string[] }) {
+function SelectedTask({ state, dispatch, grouped, warned, pools }: { state: EditorState; dispatch: React.Dispatch<import('./state').Action>; grouped: ReturnType<typeof groupErrors>; warned: ReturnType<typeof groupErrors>; pools: string[] }) {
   const uid = (state.selection as { uid: string }).uid;
   const index = state.graph.nodes.findIndex((n) => n.uid === uid);
   if (index < 0) return null;
   const node = state.graph.nodes[index];
   const nameOf = new Map(state.graph.nodes.map((n) => [n.uid, String(n.task.name ?? '')]));
   const upstream = node.deps.map((d, i) => ('uid' in d ? { name: nameOf.get(d.uid) ?? '?', index: i, dangling: false } : { name: d.dangling, index: i, dangling: true }));
+  const warnings = warned.byTask.get(index) ?? [];
   return (
-    <TaskPanel
+    <>
+      {warnings.length > 0 && (
+        <div className="task-warnings" data-testid="task-warnings">
+          <Banner kind="warn">
+            {warnings.map((w, i) => (
+              <div key={i}>
+                {w.line ? `line ${w.line}: ` : ''}
+                {w.message}
+              </div>
+            ))}
+          </Banner>
+        </div>
+      )}
+      <TaskPanel
       key={uid}
       task={node.task}
       errors={grouped.byTask.get(index)}
@@ -696,7 +783,8 @@ function SelectedTask({ state, dispatch, grouped, pools }: { state: EditorState;
       onChange={(task) => dispatch({ type: 'graph', update: (g) => updateTask(g, uid, task) })}
       onDelete={() => dispatch({ type: 'graph', update: (g) => removeTasks(g, new Set([uid])), select: { kind: 'pipeline' } })}
       onRemoveUpstream={(i) => dispatch({ type: 'graph', update: (g) => removeEdge(g, { target: uid, index: i }) })}
-    />
+      />
+    </>
   );
 }
 
@@ -712,7 +800,7 @@ function Problems({ state, errors, onPick }: { state: EditorState; errors: Locat
         const t = e.target;
         const taskUid = (t.kind === 'task' || t.kind === 'edge') && e.doc === state.active ? state.graph.nodes[t.task]?.uid : undefined;
         return (
-          <div key={i} className="p" onClick={() => (taskUid ? onPick({ kind: 'task', uid: taskUid }) : onPick({ kind: 'pipeline' }))}>
+          <div key={i} className={`p ${e.severity === 'warning' ? 'warning' : ''}`} data-severity={e.severity ?? 'error'} onClick={() => (taskUid ? onPick({ kind: 'task', uid: taskUid }) : onPick({ kind: 'pipeline' }))}>
             <span className="where">
               {e.line ? `${e.line}:${e.column ?? 0}` : ''} {e.doc !== state.active && state.bundle.docs.length > 1 ? name(e.doc) + ' ' : ''}
               {e.path || ''}

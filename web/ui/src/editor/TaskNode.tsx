@@ -7,6 +7,7 @@ import { isPlainObject } from '../model/util';
 export interface TaskNodeData extends Record<string, unknown> {
   task: Record<string, unknown>;
   errors: number;
+  warnings: number; // the dry run's warnings on this task (amber)
   onCycle: boolean;
   direction: 'LR' | 'TB';
 }
@@ -63,6 +64,11 @@ function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
         </div>
       </div>
       {data.errors > 0 && <div className="errs" title={`${data.errors} problem${data.errors === 1 ? '' : 's'}`}>{data.errors}</div>}
+      {data.errors === 0 && data.warnings > 0 && (
+        <div className="errs warns" title={`${data.warnings} warning${data.warnings === 1 ? '' : 's'}: valid, but the cluster cannot hold it`} data-warnings={data.warnings}>
+          !
+        </div>
+      )}
       <Handle type="source" position={data.direction === 'TB' ? Position.Bottom : Position.Right} className="task-handle" />
     </div>
   );

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { LocatedError } from '../model/errors';
 import { messagesFor } from '../model/errors';
-import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, kDefaults, kGpuTypes, kRetryPolicies, kTemplates, kTriggerRules, templateInfo } from '../model/spec';
+import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, gpuShare, kDefaults, kGpuTypes, kRetryPolicies, kTemplates, kTriggerRules, templateInfo, wholeGpuCount } from '../model/spec';
 import type { TemplateName } from '../model/spec';
 import { isPlainObject, setIn } from '../model/util';
 import { IconPlus, IconTrash } from '../components/icons';
@@ -248,6 +248,33 @@ function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown;
 
 const kShares = ['0.1', '0.125', '0.2', '0.25', '0.3', '0.4', '0.5', '0.6', '0.7', '0.75', '0.8', '0.9'];
 
+// A field whose text goes into the task only when `parse` accepts it: while it is typed in,
+// an unfinished text (empty after Backspace) stays in the field and the task keeps its value;
+// leaving the field with such a text puts the task's value back.
+function DraftInput({ value, parse, onCommit, invalidHint, ...rest }: { value: string; parse: (text: string) => string | null; onCommit: (v: string) => void; invalidHint: string } & Omit<React.InputHTMLAttributes<HTMLInputElement>, 'value' | 'onChange'>) {
+  const [draft, setDraft] = useState<string | null>(null);
+  const shown = draft ?? value;
+  const bad = draft !== null && parse(draft) === null;
+  return (
+    <input
+      {...rest}
+      value={shown}
+      aria-invalid={bad || undefined}
+      title={bad ? `Expected ${invalidHint}; leaving the field keeps ${value}` : rest.title}
+      onChange={(e) => {
+        const text = e.target.value;
+        const v = parse(text);
+        if (v !== null && v !== value) onCommit(v);
+        setDraft(v !== null && v === text ? null : text);
+      }}
+      onBlur={(e) => {
+        setDraft(null);
+        rest.onBlur?.(e);
+      }}
+    />
+  );
+}
+
 function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknown; gpuType: unknown; errors: string[]; typeErrors: string[]; onChange: (gpu: string | undefined, type: string | undefined) => void }) {
   const value = gpu === undefined ? undefined : String(gpu);
   const mode: 'none' | 'share' | 'whole' = value === undefined || Number(value) === 0 ? 'none' : Number(value) < 1 ? 'share' : 'whole';
@@ -279,12 +306,12 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
             style={{ flex: 1, accentColor: 'var(--accent)' }}
             aria-label="GPU share"
           />
-          <input className="input" style={{ width: 72 }} value={value} onChange={(e) => onChange(e.target.value || undefined, type)} aria-label="GPU share value" />
+          <DraftInput className="input" style={{ width: 72 }} value={value!} parse={gpuShare} onCommit={(v) => onChange(v, type)} invalidHint="a share above 0 and below 1, such as 0.25" aria-label="GPU share value" />
         </div>
       )}
       {mode === 'whole' && (
         <div className="row" style={{ marginTop: 8 }}>
-          <input className="input" style={{ width: 90 }} inputMode="numeric" value={value} onChange={(e) => onChange(e.target.value || undefined, type)} aria-label="Whole GPUs" data-testid="gpu-count" />
+          <DraftInput className="input" style={{ width: 90 }} inputMode="numeric" value={value!} parse={wholeGpuCount} onCommit={(v) => onChange(v, type)} invalidHint="a whole number of GPUs from 1 to 64" aria-label="Whole GPUs" data-testid="gpu-count" />
           <span className="muted small">GPUs per pod (at most 64)</span>
         </div>
       )}

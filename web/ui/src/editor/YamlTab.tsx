@@ -47,13 +47,13 @@ function highlightLine(line: string) {
   return out;
 }
 
-const Highlighted = memo(function Highlighted({ text, bad }: { text: string; bad: Set<number> }) {
+const Highlighted = memo(function Highlighted({ text, bad, warn }: { text: string; bad: Set<number>; warn: Set<number> }) {
   const lines = text.split('\n');
   return (
     <>
       {lines.map((l, i) => (
         <Fragment key={i}>
-          <div className={bad.has(i + 1) ? 'y-line y-bad' : 'y-line'}>{l === '' ? ' ' : highlightLine(l)}</div>
+          <div className={bad.has(i + 1) ? 'y-line y-bad' : warn.has(i + 1) ? 'y-line y-warn' : 'y-line'}>{l === '' ? ' ' : highlightLine(l)}</div>
         </Fragment>
       ))}
     </>
@@ -64,12 +64,16 @@ export function YamlTab({
   text,
   problems,
   serverLines,
+  problemCount,
+  warnLines,
   docs,
   onChange,
 }: {
   text: string;
   problems: Problem[];
-  serverLines: Problem[];
+  serverLines: Problem[]; // the problems of the document that have a line (browser's and server's)
+  problemCount: number; // all its problems, with a line or not
+  warnLines: Problem[]; // the dry run's warnings
   docs: number;
   onChange: (t: string) => void;
 }) {
@@ -80,6 +84,7 @@ export function YamlTab({
   const gutter = useRef<HTMLDivElement>(null);
   useEffect(() => setLocal(text), [text]);
   const bad = useMemo(() => new Set([...problems, ...serverLines].map((p) => p.line)), [problems, serverLines]);
+  const warn = useMemo(() => new Set(warnLines.map((p) => p.line)), [warnLines]);
   const lineCount = local.split('\n').length;
   const sync = () => {
     const a = area.current;
@@ -99,7 +104,7 @@ export function YamlTab({
         <div className="y-gutter" aria-hidden>
           <div ref={gutter}>
             {Array.from({ length: lineCount }, (_, i) => (
-              <div key={i} className={bad.has(i + 1) ? 'y-ln y-bad-ln' : 'y-ln'}>
+              <div key={i} className={bad.has(i + 1) ? 'y-ln y-bad-ln' : warn.has(i + 1) ? 'y-ln y-warn-ln' : 'y-ln'} title={[...serverLines, ...warnLines].filter((p) => p.line === i + 1).map((p) => p.message).join('\n') || undefined}>
                 {i + 1}
               </div>
             ))}
@@ -108,7 +113,7 @@ export function YamlTab({
         <div className="y-code">
           <div className="y-layer" aria-hidden>
             <div ref={layer}>
-              <Highlighted text={local} bad={bad} />
+              <Highlighted text={local} bad={bad} warn={warn} />
             </div>
           </div>
           <textarea
@@ -139,10 +144,16 @@ export function YamlTab({
             line {problems[0].line}, column {problems[0].column}: {problems[0].message}
             {problems.length > 1 && ` (+${problems.length - 1} more)`}
           </span>
-        ) : first ? (
-          <span className="bad">
-            line {first.line}: {first.message}
-            {serverLines.length > 1 && ` (+${serverLines.length - 1} more)`}
+        ) : problemCount > 0 ? (
+          // The YAML parses, but the document has problems: never "parses" in green then.
+          <span className="bad" data-testid="yaml-status">
+            {problemCount} problem{problemCount === 1 ? '' : 's'}
+            {first && ` · line ${first.line}: ${first.message}`}
+            {problemCount > 1 && ' · all listed below'}
+          </span>
+        ) : warnLines.length > 0 ? (
+          <span className="warn" data-testid="yaml-status">
+            Valid · {warnLines.length} warning{warnLines.length === 1 ? '' : 's'} · line {warnLines[0].line}: {warnLines[0].message}
           </span>
         ) : (
           <span className="good">

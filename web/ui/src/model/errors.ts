@@ -3,6 +3,7 @@
 // reports them) mapped onto what the editor shows: a task node and one of its fields, an edge
 // (an entry of a task's dependsOn), a field of the pipeline panel, or the document in general.
 
+import { isNode, LineCounter, parseDocument } from 'yaml';
 import type { Bundle } from './bundle';
 import { documentLines } from './bundle';
 
@@ -51,6 +52,9 @@ export function targetOf(path: string | undefined): ErrorTarget {
 export interface LocatedError extends ServerError {
   doc: number; // index in the bundle
   target: ErrorTarget;
+  // A warning (the dry run's `warnings`: valid, but the cluster can never hold it) is shown in
+  // amber and does not stop a save; an error is red.
+  severity?: 'error' | 'warning';
 }
 
 // Which document of the bundle an error is about: by its line (the server reports the line in
@@ -102,4 +106,76 @@ export function messagesFor(errors: readonly LocatedError[] | undefined, field: 
       return f === field || f.startsWith(field + '.') || f.startsWith(field + '[');
     })
     .map((e) => e.message);
+}
+
+// ---- all problems of a document at once ----
+
+// The server's errors and the browser's own checks, together: every server error, then each
+// client error the server did not report on the same document and path (the server's word
+// wins where both speak). Sorted by document, then line (errors without a line last).
+export function mergeErrors(server: readonly LocatedError[], client: readonly LocatedError[]): LocatedError[] {
+  const said = new Set(server.map((e) => `${e.doc}|${e.path ?? ''}`));
+  const out = [...server, ...client.filter((e) => !said.has(`${e.doc}|${e.path ?? ''}`))];
+  return out
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.doc - b.e.doc || (a.e.line ?? Infinity) - (b.e.line ?? Infinity) || a.i - b.i)
+    .map((x) => x.e);
+}
+
+// A document of the bundle parsed again with line numbers (its nodes' offsets are in `source`).
+function parsedWithLines(bundle: Bundle, doc: number) {
+  const d = bundle.docs[doc];
+  if (!d) return null;
+  const counter = new LineCounter();
+  const parsed = parseDocument(d.source, { lineCounter: counter, prettyErrors: false });
+  const lineAt = (offset: number) => d.firstLine + counter.linePos(offset).line - 1;
+  return { parsed, lineAt };
+}
+
+// The line (1-based, in the whole text) where `path` ("spec.tasks[1].resources.gpu") is written,
+// or, when that field is absent, where its closest written parent is; undefined without one.
+export function lineOfPath(bundle: Bundle, doc: number, path: string | undefined): number | undefined {
+  if (!path) return undefined;
+  const p = parsedWithLines(bundle, doc);
+  if (!p) return undefined;
+  const tokens = parsePath(path);
+  for (let n = tokens.length; n > 0; n--) {
+    const node = p.parsed.getIn(tokens.slice(0, n), true);
+    if (isNode(node) && node.range) return p.lineAt(node.range[0]);
+  }
+  return undefined;
+}
+
+// The index of the task of `spec.tasks` written on `line` of document `doc` (a warning the
+// server gives by line only), or undefined.
+export function taskAtLine(bundle: Bundle, doc: number, line: number): number | undefined {
+  const p = parsedWithLines(bundle, doc);
+  if (!p) return undefined;
+  const tasks = p.parsed.getIn(['spec', 'tasks'], true);
+  if (!isNode(tasks) || !('items' in tasks)) return undefined;
+  const items = (tasks as unknown as { items: unknown[] }).items;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (!isNode(item) || !item.range) continue;
+    // A block sequence item's node starts after "- "; its last line is before the next item.
+    const first = p.lineAt(item.range[0]);
+    const last = p.lineAt(Math.max(item.range[0], item.range[2] - 1));
+    if (line >= first && line <= last) return i;
+  }
+  return undefined;
+}
+
+// The dry run's warnings ({file, line, column, message}: tasks the cluster can never hold) as
+// located warnings: on the task written at their line, else on the document.
+export function locateWarnings(warnings: readonly ServerError[], bundle: Bundle): LocatedError[] {
+  return locateErrors(warnings, bundle).map((w) => {
+    const task = w.line ? taskAtLine(bundle, w.doc, w.line) : undefined;
+    return { ...w, severity: 'warning' as const, target: task === undefined ? w.target : { kind: 'task' as const, task, field: '' } };
+  });
+}
+
+// Client errors (a path, no line) with the line their path is written on, so that they mark
+// the YAML tab too.
+export function withLines(errors: readonly LocatedError[], bundle: Bundle): LocatedError[] {
+  return errors.map((e) => (e.line || e.doc < 0 ? e : { ...e, line: lineOfPath(bundle, e.doc, e.path) }));
 }

@@ -240,6 +240,24 @@ export function checkGpu(text: string): string | null {
   return null;
 }
 
+// The "Whole GPUs" field while it is typed in: the count to put in the task ("2" for "2" or
+// " 02 "), or null when the text is not one yet (empty after a Backspace, "0", "1.5", "65"): the
+// field then keeps the text, and the task its GPUs, until a valid count or the field is left.
+export function wholeGpuCount(text: string): string | null {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n >= 1 && n <= 64 ? String(n) : null;
+}
+
+// The same for "Share of one": a share above 0 and below 1 with at most three decimals.
+export function gpuShare(text: string): string | null {
+  const t = text.trim();
+  if (!/^0?\.\d{1,3}$/.test(t)) return null;
+  const n = Number(t);
+  return n > 0 && n < 1 ? String(n) : null;
+}
+
 export function checkTaskName(text: string): string | null {
   return /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?$/.test(text)
     ? null

@@ -3,6 +3,7 @@
 // over time). test/whatif.test.ts covers it on a small fixture.
 
 import { kFont } from './chartTheme';
+import { estimate, welch } from './stats';
 import type { PredictorResult, ServiceResult, ServiceSeries, SimulationResult, SimulationSeries } from '../api/types';
 
 export type Key = 'A' | 'B';
@@ -57,6 +58,40 @@ export function delta(a: number | null | undefined, b: number | null | undefined
   return { text, tone: tone(d, 0.005) };
 }
 
+// ---- B against A over several seeds ----
+
+export interface SeedsRow {
+  a: string; // "42.0 s ± 3.1 s" (several seeds), "42.0 s" (one), "—" (none)
+  b: string;
+  delta: string; // B against A of the means, as delta() writes it
+  tone: Delta['tone']; // coloured only when Welch's 95 % interval of the difference excludes 0
+  title: string; // the interval in words
+}
+
+// One row of the comparison table from the values of each side's seeds.
+export function compareSeeds(aValues: (number | null | undefined)[], bValues: (number | null | undefined)[], better: Better, fmt: (x: number) => string, kind: 'rel' | 'pp' = 'rel'): SeedsRow {
+  const ea = estimate(aValues);
+  const eb = estimate(bValues);
+  const cell = (e: ReturnType<typeof estimate>) => (!e ? '—' : e.half === null ? fmt(e.mean) : `${fmt(e.mean)} ± ${fmt(e.half)}`);
+  const row: SeedsRow = { a: cell(ea), b: cell(eb), delta: '', tone: '', title: '' };
+  if (!ea || !eb || (ea.mean === 0 && kind === 'rel')) return row;
+  row.delta = delta(ea.mean, eb.mean, better, kind, fmt)?.text ?? '';
+  const d = welch(aValues, bValues);
+  const signed = (x: number) => `${x < 0 ? '-' : '+'}${fmt(Math.abs(x))}`;
+  if (!d) {
+    row.title = 'One seed on a side: no interval, so no colour (run several seeds to judge the difference).';
+    return row;
+  }
+  const interval = `B - A = ${signed(d.diff)}, 95 % interval ${signed(d.diff - d.half)} to ${signed(d.diff + d.half)} (Welch, ${ea.n} and ${eb.n} seeds)`;
+  if (!d.significant || better === 'none') {
+    row.title = `${interval}: includes 0, the seeds' spread explains the difference.`;
+    return row;
+  }
+  row.tone = (d.diff < 0) === (better === 'lower') ? 'good' : 'bad';
+  row.title = `${interval}: excludes 0.`;
+  return row;
+}
+
 // ---- what a result has ----
 
 export const hasJobs = (r: SimulationResult | null | undefined) => !!r && !r.policies && (r.jobs?.total ?? 0) > 0;
@@ -71,6 +106,7 @@ export interface CompareRow {
   a: string;
   b: string;
   delta: Delta | null;
+  title?: string; // over several seeds: the interval of the difference in words
 }
 
 export interface ServiceBlock {
@@ -117,8 +153,11 @@ function union(a: string[], b: string[]): string[] {
 
 const sloText = (s: ServiceResult | undefined) => (!s ? '' : s.slo_p99_s === null ? 'none' : `p99 within ${fmtLatency(s.slo_p99_s)}`);
 
-// One block per service of A or B (A's order, then B's others), matched by name.
-export function serviceBlocks(ra: SimulationResult | null | undefined, rb: SimulationResult | null | undefined): ServiceBlock[] {
+// One block per service of A or B (A's order, then B's others), matched by name. With
+// `seeds` (every seed's result of each side, the first being ra and rb), a service's figures are
+// means ± 95 % intervals over the seeds and B against A is coloured only when Welch's interval
+// excludes 0 (compareSeeds), never with one seed a side; without, the figures of ra and rb.
+export function serviceBlocks(ra: SimulationResult | null | undefined, rb: SimulationResult | null | undefined, seeds?: { a: SimulationResult[]; b: SimulationResult[] }): ServiceBlock[] {
   const sa = ra?.services ?? [];
   const sb = rb?.services ?? [];
   return union(
@@ -131,6 +170,18 @@ export function serviceBlocks(ra: SimulationResult | null | undefined, rb: Simul
     const rows: CompareRow[] = [];
     for (const m of kServiceMetrics) {
       const row = metricRow(m, a, b, '', 'metric', (x) => (x === undefined ? '—' : m.id === 'slo' ? 'no SLO' : m.id === 'cold_start_p50' ? 'none' : '—'));
+      if (seeds) {
+        const values = (all: SimulationResult[]) =>
+          all.map((r) => {
+            const s = r.services?.find((x) => x.name === name);
+            return s === undefined ? undefined : m.get(s);
+          });
+        const sr = compareSeeds(values(seeds.a), values(seeds.b), m.better, m.fmt, m.kind);
+        if (sr.a !== '—') row.a = sr.a;
+        if (sr.b !== '—') row.b = sr.b;
+        row.delta = row.delta && { text: sr.delta, tone: sr.tone };
+        row.title = sr.title;
+      }
       // Unserved requests only when there are some; the median cold start only when there was one.
       if (m.id === 'unserved' && !(a?.unserved || b?.unserved)) continue;
       if (m.id === 'cold_start_p50' && a?.cold_start_p50_s == null && b?.cold_start_p50_s == null) continue;

@@ -8,7 +8,8 @@ import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../compone
 import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
 import { fmtRelative, fmtTime } from '../format';
 import { describeCron } from '../model/cron';
-import { href, navigate } from '../router';
+import { facets, filterFromQuery, filterToQuery, isFiltered, kNoFilter, matchesFilter, type PipelineFilter } from '../model/pipelineFilter';
+import { href, navigate, useRoute } from '../router';
 
 const kKey = '/pipelines';
 // The importer brings the YAML library: load it when asked for.
@@ -51,17 +52,27 @@ export function PipelinesPage() {
       }, 800);
   });
 
-  const pipelines = data?.pipelines;
+  // The search and filters, kept in the address (#/pipelines?q=etl&state=failing).
+  const route = useRoute();
+  const filter = filterFromQuery(route.query);
+  const setFilter = (patch: Partial<PipelineFilter>) => {
+    const q = filterToQuery({ ...filter, ...patch });
+    navigate(href('pipelines') + (q ? `?${q}` : ''), true);
+  };
+  const all = data?.pipelines;
+  const choices = useMemo(() => facets(all ?? []), [all]);
+  const pipelines = useMemo(() => all?.filter((p) => matchesFilter(p, filter)), [all, filter.q, filter.state, filter.tag, filter.owner]); // eslint-disable-line react-hooks/exhaustive-deps
   const kpis = useMemo(() => {
-    if (!pipelines) return null;
+    if (!all) return null;
     return {
-      total: pipelines.length,
-      scheduled: pipelines.filter((p) => p.schedule && !p.paused).length,
-      paused: pipelines.filter((p) => p.paused).length,
-      inFlight: pipelines.reduce((s, p) => s + p.runsInFlight, 0),
-      failing: pipelines.filter((p) => p.lastRun?.state === 'failed').length,
+      total: all.length,
+      scheduled: all.filter((p) => p.schedule && !p.paused).length,
+      paused: all.filter((p) => p.paused).length,
+      inFlight: all.reduce((s, p) => s + p.runsInFlight, 0),
+      failing: all.filter((p) => p.lastRun?.state === 'failed').length,
     };
-  }, [pipelines]);
+  }, [all]);
+  const filtered = isFiltered(filter);
 
   const setPaused = async (p: PipelineSummary, paused: boolean) => {
     setBusy(p.name);
@@ -117,14 +128,55 @@ export function PipelinesPage() {
       <div className="kpis">
         <Kpi label="Pipelines" value={kpis?.total} detail={kpis ? `${kpis.scheduled} on a schedule` : undefined} />
         <Kpi label="Runs in flight" value={kpis?.inFlight} detail="queued or running" />
-        <Kpi label="Last run failed" value={kpis?.failing} detail="pipelines to look at" warn={!!kpis?.failing} />
-        <Kpi label="Paused" value={kpis?.paused} detail="no new scheduled runs" />
+        <Kpi label="Last run failed" value={kpis?.failing} detail={filter.state === 'failing' ? 'shown below' : 'pipelines to look at: show them'} warn={!!kpis?.failing} onClick={kpis?.failing ? () => setFilter({ state: filter.state === 'failing' ? '' : 'failing' }) : undefined} on={filter.state === 'failing'} />
+        <Kpi label="Paused" value={kpis?.paused} detail={filter.state === 'paused' ? 'shown below' : 'no new scheduled runs'} onClick={kpis?.paused ? () => setFilter({ state: filter.state === 'paused' ? '' : 'paused' }) : undefined} on={filter.state === 'paused'} />
       </div>
 
       {error && !data && <Banner>Could not load the pipelines: {error.message}</Banner>}
-      {error && data && <Banner kind="warn">Showing the last data; refreshing failed: {error.message}</Banner>}
+      {/* An unreachable server is said once, for every page, by the StaleBanner. */}
+      {error && data && !(error instanceof ApiError && error.status === 0) && <Banner kind="warn">Showing the last data; refreshing failed: {error.message}</Banner>}
 
-      <div className="card" style={{ marginTop: error ? 12 : 0 }}>
+      <div className="filters" role="search" style={{ marginTop: error ? 12 : 0 }}>
+        <input className="input search" type="search" placeholder="Search pipelines by name" aria-label="Search pipelines by name" value={filter.q} onChange={(e) => setFilter({ q: e.target.value })} data-testid="pipeline-search" />
+        <select className="input" aria-label="State" value={filter.state} onChange={(e) => setFilter({ state: e.target.value as PipelineFilter['state'] })} data-testid="pipeline-state">
+          <option value="">Any state</option>
+          <option value="active">Active</option>
+          <option value="paused">Paused</option>
+          <option value="failing">Failing (last run failed)</option>
+        </select>
+        {(choices.tags.length > 0 || filter.tag) && (
+          <select className="input" aria-label="Tag" value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })} data-testid="pipeline-tag">
+            <option value="">Any tag</option>
+            {[...new Set([...choices.tags, ...(filter.tag ? [filter.tag] : [])])].map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        )}
+        {(choices.owners.length > 0 || filter.owner) && (
+          <select className="input" aria-label="Owner" value={filter.owner} onChange={(e) => setFilter({ owner: e.target.value })} data-testid="pipeline-owner">
+            <option value="">Any owner</option>
+            {[...new Set([...choices.owners, ...(filter.owner ? [filter.owner] : [])])].map((o) => (
+              <option key={o} value={o}>
+                {o}
+              </option>
+            ))}
+          </select>
+        )}
+        {filtered && all && (
+          <>
+            <span className="small muted" data-testid="pipeline-count">
+              {pipelines!.length} of {all.length} pipelines
+            </span>
+            <button className="btn sm ghost" onClick={() => setFilter(kNoFilter)}>
+              Clear
+            </button>
+          </>
+        )}
+      </div>
+
+      <div className="card">
         <table className="table" data-testid="pipelines-table">
           <thead>
             <tr>
@@ -144,7 +196,19 @@ export function PipelinesPage() {
               <tr key={p.name} data-pipeline={p.name}>
                 <td className="name">
                   <a href={href('editor', p.name)}>{p.name}</a>
-                  <div className="small muted">{p.namespace}</div>
+                  <div className="small muted">
+                    {p.namespace}
+                    {p.owner && <> · {p.owner}</>}
+                  </div>
+                  {!!p.tags?.length && (
+                    <div className="pipeline-tags">
+                      {p.tags.map((t) => (
+                        <button key={t} type="button" className={`tag ${filter.tag === t ? 'accent' : ''}`} onClick={() => setFilter({ tag: filter.tag === t ? '' : t })} title={`Only pipelines tagged ${t}`}>
+                          {t}
+                        </button>
+                      ))}
+                    </div>
+                  )}
                 </td>
                 <td>
                   {p.schedule ? (
@@ -205,7 +269,16 @@ export function PipelinesPage() {
             ))}
           </tbody>
         </table>
-        {pipelines && pipelines.length === 0 && (
+        {filtered && pipelines && pipelines.length === 0 && all!.length > 0 && (
+          <div className="empty" data-testid="pipelines-none-match">
+            <h2>No pipeline matches</h2>
+            <div>None of the {all!.length} pipelines matches the search and filters.</div>
+            <button className="btn" onClick={() => setFilter(kNoFilter)}>
+              Clear the filters
+            </button>
+          </div>
+        )}
+        {all && all.length === 0 && (
           <div className="empty">
             <h2>No pipelines yet</h2>
             <div>Draw one in the editor, import a cube-studio export, or apply YAML with <code>gantry pipeline apply</code>.</div>
@@ -256,9 +329,18 @@ function applyEvent(list: PipelineSummary[], type: string, payload: unknown): Pi
   );
 }
 
-function Kpi({ label, value, detail, warn }: { label: string; value?: number; detail?: string; warn?: boolean }) {
+// `onClick`: the figure filters the list below to what it counts (again: all pipelines).
+function Kpi({ label, value, detail, warn, onClick, on }: { label: string; value?: number; detail?: string; warn?: boolean; onClick?: () => void; on?: boolean }) {
   return (
-    <div className="card kpi">
+    <div
+      className={`card kpi ${onClick ? 'clickable' : ''} ${on ? 'on' : ''}`}
+      role={onClick ? 'button' : undefined}
+      tabIndex={onClick ? 0 : undefined}
+      aria-pressed={onClick ? !!on : undefined}
+      onClick={onClick}
+      onKeyDown={onClick ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), onClick()) : undefined}
+      data-kpi={label}
+    >
       <h3>{label}</h3>
       <div className="v" style={warn ? { color: 'var(--danger)' } : undefined}>
         {value === undefined ? <div className="skeleton" style={{ width: 48, height: 28 }} /> : value}

@@ -12,7 +12,8 @@ import DistributedSweepsSection from './DistributedSweepsSection';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
-import { allocationData, baseOption, clusterRows, delta, hasJobs, hasServices, kColors, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary } from '../model/whatif';
+import { seedsFrom } from '../model/stats';
+import { allocationData, baseOption, clusterRows, compareSeeds, hasJobs, hasServices, kColors, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary } from '../model/whatif';
 import type { ChartInput, CompareRow, Key } from '../model/whatif';
 
 // Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
@@ -28,18 +29,20 @@ interface Form {
   gpuType: string;
   fabric: string;
   seed: string;
+  seeds: string; // how many seeds: seed, seed + 1, ...
 }
 interface Variant {
   form: Form;
-  sim: Simulation | null;
+  sim: Simulation | null; // the first seed's (its summary and charts)
+  more: Simulation[]; // the other seeds' (the comparison table's means and intervals)
   series: SimulationSeries | null;
   error: string | null;
 }
 
 // Kept for the session: leaving the page and coming back shows the same comparison.
 const store: Record<Key, Variant> = {
-  A: { form: { scenario: 'quickstart', policy: 'binpack', nodes: '', gpuType: '', fabric: '', seed: '42' }, sim: null, series: null, error: null },
-  B: { form: { scenario: 'quickstart', policy: 'topology', nodes: '', gpuType: '', fabric: 'TCP', seed: '42' }, sim: null, series: null, error: null },
+  A: { form: { scenario: 'quickstart', policy: 'binpack', nodes: '', gpuType: '', fabric: '', seed: '42', seeds: '5' }, sim: null, more: [], series: null, error: null },
+  B: { form: { scenario: 'quickstart', policy: 'topology', nodes: '', gpuType: '', fabric: 'TCP', seed: '42', seeds: '5' }, sim: null, more: [], series: null, error: null },
 };
 
 // "As in file: 32 nodes · A100-80G · InfiniBand · binpack · seed 42" (GET /scenarios defaults).
@@ -56,6 +59,14 @@ const overridesText = (s: Simulation) =>
   [s.overrides?.nodes && `${s.overrides.nodes} nodes`, s.overrides?.gpuType, s.overrides?.fabric].filter(Boolean).join(' · ');
 
 const inProgress = (s: Simulation | null | undefined) => s?.state === 'queued' || s?.state === 'running';
+// Every simulation of a side, first seed first.
+const allSims = (v: Variant) => (v.sim ? [v.sim, ...v.more] : v.more);
+const sideInProgress = (v: Variant) => allSims(v).some(inProgress);
+// To be read (again) from the server: in progress, or done without its result (the answer to the
+// POST of a simulation that ended before the answer was written has none).
+const needsFetch = (s: Simulation) => inProgress(s) || (s.state === 'done' && !s.result);
+// The results of the seeds done so far.
+const doneResults = (v: Variant) => allSims(v).flatMap((s) => (s.state === 'done' && s.result ? [s.result] : []));
 
 export default function WhatIfPage() {
   const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
@@ -73,25 +84,32 @@ export default function WhatIfPage() {
   // Progress: live events, and polling as a fallback.
   useLiveEvents(['simulation'], (_, data) => {
     const s = data as Simulation;
-    for (const k of ['A', 'B'] as Key[]) if (store[k].sim?.id === s.id && inProgress(store[k].sim)) setVariant(k, (v) => ({ ...v, sim: { ...v.sim!, state: s.state === 'queued' || s.state === 'running' ? s.state : v.sim!.state, progress: s.progress } }));
+    const progress = (x: Simulation) => (x.id === s.id && inProgress(x) ? { ...x, state: s.state === 'queued' || s.state === 'running' ? s.state : x.state, progress: s.progress } : x);
+    for (const k of ['A', 'B'] as Key[]) if (allSims(store[k]).some((x) => x.id === s.id && inProgress(x))) setVariant(k, (v) => ({ ...v, sim: v.sim && progress(v.sim), more: v.more.map(progress) }));
   });
   // Queued (the server runs one simulation at a time) or running.
-  const running = (['A', 'B'] as Key[]).filter((k) => inProgress(variants[k].sim)).map((k) => variants[k].sim!.id).join(',');
+  const running = (['A', 'B'] as Key[])
+    .flatMap((k) => allSims(variants[k]).filter(needsFetch))
+    .map((s) => s.id)
+    .join(',');
   useEffect(() => {
     if (!running) return;
     const id = window.setInterval(async () => {
       for (const k of ['A', 'B'] as Key[]) {
-        const sim = store[k].sim;
-        if (!sim || !sim.id || !inProgress(sim)) continue;
-        try {
-          const s = await api<Simulation>(`/simulations/${enc(sim.id)}`);
-          if (s.state === 'done') {
-            const series = await api<SimulationSeries>(`/simulations/${enc(sim.id)}/series`).catch(() => null);
-            setVariant(k, (v) => ({ ...v, sim: s, series }));
-            void history.reload();
-          } else setVariant(k, (v) => ({ ...v, sim: s, error: s.error }));
-        } catch (e) {
-          setVariant(k, (v) => ({ ...v, error: (e as Error).message }));
+        const first = store[k].sim;
+        for (const sim of allSims(store[k])) {
+          if (!sim.id || !needsFetch(sim)) continue;
+          try {
+            const s = await api<Simulation>(`/simulations/${enc(sim.id)}`);
+            const replace = (x: Simulation) => (x.id === s.id ? s : x);
+            if (s.state === 'done' && sim === first) {
+              const series = await api<SimulationSeries>(`/simulations/${enc(sim.id)}/series`).catch(() => null);
+              setVariant(k, (v) => ({ ...v, sim: s, series }));
+              void history.reload();
+            } else setVariant(k, (v) => ({ ...v, sim: v.sim && replace(v.sim), more: v.more.map(replace), error: s.error ?? v.error }));
+          } catch (e) {
+            setVariant(k, (v) => ({ ...v, error: (e as Error).message }));
+          }
         }
       }
     }, 500);
@@ -110,22 +128,28 @@ export default function WhatIfPage() {
       if (f.fabric) overrides.fabric = f.fabric;
     }
     const body: Record<string, unknown> = { scenarioName: f.scenario };
-    if (f.seed) body.seed = Number(f.seed);
     if (f.policy) body.policy = f.policy;
     if (Object.keys(overrides).length) body.overrides = overrides;
-    setVariant(k, (v) => ({ ...v, error: null, series: null, sim: { id: '', state: 'queued', progress: 0, scenario: f.scenario, seed: Number(f.seed) || null, policy: f.policy || null, overrides, created: new Date().toISOString(), result: null, error: null } }));
+    // Seeds first, first + 1, ... (from the file's seed when the field is empty; one run when
+    // the file names none, as its seed is then the server's to choose).
+    const fileSeed = scenarios.data?.scenarios.find((s) => s.name === f.scenario)?.defaults?.seed;
+    const first = f.seed ? Number(f.seed) : fileSeed;
+    const seeds = first === undefined ? [undefined] : seedsFrom(first, Number(f.seeds) || 1);
+    const placeholder = (seed: number | undefined): Simulation => ({ id: '', state: 'queued', progress: 0, scenario: f.scenario, seed: seed ?? null, policy: f.policy || null, overrides, created: new Date().toISOString(), result: null, error: null });
+    setVariant(k, (v) => ({ ...v, error: null, series: null, sim: placeholder(seeds[0]), more: seeds.slice(1).map(placeholder) }));
     try {
-      const s = await api<Simulation>('/simulations', { method: 'POST', body });
-      setVariant(k, (v) => ({ ...v, sim: s }));
+      const sims: Simulation[] = [];
+      for (const seed of seeds) sims.push(await api<Simulation>('/simulations', { method: 'POST', body: seed === undefined ? body : { ...body, seed } }));
+      setVariant(k, (v) => ({ ...v, sim: sims[0], more: sims.slice(1) }));
     } catch (e) {
-      setVariant(k, (v) => ({ ...v, sim: null, error: (e as ApiError).message }));
+      setVariant(k, (v) => ({ ...v, sim: null, more: [], error: (e as ApiError).message }));
     }
   };
 
   const use = async (k: Key, s: Simulation) => {
     const full = await api<Simulation>(`/simulations/${enc(s.id)}`);
     const series = full.state === 'done' ? await api<SimulationSeries>(`/simulations/${enc(s.id)}/series`).catch(() => null) : null;
-    setVariant(k, (v) => ({ ...v, sim: full, series, error: null }));
+    setVariant(k, (v) => ({ ...v, sim: full, more: [], series, error: null }));
   };
 
   const list = scenarios.data?.scenarios;
@@ -174,7 +198,7 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
         </div>
         {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={sim.state} />}
         <div className="actions">
-          <button className="btn sm" onClick={onRun} disabled={!scenarios || inProgress(sim) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid={`run-${k}`}>
+          <button className="btn sm" onClick={onRun} disabled={!scenarios || sideInProgress(v) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid={`run-${k}`}>
             <IconPlay /> Run {k}
           </button>
         </div>
@@ -197,7 +221,7 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
             {sc?.description || describeDefaults(sc)}
           </div>
         </div>
-        <div className="fields-3">
+        <div className="fields-4">
           <div className="field">
             <label>{experiment ? 'Policy' : 'Placement'}</label>
             <select value={f.policy} onChange={(e) => set({ policy: e.target.value })} data-testid={`policy-${k}`}>
@@ -216,6 +240,10 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
           <div className="field">
             <label>Seed</label>
             <input inputMode="numeric" data-testid={`seed-${k}`} value={f.seed} placeholder={d?.seed !== undefined ? `file's: ${d.seed}` : "file's"} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
+          </div>
+          <div className="field">
+            <label title="Runs of this side, with seeds seed, seed + 1, …: the table shows each figure's mean and 95 % interval">Seeds</label>
+            <input inputMode="numeric" data-testid={`seeds-${k}`} value={f.seeds} onChange={(e) => set({ seeds: e.target.value.replace(/\D/g, '').slice(0, 2) })} />
           </div>
         </div>
         <div className="fields-2">
@@ -238,18 +266,30 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
             </select>
           </div>
         </div>
-        {inProgress(sim) && sim && (
-          <div data-testid={`progress-${k}`}>
-            <div className="row small muted" style={{ marginBottom: 4 }}>
-              {sim.state === 'queued' ? 'Waiting for the simulation worker…' : `Simulating ${sim.scenario}…`} <span style={{ marginLeft: 'auto' }}>{pct(sim.progress, 0)}</span>
-            </div>
-            <div className="progress">
-              <div style={{ width: pct(sim.progress) }} />
-            </div>
-          </div>
+        {sideInProgress(v) && (
+          <SeedsProgress v={v} k={k} />
         )}
         {sim?.state === 'done' && sim.result && <Summary r={sim.result} />}
         {(v.error || sim?.error) && <Banner>{v.error ?? sim?.error}</Banner>}
+      </div>
+    </div>
+  );
+}
+
+// The progress of a side: the seed being simulated and the share of all its seeds done.
+function SeedsProgress({ v, k }: { v: Variant; k: Key }) {
+  const sims = allSims(v);
+  const current = sims.find((s) => s.state === 'running') ?? sims.find(inProgress)!;
+  const done = sims.filter((s) => !inProgress(s)).length;
+  const total = (done + current.progress) / sims.length;
+  return (
+    <div data-testid={`progress-${k}`}>
+      <div className="row small muted" style={{ marginBottom: 4 }}>
+        {current.state === 'queued' ? 'Waiting for the simulation worker…' : `Simulating ${current.scenario}${current.seed !== null ? ` with seed ${current.seed}` : ''}…`}
+        {sims.length > 1 && ` (${done} of ${sims.length} seeds done)`} <span style={{ marginLeft: 'auto' }}>{pct(total, 0)}</span>
+      </div>
+      <div className="progress">
+        <div style={{ width: pct(total) }} />
       </div>
     </div>
   );
@@ -292,7 +332,7 @@ function Summary({ r }: { r: SimulationResult }) {
   );
 }
 
-type Row = { label: string; a?: number; b?: number; fmt: (x: number) => string; better: 'lower' | 'higher'; jobs?: boolean };
+type Row = { label: string; get: (r: SimulationResult) => number | undefined; fmt: (x: number) => string; better: 'lower' | 'higher'; jobs?: boolean };
 
 function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: ScenarioInfo[] }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
@@ -302,15 +342,18 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
   const ja = hasJobs(ra) ? ra : null;
   const jb = hasJobs(rb) ? rb : null;
   const rows: Row[] = [
-    { label: 'JCT median', a: ja?.jct_s?.p50, b: jb?.jct_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
-    { label: 'JCT p95', a: ja?.jct_s?.p95, b: jb?.jct_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
-    { label: 'JCT mean', a: ja?.jct_s?.mean, b: jb?.jct_s?.mean, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
-    { label: 'Wait median', a: ja?.wait_s?.p50, b: jb?.wait_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
-    { label: 'Wait p95', a: ja?.wait_s?.p95, b: jb?.wait_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
-    { label: 'GPU allocation', a: ra?.gpu?.allocation_ratio, b: rb?.gpu?.allocation_ratio, fmt: (x) => pct(x), better: 'higher' },
-    { label: 'GPU busy', a: ra?.gpu?.busy_ratio, b: rb?.gpu?.busy_ratio, fmt: (x) => pct(x), better: 'higher' },
-    { label: 'Makespan', a: makespan(ja), b: makespan(jb), fmt: (x) => fmtDuration(x * 1000), better: 'lower', jobs: true },
+    { label: 'JCT median', get: (r) => r.jct_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'JCT p95', get: (r) => r.jct_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'JCT mean', get: (r) => r.jct_s?.mean, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'Wait median', get: (r) => r.wait_s?.p50, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'Wait p95', get: (r) => r.wait_s?.p95, fmt: (x) => fmtSeconds(x), better: 'lower', jobs: true },
+    { label: 'GPU allocation', get: (r) => r.gpu?.allocation_ratio, fmt: (x) => pct(x), better: 'higher' },
+    { label: 'GPU busy', get: (r) => r.gpu?.busy_ratio, fmt: (x) => pct(x), better: 'higher' },
+    { label: 'Makespan', get: makespan, fmt: (x) => fmtDuration(x * 1000), better: 'lower', jobs: true },
   ];
+  // Every seed done so far, per side (job figures only from results that have jobs).
+  const seedsA = doneResults(a);
+  const seedsB = doneResults(b);
   const experiment = (v: Variant) => scenarios?.find((s) => s.name === v.sim?.scenario)?.kind === 'Experiment' || !!v.sim?.result?.policies;
   const anyJobs = !!(ja || jb);
   const anyServices = hasServices(ra) || hasServices(rb);
@@ -333,7 +376,9 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
         <div className="card">
           <div className="card-head">
             <h2>Side by side</h2>
-            <span className="small muted">B against A; green is better</span>
+            <span className="small muted" data-testid="seeds-note">
+              {seedsA.length > 1 || seedsB.length > 1 ? `mean ± 95 % interval over ${seedsA.length} and ${seedsB.length} seeds; B against A coloured only when its 95 % interval excludes 0 (green: better)` : 'one seed a side: B against A is not coloured (no interval to judge it by)'}
+            </span>
           </div>
           <table className="compare">
             <CompareHead a={a} b={b} />
@@ -341,13 +386,15 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
               {rows
                 .filter((r) => anyJobs || !r.jobs)
                 .map((r) => {
-                  const d = r.a !== 0 ? delta(r.a, r.b, r.better) : null;
+                  const row = compareSeeds(seedsA.filter((x) => !r.jobs || hasJobs(x)).map(r.get), seedsB.filter((x) => !r.jobs || hasJobs(x)).map(r.get), r.better, r.fmt);
                   return (
-                    <tr key={r.label}>
+                    <tr key={r.label} data-row={r.label}>
                       <td>{r.label}</td>
-                      <td>{r.a === undefined ? '—' : r.fmt(r.a)}</td>
-                      <td>{r.b === undefined ? '—' : r.fmt(r.b)}</td>
-                      <td className={`delta ${d?.tone ?? ''}`}>{d?.text ?? ''}</td>
+                      <td>{row.a}</td>
+                      <td>{row.b}</td>
+                      <td className={`delta ${row.tone}`} title={row.title}>
+                        {row.delta}
+                      </td>
                     </tr>
                   );
                 })}
@@ -406,7 +453,9 @@ function ChartCard({ title, subtitle, option, loading, wide, height, testId }: {
 function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: boolean }) {
   const ra = a.sim?.state === 'done' ? a.sim.result : null;
   const rb = b.sim?.state === 'done' ? b.sim.result : null;
-  const blocks = useMemo(() => serviceBlocks(ra, rb), [ra, rb]);
+  // Every seed done so far of each side: means and intervals (the charts are the first seed's).
+  const seeds = useMemo(() => ({ a: doneResults(a), b: doneResults(b) }), [a, b]);
+  const blocks = useMemo(() => serviceBlocks(ra, rb, seeds), [ra, rb, seeds]);
   const cluster = useMemo(() => (showCluster ? clusterRows(ra, rb) : []), [ra, rb, showCluster]);
   const inputs: ChartInput[] = useMemo(
     () => [
@@ -423,7 +472,9 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
       <td>{r.label}</td>
       <td>{r.a}</td>
       <td>{r.b}</td>
-      <td className={`delta ${r.delta?.tone ?? ''}`}>{r.delta?.text ?? ''}</td>
+      <td className={`delta ${r.delta?.tone ?? ''}`} title={r.title}>
+        {r.delta?.text ?? ''}
+      </td>
     </tr>
   );
   return (

@@ -120,7 +120,9 @@ TEST_F(AuditRoutes, EveryStateChangingRouteIsAuditedForEveryRole) {
         path = "/api/v1/tokens/spare";
       }
       const HttpResponse r = call(route.method, path, *token);
-      if (token == &viewer_) EXPECT_EQ(r.status, 403) << route.method << " " << path;
+      if (token == &viewer_) {
+        EXPECT_EQ(r.status, 403) << route.method << " " << path;
+      }
       calls.push_back(
           {route.method, route.pattern, token == &admin_ ? "ops" : "dashboard", r.status});
     }

@@ -41,7 +41,8 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
     if (!kind)
       n.fail("unknown action '" + word +
              "'; expected one of: scheduler-down, scheduler-up, trigger, rerun, "
-             "mark-success, fail, pause, resume, backfill");
+             "mark-success, fail, pause, resume, backfill, kill-run, kill-task, clear-task, "
+             "mark-task-success, mark-task-failed");
   });
   if (!kind) return std::nullopt;  // which fields the action takes is not known
   a.kind = *kind;
@@ -50,8 +51,13 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   const bool global = a.kind == ActionKind::kSchedulerDown || a.kind == ActionKind::kSchedulerUp;
   const bool needs_run = a.kind == ActionKind::kRerun || a.kind == ActionKind::kMarkSuccess ||
                          a.kind == ActionKind::kFail || a.kind == ActionKind::kKillRun ||
-                         a.kind == ActionKind::kKillTask;
-  const bool needs_task = a.kind == ActionKind::kFail || a.kind == ActionKind::kKillTask;
+                         a.kind == ActionKind::kKillTask || a.kind == ActionKind::kClearTask ||
+                         a.kind == ActionKind::kMarkTaskSuccess ||
+                         a.kind == ActionKind::kMarkTaskFailed;
+  const bool needs_task = a.kind == ActionKind::kFail || a.kind == ActionKind::kKillTask ||
+                          a.kind == ActionKind::kClearTask ||
+                          a.kind == ActionKind::kMarkTaskSuccess ||
+                          a.kind == ActionKind::kMarkTaskFailed;
   const bool window = a.kind == ActionKind::kBackfill;
   const auto refuse = [&](std::string_view key, bool allowed) {
     if (allowed) return;

@@ -153,6 +153,11 @@ void SchedulerCore::apply_action(const OperatorAction& action) {
       catch_up(*p);
       return;
     }
+    case ActionKind::kClearTask:
+    case ActionKind::kMarkTaskSuccess:
+    case ActionKind::kMarkTaskFailed:
+      task_action(a);
+      return;
     case ActionKind::kBackfill:
       try {
         backfill(a.pipeline, a.from, a.to, a.rerun);

@@ -135,12 +135,16 @@ std::string_view to_string(SchedulerEventKind k) {
       return "pipeline-not-loaded";
     case SchedulerEventKind::kKill:
       return "kill";
+    case SchedulerEventKind::kClearTask:
+      return "clear-task";
+    case SchedulerEventKind::kMarkTask:
+      return "mark-task";
   }
   return "?";
 }
 
 namespace {
-constexpr std::array<std::pair<std::string_view, ActionKind>, 11> kActionNames{{
+constexpr std::array<std::pair<std::string_view, ActionKind>, 14> kActionNames{{
     {"scheduler-down", ActionKind::kSchedulerDown},
     {"scheduler-up", ActionKind::kSchedulerUp},
     {"trigger", ActionKind::kTrigger},
@@ -152,6 +156,9 @@ constexpr std::array<std::pair<std::string_view, ActionKind>, 11> kActionNames{{
     {"backfill", ActionKind::kBackfill},
     {"kill-run", ActionKind::kKillRun},
     {"kill-task", ActionKind::kKillTask},
+    {"clear-task", ActionKind::kClearTask},
+    {"mark-task-success", ActionKind::kMarkTaskSuccess},
+    {"mark-task-failed", ActionKind::kMarkTaskFailed},
 }};
 }  // namespace
 

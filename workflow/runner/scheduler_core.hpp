@@ -54,6 +54,21 @@
 
 namespace gantry {
 
+// What a task action (clear-task, mark-task-success, mark-task-failed) changes in a run: each
+// task whose state it sets, in the pipeline's task order (SchedulerCore::preview()).
+struct TaskChange {
+  std::string task;
+  TaskState from = TaskState::kPending;
+  TaskState to = TaskState::kPending;
+  // The index of the running attempt the action kills (cleared or marked while running).
+  std::optional<size_t> stops_attempt{};
+};
+struct TaskActionPlan {
+  RunState run_from = RunState::kQueued;
+  RunState run_to = RunState::kQueued;  // the state the action leaves the run in at once
+  std::vector<TaskChange> tasks;
+};
+
 // What recover() does with an attempt that was running when the orchestrator stopped.
 enum class LostAttempts {
   kRerun,  // closed as lost, run again at once, not counted as a retry (the default)
@@ -144,6 +159,11 @@ class SchedulerCore {
   void switch_on();
   // Returns why the action was refused (also recorded as an event rejected), or nullopt.
   std::optional<std::string> apply(const OperatorAction& action);
+  // What a task action (clear-task, mark-task-success, mark-task-failed) would change if
+  // applied now: the tasks it sets directly (the later effects of trigger rules on their
+  // downstream are not in it), or why it would be refused (the words apply() would give).
+  // Changes nothing and records nothing (a run that left memory may be read back into it).
+  std::variant<TaskActionPlan, std::string> preview(const OperatorAction& action);
   BackfillReport backfill(const std::string& pipeline, Time from, Time to, BackfillRerun rerun);
 
   // --- Work --------------------------------------------------------------------------------
@@ -364,6 +384,18 @@ class SchedulerCore {
   // A new PipelineState for `spec`, checked (DAG, pools) but not indexed.
   std::unique_ptr<PipelineState> make_state(const PipelineSpec& spec);
   void fail_attempt(const OperatorAction& a);
+
+  // task_actions.cpp: clear-task, mark-task-success, mark-task-failed.
+  struct TaskTarget {
+    RunIndex run;
+    uint32_t task;
+  };
+  // The run and task an action names, or why the action cannot apply (without an event).
+  std::variant<TaskTarget, std::string> task_target(const OperatorAction& a);
+  std::variant<TaskActionPlan, std::string> plan_task_action(const OperatorAction& a,
+                                                             const TaskTarget& target);
+  void task_action(const OperatorAction& a);
+  void clear_task_set(RunIndex r, const TaskActionPlan& plan, const std::string& why);
 
   EventLoop& loop_;
   RunStore& store_;

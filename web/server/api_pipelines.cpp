@@ -213,6 +213,45 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                   }));
             })
       .writes = true;
+  // Task actions (web/API.md, "Task actions"): clear with Airflow's options, mark success,
+  // mark failed; ?dryRun=true says what would change without changing it.
+  for (const auto& [word, kind] : {std::pair{"clear", ActionKind::kClearTask},
+                                   std::pair{"mark-success", ActionKind::kMarkTaskSuccess},
+                                   std::pair{"mark-failed", ActionKind::kMarkTaskFailed}}) {
+    const ActionKind k = kind;
+    router
+        .post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/tasks/{task}/") + word,
+              [&, k](HttpRequest& req) {
+                const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+                const bool dry = query_flag(req, "dryRun");
+                OperatorAction a;
+                a.kind = k;
+                a.task = req.param("task");
+                const nlohmann::json b = body_json(req);
+                for (const auto& [key, value] : b.items()) {
+                  const bool known =
+                      k == ActionKind::kClearTask &&
+                      (key == "downstream" || key == "upstream" || key == "failedOnly");
+                  if (!known)
+                    throw ApiError(400, "bad_request",
+                                   key + ": unknown field" +
+                                       (k == ActionKind::kClearTask
+                                            ? " (clear takes downstream, upstream, failedOnly)"
+                                            : " (this action takes no body)"));
+                  if (!value.is_boolean())
+                    throw ApiError(400, "bad_request",
+                                   key + ": expected true or false, got " + json_text(value));
+                }
+                a.downstream = b.value("downstream", false);
+                a.upstream = b.value("upstream", false);
+                a.failed_only = b.value("failedOnly", false);
+                return HttpResponse::json(
+                    200, call_on_loop(
+                             loop, [&engine, name = req.param("name"), lt, a, by = req.token_name,
+                                    dry] { return engine.task_action(name, lt, a, by, dry); }));
+              })
+        .writes = true;
+  }
   router.get("/api/v1/pools", [&](HttpRequest&) {
     return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));
   });

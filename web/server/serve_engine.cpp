@@ -14,6 +14,7 @@
 #include "web/server/api_server.hpp"
 #include "web/server/document_split.hpp"
 #include "web/server/line_stream.hpp"
+#include "web/server/serve_engine_guarded.hpp"
 #include "web/server/utf8_text.hpp"
 #include "web/server/yaml_json.hpp"
 #include "workflow/cron/cron.hpp"
@@ -310,32 +311,6 @@ std::vector<std::string> ServeEngine::problems() const {
   std::vector<std::string> out;
   for (const auto& [document, message] : problems_)
     out.push_back(document + (document == "database" ? ": " : " could not be loaded: ") + message);
-  return out;
-}
-
-template <typename F>
-nlohmann::json ServeEngine::guarded(F&& change) {
-  if (!storage_problem_.empty()) throw storage_answer();
-  try {
-    sqlite_->begin_group();
-  } catch (const StoreError& e) {
-    storage_failed(e);
-    throw storage_answer();
-  }
-  store_->hold();
-  nlohmann::json out;
-  try {
-    out = change();
-  } catch (const StoreError& e) {
-    storage_failed(e);
-    throw storage_answer();
-  } catch (...) {
-    // A refusal decided without a failed write (404, 409, ...): what it wrote (an event
-    // `rejected`) is kept.
-    commit_request();
-    throw;
-  }
-  commit_request();
   return out;
 }
 
@@ -674,16 +649,22 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
   });
 }
 
+const PipelineSpec& ServeEngine::require_run(const std::string& name, Time logical,
+                                             const std::string& task) {
+  const PipelineSpec* spec = find(name);
+  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  if (scheduler_->fetch_run(name, logical) == nullptr)
+    throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
+  if (!task.empty() && std::none_of(spec->tasks.begin(), spec->tasks.end(),
+                                    [&](const TaskSpec& t) { return t.name == task; }))
+    throw ApiError(404, "not_found", "pipeline '" + name + "' has no task '" + task + "'");
+  return *spec;
+}
+
 nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind,
                                        const std::string& task, const std::string& by) {
   return guarded([&]() -> nlohmann::json {
-    const PipelineSpec* spec = find(name);
-    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-    if (scheduler_->fetch_run(name, logical) == nullptr)
-      throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
-    if (!task.empty() && std::none_of(spec->tasks.begin(), spec->tasks.end(),
-                                      [&](const TaskSpec& t) { return t.name == task; }))
-      throw ApiError(404, "not_found", "pipeline '" + name + "' has no task '" + task + "'");
+    require_run(name, logical, task);
     OperatorAction a;
     a.at = loop_->now();
     a.kind = kind;

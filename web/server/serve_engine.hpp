@@ -155,6 +155,13 @@ class ServeEngine {
   // scheduler's reason when it refuses; the run's JSON after it.
   nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind,
                             const std::string& task = "", const std::string& by = "");
+  // A task action (clear-task with its options in `options`, mark-task-success,
+  // mark-task-failed; serve_task_actions.cpp) asked `by` a token's name, or with `dry_run`
+  // only what it would change. 404 for an unknown pipeline, run or task; 409 with the
+  // scheduler's reason when it refuses. Returns {"action", "dryRun", "runState": {"from",
+  // "to"}, "changes": [{"task", "from", "to", "stopsAttempt"}], "run": Run} (web/API.md).
+  nlohmann::json task_action(const std::string& name, Time logical, const OperatorAction& options,
+                             const std::string& by, bool dry_run);
   nlohmann::json pools();
   nlohmann::json cluster();
   nlohmann::json queue();
@@ -170,8 +177,11 @@ class ServeEngine {
   void resume();
   // A request that changes something: all or nothing (one transaction), events published
   // after it committed; while the database cannot be written, refused at once.
+  // (serve_engine_guarded.hpp)
   template <typename F>
   nlohmann::json guarded(F&& change);
+  // 404 unless `name` is a pipeline with a run at `logical` and, when given, a task `task`.
+  const PipelineSpec& require_run(const std::string& name, Time logical, const std::string& task);
   void commit_request();
   // See STORAGE FAILURES.
   void storage_failed(const StoreError& e);

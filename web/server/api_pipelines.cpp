@@ -113,9 +113,11 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   router
       .del("/api/v1/pipelines/{name}",
            [&](HttpRequest& req) {
-             call_on_loop(loop,
-                          [&engine, name = req.param("name")] { engine.delete_pipeline(name); });
-             return HttpResponse::json(200, {{"deleted", req.param("name")}});
+             const bool purge = query_flag(req, "purge");
+             return HttpResponse::json(
+                 200, call_on_loop(loop, [&engine, name = req.param("name"), purge] {
+                   return engine.delete_pipeline(name, purge);
+                 }));
            })
       .writes = true;
   for (const bool pause : {true, false}) {

@@ -576,26 +576,31 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
   return j;
 }
 
-void ServeEngine::delete_pipeline(const std::string& name) {
-  guarded([&]() -> nlohmann::json {
-    if (find(name) == nullptr && !problem_of("Pipeline/" + name).empty()) {
-      // Stored but not loaded at start: deleting it is one way to clear the problem.
-      catalog_->remove("Pipeline", name);
-      clear_problem("Pipeline/" + name);
-      store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
-      return nullptr;
+nlohmann::json ServeEngine::delete_pipeline(const std::string& name, bool purge) {
+  return guarded([&]() -> nlohmann::json {
+    const bool loaded = find(name) != nullptr;
+    if (!loaded && problem_of("Pipeline/" + name).empty())
+      throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    if (loaded) {
+      try {
+        scheduler_->remove_pipeline(name, purge);
+      } catch (const PipelineBusy& e) {
+        throw ApiError(409, "conflict", e.what());
+      }
     }
-    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-    try {
-      scheduler_->remove_pipeline(name);
-    } catch (const PipelineBusy& e) {
-      throw ApiError(409, "conflict", e.what());
-    }
+    // Stored but not loaded at start: deleting it is one way to clear its problem.
     catalog_->remove("Pipeline", name);
+    clear_problem("Pipeline/" + name);
     pipelines_.erase(name);
     paused_.erase(name);
+    const int64_t stored = sqlite_->count_runs(name);
+    const int64_t purged = purge ? sqlite_->purge_pipeline(name) : 0;
+    if (purged > 0) store_->seed_counts(sqlite_->count_runs_by_state());
     store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
-    return nullptr;
+    return {{"deleted", name},
+            {"purged", purge},
+            {"runsKept", stored - purged},
+            {"runsPurged", purged}};
   });
 }
 

@@ -145,8 +145,11 @@ class ServeEngine {
                              NewPipelines new_pipelines = NewPipelines::kStart);
   nlohmann::json list_pipelines();
   nlohmann::json pipeline(const std::string& name);  // ApiError 404
-  // 404, 409; also deletes a stored pipeline that could not be loaded at start.
-  void delete_pipeline(const std::string& name);
+  // 404, 409; also deletes a stored pipeline that could not be loaded at start. Its stored
+  // runs stay readable, or with `purge` are deleted with their tasks, attempts and events (a
+  // pipeline applied again under the name then starts with no history). Returns
+  // {"deleted": name, "purged": bool, "runsKept": n, "runsPurged": n}.
+  nlohmann::json delete_pipeline(const std::string& name, bool purge = false);
   nlohmann::json set_paused(const std::string& name, bool paused);
   nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);

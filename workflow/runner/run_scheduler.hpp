@@ -221,7 +221,9 @@ class RunScheduler final : private AttemptListener {
   // `paused_if_new`: a pipeline new to the scheduler (or put again after remove_pipeline())
   // starts paused: no tick is looked at until resume (gantry serve's API default).
   void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
-  bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
+  bool remove_pipeline(const std::string& name, bool forget_runs = false) {
+    return core_.remove_pipeline(name, forget_runs);
+  }
 
   // Stops it for good (SchedulerCore::halt()): its timers are cancelled and the attempts it
   // had started are killed in the executor, so nothing reaches it any more; it writes nothing

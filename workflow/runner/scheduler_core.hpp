@@ -112,8 +112,10 @@ class SchedulerCore {
   // flight, and the errors of add_pipeline() (nothing changes then).
   void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
   // Stops a pipeline's schedule for good and forgets it for operator actions; its runs stay
-  // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
-  bool remove_pipeline(const std::string& name);
+  // (timeline, find_run) unless `forget_runs`: then they leave memory too (the caller purges
+  // them from the store), and a pipeline put again under the name starts with none. Throws
+  // PipelineBusy while it has runs in flight; false when unknown.
+  bool remove_pipeline(const std::string& name, bool forget_runs = false);
   void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
   // At most `runs` ticks of one schedule are handled per event of the loop (0: no limit, the
   // default): a catch-up of many ticks goes on in the loop's next turns (TickPlanner's

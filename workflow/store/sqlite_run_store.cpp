@@ -426,6 +426,33 @@ std::optional<Run> SqliteRunStore::load_run_before(std::string_view pipeline, Ti
   return std::move(runs.front());
 }
 
+int64_t SqliteRunStore::purge_pipeline(const std::string& pipeline) {
+  begin_change();
+  Undo undo(*this);
+  const int64_t runs = count_runs(pipeline);
+  const char* ids = "(SELECT id FROM runs WHERE pipeline = ?)";
+  for (const std::string& sql : {std::string("DELETE FROM attempts WHERE run_id IN ") + ids,
+                                 std::string("DELETE FROM task_instances WHERE run_id IN ") + ids,
+                                 std::string("DELETE FROM runs WHERE pipeline = ?"),
+                                 std::string("DELETE FROM events WHERE pipeline = ?"),
+                                 std::string("DELETE FROM pipelines WHERE name = ?")}) {
+    Statement st = db_.prepare(sql);
+    st.bind_all(pipeline);
+    st.step();
+  }
+  std::erase_if(ids_, [&](const auto& entry) { return entry.first.pipeline == pipeline; });
+  commit_if_due();
+  undo.keep();
+  return runs;
+}
+
+int64_t SqliteRunStore::count_runs(const std::string& pipeline) const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  Statement st = db.prepare("SELECT count(*) FROM runs WHERE pipeline = ?");
+  st.bind_all(pipeline);
+  return st.step() ? st.column_int64(0) : 0;
+}
+
 std::map<std::string, int64_t> SqliteRunStore::count_runs_by_state() const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
   std::map<std::string, int64_t> out;

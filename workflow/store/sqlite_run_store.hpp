@@ -113,6 +113,13 @@ class SqliteRunStore final : public RunStore {
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
   AttemptId max_attempt_id() const override;
 
+  // Deletes every stored run of `pipeline` with its task instances, attempts and events, and
+  // its pipelines row (gantry serve: DELETE /pipelines/{name}?purge=true). Returns how many
+  // runs it deleted. One change (all or nothing); throws StoreError. The caller makes sure no
+  // run of it is in flight.
+  int64_t purge_pipeline(const std::string& pipeline);
+  // How many runs of `pipeline` are stored.
+  int64_t count_runs(const std::string& pipeline) const;
   // How many runs are in each state (state word -> count), for a server's metrics at start.
   std::map<std::string, int64_t> count_runs_by_state() const;
   // The latest instant the database holds: runs' logical times, starts and ends, attempts'

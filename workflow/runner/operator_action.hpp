@@ -3,6 +3,7 @@
 // reads from an events file and hands to RunScheduler::schedule(). Fields a kind does not use
 // are ignored.
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +57,9 @@ struct OperatorAction {
   // clear-task: which tasks besides `task` (the closures in the DAG), and whether only those
   // that failed, were upstream_failed or killed are cleared.
   bool downstream = false, upstream = false, failed_only = false;
+  // trigger: the run's params (name -> JSON literal, checked by the caller: resolve_params()
+  // of workflow/pipeline/pipeline_params.hpp); those not given take their defaults.
+  std::map<std::string, std::string> params{};
 };
 
 std::string_view to_string(ActionKind k);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "workflow/pipeline/pipeline_spec.hpp"
@@ -181,6 +182,18 @@ std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text) {
   if (text == "failed") return BackfillRerun::kFailed;
   if (text == "all") return BackfillRerun::kAll;
   return std::nullopt;
+}
+
+std::map<std::string, std::string> param_env(const std::map<std::string, std::string>& params) {
+  std::map<std::string, std::string> env;
+  for (const auto& [name, literal] : params) {
+    std::string key = "GANTRY_PARAM_" + name;
+    for (char& c : key)
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    const nlohmann::json value = nlohmann::json::parse(literal, nullptr, false);
+    env[key] = value.is_string() ? value.get<std::string>() : literal;
+  }
+  return env;
 }
 
 std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec,

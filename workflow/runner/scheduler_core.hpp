@@ -297,7 +297,9 @@ class SchedulerCore {
 
   // core_runs.cpp: runs.
   // The one way a run comes into existence: stored (RunStore::create_run decides), indexed.
-  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger);
+  // `params`: the values given (a manual trigger's); the pipeline's defaults fill the rest.
+  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger,
+                                     const std::map<std::string, std::string>& params = {});
   // A run indexed like a created one (the per-task phases follow its task states).
   RunIndex index_run(PipelineState& p, Run run);
   // A run read from the store (recover(), bring_back()): its tasks in the pipeline's order,

@@ -4,7 +4,8 @@
 //
 //   pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT, timezone TEXT)
 //   runs(id INTEGER PRIMARY KEY, pipeline TEXT, logical_us INTEGER, trigger TEXT, state TEXT,
-//        start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us))
+//        start_us INTEGER, end_us INTEGER, params TEXT, UNIQUE (pipeline, logical_us))
+//        params: the run's params as a JSON object (NULL without any; Run::params)
 //   task_instances(run_id INTEGER, position INTEGER, name TEXT, state TEXT, cpu_milli INTEGER,
 //        memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name))
 //   attempts(run_id INTEGER, task TEXT, idx INTEGER, start_us INTEGER, end_us INTEGER,
@@ -33,7 +34,7 @@
 // no row is an error.
 //
 // Schema versions (Database::migrate, PRAGMA user_version): 1 the tables, 2 meta, 3 the
-// attempts' attempt_id and running_us. A database of an older version is migrated when opened.
+// attempts' attempt_id and running_us, 4 attempts' reason, 5 runs' params. A database of an older version is migrated when opened.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the

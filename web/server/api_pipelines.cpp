@@ -77,9 +77,16 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   ServeEngine& engine = ctx.engine;
   EventLoop& loop = engine.loop();
 
-  router.get("/api/v1/pipelines", [&](HttpRequest&) {
-    return HttpResponse::json(200,
-                              call_on_loop(loop, [&engine] { return engine.list_pipelines(); }));
+  router.get("/api/v1/pipelines", [&](HttpRequest& req) {
+    PipelineFilter filter;
+    filter.q = req.query_value("q").value_or("");
+    filter.tag = req.query_value("tag").value_or("");
+    filter.owner = req.query_value("owner").value_or("");
+    filter.state = req.query_value("state").value_or("");
+    if (const auto bad = pipeline_state_error(filter.state))
+      throw ApiError(400, "bad_request", *bad);
+    return HttpResponse::json(
+        200, call_on_loop(loop, [&engine, filter] { return engine.list_pipelines(filter); }));
   });
   router
       .post("/api/v1/pipelines",
@@ -134,10 +141,17 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   router
       .post("/api/v1/pipelines/{name}/trigger",
             [&](HttpRequest& req) {
-              return HttpResponse::json(201,
-                                        call_on_loop(loop, [&engine, name = req.param("name")] {
-                                          return engine.trigger(name);
-                                        }));
+              // {"params": {name: value}}: checked against spec.params; defaults fill the rest.
+              const nlohmann::json b = body_json(req);
+              for (const auto& [key, value] : b.items())
+                if (key != "params")
+                  throw ApiError(400, "bad_request",
+                                 key + ": unknown field (trigger takes params)");
+              const nlohmann::json params = b.value("params", nlohmann::json());
+              return HttpResponse::json(
+                  201, call_on_loop(loop, [&engine, name = req.param("name"), params] {
+                    return engine.trigger(name, params);
+                  }));
             })
       .writes = true;
   router

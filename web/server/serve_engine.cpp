@@ -19,6 +19,7 @@
 #include "web/server/yaml_json.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
+#include "workflow/pipeline/pipeline_params.hpp"
 #include "workflow/runner/timeline.hpp"
 #include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
@@ -525,6 +526,9 @@ nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
   nlohmann::json j;
   j["name"] = spec.name;
   j["namespace"] = spec.namespace_name;
+  j["description"] = spec.description;
+  j["owner"] = spec.owner.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.owner);
+  j["tags"] = spec.tags;
   j["paused"] = paused;
   nlohmann::json ticks = nlohmann::json::array();
   if (spec.schedule) {
@@ -554,9 +558,14 @@ nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
   return j;
 }
 
-nlohmann::json ServeEngine::list_pipelines() {
+nlohmann::json ServeEngine::list_pipelines(const PipelineFilter& filter) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& [name, spec] : pipelines_) list.push_back(summary(spec, paused_[name]));
+  for (const auto& [name, spec] : pipelines_) {
+    nlohmann::json s = summary(spec, paused_[name]);
+    const std::optional<std::string> last =
+        s["lastRun"].is_null() ? std::nullopt : std::optional<std::string>(s["lastRun"]["state"]);
+    if (pipeline_matches(filter, spec, paused_[name], last)) list.push_back(std::move(s));
+  }
   return {{"pipelines", std::move(list)}};
 }
 
@@ -566,6 +575,15 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
   nlohmann::json j = summary(*spec, paused_[name]);
   const auto entry = catalog_->find("Pipeline", name);
   j["yaml"] = entry ? entry->yaml : "";
+  nlohmann::json params = nlohmann::json::array();
+  for (const ParamSpec& p : spec->params) {
+    params.push_back({{"name", p.name},
+                      {"type", to_string(p.type)},
+                      {"default", p.default_value ? nlohmann::json::parse(*p.default_value)
+                                                  : nlohmann::json(nullptr)},
+                      {"description", p.description}});
+  }
+  j["params"] = std::move(params);
   j["spec"] = nullptr;
   if (entry) {
     try {
@@ -621,10 +639,16 @@ nlohmann::json ServeEngine::set_paused(const std::string& name, bool paused) {
   });
 }
 
-nlohmann::json ServeEngine::trigger(const std::string& name) {
+nlohmann::json ServeEngine::trigger(const std::string& name, const nlohmann::json& params) {
   return guarded([&]() -> nlohmann::json {
-    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    const PipelineSpec* spec = find(name);
+    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
     OperatorAction a;
+    try {
+      a.params = resolve_params(*spec, params);
+    } catch (const std::invalid_argument& e) {
+      throw ApiError(400, "bad_request", e.what());
+    }
     a.at = loop_->now();
     a.kind = ActionKind::kTrigger;
     a.pipeline = name;

@@ -48,6 +48,7 @@
 #include "engine/policy/action_log.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/pipeline_catalog.hpp"
+#include "web/server/pipeline_filter.hpp"
 #include "web/server/publishing_run_store.hpp"
 #include "web/server/run_queries.hpp"
 #include "web/server/serve_world.hpp"
@@ -143,15 +144,20 @@ class ServeEngine {
   // carry each file's name (PipelineSource::file_name).
   nlohmann::json apply_files(const std::vector<PipelineSource>& files, bool dry_run, bool& created,
                              NewPipelines new_pipelines = NewPipelines::kStart);
-  nlohmann::json list_pipelines();
-  nlohmann::json pipeline(const std::string& name);  // ApiError 404
+  // {"pipelines": [PipelineSummary]}: those `filter` keeps (pipeline_filter.hpp), by name.
+  nlohmann::json list_pipelines(const PipelineFilter& filter = {});
+  // A PipelineSummary with "yaml", "spec" (its JSON) and "params" (the schema of its params:
+  // [{"name", "type", "default", "description"}], for a typed trigger form). ApiError 404.
+  nlohmann::json pipeline(const std::string& name);
   // 404, 409; also deletes a stored pipeline that could not be loaded at start. Its stored
   // runs stay readable, or with `purge` are deleted with their tasks, attempts and events (a
   // pipeline applied again under the name then starts with no history). Returns
   // {"deleted": name, "purged": bool, "runsKept": n, "runsPurged": n}.
   nlohmann::json delete_pipeline(const std::string& name, bool purge = false);
   nlohmann::json set_paused(const std::string& name, bool paused);
-  nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
+  // 201 body (the Run); 409 when a run exists now; 400 naming the param when `params` (a JSON
+  // object name -> value, or null) does not fit spec.params (resolve_params()).
+  nlohmann::json trigger(const std::string& name, const nlohmann::json& params = nlohmann::json());
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
   // An operator action on one run (rerun, mark-success, kill-run) or one task of it (`task`:
   // kill-task), asked `by` a token's name. 404 for an unknown pipeline or run, 409 with the

@@ -146,6 +146,43 @@ TEST_F(ServeCommand, KillATaskThenTheRunAndSayByWhom) {
   EXPECT_NE(ended.body.find("the run has ended: it is killed"), std::string::npos) << ended.body;
 }
 
+// `gantry pipeline trigger --param NAME=VALUE`: each value typed by the pipeline's
+// spec.params (read from the server), the rest their defaults; the run shows them. A value of
+// the wrong type is refused by the CLI before it asks, a name the pipeline lacks by the server,
+// each naming the param (exit 2), and nothing is triggered.
+TEST_F(ServeCommand, TriggerWithParams) {
+  auto server = serve({"--speed", "1"});
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  const std::string file = write("train.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: train}
+spec:
+  params:
+    epochs: {type: int, default: 3}
+    lr: {type: float, default: 0.5}
+    dataset: {type: string}
+    fast: {type: bool, default: false}
+  tasks:
+  - {name: fit, image: i, resources: {cpu: "1", memory: 1Gi}, simulate: {duration: 10h}}
+)");
+  ASSERT_EQ(run("pipeline apply " + file + flags).exit_code(), 0);
+  const Outcome wrong = run("pipeline trigger train --param epochs=ten --param dataset=d" + flags);
+  EXPECT_EQ(wrong.exit_code(), 2);
+  EXPECT_NE(wrong.err.find("--param epochs=ten: epochs is an int"), std::string::npos) << wrong.err;
+  const Outcome unknown = run("pipeline trigger train --param seed=1 --param dataset=d" + flags);
+  EXPECT_EQ(unknown.exit_code(), 2);
+  EXPECT_NE(unknown.err.find("params.seed: not a param of pipeline train"), std::string::npos)
+      << unknown.err;
+  const Outcome ok = run(
+      "pipeline trigger train --param epochs=10 --param dataset=s3://x --param fast=true" + flags);
+  ASSERT_EQ(ok.exit_code(), 0) << ok.err;
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto runs = nlohmann::json::parse(client.get("/api/v1/pipelines/train/runs").body)["runs"];
+  ASSERT_EQ(runs.size(), 1u) << "the refused triggers made no run";
+  EXPECT_EQ(runs[0]["params"],
+            nlohmann::json({{"dataset", "s3://x"}, {"epochs", 10}, {"fast", true}, {"lr", 0.5}}));
+}
+
 // The server refuses a bad file with the errors `gantry pipeline validate` prints for it, and
 // the CLI shows them the same way (file:line:col: path: message), exit 2.
 TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {

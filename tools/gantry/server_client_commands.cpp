@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "engine/core/errors.hpp"
 #include "engine/core/time.hpp"
@@ -186,10 +188,49 @@ void set_paused(const ServerFlags& f, const std::string& name, bool pause) {
   fmt::print("pipeline/{} {}\n", name, pause ? "paused" : "resumed");
 }
 
-void trigger(const ServerFlags& f, const std::string& name) {
+// --param NAME=VALUE as the JSON value the pipeline's param of that name takes (its type from
+// GET /pipelines/{name}); a name it does not have goes as a string, for the server to refuse.
+nlohmann::json param_values(web::HttpClient& client, const std::string& name,
+                            const std::vector<std::string>& given) {
+  nlohmann::json out = nlohmann::json::object();
+  if (given.empty()) return out;
+  const web::ClientResponse r = send(client, "GET", "/api/v1/pipelines/" + path_segment(name));
+  check(r, name);
+  std::map<std::string, std::string> types;
+  for (const auto& p : nlohmann::json::parse(r.body).value("params", nlohmann::json::array()))
+    types[p.value("name", "")] = p.value("type", "string");
+  for (const std::string& item : given) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw GantryError("--param " + item + ": expected NAME=VALUE");
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    const std::string type = types.count(key) != 0 ? types[key] : "string";
+    const auto wrong = [&] {
+      return GantryError("--param " + item + ": " + key + " is " + (type == "int" ? "an " : "a ") +
+                         type);
+    };
+    if (type == "string") {
+      out[key] = text;
+    } else if (type == "bool") {
+      if (text != "true" && text != "false") throw wrong();
+      out[key] = text == "true";
+    } else {
+      const nlohmann::json number = nlohmann::json::parse(text, nullptr, false);
+      if (!number.is_number() || (type == "int" && !number.is_number_integer())) throw wrong();
+      out[key] = number;
+    }
+  }
+  return out;
+}
+
+void trigger(const ServerFlags& f, const std::string& name,
+             const std::vector<std::string>& params) {
   auto client = connect(f);
+  const nlohmann::json values = param_values(*client, name, params);
   const web::ClientResponse r =
-      send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger");
+      send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger",
+           values.empty() ? std::string() : nlohmann::json({{"params", values}}).dump(),
+           values.empty() ? std::string() : std::string("application/json"));
   check(r, name);
   const auto j = nlohmann::json::parse(r.body);
   fmt::print("run {} {} ({})\n", name, j.value("logicalTime", ""), j.value("state", ""));
@@ -252,11 +293,17 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   }
   {
     auto name = std::make_shared<std::string>();
+    auto params = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd =
         pipeline.add_subcommand("trigger", "Start a manual run on a running gantry serve");
     cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("--param", *params,
+                    "NAME=VALUE for one of the pipeline's spec.params (repeatable); the others "
+                    "take their defaults")
+        ->allow_extra_args(false);
     add_server_flags(cmd, *f);
-    cmd->callback([f, name] { trigger(*f, *name); });
+    cmd->footer("Example: gantry pipeline trigger bert-train --param epochs=10 --param lr=0.01");
+    cmd->callback([f, name, params] { trigger(*f, *name, *params); });
   }
   for (const bool pause : {true, false}) {
     auto name = std::make_shared<std::string>();

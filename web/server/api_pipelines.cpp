@@ -268,6 +268,25 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
               })
         .writes = true;
   }
+  // The story of one attempt, then in the live world its pods' logs (attempt_log.hpp).
+  router.get(
+      "/api/v1/pipelines/{name}/runs/{logicalTime}/tasks/{task}/attempts/{n}/log",
+      [&](HttpRequest& req) {
+        const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+        const std::string& n_text = req.param("n");
+        const bool digits = !n_text.empty() && n_text.size() <= 9 &&
+                            n_text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoul(n_text) == 0)
+          throw ApiError(400, "bad_request",
+                         "n: expected an attempt number (1 for the first), got '" + n_text + "'");
+        const size_t n = std::stoul(n_text);
+        ServeEngine::AttemptLog log =
+            call_on_loop(loop, [&engine, name = req.param("name"), lt, task = req.param("task"),
+                                n] { return engine.attempt_log(name, lt, task, n); });
+        // Off the loop thread: reading a pod's log waits for the API server.
+        if (log.live) log.text += "\n" + engine.live_pod_logs(log.id);
+        return HttpResponse::text(200, std::move(log.text));
+      });
   router.get("/api/v1/pools", [&](HttpRequest&) {
     return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));
   });

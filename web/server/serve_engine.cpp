@@ -72,6 +72,7 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
     throw GantryError("--world: expected sim or kube, got '" + config_.world + "'");
   }
   action_lines_ = std::make_unique<LineStream>([this](std::string&& line) {
+    trail_.note(line);
     if (config_.action_line) config_.action_line(line);
     cluster_changed();
   });

@@ -46,6 +46,7 @@
 
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
+#include "web/server/attempt_log.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/pipeline_catalog.hpp"
 #include "web/server/pipeline_filter.hpp"
@@ -171,6 +172,18 @@ class ServeEngine {
   // "to"}, "changes": [{"task", "from", "to", "stopsAttempt"}], "run": Run} (web/API.md).
   nlohmann::json task_action(const std::string& name, Time logical, const OperatorAction& options,
                              const std::string& by, bool dry_run);
+  // The story of attempt `number` (1 for the first) of a task (attempt_log.hpp; web/API.md,
+  // "Attempt log"): `text`, and in the live world the attempt's id for live_pod_logs().
+  // ApiError 404 for an unknown pipeline, run, task or attempt number.
+  struct AttemptLog {
+    std::string text;
+    AttemptId id = 0;
+    bool live = false;
+  };
+  AttemptLog attempt_log(const std::string& name, Time logical, const std::string& task,
+                         size_t number);
+  // The pods' logs of attempt `id` in the live world (ServeWorld::pod_logs()). Any thread.
+  std::string live_pod_logs(AttemptId id) { return world_->pod_logs(id); }
   nlohmann::json pools();
   nlohmann::json cluster();
   nlohmann::json queue();
@@ -225,6 +238,7 @@ class ServeEngine {
   std::unique_ptr<std::ostream> action_lines_;
   std::unique_ptr<ActionLog> action_log_;
   std::vector<uint64_t> published_version_;  // per node
+  WorkloadTrail trail_;                      // the action log by workload (attempt logs)
   bool publish_pending_ = false;
   std::map<std::string, PipelineSpec> pipelines_;  // applied, by name
   std::map<std::string, bool> paused_;

@@ -67,6 +67,15 @@ class ServeWorld {
   // (the live scheduler's FailedScheduling text), or "" when the world has nothing better
   // than the workload's last_reason. Loop thread.
   virtual std::string pending_reason(JobId /*job*/) const { return {}; }
+  // The workload of the cluster an attempt became (a distributed task's gang in the
+  // simulated world), or -1. Loop thread.
+  virtual JobId job_of(AttemptId /*id*/) const { return -1; }
+  // Whether attempts run as pods of a live cluster, whose logs pod_logs() reads.
+  virtual bool live() const { return false; }
+  // The logs of the attempt's pods, every line prefixed "[pod-name] ", or a sentence saying
+  // why they cannot be read (the API server's error, no pods left). Any thread (blocking
+  // requests to the API server; never on the loop thread).
+  virtual std::string pod_logs(AttemptId /*id*/) { return {}; }
 };
 
 // The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "tests/web/pipeline_api_fixture.hpp"
 
 namespace gantry::web {
@@ -64,6 +66,60 @@ TEST_F(AttemptLogApi, TheStoryOfAContainerAttemptMarkedFailed) {
   EXPECT_EQ(call("GET", task + "/attempts/first/log").status, 400);
   EXPECT_EQ(call("GET", "/api/v1/pipelines/one/runs/" + lt + "/tasks/zz/attempts/1/log").status,
             404);
+}
+
+// A gang of the simulated cluster (pytorchjob, 2 pods of 1 GPU A100-80G, 10 minutes of compute)
+// on an engine whose loop this test runs itself, to an hour after the trigger (at --speed
+// 36000, a tenth of a second): its story says it queued as a gang, where its two pods were
+// placed and on which GPU, that it ran and finished, and that the attempt succeeded. Which
+// nodes the scenario's scheduler chose is its business: the lines are matched by their words.
+class AttemptLogGang : public testing::TempDirTest {};
+
+TEST_F(AttemptLogGang, TheStorySaysWhereThePodsWerePlaced) {
+  EventBus bus;
+  ServeEngine engine(
+      ServeConfig{.db_path = (dir_ / "g.db").string(),
+                  .cluster_file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/quickstart.yaml",
+                  .speed = 36000,
+                  .kube = {},
+                  .log = {}},
+      bus);
+  engine.start();
+  bool created = false;
+  engine.apply(R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: gang}
+spec:
+  tasks:
+  - name: fit
+    template: pytorchjob
+    image: i
+    replicas: {master: 1, worker: 1}
+    resources: {cpu: "4", memory: 16Gi, gpu: "1", gpuType: A100-80G}
+    simulate: {duration: 10m}
+)",
+               false, created, ServeEngine::NewPipelines::kStart);
+  Time logical;
+  ASSERT_TRUE(parse_rfc3339(engine.trigger("gang")["logicalTime"], logical));
+  engine.run_until(logical + hours(1));
+  const std::vector<std::string> story =
+      without_times(engine.attempt_log("gang", logical, "fit", 1).text);
+  const auto has = [&](const std::string& start) {
+    return std::any_of(story.begin(), story.end(),
+                       [&](const std::string& l) { return l.rfind(start, 0) == 0; });
+  };
+  std::string all;
+  for (const std::string& l : story) all += l + "\n";
+  EXPECT_EQ(story.front(), "attempt 1 of task fit (run gang " + format_rfc3339(logical) +
+                               ") asked for cpu 4000m, memory 16Gi, 1 GPU A100-80G per pod, 2 "
+                               "pods (master: 1, worker: 1)");
+  EXPECT_TRUE(has("queued for the cluster as gang gang/fit@")) << all;
+  EXPECT_TRUE(has("placed: pod 0 on ")) << all;
+  EXPECT_NE(all.find("; pod 1 on "), std::string::npos) << all;
+  EXPECT_NE(all.find(" GPUs "), std::string::npos) << all;
+  EXPECT_TRUE(has("running: every pod runs")) << all;
+  EXPECT_TRUE(has("the gang finished")) << all;
+  EXPECT_EQ(story.back(), "ended succeeded") << all;
 }
 
 }  // namespace attempt_log_api_test

@@ -81,6 +81,11 @@ std::vector<std::string> WorkloadTrail::lines(JobId job, const Scheduler& schedu
     } else if (kind == "resize") {
       what = fmt::format("resized to {} replicas", j.value("replicas", 0));
     } else {
+      // The workload's own transitions say these already (running, finished), unless the
+      // world added why.
+      const bool plain = (kind == "bound" || kind == "running" || kind == "finished") &&
+                         !j.contains("exitCode") && j.value("reason", "").empty();
+      if (plain) continue;
       what = "observed " + kind;
       if (j.contains("pod")) what += fmt::format(" (pod {})", j["pod"].get<int>());
       if (j.contains("node")) what += " on " + j.value("node", "");

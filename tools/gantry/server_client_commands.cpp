@@ -255,6 +255,57 @@ void kill(const ServerFlags& f, const std::string& name, const std::string& logi
                  t.value("state", ""));
 }
 
+// POST .../tasks/{task}/clear|mark-success|mark-failed[?dryRun=true]: prints each task the
+// action changed (or would change) and the run's state.
+void task_action(const ServerFlags& f, const std::string& name, const std::string& logical,
+                 const std::string& task, const std::string& action, const nlohmann::json& body,
+                 bool dry) {
+  auto client = connect(f);
+  const std::string path = "/api/v1/pipelines/" + path_segment(name) + "/runs/" +
+                           path_segment(logical) + "/tasks/" + path_segment(task) + "/" + action +
+                           (dry ? "?dryRun=true" : "");
+  const web::ClientResponse r =
+      send(*client, "POST", path, body.empty() ? std::string() : body.dump(),
+           body.empty() ? std::string() : std::string("application/json"));
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  const std::string verb = dry ? "would change" : "changed";
+  for (const auto& c : j["changes"]) {
+    std::string stops;
+    if (c["stopsAttempt"].is_number())
+      stops = fmt::format(" (stops attempt {})", c["stopsAttempt"].get<int>());
+    fmt::print("task {}: {} -> {}{}\n", c.value("task", ""), c.value("from", ""), c.value("to", ""),
+               stops);
+  }
+  fmt::print("run {} {} {}: {} -> {}\n", name, logical, verb, j["runState"].value("from", ""),
+             j["runState"].value("to", ""));
+}
+
+// GET .../tasks/{task}/attempts/{n}/log, printed as it is.
+void attempt_log(const ServerFlags& f, const std::string& name, const std::string& logical,
+                 const std::string& task, int attempt) {
+  auto client = connect(f);
+  const web::ClientResponse r =
+      send(*client, "GET",
+           fmt::format("/api/v1/pipelines/{}/runs/{}/tasks/{}/attempts/{}/log", path_segment(name),
+                       path_segment(logical), path_segment(task), attempt));
+  check(r, name);
+  std::cout << r.body;
+}
+
+// DELETE /pipelines/{name}[?purge=true]: says what became of its runs.
+void delete_pipeline(const ServerFlags& f, const std::string& name, bool purge) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(
+      *client, "DELETE", "/api/v1/pipelines/" + path_segment(name) + (purge ? "?purge=true" : ""));
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  if (purge)
+    fmt::print("pipeline/{} deleted; {} runs purged\n", name, j.value("runsPurged", 0));
+  else
+    fmt::print("pipeline/{} deleted; {} runs kept\n", name, j.value("runsKept", 0));
+}
+
 }  // namespace
 
 void add_pipeline_client_commands(CLI::App& pipeline) {
@@ -328,6 +379,64 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     add_server_flags(cmd, *f);
     cmd->footer("Example: gantry pipeline kill nightly 2026-11-28T02:00:00Z --task train");
     cmd->callback([f, name, logical, task] { kill(*f, *name, *logical, *task); });
+  }
+  for (const char* action : {"clear", "mark-success", "mark-failed"}) {
+    const std::string word = action;
+    auto name = std::make_shared<std::string>();
+    auto logical = std::make_shared<std::string>();
+    auto task = std::make_shared<std::string>();
+    auto dry = std::make_shared<bool>(false);
+    auto downstream = std::make_shared<bool>(false);
+    auto upstream = std::make_shared<bool>(false);
+    auto failed_only = std::make_shared<bool>(false);
+    CLI::App* cmd = pipeline.add_subcommand(
+        word, word == "clear" ? "Run a task of a run again (Airflow's clear), with its downstream "
+                                "or upstream if asked"
+              : word == "mark-success"
+                  ? "Declare a task of a queued or running run succeeded; its downstream follow"
+                  : "Declare a task of a queued or running run failed; its downstream follow");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("logical-time", *logical, "The run's logical time (RFC 3339)")->required();
+    cmd->add_option("--task", *task, "The task")->required();
+    cmd->add_flag("--dry-run", *dry, "Only say what would change");
+    if (word == "clear") {
+      cmd->add_flag("--downstream", *downstream, "Also the tasks downstream of it");
+      cmd->add_flag("--upstream", *upstream, "Also the tasks upstream of it");
+      cmd->add_flag("--failed-only", *failed_only, "Only those failed, upstream_failed or killed");
+    }
+    add_server_flags(cmd, *f);
+    cmd->callback([=] {
+      nlohmann::json body = nlohmann::json::object();
+      if (*downstream) body["downstream"] = true;
+      if (*upstream) body["upstream"] = true;
+      if (*failed_only) body["failedOnly"] = true;
+      task_action(*f, *name, *logical, *task, word, body, *dry);
+    });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto logical = std::make_shared<std::string>();
+    auto task = std::make_shared<std::string>();
+    auto attempt = std::make_shared<int>(1);
+    CLI::App* cmd = pipeline.add_subcommand(
+        "log", "The story of an attempt (and its pods' logs in the live world)");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("logical-time", *logical, "The run's logical time (RFC 3339)")->required();
+    cmd->add_option("--task", *task, "The task")->required();
+    cmd->add_option("--attempt", *attempt, "Attempt number, 1 for the first (default 1)")
+        ->check(CLI::PositiveNumber);
+    add_server_flags(cmd, *f);
+    cmd->callback([=] { attempt_log(*f, *name, *logical, *task, *attempt); });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto purge = std::make_shared<bool>(false);
+    CLI::App* cmd = pipeline.add_subcommand(
+        "delete", "Delete a pipeline of a running gantry serve (its runs kept unless --purge)");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_flag("--purge", *purge, "Also delete its stored runs, for good");
+    add_server_flags(cmd, *f);
+    cmd->callback([=] { delete_pipeline(*f, *name, *purge); });
   }
 }
 

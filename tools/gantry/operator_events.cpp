@@ -24,8 +24,10 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
                                           Time not_before, Time not_after,
                                           std::vector<InputError>* skipped, ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(
-      node, {"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun"}, errors);
+  const ConfigFields m(node,
+                       {"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun",
+                        "downstream", "upstream", "failedOnly"},
+                       errors);
   if (!m.valid()) return std::nullopt;
   OperatorAction a;
   m.read_required("at", [&](const ConfigNode& n) {
@@ -69,6 +71,15 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   refuse("from", window);
   refuse("to", window);
   refuse("rerun", window);
+  const bool clear = a.kind == ActionKind::kClearTask;
+  refuse("downstream", clear);
+  refuse("upstream", clear);
+  refuse("failedOnly", clear);
+  if (clear) {
+    m.read("downstream", [&](const ConfigNode& n) { a.downstream = n.as_bool(); });
+    m.read("upstream", [&](const ConfigNode& n) { a.upstream = n.as_bool(); });
+    m.read("failedOnly", [&](const ConfigNode& n) { a.failed_only = n.as_bool(); });
+  }
 
   const PipelineSpec* pipeline = nullptr;
   if (!global)

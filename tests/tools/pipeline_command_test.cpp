@@ -120,6 +120,48 @@ TEST_F(PipelineCommand, BadEventsFileNamesLineAndField) {
   EXPECT_NE(o.err.find("has no task 'transfrom'"), std::string::npos) << o.err;
 }
 
+// clear-task from the events file: the 08:00 run (extract 1 attempt -> transform 2, its first
+// failed -> load 1, ended 08:12:10) cleared at 09:30 from extract with its downstream: the
+// three tasks run again (2, 3 and 2 attempts) and the run succeeds again; the 07:00 run,
+// cleared at 09:30 from transform alone, has one more attempt of transform only. A field only clear-task takes
+// is refused on another action, naming its line.
+TEST_F(PipelineCommand, ClearTaskFromTheEventsFile) {
+  std::ofstream(dir_ / "events.yaml")
+      << "- {at: 2026-03-02T09:30:00Z, action: clear-task, pipeline: hourly-etl,"
+         " logicalTime: 2026-03-02T08:00:00Z, task: extract, downstream: true}\n"
+         "- {at: 2026-03-02T09:30:00Z, action: clear-task, pipeline: hourly-etl,"
+         " logicalTime: 2026-03-02T07:00:00Z, task: transform}\n";
+  const Outcome o = run("pipeline run " + etl() +
+                        " --from 2026-03-02T07:00:00Z --until 2026-03-02T11:00:00Z --format json"
+                        " --events " +
+                        (dir_ / "events.yaml").string() + " --db " + db_path());
+  ASSERT_EQ(o.exit_code(), 0) << o.err;
+  const auto runs = nlohmann::json::parse(o.out)["runs"];
+  const auto attempts = [&](const std::string& logical, int task) -> size_t {
+    for (const auto& r : runs)
+      if (r["logicalTime"] == logical) return r["tasks"][task]["attempts"].size();
+    return 0;
+  };
+  EXPECT_EQ(attempts("2026-03-02T08:00:00Z", 0), 2u);
+  EXPECT_EQ(attempts("2026-03-02T08:00:00Z", 1), 3u);
+  EXPECT_EQ(attempts("2026-03-02T08:00:00Z", 2), 2u);
+  EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 0), 1u);
+  EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 1), 3u);
+  EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 2), 1u) << "load is downstream, not cleared";
+  for (const auto& r : runs)
+    if (r["logicalTime"] == "2026-03-02T08:00:00Z") EXPECT_EQ(r["state"], "succeeded");
+
+  std::ofstream(dir_ / "bad.yaml") << "- {at: 2026-03-02T09:30:00Z, action: kill-task,"
+                                      " pipeline: hourly-etl, logicalTime: 2026-03-02T08:00:00Z,"
+                                      " task: extract, downstream: true}\n";
+  const Outcome bad = run("pipeline run " + etl() +
+                          " --from 2026-03-02T07:00:00Z --until 2026-03-02T11:00:00Z --events " +
+                          (dir_ / "bad.yaml").string() + " --db " + (dir_ / "b.db").string());
+  EXPECT_EQ(bad.exit_code(), 2);
+  EXPECT_NE(bad.err.find("bad.yaml:1:"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("kill-task does not take downstream"), std::string::npos) << bad.err;
+}
+
 // --cluster: the pytorchjob task becomes a 32-GPU gang job of the quickstart cluster, next to
 // the scenario's own 600 jobs; each nightly run takes prepare 10 m + at least the 2 h of
 // training + two 5 s pod start-up stages.

@@ -146,6 +146,86 @@ TEST_F(ServeCommand, KillATaskThenTheRunAndSayByWhom) {
   EXPECT_NE(ended.body.find("the run has ended: it is killed"), std::string::npos) << ended.body;
 }
 
+// `gantry pipeline trigger --param NAME=VALUE`: each value typed by the pipeline's
+// spec.params (read from the server), the rest their defaults; the run shows them. A value of
+// the wrong type is refused by the CLI before it asks, a name the pipeline lacks by the server,
+// each naming the param (exit 2), and nothing is triggered.
+TEST_F(ServeCommand, TriggerWithParams) {
+  auto server = serve({"--speed", "1"});
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  const std::string file = write("train.yaml", R"(apiVersion: gantry.dev/v1
+kind: Pipeline
+metadata: {name: train}
+spec:
+  params:
+    epochs: {type: int, default: 3}
+    lr: {type: float, default: 0.5}
+    dataset: {type: string}
+    fast: {type: bool, default: false}
+  tasks:
+  - {name: fit, image: i, resources: {cpu: "1", memory: 1Gi}, simulate: {duration: 10h}}
+)");
+  ASSERT_EQ(run("pipeline apply " + file + flags).exit_code(), 0);
+  const Outcome wrong = run("pipeline trigger train --param epochs=ten --param dataset=d" + flags);
+  EXPECT_EQ(wrong.exit_code(), 2);
+  EXPECT_NE(wrong.err.find("--param epochs=ten: epochs is an int"), std::string::npos) << wrong.err;
+  const Outcome unknown = run("pipeline trigger train --param seed=1 --param dataset=d" + flags);
+  EXPECT_EQ(unknown.exit_code(), 2);
+  EXPECT_NE(unknown.err.find("params.seed: not a param of pipeline train"), std::string::npos)
+      << unknown.err;
+  const Outcome ok = run(
+      "pipeline trigger train --param epochs=10 --param dataset=s3://x --param fast=true" + flags);
+  ASSERT_EQ(ok.exit_code(), 0) << ok.err;
+  web::HttpClient client(server->url(), {.token = token()});
+  const auto runs = nlohmann::json::parse(client.get("/api/v1/pipelines/train/runs").body)["runs"];
+  ASSERT_EQ(runs.size(), 1u) << "the refused triggers made no run";
+  EXPECT_EQ(runs[0]["params"],
+            nlohmann::json({{"dataset", "s3://x"}, {"epochs", 10}, {"fast", true}, {"lr", 0.5}}));
+}
+
+// The task actions, the attempt log and delete from the CLI, on the 10-hour tasks of `slow`
+// (a -> c; b alone) at real speed: mark-failed a (dry run first) stops its attempt and c goes
+// upstream_failed; mark-success b ends the run failed; clear a with its downstream runs the
+// run again; log shows the story of a's first attempt; delete --purge needs the run ended
+// (killed here) and says how many runs it purged.
+TEST_F(ServeCommand, TaskActionsLogAndDeleteFromTheCli) {
+  auto server = serve({"--speed", "1"});
+  const std::string flags = " --server " + server->url() + " --token-file " + db() + ".token";
+  ASSERT_EQ(run("pipeline apply " + write("slow.yaml", kSlow) + flags).exit_code(), 0);
+  const Outcome triggered = run("pipeline trigger slow" + flags);
+  ASSERT_EQ(triggered.exit_code(), 0) << triggered.err;
+  // "run slow <logical> (running)"
+  const std::string logical = triggered.out.substr(9, triggered.out.find(' ', 9) - 9);
+  const std::string run_of = " slow " + logical + " ";
+  const Outcome dry = run("pipeline mark-failed" + run_of + "--task a --dry-run" + flags);
+  ASSERT_EQ(dry.exit_code(), 0) << dry.err;
+  EXPECT_EQ(dry.out, "task a: running -> failed (stops attempt 1)\nrun slow " + logical +
+                         " would change: running -> running\n");
+  const Outcome failed = run("pipeline mark-failed" + run_of + "--task a" + flags);
+  EXPECT_EQ(failed.out,
+            "task a: running -> failed (stops attempt 1)\ntask c: pending -> "
+            "upstream_failed\nrun slow " +
+                logical + " changed: running -> running\n");
+  const Outcome succeeded = run("pipeline mark-success" + run_of + "--task b" + flags);
+  EXPECT_EQ(succeeded.out, "task b: running -> succeeded (stops attempt 1)\nrun slow " + logical +
+                               " changed: running -> failed\n");
+  const Outcome cleared = run("pipeline clear" + run_of + "--task a --downstream" + flags);
+  EXPECT_EQ(cleared.out,
+            "task a: failed -> running\ntask c: upstream_failed -> pending\nrun slow " + logical +
+                " changed: failed -> running\n");
+  const Outcome log = run("pipeline log" + run_of + "--task a --attempt 1" + flags);
+  ASSERT_EQ(log.exit_code(), 0) << log.err;
+  EXPECT_NE(log.out.find(" ended killed: marked failed by admin"), std::string::npos) << log.out;
+  const Outcome none = run("pipeline log" + run_of + "--task a --attempt 3" + flags);
+  EXPECT_EQ(none.exit_code(), 2);
+  EXPECT_NE(none.err.find("has 2 attempts; there is no attempt 3"), std::string::npos) << none.err;
+  const Outcome busy = run("pipeline delete slow --purge" + flags);
+  EXPECT_EQ(busy.exit_code(), 2) << "a run in flight";
+  ASSERT_EQ(run("pipeline kill" + run_of + flags).exit_code(), 0);
+  const Outcome deleted = run("pipeline delete slow --purge" + flags);
+  EXPECT_EQ(deleted.out, "pipeline/slow deleted; 1 runs purged\n") << deleted.err;
+}
+
 // The server refuses a bad file with the errors `gantry pipeline validate` prints for it, and
 // the CLI shows them the same way (file:line:col: path: message), exit 2.
 TEST_F(ServeCommand, ValidationErrorsAreThoseOfPipelineValidate) {

@@ -184,6 +184,53 @@ TEST_F(ServeEngineRestart, AStoredDocumentThatCannotBeLoadedCanBeDeleted) {
   EXPECT_THROW(second->delete_pipeline("plain"), ApiError);
 }
 
+// Deleting with ?purge=true deletes the pipeline's stored runs (with their tasks, attempts
+// and events); without it they stay readable. Through a restart: pipeline `plain` purged
+// (1 run, 1 task, 1 attempt gone), pipeline `kept` deleted without purge (its 1 run still
+// there and readable). `plain` applied again starts with no history.
+TEST_F(ServeEngineRestart, PurgedRunsDoNotComeBackAndKeptOnesDo) {
+  std::string kept = kPlain;
+  kept.replace(kept.find("name: plain"), 11, "name: kept");
+  Time plain_run, kept_run;
+  {
+    EventBus bus;
+    auto first = engine(bus);
+    first->start();
+    apply(*first, kPlain);
+    apply(*first, kept);
+    ASSERT_TRUE(parse_rfc3339(first->trigger("plain")["logicalTime"], plain_run));
+    ASSERT_TRUE(parse_rfc3339(first->trigger("kept")["logicalTime"], kept_run));
+    // A run in flight refuses the delete; marked succeeded it is over.
+    EXPECT_THROW(first->delete_pipeline("plain", true), ApiError);
+    first->run_action("plain", plain_run, ActionKind::kMarkSuccess);
+    first->run_action("kept", kept_run, ActionKind::kMarkSuccess);
+    EXPECT_EQ(first->delete_pipeline("plain", true),
+              nlohmann::json(
+                  {{"deleted", "plain"}, {"purged", true}, {"runsKept", 0}, {"runsPurged", 1}}));
+    EXPECT_EQ(first->delete_pipeline("kept"),
+              nlohmann::json(
+                  {{"deleted", "kept"}, {"purged", false}, {"runsKept", 1}, {"runsPurged", 0}}));
+    // Applied again in the same life, `plain` has no run in memory either.
+    apply(*first, kPlain);
+    EXPECT_THROW(first->run_action("plain", plain_run, ActionKind::kMarkSuccess), ApiError);
+    first->delete_pipeline("plain", true);
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs WHERE pipeline = 'plain'"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE run_id NOT IN (SELECT id FROM runs)"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM task_instances WHERE run_id NOT IN (SELECT id FROM runs)"),
+            0);
+  EXPECT_EQ(count("SELECT count(*) FROM events WHERE pipeline = 'plain'"), 0);
+  EventBus bus;
+  auto second = engine(bus);
+  second->start();
+  EXPECT_TRUE(second->list_pipelines()["pipelines"].empty());
+  EXPECT_TRUE(second->queries().run("plain", plain_run).is_null());
+  EXPECT_EQ(second->queries().run("kept", kept_run)["state"], "succeeded");
+  apply(*second, kPlain);
+  EXPECT_TRUE(second->pipeline("plain")["lastRun"].is_null());
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 1) << "kept's run only";
+}
+
 // --pipelines DIR applies its files as one: a pipeline file that sorts before the file
 // declaring its pool is applied (each file alone, in name order, refused it).
 TEST_F(ServeEngineRestart, AFolderIsAppliedAsOneWhateverTheOrderOfItsFiles) {

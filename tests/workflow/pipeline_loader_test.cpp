@@ -219,7 +219,7 @@ spec:
   EXPECT_THAT(
       errors_of(text),
       ElementsAre("t.yaml:5:3: spec.paralelism: unknown field 'paralelism'; expected one of: "
-                  "schedule, concurrency, dependsOnPast, parallelism, timeout, env, tasks",
+                  "schedule, concurrency, dependsOnPast, parallelism, timeout, env, params, tasks",
                   "t.yaml:8:5: spec.tasks[0].imagee: unknown field 'imagee'; expected one of: "
                   "name, template, image, command, resources, replicas, dependsOn, triggerRule, "
                   "dependsOnPast, pool, poolSlots, priority, timeout, retry, skip, autosize, "

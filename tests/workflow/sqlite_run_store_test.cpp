@@ -65,6 +65,36 @@ class SqliteRunStoreTest : public ::testing::Test {
   std::string path_;
 };
 
+// A run's params are kept as written (JSON literals) and read back after a reopen; a run
+// without params has none. purge_pipeline() deletes one pipeline's runs, tasks, attempts and
+// events and says how many runs: etl had 2, the other pipeline's run stays.
+TEST_F(SqliteRunStoreTest, ParamsRoundTripAndPurgeDeletesOnePipeline) {
+  {
+    SqliteRunStore store(path_);
+    gantry::Run with = make_run("etl", 0);
+    with.params = {{"epochs", "3"}, {"lr", "0.5"}, {"name", "\"a \\\"b\\\"\""}, {"on", "true"}};
+    ASSERT_TRUE(store.create_run(with));
+    ASSERT_TRUE(store.create_run(make_run("etl", 1)));
+    ASSERT_TRUE(store.create_run(make_run("other", 0)));
+    store.attempt_started(RunKey{"etl", kT0}, "extract", 0, 1, kT0);
+    store.record_event(SchedulerEvent{kT0, SchedulerEventKind::kTrigger, "etl", kT0, "", ""});
+  }
+  SqliteRunStore store(path_);
+  const std::optional<gantry::Run> back = store.load_run(RunKey{"etl", kT0});
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->params,
+            (std::map<std::string, std::string>{
+                {"epochs", "3"}, {"lr", "0.5"}, {"name", "\"a \\\"b\\\"\""}, {"on", "true"}}));
+  EXPECT_TRUE(store.load_run(RunKey{"etl", kT0 + hours(1)})->params.empty());
+  EXPECT_EQ(store.count_runs("etl"), 2);
+  EXPECT_EQ(store.purge_pipeline("etl"), 2);
+  EXPECT_EQ(store.count_runs("etl"), 0);
+  EXPECT_EQ(store.count_runs("other"), 1);
+  EXPECT_EQ(count("SELECT count(*) FROM task_instances"), 2) << "other's two tasks";
+  EXPECT_EQ(count("SELECT count(*) FROM attempts"), 0);
+  EXPECT_EQ(count("SELECT count(*) FROM events"), 0);
+}
+
 // The clock of a process that continues a database starts no earlier than latest_instant()
 // (issue 22: a server restarted at the latest run instant ended a lost attempt before its
 // start). A run at 00:00 that went running at 00:01, its attempt asked for at 00:04, running at
@@ -321,7 +351,7 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
 }
 
 // A database written by the version before issue 8 (no application_id, no meta table) opens,
-// keeps its runs and is stamped, and is migrated to schema 4; a replay treats it as a history.
+// keeps its runs and is stamped, and is migrated to schema 5; a replay treats it as a history.
 TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
   {
     Database db = Database::open(path_, OpenOptions{.wal = true});
@@ -354,10 +384,11 @@ TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {
     EXPECT_EQ(old.id, 0u);
     EXPECT_FALSE(old.running.has_value());
     EXPECT_EQ(old.reason, "") << "schema 4 added reasons";
+    EXPECT_TRUE(runs[0].params.empty()) << "schema 5 added params";
     EXPECT_TRUE(store.create_run(make_run("etl", 1)));
     store.attempt_started(RunKey{"etl", kT0 + hours(1)}, "extract", 0, 1, kT0);
   }
-  EXPECT_EQ(count("PRAGMA user_version"), 4);
+  EXPECT_EQ(count("PRAGMA user_version"), 5);
   EXPECT_EQ(count("SELECT count(*) FROM attempts WHERE attempt_id IS NULL"), 1);
   EXPECT_EQ(count("PRAGMA application_id"), static_cast<int64_t>(kRunsDatabase.application_id));
 }

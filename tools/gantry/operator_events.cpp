@@ -24,8 +24,10 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
                                           Time not_before, Time not_after,
                                           std::vector<InputError>* skipped, ConfigErrors& errors) {
   const size_t before = errors.size();
-  const ConfigFields m(
-      node, {"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun"}, errors);
+  const ConfigFields m(node,
+                       {"at", "action", "pipeline", "logicalTime", "task", "from", "to", "rerun",
+                        "downstream", "upstream", "failedOnly"},
+                       errors);
   if (!m.valid()) return std::nullopt;
   OperatorAction a;
   m.read_required("at", [&](const ConfigNode& n) {
@@ -41,7 +43,8 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
     if (!kind)
       n.fail("unknown action '" + word +
              "'; expected one of: scheduler-down, scheduler-up, trigger, rerun, "
-             "mark-success, fail, pause, resume, backfill");
+             "mark-success, fail, pause, resume, backfill, kill-run, kill-task, clear-task, "
+             "mark-task-success, mark-task-failed");
   });
   if (!kind) return std::nullopt;  // which fields the action takes is not known
   a.kind = *kind;
@@ -50,8 +53,13 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   const bool global = a.kind == ActionKind::kSchedulerDown || a.kind == ActionKind::kSchedulerUp;
   const bool needs_run = a.kind == ActionKind::kRerun || a.kind == ActionKind::kMarkSuccess ||
                          a.kind == ActionKind::kFail || a.kind == ActionKind::kKillRun ||
-                         a.kind == ActionKind::kKillTask;
-  const bool needs_task = a.kind == ActionKind::kFail || a.kind == ActionKind::kKillTask;
+                         a.kind == ActionKind::kKillTask || a.kind == ActionKind::kClearTask ||
+                         a.kind == ActionKind::kMarkTaskSuccess ||
+                         a.kind == ActionKind::kMarkTaskFailed;
+  const bool needs_task = a.kind == ActionKind::kFail || a.kind == ActionKind::kKillTask ||
+                          a.kind == ActionKind::kClearTask ||
+                          a.kind == ActionKind::kMarkTaskSuccess ||
+                          a.kind == ActionKind::kMarkTaskFailed;
   const bool window = a.kind == ActionKind::kBackfill;
   const auto refuse = [&](std::string_view key, bool allowed) {
     if (allowed) return;
@@ -63,6 +71,15 @@ std::optional<OperatorAction> read_action(const ConfigNode& node, const Pipeline
   refuse("from", window);
   refuse("to", window);
   refuse("rerun", window);
+  const bool clear = a.kind == ActionKind::kClearTask;
+  refuse("downstream", clear);
+  refuse("upstream", clear);
+  refuse("failedOnly", clear);
+  if (clear) {
+    m.read("downstream", [&](const ConfigNode& n) { a.downstream = n.as_bool(); });
+    m.read("upstream", [&](const ConfigNode& n) { a.upstream = n.as_bool(); });
+    m.read("failedOnly", [&](const ConfigNode& n) { a.failed_only = n.as_bool(); });
+  }
 
   const PipelineSpec* pipeline = nullptr;
   if (!global)

@@ -8,6 +8,10 @@
 //   - {at: ..., action: rerun | mark-success, pipeline: NAME, logicalTime: T}
 //   - {at: ..., action: fail | kill-task, pipeline: NAME, logicalTime: T, task: NAME}
 //   - {at: ..., action: kill-run, pipeline: NAME, logicalTime: T}
+//   - {at: ..., action: clear-task, pipeline: NAME, logicalTime: T, task: NAME,
+//      downstream: false, upstream: false, failedOnly: false}
+//   - {at: ..., action: mark-task-success | mark-task-failed, pipeline: NAME, logicalTime: T,
+//      task: NAME}
 //   - {at: ..., action: pause | resume, pipeline: NAME}
 //   - {at: ..., action: backfill, pipeline: NAME, from: T, to: T, rerun: none | failed | all}
 //

@@ -8,9 +8,11 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <vector>
 
 #include "engine/core/errors.hpp"
 #include "engine/core/time.hpp"
@@ -186,10 +188,49 @@ void set_paused(const ServerFlags& f, const std::string& name, bool pause) {
   fmt::print("pipeline/{} {}\n", name, pause ? "paused" : "resumed");
 }
 
-void trigger(const ServerFlags& f, const std::string& name) {
+// --param NAME=VALUE as the JSON value the pipeline's param of that name takes (its type from
+// GET /pipelines/{name}); a name it does not have goes as a string, for the server to refuse.
+nlohmann::json param_values(web::HttpClient& client, const std::string& name,
+                            const std::vector<std::string>& given) {
+  nlohmann::json out = nlohmann::json::object();
+  if (given.empty()) return out;
+  const web::ClientResponse r = send(client, "GET", "/api/v1/pipelines/" + path_segment(name));
+  check(r, name);
+  std::map<std::string, std::string> types;
+  for (const auto& p : nlohmann::json::parse(r.body).value("params", nlohmann::json::array()))
+    types[p.value("name", "")] = p.value("type", "string");
+  for (const std::string& item : given) {
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw GantryError("--param " + item + ": expected NAME=VALUE");
+    const std::string key = item.substr(0, eq), text = item.substr(eq + 1);
+    const std::string type = types.count(key) != 0 ? types[key] : "string";
+    const auto wrong = [&] {
+      return GantryError("--param " + item + ": " + key + " is " + (type == "int" ? "an " : "a ") +
+                         type);
+    };
+    if (type == "string") {
+      out[key] = text;
+    } else if (type == "bool") {
+      if (text != "true" && text != "false") throw wrong();
+      out[key] = text == "true";
+    } else {
+      const nlohmann::json number = nlohmann::json::parse(text, nullptr, false);
+      if (!number.is_number() || (type == "int" && !number.is_number_integer())) throw wrong();
+      out[key] = number;
+    }
+  }
+  return out;
+}
+
+void trigger(const ServerFlags& f, const std::string& name,
+             const std::vector<std::string>& params) {
   auto client = connect(f);
+  const nlohmann::json values = param_values(*client, name, params);
   const web::ClientResponse r =
-      send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger");
+      send(*client, "POST", "/api/v1/pipelines/" + path_segment(name) + "/trigger",
+           values.empty() ? std::string() : nlohmann::json({{"params", values}}).dump(),
+           values.empty() ? std::string() : std::string("application/json"));
   check(r, name);
   const auto j = nlohmann::json::parse(r.body);
   fmt::print("run {} {} ({})\n", name, j.value("logicalTime", ""), j.value("state", ""));
@@ -212,6 +253,57 @@ void kill(const ServerFlags& f, const std::string& name, const std::string& logi
     if (t.value("name", "") == task)
       fmt::print("task {} of run {} {} {}\n", task, name, j.value("logicalTime", logical),
                  t.value("state", ""));
+}
+
+// POST .../tasks/{task}/clear|mark-success|mark-failed[?dryRun=true]: prints each task the
+// action changed (or would change) and the run's state.
+void task_action(const ServerFlags& f, const std::string& name, const std::string& logical,
+                 const std::string& task, const std::string& action, const nlohmann::json& body,
+                 bool dry) {
+  auto client = connect(f);
+  const std::string path = "/api/v1/pipelines/" + path_segment(name) + "/runs/" +
+                           path_segment(logical) + "/tasks/" + path_segment(task) + "/" + action +
+                           (dry ? "?dryRun=true" : "");
+  const web::ClientResponse r =
+      send(*client, "POST", path, body.empty() ? std::string() : body.dump(),
+           body.empty() ? std::string() : std::string("application/json"));
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  const std::string verb = dry ? "would change" : "changed";
+  for (const auto& c : j["changes"]) {
+    std::string stops;
+    if (c["stopsAttempt"].is_number())
+      stops = fmt::format(" (stops attempt {})", c["stopsAttempt"].get<int>());
+    fmt::print("task {}: {} -> {}{}\n", c.value("task", ""), c.value("from", ""), c.value("to", ""),
+               stops);
+  }
+  fmt::print("run {} {} {}: {} -> {}\n", name, logical, verb, j["runState"].value("from", ""),
+             j["runState"].value("to", ""));
+}
+
+// GET .../tasks/{task}/attempts/{n}/log, printed as it is.
+void attempt_log(const ServerFlags& f, const std::string& name, const std::string& logical,
+                 const std::string& task, int attempt) {
+  auto client = connect(f);
+  const web::ClientResponse r =
+      send(*client, "GET",
+           fmt::format("/api/v1/pipelines/{}/runs/{}/tasks/{}/attempts/{}/log", path_segment(name),
+                       path_segment(logical), path_segment(task), attempt));
+  check(r, name);
+  std::cout << r.body;
+}
+
+// DELETE /pipelines/{name}[?purge=true]: says what became of its runs.
+void delete_pipeline(const ServerFlags& f, const std::string& name, bool purge) {
+  auto client = connect(f);
+  const web::ClientResponse r = send(
+      *client, "DELETE", "/api/v1/pipelines/" + path_segment(name) + (purge ? "?purge=true" : ""));
+  check(r, name);
+  const auto j = nlohmann::json::parse(r.body);
+  if (purge)
+    fmt::print("pipeline/{} deleted; {} runs purged\n", name, j.value("runsPurged", 0));
+  else
+    fmt::print("pipeline/{} deleted; {} runs kept\n", name, j.value("runsKept", 0));
 }
 
 }  // namespace
@@ -252,11 +344,17 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   }
   {
     auto name = std::make_shared<std::string>();
+    auto params = std::make_shared<std::vector<std::string>>();
     CLI::App* cmd =
         pipeline.add_subcommand("trigger", "Start a manual run on a running gantry serve");
     cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("--param", *params,
+                    "NAME=VALUE for one of the pipeline's spec.params (repeatable); the others "
+                    "take their defaults")
+        ->allow_extra_args(false);
     add_server_flags(cmd, *f);
-    cmd->callback([f, name] { trigger(*f, *name); });
+    cmd->footer("Example: gantry pipeline trigger bert-train --param epochs=10 --param lr=0.01");
+    cmd->callback([f, name, params] { trigger(*f, *name, *params); });
   }
   for (const bool pause : {true, false}) {
     auto name = std::make_shared<std::string>();
@@ -281,6 +379,64 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     add_server_flags(cmd, *f);
     cmd->footer("Example: gantry pipeline kill nightly 2026-11-28T02:00:00Z --task train");
     cmd->callback([f, name, logical, task] { kill(*f, *name, *logical, *task); });
+  }
+  for (const char* action : {"clear", "mark-success", "mark-failed"}) {
+    const std::string word = action;
+    auto name = std::make_shared<std::string>();
+    auto logical = std::make_shared<std::string>();
+    auto task = std::make_shared<std::string>();
+    auto dry = std::make_shared<bool>(false);
+    auto downstream = std::make_shared<bool>(false);
+    auto upstream = std::make_shared<bool>(false);
+    auto failed_only = std::make_shared<bool>(false);
+    CLI::App* cmd = pipeline.add_subcommand(
+        word, word == "clear" ? "Run a task of a run again (Airflow's clear), with its downstream "
+                                "or upstream if asked"
+              : word == "mark-success"
+                  ? "Declare a task of a queued or running run succeeded; its downstream follow"
+                  : "Declare a task of a queued or running run failed; its downstream follow");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("logical-time", *logical, "The run's logical time (RFC 3339)")->required();
+    cmd->add_option("--task", *task, "The task")->required();
+    cmd->add_flag("--dry-run", *dry, "Only say what would change");
+    if (word == "clear") {
+      cmd->add_flag("--downstream", *downstream, "Also the tasks downstream of it");
+      cmd->add_flag("--upstream", *upstream, "Also the tasks upstream of it");
+      cmd->add_flag("--failed-only", *failed_only, "Only those failed, upstream_failed or killed");
+    }
+    add_server_flags(cmd, *f);
+    cmd->callback([=] {
+      nlohmann::json body = nlohmann::json::object();
+      if (*downstream) body["downstream"] = true;
+      if (*upstream) body["upstream"] = true;
+      if (*failed_only) body["failedOnly"] = true;
+      task_action(*f, *name, *logical, *task, word, body, *dry);
+    });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto logical = std::make_shared<std::string>();
+    auto task = std::make_shared<std::string>();
+    auto attempt = std::make_shared<int>(1);
+    CLI::App* cmd = pipeline.add_subcommand(
+        "log", "The story of an attempt (and its pods' logs in the live world)");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_option("logical-time", *logical, "The run's logical time (RFC 3339)")->required();
+    cmd->add_option("--task", *task, "The task")->required();
+    cmd->add_option("--attempt", *attempt, "Attempt number, 1 for the first (default 1)")
+        ->check(CLI::PositiveNumber);
+    add_server_flags(cmd, *f);
+    cmd->callback([=] { attempt_log(*f, *name, *logical, *task, *attempt); });
+  }
+  {
+    auto name = std::make_shared<std::string>();
+    auto purge = std::make_shared<bool>(false);
+    CLI::App* cmd = pipeline.add_subcommand(
+        "delete", "Delete a pipeline of a running gantry serve (its runs kept unless --purge)");
+    cmd->add_option("name", *name, "Pipeline name")->required();
+    cmd->add_flag("--purge", *purge, "Also delete its stored runs, for good");
+    add_server_flags(cmd, *f);
+    cmd->callback([=] { delete_pipeline(*f, *name, *purge); });
   }
 }
 

@@ -77,9 +77,16 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   ServeEngine& engine = ctx.engine;
   EventLoop& loop = engine.loop();
 
-  router.get("/api/v1/pipelines", [&](HttpRequest&) {
-    return HttpResponse::json(200,
-                              call_on_loop(loop, [&engine] { return engine.list_pipelines(); }));
+  router.get("/api/v1/pipelines", [&](HttpRequest& req) {
+    PipelineFilter filter;
+    filter.q = req.query_value("q").value_or("");
+    filter.tag = req.query_value("tag").value_or("");
+    filter.owner = req.query_value("owner").value_or("");
+    filter.state = req.query_value("state").value_or("");
+    if (const auto bad = pipeline_state_error(filter.state))
+      throw ApiError(400, "bad_request", *bad);
+    return HttpResponse::json(
+        200, call_on_loop(loop, [&engine, filter] { return engine.list_pipelines(filter); }));
   });
   router
       .post("/api/v1/pipelines",
@@ -113,9 +120,11 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   router
       .del("/api/v1/pipelines/{name}",
            [&](HttpRequest& req) {
-             call_on_loop(loop,
-                          [&engine, name = req.param("name")] { engine.delete_pipeline(name); });
-             return HttpResponse::json(200, {{"deleted", req.param("name")}});
+             const bool purge = query_flag(req, "purge");
+             return HttpResponse::json(
+                 200, call_on_loop(loop, [&engine, name = req.param("name"), purge] {
+                   return engine.delete_pipeline(name, purge);
+                 }));
            })
       .writes = true;
   for (const bool pause : {true, false}) {
@@ -132,10 +141,17 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
   router
       .post("/api/v1/pipelines/{name}/trigger",
             [&](HttpRequest& req) {
-              return HttpResponse::json(201,
-                                        call_on_loop(loop, [&engine, name = req.param("name")] {
-                                          return engine.trigger(name);
-                                        }));
+              // {"params": {name: value}}: checked against spec.params; defaults fill the rest.
+              const nlohmann::json b = body_json(req);
+              for (const auto& [key, value] : b.items())
+                if (key != "params")
+                  throw ApiError(400, "bad_request",
+                                 key + ": unknown field (trigger takes params)");
+              const nlohmann::json params = b.value("params", nlohmann::json());
+              return HttpResponse::json(
+                  201, call_on_loop(loop, [&engine, name = req.param("name"), params] {
+                    return engine.trigger(name, params);
+                  }));
             })
       .writes = true;
   router
@@ -213,6 +229,64 @@ void add_pipeline_routes(Router& router, ApiContext& ctx) {
                   }));
             })
       .writes = true;
+  // Task actions (web/API.md, "Task actions"): clear with Airflow's options, mark success,
+  // mark failed; ?dryRun=true says what would change without changing it.
+  for (const auto& [word, kind] : {std::pair{"clear", ActionKind::kClearTask},
+                                   std::pair{"mark-success", ActionKind::kMarkTaskSuccess},
+                                   std::pair{"mark-failed", ActionKind::kMarkTaskFailed}}) {
+    const ActionKind k = kind;
+    router
+        .post(std::string("/api/v1/pipelines/{name}/runs/{logicalTime}/tasks/{task}/") + word,
+              [&, k](HttpRequest& req) {
+                const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+                const bool dry = query_flag(req, "dryRun");
+                OperatorAction a;
+                a.kind = k;
+                a.task = req.param("task");
+                const nlohmann::json b = body_json(req);
+                for (const auto& [key, value] : b.items()) {
+                  const bool known =
+                      k == ActionKind::kClearTask &&
+                      (key == "downstream" || key == "upstream" || key == "failedOnly");
+                  if (!known)
+                    throw ApiError(400, "bad_request",
+                                   key + ": unknown field" +
+                                       (k == ActionKind::kClearTask
+                                            ? " (clear takes downstream, upstream, failedOnly)"
+                                            : " (this action takes no body)"));
+                  if (!value.is_boolean())
+                    throw ApiError(400, "bad_request",
+                                   key + ": expected true or false, got " + json_text(value));
+                }
+                a.downstream = b.value("downstream", false);
+                a.upstream = b.value("upstream", false);
+                a.failed_only = b.value("failedOnly", false);
+                return HttpResponse::json(
+                    200, call_on_loop(
+                             loop, [&engine, name = req.param("name"), lt, a, by = req.token_name,
+                                    dry] { return engine.task_action(name, lt, a, by, dry); }));
+              })
+        .writes = true;
+  }
+  // The story of one attempt, then in the live world its pods' logs (attempt_log.hpp).
+  router.get(
+      "/api/v1/pipelines/{name}/runs/{logicalTime}/tasks/{task}/attempts/{n}/log",
+      [&](HttpRequest& req) {
+        const Time lt = parse_time_param(req.param("logicalTime"), "logicalTime");
+        const std::string& n_text = req.param("n");
+        const bool digits = !n_text.empty() && n_text.size() <= 9 &&
+                            n_text.find_first_not_of("0123456789") == std::string::npos;
+        if (!digits || std::stoul(n_text) == 0)
+          throw ApiError(400, "bad_request",
+                         "n: expected an attempt number (1 for the first), got '" + n_text + "'");
+        const size_t n = std::stoul(n_text);
+        ServeEngine::AttemptLog log =
+            call_on_loop(loop, [&engine, name = req.param("name"), lt, task = req.param("task"),
+                                n] { return engine.attempt_log(name, lt, task, n); });
+        // Off the loop thread: reading a pod's log waits for the API server.
+        if (log.live) log.text += "\n" + engine.live_pod_logs(log.id);
+        return HttpResponse::text(200, std::move(log.text));
+      });
   router.get("/api/v1/pools", [&](HttpRequest&) {
     return HttpResponse::json(200, call_on_loop(loop, [&engine] { return engine.pools(); }));
   });

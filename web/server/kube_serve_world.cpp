@@ -39,6 +39,65 @@ std::string default_identity() {
   return std::string(host) + "-" + std::to_string(::getpid());
 }
 
+// The answer's own message (a Status object's "message"), else its body.
+std::string api_message(const kube::KubeResponse& r) {
+  const nlohmann::json j = nlohmann::json::parse(r.body, nullptr, false);
+  if (j.is_object() && j.contains("message") && j["message"].is_string()) return j["message"];
+  return r.body;
+}
+
+}  // namespace
+
+std::string read_pod_logs(kube::KubeClient& client, const std::string& ns, AttemptId id) {
+  const std::string pods_path = "/api/v1/namespaces/" + ns + "/pods";
+  kube::KubeResponse list;
+  try {
+    // labelSelector=gantry.dev/attempt-id=<id>, percent-encoded.
+    list = client.request(
+        "GET", pods_path + "?labelSelector=gantry.dev%2Fattempt-id%3D" + std::to_string(id));
+  } catch (const std::exception& e) {
+    return fmt::format("the pods of attempt id {} could not be listed: {}\n", id, e.what());
+  }
+  if (list.status != 200)
+    return fmt::format("the API server did not list the pods of attempt id {}: HTTP {}: {}\n", id,
+                       list.status, api_message(list));
+  const nlohmann::json pods = nlohmann::json::parse(list.body, nullptr, false);
+  std::vector<std::string> names;
+  if (pods.is_object() && pods.contains("items") && pods["items"].is_array())
+    for (const auto& p : pods["items"])
+      if (p.contains("metadata") && p["metadata"].contains("name"))
+        names.push_back(p["metadata"]["name"].get<std::string>());
+  if (names.empty())
+    return fmt::format("no pod of attempt id {} is left in namespace {}: its logs are gone\n", id,
+                       ns);
+  std::string out;
+  for (const std::string& name : names) {
+    const std::string prefix = "[" + name + "] ";
+    kube::KubeResponse log;
+    try {
+      log = client.request("GET", pods_path + "/" + name + "/log");
+    } catch (const std::exception& e) {
+      out += prefix + "(its log could not be read: " + e.what() + ")\n";
+      continue;
+    }
+    if (log.status != 200) {
+      out += prefix + fmt::format("(its log could not be read: HTTP {}: {})\n", log.status,
+                                  api_message(log));
+      continue;
+    }
+    size_t at = 0;
+    while (at < log.body.size()) {
+      const size_t nl = log.body.find('\n', at);
+      const size_t end = nl == std::string::npos ? log.body.size() : nl;
+      out += prefix + log.body.substr(at, end - at) + "\n";
+      at = end + 1;
+    }
+  }
+  return out;
+}
+
+namespace {
+
 class KubeServeWorld final : public ServeWorld {
  public:
   KubeServeWorld(EventLoop& loop, const KubeServeOptions& o, const std::string& scenario_file) {
@@ -132,6 +191,8 @@ class KubeServeWorld final : public ServeWorld {
     if (serving_) serving_->set_action_log(log);
   }
   std::string describe() const override { return describe_; }
+  bool live() const override { return true; }
+  std::string pod_logs(AttemptId id) override { return read_pod_logs(*client_, namespace_, id); }
 
  private:
   // The scenario's services: LiveServing on workers of its own (a slow scrape must not hold up

@@ -15,8 +15,18 @@
 
 #include "adapters/kube/world/kube_world.hpp"
 #include "sim/scenario_spec.hpp"
+#include "workflow/runner/run.hpp"
+
+namespace gantry::kube {
+class KubeClient;
+}
 
 namespace gantry::web {
+
+// The logs of the pods of attempt `id` (label gantry.dev/attempt-id) in namespace `ns`, each
+// line prefixed "[pod-name] "; when the API server cannot be asked, or refuses, or no pod is
+// left, a sentence saying so (never an exception). Blocking; any thread.
+std::string read_pod_logs(kube::KubeClient& client, const std::string& ns, AttemptId id);
 
 // Sets options.model, .scheduler.policy, .scheduler.restart_delay and .scheduler.throughput
 // (a process-wide model: nothing to free).

@@ -17,7 +17,7 @@ nlohmann::ordered_json time_or_null(Statement& s, int column) {
 }
 
 nlohmann::ordered_json run_head(Statement& s) {
-  // Columns: id, pipeline, logical_us, trigger, state, start_us, end_us.
+  // Columns: id, pipeline, logical_us, trigger, state, start_us, end_us, params.
   nlohmann::ordered_json j;
   j["pipeline"] = s.column_text(1);
   j["logicalTime"] = format_rfc3339(Time::from_micros(s.column_int64(2)));
@@ -25,6 +25,11 @@ nlohmann::ordered_json run_head(Statement& s) {
   j["state"] = s.column_text(4);
   j["start"] = time_or_null(s, 5);
   j["end"] = time_or_null(s, 6);
+  // As run_json(): "params" only for a run with params.
+  if (!s.column_is_null(7)) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::parse(s.column_text(7), nullptr, false);
+    if (params.is_object()) j["params"] = std::move(params);
+  }
   j["tasks"] = nlohmann::ordered_json::array();
   return j;
 }
@@ -36,7 +41,7 @@ std::string id_list(const std::vector<int64_t>& ids) {
 }
 
 constexpr const char* kRunColumns =
-    "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs ";
+    "SELECT id, pipeline, logical_us, trigger, state, start_us, end_us, params FROM runs ";
 
 }  // namespace
 

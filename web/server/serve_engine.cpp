@@ -15,10 +15,12 @@
 #include "web/server/cluster_json.hpp"
 #include "web/server/document_split.hpp"
 #include "web/server/line_stream.hpp"
+#include "web/server/serve_engine_guarded.hpp"
 #include "web/server/utf8_text.hpp"
 #include "web/server/yaml_json.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/pipeline_loader.hpp"
+#include "workflow/pipeline/pipeline_params.hpp"
 #include "workflow/runner/timeline.hpp"
 #include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
@@ -71,6 +73,7 @@ ServeEngine::ServeEngine(ServeConfig config, EventBus& bus)
     throw GantryError("--world: expected sim or kube, got '" + config_.world + "'");
   }
   action_lines_ = std::make_unique<LineStream>([this](std::string&& line) {
+    trail_.note(line);
     if (config_.action_line) config_.action_line(line);
     cluster_changed();
   });
@@ -314,32 +317,6 @@ std::vector<std::string> ServeEngine::problems() const {
   return out;
 }
 
-template <typename F>
-nlohmann::json ServeEngine::guarded(F&& change) {
-  if (!storage_problem_.empty()) throw storage_answer();
-  try {
-    sqlite_->begin_group();
-  } catch (const StoreError& e) {
-    storage_failed(e);
-    throw storage_answer();
-  }
-  store_->hold();
-  nlohmann::json out;
-  try {
-    out = change();
-  } catch (const StoreError& e) {
-    storage_failed(e);
-    throw storage_answer();
-  } catch (...) {
-    // A refusal decided without a failed write (404, 409, ...): what it wrote (an event
-    // `rejected`) is kept.
-    commit_request();
-    throw;
-  }
-  commit_request();
-  return out;
-}
-
 void ServeEngine::commit_request() {
   try {
     sqlite_->commit_group();
@@ -551,6 +528,9 @@ nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
   nlohmann::json j;
   j["name"] = spec.name;
   j["namespace"] = spec.namespace_name;
+  j["description"] = spec.description;
+  j["owner"] = spec.owner.empty() ? nlohmann::json(nullptr) : nlohmann::json(spec.owner);
+  j["tags"] = spec.tags;
   j["paused"] = paused;
   nlohmann::json ticks = nlohmann::json::array();
   if (spec.schedule) {
@@ -580,9 +560,14 @@ nlohmann::json ServeEngine::summary(const PipelineSpec& spec, bool paused) {
   return j;
 }
 
-nlohmann::json ServeEngine::list_pipelines() {
+nlohmann::json ServeEngine::list_pipelines(const PipelineFilter& filter) {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& [name, spec] : pipelines_) list.push_back(summary(spec, paused_[name]));
+  for (const auto& [name, spec] : pipelines_) {
+    nlohmann::json s = summary(spec, paused_[name]);
+    const std::optional<std::string> last =
+        s["lastRun"].is_null() ? std::nullopt : std::optional<std::string>(s["lastRun"]["state"]);
+    if (pipeline_matches(filter, spec, paused_[name], last)) list.push_back(std::move(s));
+  }
   return {{"pipelines", std::move(list)}};
 }
 
@@ -592,6 +577,15 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
   nlohmann::json j = summary(*spec, paused_[name]);
   const auto entry = catalog_->find("Pipeline", name);
   j["yaml"] = entry ? entry->yaml : "";
+  nlohmann::json params = nlohmann::json::array();
+  for (const ParamSpec& p : spec->params) {
+    params.push_back({{"name", p.name},
+                      {"type", to_string(p.type)},
+                      {"default", p.default_value ? nlohmann::json::parse(*p.default_value)
+                                                  : nlohmann::json(nullptr)},
+                      {"description", p.description}});
+  }
+  j["params"] = std::move(params);
   j["spec"] = nullptr;
   if (entry) {
     try {
@@ -602,26 +596,31 @@ nlohmann::json ServeEngine::pipeline(const std::string& name) {
   return j;
 }
 
-void ServeEngine::delete_pipeline(const std::string& name) {
-  guarded([&]() -> nlohmann::json {
-    if (find(name) == nullptr && !problem_of("Pipeline/" + name).empty()) {
-      // Stored but not loaded at start: deleting it is one way to clear the problem.
-      catalog_->remove("Pipeline", name);
-      clear_problem("Pipeline/" + name);
-      store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
-      return nullptr;
+nlohmann::json ServeEngine::delete_pipeline(const std::string& name, bool purge) {
+  return guarded([&]() -> nlohmann::json {
+    const bool loaded = find(name) != nullptr;
+    if (!loaded && problem_of("Pipeline/" + name).empty())
+      throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    if (loaded) {
+      try {
+        scheduler_->remove_pipeline(name, purge);
+      } catch (const PipelineBusy& e) {
+        throw ApiError(409, "conflict", e.what());
+      }
     }
-    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-    try {
-      scheduler_->remove_pipeline(name);
-    } catch (const PipelineBusy& e) {
-      throw ApiError(409, "conflict", e.what());
-    }
+    // Stored but not loaded at start: deleting it is one way to clear its problem.
     catalog_->remove("Pipeline", name);
+    clear_problem("Pipeline/" + name);
     pipelines_.erase(name);
     paused_.erase(name);
+    const int64_t stored = sqlite_->count_runs(name);
+    const int64_t purged = purge ? sqlite_->purge_pipeline(name) : 0;
+    if (purged > 0) store_->seed_counts(sqlite_->count_runs_by_state());
     store_->publish("pipeline", json_text(nlohmann::json({{"name", name}, {"deleted", true}})));
-    return nullptr;
+    return {{"deleted", name},
+            {"purged", purge},
+            {"runsKept", stored - purged},
+            {"runsPurged", purged}};
   });
 }
 
@@ -642,10 +641,16 @@ nlohmann::json ServeEngine::set_paused(const std::string& name, bool paused) {
   });
 }
 
-nlohmann::json ServeEngine::trigger(const std::string& name) {
+nlohmann::json ServeEngine::trigger(const std::string& name, const nlohmann::json& params) {
   return guarded([&]() -> nlohmann::json {
-    if (find(name) == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+    const PipelineSpec* spec = find(name);
+    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
     OperatorAction a;
+    try {
+      a.params = resolve_params(*spec, params);
+    } catch (const std::invalid_argument& e) {
+      throw ApiError(400, "bad_request", e.what());
+    }
     a.at = loop_->now();
     a.kind = ActionKind::kTrigger;
     a.pipeline = name;
@@ -675,16 +680,22 @@ nlohmann::json ServeEngine::backfill(const std::string& name, Time from, Time to
   });
 }
 
+const PipelineSpec& ServeEngine::require_run(const std::string& name, Time logical,
+                                             const std::string& task) {
+  const PipelineSpec* spec = find(name);
+  if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
+  if (scheduler_->fetch_run(name, logical) == nullptr)
+    throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
+  if (!task.empty() && std::none_of(spec->tasks.begin(), spec->tasks.end(),
+                                    [&](const TaskSpec& t) { return t.name == task; }))
+    throw ApiError(404, "not_found", "pipeline '" + name + "' has no task '" + task + "'");
+  return *spec;
+}
+
 nlohmann::json ServeEngine::run_action(const std::string& name, Time logical, ActionKind kind,
                                        const std::string& task, const std::string& by) {
   return guarded([&]() -> nlohmann::json {
-    const PipelineSpec* spec = find(name);
-    if (spec == nullptr) throw ApiError(404, "not_found", "no pipeline '" + name + "'");
-    if (scheduler_->fetch_run(name, logical) == nullptr)
-      throw ApiError(404, "not_found", "no run of " + name + " at " + format_rfc3339(logical));
-    if (!task.empty() && std::none_of(spec->tasks.begin(), spec->tasks.end(),
-                                      [&](const TaskSpec& t) { return t.name == task; }))
-      throw ApiError(404, "not_found", "pipeline '" + name + "' has no task '" + task + "'");
+    require_run(name, logical, task);
     OperatorAction a;
     a.at = loop_->now();
     a.kind = kind;

@@ -46,8 +46,10 @@
 
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
+#include "web/server/attempt_log.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/pipeline_catalog.hpp"
+#include "web/server/pipeline_filter.hpp"
 #include "web/server/publishing_run_store.hpp"
 #include "web/server/run_queries.hpp"
 #include "web/server/serve_world.hpp"
@@ -143,18 +145,45 @@ class ServeEngine {
   // carry each file's name (PipelineSource::file_name).
   nlohmann::json apply_files(const std::vector<PipelineSource>& files, bool dry_run, bool& created,
                              NewPipelines new_pipelines = NewPipelines::kStart);
-  nlohmann::json list_pipelines();
-  nlohmann::json pipeline(const std::string& name);  // ApiError 404
-  // 404, 409; also deletes a stored pipeline that could not be loaded at start.
-  void delete_pipeline(const std::string& name);
+  // {"pipelines": [PipelineSummary]}: those `filter` keeps (pipeline_filter.hpp), by name.
+  nlohmann::json list_pipelines(const PipelineFilter& filter = {});
+  // A PipelineSummary with "yaml", "spec" (its JSON) and "params" (the schema of its params:
+  // [{"name", "type", "default", "description"}], for a typed trigger form). ApiError 404.
+  nlohmann::json pipeline(const std::string& name);
+  // 404, 409; also deletes a stored pipeline that could not be loaded at start. Its stored
+  // runs stay readable, or with `purge` are deleted with their tasks, attempts and events (a
+  // pipeline applied again under the name then starts with no history). Returns
+  // {"deleted": name, "purged": bool, "runsKept": n, "runsPurged": n}.
+  nlohmann::json delete_pipeline(const std::string& name, bool purge = false);
   nlohmann::json set_paused(const std::string& name, bool paused);
-  nlohmann::json trigger(const std::string& name);  // 201 body; 409 when a run exists now
+  // 201 body (the Run); 409 when a run exists now; 400 naming the param when `params` (a JSON
+  // object name -> value, or null) does not fit spec.params (resolve_params()).
+  nlohmann::json trigger(const std::string& name, const nlohmann::json& params = nlohmann::json());
   nlohmann::json backfill(const std::string& name, Time from, Time to, BackfillRerun rerun);
   // An operator action on one run (rerun, mark-success, kill-run) or one task of it (`task`:
   // kill-task), asked `by` a token's name. 404 for an unknown pipeline or run, 409 with the
   // scheduler's reason when it refuses; the run's JSON after it.
   nlohmann::json run_action(const std::string& name, Time logical, ActionKind kind,
                             const std::string& task = "", const std::string& by = "");
+  // A task action (clear-task with its options in `options`, mark-task-success,
+  // mark-task-failed; serve_task_actions.cpp) asked `by` a token's name, or with `dry_run`
+  // only what it would change. 404 for an unknown pipeline, run or task; 409 with the
+  // scheduler's reason when it refuses. Returns {"action", "dryRun", "runState": {"from",
+  // "to"}, "changes": [{"task", "from", "to", "stopsAttempt"}], "run": Run} (web/API.md).
+  nlohmann::json task_action(const std::string& name, Time logical, const OperatorAction& options,
+                             const std::string& by, bool dry_run);
+  // The story of attempt `number` (1 for the first) of a task (attempt_log.hpp; web/API.md,
+  // "Attempt log"): `text`, and in the live world the attempt's id for live_pod_logs().
+  // ApiError 404 for an unknown pipeline, run, task or attempt number.
+  struct AttemptLog {
+    std::string text;
+    AttemptId id = 0;
+    bool live = false;
+  };
+  AttemptLog attempt_log(const std::string& name, Time logical, const std::string& task,
+                         size_t number);
+  // The pods' logs of attempt `id` in the live world (ServeWorld::pod_logs()). Any thread.
+  std::string live_pod_logs(AttemptId id) { return world_->pod_logs(id); }
   nlohmann::json pools();
   nlohmann::json cluster();
   nlohmann::json queue();
@@ -170,8 +199,11 @@ class ServeEngine {
   void resume();
   // A request that changes something: all or nothing (one transaction), events published
   // after it committed; while the database cannot be written, refused at once.
+  // (serve_engine_guarded.hpp)
   template <typename F>
   nlohmann::json guarded(F&& change);
+  // 404 unless `name` is a pipeline with a run at `logical` and, when given, a task `task`.
+  const PipelineSpec& require_run(const std::string& name, Time logical, const std::string& task);
   void commit_request();
   // See STORAGE FAILURES.
   void storage_failed(const StoreError& e);
@@ -206,6 +238,7 @@ class ServeEngine {
   std::unique_ptr<std::ostream> action_lines_;
   std::unique_ptr<ActionLog> action_log_;
   std::vector<uint64_t> published_version_;  // per node
+  WorkloadTrail trail_;                      // the action log by workload (attempt logs)
   bool publish_pending_ = false;
   std::map<std::string, PipelineSpec> pipelines_;  // applied, by name
   std::map<std::string, bool> paused_;

@@ -70,6 +70,15 @@ class ServeWorld {
   virtual std::string pending_reason(JobId job) const {
     return scheduler().pending_reason(cluster(), job, ClusterBars(cluster()));
   }
+  // The workload of the cluster an attempt became (a distributed task's gang in the
+  // simulated world), or -1. Loop thread.
+  virtual JobId job_of(AttemptId /*id*/) const { return -1; }
+  // Whether attempts run as pods of a live cluster, whose logs pod_logs() reads.
+  virtual bool live() const { return false; }
+  // The logs of the attempt's pods, every line prefixed "[pod-name] ", or a sentence saying
+  // why they cannot be read (the API server's error, no pods left). Any thread (blocking
+  // requests to the API server; never on the loop thread).
+  virtual std::string pod_logs(AttemptId /*id*/) { return {}; }
 };
 
 // The simulated world of `scenario_file` from the loop's now; throws InputError for a bad file.

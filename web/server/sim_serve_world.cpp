@@ -38,6 +38,7 @@ class SimServeWorld final : public ServeWorld {
   const Cluster& cluster() const override { return *world_->cluster; }
   const Scheduler& scheduler() const override { return *world_->scheduler; }
   TaskExecutor& executor() override { return *executor_; }
+  JobId job_of(AttemptId id) const override { return executor_->job_of(id); }
   void start() override {
     // After set_action_log(): the services' scale lines go to the same log.
     if (!services_.empty())

@@ -16,6 +16,7 @@
 #include "engine/config/units.hpp"
 #include "workflow/cron/cron.hpp"
 #include "workflow/pipeline/dag.hpp"
+#include "workflow/pipeline/pipeline_params.hpp"
 
 namespace gantry {
 
@@ -201,21 +202,27 @@ void Loader::read_pipeline(const ConfigFields& top, size_t source) {
   p.spec.file = sources_[source].file_name;
   p.spec.where = top.node().location();
   if (auto meta = top.required("metadata")) {
-    const ConfigFields m(*meta, {"name", "namespace", "description", "labels"}, errors_);
+    const ConfigFields m(*meta, {"name", "namespace", "description", "labels", "tags", "owner"},
+                         errors_);
     if (auto n = m.required("name"))
       if (errors_.attempt([&] { p.spec.name = read_metadata_name(*n, "pipeline"); })) p.name = n;
     m.read("namespace", [&](const ConfigNode& n) { p.spec.namespace_name = read_namespace(n); });
-    m.read("description", [](const ConfigNode& n) { n.as_string(); });
+    m.read("description", [&](const ConfigNode& n) { p.spec.description = n.as_string(); });
+    m.read("owner", [&](const ConfigNode& n) { p.spec.owner = n.as_name(); });
+    m.read("tags", [&](const ConfigNode& n) {
+      for (const ConfigNode& tag : n.as_sequence())
+        errors_.attempt([&] { p.spec.tags.push_back(tag.as_name()); });
+    });
     m.read("labels", [&](const ConfigNode& n) {
       for (const ConfigEntry& e : n.as_entries()) errors_.attempt([&] { e.value.as_string(); });
     });
   }
 
   if (auto spec_node = top.required("spec")) {
-    const ConfigFields s(
-        *spec_node,
-        {"schedule", "concurrency", "dependsOnPast", "parallelism", "timeout", "env", "tasks"},
-        errors_);
+    const ConfigFields s(*spec_node,
+                         {"schedule", "concurrency", "dependsOnPast", "parallelism", "timeout",
+                          "env", "params", "tasks"},
+                         errors_);
     if (auto n = s.optional("schedule")) p.spec.schedule = read_schedule(*n, source);
     if (auto n = s.optional("concurrency")) p.spec.concurrency = read_concurrency(*n);
     s.read("dependsOnPast", [&](const ConfigNode& n) { p.spec.depends_on_past = n.as_bool(); });
@@ -238,6 +245,7 @@ void Loader::read_pipeline(const ConfigFields& top, size_t source) {
         errors_.attempt([&] { p.spec.env[e.name] = e.value.as_string(); });
       }
     });
+    if (auto n = s.optional("params")) p.spec.params = read_params(*n, errors_, s.has("schedule"));
     if (auto tasks = s.required("tasks")) {
       errors_.attempt([&] {
         const std::vector<ConfigNode> items = tasks->as_sequence();

@@ -5,7 +5,8 @@
 //
 //   apiVersion: gantry.dev/v1
 //   kind: Pipeline
-//   metadata: {name: hourly-etl, namespace: team-a, description: "...", labels: {k: v}}
+//   metadata: {name: hourly-etl, namespace: team-a, description: "...", labels: {k: v},
+//              owner: data-team, tags: [etl, nightly]}   # owner, tags: for search (#26 §6)
 //   spec:
 //     schedule:            # absent: manual runs only
 //       cron: "0 * * * *"              # required; Vixie syntax (workflow/cron/cron.hpp)
@@ -21,6 +22,10 @@
 //     parallelism: 3                   # >= 0; 0 (the default) = unlimited
 //     timeout: 6h                      # > 0
 //     env: {NAME: value}               # names [A-Za-z_][A-Za-z0-9_]*, values strings
+//     params:                          # a manual run's parameters (pipeline_params.hpp)
+//       epochs: {type: int, default: 3, description: "..."}   # type string|int|float|bool;
+//                                      # default of that type; needed when scheduled; tasks
+//                                      # see env GANTRY_PARAM_EPOCHS
 //     tasks:                           # required, at least one
 //     - name: extract                  # required; see kTaskNameRule below
 //       template: container|tfjob|pytorchjob|mpijob|xgboostjob|rayjob|sparkjob

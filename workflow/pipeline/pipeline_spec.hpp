@@ -118,8 +118,38 @@ struct TaskSpec {
   SimulateSpec simulate;
 };
 
+// A parameter of a manual run (spec.params): given at trigger, or its default.
+enum class ParamType { kString, kInt, kFloat, kBool };
+inline std::string_view to_string(ParamType t) {
+  switch (t) {
+    case ParamType::kString:
+      return "string";
+    case ParamType::kInt:
+      return "int";
+    case ParamType::kFloat:
+      return "float";
+    case ParamType::kBool:
+      return "bool";
+  }
+  return "?";
+}
+
+struct ParamSpec {
+  std::string name;  // letters, digits and '_': tasks see it as env GANTRY_PARAM_<NAME>
+  ParamType type = ParamType::kString;
+  // The default as a JSON literal of its type ("\"abc\"", "3", "2.5", "true"); none: a
+  // manual trigger must give it (a scheduled pipeline needs a default for every param).
+  std::optional<std::string> default_value;
+  std::string description;
+  SourceLocation where;
+};
+
 struct PipelineSpec {
   std::string name;
+  std::string description;        // metadata.description
+  std::string owner;              // metadata.owner; "" when not given
+  std::vector<std::string> tags;  // metadata.tags, as written
+  std::vector<ParamSpec> params;  // spec.params, in document order
   std::string namespace_name = "default";
   std::string file;
   SourceLocation where;

@@ -10,10 +10,14 @@
 
 namespace gantry {
 
-std::optional<SchedulerCore::RunIndex> SchedulerCore::create_run(PipelineState& p, Time logical,
-                                                                 RunTrigger trigger) {
+std::optional<SchedulerCore::RunIndex> SchedulerCore::create_run(
+    PipelineState& p, Time logical, RunTrigger trigger,
+    const std::map<std::string, std::string>& params) {
   if (p.runs.count(logical) != 0) return std::nullopt;
   Run run;
+  for (const ParamSpec& param : p.spec.params)
+    if (param.default_value) run.params[param.name] = *param.default_value;
+  for (const auto& [name, value] : params) run.params[name] = value;
   run.pipeline = p.spec.name;
   run.logical_time = logical;
   run.trigger = trigger;

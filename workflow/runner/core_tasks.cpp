@@ -162,6 +162,7 @@ AttemptRequest SchedulerCore::start_attempt(RunIndex r, uint32_t task) {
   request.logical_time = run.run.logical_time;
   request.attempt_index = index;
   request.requests = requests;
+  request.params = run.run.params;
   return request;
 }
 

@@ -68,7 +68,7 @@ void SchedulerCore::apply_action(const OperatorAction& action) {
       // The action's instant: the same as now in virtual time; on a wall clock, the instant the
       // caller asked at, so it can find the run it made.
       const Time logical = std::min(a.at, loop_.now());
-      const std::optional<RunIndex> r = create_run(*p, logical, RunTrigger::kManual);
+      const std::optional<RunIndex> r = create_run(*p, logical, RunTrigger::kManual, a.params);
       if (!r) {
         reject(a, "a run exists at this logical time");
         return;
@@ -153,6 +153,11 @@ void SchedulerCore::apply_action(const OperatorAction& action) {
       catch_up(*p);
       return;
     }
+    case ActionKind::kClearTask:
+    case ActionKind::kMarkTaskSuccess:
+    case ActionKind::kMarkTaskFailed:
+      task_action(a);
+      return;
     case ActionKind::kBackfill:
       try {
         backfill(a.pipeline, a.from, a.to, a.rerun);

@@ -53,13 +53,27 @@ void SchedulerCore::put_pipeline(const PipelineSpec& spec, bool paused_if_new) {
   try_start_runs(p);
 }
 
-bool SchedulerCore::remove_pipeline(const std::string& name) {
+bool SchedulerCore::remove_pipeline(const std::string& name, bool forget_runs) {
+  compact_finished();
   PipelineState* p = find_pipeline(name);
   if (p == nullptr || p->removed) return false;
   refuse_if_busy(name, p->in_flight.size(), "remove");
   p->removed = true;
   if (p->tick_timer) loop_.cancel(*p->tick_timer);
   p->tick_timer.reset();
+  if (forget_runs) {
+    // Every run is finished (none in flight): their slots are freed for new runs, and no wait
+    // or pending compaction may name them any more.
+    for (const auto& [logical, r] : p->runs) {
+      std::erase(finished_, r);
+      runs_[r].reset();
+      free_runs_.push_back(r);
+    }
+    p->runs.clear();
+    p->waiters.clear();
+    p->left_memory_upto.reset();
+    p->last_tick.reset();
+  }
   return true;
 }
 

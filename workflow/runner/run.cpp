@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <utility>
 
 #include "workflow/pipeline/pipeline_spec.hpp"
@@ -135,12 +136,16 @@ std::string_view to_string(SchedulerEventKind k) {
       return "pipeline-not-loaded";
     case SchedulerEventKind::kKill:
       return "kill";
+    case SchedulerEventKind::kClearTask:
+      return "clear-task";
+    case SchedulerEventKind::kMarkTask:
+      return "mark-task";
   }
   return "?";
 }
 
 namespace {
-constexpr std::array<std::pair<std::string_view, ActionKind>, 11> kActionNames{{
+constexpr std::array<std::pair<std::string_view, ActionKind>, 14> kActionNames{{
     {"scheduler-down", ActionKind::kSchedulerDown},
     {"scheduler-up", ActionKind::kSchedulerUp},
     {"trigger", ActionKind::kTrigger},
@@ -152,6 +157,9 @@ constexpr std::array<std::pair<std::string_view, ActionKind>, 11> kActionNames{{
     {"backfill", ActionKind::kBackfill},
     {"kill-run", ActionKind::kKillRun},
     {"kill-task", ActionKind::kKillTask},
+    {"clear-task", ActionKind::kClearTask},
+    {"mark-task-success", ActionKind::kMarkTaskSuccess},
+    {"mark-task-failed", ActionKind::kMarkTaskFailed},
 }};
 }  // namespace
 
@@ -174,6 +182,18 @@ std::optional<BackfillRerun> parse_backfill_rerun(std::string_view text) {
   if (text == "failed") return BackfillRerun::kFailed;
   if (text == "all") return BackfillRerun::kAll;
   return std::nullopt;
+}
+
+std::map<std::string, std::string> param_env(const std::map<std::string, std::string>& params) {
+  std::map<std::string, std::string> env;
+  for (const auto& [name, literal] : params) {
+    std::string key = "GANTRY_PARAM_" + name;
+    for (char& c : key)
+      if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    const nlohmann::json value = nlohmann::json::parse(literal, nullptr, false);
+    env[key] = value.is_string() ? value.get<std::string>() : literal;
+  }
+  return env;
 }
 
 std::vector<TaskInstance> tasks_in_pipeline_order(const PipelineSpec& spec,

@@ -5,6 +5,7 @@
 // words of the JSON timeline and never change.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -92,7 +93,14 @@ struct Run {
   std::optional<Time> start;        // first time it went running
   std::optional<Time> end;          // when it reached its final state
   std::vector<TaskInstance> tasks;  // in the pipeline's task order
+  // The run's params (spec.params), name -> JSON literal of the value ("\"abc\"", "3",
+  // "true"): given at a manual trigger, defaults otherwise. Empty for a pipeline without any.
+  std::map<std::string, std::string> params{};
 };
+
+// The environment a run's params give its tasks: GANTRY_PARAM_<NAME upper-cased> = the value
+// as text (a string without its quotes, a number or true/false as written).
+std::map<std::string, std::string> param_env(const std::map<std::string, std::string>& params);
 
 // The identity of a run: a run exists at most once per (pipeline, logical time).
 struct RunKey {

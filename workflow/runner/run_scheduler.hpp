@@ -110,6 +110,15 @@
 //   - kill-task: one task of a running run ends now as killed, without retry (its running
 //     attempt killed); its downstream follow their trigger rules, killed counting as failed,
 //     and the run goes on. Rejected when the run is not running or the task has ended.
+//   - clear-task (Airflow's clear): the task, plus its downstream and/or upstream closure when
+//     asked, each that is not pending (failed_only: each failed, upstream_failed or killed)
+//     goes back to pending with a fresh retry budget; a running one has its attempt killed
+//     ("cleared by NAME"). A finished run goes back to queued (as rerun); a running one
+//     evaluates the cleared tasks' trigger rules again. Rejected when nothing would change.
+//   - mark-task-success / mark-task-failed: one task of a queued or running run becomes
+//     succeeded / failed now (a running attempt killed: "marked success by NAME", "marked
+//     failed by NAME"); its downstream follow their trigger rules and the run may end.
+//     Rejected for a run that has ended (clear the task instead) or a task in that state.
 //   Every attempt the scheduler stops carries its reason: "killed by NAME" (the action's
 //   `by`, "an operator" without one), "stopped: the run was marked succeeded by ...", "the run
 //   timed out (timeout D)", "the run was replaced by the run for T (concurrency Replace)",
@@ -212,7 +221,9 @@ class RunScheduler final : private AttemptListener {
   // `paused_if_new`: a pipeline new to the scheduler (or put again after remove_pipeline())
   // starts paused: no tick is looked at until resume (gantry serve's API default).
   void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
-  bool remove_pipeline(const std::string& name) { return core_.remove_pipeline(name); }
+  bool remove_pipeline(const std::string& name, bool forget_runs = false) {
+    return core_.remove_pipeline(name, forget_runs);
+  }
 
   // Stops it for good (SchedulerCore::halt()): its timers are cancelled and the attempts it
   // had started are killed in the executor, so nothing reaches it any more; it writes nothing
@@ -240,6 +251,10 @@ class RunScheduler final : private AttemptListener {
   void schedule(const OperatorAction& action);
   // Applies it now. Returns why it was refused (an event rejected is recorded too), or nullopt.
   std::optional<std::string> apply(const OperatorAction& action);
+  // What a task action would change now, or why it would be refused (SchedulerCore::preview()).
+  std::variant<TaskActionPlan, std::string> preview(const OperatorAction& action) {
+    return core_.preview(action);
+  }
 
   // See BACKFILL. Throws std::invalid_argument for an unknown pipeline or one without a
   // schedule.

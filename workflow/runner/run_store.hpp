@@ -65,6 +65,8 @@ enum class SchedulerEventKind {
                        // could not be loaded ended as failed (SchedulerCore::
                        // set_unloaded_pipelines(); message: why it could not be loaded)
   kKill,               // an operator killed a run, or one task of it (message: by whom)
+  kClearTask,          // an operator cleared tasks of a run (message: which, by whom)
+  kMarkTask,           // an operator marked one task succeeded or failed (message: by whom)
 };
 
 std::string_view to_string(SchedulerEventKind k);

@@ -54,6 +54,21 @@
 
 namespace gantry {
 
+// What a task action (clear-task, mark-task-success, mark-task-failed) changes in a run: each
+// task whose state it sets, in the pipeline's task order (SchedulerCore::preview()).
+struct TaskChange {
+  std::string task;
+  TaskState from = TaskState::kPending;
+  TaskState to = TaskState::kPending;
+  // The index of the running attempt the action kills (cleared or marked while running).
+  std::optional<size_t> stops_attempt{};
+};
+struct TaskActionPlan {
+  RunState run_from = RunState::kQueued;
+  RunState run_to = RunState::kQueued;  // the state the action leaves the run in at once
+  std::vector<TaskChange> tasks;
+};
+
 // What recover() does with an attempt that was running when the orchestrator stopped.
 enum class LostAttempts {
   kRerun,  // closed as lost, run again at once, not counted as a retry (the default)
@@ -97,8 +112,10 @@ class SchedulerCore {
   // flight, and the errors of add_pipeline() (nothing changes then).
   void put_pipeline(const PipelineSpec& spec, bool paused_if_new = false);
   // Stops a pipeline's schedule for good and forgets it for operator actions; its runs stay
-  // (timeline, find_run). Throws PipelineBusy while it has runs in flight; false when unknown.
-  bool remove_pipeline(const std::string& name);
+  // (timeline, find_run) unless `forget_runs`: then they leave memory too (the caller purges
+  // them from the store), and a pipeline put again under the name starts with none. Throws
+  // PipelineBusy while it has runs in flight; false when unknown.
+  bool remove_pipeline(const std::string& name, bool forget_runs = false);
   void set_lost_attempts(LostAttempts policy) { lost_attempts_ = policy; }
   // At most `runs` ticks of one schedule are handled per event of the loop (0: no limit, the
   // default): a catch-up of many ticks goes on in the loop's next turns (TickPlanner's
@@ -155,6 +172,11 @@ class SchedulerCore {
   void switch_on();
   // Returns why the action was refused (also recorded as an event rejected), or nullopt.
   std::optional<std::string> apply(const OperatorAction& action);
+  // What a task action (clear-task, mark-task-success, mark-task-failed) would change if
+  // applied now: the tasks it sets directly (the later effects of trigger rules on their
+  // downstream are not in it), or why it would be refused (the words apply() would give).
+  // Changes nothing and records nothing (a run that left memory may be read back into it).
+  std::variant<TaskActionPlan, std::string> preview(const OperatorAction& action);
   BackfillReport backfill(const std::string& pipeline, Time from, Time to, BackfillRerun rerun);
 
   // --- Work --------------------------------------------------------------------------------
@@ -289,7 +311,9 @@ class SchedulerCore {
 
   // core_runs.cpp: runs.
   // The one way a run comes into existence: stored (RunStore::create_run decides), indexed.
-  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger);
+  // `params`: the values given (a manual trigger's); the pipeline's defaults fill the rest.
+  std::optional<RunIndex> create_run(PipelineState& p, Time logical, RunTrigger trigger,
+                                     const std::map<std::string, std::string>& params = {});
   // A run indexed like a created one (the per-task phases follow its task states).
   RunIndex index_run(PipelineState& p, Run run);
   // A run read from the store (recover(), bring_back()): its tasks in the pipeline's order,
@@ -378,6 +402,18 @@ class SchedulerCore {
   // A new PipelineState for `spec`, checked (DAG, pools) but not indexed.
   std::unique_ptr<PipelineState> make_state(const PipelineSpec& spec);
   void fail_attempt(const OperatorAction& a);
+
+  // task_actions.cpp: clear-task, mark-task-success, mark-task-failed.
+  struct TaskTarget {
+    RunIndex run;
+    uint32_t task;
+  };
+  // The run and task an action names, or why the action cannot apply (without an event).
+  std::variant<TaskTarget, std::string> task_target(const OperatorAction& a);
+  std::variant<TaskActionPlan, std::string> plan_task_action(const OperatorAction& a,
+                                                             const TaskTarget& target);
+  void task_action(const OperatorAction& a);
+  void clear_task_set(RunIndex r, const TaskActionPlan& plan, const std::string& why);
 
   EventLoop& loop_;
   RunStore& store_;

@@ -29,6 +29,7 @@
 //   Ids come from the scheduler (AttemptId, run.hpp): unique for good, also across restarts.
 
 #include <cstdint>
+#include <map>
 #include <string>
 
 #include "engine/cluster/resources.hpp"
@@ -47,6 +48,8 @@ struct AttemptRequest {
   Time logical_time;
   size_t attempt_index = 0;  // 0 for the first attempt of the task instance
   Resources requests;        // after autosize
+  // The run's params (Run::params); tasks see them as env (param_env() of run.hpp).
+  std::map<std::string, std::string> params{};
 };
 
 // How the work of an attempt ended, as the world reports it.

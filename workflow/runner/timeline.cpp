@@ -30,6 +30,13 @@ nlohmann::ordered_json run_json(const Run& run) {
   r["state"] = std::string(to_string(run.state));
   r["start"] = time_or_null(run.start);
   r["end"] = time_or_null(run.end);
+  // Only for a run with params: the timelines of pipelines without any stay as they were.
+  if (!run.params.empty()) {
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [name, literal] : run.params)
+      params[name] = nlohmann::ordered_json::parse(literal, nullptr, false);
+    r["params"] = std::move(params);
+  }
   nlohmann::ordered_json tasks = nlohmann::ordered_json::array();
   for (const TaskInstance& t : run.tasks) {
     nlohmann::ordered_json task;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <nlohmann/json.hpp>
 
 #include "engine/store/store_error.hpp"
 #include "engine/store/transaction.hpp"
@@ -38,7 +39,10 @@ const std::vector<std::string> kSchema = {
     "CREATE UNIQUE INDEX attempts_by_id ON attempts(attempt_id);",
     // 4: why an attempt ended unsuccessfully, when its executor said (issue 23: a live API
     // server's refusal, a pod's exit code). NULL for attempts without one, and those before.
-    "ALTER TABLE attempts ADD COLUMN reason TEXT;"};
+    "ALTER TABLE attempts ADD COLUMN reason TEXT;",
+    // 5: a run's params (issue #26: trigger with parameters), a JSON object name -> value.
+    // NULL for runs without params, and those before.
+    "ALTER TABLE runs ADD COLUMN params TEXT;"};
 
 // Counts of the enums of run.hpp, for parse_word.
 constexpr int kRunTriggers = 4, kRunStates = 7, kTaskStates = 7, kAttemptStates = 7;
@@ -52,6 +56,14 @@ E parse_word(const std::string& path, std::string_view word, int count, const ch
   // row holds what Gantry never writes.
   throw StoreError(path, std::string("unknown ") + what + " '" + std::string(word) + "'",
                    StoreError::kGantry);
+}
+
+// Run::params as stored: a JSON object of the literals, NULL (nullopt) when there are none.
+std::optional<std::string> params_text(const std::map<std::string, std::string>& params) {
+  if (params.empty()) return std::nullopt;
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, literal] : params) j[name] = nlohmann::json::parse(literal);
+  return j.dump();
 }
 
 std::optional<Time> time_or_null(const Statement& s, int col) {
@@ -113,8 +125,8 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
     }
   }
   insert_run_ = db_.prepare(
-      "INSERT OR IGNORE INTO runs(pipeline, logical_us, trigger, state, start_us, end_us)"
-      " VALUES (?, ?, ?, ?, ?, ?)");
+      "INSERT OR IGNORE INTO runs(pipeline, logical_us, trigger, state, start_us, end_us, params)"
+      " VALUES (?, ?, ?, ?, ?, ?, ?)");
   insert_task_ = db_.prepare(
       "INSERT INTO task_instances(run_id, position, name, state, cpu_milli, memory_bytes, gpus,"
       " gpu_milli) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
@@ -300,7 +312,8 @@ bool SqliteRunStore::create_run(const Run& run) {
   begin_change();
   Undo undo(*this);
   insert_run_.bind_all(run.pipeline, run.logical_time.micros(), std::string(to_string(run.trigger)),
-                       std::string(to_string(run.state)), micros(run.start), micros(run.end));
+                       std::string(to_string(run.state)), micros(run.start), micros(run.end),
+                       params_text(run.params));
   insert_run_.step();
   insert_run_.reset();
   const bool inserted = db_.changes() == 1;
@@ -434,6 +447,33 @@ std::optional<Run> SqliteRunStore::load_run_before(std::string_view pipeline, Ti
   return std::move(runs.front());
 }
 
+int64_t SqliteRunStore::purge_pipeline(const std::string& pipeline) {
+  begin_change();
+  Undo undo(*this);
+  const int64_t runs = count_runs(pipeline);
+  const char* ids = "(SELECT id FROM runs WHERE pipeline = ?)";
+  for (const std::string& sql : {std::string("DELETE FROM attempts WHERE run_id IN ") + ids,
+                                 std::string("DELETE FROM task_instances WHERE run_id IN ") + ids,
+                                 std::string("DELETE FROM runs WHERE pipeline = ?"),
+                                 std::string("DELETE FROM events WHERE pipeline = ?"),
+                                 std::string("DELETE FROM pipelines WHERE name = ?")}) {
+    Statement st = db_.prepare(sql);
+    st.bind_all(pipeline);
+    st.step();
+  }
+  std::erase_if(ids_, [&](const auto& entry) { return entry.first.pipeline == pipeline; });
+  commit_if_due();
+  undo.keep();
+  return runs;
+}
+
+int64_t SqliteRunStore::count_runs(const std::string& pipeline) const {
+  auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
+  Statement st = db.prepare("SELECT count(*) FROM runs WHERE pipeline = ?");
+  st.bind_all(pipeline);
+  return st.step() ? st.column_int64(0) : 0;
+}
+
 std::map<std::string, int64_t> SqliteRunStore::count_runs_by_state() const {
   auto& db = const_cast<Database&>(db_);  // reads only; Database has no const prepare
   std::map<std::string, int64_t> out;
@@ -509,8 +549,8 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
     bind(st);
     return st;
   };
-  Statement r =
-      read("id, pipeline, logical_us, trigger, state, start_us, end_us FROM runs", "id", "id");
+  Statement r = read("id, pipeline, logical_us, trigger, state, start_us, end_us, params FROM runs",
+                     "id", "id");
   while (r.step()) {
     Run run;
     run.pipeline = r.column_text(1);
@@ -519,6 +559,13 @@ std::vector<Run> SqliteRunStore::load_selected(const std::string& ids_sql,
     run.state = parse_word<RunState>(path_, r.column_text(4), kRunStates, "run state");
     run.start = time_or_null(r, 5);
     run.end = time_or_null(r, 6);
+    if (!r.column_is_null(7)) {
+      const nlohmann::json params = nlohmann::json::parse(r.column_text(7), nullptr, false);
+      if (!params.is_object())
+        throw corrupt("params of run id " + std::to_string(r.column_int64(0)) +
+                      " are not a JSON object");
+      for (const auto& [name, value] : params.items()) run.params[name] = value.dump();
+    }
     runs.emplace(r.column_int64(0), std::move(run));
   }
   Statement t =

@@ -4,7 +4,8 @@
 //
 //   pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT, timezone TEXT)
 //   runs(id INTEGER PRIMARY KEY, pipeline TEXT, logical_us INTEGER, trigger TEXT, state TEXT,
-//        start_us INTEGER, end_us INTEGER, UNIQUE (pipeline, logical_us))
+//        start_us INTEGER, end_us INTEGER, params TEXT, UNIQUE (pipeline, logical_us))
+//        params: the run's params as a JSON object (NULL without any; Run::params)
 //   task_instances(run_id INTEGER, position INTEGER, name TEXT, state TEXT, cpu_milli INTEGER,
 //        memory_bytes INTEGER, gpus INTEGER, gpu_milli INTEGER, PRIMARY KEY (run_id, name))
 //   attempts(run_id INTEGER, task TEXT, idx INTEGER, start_us INTEGER, end_us INTEGER,
@@ -33,7 +34,7 @@
 // no row is an error.
 //
 // Schema versions (Database::migrate, PRAGMA user_version): 1 the tables, 2 meta, 3 the
-// attempts' attempt_id and running_us. A database of an older version is migrated when opened.
+// attempts' attempt_id and running_us, 4 attempts' reason, 5 runs' params. A database of an older version is migrated when opened.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
@@ -113,6 +114,13 @@ class SqliteRunStore final : public RunStore {
   std::optional<Run> load_run_before(std::string_view pipeline, Time before) const override;
   AttemptId max_attempt_id() const override;
 
+  // Deletes every stored run of `pipeline` with its task instances, attempts and events, and
+  // its pipelines row (gantry serve: DELETE /pipelines/{name}?purge=true). Returns how many
+  // runs it deleted. One change (all or nothing); throws StoreError. The caller makes sure no
+  // run of it is in flight.
+  int64_t purge_pipeline(const std::string& pipeline);
+  // How many runs of `pipeline` are stored.
+  int64_t count_runs(const std::string& pipeline) const;
   // How many runs are in each state (state word -> count), for a server's metrics at start.
   std::map<std::string, int64_t> count_runs_by_state() const;
   // What the database holds, counted (`pipeline run --format summary`): runs by pipeline and

@@ -323,6 +323,7 @@ AttemptPlan plan_attempt(const AttemptRequest& r, const AttemptPlanOptions& o) {
     add("GANTRY_ATTEMPT", std::to_string(r.attempt_index));
     add("GANTRY_ATTEMPT_ID", std::to_string(r.id));
     for (const auto& [name, value] : pipeline.env) add(name, value);
+    for (const auto& [name, value] : param_env(r.params)) add(name, value);
     for (const auto& [name, value] : framework) env.push_back(env_var(name, value));
 
     json container = {{"name", container_name(kind)},

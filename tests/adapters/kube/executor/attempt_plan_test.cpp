@@ -144,6 +144,18 @@ TEST_F(PlanFixture, ContainerTaskIsOnePod) {
   EXPECT_EQ(p.owner["data"], (json{{"pods", kBase + "\n"}}));
 }
 
+// A run's params (Run::params, JSON literals) reach every pod as GANTRY_PARAM_<NAME>: a string
+// without its quotes, a number and a boolean as written.
+TEST_F(PlanFixture, ParamsAreEnvOfEveryPod) {
+  request.params = {{"epochs", "10"}, {"dataset", "\"s3://d\""}, {"fast", "true"}};
+  const AttemptPlan p = plan();
+  ASSERT_TRUE(p.refused.empty()) << p.refused;
+  const auto env = env_of(p.pods.at(0).body);
+  EXPECT_EQ(env.at("GANTRY_PARAM_EPOCHS"), "10");
+  EXPECT_EQ(env.at("GANTRY_PARAM_DATASET"), "s3://d");
+  EXPECT_EQ(env.at("GANTRY_PARAM_FAST"), "true");
+}
+
 TEST_F(PlanFixture, GpuShareIsAnAnnotation) {
   request.requests = Resources{1000, int64_t{1} << 30, 0, 250};
   const json pod = plan().pods[0].body;

@@ -123,8 +123,8 @@ TEST_F(PipelineCommand, BadEventsFileNamesLineAndField) {
 // clear-task from the events file: the 08:00 run (extract 1 attempt -> transform 2, its first
 // failed -> load 1, ended 08:12:10) cleared at 09:30 from extract with its downstream: the
 // three tasks run again (2, 3 and 2 attempts) and the run succeeds again; the 07:00 run,
-// cleared at 09:30 from transform alone, has one more attempt of transform only. A field only clear-task takes
-// is refused on another action, naming its line.
+// cleared at 09:30 from transform alone, has one more attempt of transform only. A field only
+// clear-task takes is refused on another action, naming its line.
 TEST_F(PipelineCommand, ClearTaskFromTheEventsFile) {
   std::ofstream(dir_ / "events.yaml")
       << "- {at: 2026-03-02T09:30:00Z, action: clear-task, pipeline: hourly-etl,"

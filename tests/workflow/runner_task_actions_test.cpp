@@ -142,6 +142,32 @@ TEST(RunnerTaskActions, ClearAndMarkSuccessStopTheRunningAttemptSayingByWhom) {
             "the run has ended: it is succeeded; clear the task to run it again");
 }
 
+// Manual pipeline m: a (10 min, fails) -> b (10 min); c (10 min) alone. Run at 00:00: a fails
+// 00:00-00:10, b upstream_failed, c succeeds: the run failed 00:00-00:10. At 00:20 a is marked
+// succeeded (fixed by hand): b, stopped by a's failure, runs again 00:20-00:30 and the run
+// succeeds 00:00-00:30. Marking c, succeeded already, is refused.
+TEST(RunnerTaskActions, MarkSuccessInAnEndedRunRunsTheDownstreamItStopped) {
+  Harness h(day("00:00"));
+  PipelineSpec p =
+      manual("m", {task("a", minutes(10)), task("b", minutes(10), {"a"}), task("c", minutes(10))});
+  p.tasks[0].simulate.outcomes = {"failed"};
+  h.scheduler.add_pipeline(p);
+  h.trigger(day("00:00"), "m");
+  h.scheduler.switch_on();
+  h.until(day("00:20"));
+  EXPECT_EQ(h.runs("m"), (V{"00:00 manual failed 00:00-00:10"}));
+  const OperatorAction mark = task_action(ActionKind::kMarkTaskSuccess, day("00:20"), "a", "dan");
+  EXPECT_EQ(changes(h.scheduler.preview(mark)),
+            (V{"run failed->queued", "a failed->succeeded", "b upstream_failed->pending"}));
+  EXPECT_EQ(h.scheduler.apply(mark), std::nullopt);
+  h.until(day("00:40"));
+  EXPECT_EQ(h.runs("m"), (V{"00:00 manual succeeded 00:00-00:30"}));
+  EXPECT_EQ(h.attempts("m", day("00:00"), "a"), "succeeded: 00:00-00:10 failed");
+  EXPECT_EQ(h.attempts("m", day("00:00"), "b"), "succeeded: 00:20-00:30 succeeded");
+  EXPECT_EQ(h.scheduler.apply(task_action(ActionKind::kMarkTaskSuccess, day("00:40"), "c")),
+            "task c is succeeded already");
+}
+
 // Manual pipeline m: a (30 min) -> b (10 min); c (10 min) alone. Run at 00:00. At 00:05 a is
 // marked failed by bob: its attempt stopped ("marked failed by bob"), no retry, b
 // upstream_failed; c succeeds 00:00-00:10 and the run ends failed at 00:10. Marking a failed

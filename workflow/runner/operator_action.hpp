@@ -33,8 +33,10 @@ enum class ActionKind {
                      // failed, upstream_failed or killed, run again; a running attempt among
                      // them is killed; a finished run goes back to the queue
   kMarkTaskSuccess,  // one task of a queued or running run is declared succeeded (a running
-                     // attempt is killed); its downstream follow their trigger rules
-  kMarkTaskFailed,   // ... declared failed, the same way
+                     // attempt is killed); its downstream follow their trigger rules. In an
+                     // ended run: its upstream_failed downstream run again, the run with them
+                     // (or the run succeeds when every task now has)
+  kMarkTaskFailed,   // ... declared failed, the same way (a queued or running run only)
 };
 
 // What backfill does with a run that already exists for a tick in its window.

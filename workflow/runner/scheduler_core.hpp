@@ -413,6 +413,9 @@ class SchedulerCore {
   std::variant<TaskActionPlan, std::string> plan_task_action(const OperatorAction& a,
                                                              const TaskTarget& target);
   void task_action(const OperatorAction& a);
+  // mark-task-success of a task of an ended run (task_actions.cpp).
+  void mark_ended_run_task(RunIndex r, uint32_t task, const TaskActionPlan& plan,
+                           const std::string& why);
   void clear_task_set(RunIndex r, const TaskActionPlan& plan, const std::string& why);
 
   EventLoop& loop_;

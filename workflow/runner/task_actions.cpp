@@ -98,8 +98,32 @@ std::variant<TaskActionPlan, std::string> SchedulerCore::plan_task_action(
     return plan;
   }
   if (is_finished(state)) {
-    return "the run has ended: it is " + std::string(to_string(state)) +
-           "; clear the task to run it again";
+    // A failed task of an ended run marked succeeded (the fix was made by hand): its
+    // downstream tasks that an upstream failure stopped run again, the run with them; with
+    // none, the run succeeds when every task now has. Marking failed changes nothing to run,
+    // so an ended run refuses it.
+    if (a.kind != ActionKind::kMarkTaskSuccess) {
+      return "the run has ended: it is " + std::string(to_string(state)) +
+             "; clear the task to run it again";
+    }
+    const TaskState from = run.run.tasks[target.task].state;
+    if (from == TaskState::kSucceeded) return "task " + a.task + " is succeeded already";
+    plan.tasks.push_back({a.task, from, TaskState::kSucceeded, std::nullopt});
+    std::vector<bool> in(p.spec.tasks.size(), false);
+    closure(p.dag, target.task, true, in);
+    for (size_t t = 0; t < in.size(); ++t)
+      if (in[t] && run.run.tasks[t].state == TaskState::kUpstreamFailed)
+        plan.tasks.push_back(
+            {p.spec.tasks[t].name, TaskState::kUpstreamFailed, TaskState::kPending, std::nullopt});
+    const bool all_done =
+        std::all_of(run.run.tasks.begin(), run.run.tasks.end(), [&](const TaskInstance& t) {
+          return t.name == a.task || t.state == TaskState::kSucceeded ||
+                 t.state == TaskState::kSkipped;
+        });
+    plan.run_to = plan.tasks.size() > 1 ? RunState::kQueued
+                  : all_done            ? RunState::kSucceeded
+                                        : state;
+    return plan;
   }
   const TaskState to =
       a.kind == ActionKind::kMarkTaskSuccess ? TaskState::kSucceeded : TaskState::kFailed;
@@ -132,12 +156,35 @@ void SchedulerCore::task_action(const OperatorAction& a) {
   }
   const std::string why = mark_word(a.kind) + by_whom(a.by);
   event(SchedulerEventKind::kMarkTask, a.pipeline, a.logical_time, a.task, why);
+  if (is_finished(runs_[t.run]->run.state)) {
+    mark_ended_run_task(t.run, t.task, plan, why);
+    return;
+  }
   // As kill-task, with the state asked for: the task closes (its running attempt killed with
   // `why`), its downstream follow their trigger rules and the run may end.
   close_task(t.run, t.task, plan.tasks.front().to, why);
   for (size_t d : pipelines_[runs_[t.run]->pipeline]->dag.downstream(t.task))
     evaluate(t.run, static_cast<uint32_t>(d));
   check_run_done(t.run);
+}
+
+void SchedulerCore::mark_ended_run_task(RunIndex r, uint32_t task, const TaskActionPlan& plan,
+                                        const std::string& why) {
+  RunRt& run = *runs_[r];
+  restore_tasks(run);
+  run.run.tasks[task].state = TaskState::kSucceeded;
+  store_task(run, task);
+  TaskActionPlan rest = plan;
+  rest.tasks.erase(rest.tasks.begin());
+  if (!rest.tasks.empty()) {
+    clear_task_set(r, rest, why);  // the run goes back to the queue with them
+    return;
+  }
+  if (plan.run_to == RunState::kSucceeded) {
+    run.run.state = RunState::kSucceeded;
+    store_run(run);
+    try_start_runs(*pipelines_[run.pipeline]);  // a dependsOnPast successor may start now
+  }
 }
 
 void SchedulerCore::clear_task_set(RunIndex r, const TaskActionPlan& plan, const std::string& why) {

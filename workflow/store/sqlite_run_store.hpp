@@ -34,7 +34,8 @@
 // no row is an error.
 //
 // Schema versions (Database::migrate, PRAGMA user_version): 1 the tables, 2 meta, 3 the
-// attempts' attempt_id and running_us, 4 attempts' reason, 5 runs' params. A database of an older version is migrated when opened.
+// attempts' attempt_id and running_us, 4 attempts' reason, 5 runs' params. A database of an older
+// version is migrated when opened.
 //
 // Transactions. Every state change is applied inside a transaction, and the exactly-once rule
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the

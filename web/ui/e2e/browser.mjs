@@ -41,7 +41,7 @@ export function watchErrors(page, sink) {
     // document with problems is answered 400 with them, which the browser logs. That answer is
     // the one asked for, not a failure.
     if (/status of 400/.test(m.text()) && (m.location()?.url ?? '').includes('/pipelines?dryRun=true')) return;
-    sink.push(`console: ${m.text()}`);
+    sink.push(`console: ${m.text()}${m.location()?.url ? ` (${m.location().url})` : ""}`);
   });
   page.on('pageerror', (e) => sink.push(`page error: ${process.env.E2E_DEBUG ? e.stack : e.message}`));
 }

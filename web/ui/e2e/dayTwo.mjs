@@ -32,7 +32,7 @@ async function until(probe, what, timeoutMs = 120000) {
 // §1: a task whose GPU type no node has fails at once; the grid cell and the run's detail say
 // why, and the server's dry run warned before.
 export async function checkFailureExplained(page, { url, token, id, shot }) {
-  const name = `e2e-never-fits-${id}`;
+  const name = `never-fits-${id}`;
   const yaml = `apiVersion: gantry.dev/v1
 kind: Pipeline
 metadata: {name: ${name}}
@@ -64,7 +64,7 @@ spec:
 // gang lights its GPUs on hover. Both runs are killed afterwards, so that the cluster is free
 // for the steps after.
 export async function checkWhyWaiting(page, { url, token, id, shot }) {
-  const name = `e2e-whole-cluster-${id}`;
+  const name = `whole-cluster-${id}`;
   await apply(url, token, `apiVersion: gantry.dev/v1
 kind: Pipeline
 metadata: {name: ${name}}
@@ -120,7 +120,7 @@ spec:
 // each after a dialog listing the server's dry run; backfill a window after a dialog counting
 // its runs; delete the pipeline purging its runs.
 export async function checkTaskActions(page, { url, token, id, shot }) {
-  const name = `e2e-ops-${id}`;
+  const name = `ops-${id}`;
   await call(url, token, 'POST', '/pipelines', `apiVersion: gantry.dev/v1
 kind: Pipeline
 metadata: {name: ${name}}
@@ -194,7 +194,16 @@ spec:
   await page.click('[data-testid=confirm-backfill]');
   await page.waitForSelector('.toast[data-kind=ok]:has-text("4 runs created")');
 
-  // Delete, purging the runs: the name must be typed.
+  // Delete, purging the runs, once the backfill's runs have ended (the server refuses while
+  // runs are in flight, and the dialog says so): the name must be typed.
+  await page.waitForFunction(
+    ([u, t, p]) => fetch(`${u}/api/v1/pipelines/${p}/runs?limit=50`, { headers: { Authorization: `Bearer ${t}` } })
+      .then((r) => r.json())
+      .then((r) => r.runs.length === 5 && r.runs.every((x) => x.state !== 'queued' && x.state !== 'running')),
+    [url, token, name],
+    { timeout: 60000, polling: 500 },
+  );
+  await page.waitForFunction(() => !document.querySelector('.rgrid .head button[data-state=running], .rgrid .head button[data-state=queued]'));
   await page.click('[data-testid=runs-delete]');
   await page.click('[data-testid=delete-purge]');
   await page.waitForSelector('[data-testid=confirm-delete][disabled]');

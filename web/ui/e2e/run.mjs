@@ -297,11 +297,11 @@ try {
   await checkDistributedSweepsPage(page, { url, token, shot: () => shot('whatif-kubernetes', { full: true }) });
 
   step('day two: a failure explained in the grid and the run (#26 §1)');
-  await checkFailureExplained(page, { url, token, id: name, shot });
+  await checkFailureExplained(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
   step('day two: the cluster says why a gang waits and who holds the GPUs (#26 §5)');
-  await checkWhyWaiting(page, { url, token, id: name, shot });
+  await checkWhyWaiting(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
   step('day two: a log, clear, mark success, backfill and delete, each confirmed (#26 §2, §3)');
-  await checkTaskActions(page, { url, token, id: name, shot });
+  await checkTaskActions(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

@@ -281,7 +281,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
         />
       )}
       {dialog === 'backfill' && summary?.schedule && <BackfillDialog pipeline={name} schedule={summary.schedule} onDone={() => void page.reload()} onClose={() => setDialog(null)} />}
-      {dialog === 'delete' && <DeletePipelineDialog pipeline={name} runs={runs.length} onDeleted={() => navigate(href('pipelines'))} onClose={() => setDialog(null)} />}
+      {dialog === 'delete' && <DeletePipelineDialog pipeline={name} runs={runs.length} inFlight={runs.filter((r) => r.state === 'queued' || r.state === 'running').length} onDeleted={() => navigate(href('pipelines'))} onClose={() => setDialog(null)} />}
       {asking && (
         <ConfirmChanges
           title={kRunActionTitle[asking.action]}

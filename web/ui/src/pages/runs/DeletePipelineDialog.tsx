@@ -6,7 +6,9 @@ import { api, enc } from '../../api/client';
 import { Modal, useToast } from '../../components/ui';
 import { DialogFooter, useSubmit } from './dialogParts';
 
-export function DeletePipelineDialog({ pipeline, runs, onDeleted, onClose }: { pipeline: string; runs: number; onDeleted: () => void; onClose: () => void }) {
+// `inFlight`: its queued and running runs on the page; the server refuses to delete a pipeline
+// while it has any (409), so the dialog says so first.
+export function DeletePipelineDialog({ pipeline, runs, inFlight, onDeleted, onClose }: { pipeline: string; runs: number; inFlight: number; onDeleted: () => void; onClose: () => void }) {
   const toast = useToast();
   const [purge, setPurge] = useState(false);
   const [typed, setTyped] = useState('');
@@ -22,10 +24,15 @@ export function DeletePipelineDialog({ pipeline, runs, onDeleted, onClose }: { p
     <Modal
       title={`Delete ${pipeline}`}
       onClose={onClose}
-      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={purge ? 'Delete with its runs' : 'Delete, keep its runs'} busy={busy} disabled={purge && typed !== pipeline} danger testid="confirm-delete" />}
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={purge ? 'Delete with its runs' : 'Delete, keep its runs'} busy={busy} disabled={inFlight > 0 || (purge && typed !== pipeline)} danger testid="confirm-delete" />}
     >
       <div data-testid="delete-dialog">
-        <p style={{ marginTop: 0 }}>The pipeline stops: no new run starts, its schedule is gone. Runs in flight are stopped.</p>
+        <p style={{ marginTop: 0 }}>The pipeline is removed: no new run starts, its schedule is gone.</p>
+        {inFlight > 0 && (
+          <div className="banner warn" data-testid="delete-in-flight">
+            {inFlight} run{inFlight === 1 ? ' is' : 's are'} still in flight: kill {inFlight === 1 ? 'it' : 'them'} (or wait for {inFlight === 1 ? 'it' : 'them'} to end) first; pausing the pipeline stops new ones.
+          </div>
+        )}
         <label className="row" style={{ gap: 8, marginBottom: 6 }}>
           <input type="radio" name="runs" checked={!purge} onChange={() => setPurge(false)} data-testid="delete-keep" />
           Keep its runs{runs ? ` (${runs} on this page)` : ''}: they stay readable in the API and the runs database.
@@ -36,7 +43,9 @@ export function DeletePipelineDialog({ pipeline, runs, onDeleted, onClose }: { p
         </label>
         {purge && (
           <label className="field">
-            Type <code>{pipeline}</code> to confirm
+            <span>
+              Type <code>{pipeline}</code> to confirm
+            </span>
             <input value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="delete-typed" autoFocus />
           </label>
         )}

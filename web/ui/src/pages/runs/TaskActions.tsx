@@ -2,7 +2,7 @@
 // actions on it (issue #26 §2, §3): clear with Airflow's options, mark success, mark failed,
 // kill. Each asks first in a dialog listing what changes (the server's dry run), then says what
 // happened in a toast; the server records each in its audit log.
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { api, enc } from '../../api/client';
 import { kReadOnlyHint } from '../../api/session';
 import type { Attempt, Run, RunTask } from '../../api/types';
@@ -40,10 +40,17 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
   const body = asking === 'clear' ? options : undefined;
 
   // The server's dry run, asked again when the clear options change.
+  // Not asked again when the task changes under the open dialog (the action's own answer
+  // does that): the state it was opened on is kept in a ref.
+  const stateWhenAsked = useRef(task.state);
+  const ask = (action: TaskAction) => {
+    stateWhenAsked.current = task.state;
+    setAsking(action);
+  };
   const preview = useCallback(async (): Promise<TaskChange[]> => {
-    if (asking === 'kill') return [{ task: task.name, from: task.state, to: 'killed' }];
+    if (asking === 'kill') return [{ task: task.name, from: stateWhenAsked.current, to: 'killed' }];
     return changesFromServer(await api(`${route}/${asking}?dryRun=true`, { method: 'POST', body: body ?? {} }));
-  }, [asking, route, body, task.name, task.state]);
+  }, [asking, route, body, task.name]);
 
   const confirm = async () => {
     if (!asking) return;
@@ -60,16 +67,16 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
   return (
     <div data-testid="task-actions" data-task={task.name}>
       <div className="task-actions">
-        <button className="btn sm" disabled={!canWrite || !ended} onClick={() => setAsking('clear')} title={hint('Run this task again, with its downstream or upstream if you choose')} data-testid="task-clear">
+        <button className="btn sm" disabled={!canWrite || !ended} onClick={() => ask('clear')} title={hint('Run this task again, with its downstream or upstream if you choose')} data-testid="task-clear">
           Clear…
         </button>
-        <button className="btn sm" disabled={!canWrite || task.state === 'succeeded'} onClick={() => setAsking('mark-success')} title={hint('Declare the task succeeded')} data-testid="task-mark-success">
+        <button className="btn sm" disabled={!canWrite || task.state === 'succeeded'} onClick={() => ask('mark-success')} title={hint('Declare the task succeeded')} data-testid="task-mark-success">
           Mark success
         </button>
-        <button className="btn sm" disabled={!canWrite || task.state === 'failed'} onClick={() => setAsking('mark-failed')} title={hint('Declare the task failed')} data-testid="task-mark-failed">
+        <button className="btn sm" disabled={!canWrite || task.state === 'failed'} onClick={() => ask('mark-failed')} title={hint('Declare the task failed')} data-testid="task-mark-failed">
           Mark failed
         </button>
-        <button className="btn sm danger" disabled={!canWrite || !running} onClick={() => setAsking('kill')} title={hint('Kill its running attempt, without a retry')} data-testid="task-kill">
+        <button className="btn sm danger" disabled={!canWrite || !running} onClick={() => ask('kill')} title={hint('Kill its running attempt, without a retry')} data-testid="task-kill">
           Kill
         </button>
       </div>

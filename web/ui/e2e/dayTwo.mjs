@@ -186,6 +186,12 @@ spec:
   await page.waitForSelector('.toast[data-kind=ok]:has-text("train marked succeeded")');
   await page.waitForSelector(cell('report', 'succeeded'), { timeout: 60000 });
 
+  // Runs by state: the failed filter shows none now that the run succeeded.
+  await page.selectOption('[data-testid=runs-state-filter]', 'failed');
+  await page.waitForSelector('[data-testid=runs-none-match]');
+  await page.selectOption('[data-testid=runs-state-filter]', '');
+  await page.waitForSelector(cell('report', 'succeeded'));
+
   // Backfill four hourly ticks: the dialog counts them first.
   await page.click('[data-testid=runs-backfill]');
   await page.fill('[data-testid=backfill-from]', '2026-01-01T00:00');

@@ -4,7 +4,7 @@ import { api, enc } from '../api/client';
 import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
 import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
-import type { Attempt, PipelineDetail, PipelineSummary, Run, TaskState } from '../api/types';
+import type { Attempt, PipelineDetail, PipelineSummary, Run, RunState, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
 import { IconCheck, IconClose, IconPlay, IconRefresh, IconTrash } from '../components/icons';
 import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
@@ -49,6 +49,7 @@ const kRunActionDone: Record<RunAction, (when: string) => string> = {
   'mark-success': (when) => `Run of ${when} marked succeeded.`,
   rerun: (when) => `Run of ${when} restarted: its failed tasks run again.`,
 };
+const kRunStates: RunState[] = ['running', 'queued', 'failed', 'succeeded', 'killed', 'skipped', 'expired'];
 const kTaskLegend: TaskState[] = ['succeeded', 'running', 'failed', 'upstream_failed', 'skipped', 'pending', 'killed'];
 
 interface RunsPage {
@@ -168,6 +169,10 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
     return all.filter((r) => !seen.has(r.logicalTime) && !!seen.add(r.logicalTime)).sort((a, b) => a.logicalTime.localeCompare(b.logicalTime));
   }, [page.data, older]);
 
+  // A filter by state of the runs loaded (the newest page and the older ones asked for).
+  const [stateFilter, setStateFilter] = useState<RunState | ''>('');
+  const shown = useMemo(() => (stateFilter ? runs.filter((r) => r.state === stateFilter) : runs), [runs, stateFilter]);
+
   const taskNames = useMemo(() => {
     const names = specTasks(detail.data);
     for (const r of runs) for (const t of r.tasks ?? []) if (!names.includes(t.name)) names.push(t.name);
@@ -225,6 +230,14 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             )}
           </div>
           <div className="actions">
+            <select className="input sm" value={stateFilter} onChange={(e) => setStateFilter(e.target.value as RunState | '')} aria-label="Runs in state" data-testid="runs-state-filter">
+              <option value="">All runs</option>
+              {kRunStates.map((st) => (
+                <option key={st} value={st}>
+                  {st} ({runs.filter((r) => r.state === st).length})
+                </option>
+              ))}
+            </select>
             {(older?.next ?? page.data.next) && (
               <button className="btn sm" onClick={loadOlder}>
                 Older runs
@@ -254,7 +267,12 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
         ) : (
           <>
             <div className="grid-scroll" style={{ padding: '8px 0 12px' }}>
-              <RunGrid runs={runs} taskNames={taskNames} current={current} task={task} onSelect={select} />
+              {shown.length === 0 && (
+                <div className="empty" data-testid="runs-none-match">
+                  No {stateFilter} run among the {runs.length} loaded.
+                </div>
+              )}
+              <RunGrid runs={shown} taskNames={taskNames} current={current} task={task} onSelect={select} />
             </div>
             <div className="legend" style={{ padding: '0 16px 14px' }}>
               {kTaskLegend.map((s) => (
@@ -293,7 +311,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
           onClose={() => setAsking(null)}
         />
       )}
-      <RunList runs={runs} current={current} onSelect={select} />
+      <RunList runs={shown} current={current} onSelect={select} />
     </div>
   );
 }

@@ -148,8 +148,11 @@ TEST_F(PipelineCommand, ClearTaskFromTheEventsFile) {
   EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 0), 1u);
   EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 1), 3u);
   EXPECT_EQ(attempts("2026-03-02T07:00:00Z", 2), 1u) << "load is downstream, not cleared";
-  for (const auto& r : runs)
-    if (r["logicalTime"] == "2026-03-02T08:00:00Z") EXPECT_EQ(r["state"], "succeeded");
+  for (const auto& r : runs) {
+    if (r["logicalTime"] == "2026-03-02T08:00:00Z") {
+      EXPECT_EQ(r["state"], "succeeded");
+    }
+  }
 
   std::ofstream(dir_ / "bad.yaml") << "- {at: 2026-03-02T09:30:00Z, action: kill-task,"
                                       " pipeline: hourly-etl, logicalTime: 2026-03-02T08:00:00Z,"

@@ -90,9 +90,10 @@ TEST_F(TaskActionsApi, RefusalsSayWhy) {
   // A viewer may not, not even a dry run.
   json_of(call("POST", run + "/tasks/a/clear?dryRun=true", "", "application/json", &viewer_), 403);
   json_of(call("POST", run + "/tasks/a/mark-success", "", "application/json", &viewer_), 403);
-  // The run ended (killed): marking refuses and says how to run the task again.
+  // The run ended (killed): marking failed refuses and says how to run the task again (marking
+  // succeeded would let the downstream it stopped run: RunnerTaskActions.*).
   json_of(call("POST", run + "/kill"), 200);
-  j = json_of(call("POST", run + "/tasks/a/mark-success"), 409);
+  j = json_of(call("POST", run + "/tasks/a/mark-failed"), 409);
   EXPECT_EQ(j["error"]["message"],
             "the run has ended: it is killed; clear the task to run it again");
 }

@@ -60,7 +60,7 @@ TEST(WindowLimit, RefusesAWindowOfMoreThanAMillionRuns) {
               "--until: the window 2026-01-01T00:00:00Z .. 3026-01-01T00:00:00Z would create more "
               "than 1000000 runs (pipeline 'five', cron '*/5 * * * *', counting from "
               "2026-01-01T00:00:00Z); at most 1000000 runs are replayed at once: shorten the "
-              "window or split it");
+              "window, split it, or raise the limit with --max-runs if you mean it");
   }
   // Backfill counts only the pipeline asked for.
   EXPECT_NO_THROW(check_window(ps, at("2026-01-01T00:00:00Z"), at("3026-01-01T00:00:00Z"), true,

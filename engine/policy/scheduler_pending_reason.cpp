@@ -22,7 +22,7 @@ std::string Scheduler::pending_reason(const Cluster& cluster, JobId id,
       return "backing off until " + format_rfc3339(until) +
              (w->last_reason.empty() ? "" : ": " + w->last_reason);
 
-  if (admission_) {
+  if (admission_ && w->queue >= 0) {  // a workload without a queue is refused at submit
     const std::vector<Resources> pods = w->requests.empty() ? w->spec->pod_requests() : w->requests;
     bool any_quota = false;
     (void)quota_types(cluster, *w, pods, any_quota);
@@ -38,7 +38,7 @@ std::string Scheduler::pending_reason(const Cluster& cluster, JobId id,
 
   const UnplacedReason unplaced = explain_unplaced(cluster, *w->spec, bars);
   if (!unplaced.room_for_all) return unplaced.text;
-  if (admission_) {
+  if (admission_ && w->queue >= 0) {
     const int q = w->queue;
     const auto& queue = admission_->queues[static_cast<size_t>(q)];
     if (admission_->config.queues[static_cast<size_t>(q)].queueing ==

@@ -104,7 +104,10 @@ std::map<std::string, std::string> resolve_params(const PipelineSpec& spec,
     throw std::invalid_argument("params: expected an object of name: value, got " + given.dump());
   std::map<std::string, std::string> out = default_params(spec);
   if (given.is_object()) {
-    for (const auto& [name, value] : given.items()) {
+    for (const auto& item : given.items()) {
+      // Not a structured binding: clang 14 cannot capture one in the lambda below.
+      const std::string& name = item.key();
+      const nlohmann::json& value = item.value();
       const auto p = std::find_if(spec.params.begin(), spec.params.end(),
                                   [&](const ParamSpec& s) { return s.name == name; });
       if (p == spec.params.end()) {

@@ -3,12 +3,19 @@ import { createContext, useCallback, useContext, useEffect, useState } from 'rea
 import type { ReactNode } from 'react';
 import { IconAlert, IconClose } from './icons';
 import { t as tr } from '../i18n';
+import { en } from '../i18n/en';
+
+// A state word as the badge shows it, in the page's language (the data-state stays English).
+export function stateLabel(state: string): string {
+  const key = `state.${state}`;
+  return key in en ? tr(key as 'state.queued') : state.replace('_', ' ');
+}
 
 export function StateBadge({ state, label }: { state: string; label?: string }) {
   return (
     <span className={`badge s-${state}`} data-state={state}>
       <i />
-      {label ?? state.replace('_', ' ')}
+      {label ?? stateLabel(state)}
     </span>
   );
 }

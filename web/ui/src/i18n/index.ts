@@ -31,6 +31,8 @@ export function translate(locale: Locale, key: TKey, params?: Params): string {
     const form = new Intl.PluralRules(locale).select(params.count);
     k = `${key}_${form}` in en ? `${key}_${form}` : `${key}_other`;
   }
+  // A count is written with its thousands separated (1,000 ticks) in either language.
+  if (params && typeof params.count === 'number') params = { ...params, count: params.count.toLocaleString('en') };
   const text = table[k as Key] ?? en[k as Key] ?? k;
   return interpolate(text, params);
 }

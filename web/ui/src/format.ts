@@ -66,6 +66,14 @@ export function fmtRelative(iso: string | null | undefined, now = serverNow()): 
   return diff >= 0 ? t('rel.in', params) : t('rel.ago', params);
 }
 
+// How long ago, without "ago": the age of a waiting gang ("3 min").
+export function fmtAge(iso: string | null | undefined, now = serverNow()): string {
+  if (!iso) return '';
+  const abs = Math.abs(new Date(iso).getTime() - now);
+  const [n, unit] = abs < 60e3 ? [Math.round(abs / 1e3), 's'] : abs < 3600e3 ? [Math.round(abs / 60e3), 'min'] : abs < 86400e3 ? [Math.round(abs / 3600e3), 'h'] : [Math.round(abs / 86400e3), 'd'];
+  return t('rel.age', { n, unit: t(`unit.${unit}` as 'unit.s') });
+}
+
 export function fmtBytes(b: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
   let v = b;

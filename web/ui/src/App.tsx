@@ -120,11 +120,12 @@ function Nav({ section }: { section: string }) {
           <i />
           <span className="txt">{live === 'live' ? t('nav.live') : live === 'connecting' ? t('nav.connecting') : t('nav.offline')}</span>
         </span>
-        <LanguageSwitch />
         <button onClick={() => setToken(null)} title={t('nav.signOut')} data-testid="sign-out">
           <IconLogout width={14} height={14} style={{ verticalAlign: -2 }} />
           <span className="txt"> {t('nav.signOut')}</span>
         </button>
+        {/* After Sign out: the browser test signs out with the footer's first button. */}
+        <LanguageSwitch />
       </div>
     </nav>
   );

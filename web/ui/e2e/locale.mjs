@@ -4,6 +4,8 @@
 // test reads. Waits are on DOM state.
 
 export async function checkLocale(page, { shot }) {
+  // The page it was on, opened again at the end: the steps after this one go on from there.
+  const back = await page.evaluate(() => location.hash);
   await page.click('[data-testid=language-switch] button[data-locale="zh-CN"]');
   await page.waitForSelector('html[lang="zh-CN"]');
   await page.waitForSelector('.nav a[data-nav=runs]:has-text("运行记录")');
@@ -32,4 +34,7 @@ export async function checkLocale(page, { shot }) {
   await page.waitForSelector('html[lang="en"]');
   await page.waitForSelector('.page-head h1:has-text("Pipelines")');
   await page.waitForSelector('[data-testid=pipelines-table] th:has-text("Next ticks")');
+  const section = back.replace(/^#\/?/, '').split(/[/?]/)[0] || 'pipelines';
+  await page.evaluate((h) => (location.hash = h), back);
+  await page.waitForSelector(`.nav a[data-nav="${section}"].active`);
 }

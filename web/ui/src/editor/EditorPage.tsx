@@ -12,7 +12,7 @@ import {
 import type { Connection, Edge, FinalConnectionState, NodeChange, EdgeChange, IsValidConnection } from '@xyflow/react';
 import { api, ApiError, enc } from '../api/client';
 import { mutate, peek, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
 import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
 import { Banner, Skeleton, useToast } from '../components/ui';
@@ -363,16 +363,16 @@ function Editor({ name }: { name: string }) {
           <button className="btn ghost sm" onClick={() => dispatch({ type: 'redo' })} disabled={!state.redo.length} title={tr('ed.redoTitle')}>
             {tr('ed.redo')}
           </button>
-          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? tr('pipelines.importTitle') : kReadOnlyHint}>
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? tr('pipelines.importTitle') : readOnlyHint()}>
             <IconUpload /> {tr('ed.import')}
           </button>
           <button className="btn" onClick={exportYaml} title={tr('ed.exportTitle')}>
             <IconDownload /> {tr('ed.export')}
           </button>
-          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void requestSave()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="save">
+          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void requestSave()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="save">
             <IconSave /> {tr('ed.save')}
           </button>
-          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="trigger">
+          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="trigger">
             <IconPlay /> {dirty ? tr('ed.saveTrigger') : tr('common.trigger')}
           </button>
         </div>
@@ -530,7 +530,7 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
             e.dataTransfer.effectAllowed = 'copy';
           }}
           onDoubleClick={() => !readOnly && onAdd(t.name)}
-          title={readOnly ? kReadOnlyHint : tr('ed.dragHint')}
+          title={readOnly ? readOnlyHint() : tr('ed.dragHint')}
         >
           <div className="tpl-icon" style={{ background: t.accent }}>
             {templateAbbrev(t.name)}

@@ -551,4 +551,7 @@ export const en = {
   "ed.fit": "Fit",
   "ed.dropHere": "Drag a task template here",
   "ed.fromPalette": "from the palette on the left",
+
+  // session
+  "session.readOnlyHint": "Read-only (viewer) token: ask an admin for an editor token to change pipelines and runs.",
 };

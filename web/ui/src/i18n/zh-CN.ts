@@ -552,4 +552,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "ed.fit": "适应",
   "ed.dropHere": "把任务模板拖到这里",
   "ed.fromPalette": "从左侧的模板栏",
+
+  // session
+  "session.readOnlyHint": "只读（viewer）令牌：如需修改流水线和运行，请向管理员申请编辑者令牌。",
 };

@@ -9,7 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { cancelDistributedSweep, fetchDistributedSweep, fetchDistributedSweeps, kDistributedSweepsKey } from '../api/distributedSweeps';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { DistributedSweep } from '../api/types';
 import { Banner, Modal, Skeleton, StateBadge, useToast } from '../components/ui';
 import { fmtShort, fmtTime, pct } from '../format';
@@ -215,7 +215,7 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
         </td>
         <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
           {s.state === 'running' && (
-            <button className="btn sm danger" style={{ marginRight: 6 }} onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Cancel this sweep: its workers stop' : kReadOnlyHint} data-testid={`cancel-dsweep-${s.id}`}>
+            <button className="btn sm danger" style={{ marginRight: 6 }} onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Cancel this sweep: its workers stop' : readOnlyHint()} data-testid={`cancel-dsweep-${s.id}`}>
               Cancel
             </button>
           )}

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
+import { readOnlyHint, serverNow, useCanWrite } from '../api/session';
 import type { PipelineSummary, Run } from '../api/types';
 import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../components/icons';
 import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
@@ -118,10 +118,10 @@ export function PipelinesPage() {
           <div className="sub">{t('pipelines.sub')}</div>
         </div>
         <div className="actions">
-          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? t('pipelines.importTitle') : kReadOnlyHint}>
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? t('pipelines.importTitle') : readOnlyHint()}>
             <IconUpload /> {t('pipelines.import')}
           </button>
-          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} disabled={!canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="new-pipeline">
+          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} disabled={!canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="new-pipeline">
             <IconPlus /> {t('pipelines.new')}
           </button>
         </div>
@@ -256,7 +256,7 @@ export function PipelinesPage() {
                 </td>
                 <td style={{ textAlign: 'right' }}>
                   <div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name || !canWrite} title={canWrite ? t('pipelines.startRun') : kReadOnlyHint} data-testid={`trigger-${p.name}`}>
+                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name || !canWrite} title={canWrite ? t('pipelines.startRun') : readOnlyHint()} data-testid={`trigger-${p.name}`}>
                       <IconPlay /> {t('common.trigger')}
                     </button>
                     <a className="btn sm ghost" href={href('runs', p.name)} title={t('common.runs')}>

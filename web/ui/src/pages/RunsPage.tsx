@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
 import { api, enc } from '../api/client';
 import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
-import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
+import { readOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, PipelineDetail, PipelineSummary, Run, RunState, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
@@ -249,14 +249,14 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
               <IconRefresh />
             </button>
             {summary?.schedule && (
-              <button className="btn sm" onClick={() => setDialog('backfill')} disabled={!canWrite} title={canWrite ? tr('runs.backfillTitle') : kReadOnlyHint} data-testid="runs-backfill">
+              <button className="btn sm" onClick={() => setDialog('backfill')} disabled={!canWrite} title={canWrite ? tr('runs.backfillTitle') : readOnlyHint()} data-testid="runs-backfill">
                 {tr('runs.backfill')}
               </button>
             )}
-            <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? tr('runs.deleteTitle') : kReadOnlyHint} data-testid="runs-delete">
+            <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? tr('runs.deleteTitle') : readOnlyHint()} data-testid="runs-delete">
               <IconTrash width={14} height={14} /> {tr('runs.delete')}
             </button>
-            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => (params.length ? setDialog('trigger') : act('trigger'))} disabled={!!busy || !canWrite} title={canWrite ? (params.length ? tr('runs.startWithParams') : tr('pipelines.startRun')) : kReadOnlyHint} data-testid="runs-trigger">
+            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => (params.length ? setDialog('trigger') : act('trigger'))} disabled={!!busy || !canWrite} title={canWrite ? (params.length ? tr('runs.startWithParams') : tr('pipelines.startRun')) : readOnlyHint()} data-testid="runs-trigger">
               <IconPlay /> {tr('common.trigger')}
             </button>
           </div>
@@ -489,13 +489,13 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?:
           )}
         </dl>
         <div className="row" style={{ marginBottom: 14 }}>
-          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : tr('runs.rerunTitle')} data-testid="run-rerun">
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.rerunTitle')} data-testid="run-rerun">
             <IconRefresh /> {tr('runs.rerun')}
           </button>
-          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'mark-success')} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? kReadOnlyHint : tr('runs.markTitle')} data-testid="run-mark-success">
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'mark-success')} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.markTitle')} data-testid="run-mark-success">
             <IconCheck /> {tr('runs.mark')}
           </button>
-          <button className="btn sm danger" disabled={!!busy || !runActionAllowed(run, 'kill')} onClick={() => onAct('kill', run)} title={busy === 'read-only' ? kReadOnlyHint : tr('runs.killTitle')} data-testid="run-kill">
+          <button className="btn sm danger" disabled={!!busy || !runActionAllowed(run, 'kill')} onClick={() => onAct('kill', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.killTitle')} data-testid="run-kill">
             <IconClose width={14} height={14} /> {tr('runs.kill')}
           </button>
         </div>

@@ -8,7 +8,7 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import { cancelStudy, fetchCatalog, fetchStudies, fetchStudy, startStudy } from '../api/studies';
 import type { Study, StudyChart, StudyFile } from '../api/types';
 import { IconPlay } from '../components/icons';
@@ -118,7 +118,7 @@ export default function StudiesSection() {
             <div className="study-file-head">
               <span className={`tag ${f.kind === 'Sweep' ? 'accent' : 'good'}`}>{f.kind === 'Sweep' ? 'Sweep' : 'Capacity plan'}</span>
               <b className="study-name">{f.name}</b>
-              <button className="btn sm primary" style={{ marginLeft: 'auto' }} onClick={() => void run(f)} disabled={!!f.error || studyInProgress(study) || !canWrite} title={canWrite ? (f.error ? 'This file cannot run: see its error' : undefined) : kReadOnlyHint} data-testid={`run-study-${f.name}`}>
+              <button className="btn sm primary" style={{ marginLeft: 'auto' }} onClick={() => void run(f)} disabled={!!f.error || studyInProgress(study) || !canWrite} title={canWrite ? (f.error ? 'This file cannot run: see its error' : undefined) : readOnlyHint()} data-testid={`run-study-${f.name}`}>
                 <IconPlay /> Run
               </button>
             </div>
@@ -235,7 +235,7 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
         </span>
         <div className="actions">
           {running ? (
-            <button className="btn sm" onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Stops after the run in progress' : kReadOnlyHint} data-testid="cancel-study">
+            <button className="btn sm" onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Stops after the run in progress' : readOnlyHint()} data-testid="cancel-study">
               Cancel
             </button>
           ) : (

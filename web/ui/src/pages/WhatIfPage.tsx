@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } from '../api/types';
 import { Chart } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
@@ -161,7 +161,7 @@ export default function WhatIfPage() {
           <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use, or an inference service's latency, replicas and GPU-hours.</div>
         </div>
         <div className="actions">
-          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="run-both">
             <IconPlay /> Run both
           </button>
         </div>
@@ -198,7 +198,7 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
         </div>
         {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={sim.state} />}
         <div className="actions">
-          <button className="btn sm" onClick={onRun} disabled={!scenarios || sideInProgress(v) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid={`run-${k}`}>
+          <button className="btn sm" onClick={onRun} disabled={!scenarios || sideInProgress(v) || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid={`run-${k}`}>
             <IconPlay /> Run {k}
           </button>
         </div>

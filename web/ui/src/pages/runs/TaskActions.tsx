@@ -4,7 +4,7 @@
 // happened in a toast; the server records each in its audit log.
 import { useCallback, useRef, useState } from 'react';
 import { api, enc } from '../../api/client';
-import { kReadOnlyHint } from '../../api/session';
+import { readOnlyHint } from '../../api/session';
 import type { Attempt, Run, RunTask } from '../../api/types';
 import { StateBadge, useToast } from '../../components/ui';
 import { fmtDuration, fmtShort } from '../../format';
@@ -59,7 +59,7 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
 
   const running = task.state === 'running';
   const ended = kEnded.includes(task.state);
-  const hint = (what: string) => (canWrite ? what : kReadOnlyHint);
+  const hint = (what: string) => (canWrite ? what : readOnlyHint());
   return (
     <div data-testid="task-actions" data-task={task.name}>
       <div className="task-actions">

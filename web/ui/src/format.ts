@@ -2,7 +2,8 @@
 // at --speed 60 runs ahead of the browser's clock.
 
 import { serverNow, serverSpeed } from './api/session';
-import { intlLocale, t } from './i18n';
+import { intlLocale } from './i18n/locale';
+import { t } from './i18n/t';
 
 export function fmtTime(iso: string | null | undefined, zone?: string): string {
   if (!iso) return '—';

@@ -64,3 +64,22 @@ describe('t', () => {
     expect(translate('zh-CN', 'count.ticks', { count: 4 })).toBe('4 次触发');
   });
 });
+
+describe('the chosen locale in what the model and format.ts write', () => {
+  // setLocale is the navigation's switch; the tests put English back after each use.
+  it('formats dates in Chinese on the same UTC time base, and cron in words', async () => {
+    const { setLocale } = await import('../src/i18n');
+    const { fmtTime } = await import('../src/format');
+    const { describeCron } = await import('../src/model/cron');
+    try {
+      expect(fmtTime('2026-11-28T20:15:00Z')).toBe('28 Nov 2026, 20:15 UTC');
+      setLocale('zh-CN');
+      expect(fmtTime('2026-11-28T20:15:00Z')).toBe('2026年11月28日 20:15 UTC');
+      expect(describeCron('*/5 * * * *')).toBe('每 5 分钟');
+      expect(describeCron('0 9 * * 1')).toBe('每周一 09:00');
+    } finally {
+      setLocale('en');
+    }
+    expect(describeCron('*/5 * * * *')).toBe('every 5 minutes');
+  });
+});

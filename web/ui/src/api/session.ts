@@ -9,7 +9,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, getToken, onTokenChange } from './client';
 import { connection } from './connection';
-import { t } from '../i18n';
+import { t } from '../i18n/t';
 
 export type Role = 'admin' | 'editor' | 'viewer';
 

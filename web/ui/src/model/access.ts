@@ -1,7 +1,7 @@
 // The tokens and the audit log as the Access page shows them (GET /tokens, GET /audit,
 // web/API.md "Tokens and audit"): pure functions, no React, so the tests cover them.
 
-import { t } from '../i18n';
+import { t } from '../i18n/t';
 
 export type TokenRole = 'admin' | 'editor' | 'viewer';
 

@@ -387,7 +387,7 @@ function Editor({ name }: { name: string }) {
         <div className="canvas-wrap">
           <div className="canvas-tabs" role="tablist">
             <button className={tab === 'graph' ? 'on' : ''} onClick={() => setTab('graph')} role="tab" aria-selected={tab === 'graph'} data-testid="tab-graph">
-              <IconGraph width={15} height={15} /> Graph
+              <IconGraph width={15} height={15} /> {tr('ed.graph')}
             </button>
             <button className={tab === 'yaml' ? 'on' : ''} onClick={() => setTab('yaml')} role="tab" aria-selected={tab === 'yaml'} data-testid="tab-yaml">
               <IconCode width={15} height={15} /> YAML {state.yamlProblems.length > 0 && <span className="count">{state.yamlProblems.length}</span>}

@@ -673,4 +673,22 @@ export const en = {
   "dsweeps.keep": "Keep running",
   "dsweeps.cancelling": "Cancelling…",
   "dsweeps.cancelSweep": "Cancel the sweep",
+
+  // yaml tab and task nodes
+  "yaml.lineCol": "line {line}, column {column}: {message}",
+  "yaml.more": " (+{n} more)",
+  "yaml.problems_one": "{count} problem",
+  "yaml.problems_other": "{count} problems",
+  "yaml.atLine": " · line {line}: {message}",
+  "yaml.allBelow": " · all listed below",
+  "yaml.valid": "Valid · {warnings} · line {line}: {message}",
+  "yaml.parses_one": "YAML parses · {count} document · the graph follows every edit",
+  "yaml.parses_other": "YAML parses · {count} documents · the graph follows every edit",
+  "yaml.kept": "Comments, quoting and key order are kept",
+  "yaml.label": "Pipeline YAML",
+  "ed.graph": "Graph",
+  "node.problems_one": "{count} problem",
+  "node.problems_other": "{count} problems",
+  "node.warnings_one": "{count} warning: valid, but the cluster cannot hold it",
+  "node.warnings_other": "{count} warnings: valid, but the cluster cannot hold it",
 };

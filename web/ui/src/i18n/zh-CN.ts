@@ -674,4 +674,22 @@ export const zhCN: Record<keyof typeof en, string> = {
   "dsweeps.keep": "继续运行",
   "dsweeps.cancelling": "取消中…",
   "dsweeps.cancelSweep": "取消参数扫描",
+
+  // yaml tab and task nodes
+  "yaml.lineCol": "第 {line} 行，第 {column} 列：{message}",
+  "yaml.more": "（另有 {n} 个）",
+  "yaml.problems_one": "{count} 个问题",
+  "yaml.problems_other": "{count} 个问题",
+  "yaml.atLine": " · 第 {line} 行：{message}",
+  "yaml.allBelow": " · 全部列在下方",
+  "yaml.valid": "校验通过 · {warnings} · 第 {line} 行：{message}",
+  "yaml.parses_one": "YAML 解析成功 · {count} 个文档 · 每次编辑都会同步到图",
+  "yaml.parses_other": "YAML 解析成功 · {count} 个文档 · 每次编辑都会同步到图",
+  "yaml.kept": "注释、引号和键的顺序都会保留",
+  "yaml.label": "流水线 YAML",
+  "ed.graph": "图",
+  "node.problems_one": "{count} 个问题",
+  "node.problems_other": "{count} 个问题",
+  "node.warnings_one": "{count} 个警告：校验通过，但集群无法容纳",
+  "node.warnings_other": "{count} 个警告：校验通过，但集群无法容纳",
 };

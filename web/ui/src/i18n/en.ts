@@ -691,4 +691,7 @@ export const en = {
   "node.problems_other": "{count} problems",
   "node.warnings_one": "{count} warning: valid, but the cluster cannot hold it",
   "node.warnings_other": "{count} warnings: valid, but the cluster cannot hold it",
+
+  // runs grid tooltips
+  "runs.attempts": " · {n} attempts",
 };

@@ -692,4 +692,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "node.problems_other": "{count} 个问题",
   "node.warnings_one": "{count} 个警告：校验通过，但集群无法容纳",
   "node.warnings_other": "{count} 个警告：校验通过，但集群无法容纳",
+
+  // runs grid tooltips
+  "runs.attempts": " · {n} 次尝试",
 };

@@ -398,7 +398,7 @@ function RunGrid({ runs, taskNames, current, task, onSelect }: { runs: Run[]; ta
           <button
             className={`bg-${r.state}`}
             style={{ height: Math.max(4, (runDuration(r) / max) * 80) }}
-            title={`${fmtTime(r.logicalTime)} · ${r.trigger} · ${r.state} · ${fmtDuration(runDuration(r))}`}
+            title={`${fmtTime(r.logicalTime)} · ${r.trigger} · ${stateLabel(r.state)} · ${fmtDuration(runDuration(r))}`}
             onClick={() => onSelect(r)}
             data-run={r.logicalTime}
             data-state={r.state}
@@ -428,7 +428,7 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
             {t ? (
               <button
                 className={`bg-${t.state} ${sel ? 'sel' : ''}`}
-                title={`${name} · ${t.state}${t.attempts.length > 1 ? ` · ${t.attempts.length} attempts` : ''}\n${fmtTime(r.logicalTime)}${lastReason(t) ? `\n${lastReason(t)}` : ''}`}
+                title={`${name} · ${stateLabel(t.state)}${t.attempts.length > 1 ? tr('runs.attempts', { n: t.attempts.length }) : ''}\n${fmtTime(r.logicalTime)}${lastReason(t) ? `\n${lastReason(t)}` : ''}`}
                 onClick={() => onSelect(r, name)}
                 data-task={name}
                 data-run={r.logicalTime}

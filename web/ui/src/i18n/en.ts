@@ -694,4 +694,25 @@ export const en = {
 
   // runs grid tooltips
   "runs.attempts": " · {n} attempts",
+
+  // what-if services rows and summaries
+  "whatif.svc.Requests": "Requests",
+  "whatif.svc.Latency p50": "Latency p50",
+  "whatif.svc.Latency p99": "Latency p99",
+  "whatif.svc.Within SLO": "Within SLO",
+  "whatif.svc.GPU-hours": "GPU-hours",
+  "whatif.svc.Cold starts": "Cold starts",
+  "whatif.svc.Cold start, median": "Cold start, median",
+  "whatif.svc.Most replicas": "Most replicas",
+  "whatif.svc.Unserved requests": "Unserved requests",
+  "whatif.svc.GPU allocation": "GPU allocation",
+  "whatif.svc.GPU busy": "GPU busy",
+  "whatif.waitingWorker": "Waiting for the simulation worker…",
+  "whatif.simulating": "Simulating {scenario}{seed}…",
+  "whatif.withSeed": " with seed {n}",
+  "whatif.seedsDone": " ({done} of {total} seeds done)",
+  "whatif.fragSummary": "Fragmentation experiment over {gpus} GPUs; unallocated at 100 % arrival: {list}.",
+  "whatif.jobsFinished": "{finished} / {total} jobs finished",
+  "whatif.waitP50": "wait p50",
+  "whatif.gpuAlloc": "GPU allocation",
 };

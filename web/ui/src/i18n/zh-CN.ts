@@ -695,4 +695,25 @@ export const zhCN: Record<keyof typeof en, string> = {
 
   // runs grid tooltips
   "runs.attempts": " · {n} 次尝试",
+
+  // what-if services rows and summaries
+  "whatif.svc.Requests": "请求数",
+  "whatif.svc.Latency p50": "延迟 p50",
+  "whatif.svc.Latency p99": "延迟 p99",
+  "whatif.svc.Within SLO": "满足 SLO 比例",
+  "whatif.svc.GPU-hours": "GPU 时长",
+  "whatif.svc.Cold starts": "冷启动次数",
+  "whatif.svc.Cold start, median": "冷启动耗时中位数",
+  "whatif.svc.Most replicas": "最大副本数",
+  "whatif.svc.Unserved requests": "未处理请求数",
+  "whatif.svc.GPU allocation": "GPU 分配率",
+  "whatif.svc.GPU busy": "GPU 繁忙率",
+  "whatif.waitingWorker": "等待模拟工作进程…",
+  "whatif.simulating": "正在模拟 {scenario}{seed}…",
+  "whatif.withSeed": "（种子 {n}）",
+  "whatif.seedsDone": "（已完成 {done}/{total} 个种子）",
+  "whatif.fragSummary": "在 {gpus} 张 GPU 上的碎片化实验；负载全部到达时的未分配比例：{list}。",
+  "whatif.jobsFinished": "已完成 {finished} / {total} 个作业",
+  "whatif.waitP50": "等待 p50",
+  "whatif.gpuAlloc": "GPU 分配率",
 };

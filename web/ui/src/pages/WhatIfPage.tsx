@@ -10,12 +10,20 @@ import { IconPlay } from '../components/icons';
 import StudiesSection from './StudiesSection';
 import DistributedSweepsSection from './DistributedSweepsSection';
 import { Banner, Skeleton, StateBadge, stateLabel } from '../components/ui';
-import { t as tr, useT } from '../i18n';
+import { t as tr, tNodes, useT } from '../i18n';
+import { en } from '../i18n/en';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
 import { seedsFrom } from '../model/stats';
 import { allocationData, baseOption, clusterRows, compareSeeds, hasJobs, hasServices, kColors, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary } from '../model/whatif';
 import type { ChartInput, CompareRow, Key } from '../model/whatif';
+
+// A row of the services' table in the page's language (names it has no string for, such as
+// "Predictor x", as the model wrote them).
+function svcLabel(label: string): string {
+  const key = `whatif.svc.${label}`;
+  return key in en ? tr(key as 'whatif.svc.Requests') : label;
+}
 
 // Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
 // experiment (README, "openb-fragmentation"): what the form offers when the server's
@@ -287,8 +295,8 @@ function SeedsProgress({ v, k }: { v: Variant; k: Key }) {
   return (
     <div data-testid={`progress-${k}`}>
       <div className="row small muted" style={{ marginBottom: 4 }}>
-        {current.state === 'queued' ? 'Waiting for the simulation worker…' : `Simulating ${current.scenario}${current.seed !== null ? ` with seed ${current.seed}` : ''}…`}
-        {sims.length > 1 && ` (${done} of ${sims.length} seeds done)`} <span style={{ marginLeft: 'auto' }}>{pct(total, 0)}</span>
+        {current.state === 'queued' ? tr('whatif.waitingWorker') : tr('whatif.simulating', { scenario: current.scenario, seed: current.seed !== null ? tr('whatif.withSeed', { n: current.seed }) : '' })}
+        {sims.length > 1 && tr('whatif.seedsDone', { done, total: sims.length })} <span style={{ marginLeft: 'auto' }}>{pct(total, 0)}</span>
       </div>
       <div className="progress">
         <div style={{ width: pct(total) }} />
@@ -301,8 +309,7 @@ function Summary({ r }: { r: SimulationResult }) {
   if (r.policies)
     return (
       <div className="small muted">
-        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs; unallocated at 100 % arrival:{' '}
-        {r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ')}.
+        {tr('whatif.fragSummary', { gpus: r.capacity_gpus?.toLocaleString() ?? '—', list: r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ') })}
       </div>
     );
   const services = hasServices(r);
@@ -311,16 +318,16 @@ function Summary({ r }: { r: SimulationResult }) {
       {(hasJobs(r) || !services) && (
         <div className="row small" style={{ gap: 16, flexWrap: 'wrap' }}>
           <span>
-            <b>{r.jobs?.finished ?? '—'}</b> / {r.jobs?.total ?? '—'} jobs finished
+            {tNodes('whatif.jobsFinished', { finished: <b>{r.jobs?.finished ?? '—'}</b> }, { total: r.jobs?.total ?? '—' })}
           </span>
           <span>
             JCT p50 <b>{fmtSeconds(r.jct_s?.p50)}</b>
           </span>
           <span>
-            wait p50 <b>{fmtSeconds(r.wait_s?.p50)}</b>
+            {tr('whatif.waitP50')} <b>{fmtSeconds(r.wait_s?.p50)}</b>
           </span>
           <span>
-            GPU allocation <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
+            {tr('whatif.gpuAlloc')} <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
           </span>
         </div>
       )}
@@ -471,7 +478,7 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
   const loading = !a.series && !b.series;
   const cell = (r: CompareRow) => (
     <tr key={r.id} className={r.kind} data-row={r.id}>
-      <td>{r.label}</td>
+      <td>{svcLabel(r.label)}</td>
       <td>{r.a}</td>
       <td>{r.b}</td>
       <td className={`delta ${r.delta?.tone ?? ''}`} title={r.title}>
@@ -499,7 +506,7 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
                     <span className="glance">
                       {blk.headline.map((h) => (
                         <span key={h.label} className={`tag ${h.delta.tone}`} title={tr('whatif.bAgainstA')}>
-                          {h.delta.text} {h.label}
+                          {h.delta.text} {svcLabel(h.label)}
                         </span>
                       ))}
                     </span>

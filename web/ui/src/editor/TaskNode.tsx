@@ -3,7 +3,7 @@ import { Handle, Position } from '@xyflow/react';
 import type { Node, NodeProps } from '@xyflow/react';
 import { templateInfo } from '../model/spec';
 import { isPlainObject } from '../model/util';
-import { t as tr } from '../i18n';
+import { t as tr, useT } from '../i18n';
 
 export interface TaskNodeData extends Record<string, unknown> {
   task: Record<string, unknown>;
@@ -38,6 +38,7 @@ export function replicasSummary(task: Record<string, unknown>): string | null {
 }
 
 function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
+  useT(); // a memoised node: its badges follow the navigation's language switch by themselves
   const { task } = data;
   const tpl = templateInfo(task.template ?? 'container');
   const res = resourceSummary(task);

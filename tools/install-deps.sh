@@ -18,6 +18,7 @@ packages=(
   hyperfine time
   clang libclang-rt-14-dev clang-format
   libssl-dev chromium
+  fonts-noto-cjk  # the web app's zh-CN locale in the browser test's screenshots (Chromium has no CJK glyphs without it)
   zlib1g-dev libbrotli-dev  # web/server/static_files.hpp: gzip and brotli for the web app
   python3 python3-jsonschema  # tests/adapters/kube/validate_bodies.py: request bodies vs the OpenAPI specs
 )

@@ -20,6 +20,7 @@ import { launch, watchErrors } from './browser.mjs';
 import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
 import { checkFailureExplained, checkTaskActions, checkWhyWaiting } from './dayTwo.mjs';
 import { checkOutage, outageConfigured } from './outage.mjs';
+import { checkLocale } from './locale.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -388,6 +389,9 @@ try {
     const after = await fetch(`${url}/api/v1/whoami`, { headers: { Authorization: `Bearer ${editorToken}` } });
     if (after.status !== 401) throw new Error(`a revoked token answered HTTP ${after.status}, not 401`);
   }
+
+  step('中文: the navigation\'s switch turns Pipelines, Runs and Cluster to Chinese, and back (#26 §9)');
+  await checkLocale(page, { shot });
 
   step('sign out: the login screen');
   await page.click('.nav .foot button');

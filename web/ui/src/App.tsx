@@ -8,6 +8,7 @@ import { IconAccess, IconCluster, IconLogout, IconPipelines, IconRuns, IconWhatI
 import { ServerProblemsBanner } from './components/ServerProblemsBanner';
 import { StaleBanner } from './components/StaleBanner';
 import { ToastProvider } from './components/ui';
+import { useLocale, useT, type Locale } from './i18n';
 import { LoginPage } from './pages/LoginPage';
 import { PipelinesPage } from './pages/PipelinesPage';
 import { href, navigate, useRoute } from './router';
@@ -46,6 +47,7 @@ function ServerClock() {
     () => connection.state,
   );
   const [, tick] = useState(0);
+  const t = useT();
   const fast = !!clock && clock.speed !== 1;
   useEffect(() => {
     if (!fast) return;
@@ -54,26 +56,47 @@ function ServerClock() {
   }, [fast]);
   if (!fast) return null;
   return (
-    <span className="server-clock" title={`The server's simulated clock runs ${clock.speed}× the wall clock; every time shown is the server's.`} data-testid="server-clock">
+    <span className="server-clock" title={t('nav.clockTitle', { speed: clock.speed })} data-testid="server-clock">
       <span className="txt">{fmtShort(new Date(serverNow()).toISOString())} UTC</span>
       <span className="tag">{clock.speed}×</span>
     </span>
   );
 }
 
+// English / 中文, each written in its own language so that either can be found; the choice is
+// kept in local storage (i18n/locale.ts).
+function LanguageSwitch() {
+  const [locale, setLocale] = useLocale();
+  const t = useT();
+  const options: [Locale, string][] = [
+    ['en', 'English'],
+    ['zh-CN', '中文'],
+  ];
+  return (
+    <div className="lang-switch" role="group" aria-label={t('nav.language')} data-testid="language-switch">
+      {options.map(([l, label]) => (
+        <button key={l} type="button" lang={l} aria-pressed={locale === l} className={locale === l ? 'on' : ''} data-locale={l} onClick={() => setLocale(l)}>
+          {label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
 function Nav({ section }: { section: string }) {
   const live = useLiveStatus();
   const isAdmin = useIsAdmin();
+  const t = useT();
   // One live connection for the whole session, whichever page is open.
   useEffect(() => hub.on(() => {}), []);
   const items = [
-    { id: 'pipelines', label: 'Pipelines', icon: IconPipelines, to: href('pipelines') },
-    { id: 'editor', label: 'Editor', icon: IconEditor, to: href('editor') },
-    { id: 'runs', label: 'Runs', icon: IconRuns, to: href('runs') },
-    { id: 'cluster', label: 'Cluster', icon: IconCluster, to: href('cluster') },
-    { id: 'whatif', label: 'What-if', icon: IconWhatIf, to: href('whatif') },
+    { id: 'pipelines', label: t('nav.pipelines'), icon: IconPipelines, to: href('pipelines') },
+    { id: 'editor', label: t('nav.editor'), icon: IconEditor, to: href('editor') },
+    { id: 'runs', label: t('nav.runs'), icon: IconRuns, to: href('runs') },
+    { id: 'cluster', label: t('nav.cluster'), icon: IconCluster, to: href('cluster') },
+    { id: 'whatif', label: t('nav.whatif'), icon: IconWhatIf, to: href('whatif') },
     // Tokens and the audit log: offered to admin tokens only (the server refuses the others).
-    ...(isAdmin ? [{ id: 'access', label: 'Access', icon: IconAccess, to: href('access') }] : []),
+    ...(isAdmin ? [{ id: 'access', label: t('nav.access'), icon: IconAccess, to: href('access') }] : []),
   ];
   return (
     <nav className="nav" aria-label="Main">
@@ -81,7 +104,7 @@ function Nav({ section }: { section: string }) {
         <Logo width={30} height={30} />
         <div>
           Gantry
-          <small>ML platform orchestrator</small>
+          <small>{t('nav.tagline')}</small>
         </div>
       </div>
       {items.map((it) => (
@@ -93,14 +116,16 @@ function Nav({ section }: { section: string }) {
       <div className="spacer" />
       <div className="foot">
         <ServerClock />
-        <span className={`live live-${live}`} title={`Live updates (Server-Sent Events): ${live}`} data-live={live}>
+        <span className={`live live-${live}`} title={t('nav.liveTitle', { state: live })} data-live={live}>
           <i />
-          <span className="txt">{live === 'live' ? 'Live' : live === 'connecting' ? 'Connecting…' : 'Offline'}</span>
+          <span className="txt">{live === 'live' ? t('nav.live') : live === 'connecting' ? t('nav.connecting') : t('nav.offline')}</span>
         </span>
-        <button onClick={() => setToken(null)} title="Sign out">
+        <button onClick={() => setToken(null)} title={t('nav.signOut')} data-testid="sign-out">
           <IconLogout width={14} height={14} style={{ verticalAlign: -2 }} />
-          <span className="txt"> Sign out</span>
+          <span className="txt"> {t('nav.signOut')}</span>
         </button>
+        {/* After Sign out: the browser test signs out with the footer's first button. */}
+        <LanguageSwitch />
       </div>
     </nav>
   );

@@ -2,12 +2,14 @@
 // at --speed 60 runs ahead of the browser's clock.
 
 import { serverNow, serverSpeed } from './api/session';
+import { intlLocale } from './i18n/locale';
+import { t } from './i18n/t';
 
 export function fmtTime(iso: string | null | undefined, zone?: string): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return iso;
-  return new Intl.DateTimeFormat('en-GB', {
+  return new Intl.DateTimeFormat(intlLocale(), {
     timeZone: zone ?? 'UTC',
     year: 'numeric',
     month: 'short',
@@ -22,11 +24,11 @@ export function fmtTime(iso: string | null | undefined, zone?: string): string {
 export function fmtShort(iso: string | null | undefined, zone = 'UTC'): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return new Intl.DateTimeFormat('en-GB', { timeZone: zone, month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
+  return new Intl.DateTimeFormat(intlLocale(), { timeZone: zone, month: 'short', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(d);
 }
 
 export function fmtZoned(d: Date, zone: string): string {
-  return new Intl.DateTimeFormat('en-GB', {
+  return new Intl.DateTimeFormat(intlLocale(), {
     timeZone: zone,
     weekday: 'short',
     month: 'short',
@@ -58,10 +60,19 @@ export function fmtRelative(iso: string | null | undefined, now = serverNow()): 
   const diff = new Date(iso).getTime() - now;
   // The server's clock is known to a fraction of a wall second, which is minutes of a fast
   // simulated clock: closer than a quarter of a wall second is "now".
-  if (Math.abs(diff) < 250 * serverSpeed()) return 'now';
+  if (Math.abs(diff) < 250 * serverSpeed()) return t('rel.now');
   const abs = Math.abs(diff);
-  const unit = abs < 60e3 ? [Math.round(abs / 1e3), 's'] : abs < 3600e3 ? [Math.round(abs / 60e3), 'min'] : abs < 86400e3 ? [Math.round(abs / 3600e3), 'h'] : [Math.round(abs / 86400e3), 'd'];
-  return diff >= 0 ? `in ${unit[0]} ${unit[1]}` : `${unit[0]} ${unit[1]} ago`;
+  const [n, unit] = abs < 60e3 ? [Math.round(abs / 1e3), 's'] : abs < 3600e3 ? [Math.round(abs / 60e3), 'min'] : abs < 86400e3 ? [Math.round(abs / 3600e3), 'h'] : [Math.round(abs / 86400e3), 'd'];
+  const params = { n, unit: t(`unit.${unit}` as 'unit.s') };
+  return diff >= 0 ? t('rel.in', params) : t('rel.ago', params);
+}
+
+// How long ago, without "ago": the age of a waiting gang ("3 min").
+export function fmtAge(iso: string | null | undefined, now = serverNow()): string {
+  if (!iso) return '';
+  const abs = Math.abs(new Date(iso).getTime() - now);
+  const [n, unit] = abs < 60e3 ? [Math.round(abs / 1e3), 's'] : abs < 3600e3 ? [Math.round(abs / 60e3), 'min'] : abs < 86400e3 ? [Math.round(abs / 3600e3), 'h'] : [Math.round(abs / 86400e3), 'd'];
+  return t('rel.age', { n, unit: t(`unit.${unit}` as 'unit.s') });
 }
 
 export function fmtBytes(b: number): string {

@@ -9,6 +9,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { api, getToken, onTokenChange } from './client';
 import { connection } from './connection';
+import { t } from '../i18n/t';
 
 export type Role = 'admin' | 'editor' | 'viewer';
 
@@ -117,4 +118,5 @@ export function useIsAdmin(): boolean {
   return useSession().role === 'admin';
 }
 
-export const kReadOnlyHint = 'Read-only (viewer) token: ask an admin for an editor token to change pipelines and runs.';
+// The title of a button a viewer's token may not use, in the page's language.
+export const readOnlyHint = () => t('session.readOnlyHint');

@@ -3,12 +3,14 @@ import { api } from '../api/client';
 import { connection, retryDelayMs } from '../api/connection';
 import { serverNow } from '../api/session';
 import { Banner } from './ui';
+import { useT } from '../i18n';
 
 // "Lost contact with the server at 14:02:17 — retrying; data shown is from then", on every page
 // while the server cannot be reached (api/connection.ts). The time is the server's (UTC), frozen
 // at the loss. Meanwhile the server is asked again (GET /clock) after 1, 2, 4, 8, then every 10
 // seconds; the first answer clears the banner and every page reloads its data.
 export function StaleBanner() {
+  const t = useT();
   const state = useSyncExternalStore(
     (f) => connection.subscribe(f),
     () => connection.state,
@@ -41,9 +43,9 @@ export function StaleBanner() {
     <div className="stale-banner" data-testid="stale-banner">
       <Banner kind="warn">
         <strong>
-          Lost contact with the server at {at} UTC — retrying; data shown is from then.
+          {t('stale.lost', { at })}
         </strong>{' '}
-        <span className="small">{state.cause}. Countdowns and durations are stopped until the server answers again.</span>
+        <span className="small">{t('stale.stopped', { cause: state.cause ?? '' })}</span>
       </Banner>
     </div>
   );

@@ -2,12 +2,20 @@
 import { createContext, useCallback, useContext, useEffect, useState } from 'react';
 import type { ReactNode } from 'react';
 import { IconAlert, IconClose } from './icons';
+import { t as tr } from '../i18n';
+import { en } from '../i18n/en';
+
+// A state word as the badge shows it, in the page's language (the data-state stays English).
+export function stateLabel(state: string): string {
+  const key = `state.${state}`;
+  return key in en ? tr(key as 'state.queued') : state.replace('_', ' ');
+}
 
 export function StateBadge({ state, label }: { state: string; label?: string }) {
   return (
     <span className={`badge s-${state}`} data-state={state}>
       <i />
-      {label ?? state.replace('_', ' ')}
+      {label ?? stateLabel(state)}
     </span>
   );
 }
@@ -56,7 +64,7 @@ export function Modal({ title, onClose, children, footer, wide }: { title: React
       <div className="modal" role="dialog" aria-modal="true" style={wide ? { width: 'min(980px, 100%)' } : undefined}>
         <div className="modal-head">
           <h2>{title}</h2>
-          <button className="btn ghost icon" style={{ marginLeft: 'auto' }} onClick={onClose} aria-label="Close">
+          <button className="btn ghost icon" style={{ marginLeft: 'auto' }} onClick={onClose} aria-label={tr('common.close')}>
             <IconClose />
           </button>
         </div>
@@ -92,7 +100,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
         {toasts.map((t) => (
           <div key={t.id} className={`toast ${t.kind}`} data-kind={t.kind}>
             <div>{t.text}</div>
-            <button onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))} aria-label="Dismiss">
+            <button onClick={() => setToasts((all) => all.filter((x) => x.id !== t.id))} aria-label={tr('common.dismiss')}>
               <IconClose width={14} height={14} />
             </button>
           </div>

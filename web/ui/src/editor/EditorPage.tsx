@@ -12,7 +12,7 @@ import {
 import type { Connection, Edge, FinalConnectionState, NodeChange, EdgeChange, IsValidConnection } from '@xyflow/react';
 import { api, ApiError, enc } from '../api/client';
 import { mutate, peek, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { ApplyResult, PipelineDetail, PipelineSummary, Pool, Run } from '../api/types';
 import { IconAlert, IconArrowDown, IconArrowRight, IconCheck, IconCode, IconDownload, IconFit, IconGraph, IconLayout, IconPlay, IconSave, IconUpload } from '../components/icons';
 import { Banner, Skeleton, useToast } from '../components/ui';
@@ -43,6 +43,7 @@ import { TaskNode, templateAbbrev } from './TaskNode';
 import type { TaskFlowNode } from './TaskNode';
 import { TaskPanel } from './TaskPanel';
 import { YamlTab } from './YamlTab';
+import { t as tr, useT } from '../i18n';
 
 const nodeTypes = { task: TaskNode };
 
@@ -73,6 +74,7 @@ interface Validation {
 }
 
 export default function EditorPage({ name }: { name: string | null }) {
+  useT(); // drawn again in the other language when the navigation switches it
   const route = useRoute();
   useEffect(() => {
     if (name === null) navigate(href('editor', sessionStorage.getItem('gantry.editor.last') ?? 'new'), true);
@@ -211,7 +213,7 @@ function Editor({ name }: { name: string }) {
   // ---- save and trigger ----
   const save = useCallback(async (start = false): Promise<boolean> => {
     if (!parseOk) {
-      toast('error', 'The YAML does not parse; fix it in the YAML tab first.');
+      toast('error', tr('ed.noParse'));
       return false;
     }
     setBusy('save');
@@ -229,7 +231,11 @@ function Editor({ name }: { name: string }) {
       const paused = (r.pipelines ?? []).filter((p) => p.schedule && p.paused).map((p) => p.name);
       toast(
         'ok',
-        `Saved ${(r.pipelines ?? []).map((p) => p.name).join(', ') || 'the pipeline'}${r.pools?.length ? ` and ${r.pools.length} pool(s)` : ''}.${paused.length ? ` ${paused.join(', ')}: paused (Resume on the Pipelines page starts the schedule).` : ''}`,
+        tr('ed.saved', {
+          names: (r.pipelines ?? []).map((p) => p.name).join(', ') || tr('ed.thePipeline'),
+          pools: r.pools?.length ? tr('ed.andPools', { n: r.pools.length }) : '',
+          paused: paused.length ? tr('ed.pausedNote', { names: paused.join(', ') }) : '',
+        }),
       );
       if (activeName && activeName !== name) navigate(href('editor', activeName), true);
       return true;
@@ -237,8 +243,8 @@ function Editor({ name }: { name: string }) {
       const err = e as ApiError;
       if (err.validation) {
         setValidation({ text, errors: withLines(locateErrors(err.validation, state.bundle), state.bundle), warnings: [], summaries: [] });
-        toast('error', `Not saved: ${err.validation.length} problem${err.validation.length === 1 ? '' : 's'} (shown on the tasks and fields).`);
-      } else toast('error', `Not saved: ${actionError(e)}`);
+        toast('error', tr('ed.notSavedProblems', { count: err.validation.length }));
+      } else toast('error', tr('ed.notSaved', { message: actionError(e) }));
       return false;
     } finally {
       setBusy(null);
@@ -266,7 +272,7 @@ function Editor({ name }: { name: string }) {
       toast(
         'ok',
         <>
-          Run at {fmtTime(run.logicalTime)} created. <a href={href('runs', activeName) + `?run=${enc(run.logicalTime)}`}>Open the runs</a>
+          {tr('runs.created', { time: fmtTime(run.logicalTime) })} <a href={href('runs', activeName) + `?run=${enc(run.logicalTime)}`}>{tr('ed.openRuns')}</a>
         </>,
       );
     } catch (e) {
@@ -335,13 +341,13 @@ function Editor({ name }: { name: string }) {
     <div className="page full">
       <div className="editor-bar">
         <div className="title">
-          <b data-testid="editor-title">{activeName || (isNew ? 'New pipeline' : name)}</b>
+          <b data-testid="editor-title">{activeName || (isNew ? tr('ed.newPipeline') : name)}</b>
           <span className="small muted">
-            {isNew && !savedText ? 'Not saved yet' : dirty ? 'Unsaved changes' : 'Saved'} · {state.graph.nodes.length} task{state.graph.nodes.length === 1 ? '' : 's'}
+            {isNew && !savedText ? tr('ed.notSavedYet') : dirty ? tr('ed.unsaved') : tr('ed.savedState')} · {tr('ed.tasks', { count: state.graph.nodes.length })}
           </span>
         </div>
         {pipelines.length > 1 && (
-          <select className="input" style={{ width: 200 }} value={active} onChange={(e) => dispatch({ type: 'active', index: Number(e.target.value) })} aria-label="Pipeline of this file">
+          <select className="input" style={{ width: 200 }} value={active} onChange={(e) => dispatch({ type: 'active', index: Number(e.target.value) })} aria-label={tr('ed.pipelineOfFile')}>
             {pipelines.map((i) => (
               <option key={i} value={i}>
                 {pipelineName(state.bundle, i)}
@@ -351,29 +357,29 @@ function Editor({ name }: { name: string }) {
         )}
         <ValidationChip parseProblems={state.yamlProblems.length} errors={errors.length} warnings={warnings.length} current={!!serverCurrent} failed={validation?.text === text ? validation?.failed : undefined} />
         <div className="actions">
-          <button className="btn ghost sm" onClick={() => dispatch({ type: 'undo' })} disabled={!state.undo.length} title="Undo (Ctrl+Z)">
-            Undo
+          <button className="btn ghost sm" onClick={() => dispatch({ type: 'undo' })} disabled={!state.undo.length} title={tr('ed.undoTitle')}>
+            {tr('ed.undo')}
           </button>
-          <button className="btn ghost sm" onClick={() => dispatch({ type: 'redo' })} disabled={!state.redo.length} title="Redo (Ctrl+Shift+Z)">
-            Redo
+          <button className="btn ghost sm" onClick={() => dispatch({ type: 'redo' })} disabled={!state.redo.length} title={tr('ed.redoTitle')}>
+            {tr('ed.redo')}
           </button>
-          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? 'Import a cube-studio pipeline export' : kReadOnlyHint}>
-            <IconUpload /> Import
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? tr('pipelines.importTitle') : readOnlyHint()}>
+            <IconUpload /> {tr('ed.import')}
           </button>
-          <button className="btn" onClick={exportYaml} title="Download the Gantry YAML">
-            <IconDownload /> Export YAML
+          <button className="btn" onClick={exportYaml} title={tr('ed.exportTitle')}>
+            <IconDownload /> {tr('ed.export')}
           </button>
-          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void requestSave()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="save">
-            <IconSave /> Save
+          <button className={`btn ${busy === 'save' ? 'busy' : ''}`} onClick={() => void requestSave()} disabled={!!busy || (!dirty && !isNew) || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="save">
+            <IconSave /> {tr('ed.save')}
           </button>
-          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="trigger">
-            <IconPlay /> {dirty ? 'Save & trigger' : 'Trigger'}
+          <button className={`btn primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => void trigger()} disabled={!!busy || !activeName || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="trigger">
+            <IconPlay /> {dirty ? tr('ed.saveTrigger') : tr('common.trigger')}
           </button>
         </div>
       </div>
       {!canWrite && (
         <div data-testid="editor-read-only">
-          <Banner kind="info">Read-only: this viewer token can look at pipelines here but not save them. Ask an admin for an editor token to change pipelines.</Banner>
+          <Banner kind="info">{tr('ed.readOnly')}</Banner>
         </div>
       )}
       <div className="editor">
@@ -381,7 +387,7 @@ function Editor({ name }: { name: string }) {
         <div className="canvas-wrap">
           <div className="canvas-tabs" role="tablist">
             <button className={tab === 'graph' ? 'on' : ''} onClick={() => setTab('graph')} role="tab" aria-selected={tab === 'graph'} data-testid="tab-graph">
-              <IconGraph width={15} height={15} /> Graph
+              <IconGraph width={15} height={15} /> {tr('ed.graph')}
             </button>
             <button className={tab === 'yaml' ? 'on' : ''} onClick={() => setTab('yaml')} role="tab" aria-selected={tab === 'yaml'} data-testid="tab-yaml">
               <IconCode width={15} height={15} /> YAML {state.yamlProblems.length > 0 && <span className="count">{state.yamlProblems.length}</span>}
@@ -420,8 +426,8 @@ function Editor({ name }: { name: string }) {
             />
           ) : (
             <div className="empty">
-              <h2>No pipeline</h2>
-              <div>{state.yamlProblems.length ? 'The YAML does not parse.' : 'This file has no kind: Pipeline document.'}</div>
+              <h2>{tr('ed.noPipeline')}</h2>
+              <div>{state.yamlProblems.length ? tr('ed.yamlNoParse') : tr('ed.noPipelineDoc')}</div>
             </div>
           )}
         </aside>
@@ -454,25 +460,25 @@ function newTask(g: { nodes: { task: Record<string, unknown> }[] }, t: TemplateN
 }
 
 function ValidationChip({ parseProblems, errors, warnings, current, failed }: { parseProblems: number; errors: number; warnings: number; current: boolean; failed?: string }) {
-  if (parseProblems) return <span className="tag danger"><IconAlert width={13} height={13} style={{ marginRight: 4 }} />YAML does not parse</span>;
-  if (errors) return <span className="tag danger" data-testid="validation" data-errors={errors}>{errors} problem{errors === 1 ? '' : 's'}{warnings ? ` · ${warnings} warning${warnings === 1 ? '' : 's'}` : ''}</span>;
+  if (parseProblems) return <span className="tag danger"><IconAlert width={13} height={13} style={{ marginRight: 4 }} />{tr('ed.chipNoParse')}</span>;
+  if (errors) return <span className="tag danger" data-testid="validation" data-errors={errors}>{tr('ed.problems', { count: errors })}{warnings ? ` · ${tr('ed.warnings', { count: warnings })}` : ''}</span>;
   if (failed)
     return (
       <span className="tag warn" title={failed} data-testid="validation" data-failed="true">
-        not validated by the server
+        {tr('ed.notValidated')}
       </span>
     );
-  if (!current) return <span className="tag" data-testid="validation">validating…</span>;
+  if (!current) return <span className="tag" data-testid="validation">{tr('ed.validating')}</span>;
   if (warnings)
     return (
-      <span className="tag warn" data-testid="validation" data-valid="true" data-warnings={warnings} title="Valid, but the cluster can never hold some of it: see the warnings below the canvas">
-        valid · {warnings} warning{warnings === 1 ? '' : 's'}
+      <span className="tag warn" data-testid="validation" data-valid="true" data-warnings={warnings} title={tr('ed.validWarnTitle')}>
+        {tr('ed.valid')} · {tr('ed.warnings', { count: warnings })}
       </span>
     );
   return (
     <span className="tag accent" data-testid="validation" data-valid="true">
       <IconCheck width={13} height={13} style={{ marginRight: 4 }} />
-      valid
+      {tr('ed.valid')}
     </span>
   );
 }
@@ -500,8 +506,8 @@ function EditorSkeleton({ error }: { error?: string }) {
 // does not start a pipeline it could not save.
 function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOnly: boolean }) {
   return (
-    <div className="palette" aria-label="Task templates">
-      <h3>Task templates</h3>
+    <div className="palette" aria-label={tr('ed.templates')}>
+      <h3>{tr('ed.templates')}</h3>
       {kTemplates.map((t) => (
         <div
           key={t.name}
@@ -510,7 +516,7 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
           aria-disabled={readOnly}
           role="button"
           tabIndex={readOnly ? -1 : 0}
-          aria-label={`Add a ${t.label} task`}
+          aria-label={tr('ed.addTemplate', { label: t.label })}
           onKeyDown={(e) => {
             if (readOnly || (e.key !== 'Enter' && e.key !== ' ')) return;
             e.preventDefault();
@@ -524,7 +530,7 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
             e.dataTransfer.effectAllowed = 'copy';
           }}
           onDoubleClick={() => !readOnly && onAdd(t.name)}
-          title={readOnly ? kReadOnlyHint : 'Drag onto the canvas (or double-click, or Enter)'}
+          title={readOnly ? readOnlyHint() : tr('ed.dragHint')}
         >
           <div className="tpl-icon" style={{ background: t.accent }}>
             {templateAbbrev(t.name)}
@@ -720,26 +726,26 @@ function Canvas({ state, dispatch, grouped, warned }: { state: EditorState; disp
         {state.graph.nodes.length > 12 && <MiniMap pannable zoomable position="bottom-right" nodeColor={(n) => templateInfo((n.data as { task: Record<string, unknown> }).task.template ?? 'container').accent} />}
       </ReactFlow>
       <div className="flow-tools">
-        <button className="btn sm" onClick={() => dispatch({ type: 'layout' })} title="Arrange the graph with dagre" data-testid="auto-layout">
-          <IconLayout /> Auto-layout
+        <button className="btn sm" onClick={() => dispatch({ type: 'layout' })} title={tr('ed.layoutTitle')} data-testid="auto-layout">
+          <IconLayout /> {tr('ed.layout')}
         </button>
-        <div className="segmented" role="radiogroup" aria-label="Direction" style={{ boxShadow: 'var(--shadow)' }}>
-          <button className={state.direction === 'LR' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'LR' })} role="radio" aria-checked={state.direction === 'LR'} title="Left to right" aria-label="Left to right">
+        <div className="segmented" role="radiogroup" aria-label={tr('ed.direction')} style={{ boxShadow: 'var(--shadow)' }}>
+          <button className={state.direction === 'LR' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'LR' })} role="radio" aria-checked={state.direction === 'LR'} title={tr('ed.lr')} aria-label={tr('ed.lr')}>
             <IconArrowRight width={14} height={14} style={{ verticalAlign: -2 }} />
           </button>
-          <button className={state.direction === 'TB' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'TB' })} role="radio" aria-checked={state.direction === 'TB'} title="Top to bottom" aria-label="Top to bottom">
+          <button className={state.direction === 'TB' ? 'on' : ''} onClick={() => dispatch({ type: 'direction', direction: 'TB' })} role="radio" aria-checked={state.direction === 'TB'} title={tr('ed.tb')} aria-label={tr('ed.tb')}>
             <IconArrowDown width={14} height={14} style={{ verticalAlign: -2 }} />
           </button>
         </div>
-        <button className="btn sm" onClick={fit} title="Fit to view (not below readable text: a large graph scrolls)" data-testid="fit-view">
-          <IconFit /> Fit
+        <button className="btn sm" onClick={fit} title={tr('ed.fitTitle')} data-testid="fit-view">
+          <IconFit /> {tr('ed.fit')}
         </button>
       </div>
       {empty && (
         <div className="canvas-hint">
           <div>
-            <b>Drag a task template here</b>
-            <div className="small">from the palette on the left</div>
+            <b>{tr('ed.dropHere')}</b>
+            <div className="small">{tr('ed.fromPalette')}</div>
           </div>
         </div>
       )}

@@ -5,6 +5,7 @@ import { importCubeStudio, importToYaml } from '../model/cubeStudio';
 import type { ImportResult } from '../model/cubeStudio';
 import { href, navigate } from '../router';
 import { setDraft } from './drafts';
+import { t, tNodes } from '../i18n';
 
 // Import of a cube-studio pipeline export (its JSON of pipeline + tasks): a preview of the
 // Gantry YAML and of every note (what was mapped, what has no Gantry field), then the editor.
@@ -35,40 +36,39 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <Modal
-      title="Import a cube-studio pipeline"
+      title={t('import.title')}
       onClose={onClose}
       wide
       footer={
         <>
           <button className="btn" onClick={onClose}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button className="btn primary" disabled={!parsed.result} onClick={open} data-testid="import-open">
-            Open in editor
+            {t('import.open')}
           </button>
         </>
       }
     >
       <p className="muted" style={{ marginTop: 0 }}>
-        Paste the JSON that cube-studio exports for a pipeline (the pipeline with its <code>dag_json</code> and its tasks), or choose the file. Templates, images, commands,
-        resources (GPU type included), retries, timeouts, the DAG, the cron and the editor's node positions are carried over; every field without a Gantry counterpart is listed below.
+        {tNodes('import.intro', { dag: <code>dag_json</code> })}
       </p>
       <div className="row" style={{ marginBottom: 10 }}>
         <label className="btn">
-          <IconUpload /> Choose file
+          <IconUpload /> {t('import.choose')}
           <input type="file" accept=".json,application/json" hidden onChange={(e) => readFile(e.target.files?.[0])} />
         </label>
-        <span className="muted small">cron_time is read in</span>
-        <input className="input" style={{ width: 200 }} value={timezone} onChange={(e) => setTimezone(e.target.value)} aria-label="Time zone of cron_time" />
+        <span className="muted small">{t('import.tzRead')}</span>
+        <input className="input" style={{ width: 200 }} value={timezone} onChange={(e) => setTimezone(e.target.value)} aria-label={t('import.tzLabel')} />
       </div>
       <div className="grid-2">
         <div className="field">
-          <label>cube-studio export (JSON)</label>
+          <label>{t('import.export')}</label>
           <textarea rows={18} value={text} onChange={(e) => setText(e.target.value)} placeholder='{"pipeline": {"name": ..., "dag_json": ...}, "tasks": [...]}' data-testid="import-json" />
         </div>
         <div className="field">
-          <label>Gantry YAML</label>
-          <textarea rows={18} readOnly value={parsed.yaml ?? ''} placeholder="The pipeline appears here" />
+          <label>{t('import.yaml')}</label>
+          <textarea rows={18} readOnly value={parsed.yaml ?? ''} placeholder={t('import.appears')} />
         </div>
       </div>
       {parsed.error && <Banner>{parsed.error}</Banner>}
@@ -76,7 +76,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
         <div style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
           {warnings.length > 0 && (
             <Banner kind="warn">
-              <b>{warnings.length} to review</b>
+              <b>{t('import.review', { n: warnings.length })}</b>
               <ul style={{ margin: '4px 0 0', paddingLeft: 18 }}>
                 {warnings.map((n, i) => (
                   <li key={i}>
@@ -88,7 +88,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           )}
           <details>
             <summary className="small muted" style={{ cursor: 'pointer' }}>
-              {infos.length} mapping notes
+              {t('import.notes', { n: infos.length })}
             </summary>
             <ul className="small" style={{ paddingLeft: 18 }}>
               {infos.map((n, i) => (

@@ -7,6 +7,7 @@ import { checkDuration, checkNamespace, checkPipelineName, checkRfc3339, kConcur
 import { isPlainObject, setIn } from '../model/util';
 import { fmtZoned } from '../format';
 import { IconPlus, IconTrash } from '../components/icons';
+import { t as tr } from '../i18n';
 import { BoolField, IntField, SelectField, TextField } from './fields';
 
 type Value = Record<string, unknown>;
@@ -74,35 +75,35 @@ export function PipelinePanel({
         </div>
         <div>
           <div style={{ fontWeight: 650 }}>{String(md.name ?? 'pipeline')}</div>
-          <div className="small muted">Pipeline settings · select a task to edit it</div>
+          <div className="small muted">{tr('editor.pipelineSettings')}</div>
         </div>
       </div>
 
       <section>
-        <h3>Pipeline</h3>
-        <TextField label="Name" value={md.name} check={checkPipelineName} errors={msgs('metadata.name')} onChange={(v) => set(['metadata', 'name'], v ?? '')} testId="pipeline-name" />
-        <TextField label="Namespace" value={md.namespace} check={checkNamespace} placeholder={kDefaults.namespace} errors={msgs('metadata.namespace')} onChange={(v) => set(['metadata', 'namespace'], v)} />
-        <TextField label="Description" value={md.description} placeholder="What this pipeline is for" errors={msgs('metadata.description')} onChange={(v) => set(['metadata', 'description'], v)} />
+        <h3>{tr('editor.pipeline')}</h3>
+        <TextField label={tr('editor.name')} value={md.name} check={checkPipelineName} errors={msgs('metadata.name')} onChange={(v) => set(['metadata', 'name'], v ?? '')} testId="pipeline-name" />
+        <TextField label={tr('editor.namespace')} value={md.namespace} check={checkNamespace} placeholder={kDefaults.namespace} errors={msgs('metadata.namespace')} onChange={(v) => set(['metadata', 'namespace'], v)} />
+        <TextField label={tr('editor.description')} value={md.description} placeholder={tr('editor.what-this-pipeline-is-for')} errors={msgs('metadata.description')} onChange={(v) => set(['metadata', 'description'], v)} />
       </section>
 
       <section>
-        <h3>Schedule</h3>
-        <div className="segmented" style={{ marginBottom: 12 }} role="radiogroup" aria-label="Schedule">
+        <h3>{tr('editor.schedule')}</h3>
+        <div className="segmented" style={{ marginBottom: 12 }} role="radiogroup" aria-label={tr('editor.schedule')}>
           <button className={!schedule ? 'on' : ''} onClick={() => setSpec(['schedule'], undefined)} role="radio" aria-checked={!schedule}>
-            Manual only
+            {tr('editor.manualOnly')}
           </button>
           <button className={schedule ? 'on' : ''} onClick={() => !schedule && setSpec(['schedule'], { cron: '0 3 * * *', start: todayUtc(), catchup: false })} role="radio" aria-checked={!!schedule} data-testid="schedule-cron">
-            On a cron
+            {tr('editor.onCron')}
           </button>
         </div>
         {schedule && (
           <>
             <div className={`field ${msgs('schedule.cron').length || (schedule.cron && checkCron(String(schedule.cron))) ? 'invalid' : ''}`}>
-              <label htmlFor="cron">Cron expression</label>
+              <label htmlFor="cron">{tr('editor.cronExpr')}</label>
               <div className="row">
                 <input id="cron" className="mono" value={String(schedule.cron ?? '')} onChange={(e) => setSpec(['schedule', 'cron'], e.target.value)} spellCheck={false} data-testid="cron-input" />
-                <select className="input" style={{ width: 92, flex: 'none' }} value="" onChange={(e) => e.target.value && setSpec(['schedule', 'cron'], e.target.value)} aria-label="Presets" title="Presets">
-                  <option value="">Presets</option>
+                <select className="input" style={{ width: 92, flex: 'none' }} value="" onChange={(e) => e.target.value && setSpec(['schedule', 'cron'], e.target.value)} aria-label={tr('editor.presets')} title={tr('editor.presets')}>
+                  <option value="">{tr('editor.presets')}</option>
                   {kPresets.map((p) => (
                     <option key={p.cron} value={p.cron}>
                       {p.label} ({p.cron})
@@ -116,9 +117,9 @@ export function PipelinePanel({
                   {m}
                 </div>
               ))}
-              {!checkCron(String(schedule.cron ?? '')) && <div className="hint">{describeCron(String(schedule.cron))} · minute hour day-of-month month day-of-week</div>}
+              {!checkCron(String(schedule.cron ?? '')) && <div className="hint">{describeCron(String(schedule.cron))} · {tr('editor.cronFields')}</div>}
             </div>
-            <TextField label="Time zone" value={schedule.timezone} list="gantry-zones" placeholder="UTC" check={checkTimezone} errors={msgs('schedule.timezone')} onChange={(v) => setSpec(['schedule', 'timezone'], v)} testId="timezone" />
+            <TextField label={tr('editor.time-zone')} value={schedule.timezone} list="gantry-zones" placeholder="UTC" check={checkTimezone} errors={msgs('schedule.timezone')} onChange={(v) => setSpec(['schedule', 'timezone'], v)} testId="timezone" />
             <datalist id="gantry-zones">
               {timeZones().map((z) => (
                 <option key={z} value={z} />
@@ -126,8 +127,8 @@ export function PipelinePanel({
             </datalist>
             <div className="field">
               <div className="label">
-                Next five ticks <span className="small muted">({zone})</span>
-                {serverTicks ? <span className="tag accent">confirmed by server</span> : <span className="tag">computed here</span>}
+                {tr('editor.nextFive')} <span className="small muted">({zone})</span>
+                {serverTicks ? <span className="tag accent">{tr('editor.confirmed')}</span> : <span className="tag">{tr('editor.computedHere')}</span>}
               </div>
               {client?.error ? (
                 <div className="hint">—</div>
@@ -141,17 +142,17 @@ export function PipelinePanel({
                   ))}
                 </ul>
               ) : (
-                <div className="hint">No tick after now (before the schedule's end).</div>
+                <div className="hint">{tr('editor.noTick')}</div>
               )}
             </div>
-            <TextField label="Start (RFC 3339, inclusive)" value={schedule.start} check={checkRfc3339} mono errors={msgs('schedule.start')} onChange={(v) => setSpec(['schedule', 'start'], v)} />
-            <TextField label="End" value={schedule.end} check={checkRfc3339} mono placeholder="never" errors={msgs('schedule.end')} onChange={(v) => setSpec(['schedule', 'end'], v)} />
-            <SelectField label="A run is due" value={schedule.semantics} defaultLabel="at the tick (trigger, default)" options={kSemantics} errors={msgs('schedule.semantics')} onChange={(v) => setSpec(['schedule', 'semantics'], v)} />
-            <BoolField label="Catch up: every missed tick gets a run" value={schedule.catchup} defaultValue={kDefaults.catchup} errors={msgs('schedule.catchup')} onChange={(v) => setSpec(['schedule', 'catchup'], v)} testId="catchup" />
+            <TextField label={tr('editor.start-rfc-3339-inclusive')} value={schedule.start} check={checkRfc3339} mono errors={msgs('schedule.start')} onChange={(v) => setSpec(['schedule', 'start'], v)} />
+            <TextField label={tr('editor.end')} value={schedule.end} check={checkRfc3339} mono placeholder={tr('editor.never')} errors={msgs('schedule.end')} onChange={(v) => setSpec(['schedule', 'end'], v)} />
+            <SelectField label={tr('editor.a-run-is-due')} value={schedule.semantics} defaultLabel={tr('editor.at-the-tick-trigger-default')} options={kSemantics} errors={msgs('schedule.semantics')} onChange={(v) => setSpec(['schedule', 'semantics'], v)} />
+            <BoolField label={tr('editor.catch-up-every-missed-tick-gets-a-run')} value={schedule.catchup} defaultValue={kDefaults.catchup} errors={msgs('schedule.catchup')} onChange={(v) => setSpec(['schedule', 'catchup'], v)} testId="catchup" />
             {schedule.catchup === false && (
               <div className="fields-2">
-                <TextField label="Starting deadline" value={schedule.startingDeadline} check={(v) => checkDuration(v)} placeholder="none" hint="Run the latest missed tick only if no older than this." errors={msgs('schedule.startingDeadline')} onChange={(v) => setSpec(['schedule', 'startingDeadline'], v)} />
-                <IntField label="Max missed runs" value={schedule.maxMissedRuns} min={0} placeholder={String(kDefaults.maxMissedRuns)} errors={msgs('schedule.maxMissedRuns')} onChange={(v) => setSpec(['schedule', 'maxMissedRuns'], v)} />
+                <TextField label={tr('editor.starting-deadline')} value={schedule.startingDeadline} check={(v) => checkDuration(v)} placeholder={tr('editor.none')} hint={tr('editor.run-the-latest-missed-tick-only-if-no-older-than')} errors={msgs('schedule.startingDeadline')} onChange={(v) => setSpec(['schedule', 'startingDeadline'], v)} />
+                <IntField label={tr('editor.max-missed-runs')} value={schedule.maxMissedRuns} min={0} placeholder={String(kDefaults.maxMissedRuns)} errors={msgs('schedule.maxMissedRuns')} onChange={(v) => setSpec(['schedule', 'maxMissedRuns'], v)} />
               </div>
             )}
           </>
@@ -166,21 +167,21 @@ export function PipelinePanel({
       </section>
 
       <section>
-        <h3>Concurrency</h3>
+        <h3>{tr('editor.concurrency')}</h3>
         <div className="fields-2">
-          <IntField label="Max active runs" value={concurrency.maxActiveRuns} min={1} placeholder={String(kDefaults.maxActiveRuns)} errors={msgs('concurrency.maxActiveRuns')} onChange={(v) => setSpec(['concurrency', 'maxActiveRuns'], v)} testId="max-active-runs" />
-          <IntField label="Keep latest" value={concurrency.keepLatest} min={0} placeholder="all" errors={msgs('concurrency.keepLatest')} onChange={(v) => setSpec(['concurrency', 'keepLatest'], v)} />
+          <IntField label={tr('editor.max-active-runs')} value={concurrency.maxActiveRuns} min={1} placeholder={String(kDefaults.maxActiveRuns)} errors={msgs('concurrency.maxActiveRuns')} onChange={(v) => setSpec(['concurrency', 'maxActiveRuns'], v)} testId="max-active-runs" />
+          <IntField label={tr('editor.keep-latest')} value={concurrency.keepLatest} min={0} placeholder={tr('editor.all')} errors={msgs('concurrency.keepLatest')} onChange={(v) => setSpec(['concurrency', 'keepLatest'], v)} />
         </div>
-        <SelectField label="When a tick finds a run in flight" value={concurrency.policy} defaultLabel="Allow (default)" options={kConcurrencyPolicies} errors={msgs('concurrency.policy')} onChange={(v) => setSpec(['concurrency', 'policy'], v)} />
+        <SelectField label={tr('editor.when-a-tick-finds-a-run-in-flight')} value={concurrency.policy} defaultLabel={tr('editor.allow-default')} options={kConcurrencyPolicies} errors={msgs('concurrency.policy')} onChange={(v) => setSpec(['concurrency', 'policy'], v)} />
         <div className="fields-2">
-          <IntField label="Parallelism" value={spec.parallelism} min={0} placeholder="unlimited" hint="Tasks at once inside a run." errors={msgs('parallelism')} onChange={(v) => setSpec(['parallelism'], v)} testId="parallelism" />
-          <TextField label="Run timeout" value={spec.timeout} check={(v) => checkDuration(v)} placeholder="none" errors={msgs('timeout')} onChange={(v) => setSpec(['timeout'], v)} />
+          <IntField label={tr('editor.parallelism')} value={spec.parallelism} min={0} placeholder={tr('editor.unlimited')} hint={tr('editor.tasks-at-once-inside-a-run')} errors={msgs('parallelism')} onChange={(v) => setSpec(['parallelism'], v)} testId="parallelism" />
+          <TextField label={tr('editor.run-timeout')} value={spec.timeout} check={(v) => checkDuration(v)} placeholder={tr('editor.none')} errors={msgs('timeout')} onChange={(v) => setSpec(['timeout'], v)} />
         </div>
-        <BoolField label="Depends on past: a run waits for the previous run to succeed" value={spec.dependsOnPast} defaultValue={false} errors={msgs('dependsOnPast')} onChange={(v) => setSpec(['dependsOnPast'], v)} testId="depends-on-past" />
+        <BoolField label={tr('editor.depends-on-past-a-run-waits-for-the-previous-run')} value={spec.dependsOnPast} defaultValue={false} errors={msgs('dependsOnPast')} onChange={(v) => setSpec(['dependsOnPast'], v)} testId="depends-on-past" />
       </section>
 
       <section>
-        <h3>Environment</h3>
+        <h3>{tr('editor.environment')}</h3>
         <EnvEditor value={spec.env} errors={msgs('env')} onChange={(v) => setSpec(['env'], v)} />
       </section>
 
@@ -195,7 +196,7 @@ export function PipelinePanel({
       )}
       {otherDocs.length > 0 && (
         <section>
-          <h3>Also in this file</h3>
+          <h3>{tr('editor.also-in-this-file')}</h3>
           <ul className="small" style={{ margin: '0 0 12px', paddingLeft: 18 }}>
             {otherDocs.map((d) => (
               <li key={d}>{d}</li>
@@ -215,7 +216,7 @@ function EnvEditor({ value, errors, onChange }: { value: unknown; errors: string
     <div className={`field ${errors.length ? 'invalid' : ''}`}>
       {entries.map(([k, v], i) => (
         <div className="kv env" key={k}>
-          <input className="input mono" value={k} readOnly aria-label="Variable" />
+          <input className="input mono" value={k} readOnly aria-label={tr('editor.variable')} />
           <input
             className="input mono"
             value={v}
@@ -243,7 +244,7 @@ function EnvEditor({ value, errors, onChange }: { value: unknown; errors: string
             update([...entries, [key, '']]);
             setKey('');
           }}
-          aria-label="Add variable"
+          aria-label={tr('editor.add-variable')}
         >
           <IconPlus />
         </button>
@@ -253,7 +254,7 @@ function EnvEditor({ value, errors, onChange }: { value: unknown; errors: string
           {e}
         </div>
       ))}
-      <div className="hint">Set in every task's containers.</div>
+      <div className="hint">{tr('editor.envHint')}</div>
     </div>
   );
 }

@@ -6,6 +6,7 @@
 import type { PipelineSummary } from '../api/types';
 import { Modal } from '../components/ui';
 import { fmtTime } from '../format';
+import { t } from '../i18n';
 
 export interface SavePlan {
   summary: PipelineSummary; // from the server's dry run of the text being saved
@@ -16,8 +17,8 @@ export interface SavePlan {
 export function catchUpWords(s: PipelineSummary): string {
   const c = s.catchUp;
   if (!c || c.runs === 0) return '';
-  const span = c.first && c.last && c.first !== c.last ? `${fmtTime(c.first)} to ${fmtTime(c.last)}` : c.last ? fmtTime(c.last) : '';
-  return `${c.runs} run${c.runs === 1 ? '' : 's'} at once${span ? ` (${span})` : ''}${c.catchup ? '' : ', the latest missed tick only (catchup: false)'}`;
+  const span = c.first && c.last && c.first !== c.last ? t('save.span', { first: fmtTime(c.first), last: fmtTime(c.last) }) : c.last ? fmtTime(c.last) : '';
+  return t('save.runsAtOnce', { count: c.runs, span: span ? ` (${span})` : '', latest: c.catchup ? '' : t('save.latestOnly') });
 }
 
 // The plans that need the user's word before saving: new scheduled pipelines (paused or not is
@@ -30,9 +31,9 @@ export function plansToConfirm(plans: SavePlan[]): SavePlan[] {
 export function saveLines(plans: SavePlan[], start: boolean): string[] {
   return plansToConfirm(plans).map(({ summary: s, isNew }) => {
     const runs = catchUpWords(s);
-    if (isNew && !start) return `${s.name} is saved paused: nothing runs until you resume it${runs ? `, which will start ${runs}` : ''}.`;
-    if (isNew) return `${s.name} starts its schedule now${runs ? ` and starts ${runs}` : ' (no tick has passed yet)'}.`;
-    return `Saving ${s.name} starts ${runs}: its new schedule has ticks that have passed.`;
+    if (isNew && !start) return t('save.paused', { name: s.name, then: runs ? t('save.pausedThen', { runs }) : '' });
+    if (isNew) return t('save.startsNow', { name: s.name, then: runs ? t('save.startsNowThen', { runs }) : t('save.noTick') });
+    return t('save.startsRuns', { name: s.name, runs });
   });
 }
 
@@ -40,15 +41,15 @@ export function SaveDialog({ plans, start, setStart, busy, onConfirm, onClose }:
   const anyNew = plansToConfirm(plans).some((p) => p.isNew);
   return (
     <Modal
-      title="Save and schedule"
+      title={t('save.title')}
       onClose={onClose}
       footer={
         <>
           <button className="btn" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common.cancel')}
           </button>
           <button className="btn primary" onClick={onConfirm} disabled={busy} data-testid="confirm-save">
-            {busy ? 'Saving…' : 'Save'}
+            {busy ? t('save.saving') : t('save.save')}
           </button>
         </>
       }
@@ -59,7 +60,7 @@ export function SaveDialog({ plans, start, setStart, busy, onConfirm, onClose }:
         ))}
         {anyNew && (
           <label className="checkbox">
-            <input type="checkbox" checked={start} onChange={(e) => setStart(e.target.checked)} data-testid="start-now" /> Start its schedule now
+            <input type="checkbox" checked={start} onChange={(e) => setStart(e.target.checked)} data-testid="start-now" /> {t('save.startNow')}
           </label>
         )}
       </div>

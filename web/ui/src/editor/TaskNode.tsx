@@ -3,6 +3,7 @@ import { Handle, Position } from '@xyflow/react';
 import type { Node, NodeProps } from '@xyflow/react';
 import { templateInfo } from '../model/spec';
 import { isPlainObject } from '../model/util';
+import { t as tr, useT } from '../i18n';
 
 export interface TaskNodeData extends Record<string, unknown> {
   task: Record<string, unknown>;
@@ -37,6 +38,7 @@ export function replicasSummary(task: Record<string, unknown>): string | null {
 }
 
 function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
+  useT(); // a memoised node: its badges follow the navigation's language switch by themselves
   const { task } = data;
   const tpl = templateInfo(task.template ?? 'container');
   const res = resourceSummary(task);
@@ -63,9 +65,9 @@ function TaskNodeView({ data, selected }: NodeProps<TaskFlowNode>) {
           {res.length ? res.join(' · ') : <span className="muted">no resources requested</span>}
         </div>
       </div>
-      {data.errors > 0 && <div className="errs" title={`${data.errors} problem${data.errors === 1 ? '' : 's'}`}>{data.errors}</div>}
+      {data.errors > 0 && <div className="errs" title={tr('node.problems', { count: data.errors })}>{data.errors}</div>}
       {data.errors === 0 && data.warnings > 0 && (
-        <div className="errs warns" title={`${data.warnings} warning${data.warnings === 1 ? '' : 's'}: valid, but the cluster cannot hold it`} data-warnings={data.warnings}>
+        <div className="errs warns" title={tr('node.warnings', { count: data.warnings })} data-warnings={data.warnings}>
           !
         </div>
       )}

@@ -5,6 +5,7 @@ import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, gpuShare
 import type { TemplateName } from '../model/spec';
 import { isPlainObject, setIn } from '../model/util';
 import { IconPlus, IconTrash } from '../components/icons';
+import { t as tr, tNodes } from '../i18n';
 import { BoolField, IntField, LinesField, SelectField, TextField } from './fields';
 import { templateAbbrev } from './TaskNode';
 
@@ -58,41 +59,41 @@ export function TaskPanel({
         </div>
         <div style={{ minWidth: 0 }}>
           <div style={{ fontWeight: 650, overflow: 'hidden', textOverflow: 'ellipsis' }}>{String(task.name ?? '')}</div>
-          <div className="small muted">{tpl.label} task</div>
+          <div className="small muted">{tr('editor.taskOf', { template: tpl.label })}</div>
         </div>
-        <button className="btn sm ghost danger" style={{ marginLeft: 'auto' }} onClick={onDelete} title="Delete task (Del)">
-          <IconTrash /> Delete
+        <button className="btn sm ghost danger" style={{ marginLeft: 'auto' }} onClick={onDelete} title={tr('editor.delete-task-del')}>
+          <IconTrash /> {tr('editor.delete')}
         </button>
       </div>
 
       <section>
-        <h3>Task</h3>
-        <TextField label="Name" value={task.name} check={checkTaskName} errors={msgs('name')} onChange={(v) => set(['name'], v ?? '')} testId="task-name" />
+        <h3>{tr('editor.task')}</h3>
+        <TextField label={tr('editor.name')} value={task.name} check={checkTaskName} errors={msgs('name')} onChange={(v) => set(['name'], v ?? '')} testId="task-name" />
         <SelectField<TemplateName>
-          label="Template"
+          label={tr('editor.template')}
           value={task.template}
-          defaultLabel="container (default)"
+          defaultLabel={tr('editor.default', { value: 'container' })}
           options={kTemplates.filter((t) => t.name !== 'container').map((t) => ({ value: t.name, label: `${t.name} — ${t.label}`, help: t.blurb }))}
           errors={msgs('template')}
           onChange={changeTemplate}
           testId="task-template"
         />
-        <TextField label="Image" value={task.image} mono placeholder="registry.local/app:1" errors={msgs('image')} onChange={(v) => set(['image'], v)} testId="task-image" />
-        <LinesField label="Command" hint="One argument per line; empty: the image's entrypoint." value={task.command} errors={msgs('command')} onChange={(v) => set(['command'], v)} placeholder={'python\ntrain.py'} testId="task-command" />
+        <TextField label={tr('editor.image')} value={task.image} mono placeholder="registry.local/app:1" errors={msgs('image')} onChange={(v) => set(['image'], v)} testId="task-image" />
+        <LinesField label={tr('editor.command')} hint={tr('editor.one-argument-per-line-empty-the-image-s-entrypoi')} value={task.command} errors={msgs('command')} onChange={(v) => set(['command'], v)} placeholder={'python\ntrain.py'} testId="task-command" />
       </section>
 
       {(tpl.distributed || task.replicas !== undefined) && (
         <section>
-          <h3>Replicas</h3>
+          <h3>{tr('editor.replicas')}</h3>
           <ReplicasEditor value={task.replicas} defaults={tpl.replicas ?? { worker: 1 }} errors={msgs('replicas')} onChange={(v) => set(['replicas'], v)} />
         </section>
       )}
 
       <section>
-        <h3>Resources</h3>
+        <h3>{tr('editor.resources')}</h3>
         <div className="fields-2">
-          <TextField label="CPU" value={resources.cpu} check={checkCpu} placeholder="none requested" errors={msgs('resources.cpu')} onChange={(v) => set(['resources', 'cpu'], v)} testId="task-cpu" />
-          <TextField label="Memory" value={resources.memory} check={checkMemory} placeholder="e.g. 16Gi" errors={msgs('resources.memory')} onChange={(v) => set(['resources', 'memory'], v)} testId="task-memory" />
+          <TextField label="CPU" value={resources.cpu} check={checkCpu} placeholder={tr('editor.none-requested')} errors={msgs('resources.cpu')} onChange={(v) => set(['resources', 'cpu'], v)} testId="task-cpu" />
+          <TextField label={tr('editor.memory')} value={resources.memory} check={checkMemory} placeholder={tr('editor.e-g-16gi')} errors={msgs('resources.memory')} onChange={(v) => set(['resources', 'memory'], v)} testId="task-memory" />
         </div>
         <GpuEditor
           gpu={resources.gpu}
@@ -113,11 +114,11 @@ export function TaskPanel({
       </section>
 
       <section>
-        <h3>Dependencies</h3>
+        <h3>{tr('editor.dependencies')}</h3>
         <div className="field">
-          <div className="label">Upstream tasks</div>
+          <div className="label">{tr('editor.upstream')}</div>
           {upstream.length === 0 ? (
-            <div className="hint">None: drag from another task's output handle to this task's input handle.</div>
+            <div className="hint">{tr('editor.noUpstream')}</div>
           ) : (
             <div className="row" style={{ flexWrap: 'wrap', gap: 6 }}>
               {upstream.map((u) => (
@@ -136,52 +137,52 @@ export function TaskPanel({
             </div>
           ))}
         </div>
-        <SelectField label="Trigger rule" value={task.triggerRule} defaultLabel={`${kDefaults.triggerRule} (default)`} options={kTriggerRules} errors={msgs('triggerRule')} onChange={(v) => set(['triggerRule'], v)} testId="task-trigger-rule" />
-        <BoolField label="Depends on past (this task of the previous run must have succeeded)" value={task.dependsOnPast} defaultValue={false} errors={msgs('dependsOnPast')} onChange={(v) => set(['dependsOnPast'], v)} />
+        <SelectField label={tr('editor.trigger-rule')} value={task.triggerRule} defaultLabel={tr('editor.default', { value: kDefaults.triggerRule })} options={kTriggerRules} errors={msgs('triggerRule')} onChange={(v) => set(['triggerRule'], v)} testId="task-trigger-rule" />
+        <BoolField label={tr('editor.depends-on-past-this-task-of-the-previous-run-mu')} value={task.dependsOnPast} defaultValue={false} errors={msgs('dependsOnPast')} onChange={(v) => set(['dependsOnPast'], v)} />
       </section>
 
       <section>
-        <h3>Scheduling</h3>
+        <h3>{tr('editor.scheduling')}</h3>
         <div className="fields-2">
-          <TextField label="Pool" value={task.pool} list="gantry-pools" placeholder="no pool" errors={msgs('pool')} onChange={(v) => onChange(setIn(setIn(task, ['pool'], v), ['poolSlots'], v === undefined ? undefined : task.poolSlots))} testId="task-pool" />
-          <IntField label="Pool slots" value={task.poolSlots} min={1} placeholder={String(kDefaults.poolSlots)} errors={msgs('poolSlots')} onChange={(v) => set(['poolSlots'], v)} />
+          <TextField label={tr('editor.pool')} value={task.pool} list="gantry-pools" placeholder={tr('editor.no-pool')} errors={msgs('pool')} onChange={(v) => onChange(setIn(setIn(task, ['pool'], v), ['poolSlots'], v === undefined ? undefined : task.poolSlots))} testId="task-pool" />
+          <IntField label={tr('editor.pool-slots')} value={task.poolSlots} min={1} placeholder={String(kDefaults.poolSlots)} errors={msgs('poolSlots')} onChange={(v) => set(['poolSlots'], v)} />
         </div>
         <datalist id="gantry-pools">
           {pools.map((p) => (
             <option key={p} value={p} />
           ))}
         </datalist>
-        <IntField label="Priority" value={task.priority} placeholder="0" hint="Higher runs first when tasks compete for a pool." errors={msgs('priority')} onChange={(v) => set(['priority'], v)} testId="task-priority" />
+        <IntField label={tr('editor.priority')} value={task.priority} placeholder="0" hint={tr('editor.higher-runs-first-when-tasks-compete-for-a-pool')} errors={msgs('priority')} onChange={(v) => set(['priority'], v)} testId="task-priority" />
       </section>
 
       <section>
-        <h3>Retries and timeout</h3>
+        <h3>{tr('editor.retries-and-timeout')}</h3>
         <div className="fields-2">
-          <TextField label="Attempt timeout" value={task.timeout} check={(v) => checkDuration(v)} placeholder="none" errors={msgs('timeout')} onChange={(v) => set(['timeout'], v)} testId="task-timeout" />
-          <IntField label="Retries" value={retry.limit} min={0} max={10000} placeholder="0" errors={msgs('retry.limit')} onChange={(v) => set(['retry', 'limit'], v)} testId="task-retries" />
+          <TextField label={tr('editor.attempt-timeout')} value={task.timeout} check={(v) => checkDuration(v)} placeholder={tr('editor.none')} errors={msgs('timeout')} onChange={(v) => set(['timeout'], v)} testId="task-timeout" />
+          <IntField label={tr('editor.retries')} value={retry.limit} min={0} max={10000} placeholder="0" errors={msgs('retry.limit')} onChange={(v) => set(['retry', 'limit'], v)} testId="task-retries" />
         </div>
-        <SelectField label="Retry on" value={retry.policy} defaultLabel={`${kDefaults.retryPolicy} (default)`} options={kRetryPolicies} errors={msgs('retry.policy')} onChange={(v) => set(['retry', 'policy'], v)} />
+        <SelectField label={tr('editor.retry-on')} value={retry.policy} defaultLabel={tr('editor.default', { value: kDefaults.retryPolicy })} options={kRetryPolicies} errors={msgs('retry.policy')} onChange={(v) => set(['retry', 'policy'], v)} />
         <div className="fields-3">
-          <TextField label="First delay" value={retry.delay} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryDelay} errors={msgs('retry.delay')} onChange={(v) => set(['retry', 'delay'], v)} />
-          <TextField label="Factor" value={retry.factor} placeholder={String(kDefaults.retryFactor)} errors={msgs('retry.factor')} onChange={(v) => set(['retry', 'factor'], v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : v)} />
-          <TextField label="Cap" value={retry.cap} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryCap} errors={msgs('retry.cap')} onChange={(v) => set(['retry', 'cap'], v)} />
+          <TextField label={tr('editor.first-delay')} value={retry.delay} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryDelay} errors={msgs('retry.delay')} onChange={(v) => set(['retry', 'delay'], v)} />
+          <TextField label={tr('editor.factor')} value={retry.factor} placeholder={String(kDefaults.retryFactor)} errors={msgs('retry.factor')} onChange={(v) => set(['retry', 'factor'], v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : v)} />
+          <TextField label={tr('editor.cap')} value={retry.cap} check={(v) => checkDuration(v, false)} placeholder={kDefaults.retryCap} errors={msgs('retry.cap')} onChange={(v) => set(['retry', 'cap'], v)} />
         </div>
-        <TextField label="Give up after" value={retry.maxDuration} check={(v) => checkDuration(v)} placeholder="never" hint="No retry starts later than the first start plus this." errors={msgs('retry.maxDuration')} onChange={(v) => set(['retry', 'maxDuration'], v)} />
+        <TextField label={tr('editor.give-up-after')} value={retry.maxDuration} check={(v) => checkDuration(v)} placeholder={tr('editor.never')} hint={tr('editor.no-retry-starts-later-than-the-first-start-plus-')} errors={msgs('retry.maxDuration')} onChange={(v) => set(['retry', 'maxDuration'], v)} />
         <div className="hint" style={{ marginTop: -6, marginBottom: 12 }}>
-          Wait before retry k: delay · factor<sup>k−1</sup>, capped.
+          {tNodes('editor.backoff', { sup: <sup>k−1</sup> })}
         </div>
       </section>
 
       <section>
-        <h3>Other</h3>
-        <BoolField label="Skip (the task is marked skipped when it would start)" value={task.skip} defaultValue={false} errors={msgs('skip')} onChange={(v) => set(['skip'], v)} />
-        <BoolField label="Autosize CPU and memory from past runs" value={task.autosize} defaultValue={false} errors={msgs('autosize')} onChange={(v) => set(['autosize'], v)} />
+        <h3>{tr('editor.other')}</h3>
+        <BoolField label={tr('editor.skip-the-task-is-marked-skipped-when-it-would-st')} value={task.skip} defaultValue={false} errors={msgs('skip')} onChange={(v) => set(['skip'], v)} />
+        <BoolField label={tr('editor.autosize-cpu-and-memory-from-past-runs')} value={task.autosize} defaultValue={false} errors={msgs('autosize')} onChange={(v) => set(['autosize'], v)} />
         <TextField
-          label="Simulated duration"
+          label={tr('editor.simulated-duration')}
           value={isPlainObject(simulate.duration) ? undefined : simulate.duration}
           check={(v) => checkDuration(v, false)}
           placeholder={isPlainObject(simulate.duration) ? 'a distribution (edit in YAML)' : kDefaults.simulateDuration}
-          hint="How long an attempt takes in the simulated world; outcomes and distributions are in the YAML tab."
+          hint={tr('editor.how-long-an-attempt-takes-in-the-simulated-world')}
           errors={msgs('simulate')}
           onChange={(v) => onChange(setIn(task, ['simulate'], Object.keys(setIn(simulate, ['duration'], v)).length ? setIn(simulate, ['duration'], v) : undefined))}
         />
@@ -198,12 +199,12 @@ function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown;
     <div className={`field ${errors.length ? 'invalid' : ''}`} data-field="replicas">
       {roles.length === 0 && (
         <button className="btn sm" onClick={() => onChange({ ...defaults })}>
-          Add the template's roles
+          {tr('editor.addRoles')}
         </button>
       )}
       {roles.map(([role, n], i) => (
         <div className="kv" key={role}>
-          <input className="input" value={role} readOnly aria-label="Role" />
+          <input className="input" value={role} readOnly aria-label={tr('editor.role')} />
           <input
             className="input"
             inputMode="numeric"
@@ -222,7 +223,7 @@ function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown;
         </div>
       ))}
       <div className="kv">
-        <input className="input" value={newRole} placeholder="new role (e.g. ps)" onChange={(e) => setNewRole(e.target.value.trim())} />
+        <input className="input" value={newRole} placeholder={tr('editor.new-role-e-g-ps')} onChange={(e) => setNewRole(e.target.value.trim())} />
         <span />
         <button
           className="btn sm icon"
@@ -231,7 +232,7 @@ function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown;
             update([...roles, [newRole, 1]]);
             setNewRole('');
           }}
-          aria-label="Add role"
+          aria-label={tr('editor.add-role')}
         >
           <IconPlus />
         </button>
@@ -241,7 +242,7 @@ function ReplicasEditor({ value, defaults, errors, onChange }: { value: unknown;
           {e}
         </div>
       ))}
-      <div className="hint">Pods of each role; the gang starts when all of them fit.</div>
+      <div className="hint">{tr('editor.rolesHint')}</div>
     </div>
   );
 }
@@ -283,15 +284,15 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
   return (
     <div className={`field ${errors.length || local ? 'invalid' : ''}`} data-field="gpu">
       <div className="label">GPU</div>
-      <div className="segmented" role="radiogroup" aria-label="GPU request">
+      <div className="segmented" role="radiogroup" aria-label={tr('editor.gpu-request')}>
         <button className={mode === 'none' ? 'on' : ''} onClick={() => onChange(undefined, undefined)} role="radio" aria-checked={mode === 'none'}>
-          None
+          {tr('editor.gpuNone')}
         </button>
         <button className={mode === 'share' ? 'on' : ''} onClick={() => mode !== 'share' && onChange('0.5', type)} role="radio" aria-checked={mode === 'share'} data-testid="gpu-share">
-          Share of one
+          {tr('editor.gpuShareOf')}
         </button>
         <button className={mode === 'whole' ? 'on' : ''} onClick={() => mode !== 'whole' && onChange('1', type)} role="radio" aria-checked={mode === 'whole'} data-testid="gpu-whole">
-          Whole GPUs
+          {tr('editor.gpuWhole')}
         </button>
       </div>
       {mode === 'share' && (
@@ -304,14 +305,14 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
             value={Math.max(0, kShares.indexOf(value!))}
             onChange={(e) => onChange(kShares[Number(e.target.value)], type)}
             style={{ flex: 1, accentColor: 'var(--accent)' }}
-            aria-label="GPU share"
+            aria-label={tr('editor.gpu-share')}
           />
-          <DraftInput className="input" style={{ width: 72 }} value={value!} parse={gpuShare} onCommit={(v) => onChange(v, type)} invalidHint="a share above 0 and below 1, such as 0.25" aria-label="GPU share value" />
+          <DraftInput className="input" style={{ width: 72 }} value={value!} parse={gpuShare} onCommit={(v) => onChange(v, type)} invalidHint="a share above 0 and below 1, such as 0.25" aria-label={tr('editor.gpu-share-value')} />
         </div>
       )}
       {mode === 'whole' && (
         <div className="row" style={{ marginTop: 8 }}>
-          <DraftInput className="input" style={{ width: 90 }} inputMode="numeric" value={value!} parse={wholeGpuCount} onCommit={(v) => onChange(v, type)} invalidHint="a whole number of GPUs from 1 to 64" aria-label="Whole GPUs" data-testid="gpu-count" />
+          <DraftInput className="input" style={{ width: 90 }} inputMode="numeric" value={value!} parse={wholeGpuCount} onCommit={(v) => onChange(v, type)} invalidHint="a whole number of GPUs from 1 to 64" aria-label={tr('editor.whole-gpus')} data-testid="gpu-count" />
           <span className="muted small">GPUs per pod (at most 64)</span>
         </div>
       )}
@@ -324,7 +325,7 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
       {mode !== 'none' && (
         <div className={`field ${typeErrors.length ? 'invalid' : ''}`} style={{ marginTop: 10, marginBottom: 0 }}>
           <label>GPU type</label>
-          <input list="gantry-gpu-types" value={type ?? ''} placeholder="any type" onChange={(e) => onChange(value, e.target.value || undefined)} data-testid="gpu-type" />
+          <input list="gantry-gpu-types" value={type ?? ''} placeholder={tr('editor.any-type')} onChange={(e) => onChange(value, e.target.value || undefined)} data-testid="gpu-type" />
           <datalist id="gantry-gpu-types">
             {kGpuTypes.map((t) => (
               <option key={t} value={t} />
@@ -337,7 +338,7 @@ function GpuEditor({ gpu, gpuType, errors, typeErrors, onChange }: { gpu: unknow
           ))}
         </div>
       )}
-      {mode === 'share' && <div className="hint">Shared GPUs are packed with other pods on the same device (milli-GPU accounting).</div>}
+      {mode === 'share' && <div className="hint">{tr('editor.sharedHint')}</div>}
     </div>
   );
 }

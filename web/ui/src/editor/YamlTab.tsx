@@ -1,4 +1,5 @@
 import { Fragment, memo, useEffect, useMemo, useRef, useState } from 'react';
+import { t as tr } from '../i18n';
 
 // The YAML tab: a plain textarea over a highlighted copy of its text (comments, keys, strings,
 // numbers, document markers), with line numbers and the lines that have problems marked. The
@@ -121,7 +122,7 @@ export function YamlTab({
             value={local}
             spellCheck={false}
             wrap="off"
-            aria-label="Pipeline YAML"
+            aria-label={tr('yaml.label')}
             data-testid="yaml-text"
             onScroll={sync}
             onChange={(e) => commit(e.target.value)}
@@ -141,26 +142,26 @@ export function YamlTab({
       <div className="yaml-status">
         {problems.length ? (
           <span className="bad">
-            line {problems[0].line}, column {problems[0].column}: {problems[0].message}
-            {problems.length > 1 && ` (+${problems.length - 1} more)`}
+            {tr('yaml.lineCol', { line: problems[0].line, column: problems[0].column ?? '', message: problems[0].message })}
+            {problems.length > 1 && tr('yaml.more', { n: problems.length - 1 })}
           </span>
         ) : problemCount > 0 ? (
           // The YAML parses, but the document has problems: never "parses" in green then.
           <span className="bad" data-testid="yaml-status">
-            {problemCount} problem{problemCount === 1 ? '' : 's'}
-            {first && ` · line ${first.line}: ${first.message}`}
-            {problemCount > 1 && ' · all listed below'}
+            {tr('yaml.problems', { count: problemCount })}
+            {first && tr('yaml.atLine', { line: first.line, message: first.message })}
+            {problemCount > 1 && tr('yaml.allBelow')}
           </span>
         ) : warnLines.length > 0 ? (
           <span className="warn" data-testid="yaml-status">
-            Valid · {warnLines.length} warning{warnLines.length === 1 ? '' : 's'} · line {warnLines[0].line}: {warnLines[0].message}
+            {tr('yaml.valid', { warnings: tr('ed.warnings', { count: warnLines.length }), line: warnLines[0].line, message: warnLines[0].message })}
           </span>
         ) : (
           <span className="good">
-            YAML parses · {docs} document{docs === 1 ? '' : 's'} · the graph follows every edit
+            {tr('yaml.parses', { count: docs })}
           </span>
         )}
-        <span style={{ marginLeft: 'auto' }}>Comments, quoting and key order are kept</span>
+        <span style={{ marginLeft: 'auto' }}>{tr('yaml.kept')}</span>
       </div>
     </div>
   );

@@ -3,6 +3,7 @@
 // the user did not choose.
 
 import { useEffect, useId, useState } from 'react';
+import { t as tr } from '../i18n';
 import type { ReactNode } from 'react';
 
 interface Base {
@@ -165,7 +166,7 @@ export function BoolField({ label, value, defaultValue, onChange, hint, errors, 
           data-testid={testId}
         />
         {label}
-        {value === undefined && <span className="small muted">(default)</span>}
+        {value === undefined && <span className="small muted">{tr('editor.defaultMark')}</span>}
       </label>
       <Errors errors={errors} />
       {hint && <div className="hint">{hint}</div>}

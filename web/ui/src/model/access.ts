@@ -1,6 +1,8 @@
 // The tokens and the audit log as the Access page shows them (GET /tokens, GET /audit,
 // web/API.md "Tokens and audit"): pure functions, no React, so the tests cover them.
 
+import { t } from '../i18n/t';
+
 export type TokenRole = 'admin' | 'editor' | 'viewer';
 
 export interface TokenRow {
@@ -38,21 +40,28 @@ export function auditWhat(e: AuditEntry): string {
 
 // How an entry ended: done (2xx), refused for the token's role (403) or failed otherwise.
 export function auditOutcome(status: number): { label: string; kind: 'ok' | 'refused' | 'failed' } {
-  if (status >= 200 && status < 300) return { label: `${status} done`, kind: 'ok' };
-  if (status === 403) return { label: '403 refused (role)', kind: 'refused' };
-  return { label: `${status} failed`, kind: 'failed' };
+  if (status >= 200 && status < 300) return { label: t('access.done', { status }), kind: 'ok' };
+  if (status === 403) return { label: t('access.refused'), kind: 'refused' };
+  return { label: t('access.failed', { status }), kind: 'failed' };
 }
 
 // What revoking `t` does, for the confirmation dialog. `self`: the signed-in token's name.
-export function revokeLines(t: TokenRow, self: string | null): string[] {
-  const lines = [`The ${t.role} token "${t.name}" stops working at its next request: the server keeps no cache of tokens.`, 'A revoked token cannot be restored: make a new one with gantry token create on the server machine.'];
-  if (self !== null && self === t.name) lines.push('This is the token you are signed in with: this page signs you out.');
+export function revokeLines(token: TokenRow, self: string | null): string[] {
+  const lines = [t('access.revokeLine1', { role: token.role, name: token.name }), t('access.revokeLine2')];
+  if (self !== null && self === token.name) lines.push(t('access.revokeSelf'));
   return lines;
 }
 
-// What each role may do, as the page's legend says it (the server's rule, api_server.hpp).
+// What each role may do, as the page's legend says it (the server's rule, api_server.hpp), in
+// the page's language when read.
 export const kRoleMeaning: Record<TokenRole, string> = {
-  admin: 'everything, and alone the tokens and the audit log',
-  editor: 'create and change pipelines, trigger, rerun, mark, pause; run simulations, sweeps and plans',
-  viewer: 'read only',
+  get admin() {
+    return t('access.roleAdmin');
+  },
+  get editor() {
+    return t('access.roleEditor');
+  },
+  get viewer() {
+    return t('access.roleViewer');
+  },
 };

@@ -4,6 +4,7 @@
 // returned by every dry run, replace them as soon as they arrive.
 
 import { Cron } from 'croner';
+import { t } from '../i18n/t';
 
 export interface TickResult {
   ticks: Date[];
@@ -66,19 +67,18 @@ export function nextTicks(
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
-const kDays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
 // A short English reading of common expressions; the expression itself otherwise.
 export function describeCron(expression: string): string {
   const text = expression.trim();
   const macros: Record<string, string> = {
-    '@yearly': 'yearly on 1 January at 00:00',
-    '@annually': 'yearly on 1 January at 00:00',
-    '@monthly': 'monthly on the 1st at 00:00',
-    '@weekly': 'weekly on Sunday at 00:00',
-    '@daily': 'daily at 00:00',
-    '@midnight': 'daily at 00:00',
-    '@hourly': 'every hour at :00',
+    '@yearly': t('cron.yearly'),
+    '@annually': t('cron.yearly'),
+    '@monthly': t('cron.monthlyFirst'),
+    '@weekly': t('cron.weeklySunday'),
+    '@daily': t('cron.daily', { time: '00:00' }),
+    '@midnight': t('cron.daily', { time: '00:00' }),
+    '@hourly': t('cron.hourly', { mm: '00' }),
   };
   if (macros[text]) return macros[text];
   const p = text.split(/\s+/);
@@ -86,13 +86,13 @@ export function describeCron(expression: string): string {
   const [mi, h, dom, mon, dow] = p;
   const num = (s: string) => /^\d+$/.test(s);
   const allDays = dom === '*' && mon === '*';
-  if (/^\*\/\d+$/.test(mi) && h === '*' && allDays && dow === '*') return `every ${mi.slice(2)} minutes`;
-  if (mi === '*' && h === '*' && allDays && dow === '*') return 'every minute';
-  if (num(mi) && h === '*' && allDays && dow === '*') return `every hour at :${pad(Number(mi))}`;
-  if (num(mi) && /^\*\/\d+$/.test(h) && allDays && dow === '*') return `every ${h.slice(2)} hours at :${pad(Number(mi))}`;
-  if (num(mi) && num(h) && allDays && dow === '*') return `daily at ${pad(Number(h))}:${pad(Number(mi))}`;
-  if (num(mi) && num(h) && allDays && dow === '1-5') return `weekdays at ${pad(Number(h))}:${pad(Number(mi))}`;
-  if (num(mi) && num(h) && allDays && num(dow)) return `${kDays[Number(dow) % 7]}s at ${pad(Number(h))}:${pad(Number(mi))}`;
-  if (num(mi) && num(h) && num(dom) && mon === '*' && dow === '*') return `monthly on day ${dom} at ${pad(Number(h))}:${pad(Number(mi))}`;
+  if (/^\*\/\d+$/.test(mi) && h === '*' && allDays && dow === '*') return t('cron.everyMinutes', { n: mi.slice(2) });
+  if (mi === '*' && h === '*' && allDays && dow === '*') return t('cron.everyMinute');
+  if (num(mi) && h === '*' && allDays && dow === '*') return t('cron.hourly', { mm: pad(Number(mi)) });
+  if (num(mi) && /^\*\/\d+$/.test(h) && allDays && dow === '*') return t('cron.everyHours', { n: h.slice(2), mm: pad(Number(mi)) });
+  if (num(mi) && num(h) && allDays && dow === '*') return t('cron.daily', { time: `${pad(Number(h))}:${pad(Number(mi))}` });
+  if (num(mi) && num(h) && allDays && dow === '1-5') return t('cron.weekdays', { time: `${pad(Number(h))}:${pad(Number(mi))}` });
+  if (num(mi) && num(h) && allDays && num(dow)) return t('cron.weekly', { day: t(`cron.day${Number(dow) % 7}` as 'cron.day0'), time: `${pad(Number(h))}:${pad(Number(mi))}` });
+  if (num(mi) && num(h) && num(dom) && mon === '*' && dow === '*') return t('cron.monthly', { dom, time: `${pad(Number(h))}:${pad(Number(mi))}` });
   return text;
 }

@@ -9,6 +9,7 @@ import { useResource } from '../api/resource';
 import { useIsAdmin, useSession } from '../api/session';
 import { Banner, Modal, SkeletonRows, useToast } from '../components/ui';
 import { fmtShort } from '../format';
+import { t as tr, useT } from '../i18n';
 import type { AuditEntry, TokenRole, TokenRow } from '../model/access';
 import { auditOutcome, auditWhat, kRoleMeaning, revokeLines } from '../model/access';
 
@@ -20,11 +21,11 @@ export function TokensTable({ tokens, self, onRevoke }: { tokens: TokenRow[] | u
     <table className="table" data-testid="tokens-table">
       <thead>
         <tr>
-          <th>Name</th>
-          <th>Role</th>
-          <th>Created</th>
-          <th>Last used</th>
-          <th style={{ textAlign: 'right' }}>Actions</th>
+          <th>{tr('access.colName')}</th>
+          <th>{tr('access.colRole')}</th>
+          <th>{tr('access.colCreated')}</th>
+          <th>{tr('access.colLastUsed')}</th>
+          <th style={{ textAlign: 'right' }}>{tr('access.colActions')}</th>
         </tr>
       </thead>
       <tbody>
@@ -35,7 +36,7 @@ export function TokensTable({ tokens, self, onRevoke }: { tokens: TokenRow[] | u
             <tr key={t.id} data-token={t.name}>
               <td className="name">
                 {t.name}
-                {self === t.name && <span className="small muted"> (you)</span>}
+                {self === t.name && <span className="small muted">{tr('access.you')}</span>}
               </td>
               <td>
                 <span className={kRoleTag[t.role]} title={kRoleMeaning[t.role]}>
@@ -43,10 +44,10 @@ export function TokensTable({ tokens, self, onRevoke }: { tokens: TokenRow[] | u
                 </span>
               </td>
               <td>{fmtShort(t.created)}</td>
-              <td>{t.lastUsed ? fmtShort(t.lastUsed) : <span className="muted">never</span>}</td>
+              <td>{t.lastUsed ? fmtShort(t.lastUsed) : <span className="muted">{tr('access.never')}</span>}</td>
               <td style={{ textAlign: 'right' }}>
-                <button className="btn sm danger" onClick={() => onRevoke(t)} disabled={last} title={last ? 'The only admin token: create another admin token first (gantry token create --role admin)' : `Revoke ${t.name}`} data-testid={`revoke-${t.name}`}>
-                  Revoke
+                <button className="btn sm danger" onClick={() => onRevoke(t)} disabled={last} title={last ? tr('access.onlyAdmin') : tr('access.revokeName', { name: t.name })} data-testid={`revoke-${t.name}`}>
+                  {tr('access.revoke')}
                 </button>
               </td>
             </tr>
@@ -55,7 +56,7 @@ export function TokensTable({ tokens, self, onRevoke }: { tokens: TokenRow[] | u
         {tokens?.length === 0 && (
           <tr>
             <td colSpan={5} className="muted">
-              No tokens.
+              {tr('access.noTokens')}
             </td>
           </tr>
         )}
@@ -69,10 +70,10 @@ export function AuditTable({ entries }: { entries: AuditEntry[] | undefined }) {
     <table className="table" data-testid="audit-table">
       <thead>
         <tr>
-          <th title="The wall clock of the server, not its simulated clock: when a person acted">When (UTC, wall clock)</th>
-          <th>Who</th>
-          <th>What</th>
-          <th>Result</th>
+          <th title={tr('access.whenTitle')}>{tr('access.when')}</th>
+          <th>{tr('access.who')}</th>
+          <th>{tr('access.what')}</th>
+          <th>{tr('access.result')}</th>
         </tr>
       </thead>
       <tbody>
@@ -99,7 +100,7 @@ export function AuditTable({ entries }: { entries: AuditEntry[] | undefined }) {
         {entries?.length === 0 && (
           <tr>
             <td colSpan={4} className="muted">
-              Nothing recorded yet: every request that changes something (apply, trigger, pause, rerun, revoke, …) appears here.
+              {tr('access.nothing')}
             </td>
           </tr>
         )}
@@ -111,15 +112,15 @@ export function AuditTable({ entries }: { entries: AuditEntry[] | undefined }) {
 export function RevokeDialog({ token, self, busy, onConfirm, onClose }: { token: TokenRow; self: string | null; busy: boolean; onConfirm: () => void; onClose: () => void }) {
   return (
     <Modal
-      title={`Revoke ${token.name}?`}
+      title={tr('access.revokeQ', { name: token.name })}
       onClose={onClose}
       footer={
         <>
           <button className="btn" onClick={onClose} disabled={busy}>
-            Keep it
+            {tr('access.keep')}
           </button>
           <button className="btn danger" onClick={onConfirm} disabled={busy} data-testid="confirm-revoke">
-            {busy ? 'Revoking…' : 'Revoke the token'}
+            {busy ? tr('access.revoking') : tr('access.revokeToken')}
           </button>
         </>
       }
@@ -135,6 +136,7 @@ export function RevokeDialog({ token, self, busy, onConfirm, onClose }: { token:
 
 export default function AccessPage() {
   const isAdmin = useIsAdmin();
+  const t = useT();
   const { role, name: self } = useSession();
   const tokens = useResource<TokenRow[]>(isAdmin ? kTokensKey : null, { fetcher: fetchTokens });
   const toast = useToast();
@@ -159,7 +161,7 @@ export default function AccessPage() {
   if (role !== null && !isAdmin)
     return (
       <div className="page">
-        <Banner kind="info">Only an admin token may see the tokens and the audit log; this token is {role}.</Banner>
+        <Banner kind="info">{t('access.adminOnly', { role })}</Banner>
       </div>
     );
 
@@ -168,7 +170,7 @@ export default function AccessPage() {
     setBusy(true);
     try {
       await revokeToken(revoking.name);
-      toast('ok', `Token ${revoking.name} revoked`);
+      toast('ok', t('access.revoked', { name: revoking.name }));
       const wasSelf = revoking.name === self;
       setRevoking(null);
       if (wasSelf) {
@@ -178,7 +180,7 @@ export default function AccessPage() {
       void tokens.reload();
       void loadAudit(null);
     } catch (e) {
-      toast('error', `Could not revoke ${revoking.name}: ${(e as Error).message}`);
+      toast('error', t('access.revokeFailed', { name: revoking.name, message: (e as Error).message }));
     } finally {
       setBusy(false);
     }
@@ -188,8 +190,8 @@ export default function AccessPage() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>Access</h1>
-          <div className="sub">Who may use this server, and what they did. New tokens: gantry token create --name NAME --role admin|editor|viewer on the server machine.</div>
+          <h1>{t('access.title')}</h1>
+          <div className="sub">{t('access.sub')}</div>
         </div>
         <div className="actions">
           <button
@@ -199,15 +201,15 @@ export default function AccessPage() {
               void loadAudit(null);
             }}
           >
-            Refresh
+            {t('common.refresh')}
           </button>
         </div>
       </div>
 
-      {tokens.error && <Banner>Could not load the tokens: {tokens.error.message}</Banner>}
+      {tokens.error && <Banner>{t('access.tokensFailed', { message: tokens.error.message })}</Banner>}
       <div className="card" style={{ marginBottom: 16 }}>
         <div className="card-head">
-          <h2>Tokens</h2>
+          <h2>{t('access.tokens')}</h2>
           <span className="small muted">
             admin: {kRoleMeaning.admin} · editor: {kRoleMeaning.editor} · viewer: {kRoleMeaning.viewer}
           </span>
@@ -215,17 +217,17 @@ export default function AccessPage() {
         <TokensTable tokens={tokens.data} self={self} onRevoke={setRevoking} />
       </div>
 
-      {auditError && <Banner>Could not load the audit log: {auditError}</Banner>}
+      {auditError && <Banner>{t('access.auditFailed', { message: auditError })}</Banner>}
       <div className="card">
         <div className="card-head">
-          <h2>Audit log</h2>
-          <span className="small muted">every request that changes something, newest first; the newest 100,000 are kept</span>
+          <h2>{t('access.audit')}</h2>
+          <span className="small muted">{t('access.auditSub')}</span>
         </div>
         <AuditTable entries={audit?.entries} />
         {audit?.next && (
           <div style={{ padding: 12, textAlign: 'center' }}>
             <button className="btn sm" onClick={() => void loadAudit(audit.next)} data-testid="audit-older">
-              Older entries
+              {t('access.older')}
             </button>
           </div>
         )}

@@ -3,9 +3,10 @@ import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
 import type { Cluster, ClusterNode, GpuSlot, PendingGang, Pool } from '../api/types';
 import { Banner, Skeleton, SkeletonRows } from '../components/ui';
-import { fmtBytes, fmtRelative, fmtShort, pct } from '../format';
+import { fmtAge, fmtBytes, fmtShort, pct } from '../format';
 import { holderLabel, runningGangs } from '../model/holders';
 import { href } from '../router';
+import { t as tr, useT } from '../i18n';
 
 // Allocation of one GPU, 0..1000 milli-GPU, as a colour of the heatmap: whole GPUs in the
 // accent colour, shares as a partial fill of a lighter one (the share is its height).
@@ -21,7 +22,7 @@ interface Lit {
 }
 
 function gpuTitle(g: GpuSlot, node: ClusterNode): string {
-  const head = `${node.name} GPU ${g.index}: ${g.allocatedMilli === 0 ? 'free' : g.allocatedMilli >= 1000 ? 'allocated (whole)' : `${g.allocatedMilli / 1000} allocated (shared)`}`;
+  const head = `${node.name} GPU ${g.index}: ${g.allocatedMilli === 0 ? tr('cluster.gpuFree') : g.allocatedMilli >= 1000 ? tr('cluster.gpuWhole') : tr('cluster.gpuShared', { share: g.allocatedMilli / 1000 })}`;
   const who = (g.holders ?? []).map((h) => `\n${h.milli < 1000 ? `${h.milli / 1000} · ` : ''}${holderLabel(h)}`);
   return head + who.join('');
 }
@@ -55,10 +56,10 @@ function NodeTile({ node, lit }: { node: ClusterNode; lit: Lit }) {
       <div className="nh">
         <span
           style={{ width: 7, height: 7, borderRadius: '50%', background: !node.ready ? 'var(--danger)' : node.cordoned ? 'var(--warn)' : 'var(--ok)', flex: 'none' }}
-          title={!node.ready ? 'not ready' : node.cordoned ? 'cordoned' : 'ready'}
+          title={tr(!node.ready ? 'cluster.notReady' : node.cordoned ? 'cluster.cordoned' : 'cluster.ready')}
         />
         <span style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>{node.name}</span>
-        <span className="t">{!node.ready ? 'NOT READY' : node.cordoned ? 'CORDONED' : (node.gpuType ?? 'CPU')}</span>
+        <span className="t">{!node.ready ? tr('cluster.NOT_READY') : node.cordoned ? tr('cluster.CORDONED') : (node.gpuType ?? 'CPU')}</span>
       </div>
       {node.gpus.length > 0 ? (
         <div className="gpus">
@@ -73,11 +74,11 @@ function NodeTile({ node, lit }: { node: ClusterNode; lit: Lit }) {
       )}
       <div className="minibar">
         <span>CPU</span>
-        <div className="b" title={`${(node.cpu.allocatedMilli / 1000).toFixed(1)} of ${node.cpu.capacityMilli / 1000} CPUs`}>
+        <div className="b" title={tr('cluster.cpuOf', { used: (node.cpu.allocatedMilli / 1000).toFixed(1), total: node.cpu.capacityMilli / 1000 })}>
           <div style={{ width: pct(cpu, 0) }} />
         </div>
         <span>MEM</span>
-        <div className="b" title={`${fmtBytes(node.memory.allocatedBytes)} of ${fmtBytes(node.memory.capacityBytes)}`}>
+        <div className="b" title={tr('cluster.memOf', { used: fmtBytes(node.memory.allocatedBytes), total: fmtBytes(node.memory.capacityBytes) })}>
           <div style={{ width: pct(mem, 0) }} />
         </div>
       </div>
@@ -120,6 +121,7 @@ export default function ClusterPage() {
   const queue = useResource<{ pending: PendingGang[] }>('/cluster/queue', { refreshMs: 5000 });
   const pools = useResource<{ pools: Pool[] }>('/pools', { refreshMs: 10000 });
   const [type, setType] = useState<string>('all');
+  const t = useT();
   const [litWorkload, setLitWorkload] = useState<number | null>(null);
   const lit: Lit = { workload: litWorkload, set: setLitWorkload };
   const queueTimer = useRef<number | null>(null);
@@ -167,47 +169,47 @@ export default function ClusterPage() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>Cluster</h1>
-          <div className="sub">GPU allocation by rack and node, live; the gangs waiting to be placed.</div>
+          <h1>{t('cluster.title')}</h1>
+          <div className="sub">{t('cluster.sub')}</div>
         </div>
         <div className="actions">
-          <div className="segmented" role="radiogroup" aria-label="GPU type">
-            {['all', ...(data?.gpuTypes.map((g) => g.name) ?? [])].map((t) => (
-              <button key={t} className={type === t ? 'on' : ''} onClick={() => setType(t)} role="radio" aria-checked={type === t}>
-                {t === 'all' ? 'All types' : t}
+          <div className="segmented" role="radiogroup" aria-label={t('cluster.gpuType')}>
+            {['all', ...(data?.gpuTypes.map((g) => g.name) ?? [])].map((ty) => (
+              <button key={ty} className={type === ty ? 'on' : ''} onClick={() => setType(ty)} role="radio" aria-checked={type === ty}>
+                {ty === 'all' ? t('cluster.allTypes') : ty}
               </button>
             ))}
           </div>
         </div>
       </div>
 
-      {cluster.error && !data && <Banner>Could not load the cluster: {cluster.error.message}</Banner>}
+      {cluster.error && !data && <Banner>{t('cluster.loadFailed', { message: cluster.error.message })}</Banner>}
 
       <div className="kpis">
         <div className="card kpi">
-          <h3>GPU allocation</h3>
+          <h3>{t('cluster.kpiAlloc')}</h3>
           <div className="v">{data ? pct(alloc) : <Skeleton w={70} h={28} />}</div>
-          <div className="d">{data ? `${(data.totals.allocatedMilli / 1000).toFixed(1)} of ${data.totals.gpus} GPUs` : ' '}</div>
+          <div className="d">{data ? t('cluster.kpiAllocDetail', { used: (data.totals.allocatedMilli / 1000).toFixed(1), total: data.totals.gpus }) : ' '}</div>
           <div className="bar">
             <div style={{ width: pct(alloc) }} />
           </div>
         </div>
         <div className="card kpi">
-          <h3>Free GPUs</h3>
+          <h3>{t('cluster.kpiFree')}</h3>
           <div className="v">{data ? free : <Skeleton w={50} h={28} />}</div>
-          <div className="d">{data ? `${shared} GPUs shared by several pods` : ' '}</div>
+          <div className="d">{data ? t('cluster.kpiShared', { n: shared }) : ' '}</div>
         </div>
         <div className="card kpi">
-          <h3>GPU types</h3>
+          <h3>{t('cluster.kpiTypes')}</h3>
           <div className="v" style={{ fontSize: 15, marginTop: 8, display: 'flex', flexWrap: 'wrap', gap: 6 }}>
             {data ? data.gpuTypes.map((g) => <span className="tag accent" key={g.name}>{g.count} × {g.name}</span>) : <Skeleton w={140} h={20} />}
           </div>
-          <div className="d">{data ? `${nodes.length} nodes in ${data.racks.length} racks` : ' '}</div>
+          <div className="d">{data ? t('cluster.kpiNodes', { nodes: nodes.length, racks: data.racks.length }) : ' '}</div>
         </div>
         <div className="card kpi">
-          <h3>Pending gangs</h3>
+          <h3>{t('cluster.kpiPending')}</h3>
           <div className="v" style={queue.data?.pending.length ? { color: 'var(--warn)' } : undefined}>{queue.data ? queue.data.pending.length : <Skeleton w={40} h={28} />}</div>
-          <div className="d">{unavailable ? `${unavailable} node${unavailable === 1 ? '' : 's'} unavailable` : 'all nodes ready'}</div>
+          <div className="d">{unavailable ? t('cluster.unavailable', { count: unavailable }) : t('cluster.allReady')}</div>
         </div>
       </div>
 
@@ -218,15 +220,15 @@ export default function ClusterPage() {
             <span className="scale">
               <i style={{ background: '#eef1f6' }} />
             </span>
-            free
+            {t('cluster.legendFree')}
             <span className="scale">
               <i style={{ background: 'linear-gradient(0deg, #a5b4fc 50%, #eef1f6 50%)' }} />
             </span>
-            shared (fill = share)
+            {t('cluster.legendShared')}
             <span className="scale">
               <i style={{ background: '#4f46e5' }} />
             </span>
-            whole GPU allocated
+            {t('cluster.legendWhole')}
           </div>
           {!data &&
             [0, 1].map((i) => (
@@ -248,9 +250,10 @@ export default function ClusterPage() {
             return (
               <div className="card" key={rack.name} data-rack={rack.name}>
                 <div className="card-head">
-                  <h2>Rack {rack.name}</h2>
+                  <h2>{t('cluster.rack', { name: rack.name })}</h2>
                   <span className="small muted">
-                    {rack.nodes.length} nodes{s.gpus ? ` · ${s.gpus} GPUs · ${pct(s.ratio, 0)} allocated${s.shared ? ` · ${s.shared} shared` : ''}` : ' · CPU only'}
+                    {t('cluster.rackNodes', { n: rack.nodes.length })}
+                    {s.gpus ? t('cluster.rackGpus', { gpus: s.gpus, ratio: pct(s.ratio, 0) }) + (s.shared ? t('cluster.rackShared', { n: s.shared }) : '') : t('cluster.cpuOnly')}
                   </span>
                   <div className="actions" style={{ width: 140 }}>
                     {s.gpus > 0 && (
@@ -273,15 +276,15 @@ export default function ClusterPage() {
         <div style={{ display: 'flex', flexDirection: 'column', gap: 16 }}>
           <div className="card">
             <div className="card-head">
-              <h2>Pending queue</h2>
-              <span className="small muted">gangs not yet placed, oldest first</span>
+              <h2>{t('cluster.queue')}</h2>
+              <span className="small muted">{t('cluster.queueSub')}</span>
             </div>
             <table className="table small" data-testid="queue">
               <thead>
                 <tr>
-                  <th>Workload</th>
-                  <th>GPUs</th>
-                  <th>Waiting</th>
+                  <th>{t('cluster.colWorkload')}</th>
+                  <th>{t('cluster.colGpus')}</th>
+                  <th>{t('cluster.colWaiting')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -295,39 +298,39 @@ export default function ClusterPage() {
                             <a href={href('runs', g.pipeline)}>{g.pipeline}</a> / {g.task}
                           </b>
                           <div className="muted">
-                            run {fmtShort(g.logicalTime)}
-                            {g.attempt !== null && g.attempt !== undefined ? ` · attempt ${g.attempt}` : ''}
+                            {t('cluster.run', { time: fmtShort(g.logicalTime) })}
+                            {g.attempt !== null && g.attempt !== undefined ? t('cluster.attempt', { n: g.attempt }) : ''}
                           </div>
                         </>
                       ) : (
                         <b>{g.name}</b>
                       )}
                       <div className="why" data-testid="queue-reason">
-                        {g.reason || 'not tried yet'}
+                        {g.reason || t('cluster.notTried')}
                       </div>
                     </td>
                     <td className="nowrap">
-                      {g.gpus ? `${g.gpus}` : g.gpuMilli ? `${g.gpuMilli / 1000} (share)` : '—'}
-                      {g.pods ? <div className="muted">{g.pods} pod{g.pods === 1 ? '' : 's'}{g.gpuType ? ` · ${g.gpuType}` : ''}</div> : null}
+                      {g.gpus ? `${g.gpus}` : g.gpuMilli ? t('cluster.share', { n: g.gpuMilli / 1000 }) : '—'}
+                      {g.pods ? <div className="muted">{t('cluster.pods', { count: g.pods })}{g.gpuType ? ` · ${g.gpuType}` : ''}</div> : null}
                     </td>
-                    <td className="nowrap">{fmtRelative(g.since).replace(' ago', '')}</td>
+                    <td className="nowrap">{fmtAge(g.since)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            {queue.data?.pending.length === 0 && <div className="empty">Nothing waiting: every gang is placed.</div>}
+            {queue.data?.pending.length === 0 && <div className="empty">{t('cluster.nothingWaiting')}</div>}
           </div>
           <div className="card">
             <div className="card-head">
-              <h2>Running gangs</h2>
-              <span className="small muted">who holds the GPUs; hover to light them up</span>
+              <h2>{t('cluster.running')}</h2>
+              <span className="small muted">{t('cluster.runningSub')}</span>
             </div>
             <table className="table small" data-testid="running">
               <thead>
                 <tr>
-                  <th>Workload</th>
-                  <th>GPUs</th>
-                  <th>Nodes</th>
+                  <th>{t('cluster.colWorkload')}</th>
+                  <th>{t('cluster.colGpus')}</th>
+                  <th>{t('cluster.colNodes')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -347,21 +350,21 @@ export default function ClusterPage() {
                 ))}
               </tbody>
             </table>
-            {running.length > 12 && <div className="small muted" style={{ padding: '6px 12px' }}>and {running.length - 12} more with fewer GPUs</div>}
-            {data && running.length === 0 && <div className="empty">No GPU is held.</div>}
+            {running.length > 12 && <div className="small muted" style={{ padding: '6px 12px' }}>{t('cluster.more', { n: running.length - 12 })}</div>}
+            {data && running.length === 0 && <div className="empty">{t('cluster.noneHeld')}</div>}
           </div>
           <div className="card">
             <div className="card-head">
-              <h2>Pools</h2>
-              <span className="small muted">slots shared by pipeline tasks</span>
+              <h2>{t('cluster.pools')}</h2>
+              <span className="small muted">{t('cluster.poolsSub')}</span>
             </div>
             <table className="table small">
               <thead>
                 <tr>
-                  <th>Pool</th>
-                  <th>In use</th>
-                  <th>Waiting</th>
-                  <th>Max wait</th>
+                  <th>{t('cluster.colPool')}</th>
+                  <th>{t('cluster.colInUse')}</th>
+                  <th>{t('cluster.colWaiting')}</th>
+                  <th>{t('cluster.colMaxWait')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -383,7 +386,7 @@ export default function ClusterPage() {
                 ))}
               </tbody>
             </table>
-            {pools.data?.pools.length === 0 && <div className="empty">No pool declared.</div>}
+            {pools.data?.pools.length === 0 && <div className="empty">{t('cluster.noPool')}</div>}
           </div>
         </div>
       </div>

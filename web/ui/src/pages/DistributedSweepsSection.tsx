@@ -9,9 +9,10 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { cancelDistributedSweep, fetchDistributedSweep, fetchDistributedSweeps, kDistributedSweepsKey } from '../api/distributedSweeps';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { DistributedSweep } from '../api/types';
 import { Banner, Modal, Skeleton, StateBadge, useToast } from '../components/ui';
+import { t as tr, tNodes } from '../i18n';
 import { fmtShort, fmtTime, pct } from '../format';
 import { applyDistributedSweepEvent, asStudy, defaultOpenSweep, detailIsCurrent, parseDistributedSweep, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsText } from '../model/distributedSweeps';
 import { StudyReport } from './StudiesSection';
@@ -109,7 +110,7 @@ export default function DistributedSweepsSection() {
       toast('ok', <CancelledToast s={after} />, 12000);
       setCancelling(null);
     } catch (e) {
-      toast('error', `Could not cancel ${s.name}: ${(e as Error).message}`, 10000);
+      toast('error', tr('dsweeps.cancelFailed', { name: s.name, message: (e as Error).message }), 10000);
       setCancelling(null);
       void reload();
     } finally {
@@ -120,12 +121,12 @@ export default function DistributedSweepsSection() {
   return (
     <section className="studies dsweeps" data-testid="distributed-sweeps">
       <div className="section-head">
-        <h2>Sweeps on Kubernetes</h2>
+        <h2>{tr('dsweeps.title')}</h2>
         <div className="sub">
-          Your own sweeps, too large for one machine, run by the pods of a Kubernetes Indexed Job with this server as the coordinator. Each shard posts its runs as they finish; the merged report is exactly what a local <code>gantry sweep</code> prints.
+          {tNodes('dsweeps.sub', { cmd: <code>gantry sweep</code> })}
         </div>
       </div>
-      {sweeps.error && !list && <Banner>Could not load the sweeps on Kubernetes: {sweeps.error.message}</Banner>}
+      {sweeps.error && !list && <Banner>{tr('dsweeps.loadFailed', { message: sweeps.error.message })}</Banner>}
       {!list && !sweeps.error && <Skeleton h={120} />}
       {list && (
         <DistributedSweepsTable
@@ -156,12 +157,12 @@ export function DistributedSweepsTable({ list, canWrite, openId, onOpen, onCance
       <table className="table dsweep-table">
         <thead>
           <tr>
-            <th>Sweep</th>
-            <th>State</th>
-            <th style={{ width: '28%' }}>Runs</th>
-            <th className="num">Shards</th>
-            <th>Failures</th>
-            <th>Created</th>
+            <th>{tr('dsweeps.colSweep')}</th>
+            <th>{tr('studies.colState')}</th>
+            <th style={{ width: '28%' }}>{tr('dsweeps.colRuns')}</th>
+            <th className="num">{tr('dsweeps.colShards')}</th>
+            <th>{tr('dsweeps.colFailures')}</th>
+            <th>{tr('dsweeps.colCreated')}</th>
             <th />
           </tr>
         </thead>
@@ -210,17 +211,17 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
         </td>
         <td className="num">{s.shards}</td>
         <td>{s.failures.length ? <span className="dsweep-failed">{`${s.failures.length} · ${failedShardsText(s)}`}</span> : <span className="muted">none</span>}</td>
-        <td className="small nowrap" title={s.ended ? `ended ${fmtTime(s.ended)}` : undefined}>
+        <td className="small nowrap" title={s.ended ? tr('dsweeps.ended', { time: fmtTime(s.ended) }) : undefined}>
           {fmtShort(s.created)}
         </td>
         <td style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
           {s.state === 'running' && (
-            <button className="btn sm danger" style={{ marginRight: 6 }} onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Cancel this sweep: its workers stop' : kReadOnlyHint} data-testid={`cancel-dsweep-${s.id}`}>
-              Cancel
+            <button className="btn sm danger" style={{ marginRight: 6 }} onClick={onCancel} disabled={!canWrite} title={canWrite ? tr('dsweeps.cancelTitle') : readOnlyHint()} data-testid={`cancel-dsweep-${s.id}`}>
+              {tr('common.cancel')}
             </button>
           )}
           {s.state !== 'cancelled' && (
-            <button className="btn sm" onClick={onOpen} disabled={open} aria-pressed={open} data-testid={`open-dsweep-${s.id}`} title={s.state === 'running' ? 'Its figures so far, below' : 'Its report, below'}>
+            <button className="btn sm" onClick={onOpen} disabled={open} aria-pressed={open} data-testid={`open-dsweep-${s.id}`} title={s.state === 'running' ? tr('dsweeps.soFarTitle') : tr('dsweeps.reportTitle')}>
               {s.state === 'running' ? 'Figures' : 'Report'}
             </button>
           )}
@@ -257,7 +258,7 @@ export function DistributedSweepDetail({ s, detail, error }: { s: DistributedSwe
   return (
     <div className="card study-result" data-testid="distributed-sweep-result" data-sweep={s.id} data-state={s.state}>
       <div className="card-head">
-        <span className="tag accent">Sweep on Kubernetes</span>
+        <span className="tag accent">{tr('dsweeps.tag')}</span>
         <h2>{s.name}</h2>
         <StateBadge state={sweepBadgeState(s)} label={s.state} />
         <span className="small muted">
@@ -309,15 +310,15 @@ export function CancelSweepDialog({ s, busy, onConfirm, onClose }: { s: Distribu
   };
   return (
     <Modal
-      title={`Cancel ${s.name}?`}
+      title={tr('dsweeps.cancelQ', { name: s.name })}
       onClose={onClose}
       footer={
         <>
           <button className="btn" onClick={onClose} disabled={busy}>
-            Keep running
+            {tr('dsweeps.keep')}
           </button>
           <button className="btn danger" onClick={onConfirm} disabled={busy} data-testid="confirm-cancel-dsweep">
-            {busy ? 'Cancelling…' : 'Cancel the sweep'}
+            {busy ? tr('dsweeps.cancelling') : tr('dsweeps.cancelSweep')}
           </button>
         </>
       }

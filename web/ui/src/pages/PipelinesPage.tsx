@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
+import { readOnlyHint, serverNow, useCanWrite } from '../api/session';
 import type { PipelineSummary, Run } from '../api/types';
 import { IconEditor, IconPlay, IconPlus, IconRuns, IconUpload } from '../components/icons';
 import { Banner, SkeletonRows, StateBadge, Switch, useToast } from '../components/ui';
@@ -10,6 +10,7 @@ import { fmtRelative, fmtTime } from '../format';
 import { describeCron } from '../model/cron';
 import { facets, filterFromQuery, filterToQuery, isFiltered, kNoFilter, matchesFilter, type PipelineFilter } from '../model/pipelineFilter';
 import { href, navigate, useRoute } from '../router';
+import { t as tr, tNodes, useT } from '../i18n';
 
 const kKey = '/pipelines';
 // The importer brings the YAML library: load it when asked for.
@@ -18,6 +19,7 @@ const ImportDialog = lazy(() => import('../editor/ImportDialog').then((m) => ({ 
 export function PipelinesPage() {
   const { data, error, reload } = useResource<{ pipelines: PipelineSummary[] }>(kKey, { refreshMs: 30000 });
   const toast = useToast();
+  const t = useT();
   const [busy, setBusy] = useState<string | null>(null);
   const [importing, setImporting] = useState(false);
   const canWrite = useCanWrite();
@@ -29,7 +31,7 @@ export function PipelinesPage() {
   const pending = useRef<{ type: string; payload: unknown }[]>([]);
   const flushTimer = useRef<number | null>(null);
   useEffect(() => () => {
-    for (const t of [flushTimer.current, reloadTimer.current]) if (t !== null) window.clearTimeout(t);
+    for (const id of [flushTimer.current, reloadTimer.current]) if (id !== null) window.clearTimeout(id);
   }, []);
   useLiveEvents(['pipeline', 'run', 'reset'], (type, payload) => {
     if (type === 'reset') {
@@ -81,7 +83,7 @@ export function PipelinesPage() {
     try {
       const s = await api<PipelineSummary>(`/pipelines/${enc(p.name)}/${paused ? 'pause' : 'resume'}`, { method: 'POST' });
       mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: old.pipelines.map((x) => (x.name === p.name ? s : x)) });
-      toast('ok', `${p.name} ${paused ? 'paused' : 'resumed'}`);
+      toast('ok', t(paused ? 'pipelines.toastPaused' : 'pipelines.toastResumed', { name: p.name }));
     } catch (e) {
       mutate<{ pipelines: PipelineSummary[] }>(kKey, (old) => old && { pipelines: old.pipelines.map((x) => (x.name === p.name ? { ...x, paused: !paused } : x)) });
       toast('error', actionError(e));
@@ -97,7 +99,7 @@ export function PipelinesPage() {
       toast(
         'ok',
         <>
-          Run of <b>{p.name}</b> at {fmtTime(run.logicalTime)} created. <a href={href('runs', p.name) + `?run=${enc(run.logicalTime)}`}>Watch it</a>
+          {tNodes('pipelines.toastRun', { name: <b>{p.name}</b> }, { time: fmtTime(run.logicalTime) })} <a href={href('runs', p.name) + `?run=${enc(run.logicalTime)}`}>{t('pipelines.watch')}</a>
         </>,
       );
       void reload();
@@ -112,51 +114,51 @@ export function PipelinesPage() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>Pipelines</h1>
-          <div className="sub">Scheduled ML and data workflows: what runs next, what ran last.</div>
+          <h1>{t('pipelines.title')}</h1>
+          <div className="sub">{t('pipelines.sub')}</div>
         </div>
         <div className="actions">
-          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? 'Import a cube-studio pipeline export' : kReadOnlyHint}>
-            <IconUpload /> Import cube-studio
+          <button className="btn" onClick={() => setImporting(true)} disabled={!canWrite} title={canWrite ? t('pipelines.importTitle') : readOnlyHint()}>
+            <IconUpload /> {t('pipelines.import')}
           </button>
-          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} disabled={!canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="new-pipeline">
-            <IconPlus /> New pipeline
+          <button className="btn primary" onClick={() => navigate(href('editor', 'new'))} disabled={!canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="new-pipeline">
+            <IconPlus /> {t('pipelines.new')}
           </button>
         </div>
       </div>
 
       <div className="kpis">
-        <Kpi label="Pipelines" value={kpis?.total} detail={kpis ? `${kpis.scheduled} on a schedule` : undefined} />
-        <Kpi label="Runs in flight" value={kpis?.inFlight} detail="queued or running" />
-        <Kpi label="Last run failed" value={kpis?.failing} detail={filter.state === 'failing' ? 'shown below' : 'pipelines to look at: show them'} warn={!!kpis?.failing} onClick={kpis?.failing ? () => setFilter({ state: filter.state === 'failing' ? '' : 'failing' }) : undefined} on={filter.state === 'failing'} />
-        <Kpi label="Paused" value={kpis?.paused} detail={filter.state === 'paused' ? 'shown below' : 'no new scheduled runs'} onClick={kpis?.paused ? () => setFilter({ state: filter.state === 'paused' ? '' : 'paused' }) : undefined} on={filter.state === 'paused'} />
+        <Kpi id="Pipelines" label={t('pipelines.kpiPipelines')} value={kpis?.total} detail={kpis ? t('pipelines.kpiScheduled', { n: kpis.scheduled }) : undefined} />
+        <Kpi id="Runs in flight" label={t('pipelines.kpiInFlight')} value={kpis?.inFlight} detail={t('pipelines.kpiInFlightDetail')} />
+        <Kpi id="Last run failed" label={t('pipelines.kpiFailing')} value={kpis?.failing} detail={filter.state === 'failing' ? t('pipelines.shownBelow') : t('pipelines.kpiFailingDetail')} warn={!!kpis?.failing} onClick={kpis?.failing ? () => setFilter({ state: filter.state === 'failing' ? '' : 'failing' }) : undefined} on={filter.state === 'failing'} />
+        <Kpi id="Paused" label={t('pipelines.kpiPaused')} value={kpis?.paused} detail={filter.state === 'paused' ? t('pipelines.shownBelow') : t('pipelines.kpiPausedDetail')} onClick={kpis?.paused ? () => setFilter({ state: filter.state === 'paused' ? '' : 'paused' }) : undefined} on={filter.state === 'paused'} />
       </div>
 
-      {error && !data && <Banner>Could not load the pipelines: {error.message}</Banner>}
+      {error && !data && <Banner>{t('pipelines.loadFailed', { message: error.message })}</Banner>}
       {/* An unreachable server is said once, for every page, by the StaleBanner. */}
-      {error && data && !(error instanceof ApiError && error.status === 0) && <Banner kind="warn">Showing the last data; refreshing failed: {error.message}</Banner>}
+      {error && data && !(error instanceof ApiError && error.status === 0) && <Banner kind="warn">{t('common.refreshFailed', { message: error.message })}</Banner>}
 
       <div className="filters" role="search" style={{ marginTop: error ? 12 : 0 }}>
-        <input className="input search" type="search" placeholder="Search pipelines by name" aria-label="Search pipelines by name" value={filter.q} onChange={(e) => setFilter({ q: e.target.value })} data-testid="pipeline-search" />
-        <select className="input" aria-label="State" value={filter.state} onChange={(e) => setFilter({ state: e.target.value as PipelineFilter['state'] })} data-testid="pipeline-state">
-          <option value="">Any state</option>
-          <option value="active">Active</option>
-          <option value="paused">Paused</option>
-          <option value="failing">Failing (last run failed)</option>
+        <input className="input search" type="search" placeholder={t('pipelines.search')} aria-label={t('pipelines.search')} value={filter.q} onChange={(e) => setFilter({ q: e.target.value })} data-testid="pipeline-search" />
+        <select className="input" aria-label={t('pipelines.state')} value={filter.state} onChange={(e) => setFilter({ state: e.target.value as PipelineFilter['state'] })} data-testid="pipeline-state">
+          <option value="">{t('pipelines.anyState')}</option>
+          <option value="active">{t('pipelines.active')}</option>
+          <option value="paused">{t('pipelines.paused')}</option>
+          <option value="failing">{t('pipelines.failing')}</option>
         </select>
         {(choices.tags.length > 0 || filter.tag) && (
-          <select className="input" aria-label="Tag" value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })} data-testid="pipeline-tag">
-            <option value="">Any tag</option>
-            {[...new Set([...choices.tags, ...(filter.tag ? [filter.tag] : [])])].map((t) => (
-              <option key={t} value={t}>
-                {t}
+          <select className="input" aria-label={t('pipelines.tag')} value={filter.tag} onChange={(e) => setFilter({ tag: e.target.value })} data-testid="pipeline-tag">
+            <option value="">{t('pipelines.anyTag')}</option>
+            {[...new Set([...choices.tags, ...(filter.tag ? [filter.tag] : [])])].map((tag) => (
+              <option key={tag} value={tag}>
+                {tag}
               </option>
             ))}
           </select>
         )}
         {(choices.owners.length > 0 || filter.owner) && (
-          <select className="input" aria-label="Owner" value={filter.owner} onChange={(e) => setFilter({ owner: e.target.value })} data-testid="pipeline-owner">
-            <option value="">Any owner</option>
+          <select className="input" aria-label={t('pipelines.owner')} value={filter.owner} onChange={(e) => setFilter({ owner: e.target.value })} data-testid="pipeline-owner">
+            <option value="">{t('pipelines.anyOwner')}</option>
             {[...new Set([...choices.owners, ...(filter.owner ? [filter.owner] : [])])].map((o) => (
               <option key={o} value={o}>
                 {o}
@@ -167,10 +169,10 @@ export function PipelinesPage() {
         {filtered && all && (
           <>
             <span className="small muted" data-testid="pipeline-count">
-              {pipelines!.length} of {all.length} pipelines
+              {t('pipelines.countOf', { n: pipelines!.length, total: all.length })}
             </span>
             <button className="btn sm ghost" onClick={() => setFilter(kNoFilter)}>
-              Clear
+              {t('common.clear')}
             </button>
           </>
         )}
@@ -180,14 +182,14 @@ export function PipelinesPage() {
         <table className="table" data-testid="pipelines-table">
           <thead>
             <tr>
-              <th>Pipeline</th>
-              <th>Schedule</th>
-              <th>Next ticks</th>
-              <th>Tasks</th>
-              <th>Last run</th>
-              <th>In flight</th>
-              <th>Active</th>
-              <th style={{ textAlign: 'right' }}>Actions</th>
+              <th>{t('pipelines.colPipeline')}</th>
+              <th>{t('pipelines.colSchedule')}</th>
+              <th>{t('pipelines.colNextTicks')}</th>
+              <th>{t('pipelines.colTasks')}</th>
+              <th>{t('pipelines.colLastRun')}</th>
+              <th>{t('pipelines.colInFlight')}</th>
+              <th>{t('pipelines.colActive')}</th>
+              <th style={{ textAlign: 'right' }}>{t('pipelines.colActions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -202,9 +204,9 @@ export function PipelinesPage() {
                   </div>
                   {!!p.tags?.length && (
                     <div className="pipeline-tags">
-                      {p.tags.map((t) => (
-                        <button key={t} type="button" className={`tag ${filter.tag === t ? 'accent' : ''}`} onClick={() => setFilter({ tag: filter.tag === t ? '' : t })} title={`Only pipelines tagged ${t}`}>
-                          {t}
+                      {p.tags.map((tag) => (
+                        <button key={tag} type="button" className={`tag ${filter.tag === tag ? 'accent' : ''}`} onClick={() => setFilter({ tag: filter.tag === tag ? '' : tag })} title={t('pipelines.taggedOnly', { tag })}>
+                          {tag}
                         </button>
                       ))}
                     </div>
@@ -219,18 +221,18 @@ export function PipelinesPage() {
                       </div>
                     </>
                   ) : (
-                    <span className="muted">manual only</span>
+                    <span className="muted">{t('pipelines.manualOnly')}</span>
                   )}
                 </td>
                 <td>
                   {p.paused ? (
-                    <span className="tag warn">paused</span>
+                    <span className="tag warn">{t('pipelines.pausedTag')}</span>
                   ) : upcoming(p).length ? (
-                    <div className="ticks" title={upcoming(p).map((t) => fmtTime(t, p.schedule?.timezone)).join('\n')}>
+                    <div className="ticks" title={upcoming(p).map((x) => fmtTime(x, p.schedule?.timezone)).join('\n')}>
                       <span className="first">{fmtTime(upcoming(p)[0], p.schedule?.timezone ?? 'UTC')}</span>
                       <span className="small muted">
                         {fmtRelative(upcoming(p)[0])}
-                        {upcoming(p).length > 1 && ` · then ${fmtRelative(upcoming(p)[1])}`}
+                        {upcoming(p).length > 1 && ` · ${t('pipelines.then', { when: fmtRelative(upcoming(p)[1]) })}`}
                       </span>
                     </div>
                   ) : (
@@ -245,22 +247,22 @@ export function PipelinesPage() {
                       <span className="small muted">{fmtRelative(p.lastRun.logicalTime)}</span>
                     </a>
                   ) : (
-                    <span className="muted">never run</span>
+                    <span className="muted">{t('pipelines.neverRun')}</span>
                   )}
                 </td>
-                <td>{p.runsInFlight > 0 ? <StateBadge state="running" label={`${p.runsInFlight} running`} /> : <span className="muted">0</span>}</td>
+                <td>{p.runsInFlight > 0 ? <StateBadge state="running" label={t('pipelines.nRunning', { n: p.runsInFlight })} /> : <span className="muted">0</span>}</td>
                 <td>
-                  <Switch on={!p.paused} disabled={busy === p.name || !canWrite} onChange={(on) => setPaused(p, !on)} label={`${p.paused ? 'Resume' : 'Pause'} ${p.name}`} />
+                  <Switch on={!p.paused} disabled={busy === p.name || !canWrite} onChange={(on) => setPaused(p, !on)} label={t(p.paused ? 'pipelines.resume' : 'pipelines.pause', { name: p.name })} />
                 </td>
                 <td style={{ textAlign: 'right' }}>
                   <div className="row" style={{ justifyContent: 'flex-end' }}>
-                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name || !canWrite} title={canWrite ? 'Start a run now' : kReadOnlyHint} data-testid={`trigger-${p.name}`}>
-                      <IconPlay /> Trigger
+                    <button className="btn sm" onClick={() => trigger(p)} disabled={busy === p.name || !canWrite} title={canWrite ? t('pipelines.startRun') : readOnlyHint()} data-testid={`trigger-${p.name}`}>
+                      <IconPlay /> {t('common.trigger')}
                     </button>
-                    <a className="btn sm ghost" href={href('runs', p.name)} title="Runs">
+                    <a className="btn sm ghost" href={href('runs', p.name)} title={t('common.runs')}>
                       <IconRuns />
                     </a>
-                    <a className="btn sm ghost" href={href('editor', p.name)} title="Edit">
+                    <a className="btn sm ghost" href={href('editor', p.name)} title={t('common.edit')}>
                       <IconEditor />
                     </a>
                   </div>
@@ -271,19 +273,19 @@ export function PipelinesPage() {
         </table>
         {filtered && pipelines && pipelines.length === 0 && all!.length > 0 && (
           <div className="empty" data-testid="pipelines-none-match">
-            <h2>No pipeline matches</h2>
-            <div>None of the {all!.length} pipelines matches the search and filters.</div>
+            <h2>{t('pipelines.noneMatch')}</h2>
+            <div>{t('pipelines.noneMatchDetail', { n: all!.length })}</div>
             <button className="btn" onClick={() => setFilter(kNoFilter)}>
-              Clear the filters
+              {t('pipelines.clearFilters')}
             </button>
           </div>
         )}
         {all && all.length === 0 && (
           <div className="empty">
-            <h2>No pipelines yet</h2>
-            <div>Draw one in the editor, import a cube-studio export, or apply YAML with <code>gantry pipeline apply</code>.</div>
+            <h2>{t('pipelines.empty')}</h2>
+            <div>{tNodes('pipelines.emptyDetail', { cmd: <code>gantry pipeline apply</code> })}</div>
             <button className="btn primary" onClick={() => navigate(href('editor', 'new'))}>
-              <IconPlus /> New pipeline
+              <IconPlus /> {t('pipelines.new')}
             </button>
           </div>
         )}
@@ -330,7 +332,8 @@ function applyEvent(list: PipelineSummary[], type: string, payload: unknown): Pi
 }
 
 // `onClick`: the figure filters the list below to what it counts (again: all pipelines).
-function Kpi({ label, value, detail, warn, onClick, on }: { label: string; value?: number; detail?: string; warn?: boolean; onClick?: () => void; on?: boolean }) {
+// `id`: the figure's English name, kept in data-kpi whatever the language (the browser test's handle).
+function Kpi({ id, label, value, detail, warn, onClick, on }: { id: string; label: string; value?: number; detail?: string; warn?: boolean; onClick?: () => void; on?: boolean }) {
   return (
     <div
       className={`card kpi ${onClick ? 'clickable' : ''} ${on ? 'on' : ''}`}
@@ -339,7 +342,7 @@ function Kpi({ label, value, detail, warn, onClick, on }: { label: string; value
       aria-pressed={onClick ? !!on : undefined}
       onClick={onClick}
       onKeyDown={onClick ? (e) => (e.key === 'Enter' || e.key === ' ') && (e.preventDefault(), onClick()) : undefined}
-      data-kpi={label}
+      data-kpi={id}
     >
       <h3>{label}</h3>
       <div className="v" style={warn ? { color: 'var(--danger)' } : undefined}>
@@ -352,7 +355,7 @@ function Kpi({ label, value, detail, warn, onClick, on }: { label: string; value
 
 export function actionError(e: unknown): string {
   const err = e as ApiError;
-  if (err.status === 403) return 'This token is read-only: ask for an admin token to change pipelines.';
-  if (err.status === 409) return `Conflict: ${err.message}`;
+  if (err.status === 403) return tr('error.readOnly');
+  if (err.status === 409) return tr('error.conflict', { message: err.message });
   return err.message ?? String(e);
 }

@@ -2,12 +2,12 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
 import { api, enc } from '../api/client';
 import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
-import { kReadOnlyHint, serverNow, useCanWrite } from '../api/session';
+import { readOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
 import type { Attempt, PipelineDetail, PipelineSummary, Run, RunState, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
 import { IconCheck, IconClose, IconPlay, IconRefresh, IconTrash } from '../components/icons';
-import { Banner, Skeleton, StateBadge, useToast } from '../components/ui';
+import { Banner, Skeleton, StateBadge, stateLabel, useToast } from '../components/ui';
 import { fmtDuration, fmtRelative, fmtShort, fmtTime } from '../format';
 import { lastReason } from '../model/attempts';
 import { runActionAllowed, runActionChanges, type RunAction } from '../model/runActions';
@@ -21,6 +21,7 @@ import { applyRunEvent, kRunsPage } from '../model/runEvents';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
 import { actionError, upcoming } from './PipelinesPage';
+import { t as tr, useT } from '../i18n';
 
 const kPage = kRunsPage;
 const kStateColor: Record<string, string> = {
@@ -38,16 +39,16 @@ const kStateColor: Record<string, string> = {
   timeout: '#d9488f',
   lost: '#6b7280',
 };
-const kRunActionTitle: Record<RunAction, string> = { kill: 'Kill the run', 'mark-success': 'Mark the run succeeded', rerun: 'Rerun the failed tasks' };
+const kRunActionTitle: Record<RunAction, () => string> = { kill: () => tr('runs.actKillTitle'), 'mark-success': () => tr('runs.actMarkTitle'), rerun: () => tr('runs.actRerunTitle') };
 const kRunActionWhat: Record<RunAction, (when: string) => string> = {
-  kill: (when) => `The run of ${when} stops now: its running attempts are killed, and its unfinished tasks end as killed. Its downstream runs that depend on past runs stay blocked until it is cleared or marked succeeded.`,
-  'mark-success': (when) => `The run of ${when} is declared succeeded without running the rest: running attempts are stopped, and every task that did not succeed becomes succeeded (this unblocks dependsOnPast).`,
-  rerun: (when) => `The failed, upstream-failed and killed tasks of the run of ${when} are cleared and run again; the tasks that succeeded keep their result.`,
+  kill: (when) => tr('runs.actKillWhat', { when }),
+  'mark-success': (when) => tr('runs.actMarkWhat', { when }),
+  rerun: (when) => tr('runs.actRerunWhat', { when }),
 };
 const kRunActionDone: Record<RunAction, (when: string) => string> = {
-  kill: (when) => `Run of ${when} killed.`,
-  'mark-success': (when) => `Run of ${when} marked succeeded.`,
-  rerun: (when) => `Run of ${when} restarted: its failed tasks run again.`,
+  kill: (when) => tr('runs.doneKill', { when }),
+  'mark-success': (when) => tr('runs.doneMark', { when }),
+  rerun: (when) => tr('runs.doneRerun', { when }),
 };
 const kRunStates: RunState[] = ['running', 'queued', 'failed', 'succeeded', 'killed', 'skipped', 'expired'];
 const kTaskLegend: TaskState[] = ['succeeded', 'running', 'failed', 'upstream_failed', 'skipped', 'pending', 'killed'];
@@ -59,6 +60,7 @@ interface RunsPage {
 
 export default function RunsPage({ pipeline, run: runParam }: { pipeline: string | null; run: string | null }) {
   const list = useResource<{ pipelines: PipelineSummary[] }>('/pipelines');
+  const t = useT();
   useEffect(() => {
     if (!pipeline && list.data?.pipelines.length) navigate(href('runs', list.data.pipelines[0].name), true);
   }, [pipeline, list.data]);
@@ -66,12 +68,12 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>Runs</h1>
-          <div className="sub">Every run of a pipeline, task by task; live.</div>
+          <h1>{t('runs.title')}</h1>
+          <div className="sub">{t('runs.sub')}</div>
         </div>
         <div className="actions">
-          <select className="input" style={{ width: 260 }} value={pipeline ?? ''} onChange={(e) => navigate(href('runs', e.target.value))} aria-label="Pipeline" data-testid="runs-pipeline">
-            {!pipeline && <option value="">Choose a pipeline</option>}
+          <select className="input" style={{ width: 260 }} value={pipeline ?? ''} onChange={(e) => navigate(href('runs', e.target.value))} aria-label={t('runs.pipeline')} data-testid="runs-pipeline">
+            {!pipeline && <option value="">{t('runs.choose')}</option>}
             {list.data?.pipelines.map((p) => (
               <option key={p.name} value={p.name}>
                 {p.name}
@@ -80,7 +82,7 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
           </select>
         </div>
       </div>
-      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>No pipelines</h2></div> : <GridSkeleton />}
+      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>{t('runs.noPipelines')}</h2></div> : <GridSkeleton />}
     </div>
   );
 }
@@ -198,7 +200,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
       const r = await api<Run>(`/pipelines/${enc(name)}/trigger`, { method: 'POST' });
       mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
       select(r);
-      toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
+      toast('ok', tr('runs.created', { time: fmtTime(r.logicalTime) }));
     } catch (e) {
       toast('error', actionError(e));
     } finally {
@@ -213,7 +215,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
     toast('ok', kRunActionDone[action](fmtTime(run.logicalTime)));
   };
 
-  if (!page.data && page.error) return <Banner>Could not load the runs: {page.error.message}</Banner>;
+  if (!page.data && page.error) return <Banner>{tr('runs.loadFailed', { message: page.error.message })}</Banner>;
   if (!page.data) return <GridSkeleton />;
 
   return (
@@ -225,51 +227,51 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             {summary?.schedule && (
               <div className="small muted">
                 <code>{summary.schedule.cron}</code> {summary.schedule.timezone}
-                {upcoming(summary)[0] && ` · next ${fmtRelative(upcoming(summary)[0])}`}
+                {upcoming(summary)[0] && ` · ${tr('runs.next', { when: fmtRelative(upcoming(summary)[0]) })}`}
               </div>
             )}
           </div>
           <div className="actions">
-            <select className="input sm" value={stateFilter} onChange={(e) => setStateFilter(e.target.value as RunState | '')} aria-label="Runs in state" data-testid="runs-state-filter">
-              <option value="">All runs</option>
+            <select className="input sm" value={stateFilter} onChange={(e) => setStateFilter(e.target.value as RunState | '')} aria-label={tr('runs.inState')} data-testid="runs-state-filter">
+              <option value="">{tr('runs.all')}</option>
               {kRunStates.map((st) => (
                 <option key={st} value={st}>
-                  {st} ({runs.filter((r) => r.state === st).length})
+                  {stateLabel(st)} ({runs.filter((r) => r.state === st).length})
                 </option>
               ))}
             </select>
             {(older?.next ?? page.data.next) && (
               <button className="btn sm" onClick={loadOlder}>
-                Older runs
+                {tr('runs.older')}
               </button>
             )}
-            <button className="btn sm ghost icon" onClick={() => void page.reload()} title="Refresh">
+            <button className="btn sm ghost icon" onClick={() => void page.reload()} title={tr('common.refresh')}>
               <IconRefresh />
             </button>
             {summary?.schedule && (
-              <button className="btn sm" onClick={() => setDialog('backfill')} disabled={!canWrite} title={canWrite ? 'Create the runs of a past window' : kReadOnlyHint} data-testid="runs-backfill">
-                Backfill…
+              <button className="btn sm" onClick={() => setDialog('backfill')} disabled={!canWrite} title={canWrite ? tr('runs.backfillTitle') : readOnlyHint()} data-testid="runs-backfill">
+                {tr('runs.backfill')}
               </button>
             )}
-            <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? 'Delete the pipeline, keeping or purging its runs' : kReadOnlyHint} data-testid="runs-delete">
-              <IconTrash width={14} height={14} /> Delete…
+            <button className="btn sm ghost danger" onClick={() => setDialog('delete')} disabled={!canWrite} title={canWrite ? tr('runs.deleteTitle') : readOnlyHint()} data-testid="runs-delete">
+              <IconTrash width={14} height={14} /> {tr('runs.delete')}
             </button>
-            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => (params.length ? setDialog('trigger') : act('trigger'))} disabled={!!busy || !canWrite} title={canWrite ? (params.length ? 'Start a run now, with parameters' : 'Start a run now') : kReadOnlyHint} data-testid="runs-trigger">
-              <IconPlay /> Trigger
+            <button className={`btn sm primary ${busy === 'trigger' ? 'busy' : ''}`} onClick={() => (params.length ? setDialog('trigger') : act('trigger'))} disabled={!!busy || !canWrite} title={canWrite ? (params.length ? tr('runs.startWithParams') : tr('pipelines.startRun')) : readOnlyHint()} data-testid="runs-trigger">
+              <IconPlay /> {tr('common.trigger')}
             </button>
           </div>
         </div>
         {runs.length === 0 ? (
           <div className="empty">
-            <h2>No runs yet</h2>
-            <div>Trigger one, or wait for the next tick.</div>
+            <h2>{tr('runs.noRuns')}</h2>
+            <div>{tr('runs.noRunsDetail')}</div>
           </div>
         ) : (
           <>
             <div className="grid-scroll" style={{ padding: '8px 0 12px' }}>
               {shown.length === 0 && (
                 <div className="empty" data-testid="runs-none-match">
-                  No {stateFilter} run among the {runs.length} loaded.
+                  {tr('runs.noneMatch', { state: stateLabel(stateFilter), n: runs.length })}
                 </div>
               )}
               <RunGrid runs={shown} taskNames={taskNames} current={current} task={task} onSelect={select} />
@@ -278,7 +280,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
               {kTaskLegend.map((s) => (
                 <span key={s}>
                   <i style={{ background: kStateColor[s] }} />
-                  {s.replace('_', ' ')}
+                  {stateLabel(s)}
                 </span>
               ))}
             </div>
@@ -293,7 +295,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
           onRun={(r) => {
             mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
             select(r);
-            toast('ok', `Run at ${fmtTime(r.logicalTime)} created.`);
+            toast('ok', tr('runs.created', { time: fmtTime(r.logicalTime) }));
           }}
           onClose={() => setDialog(null)}
         />
@@ -302,10 +304,10 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
       {dialog === 'delete' && <DeletePipelineDialog pipeline={name} runs={runs.length} inFlight={runs.filter((r) => r.state === 'queued' || r.state === 'running').length} onDeleted={() => navigate(href('pipelines'))} onClose={() => setDialog(null)} />}
       {asking && (
         <ConfirmChanges
-          title={kRunActionTitle[asking.action]}
+          title={kRunActionTitle[asking.action]()}
           what={kRunActionWhat[asking.action](fmtTime(asking.run.logicalTime))}
           changes={runActionChanges(asking.run, asking.action)}
-          confirm={kRunActionTitle[asking.action]}
+          confirm={kRunActionTitle[asking.action]()}
           danger={asking.action === 'kill'}
           onConfirm={() => runAction(asking.action, asking.run)}
           onClose={() => setAsking(null)}
@@ -321,19 +323,19 @@ function RunList({ runs, current, onSelect }: { runs: Run[]; current?: Run; onSe
   return (
     <div className="card" style={{ gridColumn: '1 / 2' }}>
       <div className="card-head">
-        <h2>Runs</h2>
-        <span className="small muted">newest first</span>
+        <h2>{tr('runs.title')}</h2>
+        <span className="small muted">{tr('runs.newestFirst')}</span>
       </div>
       <div className="table-scroll">
       <table className="table small run-list" data-testid="run-list">
         <thead>
           <tr>
-            <th>Logical time</th>
-            <th>Trigger</th>
-            <th>State</th>
-            <th className="col-started">Started</th>
-            <th>Duration</th>
-            <th>Tasks</th>
+            <th>{tr('runs.colLogical')}</th>
+            <th>{tr('runs.colTrigger')}</th>
+            <th>{tr('runs.colState')}</th>
+            <th className="col-started">{tr('runs.colStarted')}</th>
+            <th>{tr('runs.colDuration')}</th>
+            <th>{tr('runs.colTasks')}</th>
           </tr>
         </thead>
         <tbody>
@@ -396,7 +398,7 @@ function RunGrid({ runs, taskNames, current, task, onSelect }: { runs: Run[]; ta
           <button
             className={`bg-${r.state}`}
             style={{ height: Math.max(4, (runDuration(r) / max) * 80) }}
-            title={`${fmtTime(r.logicalTime)} · ${r.trigger} · ${r.state} · ${fmtDuration(runDuration(r))}`}
+            title={`${fmtTime(r.logicalTime)} · ${r.trigger} · ${stateLabel(r.state)} · ${fmtDuration(runDuration(r))}`}
             onClick={() => onSelect(r)}
             data-run={r.logicalTime}
             data-state={r.state}
@@ -426,7 +428,7 @@ function Row({ name, runs, current, task, onSelect }: { name: string; runs: Run[
             {t ? (
               <button
                 className={`bg-${t.state} ${sel ? 'sel' : ''}`}
-                title={`${name} · ${t.state}${t.attempts.length > 1 ? ` · ${t.attempts.length} attempts` : ''}\n${fmtTime(r.logicalTime)}${lastReason(t) ? `\n${lastReason(t)}` : ''}`}
+                title={`${name} · ${stateLabel(t.state)}${t.attempts.length > 1 ? tr('runs.attempts', { n: t.attempts.length }) : ''}\n${fmtTime(r.logicalTime)}${lastReason(t) ? `\n${lastReason(t)}` : ''}`}
                 onClick={() => onSelect(r, name)}
                 data-task={name}
                 data-run={r.logicalTime}
@@ -452,14 +454,14 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?:
     const id = window.setInterval(() => setNow(serverNow()), 1000);
     return () => window.clearInterval(id);
   }, [running]);
-  if (!run) return <div className="card card-body muted" style={{ gridRow: 'span 2' }}>Select a run.</div>;
+  if (!run) return <div className="card card-body muted" style={{ gridRow: 'span 2' }}>{tr('runs.select')}</div>;
   const t = task ? run.tasks?.find((x) => x.name === task) : undefined;
   return (
     <div className="card" data-testid="run-detail" data-state={run.state} style={{ gridRow: 'span 2' }}>
       <div className="card-head">
         <div>
           <h2>{fmtTime(run.logicalTime)}</h2>
-          <div className="small muted">logical time · {run.trigger}</div>
+          <div className="small muted">{tr('runs.logicalTime')} · {run.trigger}</div>
         </div>
         <div className="actions">
           <StateBadge state={run.state} />
@@ -467,15 +469,15 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?:
       </div>
       <div className="card-body">
         <dl className="run-facts" style={{ margin: '0 0 12px' }}>
-          <dt>Started</dt>
+          <dt>{tr('runs.started')}</dt>
           <dd>{fmtTime(run.start)}</dd>
-          <dt>Ended</dt>
-          <dd>{run.end ? fmtTime(run.end) : running ? <span className="s-running">running…</span> : '—'}</dd>
-          <dt>Duration</dt>
+          <dt>{tr('runs.ended')}</dt>
+          <dd>{run.end ? fmtTime(run.end) : running ? <span className="s-running">{tr('runs.running')}</span> : '—'}</dd>
+          <dt>{tr('runs.duration')}</dt>
           <dd>{fmtDuration(runDuration(run, now))}</dd>
           {run.params && Object.keys(run.params).length > 0 && (
             <>
-              <dt>Params</dt>
+              <dt>{tr('runs.params')}</dt>
               <dd data-testid="run-params">
                 {Object.entries(run.params).map(([k, v]) => (
                   <code key={k} style={{ marginRight: 8 }}>
@@ -487,17 +489,17 @@ function RunDetail({ run, taskNames, task, onTask, busy, onAct, onRun }: { run?:
           )}
         </dl>
         <div className="row" style={{ marginBottom: 14 }}>
-          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Run the failed and not-run tasks again'} data-testid="run-rerun">
-            <IconRefresh /> Rerun
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'rerun')} onClick={() => onAct('rerun', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.rerunTitle')} data-testid="run-rerun">
+            <IconRefresh /> {tr('runs.rerun')}
           </button>
-          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'mark-success')} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Mark the run succeeded (unblocks dependsOnPast)'} data-testid="run-mark-success">
-            <IconCheck /> Mark success
+          <button className="btn sm" disabled={!!busy || !runActionAllowed(run, 'mark-success')} onClick={() => onAct('mark-success', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.markTitle')} data-testid="run-mark-success">
+            <IconCheck /> {tr('runs.mark')}
           </button>
-          <button className="btn sm danger" disabled={!!busy || !runActionAllowed(run, 'kill')} onClick={() => onAct('kill', run)} title={busy === 'read-only' ? kReadOnlyHint : 'Stop the run now: its running attempts are killed'} data-testid="run-kill">
-            <IconClose width={14} height={14} /> Kill
+          <button className="btn sm danger" disabled={!!busy || !runActionAllowed(run, 'kill')} onClick={() => onAct('kill', run)} title={busy === 'read-only' ? readOnlyHint() : tr('runs.killTitle')} data-testid="run-kill">
+            <IconClose width={14} height={14} /> {tr('runs.kill')}
           </button>
         </div>
-        <h3 style={{ marginBottom: 4 }}>Tasks and attempts</h3>
+        <h3 style={{ marginBottom: 4 }}>{tr('runs.tasksAndAttempts')}</h3>
         <Gantt run={run} taskNames={taskNames} now={now} selected={task} onTask={onTask} />
         {t && (
           <div style={{ marginTop: 8 }}>
@@ -545,8 +547,8 @@ function Gantt({ run, taskNames, now, selected, onTask }: { run: Run; taskNames:
       tooltip: {
         formatter: (p: { value: Item }) => {
           const [i, s, e, st, k, reason, r] = p.value;
-          const waited = r > s ? `<br/>waited ${fmtDuration(r - s)} for the cluster` : '';
-          return `<b>${names[i]}</b> · attempt ${k}<br/>${st} · ${fmtDuration(e - r)}${waited}<br/>${fmtShort(new Date(s).toISOString())} → ${fmtShort(new Date(e).toISOString())}${reason ? `<br/><i>${reason}</i>` : ''}`;
+          const waited = r > s ? `<br/>${tr('runs.ganttWaited', { d: fmtDuration(r - s) })}` : '';
+          return `<b>${names[i]}</b> · ${tr('runs.ganttAttempt', { k })}<br/>${stateLabel(st)} · ${fmtDuration(e - r)}${waited}<br/>${fmtShort(new Date(s).toISOString())} → ${fmtShort(new Date(e).toISOString())}${reason ? `<br/><i>${reason}</i>` : ''}`;
         },
       },
       xAxis: { type: 'time', min: min - pad, max: max + pad, axisLabel: { color: '#7a8499', fontSize: 11, hideOverlap: true }, splitLine: { lineStyle: { color: '#eef1f6' } } },

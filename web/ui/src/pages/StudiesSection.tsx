@@ -8,11 +8,12 @@ import type { ReactNode } from 'react';
 import { ApiError } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { mutate, useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import { cancelStudy, fetchCatalog, fetchStudies, fetchStudy, startStudy } from '../api/studies';
 import type { Study, StudyChart, StudyFile } from '../api/types';
 import { IconPlay } from '../components/icons';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
+import { t as tr, tNodes } from '../i18n';
 import { applyStudyEvent, chartTitle, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../model/studies';
 import { fmtShort, pct } from '../format';
 
@@ -106,19 +107,19 @@ export default function StudiesSection() {
   return (
     <section className="studies" data-testid="studies">
       <div className="section-head">
-        <h2>Sweeps and plans</h2>
-        <div className="sub">Many runs at once: a sweep compares a scenario's variants over several seeds, with 95 % confidence intervals; a capacity plan finds the cheapest pool sizes whose service levels hold as the load grows. The reports are exactly what <code>gantry sweep</code> and <code>gantry plan</code> print.</div>
+        <h2>{tr('studies.title')}</h2>
+        <div className="sub">{tNodes('studies.sub', { sweep: <code>gantry sweep</code>, plan: <code>gantry plan</code> })}</div>
       </div>
       {catalog.error && !files && <Banner>Could not load the sweeps and plans: {catalog.error.message}</Banner>}
       <div className="study-catalog">
         {!files && !catalog.error && [0, 1].map((i) => <Skeleton key={i} h={92} />)}
-        {files?.length === 0 && <div className="card empty small">The server's scenarios folder has no sweeps or plans (files of kind Sweep or Plan, such as scenarios/sweeps/*.yaml and scenarios/plans/*.yaml).</div>}
+        {files?.length === 0 && <div className="card empty small">{tr('studies.none')}</div>}
         {files?.map((f) => (
           <div key={`${f.kind}/${f.name}`} className="card study-file" data-study={f.name}>
             <div className="study-file-head">
               <span className={`tag ${f.kind === 'Sweep' ? 'accent' : 'good'}`}>{f.kind === 'Sweep' ? 'Sweep' : 'Capacity plan'}</span>
               <b className="study-name">{f.name}</b>
-              <button className="btn sm primary" style={{ marginLeft: 'auto' }} onClick={() => void run(f)} disabled={!!f.error || studyInProgress(study) || !canWrite} title={canWrite ? (f.error ? 'This file cannot run: see its error' : undefined) : kReadOnlyHint} data-testid={`run-study-${f.name}`}>
+              <button className="btn sm primary" style={{ marginLeft: 'auto' }} onClick={() => void run(f)} disabled={!!f.error || studyInProgress(study) || !canWrite} title={canWrite ? (f.error ? tr('studies.cannotRun') : undefined) : readOnlyHint()} data-testid={`run-study-${f.name}`}>
                 <IconPlay /> Run
               </button>
             </div>
@@ -149,17 +150,17 @@ function Recent({ list, shownId, onPick, onShow }: { list?: Study[]; shownId?: s
   return (
     <div className="card history" style={{ marginTop: 16 }} data-testid="recent-studies">
       <div className="card-head">
-        <h2>Recent sweeps and plans</h2>
+        <h2>{tr('studies.recent')}</h2>
         <span className="small muted">on this server, kept in its memory</span>
       </div>
       <table className="table small">
         <thead>
           <tr>
-            <th>Name</th>
-            <th>Kind</th>
-            <th>State</th>
-            <th>Progress</th>
-            <th>Started</th>
+            <th>{tr('studies.colName')}</th>
+            <th>{tr('studies.colKind')}</th>
+            <th>{tr('studies.colState')}</th>
+            <th>{tr('studies.colProgress')}</th>
+            <th>{tr('studies.colStarted')}</th>
             <th />
           </tr>
         </thead>
@@ -184,7 +185,7 @@ function Recent({ list, shownId, onPick, onShow }: { list?: Study[]; shownId?: s
                     onShow(s);
                   }}
                 >
-                  Show
+                  {tr('studies.show')}
                 </button>
               </td>
             </tr>
@@ -204,7 +205,7 @@ function Charts({ s, charts }: { s: Study; charts: StudyChart[] }) {
     <div className="study-charts">
       {charts.length > 1 && (
         <div className="row" style={{ marginBottom: 10 }}>
-          <span className="small muted">Chart</span>
+          <span className="small muted">{tr('studies.chart')}</span>
           <div className="segmented" role="tablist">
             {charts.map((x, i) => (
               <button key={x.name} role="tab" aria-selected={x === c} className={x === c ? 'on' : ''} onClick={() => setAt(i)} data-testid={`chart-tab-${chartTitle(x)}`}>
@@ -235,12 +236,12 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
         </span>
         <div className="actions">
           {running ? (
-            <button className="btn sm" onClick={onCancel} disabled={!canWrite} title={canWrite ? 'Stops after the run in progress' : kReadOnlyHint} data-testid="cancel-study">
-              Cancel
+            <button className="btn sm" onClick={onCancel} disabled={!canWrite} title={canWrite ? tr('studies.stopsAfter') : readOnlyHint()} data-testid="cancel-study">
+              {tr('common.cancel')}
             </button>
           ) : (
             <button className="btn sm ghost" onClick={onClose}>
-              Close
+              {tr('common.close')}
             </button>
           )}
         </div>

@@ -2,19 +2,28 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, ApiError, enc } from '../api/client';
 import { useLiveEvents } from '../api/events';
 import { useResource } from '../api/resource';
-import { kReadOnlyHint, useCanWrite } from '../api/session';
+import { readOnlyHint, useCanWrite } from '../api/session';
 import type { ScenarioInfo, Simulation, SimulationSeries, SimulationResult } from '../api/types';
 import { Chart } from '../components/Chart';
 import type { EChartsCoreOption } from 'echarts/core';
 import { IconPlay } from '../components/icons';
 import StudiesSection from './StudiesSection';
 import DistributedSweepsSection from './DistributedSweepsSection';
-import { Banner, Skeleton, StateBadge } from '../components/ui';
+import { Banner, Skeleton, StateBadge, stateLabel } from '../components/ui';
+import { t as tr, tNodes, useT } from '../i18n';
+import { en } from '../i18n/en';
 import { fmtDuration, fmtSeconds, fmtShort, pct } from '../format';
 import { kGpuTypes } from '../model/spec';
 import { seedsFrom } from '../model/stats';
 import { allocationData, baseOption, clusterRows, compareSeeds, hasJobs, hasServices, kColors, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary } from '../model/whatif';
 import type { ChartInput, CompareRow, Key } from '../model/whatif';
+
+// A row of the services' table in the page's language (names it has no string for, such as
+// "Predictor x", as the model wrote them).
+function svcLabel(label: string): string {
+  const key = `whatif.svc.${label}`;
+  return key in en ? tr(key as 'whatif.svc.Requests') : label;
+}
 
 // Placement plugins (engine/policy/plugin_registry.hpp) and the policies of a fragmentation
 // experiment (README, "openb-fragmentation"): what the form offers when the server's
@@ -48,7 +57,7 @@ const store: Record<Key, Variant> = {
 // "As in file: 32 nodes · A100-80G · InfiniBand · binpack · seed 42" (GET /scenarios defaults).
 function describeDefaults(sc: ScenarioInfo | undefined): string {
   if (!sc) return '';
-  if (sc.kind === 'Experiment') return `Fragmentation experiment${sc.policies?.length ? ` of ${sc.policies.length} policies` : ''}${sc.defaults?.seed !== undefined ? ` · seed ${sc.defaults.seed}` : ''}`;
+  if (sc.kind === 'Experiment') return tr('whatif.fragExp', { policies: sc.policies?.length ? tr('whatif.ofPolicies', { n: sc.policies.length }) : '', seed: sc.defaults?.seed !== undefined ? tr('whatif.seedN', { n: sc.defaults.seed }) : '' });
   const d = sc.defaults;
   if (!d) return '';
   const parts = [d.nodes && `${d.nodes} nodes`, d.gpuType, d.fabric, d.policy, d.seed !== undefined && `seed ${d.seed}`].filter(Boolean);
@@ -69,6 +78,7 @@ const needsFetch = (s: Simulation) => inProgress(s) || (s.state === 'done' && !s
 const doneResults = (v: Variant) => allSims(v).flatMap((s) => (s.state === 'done' && s.result ? [s.result] : []));
 
 export default function WhatIfPage() {
+  useT(); // drawn again in the other language when the navigation switches it
   const scenarios = useResource<{ scenarios: ScenarioInfo[] }>('/scenarios');
   const history = useResource<{ simulations: Simulation[] }>('/simulations');
   const canWrite = useCanWrite();
@@ -157,11 +167,11 @@ export default function WhatIfPage() {
     <div className="page">
       <div className="page-head">
         <div>
-          <h1>What-if</h1>
-          <div className="sub">Run a shipped scenario twice with different choices and compare job completion, waiting and GPU use, or an inference service's latency, replicas and GPU-hours.</div>
+          <h1>{tr('whatif.title')}</h1>
+          <div className="sub">{tr('whatif.sub')}</div>
         </div>
         <div className="actions">
-          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid="run-both">
+          <button className="btn primary" onClick={() => void Promise.all([run('A'), run('B')])} disabled={!list || !!running || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid="run-both">
             <IconPlay /> Run both
           </button>
         </div>
@@ -194,23 +204,23 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
       <div className="card-head">
         <div className="variant-title">
           <span className="dot" />
-          <h2>Run {k}</h2>
+          <h2>{tr('whatif.runK', { k })}</h2>
         </div>
-        {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={sim.state} />}
+        {sim && <StateBadge state={sim.state === 'done' ? 'succeeded' : sim.state === 'cancelled' ? 'killed' : sim.state} label={stateLabel(sim.state)} />}
         <div className="actions">
-          <button className="btn sm" onClick={onRun} disabled={!scenarios || sideInProgress(v) || !canWrite} title={canWrite ? undefined : kReadOnlyHint} data-testid={`run-${k}`}>
-            <IconPlay /> Run {k}
+          <button className="btn sm" onClick={onRun} disabled={!scenarios || sideInProgress(v) || !canWrite} title={canWrite ? undefined : readOnlyHint()} data-testid={`run-${k}`}>
+            <IconPlay /> {tr('whatif.runK', { k })}
           </button>
         </div>
       </div>
       <div className="card-body">
         <div className="field">
-          <label>Scenario</label>
+          <label>{tr('whatif.scenario')}</label>
           {scenarios ? (
             <select value={f.scenario} onChange={(e) => set({ scenario: e.target.value, policy: '' })} data-testid={`scenario-${k}`}>
               {scenarios.map((s) => (
                 <option key={s.name} value={s.name}>
-                  {s.name} {s.kind === 'Experiment' ? '(experiment)' : ''}
+                  {s.name} {s.kind === 'Experiment' ? tr('whatif.experiment') : ''}
                 </option>
               ))}
             </select>
@@ -223,9 +233,9 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
         </div>
         <div className="fields-4">
           <div className="field">
-            <label>{experiment ? 'Policy' : 'Placement'}</label>
+            <label>{experiment ? tr('whatif.policy') : tr('whatif.placement')}</label>
             <select value={f.policy} onChange={(e) => set({ policy: e.target.value })} data-testid={`policy-${k}`}>
-              <option value="">{experiment ? `all ${policies.length}` : `as in file${d?.policy ? `: ${d.policy}` : ''}`}</option>
+              <option value="">{experiment ? tr('whatif.allN', { n: policies.length }) : d?.policy ? tr('whatif.asInFileV', { v: d.policy }) : tr('whatif.asInFile')}</option>
               {policies.map((p) => (
                 <option key={p} value={p}>
                   {p}
@@ -234,32 +244,32 @@ function VariantCard({ k, v, scenarios, onForm, onRun }: { k: Key; v: Variant; s
             </select>
           </div>
           <div className="field">
-            <label>Nodes</label>
-            <input inputMode="numeric" value={f.nodes} placeholder={d?.nodes ? `as in file: ${d.nodes}` : 'as in file'} onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} data-testid={`nodes-${k}`} />
+            <label>{tr('whatif.nodes')}</label>
+            <input inputMode="numeric" value={f.nodes} placeholder={d?.nodes ? tr('whatif.asInFileV', { v: d.nodes }) : tr('whatif.asInFile')} onChange={(e) => set({ nodes: e.target.value.replace(/\D/g, '') })} disabled={experiment} data-testid={`nodes-${k}`} />
           </div>
           <div className="field">
-            <label>Seed</label>
-            <input inputMode="numeric" data-testid={`seed-${k}`} value={f.seed} placeholder={d?.seed !== undefined ? `file's: ${d.seed}` : "file's"} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
+            <label>{tr('whatif.seed')}</label>
+            <input inputMode="numeric" data-testid={`seed-${k}`} value={f.seed} placeholder={d?.seed !== undefined ? tr('whatif.filesV', { v: d.seed }) : tr('whatif.files')} onChange={(e) => set({ seed: e.target.value.replace(/\D/g, '') })} />
           </div>
           <div className="field">
-            <label title="Runs of this side, with seeds seed, seed + 1, …: the table shows each figure's mean and 95 % interval">Seeds</label>
+            <label title={tr('whatif.seedsTitle')}>{tr('whatif.seeds')}</label>
             <input inputMode="numeric" data-testid={`seeds-${k}`} value={f.seeds} onChange={(e) => set({ seeds: e.target.value.replace(/\D/g, '').slice(0, 2) })} />
           </div>
         </div>
         <div className="fields-2">
           <div className="field">
-            <label>GPU type</label>
+            <label>{tr('whatif.gpuType')}</label>
             <select value={f.gpuType} onChange={(e) => set({ gpuType: e.target.value })} disabled={experiment} data-testid={`gpu-${k}`}>
-              <option value="">{d?.gpuType ? `as in file: ${d.gpuType}` : 'as in file'}</option>
+              <option value="">{d?.gpuType ? tr('whatif.asInFileV', { v: d.gpuType }) : tr('whatif.asInFile')}</option>
               {kGpuTypes.map((t) => (
                 <option key={t}>{t}</option>
               ))}
             </select>
           </div>
           <div className="field">
-            <label>Fabric</label>
+            <label>{tr('whatif.fabric')}</label>
             <select value={f.fabric} onChange={(e) => set({ fabric: e.target.value })} disabled={experiment} data-testid={`fabric-${k}`}>
-              <option value="">{d?.fabric ? `as in file: ${d.fabric}` : 'as in file'}</option>
+              <option value="">{d?.fabric ? tr('whatif.asInFileV', { v: d.fabric }) : tr('whatif.asInFile')}</option>
               {kFabrics.map((t) => (
                 <option key={t}>{t}</option>
               ))}
@@ -285,8 +295,8 @@ function SeedsProgress({ v, k }: { v: Variant; k: Key }) {
   return (
     <div data-testid={`progress-${k}`}>
       <div className="row small muted" style={{ marginBottom: 4 }}>
-        {current.state === 'queued' ? 'Waiting for the simulation worker…' : `Simulating ${current.scenario}${current.seed !== null ? ` with seed ${current.seed}` : ''}…`}
-        {sims.length > 1 && ` (${done} of ${sims.length} seeds done)`} <span style={{ marginLeft: 'auto' }}>{pct(total, 0)}</span>
+        {current.state === 'queued' ? tr('whatif.waitingWorker') : tr('whatif.simulating', { scenario: current.scenario, seed: current.seed !== null ? tr('whatif.withSeed', { n: current.seed }) : '' })}
+        {sims.length > 1 && tr('whatif.seedsDone', { done, total: sims.length })} <span style={{ marginLeft: 'auto' }}>{pct(total, 0)}</span>
       </div>
       <div className="progress">
         <div style={{ width: pct(total) }} />
@@ -299,8 +309,7 @@ function Summary({ r }: { r: SimulationResult }) {
   if (r.policies)
     return (
       <div className="small muted">
-        Fragmentation experiment over {r.capacity_gpus?.toLocaleString()} GPUs; unallocated at 100 % arrival:{' '}
-        {r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ')}.
+        {tr('whatif.fragSummary', { gpus: r.capacity_gpus?.toLocaleString() ?? '—', list: r.policies.map((p) => `${p.name} ${p.unallocated_gpu_pct_mean?.[100]?.toFixed(1) ?? '—'} %`).join(', ') })}
       </div>
     );
   const services = hasServices(r);
@@ -309,16 +318,16 @@ function Summary({ r }: { r: SimulationResult }) {
       {(hasJobs(r) || !services) && (
         <div className="row small" style={{ gap: 16, flexWrap: 'wrap' }}>
           <span>
-            <b>{r.jobs?.finished ?? '—'}</b> / {r.jobs?.total ?? '—'} jobs finished
+            {tNodes('whatif.jobsFinished', { finished: <b>{r.jobs?.finished ?? '—'}</b> }, { total: r.jobs?.total ?? '—' })}
           </span>
           <span>
             JCT p50 <b>{fmtSeconds(r.jct_s?.p50)}</b>
           </span>
           <span>
-            wait p50 <b>{fmtSeconds(r.wait_s?.p50)}</b>
+            {tr('whatif.waitP50')} <b>{fmtSeconds(r.wait_s?.p50)}</b>
           </span>
           <span>
-            GPU allocation <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
+            {tr('whatif.gpuAlloc')} <b>{r.gpu ? pct(r.gpu.allocation_ratio) : '—'}</b>
           </span>
         </div>
       )}
@@ -366,8 +375,8 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
   if (!ra && !rb && !inProgress(a.sim) && !inProgress(b.sim))
     return (
       <div className="card empty" data-testid="comparison-empty">
-        <h2>Nothing to compare yet</h2>
-        <div>Choose two variants above and press Run both. A scenario of 600 jobs on 256 GPUs takes well under a second of the server's time.</div>
+        <h2>{tr('whatif.nothing')}</h2>
+        <div>{tr('whatif.nothingDetail')}</div>
       </div>
     );
   return (
@@ -375,9 +384,9 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
       {jobCharts && (
         <div className="card">
           <div className="card-head">
-            <h2>Side by side</h2>
+            <h2>{tr('whatif.sideBySide')}</h2>
             <span className="small muted" data-testid="seeds-note">
-              {seedsA.length > 1 || seedsB.length > 1 ? `mean ± 95 % interval over ${seedsA.length} and ${seedsB.length} seeds; B against A coloured only when its 95 % interval excludes 0 (green: better)` : 'one seed a side: B against A is not coloured (no interval to judge it by)'}
+              {seedsA.length > 1 || seedsB.length > 1 ? tr('whatif.seedsNote', { a: seedsA.length, b: seedsB.length }) : tr('whatif.oneSeed')}
             </span>
           </div>
           <table className="compare">
@@ -389,7 +398,7 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
                   const row = compareSeeds(seedsA.filter((x) => !r.jobs || hasJobs(x)).map(r.get), seedsB.filter((x) => !r.jobs || hasJobs(x)).map(r.get), r.better, r.fmt);
                   return (
                     <tr key={r.label} data-row={r.label}>
-                      <td>{r.label}</td>
+                      <td>{tr(`whatif.row.${r.label}` as 'whatif.row.JCT mean')}</td>
                       <td>{row.a}</td>
                       <td>{row.b}</td>
                       <td className={`delta ${row.tone}`} title={row.title}>
@@ -406,12 +415,12 @@ function Comparison({ a, b, scenarios }: { a: Variant; b: Variant; scenarios?: S
       <div className="charts">
         {jobCharts || (!anyFrag && !anyServices && running) ? (
           <>
-            <ChartCard title="Job completion time (CDF)" subtitle="fraction of jobs finished within x" option={cdfOption(a, b, 'jctCdf')} loading={!a.series && !b.series} />
-            <ChartCard title="Queueing wait (CDF)" subtitle="fraction of jobs started within x of arrival" option={cdfOption(a, b, 'waitCdf')} loading={!a.series && !b.series} />
+            <ChartCard title={tr('whatif.jctCdf')} testId="Job completion time (CDF)" subtitle={tr('whatif.jctCdfSub')} option={cdfOption(a, b, 'jctCdf')} loading={!a.series && !b.series} />
+            <ChartCard title={tr('whatif.waitCdf')} testId="Queueing wait (CDF)" subtitle={tr('whatif.waitCdfSub')} option={cdfOption(a, b, 'waitCdf')} loading={!a.series && !b.series} />
           </>
         ) : null}
-        {jobCharts || anyServices || (!anyFrag && running) ? <ChartCard title="GPU allocation over time" subtitle="allocated GPUs / all GPUs, time-averaged" option={allocOption(a, b)} loading={!a.series && !b.series} wide /> : null}
-        {anyFrag && <ChartCard title="Unallocated GPUs as the workload arrives" subtitle="% of GPUs left unallocated (lower: less fragmentation), by policy" option={fragOption(a, b)} loading={false} wide />}
+        {jobCharts || anyServices || (!anyFrag && running) ? <ChartCard title={tr('whatif.alloc')} testId="GPU allocation over time" subtitle={tr('whatif.allocSub')} option={allocOption(a, b)} loading={!a.series && !b.series} wide /> : null}
+        {anyFrag && <ChartCard title={tr('whatif.frag')} testId="Unallocated GPUs as the workload arrives" subtitle={tr('whatif.fragSub')} option={fragOption(a, b)} loading={false} wide />}
       </div>
     </div>
   );
@@ -469,7 +478,7 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
   const loading = !a.series && !b.series;
   const cell = (r: CompareRow) => (
     <tr key={r.id} className={r.kind} data-row={r.id}>
-      <td>{r.label}</td>
+      <td>{svcLabel(r.label)}</td>
       <td>{r.a}</td>
       <td>{r.b}</td>
       <td className={`delta ${r.delta?.tone ?? ''}`} title={r.title}>
@@ -481,8 +490,8 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
     <>
       <div className="card services" data-testid="services">
         <div className="card-head">
-          <h2>Inference services</h2>
-          <span className="small muted">B against A; green is better</span>
+          <h2>{tr('whatif.services')}</h2>
+          <span className="small muted">{tr('whatif.servicesSub')}</span>
         </div>
         <table className="compare">
           <CompareHead a={a} b={b} />
@@ -493,11 +502,11 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
                   <div className="service-title">
                     <b>{blk.name}</b>
                     <span className="tag">SLO: {blk.slo}</span>
-                    {blk.only && <span className="tag warn">only in {blk.only}</span>}
+                    {blk.only && <span className="tag warn">{tr('whatif.onlyIn', { k: blk.only })}</span>}
                     <span className="glance">
                       {blk.headline.map((h) => (
-                        <span key={h.label} className={`tag ${h.delta.tone}`} title="B against A">
-                          {h.delta.text} {h.label}
+                        <span key={h.label} className={`tag ${h.delta.tone}`} title={tr('whatif.bAgainstA')}>
+                          {h.delta.text} {svcLabel(h.label)}
                         </span>
                       ))}
                     </span>
@@ -512,8 +521,8 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
               <tr className="service-head">
                 <td colSpan={4}>
                   <div className="service-title">
-                    <b>Cluster</b>
-                    <span className="small muted">every GPU, over the whole horizon</span>
+                    <b>{tr('whatif.cluster')}</b>
+                    <span className="small muted">{tr('whatif.clusterSub')}</span>
                   </div>
                 </td>
               </tr>
@@ -524,9 +533,9 @@ function Services({ a, b, showCluster }: { a: Variant; b: Variant; showCluster: 
       </div>
       {charts.map((c) => (
         <div className="charts" key={c.name} data-testid={`service-charts-${c.name}`}>
-          <ChartCard title={`Replicas over time · ${c.name}`} subtitle="ready (solid) and starting (dashed), averaged per 5 min" option={c.replicas} loading={loading} testId={`replicas-${c.name}`} />
-          <ChartCard title={`p99 latency over time · ${c.name}`} subtitle="per 5 min; gaps: nothing served" option={c.p99} loading={loading} testId={`p99-${c.name}`} />
-          <ChartCard title={`Request rate · ${c.name}`} subtitle="requests per second, averaged per 5 min" option={c.qps} loading={loading} wide height={180} testId={`qps-${c.name}`} />
+          <ChartCard title={tr('whatif.replicas', { name: c.name })} subtitle={tr('whatif.replicasSub')} option={c.replicas} loading={loading} testId={`replicas-${c.name}`} />
+          <ChartCard title={tr('whatif.p99', { name: c.name })} subtitle={tr('whatif.p99Sub')} option={c.p99} loading={loading} testId={`p99-${c.name}`} />
+          <ChartCard title={tr('whatif.qps', { name: c.name })} subtitle={tr('whatif.qpsSub')} option={c.qps} loading={loading} wide height={180} testId={`qps-${c.name}`} />
         </div>
       ))}
     </>
@@ -619,18 +628,18 @@ function History({ sims, onUse }: { sims?: Simulation[]; onUse: (k: Key, s: Simu
   return (
     <div className="card history" style={{ marginTop: 16 }} ref={ref}>
       <div className="card-head">
-        <h2>Recent simulations</h2>
-        <span className="small muted">on this server</span>
+        <h2>{tr('whatif.recent')}</h2>
+        <span className="small muted">{tr('whatif.onServer')}</span>
       </div>
       <table className="table small">
         <thead>
           <tr>
-            <th>Scenario</th>
-            <th>Policy</th>
-            <th>Changed</th>
-            <th>Seed</th>
-            <th>State</th>
-            <th>Started</th>
+            <th>{tr('whatif.scenario')}</th>
+            <th>{tr('whatif.policy')}</th>
+            <th>{tr('whatif.colChanged')}</th>
+            <th>{tr('whatif.seed')}</th>
+            <th>{tr('whatif.colState')}</th>
+            <th>{tr('whatif.colStarted')}</th>
             <th />
           </tr>
         </thead>
@@ -638,19 +647,19 @@ function History({ sims, onUse }: { sims?: Simulation[]; onUse: (k: Key, s: Simu
           {done.map((s) => (
             <tr key={s.id}>
               <td>{s.scenario}</td>
-              <td>{s.policy ?? <span className="muted">scenario's</span>}</td>
-              <td>{overridesText(s) || <span className="muted">nothing</span>}</td>
+              <td>{s.policy ?? <span className="muted">{tr('whatif.scenarios')}</span>}</td>
+              <td>{overridesText(s) || <span className="muted">{tr('whatif.nothingChanged')}</span>}</td>
               <td>{s.seed ?? '—'}</td>
               <td>
-                <StateBadge state={s.state === 'done' ? 'succeeded' : s.state === 'cancelled' ? 'killed' : s.state} label={s.state} />
+                <StateBadge state={s.state === 'done' ? 'succeeded' : s.state === 'cancelled' ? 'killed' : s.state} label={stateLabel(s.state)} />
               </td>
               <td>{fmtShort(s.created)}</td>
               <td style={{ textAlign: 'right' }}>
                 <button className="btn sm" disabled={s.state !== 'done'} onClick={() => onUse('A', s)}>
-                  Use as A
+                  {tr('whatif.useA')}
                 </button>{' '}
                 <button className="btn sm" disabled={s.state !== 'done'} onClick={() => onUse('B', s)}>
-                  Use as B
+                  {tr('whatif.useB')}
                 </button>
               </td>
             </tr>

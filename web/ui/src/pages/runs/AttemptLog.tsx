@@ -7,6 +7,7 @@ import { enc } from '../../api/client';
 import { apiText } from '../../api/text';
 import type { Attempt } from '../../api/types';
 import { Modal, StateBadge } from '../../components/ui';
+import { t as tr } from '../../i18n';
 
 export function attemptLogPath(pipeline: string, logicalTime: string, task: string, number: number): string {
   return `/pipelines/${enc(pipeline)}/runs/${enc(logicalTime)}/tasks/${enc(task)}/attempts/${number}/log`;
@@ -45,21 +46,21 @@ export function AttemptLog({ pipeline, logicalTime, task, number, attempt, onClo
       wide
       title={
         <span className="row" style={{ gap: 8 }}>
-          {task} · attempt {number} <StateBadge state={attempt.state} />
+          {task} · {tr('log.attempt', { n: number })} <StateBadge state={attempt.state} />
         </span>
       }
       onClose={onClose}
     >
       <div data-testid="attempt-log">
         {attempt.reason && <div className="why" style={{ marginBottom: 8 }}>{attempt.reason}</div>}
-        {error && <div className="banner error">Could not read the log: {error}</div>}
-        {text === null && !error && <div className="small muted">Reading the log…</div>}
+        {error && <div className="banner error">{tr('log.failed', { message: error })}</div>}
+        {text === null && !error && <div className="small muted">{tr('log.reading')}</div>}
         {text !== null && (
           <pre ref={pre} className="log" data-testid="log-text">
-            {text || '(empty)'}
+            {text || tr('log.empty')}
           </pre>
         )}
-        {open && <div className="small muted">Running: read again every 3 seconds.</div>}
+        {open && <div className="small muted">{tr('log.running')}</div>}
       </div>
     </Modal>
   );

@@ -7,12 +7,13 @@ import { Modal, useToast } from '../../components/ui';
 import { fmtTime } from '../../format';
 import { previewBackfill, utcInput } from '../../model/backfill';
 import { DialogFooter, useSubmit } from './dialogParts';
+import { t, tNodes } from '../../i18n';
 
 type Rerun = 'none' | 'failed' | 'all';
-const kRerun: Record<Rerun, string> = {
-  none: 'leave runs that exist as they are',
-  failed: 'run again those that did not succeed',
-  all: 'run every one of them again',
+const kRerun: Record<Rerun, () => string> = {
+  none: () => t('backfill.rerunNone'),
+  failed: () => t('backfill.rerunFailed'),
+  all: () => t('backfill.rerunAll'),
 };
 
 export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeline: string; schedule: { cron: string; timezone: string }; onDone: () => void; onClose: () => void }) {
@@ -28,19 +29,19 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
         method: 'POST',
         body: { from: utcInput(from)!.toISOString(), to: utcInput(to)!.toISOString(), rerun },
       });
-      toast('ok', `Backfill of ${pipeline}: ${r.created} runs created, ${r.rerun} run again, ${r.untouched} left as they were.`);
+      toast('ok', t(r.created === 1 ? 'backfill.toastOne' : 'backfill.toast', { name: pipeline, created: r.created, rerun: r.rerun, untouched: r.untouched }));
       onDone();
       onClose();
     });
   return (
     <Modal
-      title={`Backfill ${pipeline}`}
+      title={t('backfill.title', { name: pipeline })}
       onClose={onClose}
       footer={
         <DialogFooter
           onClose={onClose}
           onConfirm={() => void go()}
-          label={`Backfill ${preview.error ? '' : `${preview.ticks.toLocaleString('en')}${preview.more ? '+' : ''} runs`}`}
+          label={preview.error ? t('backfill.button') : t('backfill.label', { count: preview.ticks, more: preview.more ? '+' : '' })}
           busy={busy}
           disabled={!!preview.error || preview.ticks === 0}
           testid="confirm-backfill"
@@ -49,24 +50,24 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
     >
       <div data-testid="backfill-dialog">
         <p style={{ marginTop: 0 }}>
-          A run for every tick of <code>{schedule.cron}</code> ({schedule.timezone}) in the window, both ends included. Times are UTC.
+          {tNodes('backfill.intro', { cron: <code>{schedule.cron}</code> }, { zone: schedule.timezone })}
         </p>
         <div className="row" style={{ gap: 12, marginBottom: 10 }}>
           <label className="field">
-            From (UTC)
+            {t('backfill.from')}
             <input type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} data-testid="backfill-from" />
           </label>
           <label className="field">
-            To (UTC)
+            {t('backfill.to')}
             <input type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} data-testid="backfill-to" />
           </label>
         </div>
         <label className="field" style={{ marginBottom: 10 }}>
-          Runs that exist already
+          {t('backfill.existing')}
           <select value={rerun} onChange={(e) => setRerun(e.target.value as Rerun)} data-testid="backfill-rerun">
             {(Object.keys(kRerun) as Rerun[]).map((k) => (
               <option key={k} value={k}>
-                {kRerun[k]}
+                {kRerun[k]()}
               </option>
             ))}
           </select>
@@ -75,8 +76,12 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
         {!preview.error && (
           <div className="banner info" data-testid="backfill-preview">
             {preview.ticks === 0
-              ? 'The window holds no tick of the schedule: nothing would start.'
-              : `${preview.ticks.toLocaleString('en')}${preview.more ? ' or more' : ''} ticks, from ${fmtTime(preview.first!.toISOString())} to ${fmtTime(preview.last!.toISOString())}: a run for each that has none; they start as the pipeline's concurrency allows.`}
+              ? t('backfill.none')
+              : t('backfill.preview', {
+                  ticks: t(preview.more ? 'backfill.ticksMore' : 'backfill.ticks', { count: preview.ticks }),
+                  first: fmtTime(preview.first!.toISOString()),
+                  last: fmtTime(preview.last!.toISOString()),
+                })}
           </div>
         )}
         {error && <div className="banner error">{error}</div>}

@@ -4,6 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { StateBadge, Modal } from '../../components/ui';
 import type { TaskChange } from '../../model/runActions';
 import { DialogFooter, useSubmit } from './dialogParts';
+import { t } from '../../i18n';
 
 export interface ConfirmChangesProps {
   title: string;
@@ -50,19 +51,19 @@ export function ConfirmChanges({ title, what, changes, confirm, danger, children
         <p style={{ marginTop: 0 }}>{what}</p>
         {children}
         {error && <div className="banner error">{error}</div>}
-        {list === null && !error && <div className="small muted">Asking the server what would change…</div>}
+        {list === null && !error && <div className="small muted">{t('dialog.asking')}</div>}
         {list !== null &&
           (list.length === 0 ? (
             <div className="small muted" data-testid="no-changes">
-              No task changes state.
+              {t('dialog.noChanges')}
             </div>
           ) : (
             <table className="table small" data-testid="changes">
               <thead>
                 <tr>
-                  <th>Task</th>
-                  <th>Now</th>
-                  <th>After</th>
+                  <th>{t('dialog.colTask')}</th>
+                  <th>{t('dialog.colNow')}</th>
+                  <th>{t('dialog.colAfter')}</th>
                 </tr>
               </thead>
               <tbody>

@@ -5,6 +5,7 @@ import { useState } from 'react';
 import { api, enc } from '../../api/client';
 import { Modal, useToast } from '../../components/ui';
 import { DialogFooter, useSubmit } from './dialogParts';
+import { t, tNodes } from '../../i18n';
 
 // `inFlight`: its queued and running runs on the page; the server refuses to delete a pipeline
 // while it has any (409), so the dialog says so first.
@@ -16,36 +17,34 @@ export function DeletePipelineDialog({ pipeline, runs, inFlight, onDeleted, onCl
   const go = () =>
     submit(async () => {
       const r = await api<{ deleted: string; runsPurged?: number; runsKept?: number }>(`/pipelines/${enc(pipeline)}${purge ? '?purge=true' : ''}`, { method: 'DELETE' });
-      toast('ok', purge ? `${pipeline} deleted with its runs${r.runsPurged !== undefined ? ` (${r.runsPurged} purged)` : ''}.` : `${pipeline} deleted; its runs are kept${r.runsKept !== undefined ? ` (${r.runsKept})` : ''}.`);
+      toast('ok', purge ? t('delete.toastPurged', { name: pipeline, purged: r.runsPurged !== undefined ? t('delete.purgedN', { n: r.runsPurged }) : '' }) : t('delete.toastKept', { name: pipeline, kept: r.runsKept !== undefined ? ` (${r.runsKept})` : '' }));
       onDeleted();
       onClose();
     });
   return (
     <Modal
-      title={`Delete ${pipeline}`}
+      title={t('delete.title', { name: pipeline })}
       onClose={onClose}
-      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={purge ? 'Delete with its runs' : 'Delete, keep its runs'} busy={busy} disabled={inFlight > 0 || (purge && typed !== pipeline)} danger testid="confirm-delete" />}
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={purge ? t('delete.withRuns') : t('delete.keepRuns')} busy={busy} disabled={inFlight > 0 || (purge && typed !== pipeline)} danger testid="confirm-delete" />}
     >
       <div data-testid="delete-dialog">
-        <p style={{ marginTop: 0 }}>The pipeline is removed: no new run starts, its schedule is gone.</p>
+        <p style={{ marginTop: 0 }}>{t('delete.intro')}</p>
         {inFlight > 0 && (
           <div className="banner warn" data-testid="delete-in-flight">
-            {inFlight} run{inFlight === 1 ? ' is' : 's are'} still in flight: kill {inFlight === 1 ? 'it' : 'them'} (or wait for {inFlight === 1 ? 'it' : 'them'} to end) first; pausing the pipeline stops new ones.
+            {t('delete.inFlight', { count: inFlight })}
           </div>
         )}
         <label className="row" style={{ gap: 8, marginBottom: 6 }}>
           <input type="radio" name="runs" checked={!purge} onChange={() => setPurge(false)} data-testid="delete-keep" />
-          Keep its runs{runs ? ` (${runs} on this page)` : ''}: they stay readable in the API and the runs database.
+          {t('delete.keep', { onPage: runs ? t('delete.onPage', { n: runs }) : '' })}
         </label>
         <label className="row" style={{ gap: 8, marginBottom: 10 }}>
           <input type="radio" name="runs" checked={purge} onChange={() => setPurge(true)} data-testid="delete-purge" />
-          Purge its runs, tasks and attempts for good.
+          {t('delete.purge')}
         </label>
         {purge && (
           <label className="field">
-            <span>
-              Type <code>{pipeline}</code> to confirm
-            </span>
+            <span>{tNodes('delete.typeToConfirm', { name: <code>{pipeline}</code> })}</span>
             <input value={typed} onChange={(e) => setTyped(e.target.value)} data-testid="delete-typed" autoFocus />
           </label>
         )}

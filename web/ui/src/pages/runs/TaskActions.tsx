@@ -4,13 +4,14 @@
 // happened in a toast; the server records each in its audit log.
 import { useCallback, useRef, useState } from 'react';
 import { api, enc } from '../../api/client';
-import { kReadOnlyHint } from '../../api/session';
+import { readOnlyHint } from '../../api/session';
 import type { Attempt, Run, RunTask } from '../../api/types';
 import { StateBadge, useToast } from '../../components/ui';
 import { fmtDuration, fmtShort } from '../../format';
 import { changesFromServer, type TaskChange } from '../../model/runActions';
 import { AttemptLog } from './AttemptLog';
 import { ConfirmChanges } from './ConfirmChanges';
+import { t as tr } from '../../i18n';
 
 type TaskAction = 'clear' | 'mark-success' | 'mark-failed' | 'kill';
 
@@ -20,14 +21,9 @@ interface ClearOptions {
   failedOnly: boolean;
 }
 
-const kTitle: Record<TaskAction, string> = { clear: 'Clear the task', 'mark-success': 'Mark the task succeeded', 'mark-failed': 'Mark the task failed', kill: 'Kill the task' };
-const kWhat: Record<TaskAction, (task: string) => string> = {
-  clear: (t) => `${t} and the tasks chosen below are cleared and run again (Airflow's clear); the run goes back to running.`,
-  'mark-success': (t) => `${t} is declared succeeded without running (a running attempt is stopped); its downstream tasks may then start.`,
-  'mark-failed': (t) => `${t} is declared failed (a running attempt is stopped); its downstream tasks follow their trigger rules.`,
-  kill: (t) => `The running attempt of ${t} is killed now, without a retry; the task ends as killed and its downstream tasks follow their trigger rules (killed counts as failed). The rest of the run goes on.`,
-};
-const kDone: Record<TaskAction, string> = { clear: 'cleared', 'mark-success': 'marked succeeded', 'mark-failed': 'marked failed', kill: 'killed' };
+const kTitle = { clear: 'task.titleClear', 'mark-success': 'task.titleMarkSuccess', 'mark-failed': 'task.titleMarkFailed', kill: 'task.titleKill' } as const;
+const kWhat = { clear: 'task.whatClear', 'mark-success': 'task.whatMarkSuccess', 'mark-failed': 'task.whatMarkFailed', kill: 'task.whatKill' } as const;
+const kDone = { clear: 'task.doneClear', 'mark-success': 'task.doneMarkSuccess', 'mark-failed': 'task.doneMarkFailed', kill: 'task.doneKill' } as const;
 
 const kEnded = ['succeeded', 'failed', 'upstream_failed', 'skipped', 'killed'];
 
@@ -58,38 +54,38 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
     const r = await api<{ run?: Run } & Run>(`${route}/${asking}`, { method: 'POST', body: body ?? {} });
     if (r && 'run' in r && r.run) onRun(r.run);
     else if (r && (r as Run).logicalTime) onRun(r as Run);
-    toast('ok', `${task.name} ${kDone[asking]}.`);
+    toast('ok', tr(kDone[asking], { task: task.name }));
   };
 
   const running = task.state === 'running';
   const ended = kEnded.includes(task.state);
-  const hint = (what: string) => (canWrite ? what : kReadOnlyHint);
+  const hint = (what: string) => (canWrite ? what : readOnlyHint());
   return (
     <div data-testid="task-actions" data-task={task.name}>
       <div className="task-actions">
-        <button className="btn sm" disabled={!canWrite || !ended} onClick={() => ask('clear')} title={hint('Run this task again, with its downstream or upstream if you choose')} data-testid="task-clear">
-          Clear…
+        <button className="btn sm" disabled={!canWrite || !ended} onClick={() => ask('clear')} title={hint(tr('task.hintClear'))} data-testid="task-clear">
+          {tr('task.clear')}
         </button>
-        <button className="btn sm" disabled={!canWrite || task.state === 'succeeded'} onClick={() => ask('mark-success')} title={hint('Declare the task succeeded')} data-testid="task-mark-success">
-          Mark success
+        <button className="btn sm" disabled={!canWrite || task.state === 'succeeded'} onClick={() => ask('mark-success')} title={hint(tr('task.hintMarkSuccess'))} data-testid="task-mark-success">
+          {tr('task.markSuccess')}
         </button>
-        <button className="btn sm" disabled={!canWrite || task.state === 'failed'} onClick={() => ask('mark-failed')} title={hint('Declare the task failed')} data-testid="task-mark-failed">
-          Mark failed
+        <button className="btn sm" disabled={!canWrite || task.state === 'failed'} onClick={() => ask('mark-failed')} title={hint(tr('task.hintMarkFailed'))} data-testid="task-mark-failed">
+          {tr('task.markFailed')}
         </button>
-        <button className="btn sm danger" disabled={!canWrite || !running} onClick={() => ask('kill')} title={hint('Kill its running attempt, without a retry')} data-testid="task-kill">
-          Kill
+        <button className="btn sm danger" disabled={!canWrite || !running} onClick={() => ask('kill')} title={hint(tr('task.hintKill'))} data-testid="task-kill">
+          {tr('task.kill')}
         </button>
       </div>
       {task.attempts.length === 0 ? (
-        <div className="small muted">No attempt ({task.state === 'upstream_failed' ? 'an upstream task failed' : task.state === 'skipped' ? 'skipped' : 'not started'}).</div>
+        <div className="small muted">{tr('task.noAttempt', { why: tr(task.state === 'upstream_failed' ? 'task.upstreamFailed' : task.state === 'skipped' ? 'task.skipped' : 'task.notStarted') })}</div>
       ) : (
         <div className="table-scroll">
           <table className="table small" data-testid="attempts">
             <thead>
               <tr>
                 <th>#</th>
-                <th>State</th>
-                <th>Duration</th>
+                <th>{tr('task.colState')}</th>
+                <th>{tr('task.colDuration')}</th>
                 <th />
               </tr>
             </thead>
@@ -101,13 +97,13 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
                     <StateBadge state={a.state} />
                     {a.reason && <div className="why">{a.reason}</div>}
                   </td>
-                  <td className="nowrap" title={`asked for ${fmtShort(a.start)}${a.end ? `, ended ${fmtShort(a.end)}` : ''}`}>
+                  <td className="nowrap" title={tr('task.askedFor', { start: fmtShort(a.start) }) + (a.end ? tr('task.endedAt', { end: fmtShort(a.end) }) : '')}>
                     {fmtDuration((a.end ? Date.parse(a.end) : now) - Date.parse(a.start))}
                     <div className="small muted">{fmtShort(a.start)}</div>
                   </td>
                   <td>
                     <button className="btn sm ghost" onClick={() => setLog({ number: i + 1, attempt: a })} data-testid={`log-${i + 1}`}>
-                      Log
+                      {tr('task.log')}
                     </button>
                   </td>
                 </tr>
@@ -117,13 +113,13 @@ export function TaskActions({ pipeline, run, task, now, canWrite, onRun }: { pip
         </div>
       )}
       {asking && (
-        <ConfirmChanges title={kTitle[asking]} what={kWhat[asking](task.name)} changes={preview} confirm={kTitle[asking]} danger={asking === 'kill' || asking === 'mark-failed'} onConfirm={confirm} onClose={() => setAsking(null)}>
+        <ConfirmChanges title={tr(kTitle[asking])} what={tr(kWhat[asking], { task: task.name })} changes={preview} confirm={tr(kTitle[asking])} danger={asking === 'kill' || asking === 'mark-failed'} onConfirm={confirm} onClose={() => setAsking(null)}>
           {asking === 'clear' && (
             <div className="clear-options" data-testid="clear-options">
               {(['downstream', 'upstream', 'failedOnly'] as const).map((k) => (
                 <label key={k}>
                   <input type="checkbox" checked={options[k]} onChange={(e) => setOptions((o) => ({ ...o, [k]: e.target.checked }))} data-testid={`clear-${k}`} />
-                  {k === 'downstream' ? 'with its downstream tasks' : k === 'upstream' ? 'with its upstream tasks' : 'only those that failed'}
+                  {tr(k === 'downstream' ? 'task.withDownstream' : k === 'upstream' ? 'task.withUpstream' : 'task.failedOnly')}
                 </label>
               ))}
             </div>

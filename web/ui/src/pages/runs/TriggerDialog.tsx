@@ -7,6 +7,7 @@ import type { Run } from '../../api/types';
 import { Modal } from '../../components/ui';
 import { initialParamText, paramsBody, type ParamSpec } from '../../model/params';
 import { DialogFooter, useSubmit } from './dialogParts';
+import { t as tr } from '../../i18n';
 
 export function TriggerDialog({ pipeline, params, onRun, onClose }: { pipeline: string; params: ParamSpec[]; onRun: (r: Run) => void; onClose: () => void }) {
   const [text, setText] = useState(() => initialParamText(params));
@@ -20,17 +21,17 @@ export function TriggerDialog({ pipeline, params, onRun, onClose }: { pipeline: 
     });
   return (
     <Modal
-      title={`Trigger ${pipeline}`}
+      title={tr('trigger.title', { name: pipeline })}
       onClose={onClose}
-      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label="Trigger" busy={busy} disabled={!body} testid="confirm-trigger" />}
+      footer={<DialogFooter onClose={onClose} onConfirm={() => void go()} label={tr('common.trigger')} busy={busy} disabled={!body} testid="confirm-trigger" />}
     >
       <div data-testid="trigger-dialog">
-        <p style={{ marginTop: 0 }}>A run now, with these parameters; its tasks see each as the environment variable GANTRY_PARAM_&lt;NAME&gt;.</p>
+        <p style={{ marginTop: 0 }}>{tr('trigger.intro')}</p>
         {params.map((p) => (
           <div className="field" key={p.name}>
             <label htmlFor={`param-${p.name}`}>
               {p.name} <span className="tag">{p.type}</span>
-              {p.default === null && <span className="small muted">required</span>}
+              {p.default === null && <span className="small muted">{tr('trigger.required')}</span>}
             </label>
             {p.type === 'bool' ? (
               <select id={`param-${p.name}`} value={text[p.name]} onChange={(e) => setText((t) => ({ ...t, [p.name]: e.target.value }))} data-testid={`param-${p.name}`}>

@@ -2,6 +2,7 @@
 // server's refusal in it, and the Cancel / confirm footer.
 import { useState } from 'react';
 import { actionError } from '../PipelinesPage';
+import { t } from '../../i18n';
 
 export function useSubmit() {
   const [busy, setBusy] = useState(false);
@@ -24,7 +25,7 @@ export function DialogFooter({ onClose, onConfirm, label, busy, disabled, danger
   return (
     <>
       <button className="btn" onClick={onClose}>
-        Cancel
+        {t('common.cancel')}
       </button>
       <button className={`btn ${danger ? 'danger' : 'primary'} ${busy ? 'busy' : ''}`} disabled={busy || disabled} onClick={onConfirm} data-testid={testid}>
         {label}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Cluster, GpuHolder } from '../src/api/types';
 import { holderLabel, runningGangs } from '../src/model/holders';
+import { setLocale } from '../src/i18n/locale';
 
 const train: GpuHolder = { workload: 7, pod: 0, milli: 1000, name: 'nightly/train@2026-01-01T02:00:00Z#2', pipeline: 'nightly', task: 'train', logicalTime: '2026-01-01T02:00:00Z', attempt: 2 };
 const job = (workload: number, milli: number): GpuHolder => ({ workload, pod: 0, milli, name: `job-${workload}`, pipeline: null, task: null, logicalTime: null, attempt: null });
@@ -26,6 +27,16 @@ describe('holders', () => {
   it('names a pipeline task by pipeline, task, run and attempt, other jobs by name', () => {
     expect(holderLabel(train)).toBe('nightly / train · run 01 Jan, 02:00 · attempt 2');
     expect(holderLabel(job(3, 1000))).toBe('job-3');
+  });
+
+  it('says run and attempt in the chosen language, names as they are', () => {
+    setLocale('zh-CN');
+    try {
+      expect(holderLabel(train)).toMatch(/^nightly \/ train · 运行 .* · 第 2 次尝试$/);
+      expect(holderLabel(job(3, 1000))).toBe('job-3');
+    } finally {
+      setLocale('en');
+    }
   });
 
   it('groups GPUs by workload, most GPUs first, shares counted by their part', () => {

@@ -2,12 +2,13 @@
 // tooltip and the running gangs of the Cluster page, whose GPUs light up on hover.
 import type { Cluster, GpuHolder } from '../api/types';
 import { fmtShort } from '../format';
+import { t } from '../i18n/t';
 
 // "nightly / train · run 01 Jan, 02:00 · attempt 2" for a pipeline task's gang, else its name.
 export function holderLabel(h: Pick<GpuHolder, 'name' | 'pipeline' | 'task' | 'logicalTime' | 'attempt'>): string {
   if (!h.pipeline || !h.task) return h.name;
-  const run = h.logicalTime ? ` · run ${fmtShort(h.logicalTime)}` : '';
-  const attempt = h.attempt !== null && h.attempt !== undefined ? ` · attempt ${h.attempt}` : '';
+  const run = h.logicalTime ? ` · ${t('cluster.run', { time: fmtShort(h.logicalTime) })}` : '';
+  const attempt = h.attempt !== null && h.attempt !== undefined ? t('cluster.attempt', { n: h.attempt }) : '';
   return `${h.pipeline} / ${h.task}${run}${attempt}`;
 }
 

@@ -6,7 +6,7 @@ import { Banner, Skeleton, SkeletonRows } from '../components/ui';
 import { fmtAge, fmtBytes, fmtShort, pct } from '../format';
 import { holderLabel, runningGangs } from '../model/holders';
 import { href } from '../router';
-import { t as tr, useT } from '../i18n';
+import { t as tr, useLocale, useT } from '../i18n';
 
 // Allocation of one GPU, 0..1000 milli-GPU, as a colour of the heatmap: whole GPUs in the
 // accent colour, shares as a partial fill of a lighter one (the share is its height).
@@ -162,7 +162,9 @@ export default function ClusterPage() {
   const unavailable = nodes.filter((n) => !n.ready || n.cordoned).length;
   const alloc = data && data.totals.gpus ? data.totals.allocatedMilli / (data.totals.gpus * 1000) : 0;
   const shared = nodes.reduce((s, n) => s + n.gpus.filter((g) => g.allocatedMilli > 0 && g.allocatedMilli < 1000).length, 0);
-  const running = useMemo(() => (data ? runningGangs(data) : []), [data]);
+  // Labels are in the page's language: worked out again when it changes.
+  const [locale] = useLocale();
+  const running = useMemo(() => (data ? runningGangs(data) : []), [data, locale]);
   const free = nodes.reduce((s, n) => s + (n.ready && !n.cordoned ? n.gpus.filter((g) => g.allocatedMilli === 0).length : 0), 0);
 
   return (

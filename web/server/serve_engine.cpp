@@ -718,18 +718,17 @@ nlohmann::json ServeEngine::pools() {
   return {{"pools", std::move(list)}};
 }
 
+IsPipeline ServeEngine::is_pipeline() const {
+  return [this](const std::string& p) { return pipelines_.count(p) != 0; };
+}
+
 nlohmann::json ServeEngine::node_json(NodeId n) const {
-  return web::node_json(*world_, n,
-                        [this](const std::string& p) { return pipelines_.count(p) != 0; });
+  return web::node_json(*world_, n, is_pipeline());
 }
 
-nlohmann::json ServeEngine::cluster() {
-  return cluster_json(*world_, [this](const std::string& p) { return pipelines_.count(p) != 0; });
-}
+nlohmann::json ServeEngine::cluster() { return cluster_json(*world_, is_pipeline()); }
 
-nlohmann::json ServeEngine::queue() {
-  return queue_json(*world_, [this](const std::string& p) { return pipelines_.count(p) != 0; });
-}
+nlohmann::json ServeEngine::queue() { return queue_json(*world_, is_pipeline()); }
 
 std::string ServeEngine::prometheus() {
   const RunMetrics m = store_->metrics();

@@ -47,6 +47,7 @@
 #include "engine/core/event_loop.hpp"
 #include "engine/policy/action_log.hpp"
 #include "web/server/attempt_log.hpp"
+#include "web/server/cluster_json.hpp"
 #include "web/server/event_bus.hpp"
 #include "web/server/pipeline_catalog.hpp"
 #include "web/server/pipeline_filter.hpp"
@@ -221,6 +222,8 @@ class ServeEngine {
   nlohmann::json catch_up_preview(const PipelineSpec& p) const;
   nlohmann::json validation_errors(const std::vector<InputError>& errors, const std::string& file);
   nlohmann::json node_json(NodeId n) const;
+  // Names a pipeline applied here (cluster_json.hpp: a gang "pipeline/task@..." is its task's).
+  IsPipeline is_pipeline() const;
   // The world acted: once the current event is done, every node whose Cluster::version()
   // moved is published as a "cluster" event (the whole Node of GET /cluster).
   void cluster_changed();

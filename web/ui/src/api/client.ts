@@ -55,8 +55,25 @@ export interface RequestOptions {
 }
 
 export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const text = await send(path, opts, 'application/json');
+  if (!text) return null as T;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return null as T;
+  }
+}
+
+// A text answer (an attempt's log, web/API.md): the same token, connection tracking and errors
+// as api(), the body as text.
+export async function apiText(path: string, opts: RequestOptions = {}): Promise<string> {
+  return send(path, opts, 'text/plain');
+}
+
+// One request: the body of a 2xx answer, or an ApiError from the server's JSON error body.
+async function send(path: string, opts: RequestOptions, accept: string): Promise<string> {
   const token = opts.token ?? getToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: accept };
   if (token) headers.Authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
   if (opts.yaml !== undefined) {
@@ -77,15 +94,13 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
   if (isUnreachableStatus(res.status)) connection.failed(`A proxy answered HTTP ${res.status}`);
   else connection.succeeded();
   const text = await res.text();
-  let parsed: unknown = null;
-  if (text) {
+  if (!res.ok) {
+    let parsed: unknown = null;
     try {
-      parsed = JSON.parse(text);
+      parsed = text ? JSON.parse(text) : null;
     } catch {
       parsed = null;
     }
-  }
-  if (!res.ok) {
     const b = (parsed ?? null) as ApiErrorBody | null;
     const code = b?.error?.code ?? (b?.errors ? 'invalid' : String(res.status));
     const message = b?.error?.message ?? (b?.errors ? `${b.errors.length} validation error${b.errors.length === 1 ? '' : 's'}` : `HTTP ${res.status}`);
@@ -96,7 +111,7 @@ export async function api<T>(path: string, opts: RequestOptions = {}): Promise<T
     }
     throw err;
   }
-  return parsed as T;
+  return text;
 }
 
 export const enc = encodeURIComponent;

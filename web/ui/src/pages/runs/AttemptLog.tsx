@@ -3,8 +3,7 @@
 // cluster its pods' logs, each line prefixed with its pod. Read again every few seconds while
 // the attempt runs.
 import { useEffect, useRef, useState } from 'react';
-import { enc } from '../../api/client';
-import { apiText } from '../../api/text';
+import { apiText, enc } from '../../api/client';
 import type { Attempt } from '../../api/types';
 import { Modal, StateBadge } from '../../components/ui';
 import { t as tr } from '../../i18n';
@@ -23,7 +22,7 @@ export function AttemptLog({ pipeline, logicalTime, task, number, attempt, onClo
     let timer: number | null = null;
     const read = async () => {
       try {
-        const t = await apiText(attemptLogPath(pipeline, logicalTime, task, number), abort.signal);
+        const t = await apiText(attemptLogPath(pipeline, logicalTime, task, number), { signal: abort.signal });
         setText(t);
         setError(null);
       } catch (e) {

@@ -58,6 +58,32 @@ TEST(RunnerSchedule, ABacklogBoundedCatchUpMakesTheSameTimeline) {
                "06:00 schedule succeeded 06:00-06:20"}));
 }
 
+// A backlog below maxActiveRuns is raised to it (SchedulerCore::set_catch_up_backlog()): with
+// 3 runs at once and a backlog of 1, switched on at 03:30, the overdue 00:00, 01:00, 02:00
+// start together, then 03:00 when they end at 03:50, as without a bound.
+TEST(RunnerSchedule, ABacklogBelowMaxActiveRunsMakesTheSameTimeline) {
+  const auto timeline = [](bool bounded) {
+    Harness h(day("03:30"));
+    if (bounded) {
+      h.scheduler.set_catch_up_slice(1);
+      h.scheduler.set_catch_up_backlog(1);
+    }
+    PipelineSpec p = hourly();
+    p.concurrency.max_active_runs = 3;
+    p.tasks[0].simulate.duration = minutes(20);
+    h.scheduler.add_pipeline(p);
+    h.scheduler.switch_on();
+    h.until(day("04:30"));
+    return h.runs();
+  };
+  const V bounded = timeline(true);
+  EXPECT_EQ(bounded, timeline(false));
+  EXPECT_EQ(bounded,
+            (V{"00:00 catchup succeeded 03:30-03:50", "01:00 catchup succeeded 03:30-03:50",
+               "02:00 catchup succeeded 03:30-03:50", "03:00 catchup succeeded 03:50-04:10",
+               "04:00 schedule succeeded 04:00-04:20"}));
+}
+
 // catchup false, switched on at 03:30: overdue ticks 00, 01, 02, 03 (4 of them).
 // (a) maxMissedRuns 100, no deadline: only 03:00 runs (catchup) 03:30-03:40; 04:00 on time.
 TEST(RunnerSchedule, CatchupFalseRunsOnlyTheMostRecentTick) {

@@ -24,6 +24,7 @@
 #include "workflow/runner/timeline.hpp"
 #include "workflow/runner/window_limit.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
+#include "workflow/store/write_behind_run_store.hpp"
 
 namespace gantry::cli {
 
@@ -32,10 +33,12 @@ namespace {
 // A virtual-time replay commits this many changes at once; see SqliteRunStore.
 constexpr int kReplayBatch = 4096;
 // --format summary: catch-up ticks handled per turn of the loop, and how many queued runs a
-// pipeline may hold before its catch-up waits (more than any maxActiveRuns in practice, so a
-// freed slot always finds a queued run; see SchedulerCore::set_catch_up_backlog()).
+// pipeline may hold before its catch-up waits (the core raises it to the pipeline's
+// maxActiveRuns, so a freed slot always finds a queued run; see
+// SchedulerCore::set_catch_up_backlog()). Every run held costs memory and makes every lookup
+// of the store and the scheduler reach further (bench/pipelines_year.sh).
 constexpr size_t kSummaryCatchUpSlice = 64;
-constexpr size_t kSummaryCatchUpBacklog = 1024;
+constexpr size_t kSummaryCatchUpBacklog = 64;
 
 struct RunOptions {
   std::vector<std::string> files;
@@ -197,6 +200,9 @@ struct Orchestrator {
   PipelineDocuments docs;
   std::unique_ptr<EventLoop> loop;
   std::unique_ptr<SqliteRunStore> store;
+  // A replay's runs are written whole once finished, on a thread of their own; a backfill
+  // continues a history and writes each change as it happens.
+  std::unique_ptr<WriteBehindRunStore> write_behind;
   std::unique_ptr<SimulatedExecutor> executor;
   std::unique_ptr<SimulatedCluster> cluster;
   std::unique_ptr<RunScheduler> scheduler;
@@ -226,7 +232,9 @@ struct Orchestrator {
       check_tasks_fit(docs.pipelines, cluster->sim->cluster->topology());
       tasks = cluster->executor.get();
     }
-    scheduler = std::make_unique<RunScheduler>(*loop, *store, *tasks);
+    if (replay) write_behind = std::make_unique<WriteBehindRunStore>(*store);
+    scheduler = std::make_unique<RunScheduler>(
+        *loop, write_behind ? static_cast<RunStore&>(*write_behind) : *store, *tasks);
     if (opt.format == "summary") {
       // Nothing is printed run by run: finished runs leave memory once stored, and a catch-up
       // creates runs as they are about to start, so memory follows the runs in flight, not the
@@ -238,8 +246,15 @@ struct Orchestrator {
     for (const PoolSpec& pool : docs.pools) scheduler->add_pool(pool);
     for (const PipelineSpec& p : docs.pipelines) {
       scheduler->add_pipeline(p);
-      store->save_pipeline(p);
+      settled().save_pipeline(p);
     }
+  }
+
+  // The store with every change written, for this thread.
+  SqliteRunStore& settled() {
+    if (write_behind) return write_behind->settled();
+    store->flush();
+    return *store;
   }
 };
 
@@ -258,9 +273,9 @@ void run_pipelines(const RunOptions& opt) {
   o.scheduler->switch_on();
   for (const OperatorAction& a : actions) o.scheduler->schedule(a);
   run_with_progress(*o.loop, from, until);
-  o.store->flush();
+  SqliteRunStore& store = o.settled();
   if (opt.format == "summary") {
-    print_summary(*o.store, opt.db);
+    print_summary(store, opt.db);
     return;
   }
   print_timeline(*o.scheduler, opt.format);
@@ -305,9 +320,9 @@ void backfill_pipelines(const RunOptions& opt) {
     untouched += report.untouched;
   }
   run_backlog_with_progress(*o.loop, *o.scheduler);
-  o.store->flush();
+  SqliteRunStore& store = o.settled();
   if (opt.format == "summary")
-    print_summary(*o.store, opt.db);
+    print_summary(store, opt.db);
   else
     print_timeline(*o.scheduler, opt.format);
   if (opt.format == "json") return;

@@ -151,7 +151,7 @@ void SchedulerCore::try_start_runs(PipelineState& p) {
   }
   p.starting = false;
   // A catch-up held by its backlog goes on once queued runs have started.
-  if (p.catch_up_held && p.queued.size() < catch_up_backlog_ && !p.tick_timer) {
+  if (p.catch_up_held && p.queued.size() < catch_up_backlog(p) && !p.tick_timer) {
     p.catch_up_held = false;
     continue_catch_up(p);
   }

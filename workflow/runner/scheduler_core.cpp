@@ -125,7 +125,7 @@ void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
   for (const PlannedTick& t : plan.runs) handle_tick(p, t.tick, t.trigger);
   if (plan.more) {
     // Enough runs wait to start: the rest when they have (try_start_runs()).
-    if (p.queued.size() >= catch_up_backlog_) {
+    if (p.queued.size() >= catch_up_backlog(p)) {
       p.catch_up_held = true;
       return;
     }
@@ -143,6 +143,11 @@ void SchedulerCore::catch_up(PipelineState& p, std::optional<Time> on_time) {
                       format_rfc3339(plan.missed_due), format_duration(*s.starting_deadline)));
   }
   arm_tick(p);
+}
+
+size_t SchedulerCore::catch_up_backlog(const PipelineState& p) const {
+  return std::max(catch_up_backlog_,
+                  static_cast<size_t>(std::max(0, p.spec.concurrency.max_active_runs)));
 }
 
 void SchedulerCore::continue_catch_up(PipelineState& p) {

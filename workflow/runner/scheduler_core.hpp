@@ -124,14 +124,14 @@ class SchedulerCore {
   void set_catch_up_slice(size_t runs) {
     catch_up_slice_ = runs == 0 ? std::numeric_limits<size_t>::max() : runs;
   }
-  // A catch-up creates its runs only while the pipeline has fewer than `runs` queued (0: no
-  // limit, the default): the next slice waits until queued runs start, so that a year of
-  // missed ticks holds memory for the runs about to start, not for the whole backlog. The runs,
-  // their order and their times are the same as without it as long as `runs` is at least the
-  // pipeline's maxActiveRuns (a freed slot always finds a queued run); only when each is
-  // created (and written to the store) differs, and a tick that comes due while the catch-up
-  // waits is caught up with it (trigger catchup, not schedule). Takes effect with a finite
-  // catch-up slice.
+  // A catch-up creates its runs only while the pipeline has fewer than `runs` queued, or its
+  // maxActiveRuns if that is more (0: no limit, the default): the next slice waits until
+  // queued runs start, so that a year of missed ticks holds memory for the runs about to
+  // start, not for the whole backlog. The runs, their order and their times are the same as
+  // without it, as a backlog of at least maxActiveRuns means a freed slot always finds a
+  // queued run; only when each is created (and written to the store) differs, and a tick that
+  // comes due while the catch-up waits is caught up with it (trigger catchup, not schedule).
+  // Takes effect with a finite catch-up slice.
   void set_catch_up_backlog(size_t runs) {
     catch_up_backlog_ = runs == 0 ? std::numeric_limits<size_t>::max() : runs;
   }
@@ -442,7 +442,9 @@ class SchedulerCore {
   LostAttempts lost_attempts_ = LostAttempts::kRerun;
   size_t catch_up_slice_ = std::numeric_limits<size_t>::max();    // set_catch_up_slice()
   size_t catch_up_backlog_ = std::numeric_limits<size_t>::max();  // set_catch_up_backlog()
-  std::map<std::string, std::string> unloaded_;                   // set_unloaded_pipelines()
+  // The backlog that holds `p`'s catch-up: catch_up_backlog_, at least its maxActiveRuns.
+  size_t catch_up_backlog(const PipelineState& p) const;
+  std::map<std::string, std::string> unloaded_;  // set_unloaded_pipelines()
   // What the executor reported while the scheduler was down, in order.
   std::vector<std::variant<RunningReport, Completion>> held_reports_;
   std::vector<Held> held_timers_;

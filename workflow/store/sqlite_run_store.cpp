@@ -6,6 +6,7 @@
 
 #include "engine/store/store_error.hpp"
 #include "engine/store/transaction.hpp"
+#include "workflow/store/row_values.hpp"
 
 namespace gantry {
 
@@ -15,6 +16,9 @@ const DatabaseKind kRunsDatabase{0x47616e52u,
                                  {{"pipelines", "runs", "task_instances", "attempts", "events"}}};
 
 namespace {
+
+using run_columns::micros;
+using run_columns::params_text;
 
 const std::vector<std::string> kSchema = {
     "CREATE TABLE pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT,"
@@ -58,14 +62,6 @@ E parse_word(const std::string& path, std::string_view word, int count, const ch
                    StoreError::kGantry);
 }
 
-// Run::params as stored: a JSON object of the literals, NULL (nullopt) when there are none.
-std::optional<std::string> params_text(const std::map<std::string, std::string>& params) {
-  if (params.empty()) return std::nullopt;
-  nlohmann::json j = nlohmann::json::object();
-  for (const auto& [name, literal] : params) j[name] = nlohmann::json::parse(literal);
-  return j.dump();
-}
-
 std::optional<Time> time_or_null(const Statement& s, int col) {
   if (s.column_is_null(col)) return std::nullopt;
   return Time::from_micros(s.column_int64(col));
@@ -76,10 +72,6 @@ std::optional<Time> time_or_null(const Statement& s, int col) {
 FileLock lock_unless_foreign(const std::string& path) {
   check_replaceable(path, kRunsDatabase);
   return FileLock::acquire(path);
-}
-
-std::optional<int64_t> micros(std::optional<Time> t) {
-  return t ? std::optional<int64_t>(t->micros()) : std::nullopt;
 }
 
 }  // namespace
@@ -391,10 +383,9 @@ void SqliteRunStore::attempt_ended(const RunKey& key, std::string_view task, siz
                                    AttemptState state, std::string_view reason) {
   begin_change();
   Undo undo(*this);
-  const std::optional<std::string> why =
-      reason.empty() ? std::nullopt : std::optional<std::string>(reason);
-  end_attempt_.bind_all(end.micros(), std::string(to_string(state)), why, run_id(key),
-                        std::string(task), static_cast<int64_t>(index));
+  end_attempt_.bind_all(end.micros(), std::string(to_string(state)),
+                        run_columns::reason_or_null(reason), run_id(key), std::string(task),
+                        static_cast<int64_t>(index));
   end_attempt_.step();
   end_attempt_.reset();
   expect_one_row("ending an attempt");

@@ -141,6 +141,30 @@ class SqliteRunStore final : public RunStore {
   // Commits the open batch, if any (not an open group: commit_group() does).
   void flush();
 
+  // --- Whole rows, for a writer that keeps changes in memory and writes each run once
+  // (WriteBehindRunStore, write_behind_run_store.hpp). Implemented in sqlite_run_rows.cpp. ---
+  // A run as the database holds (or will hold) it: its row id, chosen by the writer, and how
+  // much of it is stored already, so that what is new is INSERTed (the UNIQUE and primary
+  // keys still refuse a second run of a key, a second attempt of an index) and only what
+  // exists is UPDATEd.
+  struct RunRows {
+    int64_t id = 0;
+    Run run;
+    bool stored = false;                  // its run and task instance rows exist
+    std::vector<size_t> stored_attempts;  // per task (in run.tasks order): attempts that exist
+  };
+  // Writes the runs' rows and appends the events, in one transaction of its own (an open
+  // batch is committed first); the commit hook is called after it. Throws StoreError (the
+  // transaction rolled back): a run whose key or id exists while `stored` is false, an
+  // UPDATE that matches no row, SQLite's errors (a full disk).
+  void write_rows(const std::vector<RunRows>& runs, const std::vector<SchedulerEvent>& events);
+  // The run of `key` with its row id, every row stored; nullopt when the database has none.
+  std::optional<RunRows> load_rows(const RunKey& key) const;
+  // The greatest run id stored (0 when none): a writer choosing ids goes on after it.
+  int64_t max_run_id() const;
+  // Per pipeline, the greatest logical time of its stored runs.
+  std::map<std::string, Time> latest_logical_times() const;
+
   // Groups: every change from begin_group() to commit_group() is one transaction, so a caller
   // applies several changes all or nothing (gantry serve: one request). begin_group() commits
   // an open batch first. commit_group() throws StoreError when the COMMIT fails (the group is
@@ -220,6 +244,8 @@ class SqliteRunStore final : public RunStore {
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_, running_attempt_,
       end_attempt_, insert_event_,
       upsert_pipeline_;  // destroyed before db_ closes
+  // write_rows()'s, prepared at its first call (sqlite_run_rows.cpp).
+  Statement insert_run_row_, insert_task_row_, insert_attempt_row_, update_attempt_row_;
 };
 
 }  // namespace gantry

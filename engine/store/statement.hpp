@@ -74,7 +74,12 @@ class Statement {
   // Binds the arguments to parameters 1, 2, ... in order, as bind() would.
   template <typename... Args>
   Statement& bind_all(const Args&... args) {
-    int index = 0;
+    return bind_from(1, args...);
+  }
+  // ... to parameters first, first + 1, ...: one row of a multi-row INSERT.
+  template <typename... Args>
+  Statement& bind_from(int first, const Args&... args) {
+    int index = first - 1;
     (bind(++index, args), ...);
     return *this;
   }

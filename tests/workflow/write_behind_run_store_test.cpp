@@ -166,15 +166,63 @@ TEST_F(WriteBehindRunStoreTest, ADayOfRunsGivesTheSameDatabase) {
                   " WHERE r.pipeline = 'flaky' AND r.logical_us = " +
                       std::to_string(day("03:30").micros())),
             2);
-  EXPECT_GT(count(behind, "SELECT count(*) FROM attempts WHERE task = 'transform' AND idx = 1"),
-            0);
+  EXPECT_GT(count(behind, "SELECT count(*) FROM attempts WHERE task = 'transform' AND idx = 1"), 0);
   EXPECT_EQ(count(behind, "SELECT count(*) FROM attempts WHERE reason LIKE '%by ops%'"), 1);
-  EXPECT_EQ(count(behind, "SELECT count(*) FROM runs WHERE pipeline = 'etl' AND state = 'failed'"
-                          " AND logical_us = " + std::to_string(day("03:00").micros())),
+  EXPECT_EQ(count(behind,
+                  "SELECT count(*) FROM runs WHERE pipeline = 'etl' AND state = 'failed'"
+                  " AND logical_us = " +
+                      std::to_string(day("03:00").micros())),
             1);
-  EXPECT_EQ(count(behind, "SELECT count(*) FROM runs WHERE pipeline = 'etl' AND state = 'killed'"
-                          " AND logical_us = " + std::to_string(day("04:00").micros())),
+  EXPECT_EQ(count(behind,
+                  "SELECT count(*) FROM runs WHERE pipeline = 'etl' AND state = 'killed'"
+                  " AND logical_us = " +
+                      std::to_string(day("04:00").micros())),
             1);
+}
+
+// 70 runs of 2 tasks written in one batch: the rows go into multi-row INSERTs of 32 (runs: 2
+// statements and 6 rows one by one; task instances and attempts: 4 statements and 12 rows),
+// and the database is the same as change by change.
+TEST_F(WriteBehindRunStoreTest, ABatchOfManyRunsGivesTheSameDatabase) {
+  const auto write = [](RunStore& store) {
+    for (int i = 0; i < 70; ++i) {
+      gantry::Run run;
+      run.pipeline = i % 2 == 0 ? "even" : "odd";
+      run.logical_time = day("00:00") + minutes(i);
+      run.tasks = {TaskInstance{"a", TaskState::kPending, {}, {}},
+                   TaskInstance{"b", TaskState::kPending, {}, {}}};
+      ASSERT_TRUE(store.create_run(run));
+      const RunKey key{run.pipeline, run.logical_time};
+      const Time t = run.logical_time;
+      store.update_run(key, RunState::kRunning, t, std::nullopt);
+      for (const char* name : {"a", "b"}) {
+        store.update_task(key, name, TaskState::kRunning, Resources{500, 1 << 20, 1, 0});
+        store.attempt_started(key, name, 0, static_cast<AttemptId>(2 * i + (name[0] - 'a') + 1), t);
+        store.attempt_running(key, name, 0, t + seconds(5));
+        store.attempt_ended(key, name, 0, t + seconds(30),
+                            i % 7 == 0 ? AttemptState::kFailed : AttemptState::kSucceeded,
+                            i % 7 == 0 ? "exit code 1" : "");
+        store.update_task(key, name, i % 7 == 0 ? TaskState::kFailed : TaskState::kSucceeded,
+                          Resources{500, 1 << 20, 1, 0});
+      }
+      store.update_run(key, i % 7 == 0 ? RunState::kFailed : RunState::kSucceeded, t,
+                       t + seconds(30));
+    }
+  };
+  const std::string direct = path("direct.db"), behind = path("behind.db");
+  {
+    SqliteRunStore store(direct);
+    write(store);
+  }
+  {
+    SqliteRunStore sqlite(behind);
+    WriteBehindRunStore store(sqlite);
+    write(store);
+    store.flush();
+  }
+  EXPECT_EQ(dump(behind), dump(direct));
+  EXPECT_EQ(count(behind, "SELECT count(*) FROM runs"), 70);
+  EXPECT_EQ(count(behind, "SELECT count(*) FROM attempts WHERE reason = 'exit code 1'"), 20);
 }
 
 // create_run() refuses a key it holds, and a key the database holds (an earlier key than the

@@ -244,8 +244,13 @@ class SqliteRunStore final : public RunStore {
   Statement insert_run_, insert_task_, update_run_, update_task_, insert_attempt_, running_attempt_,
       end_attempt_, insert_event_,
       upsert_pipeline_;  // destroyed before db_ closes
-  // write_rows()'s, prepared at its first call (sqlite_run_rows.cpp).
-  Statement insert_run_row_, insert_task_row_, insert_attempt_row_, update_attempt_row_;
+  // write_rows()'s statements, prepared at its first call (sqlite_run_rows.cpp, where the
+  // type is; the deleter lets this file do without it).
+  struct RowStatements;
+  struct RowStatementsDeleter {
+    void operator()(RowStatements* statements) const;
+  };
+  std::unique_ptr<RowStatements, RowStatementsDeleter> row_statements_;
 };
 
 }  // namespace gantry

@@ -7,15 +7,11 @@
 
 namespace gantry {
 
-size_t WriteBehindRunStore::KeyHash::operator()(const RunKey& k) const {
-  const size_t h = std::hash<std::string>{}(k.pipeline);
-  return h ^ (std::hash<int64_t>{}(k.logical_time.micros()) + 0x9e3779b97f4a7c15ull + (h << 6) +
-              (h >> 2));
-}
-
 WriteBehindRunStore::WriteBehindRunStore(SqliteRunStore& store) : store_(store) {
   last_id_ = store_.max_run_id();
-  for (const auto& [pipeline, latest] : store_.latest_logical_times()) latest_[pipeline] = latest;
+  for (const auto& [pipeline, latest] : store_.latest_logical_times())
+    held_.note_latest(pipeline, latest);
+  batch_.runs.reserve(kBatchRuns);
   thread_ = std::thread([this] { write_loop(); });
 }
 
@@ -36,31 +32,24 @@ void WriteBehindRunStore::throw_if_failed() const {
 
 bool WriteBehindRunStore::create_run(const Run& run) {
   throw_if_failed();
-  RunKey key{run.pipeline, run.logical_time};
-  const auto latest = latest_.find(run.pipeline);
-  if (latest != latest_.end() && run.logical_time <= latest->second) {
+  const std::optional<Time> latest = held_.latest(run.pipeline);
+  if (latest && run.logical_time <= *latest) {
     // Not later than every run of the pipeline: it may exist, held or stored.
-    if (held_.contains(key)) return false;
+    if (held_.find(run.pipeline, run.logical_time) != nullptr) return false;
     flush();
-    if (store_.load_rows(key)) return false;
+    if (store_.load_rows(RunKey{run.pipeline, run.logical_time})) return false;
   }
-  if (latest == latest_.end())
-    latest_.emplace(run.pipeline, run.logical_time);
-  else
-    latest->second = std::max(latest->second, run.logical_time);
   RunRows rows;
   rows.id = ++last_id_;
   rows.run = run;
   for (TaskInstance& t : rows.run.tasks) t.attempts.clear();  // as SqliteRunStore writes it
-  held_.emplace(std::move(key), std::move(rows));
+  held_.add(std::move(rows));
   return true;
 }
 
-WriteBehindRunStore::RunRows& WriteBehindRunStore::held(const RunKey& key) {
+HeldRuns::Entry& WriteBehindRunStore::held(const RunKey& key) {
   throw_if_failed();
-  if (last_ && last_->run.logical_time == key.logical_time && last_->run.pipeline == key.pipeline)
-    return *last_;
-  if (const auto it = held_.find(key); it != held_.end()) return *(last_ = &it->second);
+  if (HeldRuns::Entry* entry = held_.find(key.pipeline, key.logical_time)) return *entry;
   // A change to a run written already (an operator's rerun of a finished run): it is read
   // back and held again; its rows are UPDATEd when it is written next.
   flush();
@@ -71,7 +60,7 @@ WriteBehindRunStore::RunRows& WriteBehindRunStore::held(const RunKey& key) {
                          ", which the database does not hold",
                      StoreError::kConstraint);
   }
-  return *(last_ = &held_.emplace(key, std::move(*rows)).first->second);
+  return held_.add(std::move(*rows));
 }
 
 TaskInstance& WriteBehindRunStore::task_of(RunRows& rows, const RunKey& key,
@@ -100,19 +89,20 @@ Attempt& WriteBehindRunStore::attempt_of(RunRows& rows, const RunKey& key, std::
 
 void WriteBehindRunStore::update_run(const RunKey& key, RunState state, std::optional<Time> start,
                                      std::optional<Time> end) {
-  RunRows& rows = held(key);
-  rows.run.state = state;
-  rows.run.start = start;
-  rows.run.end = end;
-  if (is_finished(state)) {
-    finished_.push_back(key);
+  HeldRuns::Entry& entry = held(key);
+  entry.rows.run.state = state;
+  entry.rows.run.start = start;
+  entry.rows.run.end = end;
+  if (is_finished(state) && !entry.listed) {
+    entry.listed = true;
+    finished_.push_back(&entry);
     hand_over_if_due();
   }
 }
 
 void WriteBehindRunStore::update_task(const RunKey& key, std::string_view task, TaskState state,
                                       const Resources& requests) {
-  RunRows& rows = held(key);
+  RunRows& rows = held(key).rows;
   TaskInstance& t = task_of(rows, key, task);
   t.state = state;
   t.requests = requests;
@@ -120,7 +110,7 @@ void WriteBehindRunStore::update_task(const RunKey& key, std::string_view task, 
 
 void WriteBehindRunStore::attempt_started(const RunKey& key, std::string_view task, size_t index,
                                           AttemptId id, Time start) {
-  RunRows& rows = held(key);
+  RunRows& rows = held(key).rows;
   TaskInstance& t = task_of(rows, key, task);
   // Attempts are numbered without gaps and written once (SqliteRunStore refuses a second
   // attempt of an index on its primary key; here it would replace one in memory).
@@ -139,13 +129,13 @@ void WriteBehindRunStore::attempt_started(const RunKey& key, std::string_view ta
 
 void WriteBehindRunStore::attempt_running(const RunKey& key, std::string_view task, size_t index,
                                           Time at) {
-  RunRows& rows = held(key);
+  RunRows& rows = held(key).rows;
   attempt_of(rows, key, task, index).running = at;
 }
 
 void WriteBehindRunStore::attempt_ended(const RunKey& key, std::string_view task, size_t index,
                                         Time end, AttemptState state, std::string_view reason) {
-  RunRows& rows = held(key);
+  RunRows& rows = held(key).rows;
   Attempt& a = attempt_of(rows, key, task, index);
   a.end = end;
   a.state = state;
@@ -164,34 +154,42 @@ void WriteBehindRunStore::hand_over_if_due() {
 
 void WriteBehindRunStore::hand_over(bool everything) {
   // Finished runs leave memory in the order they finished (a run reopened since, by a
-  // rerun, stays held; one listed twice moves once).
-  for (const RunKey& key : finished_) {
-    const auto it = held_.find(key);
-    if (it == held_.end() || !is_finished(it->second.run.state)) continue;
-    batch_.runs.push_back(std::move(it->second));
-    if (last_ == &it->second) last_ = nullptr;
-    held_.erase(it);
+  // rerun, stays held).
+  for (HeldRuns::Entry* entry : finished_) {
+    entry->listed = false;
+    if (is_finished(entry->rows.run.state)) batch_.runs.push_back(held_.take(*entry));
   }
   finished_.clear();
   if (everything) {
-    for (auto& [key, rows] : held_) {
+    held_.for_each([&](HeldRuns::Entry& entry) {
+      RunRows& rows = entry.rows;
       batch_.runs.push_back(rows);
       rows.stored = true;
       rows.stored_attempts.clear();
-      for (const TaskInstance& t : rows.run.tasks) rows.stored_attempts.push_back(t.attempts.size());
-    }
+      for (const TaskInstance& t : rows.run.tasks)
+        rows.stored_attempts.push_back(t.attempts.size());
+    });
   }
   if (batch_.runs.empty() && batch_.events.empty()) return;
-  // Row ids in creation order within a batch, as the change-by-change writer's INSERTs gave
-  // them (the UNIQUE index is cheaper to fill in order too).
-  std::sort(batch_.runs.begin(), batch_.runs.end(),
-            [](const RunRows& a, const RunRows& b) { return a.id < b.id; });
   std::unique_lock lock(mu_);
   changed_.wait(lock, [&] { return error_ || queue_.size() < kBatchesInFlight; });
   if (error_) std::rethrow_exception(error_);
   queue_.push_back(std::move(batch_));
-  batch_ = Batch();
   changed_.notify_all();
+  // The next batch reuses a written one: its rows are freed here, on the thread that
+  // allocated them (freed on the writer, they contended for the allocator's lock with this
+  // thread), and its vectors keep their capacity.
+  std::vector<Batch> spent;
+  spent.swap(spent_);
+  lock.unlock();
+  if (spent.empty()) {
+    batch_ = Batch();
+    batch_.runs.reserve(kBatchRuns);
+  } else {
+    batch_ = std::move(spent.back());
+    batch_.runs.clear();
+    batch_.events.clear();
+  }
 }
 
 void WriteBehindRunStore::flush() {
@@ -222,6 +220,7 @@ void WriteBehindRunStore::write_loop() {
       failed = std::current_exception();
     }
     lock.lock();
+    spent_.push_back(std::move(batch));
     writing_ = false;
     if (failed) {
       error_ = failed;
@@ -239,7 +238,8 @@ std::vector<Run> WriteBehindRunStore::load_runs(RunSelection which) const {
 }
 
 std::optional<Run> WriteBehindRunStore::load_run(const RunKey& key) const {
-  if (const auto it = held_.find(key); it != held_.end()) return it->second.run;
+  if (const HeldRuns::Entry* entry = held_.find(key.pipeline, key.logical_time))
+    return entry->rows.run;
   flush_for_read();
   return store_.load_run(key);
 }

@@ -45,14 +45,13 @@
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "workflow/runner/run_store.hpp"
+#include "workflow/store/held_runs.hpp"
 #include "workflow/store/sqlite_run_store.hpp"
 
 namespace gantry {
@@ -97,11 +96,6 @@ class WriteBehindRunStore final : public RunStore {
 
  private:
   using RunRows = SqliteRunStore::RunRows;
-  // Not noexcept, on purpose: libstdc++ then keeps each node's hash, so a lookup compares
-  // hashes along a bucket instead of hashing every pipeline name it passes.
-  struct KeyHash {
-    size_t operator()(const RunKey& k) const;
-  };
   struct Batch {
     std::vector<RunRows> runs;
     std::vector<SchedulerEvent> events;
@@ -109,7 +103,7 @@ class WriteBehindRunStore final : public RunStore {
 
   // The run of `key`: held, or read back from the database (after flush()). Throws
   // StoreError when the database has none.
-  RunRows& held(const RunKey& key);
+  HeldRuns::Entry& held(const RunKey& key);
   TaskInstance& task_of(RunRows& rows, const RunKey& key, std::string_view task);
   Attempt& attempt_of(RunRows& rows, const RunKey& key, std::string_view task, size_t index);
   // Moves the finished runs into the batch and hands it over once it is full.
@@ -125,19 +119,16 @@ class WriteBehindRunStore final : public RunStore {
   void write_loop();
 
   SqliteRunStore& store_;
-  std::unordered_map<RunKey, RunRows, KeyHash> held_;
-  // The run held() found last: the scheduler changes one run several times in a row (a task
-  // ends, the next starts). Nodes of held_ stay where they are until erased.
-  RunRows* last_ = nullptr;
-  std::vector<RunKey> finished_;  // held runs that finished since the last hand-over
+  HeldRuns held_;
+  std::vector<HeldRuns::Entry*> finished_;  // held runs that finished since the last hand-over
   Batch batch_;
   int64_t last_id_ = 0;
-  std::map<std::string, Time, std::less<>> latest_;  // per pipeline: the latest key created
 
   mutable std::mutex mu_;
   mutable std::condition_variable changed_;
-  std::deque<Batch> queue_;  // handed over, oldest first
-  bool writing_ = false;     // the writer holds a batch it took from the queue
+  std::deque<Batch> queue_;   // handed over, oldest first
+  std::vector<Batch> spent_;  // written, to be freed (and reused) by the caller's thread
+  bool writing_ = false;      // the writer holds a batch it took from the queue
   bool closing_ = false;
   std::exception_ptr error_;
   std::atomic<bool> failed_{false};  // error_ is set: checked without the lock on every change

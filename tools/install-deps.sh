@@ -14,6 +14,7 @@ packages=(
   libboost-graph-dev libsqlite3-dev sqlite3 libyaml-cpp-dev nlohmann-json3-dev
   libcivetweb-dev libfmt-dev libcurl4-openssl-dev libspdlog-dev libcli11-dev
   libhowardhinnant-date-dev tzdata
+  libjemalloc-dev  # tools/CMakeLists.txt: the gantry program's allocator
   libgtest-dev libgmock-dev libbenchmark-dev
   hyperfine time
   clang libclang-rt-14-dev clang-format

@@ -859,6 +859,11 @@ const server = http.createServer(async (req, res) => {
           let l = list;
           const st = url.searchParams.get('state');
           if (st) l = l.filter((r) => r.state === st);
+          // from / to: logical times, both ends included (the server's run_queries.cpp).
+          const from = url.searchParams.get('from');
+          const to = url.searchParams.get('to');
+          if (from) l = l.filter((r) => Date.parse(r.logicalTime) >= Date.parse(from));
+          if (to) l = l.filter((r) => Date.parse(r.logicalTime) <= Date.parse(to));
           const after = url.searchParams.get('after');
           if (after) l = l.filter((r) => r.logicalTime < after);
           const limit = Math.min(500, Number(url.searchParams.get('limit') ?? 50));

@@ -21,6 +21,7 @@ import { checkDistributedSweepsPage } from './distributedSweeps.mjs';
 import { checkFailureExplained, checkTaskActions, checkWhyWaiting } from './dayTwo.mjs';
 import { checkOutage, outageConfigured } from './outage.mjs';
 import { checkLocale } from './locale.mjs';
+import { checkRunsByTime } from './runsByTime.mjs';
 
 const url = (process.env.GANTRY_URL ?? '').replace(/\/$/, '');
 const token = process.env.GANTRY_TOKEN ?? '';
@@ -303,6 +304,8 @@ try {
   await checkWhyWaiting(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
   step('day two: a log, clear, mark success, backfill and delete, each confirmed (#26 §2, §3)');
   await checkTaskActions(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
+  step('runs by time range: a window sent to the server, kept in the address, paged inside; bad input refused; reset');
+  await checkRunsByTime(page, { url, token, id: name.replace(/^e2e-/, ''), shot });
 
   // Editor timings on a large pipeline, when the server has one.
   // (Looked up in the list: a 404 would be a console error.)

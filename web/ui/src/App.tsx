@@ -154,7 +154,7 @@ export function App() {
       page = <EditorPage name={route.path[1] ?? null} />;
       break;
     case 'runs':
-      page = <RunsPage pipeline={route.path[1] ?? null} run={route.query.get('run')} />;
+      page = <RunsPage pipeline={route.path[1] ?? null} address={route.query} />;
       break;
     case 'cluster':
       page = <ClusterPage />;

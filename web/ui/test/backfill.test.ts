@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { previewBackfill, utcInput } from '../src/model/backfill';
+import { translate } from '../src/i18n/t';
 
 describe('backfill preview', () => {
   it('counts the ticks of the window, both ends included', () => {
@@ -19,8 +20,13 @@ describe('backfill preview', () => {
   });
 
   it('refuses a window that ends before it starts, or a missing end', () => {
-    expect(previewBackfill('0 * * * *', 'UTC', '2026-01-02T00:00', '2026-01-01T00:00').error).toBe('the end is before the start');
-    expect(previewBackfill('0 * * * *', 'UTC', '2026-01-02T00:00', '').error).toBe('give both ends of the window');
+    const say = (e: ReturnType<typeof previewBackfill>['error'], locale: 'en' | 'zh-CN') => (e ? translate(locale, e.key, e.params) : '');
+    const before = previewBackfill('0 * * * *', 'UTC', '2026-01-02T00:00', '2026-01-01T00:00').error;
+    expect(say(before, 'en')).toBe('The end is before the start.');
+    expect(say(before, 'zh-CN')).toBe('结束时间早于开始时间。');
+    const half = previewBackfill('0 * * * *', 'UTC', '2026-01-02T00:00', '').error;
+    expect(say(half, 'en')).toBe('Give both ends of the window.');
+    expect(say(half, 'zh-CN')).toBe('请填写时间窗口的两端。');
     expect(utcInput('2026-01-01T00:00')?.toISOString()).toBe('2026-01-01T00:00:00.000Z');
     expect(utcInput('yesterday')).toBeNull();
   });

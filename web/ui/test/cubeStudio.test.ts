@@ -4,11 +4,14 @@
 
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { importCubeStudio, importToYaml, parseCubeGpu, zonedToUtc, formatSeconds, sanitizePipelineName, findExport } from '../src/model/cubeStudio';
+import { importCubeStudio, importNoteText, importToYaml, parseCubeGpu, zonedToUtc, formatSeconds, sanitizePipelineName, findExport } from '../src/model/cubeStudio';
+import { translate, type T } from '../src/i18n/t';
 import { parseBundle } from '../src/model/bundle';
 import { toGraph, edgesOf } from '../src/model/graph';
 import { checkConnection } from '../src/model/dag';
 
+const en: T = (k, p) => translate('en', k, p);
+const zh: T = (k, p) => translate('zh-CN', k, p);
 const fixture = readFileSync(new URL('./fixtures/cube-studio-export.json', import.meta.url), 'utf8');
 
 describe('importCubeStudio', () => {
@@ -40,7 +43,7 @@ describe('importCubeStudio', () => {
     expect(p.spec.parallelism).toBe(2);
     // "bad key=1" is not a variable name: left out, with a warning.
     expect(p.spec.env).toEqual({ DATA_DATE: "{{ datetime.datetime.now().strftime('%Y%m%d') }}", HF_HOME: '/mnt/admin/hf' });
-    expect(result.notes.some((n) => n.level === 'warning' && n.message.includes('"bad key"'))).toBe(true);
+    expect(result.notes.some((n) => n.level === 'warning' && importNoteText(n, en).includes('"bad key"'))).toBe(true);
   });
 
   it('keeps the DAG order and maps the upstreams', () => {
@@ -51,7 +54,7 @@ describe('importCubeStudio', () => {
     expect(task('xgb-rank').dependsOn).toEqual(['feature_extract']);
     // "deleted-task" is not in the export: dropped, with a warning.
     expect(task('evaluate').dependsOn).toEqual(['bert-train', 'xgb-rank']);
-    expect(result.notes.some((n) => n.task === 'evaluate' && n.message.includes('deleted-task'))).toBe(true);
+    expect(result.notes.some((n) => n.task === 'evaluate' && importNoteText(n, en).includes('deleted-task'))).toBe(true);
     expect(task('spark-report').dependsOn).toEqual(['evaluate']);
   });
 
@@ -113,7 +116,7 @@ describe('importCubeStudio', () => {
   });
 
   it("says which Spark parameters it left out of the command", () => {
-    const text = result.notes.map((n) => `${n.task ?? ''}: ${n.message}`).join('\n');
+    const text = result.notes.map((n) => `${n.task ?? ''}: ${importNoteText(n, en)}`).join('\n');
     expect(text).toContain('spark-report: template parameters with no Gantry field, left out (not the command): --code_type Python');
   });
 
@@ -129,7 +132,7 @@ describe('importCubeStudio', () => {
     const spec = r.pipeline.spec as { tasks: { name: string; dependsOn?: string[] }[] };
     expect(spec.tasks.map((t) => t.name)).toEqual(['train', 'notify']);
     expect(spec.tasks[1].dependsOn).toBeUndefined();
-    const text = r.notes.map((n) => `${n.task ?? ''}: ${n.message}`).join('\n');
+    const text = r.notes.map((n) => `${n.task ?? ''}: ${importNoteText(n, en)}`).join('\n');
     expect(text).toContain('serve: job template "deploy-service" deploys an inference service');
     expect(text).toContain('this task was not imported');
     expect(text).toContain('notify: upstream "serve" deploys an inference service, which was not imported; dependency dropped');
@@ -141,7 +144,7 @@ describe('importCubeStudio', () => {
   });
 
   it('lists what has no Gantry field instead of dropping it silently', () => {
-    const text = result.notes.map((n) => `${n.task ?? ''}: ${n.message}`).join('\n');
+    const text = result.notes.map((n) => `${n.task ?? ''}: ${importNoteText(n, en)}`).join('\n');
     expect(text).toContain('bert-train: resource_rdma "1" has no Gantry field');
     expect(text).toContain('data-prepare: volume_mount');
     expect(text).toContain('pipeline node_selector "cpu=true,train=true"');
@@ -197,7 +200,7 @@ describe('cube-studio shapes and values', () => {
     one.pipeline.cron_time = '1 2 3';
     const r = importCubeStudio(one);
     expect((r.pipeline.spec as Record<string, unknown>).schedule).toBeUndefined();
-    expect(r.notes.some((n) => n.level === 'warning' && n.message.startsWith('cron_time "1 2 3"'))).toBe(true);
+    expect(r.notes.some((n) => n.level === 'warning' && importNoteText(n, en).startsWith('cron_time "1 2 3"'))).toBe(true);
   });
 
   it('reads cube-studio GPU requests', () => {
@@ -208,7 +211,8 @@ describe('cube-studio shapes and values', () => {
     expect(parseCubeGpu('1(V100)')).toEqual({ gpu: '1', gpuType: 'V100' });
     expect(parseCubeGpu('4（H100）')).toEqual({ gpu: '4', gpuType: 'H100-80G' });
     expect(parseCubeGpu('1(npu)')).toEqual({ gpu: '1', gpuType: undefined });
-    expect(parseCubeGpu('1.5').problem).toMatch(/whole GPUs above 1/);
+    expect(parseCubeGpu('1.5').problem?.key).toBe('importNote.badGpu');
+    expect(parseCubeGpu('1.5').problem?.params.problem).toMatch(/whole GPUs above 1/);
     expect(parseCubeGpu('lots').problem).toBeDefined();
   });
 
@@ -230,5 +234,64 @@ describe('cube-studio shapes and values', () => {
     expect(sanitizePipelineName('My_Pipeline v2')).toBe('my-pipeline-v2');
     expect(sanitizePipelineName('2024-report')).toBe('report');
     expect(sanitizePipelineName('x'.repeat(80))).toHaveLength(54);
+  });
+});
+
+// The notes are a key and parameters: each reads in the language chosen when it is shown.
+describe('the import notes in both languages', () => {
+  const notesOf = (r: ReturnType<typeof importCubeStudio>, t: T) => r.notes.map((n) => `${n.task ?? ''}: ${importNoteText(n, t)}`);
+  const fromFixture = importCubeStudio(fixture, { now: new Date('2026-10-01T12:00:00Z') });
+  const serving = importCubeStudio({
+    pipeline: { name: 'train-and-serve', dag_json: { train: { upstream: [] }, serve: { upstream: ['train'] }, notify: { upstream: ['serve', 'gone'] } } },
+    tasks: [
+      { name: 'train', job_template: 'pytorchjob', args: '{"--image": "r/train:1", "--command": "python train.py"}' },
+      { name: 'serve', job_template: { name: 'deploy-service' }, args: '{"--image": "r/serve:1"}' },
+      { name: 'notify', job_template: 'python', args: '{"--image": "r/notify:1", "--command": "python notify.py"}' },
+    ],
+  });
+
+  it("says the Spark template's notes in English and in Chinese", () => {
+    // spark-report has --code_file local:///opt/spark/report.py and --code_type Python.
+    expect(notesOf(fromFixture, en)).toEqual(expect.arrayContaining([
+      'spark-report: Spark application local:///opt/spark/report.py → command spark-submit',
+      'spark-report: template parameters with no Gantry field, left out (not the command): --code_type Python',
+    ]));
+    expect(notesOf(fromFixture, zh)).toEqual(expect.arrayContaining([
+      'spark-report: Spark 应用 local:///opt/spark/report.py → 命令 spark-submit',
+      'spark-report: 模板参数在 Gantry 中没有对应字段，已略去（不作为命令）：--code_type Python',
+    ]));
+  });
+
+  it('says a refused serving template and the dependencies dropped in English and in Chinese', () => {
+    expect(notesOf(serving, en).filter((l) => !l.includes('→'))).toEqual([
+      'serve: job template "deploy-service" deploys an inference service: Gantry runs services in a scenario (kind: Scenario, spec.services, as in scenarios/serving/), not as a pipeline task; this task was not imported',
+      'notify: upstream "serve" deploys an inference service, which was not imported; dependency dropped',
+      'notify: upstream "gone" is not a task of the export; dependency dropped',
+    ]);
+    expect(notesOf(serving, zh).filter((l) => !l.includes('→'))).toEqual([
+      'serve: 任务模板 "deploy-service" 部署的是推理服务：Gantry 在场景中运行服务（kind: Scenario，spec.services，见 scenarios/serving/），而不是作为流水线任务；此任务未导入',
+      'notify: 上游 "serve" 部署的是推理服务，未被导入；已去掉此依赖',
+      'notify: 上游 "gone" 不是导出中的任务；已去掉此依赖',
+    ]);
+  });
+
+  it("says the schedule's and the pipeline fields' notes in English and in Chinese", () => {
+    expect(notesOf(fromFixture, en)).toEqual(expect.arrayContaining([
+      `: schedule "30 1 * * *" read in Asia/Shanghai (cube-studio runs cron_time in its server's local time); catch-up off so importing does not start a backlog`,
+      ': expired_limit 1 → concurrency.keepLatest 1 (older runs in flight expire)',
+      ': global_env "bad key" is not an environment variable name; left out',
+      'bert-train: resource_rdma "1" has no Gantry field; left out',
+    ]));
+    expect(notesOf(fromFixture, zh)).toEqual(expect.arrayContaining([
+      ': 调度 "30 1 * * *" 按 Asia/Shanghai 时区解读（cube-studio 按其服务器本地时间执行 cron_time）；已关闭补跑，导入不会积压一批运行',
+      ': expired_limit 1 → concurrency.keepLatest 1（进行中的较早运行会过期）',
+      ': global_env "bad key" 不是合法的环境变量名；已略去',
+      'bert-train: resource_rdma "1" 在 Gantry 中没有对应字段；已略去',
+    ]));
+    // Every note has its words in both languages (no key left as the key).
+    for (const n of fromFixture.notes.concat(serving.notes)) {
+      expect(importNoteText(n, zh)).not.toBe(n.key);
+      expect(importNoteText(n, zh)).not.toBe(importNoteText(n, en));
+    }
   });
 });

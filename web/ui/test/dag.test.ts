@@ -6,10 +6,13 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { parseBundle } from '../src/model/bundle';
 import { toGraph, addEdge } from '../src/model/graph';
-import { checkConnection, nodesOnCycles } from '../src/model/dag';
+import { checkConnection, connectionMessage, nodesOnCycles } from '../src/model/dag';
+import { translate, type T } from '../src/i18n/t';
 
 const text = readFileSync(new URL('../../../scenarios/pipelines/trigger-rules.yaml', import.meta.url), 'utf8');
 const graph = toGraph(parseBundle(text).docs[0].value);
+const en: T = (k, p) => translate('en', k, p);
+const zh: T = (k, p) => translate('zh-CN', k, p);
 const uid = (name: string) => graph.nodes.find((n) => n.task.name === name)!.uid;
 
 describe('checkConnection', () => {
@@ -28,7 +31,9 @@ describe('checkConnection', () => {
     if (r.ok) return;
     expect(r.reason).toBe('cycle');
     expect(r.cycle).toEqual(['notify', 'extract', 'transform', 'notify']);
-    expect(r.message).toBe('Refused: this edge would close a cycle notify -> extract -> transform -> notify');
+    // The canvas's notice, in the language chosen.
+    expect(connectionMessage(r, en)).toBe('Refused: this edge would close a cycle notify -> extract -> transform -> notify');
+    expect(connectionMessage(r, zh)).toBe('已拒绝：这条边会形成环 notify -> extract -> transform -> notify');
   });
 
   it('refuses the direct reverse of an edge', () => {
@@ -40,10 +45,18 @@ describe('checkConnection', () => {
   it('refuses a self-dependency and a duplicate edge', () => {
     const self = checkConnection(graph, uid('report'), uid('report'));
     expect(self.ok).toBe(false);
-    if (!self.ok) expect(self.reason).toBe('self');
+    if (!self.ok) {
+      expect(self.reason).toBe('self');
+      expect(connectionMessage(self, en)).toBe('A task cannot depend on itself (report -> report)');
+      expect(connectionMessage(self, zh)).toBe('任务不能依赖自身（report -> report）');
+    }
     const dup = checkConnection(graph, uid('extract'), uid('validate'));
     expect(dup.ok).toBe(false);
-    if (!dup.ok) expect(dup.reason).toBe('duplicate');
+    if (!dup.ok) {
+      expect(dup.reason).toBe('duplicate');
+      expect(connectionMessage(dup, en)).toBe('validate already depends on extract');
+      expect(connectionMessage(dup, zh)).toBe('validate 已经依赖 extract');
+    }
   });
 
   it('sees edges added since the file was read', () => {

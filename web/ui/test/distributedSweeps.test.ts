@@ -4,7 +4,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { DistributedSweep } from '../src/api/types';
 import { cancelDistributedSweep, fetchDistributedSweeps } from '../src/api/distributedSweeps';
-import { applyDistributedSweepEvent, asStudy, cancelCommand, defaultOpenSweep, detailIsCurrent, cancelDialogLines, failedShardsText, newestSweepsFirst, parseDistributedSweep, sweepBadgeState, sweepFraction, sweepRunsText } from '../src/model/distributedSweeps';
+import { applyDistributedSweepEvent, asStudy, cancelCommand, defaultOpenSweep, detailIsCurrent, cancelDialogLines, failedShardsText, newestSweepsFirst, parseDistributedSweep, sweepBadgeState, sweepFraction, sweepRunsInShardsText, sweepRunsText } from '../src/model/distributedSweeps';
+import { translate, type T } from '../src/i18n/t';
+
+const en: T = (k, p) => translate('en', k, p);
+const zh: T = (k, p) => translate('zh-CN', k, p);
 
 // As the server publishes it (sweep_coordinator.cpp, to_json without result).
 const running: DistributedSweep = {
@@ -83,8 +87,14 @@ describe('progress and text', () => {
     expect(sweepFraction(running)).toBeCloseTo(0.2222, 4);
     expect(sweepFraction({ ...running, runs: { done: 0, total: 0 } })).toBe(0);
     expect(sweepFraction({ ...running, state: 'done' })).toBe(1);
-    expect(sweepRunsText({ ...running, runs: { done: 1234, total: 5000 } })).toBe('1,234 of 5,000 runs');
-    expect(sweepRunsText({ ...running, runs: { done: 0, total: 1 } })).toBe('0 of 1 run');
+    expect(sweepRunsText({ ...running, runs: { done: 1234, total: 5000 } }, en)).toBe('1,234 of 5,000 runs');
+    expect(sweepRunsText({ ...running, runs: { done: 0, total: 1 } }, en)).toBe('0 of 1 run');
+    expect(sweepRunsText({ ...running, runs: { done: 1234, total: 5000 } }, zh)).toBe('1,234 / 5,000 次运行');
+    expect(sweepRunsText({ ...running, runs: { done: 0, total: 1 } }, zh)).toBe('0 / 1 次运行');
+    // The result's head: 30 of 135 runs in 4 shards; one shard.
+    expect(sweepRunsInShardsText(running, en)).toBe('30 of 135 runs in 4 shards');
+    expect(sweepRunsInShardsText({ ...running, shards: 1 }, en)).toBe('30 of 135 runs in 1 shard');
+    expect(sweepRunsInShardsText(running, zh)).toBe('30 / 135 次运行，分 4 个分片');
   });
   it('gives each state its badge', () => {
     expect(sweepBadgeState(running)).toBe('running');

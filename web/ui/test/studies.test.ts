@@ -5,7 +5,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Study, StudyFile } from '../src/api/types';
 import { cancelStudy, fetchCatalog, fetchStudy, startStudy } from '../src/api/studies';
-import { applyStudyEvent, chartTitle, newestFirst, parseStudy, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../src/model/studies';
+import { applyStudyEvent, chartTitle, newestFirst, parseStudy, studyCancelledText, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../src/model/studies';
+import { translate, type T } from '../src/i18n/t';
+
+const en: T = (k, p) => translate('en', k, p);
+const zh: T = (k, p) => translate('zh-CN', k, p);
 
 const running: Study = {
   id: 'sweep-1',
@@ -46,12 +50,31 @@ describe('parseStudy', () => {
 describe('progress', () => {
   it('counts the run under way as done + 1', () => {
     // 11 of 135 runs done: the 12th is under way; 11 / 135 = 0.0815.
-    expect(studyProgressText(running)).toBe('Run 12 of 135');
+    expect(studyProgressText(running, en)).toBe('Run 12 of 135');
     expect(studyFraction(running)).toBeCloseTo(0.0815, 4);
-    expect(studyProgressText({ ...running, kind: 'Plan', done: 1, total: 3 })).toBe('Forecast step 2 of 3');
-    expect(studyProgressText({ ...running, done: 135 })).toBe('Run 135 of 135');
-    expect(studyProgressText({ ...running, state: 'queued', done: 0 })).toBe('Waiting for the sweep worker…');
-    expect(studyProgressText({ ...running, kind: 'Plan', state: 'queued' })).toBe('Waiting for the plan worker…');
+    expect(studyProgressText({ ...running, kind: 'Plan', done: 1, total: 3 }, en)).toBe('Forecast step 2 of 3');
+    expect(studyProgressText({ ...running, done: 135 }, en)).toBe('Run 135 of 135');
+    expect(studyProgressText({ ...running, done: 1233, total: 5000 }, en)).toBe('Run 1,234 of 5,000');
+    expect(studyProgressText({ ...running, state: 'queued', done: 0 }, en)).toBe('Waiting for the sweep worker…');
+    expect(studyProgressText({ ...running, kind: 'Plan', state: 'queued' }, en)).toBe('Waiting for the plan worker…');
+    expect(studyProgressText({ ...running, state: 'failed' }, en)).toBe('failed');
+  });
+  it('says the same lines in Chinese', () => {
+    expect(studyProgressText(running, zh)).toBe('第 12 次运行，共 135 次');
+    expect(studyProgressText({ ...running, kind: 'Plan', done: 1, total: 3 }, zh)).toBe('预测第 2 步，共 3 步');
+    expect(studyProgressText({ ...running, done: 1233, total: 5000 }, zh)).toBe('第 1,234 次运行，共 5,000 次');
+    expect(studyProgressText({ ...running, state: 'queued', done: 0 }, zh)).toBe('等待扫描执行器…');
+    expect(studyProgressText({ ...running, kind: 'Plan', state: 'queued' }, zh)).toBe('等待规划执行器…');
+    expect(studyProgressText({ ...running, state: 'failed' }, zh)).toBe('失败');
+  });
+  it('says how far a cancelled one went, in both languages', () => {
+    // 11 of 135 runs done when cancelled; a plan of 3 steps cancelled after 1, and after 0 of 1.
+    const cancelled: Study = { ...running, state: 'cancelled' };
+    expect(studyCancelledText(cancelled, en)).toBe('Cancelled after 11 of 135 runs: nothing to report.');
+    expect(studyCancelledText({ ...cancelled, kind: 'Plan', done: 1, total: 3 }, en)).toBe('Cancelled after 1 of 3 forecast steps: nothing to report.');
+    expect(studyCancelledText({ ...cancelled, kind: 'Plan', done: 0, total: 1 }, en)).toBe('Cancelled after 0 of 1 forecast step: nothing to report.');
+    expect(studyCancelledText(cancelled, zh)).toBe('已在完成 11 / 135 次运行后取消：没有报告。');
+    expect(studyCancelledText({ ...cancelled, kind: 'Plan', done: 1, total: 3 }, zh)).toBe('已在完成 1 / 3 个预测步骤后取消：没有报告。');
   });
   it('is 0 without a total and 1 when done', () => {
     expect(studyFraction({ ...running, total: 0 })).toBe(0);

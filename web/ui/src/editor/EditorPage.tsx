@@ -19,7 +19,7 @@ import { Banner, Skeleton, useToast } from '../components/ui';
 import { fmtTime } from '../format';
 import { printValues } from '../model/bundle';
 import { checkPipeline } from '../model/checks';
-import { checkConnection, nodesOnCycles } from '../model/dag';
+import { checkConnection, connectionMessage, nodesOnCycles } from '../model/dag';
 import { groupErrors, locateErrors, locateWarnings, mergeErrors, withLines } from '../model/errors';
 import type { LocatedError } from '../model/errors';
 import { addEdge, addTask, edgesOf, removeEdge, removeTasks, uniqueName, updateTask } from '../model/graph';
@@ -648,7 +648,7 @@ function Canvas({ state, dispatch, grouped, warned }: { state: EditorState; disp
   const isValidConnection: IsValidConnection = useCallback(
     (c) => {
       const r = checkConnection(state.graph, c.source, c.target);
-      refusal.current = r.ok ? null : r.message;
+      refusal.current = r.ok ? null : connectionMessage(r, tr);
       return r.ok;
     },
     [state.graph],
@@ -658,7 +658,7 @@ function Canvas({ state, dispatch, grouped, warned }: { state: EditorState; disp
     (c: Connection) => {
       const r = checkConnection(state.graph, c.source, c.target);
       if (!r.ok) {
-        show(r.message);
+        show(connectionMessage(r, tr));
         return;
       }
       dispatch({ type: 'graph', update: (g) => addEdge(g, c.source, c.target) });

@@ -1,15 +1,16 @@
 import { useMemo, useState } from 'react';
 import { Banner, Modal } from '../components/ui';
 import { IconUpload } from '../components/icons';
-import { importCubeStudio, importToYaml } from '../model/cubeStudio';
+import { importCubeStudio, importNoteText, importToYaml } from '../model/cubeStudio';
 import type { ImportResult } from '../model/cubeStudio';
 import { href, navigate } from '../router';
 import { setDraft } from './drafts';
-import { t, tNodes } from '../i18n';
+import { tNodes, useT } from '../i18n';
 
 // Import of a cube-studio pipeline export (its JSON of pipeline + tasks): a preview of the
 // Gantry YAML and of every note (what was mapped, what has no Gantry field), then the editor.
 export function ImportDialog({ onClose }: { onClose: () => void }) {
+  const t = useT();
   const [text, setText] = useState('');
   const [timezone, setTimezone] = useState('Asia/Shanghai');
   const parsed = useMemo((): { result?: ImportResult; yaml?: string; error?: string } => {
@@ -79,8 +80,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
               <b>{t('import.review', { n: warnings.length })}</b>
               <ul style={{ margin: '4px 0 0', paddingLeft: 18 }}>
                 {warnings.map((n, i) => (
-                  <li key={i}>
-                    {n.task && <code>{n.task}</code>} {n.message}
+                  <li key={i} data-testid="import-warning">
+                    {n.task && <code>{n.task}</code>} {importNoteText(n, t)}
                   </li>
                 ))}
               </ul>
@@ -92,8 +93,8 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             </summary>
             <ul className="small" style={{ paddingLeft: 18 }}>
               {infos.map((n, i) => (
-                <li key={i}>
-                  {n.task && <code>{n.task}</code>} {n.message}
+                <li key={i} data-testid="import-note">
+                  {n.task && <code>{n.task}</code>} {importNoteText(n, t)}
                 </li>
               ))}
             </ul>

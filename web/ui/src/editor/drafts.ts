@@ -1,4 +1,5 @@
 import type { SavedLayout } from './state';
+import type { ImportNote } from '../model/cubeStudio';
 
 // A YAML text handed to the editor by another page (an import), with node positions by task
 // name, kept for the session only.
@@ -6,7 +7,7 @@ import type { SavedLayout } from './state';
 export interface Draft {
   text: string;
   positions?: Record<string, { x: number; y: number }>;
-  notes?: { level: 'info' | 'warning'; task?: string; message: string }[];
+  notes?: ImportNote[];
 }
 
 let draft: Draft | null = null;

@@ -21,12 +21,21 @@ import { kNewDocumentOptions, newDocument } from './bundle';
 import { checkCpu, checkGpu, checkMemory, checkTaskName, kApiVersion, kTaskOrder } from './spec';
 import { checkCron, checkTimezone } from './cron';
 import { isPlainObject } from './util';
+import type { Key, Params, T } from '../i18n/t';
 
+// A note of the import: a message key of i18n/en.ts with its parameters, so that it reads in the
+// language chosen when it is shown (importNoteText), not the one of the moment of the import.
+// The parameters are the export's own words (names, values, fields) and, in `problem`, a check's
+// message of spec.ts / cron.ts, which stays as the server and the loader word it.
 export interface ImportNote {
   level: 'info' | 'warning';
   task?: string;
-  message: string;
+  key: Key;
+  params?: Params;
 }
+
+// The note in the translator's language.
+export const importNoteText = (n: ImportNote, t: T) => t(n.key, n.params);
 
 export interface ImportResult {
   pipeline: Record<string, unknown>;
@@ -142,11 +151,12 @@ const kGpuTypeNames: Record<string, string> = {
 };
 
 // "2" | "0.5" | "1(V100)" | "1（V100）" | "1(nvidia,A100)" | "0"
-export function parseCubeGpu(text: string): { gpu?: string; gpuType?: string; problem?: string } {
+// A problem is a note's key and parameters (the import says it on the task).
+export function parseCubeGpu(text: string): { gpu?: string; gpuType?: string; problem?: { key: Key; params: Params } } {
   const t = text.replace(/\s+/g, '');
   if (!t) return {};
   const m = /^([0-9.]+)(?:[(（]([^)）]*)[)）])?$/.exec(t);
-  if (!m) return { problem: `resource_gpu "${text}" is not a GPU count; no GPU requested` };
+  if (!m) return { problem: { key: 'importNote.gpuNotCount', params: { value: text } } };
   const count = m[1];
   if (Number(count) === 0) return {};
   let gpuType: string | undefined;
@@ -157,7 +167,7 @@ export function parseCubeGpu(text: string): { gpu?: string; gpuType?: string; pr
     if (model && !/^(nvidia|npu|amd|intel|gpu)$/i.test(model)) gpuType = kGpuTypeNames[model.toLowerCase()] ?? model;
   }
   const problem = checkGpu(count);
-  if (problem) return { problem: `resource_gpu "${text}": ${problem}; no GPU requested` };
+  if (problem) return { problem: { key: 'importNote.badGpu', params: { value: text, problem } } };
   return { gpu: count, gpuType };
 }
 
@@ -253,11 +263,11 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
   const { pipeline: p, tasks: rawTasks } = findExport(input);
   const notes: ImportNote[] = [];
   const timezone = options.timezone ?? 'Asia/Shanghai';
-  const note = (level: ImportNote['level'], message: string, task?: string) => notes.push({ level, message, task });
+  const note = (level: ImportNote['level'], key: Key, params: Params, task?: string) => notes.push({ level, key, params, task });
 
   // ---- names and the DAG ----
   const name = sanitizePipelineName(str(p.name));
-  if (name !== str(p.name)) note('info', `pipeline name "${str(p.name)}" became "${name}" (lower-case letters, digits and '-')`);
+  if (name !== str(p.name)) note('info', 'importNote.pipelineRenamed', { from: str(p.name), to: name });
 
   const taskNames = new Map<string, string>(); // cube-studio name -> Gantry name
   const byId = new Map<string, string>(); // cube-studio task id -> Gantry name
@@ -269,7 +279,7 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     taken.add(n);
     taskNames.set(original, n);
     if (t.id !== undefined) byId.set(String(t.id), n);
-    if (n !== original) note('info', `task "${original}" became "${n}"`, n);
+    if (n !== original) note('info', 'importNote.taskRenamed', { from: original, to: n }, n);
   }
 
   const dagRaw = parseMaybeJson(p.dag_json);
@@ -290,11 +300,7 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     if (!deploysService(jtName)) continue;
     const original = str(t.name) || str(t.label) || 'task';
     services.add(original);
-    note(
-      'warning',
-      `job template "${jtName}" deploys an inference service: Gantry runs services in a scenario (kind: Scenario, spec.services, as in scenarios/serving/), not as a pipeline task; this task was not imported`,
-      taskNames.get(original),
-    );
+    note('warning', 'importNote.serviceRefused', { template: jtName }, taskNames.get(original));
   }
 
   // ---- tasks ----
@@ -308,15 +314,15 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const template = templateOf(jtName);
     const out: Obj = { name: tname };
     if (template !== 'container') out.template = template;
-    if (jtName) note('info', `job template "${jtName}" → template ${template}`, tname);
-    else note('warning', 'no job template named; imported as a container task', tname);
+    if (jtName) note('info', 'importNote.templateMapped', { jobTemplate: jtName, template }, tname);
+    else note('warning', 'importNote.noTemplate', {}, tname);
 
     // image
     const image = firstString(args, ['--image', 'images', 'image', '--images']) || str(jt.images) || str(jt.image) || str(t.images);
     if (image) out.image = image;
     else {
       out.image = 'registry.local/REPLACE-ME:latest';
-      note('warning', 'no image in the export; set one before saving', tname);
+      note('warning', 'importNote.noImage', {}, tname);
     }
 
     // command
@@ -339,14 +345,14 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     } else if (sparkFile) {
       const appArgs = firstString(args, kSparkArgumentArgs);
       out.command = ['spark-submit', sparkFile, ...(appArgs ? appArgs.split(/\s+/).filter(Boolean) : [])];
-      note('info', `Spark application ${sparkFile} → command spark-submit`, tname);
+      note('info', 'importNote.sparkApplication', { file: sparkFile }, tname);
     } else if (template === 'container') {
       const entry = str(jt.entrypoint);
       if (entry || flags.length) out.command = [...(entry ? entry.split(/\s+/) : []), ...flags];
     }
     if (template !== 'container' && flags.length)
-      note('warning', `template parameters with no Gantry field, left out (not the command): ${flags.join(' ')}`, tname);
-    if (!shell && workdir) note('warning', `working directory "${workdir}" has no Gantry field; set it in the image or the command`, tname);
+      note('warning', 'importNote.parametersLeftOut', { flags: flags.join(' ') }, tname);
+    if (!shell && workdir) note('warning', 'importNote.workdir', { dir: workdir }, tname);
 
     // replicas
     if (template !== 'container') {
@@ -358,22 +364,22 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const resources: Obj = {};
     const cpu = lowerBound(str(t.resource_cpu));
     if (cpu) {
-      if (checkCpu(cpu)) note('warning', `resource_cpu "${str(t.resource_cpu)}" is not a CPU amount; left out`, tname);
+      if (checkCpu(cpu)) note('warning', 'importNote.badCpu', { value: str(t.resource_cpu) }, tname);
       else resources.cpu = cpu;
     }
     const memory = lowerBound(str(t.resource_memory));
     if (memory) {
-      if (checkMemory(memory)) note('warning', `resource_memory "${str(t.resource_memory)}" is not a size; left out`, tname);
+      if (checkMemory(memory)) note('warning', 'importNote.badMemory', { value: str(t.resource_memory) }, tname);
       else resources.memory = memory;
     }
     const gpu = parseCubeGpu(str(t.resource_gpu));
-    if (gpu.problem) note('warning', gpu.problem, tname);
+    if (gpu.problem) note('warning', gpu.problem.key, gpu.problem.params, tname);
     if (gpu.gpu) {
       resources.gpu = gpu.gpu;
       if (gpu.gpuType) resources.gpuType = gpu.gpuType;
     }
     if (Object.keys(resources).length) out.resources = resources;
-    if (str(t.resource_rdma) && str(t.resource_rdma) !== '0') note('warning', `resource_rdma "${str(t.resource_rdma)}" has no Gantry field; left out`, tname);
+    if (str(t.resource_rdma) && str(t.resource_rdma) !== '0') note('warning', 'importNote.rdma', { value: str(t.resource_rdma) }, tname);
 
     // dependencies
     const entry = dag[original];
@@ -381,9 +387,9 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const deps: string[] = [];
     for (const u of upstream) {
       const mapped = taskNames.get(u);
-      if (services.has(u)) note('warning', `upstream "${u}" deploys an inference service, which was not imported; dependency dropped`, tname);
+      if (services.has(u)) note('warning', 'importNote.upstreamService', { task: u }, tname);
       else if (mapped && mapped !== tname && !deps.includes(mapped)) deps.push(mapped);
-      else if (!mapped) note('warning', `upstream "${u}" is not a task of the export; dependency dropped`, tname);
+      else if (!mapped) note('warning', 'importNote.upstreamMissing', { task: u }, tname);
     }
     if (deps.length) out.dependsOn = deps;
 
@@ -397,9 +403,9 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     if (label && label !== original) labels[tname] = label;
     for (const field of ['volume_mount', 'node_selector', 'outputs', 'hostAliases'] as const) {
       const v = str(t[field]);
-      if (v && v !== '{}' && v !== '[]') note('info', `${field} "${v.length > 60 ? v.slice(0, 57) + '...' : v}" has no Gantry field; left out`, tname);
+      if (v && v !== '{}' && v !== '[]') note('info', 'importNote.taskField', { field, value: v.length > 60 ? v.slice(0, 57) + '...' : v }, tname);
     }
-    if (checkTaskName(tname)) note('warning', `task name "${tname}": ${checkTaskName(tname)}`, tname);
+    if (checkTaskName(tname)) note('warning', 'importNote.badTaskName', { name: tname, problem: checkTaskName(tname)! }, tname);
     // Canonical key order.
     return Object.fromEntries(kTaskOrder.filter((k) => k in out).map((k) => [k, out[k]]));
   });
@@ -422,7 +428,7 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const cron = str(p.cron_time).replace(/\s+/g, ' ');
     const problem = checkCron(cron) ?? checkTimezone(timezone);
     if (problem) {
-      note('warning', `cron_time "${str(p.cron_time)}": ${problem}; imported without a schedule (manual runs only)`);
+      note('warning', 'importNote.badCron', { cron: str(p.cron_time), problem });
     } else {
       const param = parseMaybeJson(p.parameter);
       const startLocal = str(p.cronjob_start_time) || (isPlainObject(param) ? str(param.cronjob_start_time) : '');
@@ -432,7 +438,7 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
         start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString().replace('.000Z', 'Z');
       }
       spec.schedule = { cron, timezone, start, catchup: false };
-      note('info', `schedule "${cron}" read in ${timezone} (cube-studio runs cron_time in its server's local time); catch-up off so importing does not start a backlog`);
+      note('info', 'importNote.schedule', { cron, zone: timezone });
     }
   }
   const concurrency: Obj = {};
@@ -441,7 +447,7 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
   const expired = Number(p.expired_limit);
   if (Number.isInteger(expired) && expired > 0) {
     concurrency.keepLatest = expired;
-    note('info', `expired_limit ${expired} → concurrency.keepLatest ${expired} (older runs in flight expire)`);
+    note('info', 'importNote.keepLatest', { n: expired });
   }
   if (Object.keys(concurrency).length) spec.concurrency = concurrency;
   if (p.depends_on_past === true || p.depends_on_past === 1 || p.depends_on_past === 'true') spec.dependsOnPast = true;
@@ -456,14 +462,14 @@ export function importCubeStudio(input: unknown, options: ImportOptions = {}): I
     const value = line.slice(at + 1).trim();
     if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) {
       env[key] = value;
-      if (/\{\{.*\}\}/.test(value)) note('warning', `global_env ${key} uses a cube-studio template (${value}); it is passed as written`);
-    } else note('warning', `global_env "${key}" is not an environment variable name; left out`);
+      if (/\{\{.*\}\}/.test(value)) note('warning', 'importNote.envTemplate', { key, value });
+    } else note('warning', 'importNote.envBadName', { key });
   }
   if (Object.keys(env).length) spec.env = env;
   spec.tasks = tasks;
   for (const field of ['node_selector', 'image_pull_policy', 'alert_status', 'alert_user'] as const) {
     const v = str(p[field]);
-    if (v) note('info', `pipeline ${field} "${v}" has no Gantry field; left out`);
+    if (v) note('info', 'importNote.pipelineField', { field, value: v });
   }
 
   // ---- positions from the cube-studio editor (pipeline.expand) ----

@@ -3,10 +3,16 @@
 
 import type { PipelineGraph } from './graph';
 import { edgesOf } from './graph';
+import type { Key, Params, T } from '../i18n/t';
 
+// A refusal carries a message key of i18n/en.ts and its parameters: the canvas says it in the
+// language chosen (connectionMessage).
 export type ConnectionCheck =
   | { ok: true }
-  | { ok: false; reason: 'self' | 'duplicate' | 'cycle'; message: string; cycle?: string[] };
+  | { ok: false; reason: 'self' | 'duplicate' | 'cycle'; key: Key; params: Params; cycle?: string[] };
+
+// A refusal in the translator's language: "Refused: this edge would close a cycle a -> b -> a".
+export const connectionMessage = (r: Extract<ConnectionCheck, { ok: false }>, t: T) => t(r.key, r.params);
 
 function nameOf(graph: PipelineGraph, uid: string): string {
   return String(graph.nodes.find((n) => n.uid === uid)?.task.name ?? uid);
@@ -45,11 +51,11 @@ function pathBetween(adj: Map<string, string[]>, from: string, to: string): stri
 export function checkConnection(graph: PipelineGraph, source: string, target: string): ConnectionCheck {
   if (source === target) {
     const n = nameOf(graph, source);
-    return { ok: false, reason: 'self', message: `A task cannot depend on itself (${n} -> ${n})`, cycle: [n, n] };
+    return { ok: false, reason: 'self', key: 'dag.self', params: { task: n }, cycle: [n, n] };
   }
   const t = graph.nodes.find((n) => n.uid === target);
   if (t?.deps.some((d) => 'uid' in d && d.uid === source)) {
-    return { ok: false, reason: 'duplicate', message: `${nameOf(graph, target)} already depends on ${nameOf(graph, source)}` };
+    return { ok: false, reason: 'duplicate', key: 'dag.duplicate', params: { target: nameOf(graph, target), source: nameOf(graph, source) } };
   }
   const back = pathBetween(downstream(graph), target, source);
   if (back) {
@@ -57,7 +63,8 @@ export function checkConnection(graph: PipelineGraph, source: string, target: st
     return {
       ok: false,
       reason: 'cycle',
-      message: `Refused: this edge would close a cycle ${names.join(' -> ')}`,
+      key: 'dag.cycle',
+      params: { cycle: names.join(' -> ') },
       cycle: names,
     };
   }

@@ -5,6 +5,7 @@
 // test/distributedSweeps.test.ts covers it.
 
 import type { DistributedSweep, ShardFailure, Study, StudyChart } from '../api/types';
+import { tEn, type T } from '../i18n/t';
 
 const kStates = ['running', 'done', 'cancelled'];
 
@@ -81,8 +82,11 @@ export function sweepFraction(s: DistributedSweep): number {
   return Math.max(0, Math.min(1, s.runs.done / s.runs.total));
 }
 
-// "1,234 of 5,000 runs".
-export const sweepRunsText = (s: DistributedSweep) => `${s.runs.done.toLocaleString('en-US')} of ${s.runs.total.toLocaleString('en-US')} run${s.runs.total === 1 ? '' : 's'}`;
+// "1,234 of 5,000 runs" ("1,234 / 5,000 次运行"), in the translator's language.
+export const sweepRunsText = (s: DistributedSweep, t: T) => t('dsweeps.runsDone', { done: s.runs.done.toLocaleString('en-US'), count: s.runs.total });
+
+// The head of a sweep's result: "30 of 135 runs in 4 shards".
+export const sweepRunsInShardsText = (s: DistributedSweep, t: T) => t('dsweeps.inShards', { runs: sweepRunsText(s, t), count: s.shards });
 
 // The sweep the page opens when the user has chosen none: the newest that is not cancelled
 // (running: its figures fill in; done: its report).
@@ -113,7 +117,7 @@ function serverOrigin(): string {
 // The confirmation dialog's text, line by line.
 export function cancelDialogLines(s: DistributedSweep): string[] {
   return [
-    `The server ends ${s.name} now, after ${sweepRunsText(s)}: it records no more runs, every worker's token stops working and each of the ${s.shards} shard${s.shards === 1 ? '' : 's'}' pods stops at its next request. A cancelled sweep has no report.`,
+    `The server ends ${s.name} now, after ${sweepRunsText(s, tEn)}: it records no more runs, every worker's token stops working and each of the ${s.shards} shard${s.shards === 1 ? '' : 's'}' pods stops at its next request. A cancelled sweep has no report.`,
     'The server holds no credentials for your cluster, so the Job and its pods stay there until you delete them. Run this where your kubeconfig is:',
   ];
 }

@@ -3,6 +3,7 @@
 // them) and the SVG charts as images. test/studies.test.ts covers it.
 
 import type { ApiErrorBody, Study, StudyChart, StudyFile, StudyKind } from '../api/types';
+import type { T } from '../i18n/t';
 
 // The API's collection of each kind: /sweeps, /plans.
 export const studyPath = (kind: StudyKind) => (kind === 'Sweep' ? '/sweeps' : '/plans');
@@ -32,13 +33,21 @@ export function studySummary(f: StudyFile): string {
   return parts.join(' · ');
 }
 
-// What the progress bar says: "Waiting for the sweep worker…", "Run 12 of 135",
-// "Forecast step 2 of 3". Runs and steps count from what is done: the one under way is done + 1.
-export function studyProgressText(s: Study): string {
-  if (s.state === 'queued') return `Waiting for the ${s.kind === 'Sweep' ? 'sweep' : 'plan'} worker…`;
-  if (s.state !== 'running') return s.state;
-  const current = Math.min(s.done + 1, s.total);
-  return s.kind === 'Sweep' ? `Run ${current.toLocaleString('en-US')} of ${s.total.toLocaleString('en-US')}` : `Forecast step ${current} of ${s.total}`;
+// What the progress bar says, in the translator's language: "Waiting for the sweep worker…",
+// "Run 12 of 135", "Forecast step 2 of 3". Runs and steps count from what is done: the one
+// under way is done + 1. An ended one says its state.
+export function studyProgressText(s: Study, t: T): string {
+  if (s.state === 'queued') return t(s.kind === 'Sweep' ? 'studies.waitingSweep' : 'studies.waitingPlan');
+  if (s.state !== 'running') return t(`state.${s.state}`);
+  const current = Math.min(s.done + 1, s.total).toLocaleString('en-US');
+  const total = s.total.toLocaleString('en-US');
+  return t(s.kind === 'Sweep' ? 'studies.runOf' : 'studies.stepOf', { current, total });
+}
+
+// A cancelled one: "Cancelled after 12 of 135 runs: nothing to report."
+export function studyCancelledText(s: Study, t: T): string {
+  const params = { done: s.done.toLocaleString('en-US'), count: s.total };
+  return t(s.kind === 'Sweep' ? 'studies.cancelledRuns' : 'studies.cancelledSteps', params);
 }
 
 // The fraction done, 0..1, whatever the server sent (a total of 0 is no progress).

@@ -12,9 +12,9 @@ import { mutate, useResource } from '../api/resource';
 import { readOnlyHint, useCanWrite } from '../api/session';
 import type { DistributedSweep } from '../api/types';
 import { Banner, Modal, Skeleton, StateBadge, useToast } from '../components/ui';
-import { t as tr, tNodes } from '../i18n';
+import { t as tr, tEn, tNodes } from '../i18n';
 import { fmtShort, fmtTime, pct } from '../format';
-import { applyDistributedSweepEvent, asStudy, defaultOpenSweep, detailIsCurrent, parseDistributedSweep, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsText } from '../model/distributedSweeps';
+import { applyDistributedSweepEvent, asStudy, defaultOpenSweep, detailIsCurrent, parseDistributedSweep, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsInShardsText, sweepRunsText } from '../model/distributedSweeps';
 import { StudyReport } from './StudiesSection';
 
 // Kept for the session: the sweep whose report is open (null: the newest done one), and the
@@ -200,12 +200,12 @@ export function DistributedSweepRow({ s, canWrite, open, onOpen, onCancel }: { s
         </td>
         <td>
           <div className="row small" style={{ marginBottom: 4 }}>
-            <span data-testid="dsweep-runs">{sweepRunsText(s)}</span>
+            <span data-testid="dsweep-runs">{sweepRunsText(s, tr)}</span>
             <span className="muted" style={{ marginLeft: 'auto' }}>
               {pct(fraction, 0)}
             </span>
           </div>
-          <div className={`progress dsweep-progress ${s.state}`} role="progressbar" aria-valuemin={0} aria-valuemax={s.runs.total} aria-valuenow={s.runs.done} aria-label={`${s.name}: ${sweepRunsText(s)}`}>
+          <div className={`progress dsweep-progress ${s.state}`} role="progressbar" aria-valuemin={0} aria-valuemax={s.runs.total} aria-valuenow={s.runs.done} aria-label={`${s.name}: ${sweepRunsText(s, tr)}`}>
             <div style={{ width: pct(fraction) }} />
           </div>
         </td>
@@ -262,7 +262,7 @@ export function DistributedSweepDetail({ s, detail, error }: { s: DistributedSwe
         <h2>{s.name}</h2>
         <StateBadge state={sweepBadgeState(s)} label={s.state} />
         <span className="small muted">
-          {sweepRunsText(s)} in {s.shards} shard{s.shards === 1 ? '' : 's'}
+          {sweepRunsInShardsText(s, tr)}
           {s.ended ? ` · ended ${fmtTime(s.ended)}` : ''}
         </span>
       </div>
@@ -280,7 +280,7 @@ export function DistributedSweepDetail({ s, detail, error }: { s: DistributedSwe
 export function PartialCaption({ s }: { s: DistributedSweep }) {
   return (
     <span data-testid="dsweep-partial">
-      <b>So far</b>, after {sweepRunsText(s)}: each point's mean ± 95 % CI over the seeds recorded (<code>n</code>); the charts come when it is done.
+      <b>So far</b>, after {sweepRunsText(s, tEn)}: each point's mean ± 95 % CI over the seeds recorded (<code>n</code>); the charts come when it is done.
     </span>
   );
 }
@@ -341,7 +341,7 @@ export function CancelSweepDialog({ s, busy, onConfirm, onClose }: { s: Distribu
 function CancelledToast({ s }: { s: DistributedSweep }) {
   return (
     <>
-      Cancelled {s.name} after {sweepRunsText(s)}. Delete its Job: <code>{cancelCommand(s.id)}</code>
+      Cancelled {s.name} after {sweepRunsText(s, tEn)}. Delete its Job: <code>{cancelCommand(s.id)}</code>
     </>
   );
 }

@@ -1,10 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { CustomSeriesRenderItemAPI, CustomSeriesRenderItemParams } from 'echarts';
 import { api, enc } from '../api/client';
 import { useLiveEvents, useLiveStatus, type EventType } from '../api/events';
 import { readOnlyHint, serverNow, useCanWrite } from '../api/session';
 import { load, mutate, useResource } from '../api/resource';
-import type { Attempt, PipelineDetail, PipelineSummary, Run, RunState, TaskState } from '../api/types';
+import type { Attempt, PipelineDetail, PipelineSummary, Run, TaskState } from '../api/types';
 import { Chart, echarts, kFont } from '../components/Chart';
 import { IconCheck, IconClose, IconPlay, IconRefresh, IconTrash } from '../components/icons';
 import { Banner, Skeleton, StateBadge, stateLabel, useToast } from '../components/ui';
@@ -18,6 +18,8 @@ import { DeletePipelineDialog } from './runs/DeletePipelineDialog';
 import { TriggerDialog } from './runs/TriggerDialog';
 import type { ParamSpec } from '../model/params';
 import { applyRunEvent, kRunsPage } from '../model/runEvents';
+import { RunFilter } from './runs/RunFilter';
+import { isRunQueryFiltered, kAllRuns, runMatches, runQueryFromAddress, runQueryToAddress, runsApiPath, type RunQuery } from '../model/runQuery';
 import { isPlainObject } from '../model/util';
 import { href, navigate } from '../router';
 import { actionError, upcoming } from './PipelinesPage';
@@ -50,7 +52,6 @@ const kRunActionDone: Record<RunAction, (when: string) => string> = {
   'mark-success': (when) => tr('runs.doneMark', { when }),
   rerun: (when) => tr('runs.doneRerun', { when }),
 };
-const kRunStates: RunState[] = ['running', 'queued', 'failed', 'succeeded', 'killed', 'skipped', 'expired'];
 const kTaskLegend: TaskState[] = ['succeeded', 'running', 'failed', 'upstream_failed', 'skipped', 'pending', 'killed'];
 
 interface RunsPage {
@@ -58,12 +59,23 @@ interface RunsPage {
   next: string | null;
 }
 
-export default function RunsPage({ pipeline, run: runParam }: { pipeline: string | null; run: string | null }) {
+// The page's address for a pipeline with the address's filter kept (the run selected is not:
+// another pipeline has other runs).
+function withFilter(name: string, address: URLSearchParams): string {
+  const keep = new URLSearchParams(address);
+  keep.delete('run');
+  const q = keep.toString();
+  return href('runs', name) + (q ? `?${q}` : '');
+}
+
+// `address`: the query of the page's address: the run selected (`run`) and the runs asked for
+// (`state`, `from`, `to`: model/runQuery.ts).
+export default function RunsPage({ pipeline, address }: { pipeline: string | null; address: URLSearchParams }) {
   const list = useResource<{ pipelines: PipelineSummary[] }>('/pipelines');
   const t = useT();
   useEffect(() => {
-    if (!pipeline && list.data?.pipelines.length) navigate(href('runs', list.data.pipelines[0].name), true);
-  }, [pipeline, list.data]);
+    if (!pipeline && list.data?.pipelines.length) navigate(withFilter(list.data.pipelines[0].name, address), true);
+  }, [pipeline, list.data, address]);
   return (
     <div className="page">
       <div className="page-head">
@@ -72,7 +84,7 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
           <div className="sub">{t('runs.sub')}</div>
         </div>
         <div className="actions">
-          <select className="input" style={{ width: 260 }} value={pipeline ?? ''} onChange={(e) => navigate(href('runs', e.target.value))} aria-label={t('runs.pipeline')} data-testid="runs-pipeline">
+          <select className="input" style={{ width: 260 }} value={pipeline ?? ''} onChange={(e) => navigate(withFilter(e.target.value, address))} aria-label={t('runs.pipeline')} data-testid="runs-pipeline">
             {!pipeline && <option value="">{t('runs.choose')}</option>}
             {list.data?.pipelines.map((p) => (
               <option key={p.name} value={p.name}>
@@ -82,7 +94,30 @@ export default function RunsPage({ pipeline, run: runParam }: { pipeline: string
           </select>
         </div>
       </div>
-      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} selected={runParam} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>{t('runs.noPipelines')}</h2></div> : <GridSkeleton />}
+      {pipeline ? <PipelineRuns key={pipeline} name={pipeline} address={address} summary={list.data?.pipelines.find((p) => p.name === pipeline)} onRunCreated={list.reload} /> : list.data?.pipelines.length === 0 ? <div className="card empty"><h2>{t('runs.noPipelines')}</h2></div> : <GridSkeleton />}
+    </div>
+  );
+}
+
+// What a filter asks for, in words: "in state failed from 28 Nov 2026, 03:00 UTC to ...".
+function describeQuery(q: RunQuery): string {
+  const parts: string[] = [];
+  if (q.state) parts.push(tr('runs.whatState', { state: stateLabel(q.state) }));
+  if (q.from) parts.push(tr('runs.whatFrom', { time: fmtTime(q.from) }));
+  if (q.to) parts.push(tr('runs.whatTo', { time: fmtTime(q.to) }));
+  return parts.join(tr('runs.whatJoin'));
+}
+
+// The grid's rows while a query is asked: the page around it stays.
+function GridRowsSkeleton() {
+  return (
+    <div className="card-body">
+      {Array.from({ length: 5 }, (_, r) => (
+        <div key={r} className="row" style={{ marginBottom: 10 }}>
+          <Skeleton w={120} h={16} />
+          {Array.from({ length: 12 }, (_, c) => <Skeleton key={c} w={16} h={16} />)}
+        </div>
+      ))}
     </div>
   );
 }
@@ -106,9 +141,16 @@ function GridSkeleton() {
   );
 }
 
-function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string; selected: string | null; summary?: PipelineSummary; onRunCreated: () => void }) {
+function PipelineRuns({ name, address, summary, onRunCreated }: { name: string; address: URLSearchParams; summary?: PipelineSummary; onRunCreated: () => void }) {
   const toast = useToast();
-  const key = `/pipelines/${enc(name)}/runs?limit=${kPage}`;
+  // The runs asked of the server: a state and a window of logical times, from the address. A
+  // window the page cannot read is asked nothing (key null) until it is corrected or reset.
+  const selected = address.get('run');
+  const addressKey = address.toString();
+  const filter = useMemo(() => runQueryFromAddress(new URLSearchParams(addressKey)), [addressKey]);
+  const query = filter.query;
+  const filtered = isRunQueryFiltered(query);
+  const key = filter.problem ? null : runsApiPath(name, query, kPage);
   const live = useLiveStatus();
   const [inFlight, setInFlight] = useState(false);
   // Live events keep the grid current; without them (or while reconnecting), poll, fast while
@@ -116,7 +158,12 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   const page = useResource<RunsPage>(key, { refreshMs: live === 'live' ? 60000 : inFlight ? 3000 : 15000 });
   useEffect(() => setInFlight(!!page.data?.runs.some((r) => r.state === 'running' || r.state === 'queued')), [page.data]);
   const detail = useResource<PipelineDetail>(`/pipelines/${enc(name)}`);
-  const [older, setOlder] = useState<RunsPage | null>(null);
+  // The older pages asked for ("Older runs"), of the query they were asked with.
+  const [olderOf, setOlderOf] = useState<{ key: string | null; page: RunsPage } | null>(null);
+  const older = olderOf?.key === key ? olderOf.page : null;
+  const mutatePage = useCallback((f: (old: RunsPage | undefined) => RunsPage | undefined) => {
+    if (key) mutate<RunsPage>(key, f);
+  }, [key]);
   const [task, setTask] = useState<string | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [asking, setAsking] = useState<{ action: RunAction; run: Run } | null>(null);
@@ -135,6 +182,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
     if (flushTimer.current !== null) window.clearTimeout(flushTimer.current);
   }, []);
   useLiveEvents(['run', 'task', 'attempt', 'reset'], (type, data) => {
+    if (!key) return;
     if (type === 'reset') {
       pending.current = [];
       void page.reload();
@@ -150,7 +198,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
       const missing = new Set<string>();
       // A new run (its event has a trigger): the schedule moved on, read the next ticks again.
       if (events.some((e) => e.type === 'run' && 'trigger' in (e.data as object))) void onRunCreated();
-      mutate<RunsPage>(key, (old) => {
+      mutatePage((old) => {
         if (!old) return old;
         let runs = old.runs;
         for (const e of events) runs = applyRunEvent(runs, e.type, e.data, specNames.current, missing);
@@ -160,7 +208,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
       // loaded its list and is not on it): read that run.
       for (const lt of missing)
         void load(`/pipelines/${enc(name)}/runs/${enc(lt)}`)
-          .then((r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r as Run) }))
+          .then((r) => mutatePage((o) => o && { ...o, runs: upsert(o.runs, r as Run) }))
           .catch(() => {});
     }, 100);
   });
@@ -168,12 +216,13 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   const runs = useMemo(() => {
     const all = [...(page.data?.runs ?? []), ...(older?.runs ?? [])];
     const seen = new Set<string>();
-    return all.filter((r) => !seen.has(r.logicalTime) && !!seen.add(r.logicalTime)).sort((a, b) => a.logicalTime.localeCompare(b.logicalTime));
-  }, [page.data, older]);
+    // The server answered the query; live events since may have added a run outside it (a
+    // manual one at now) or moved one out of the state asked for.
+    return all.filter((r) => !seen.has(r.logicalTime) && !!seen.add(r.logicalTime) && runMatches(r, query)).sort((a, b) => a.logicalTime.localeCompare(b.logicalTime));
+  }, [page.data, older, query]);
 
-  // A filter by state of the runs loaded (the newest page and the older ones asked for).
-  const [stateFilter, setStateFilter] = useState<RunState | ''>('');
-  const shown = useMemo(() => (stateFilter ? runs.filter((r) => r.state === stateFilter) : runs), [runs, stateFilter]);
+  // A new query in the address: the runs of the old one are not selected any more.
+  const ask = useCallback((q: RunQuery) => navigate(href('runs', name) + (runQueryToAddress(q) ? `?${runQueryToAddress(q)}` : '')), [name]);
 
   const taskNames = useMemo(() => {
     const names = specTasks(detail.data);
@@ -183,22 +232,23 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
 
   const current = runs.find((r) => r.logicalTime === selected) ?? runs[runs.length - 1];
   const select = useCallback((r: Run, t?: string) => {
-    navigate(href('runs', name) + `?run=${enc(r.logicalTime)}`, true);
+    navigate(href('runs', name) + `?${runQueryToAddress(query, r.logicalTime)}`, true);
     setTask(t ?? null);
-  }, [name]);
+  }, [name, query]);
 
+  // The next page of the same query, older than the last one loaded.
   const loadOlder = async () => {
     const cursor = older?.next ?? page.data?.next;
-    if (!cursor) return;
-    const r = await api<RunsPage>(`/pipelines/${enc(name)}/runs?limit=${kPage}&after=${enc(cursor)}`);
-    setOlder((o) => ({ runs: [...(o?.runs ?? []), ...r.runs], next: r.next }));
+    if (!cursor || !key) return;
+    const r = await api<RunsPage>(runsApiPath(name, query, kPage, cursor));
+    setOlderOf((o) => ({ key, page: { runs: [...(o?.key === key ? o.page.runs : []), ...r.runs], next: r.next } }));
   };
 
   const act = async (what: 'trigger') => {
     setBusy(what);
     try {
       const r = await api<Run>(`/pipelines/${enc(name)}/trigger`, { method: 'POST' });
-      mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+      mutatePage((o) => o && { ...o, runs: upsert(o.runs, r) });
       select(r);
       toast('ok', tr('runs.created', { time: fmtTime(r.logicalTime) }));
     } catch (e) {
@@ -211,12 +261,56 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
   // A run's action, once its dialog is confirmed: the server's Run replaces the page's.
   const runAction = async (action: RunAction, run: Run) => {
     const r = await api<Run>(`/pipelines/${enc(name)}/runs/${enc(run.logicalTime)}/${action}`, { method: 'POST' });
-    mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+    mutatePage((o) => o && { ...o, runs: upsert(o.runs, r) });
     toast('ok', kRunActionDone[action](fmtTime(run.logicalTime)));
   };
 
-  if (!page.data && page.error) return <Banner>{tr('runs.loadFailed', { message: page.error.message })}</Banner>;
-  if (!page.data) return <GridSkeleton />;
+  // The grid's place: what the query found, or why there is nothing to show.
+  let grid: ReactNode;
+  if (filter.problem) {
+    grid = (
+      <div className="empty" data-testid="runs-range-refused">
+        {tr('runs.rangeInAddress')}
+      </div>
+    );
+  } else if (!page.data && page.error) {
+    grid = <Banner>{tr('runs.loadFailed', { message: page.error.message })}</Banner>;
+  } else if (!page.data) {
+    grid = <GridRowsSkeleton />;
+  } else if (runs.length === 0 && filtered) {
+    grid = (
+      <div className="empty" data-testid="runs-none-match">
+        <div>{tr('runs.noneMatchQuery', { what: describeQuery(query) })}</div>
+        <button className="btn sm" style={{ marginTop: 8 }} onClick={() => ask(kAllRuns)}>
+          {tr('runs.reset')}
+        </button>
+      </div>
+    );
+  } else if (runs.length === 0) {
+    grid = (
+      <div className="empty">
+        <h2>{tr('runs.noRuns')}</h2>
+        <div>{tr('runs.noRunsDetail')}</div>
+      </div>
+    );
+  } else {
+    grid = (
+      <>
+        <div className="grid-scroll" style={{ padding: '8px 0 12px' }}>
+          <RunGrid runs={runs} taskNames={taskNames} current={current} task={task} onSelect={select} />
+        </div>
+        <div className="legend" style={{ padding: '0 16px 14px' }}>
+          {kTaskLegend.map((s) => (
+            <span key={s}>
+              <i style={{ background: kStateColor[s] }} />
+              {stateLabel(s)}
+            </span>
+          ))}
+        </div>
+      </>
+    );
+  }
+  const hasOlder = !!(older ? older.next : page.data?.next);
 
   return (
     <div className="runs-layout">
@@ -232,16 +326,8 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             )}
           </div>
           <div className="actions">
-            <select className="input sm" value={stateFilter} onChange={(e) => setStateFilter(e.target.value as RunState | '')} aria-label={tr('runs.inState')} data-testid="runs-state-filter">
-              <option value="">{tr('runs.all')}</option>
-              {kRunStates.map((st) => (
-                <option key={st} value={st}>
-                  {stateLabel(st)} ({runs.filter((r) => r.state === st).length})
-                </option>
-              ))}
-            </select>
-            {(older?.next ?? page.data.next) && (
-              <button className="btn sm" onClick={loadOlder}>
+            {hasOlder && (
+              <button className="btn sm" onClick={loadOlder} data-testid="runs-older">
                 {tr('runs.older')}
               </button>
             )}
@@ -261,39 +347,16 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
             </button>
           </div>
         </div>
-        {runs.length === 0 ? (
-          <div className="empty">
-            <h2>{tr('runs.noRuns')}</h2>
-            <div>{tr('runs.noRunsDetail')}</div>
-          </div>
-        ) : (
-          <>
-            <div className="grid-scroll" style={{ padding: '8px 0 12px' }}>
-              {shown.length === 0 && (
-                <div className="empty" data-testid="runs-none-match">
-                  {tr('runs.noneMatch', { state: stateLabel(stateFilter), n: runs.length })}
-                </div>
-              )}
-              <RunGrid runs={shown} taskNames={taskNames} current={current} task={task} onSelect={select} />
-            </div>
-            <div className="legend" style={{ padding: '0 16px 14px' }}>
-              {kTaskLegend.map((s) => (
-                <span key={s}>
-                  <i style={{ background: kStateColor[s] }} />
-                  {stateLabel(s)}
-                </span>
-              ))}
-            </div>
-          </>
-        )}
+        <RunFilter query={query} fromText={filter.fromText} toText={filter.toText} problem={filter.problem} onAsk={ask} />
+        {grid}
       </div>
-      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} onRun={(r) => mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) })} />
+      <RunDetail run={current} taskNames={taskNames} task={task} onTask={setTask} busy={canWrite ? busy : 'read-only'} onAct={(action, run) => setAsking({ action, run })} onRun={(r) => mutatePage((o) => o && { ...o, runs: upsert(o.runs, r) })} />
       {dialog === 'trigger' && (
         <TriggerDialog
           pipeline={name}
           params={params}
           onRun={(r) => {
-            mutate<RunsPage>(key, (o) => o && { ...o, runs: upsert(o.runs, r) });
+            mutatePage((o) => o && { ...o, runs: upsert(o.runs, r) });
             select(r);
             toast('ok', tr('runs.created', { time: fmtTime(r.logicalTime) }));
           }}
@@ -313,7 +376,7 @@ function PipelineRuns({ name, selected, summary, onRunCreated }: { name: string;
           onClose={() => setAsking(null)}
         />
       )}
-      <RunList runs={shown} current={current} onSelect={select} />
+      <RunList runs={runs} current={current} onSelect={select} />
     </div>
   );
 }
@@ -389,9 +452,9 @@ function RunGrid({ runs, taskNames, current, task, onSelect }: { runs: Run[]; ta
   return (
     <div className="rgrid" style={{ gridTemplateColumns: cols }} data-testid="run-grid">
       <div className="hlabel">
-        duration
+        {tr('runs.gridDuration')}
         <br />
-        {fmtDuration(max)} max
+        {tr('runs.gridMax', { d: fmtDuration(max) })}
       </div>
       {runs.map((r) => (
         <div key={r.logicalTime} className={`head ${current === r ? 'sel' : ''}`}>

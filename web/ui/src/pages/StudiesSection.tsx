@@ -14,7 +14,7 @@ import type { Study, StudyChart, StudyFile } from '../api/types';
 import { IconPlay } from '../components/icons';
 import { Banner, Skeleton, StateBadge } from '../components/ui';
 import { t as tr, tNodes } from '../i18n';
-import { applyStudyEvent, chartTitle, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../model/studies';
+import { applyStudyEvent, chartTitle, studyCancelledText, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../model/studies';
 import { fmtShort, pct } from '../format';
 
 interface Shown {
@@ -250,7 +250,7 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
         {running && (
           <div data-testid="study-progress">
             <div className="row small muted" style={{ marginBottom: 4 }}>
-              {studyProgressText(s)} <span style={{ marginLeft: 'auto' }}>{pct(studyFraction(s), 0)}</span>
+              {studyProgressText(s, tr)} <span style={{ marginLeft: 'auto' }}>{pct(studyFraction(s), 0)}</span>
             </div>
             <div className="progress study-progress">
               <div style={{ width: pct(studyFraction(s)) }} />
@@ -258,7 +258,7 @@ function StudyResult({ s, onCancel, onClose }: { s: Study; onCancel: () => void;
           </div>
         )}
         {s.state === 'failed' && <Banner>{s.error ?? 'The run failed.'}</Banner>}
-        {s.state === 'cancelled' && <div className="small muted">Cancelled after {s.done} of {s.total} {s.kind === 'Sweep' ? 'runs' : 'forecast steps'}: nothing to report.</div>}
+        {s.state === 'cancelled' && <div className="small muted">{studyCancelledText(s, tr)}</div>}
         {s.state === 'done' && <StudyReport s={s} />}
       </div>
     </div>

@@ -72,7 +72,7 @@ export function BackfillDialog({ pipeline, schedule, onDone, onClose }: { pipeli
             ))}
           </select>
         </label>
-        {from && to && preview.error && <div className="banner error">{preview.error}</div>}
+        {from && to && preview.error && <div className="banner error">{t(preview.error.key, preview.error.params)}</div>}
         {!preview.error && (
           <div className="banner info" data-testid="backfill-preview">
             {preview.ticks === 0

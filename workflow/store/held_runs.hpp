@@ -52,7 +52,7 @@ class HeldRuns {
     std::vector<std::pair<int64_t, std::unique_ptr<Entry>>> runs;  // by logical time (µs)
     std::optional<Time> latest;
   };
-  Pipeline& pipeline(std::string_view name);       // added when new
+  Pipeline& pipeline(std::string_view name);        // added when new
   Pipeline* existing(std::string_view name) const;  // nullptr when new
   // The position of `micros` in p.runs (where it is or would go).
   using Slots = std::vector<std::pair<int64_t, std::unique_ptr<Entry>>>;

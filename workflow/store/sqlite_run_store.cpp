@@ -82,21 +82,23 @@ SqliteRunStore::SqliteRunStore(const std::string& path, RunStoreOptions options)
   // this database while we look at it, replace it or load it.
   if (options.replay) open_replay(options);
   OpenOptions open;
-  open.wal = true;
+  // A replay writes a fresh database that nothing reads until it ends, and one cut short is
+  // run again, not continued (open_replay() replaces it): `fast`, a journal in memory, no
+  // fsync and a 64 MiB page cache. Each page is written once, not into a WAL and again into
+  // the database (the year of bench/pipelines_year.sh spent 45 s of system time on that). A
+  // replay killed in the middle of a commit may leave its run tables damaged; the next replay
+  // still replaces the file, as its meta table, written at the start, says it is a replay.
+  // Everything else: WAL, a commit survives a kill.
+  open.wal = !options.replay;
+  open.fast = options.replay;
   db_ = Database::open(path, open);
   claim(db_, kRunsDatabase);
-  // The WAL is copied into the database every 256 pages (1 MiB; SQLite's default is 4 MiB)
-  // and cut back to 1 MiB after that, so the disk a server's history needs stays close to the
-  // database's own size: on a small disk the WAL alone used to fill it, and as the database
-  // file had never grown, a checkpoint then had no room to happen.
-  db_.exec("PRAGMA wal_autocheckpoint=256; PRAGMA journal_size_limit=1048576");
-  if (options.replay) {
-    // A replay writes a fresh database that nothing reads until it ends, and one cut short is
-    // run again, not continued: no fsync per commit (a killed process still leaves a
-    // consistent file; only a power loss could not), checkpoints every 64 MiB instead of
-    // every MiB, and a 64 MiB page cache for the indexes of millions of rows (with the 2 MiB
-    // default every insert read index pages back from the OS: bench/pipelines_year.sh).
-    db_.exec("PRAGMA synchronous=OFF; PRAGMA wal_autocheckpoint=16384; PRAGMA cache_size=-65536");
+  if (open.wal) {
+    // The WAL is copied into the database every 256 pages (1 MiB; SQLite's default is 4 MiB)
+    // and cut back to 1 MiB after that, so the disk a server's history needs stays close to
+    // the database's own size: on a small disk the WAL alone used to fill it, and as the
+    // database file had never grown, a checkpoint then had no room to happen.
+    db_.exec("PRAGMA wal_autocheckpoint=256; PRAGMA journal_size_limit=1048576");
   }
   db_.migrate(kSchema);
   {

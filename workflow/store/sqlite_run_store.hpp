@@ -1,6 +1,7 @@
 #pragma once
 // RunStore on SQLite (DESIGN.md rule 5): pipelines, runs, task instances, attempts and
-// scheduler events in one database file, WAL mode.
+// scheduler events in one database file, WAL mode (a replay, RunStoreOptions::replay: its
+// journal in memory, no fsync; see the constructor).
 //
 //   pipelines(name TEXT PRIMARY KEY, namespace TEXT, file TEXT, schedule TEXT, timezone TEXT)
 //   runs(id INTEGER PRIMARY KEY, pipeline TEXT, logical_us INTEGER, trigger TEXT, state TEXT,
@@ -41,9 +42,10 @@
 // rests on the UNIQUE constraint: create_run() is an INSERT OR IGNORE, so a second run for the
 // same (pipeline, logical time) can never be written, whatever happened before a crash.
 // With `batch` = 1 each change commits on its own (the orchestrator under `gantry serve`);
-// with `batch` = N > 1, N changes share a transaction (a virtual-time replay of a year of
-// runs). A crash then loses at most the last uncommitted batch — never half of a change, never
-// a duplicate — and recover() plus the schedule or backfill recreate what was lost.
+// with `batch` = N > 1, N changes share a transaction. A crash then loses at most the last
+// uncommitted batch — never half of a change, never a duplicate — and recover() plus the
+// schedule or backfill recreate what was lost. A virtual-time replay writes through
+// WriteBehindRunStore instead: whole finished runs, many per transaction (write_rows()).
 // A change that fails (a full disk: SQLITE_FULL, at a statement or at COMMIT) rolls back the
 // open transaction, the batch or group with it, and throws: the database never keeps part
 // of a change, nor commits it later with the next one.

@@ -180,12 +180,13 @@ TEST_F(WriteBehindRunStoreTest, ADayOfRunsGivesTheSameDatabase) {
             1);
 }
 
-// 70 runs of 2 tasks written in one batch: the rows go into multi-row INSERTs of 32 (runs: 2
-// statements and 6 rows one by one; task instances and attempts: 4 statements and 12 rows),
-// and the database is the same as change by change.
+// 140 runs of 2 tasks written in one batch: the rows go into multi-row INSERTs of 128 (runs: 1
+// statement and 12 rows one by one; task instances and attempts: 2 statements and 24 rows),
+// and the database is the same as change by change. Every 7th run fails: 20 runs, 40
+// attempts.
 TEST_F(WriteBehindRunStoreTest, ABatchOfManyRunsGivesTheSameDatabase) {
   const auto write = [](RunStore& store) {
-    for (int i = 0; i < 70; ++i) {
+    for (int i = 0; i < 140; ++i) {
       gantry::Run run;
       run.pipeline = i % 2 == 0 ? "even" : "odd";
       run.logical_time = day("00:00") + minutes(i);
@@ -221,8 +222,8 @@ TEST_F(WriteBehindRunStoreTest, ABatchOfManyRunsGivesTheSameDatabase) {
     store.flush();
   }
   EXPECT_EQ(dump(behind), dump(direct));
-  EXPECT_EQ(count(behind, "SELECT count(*) FROM runs"), 70);
-  EXPECT_EQ(count(behind, "SELECT count(*) FROM attempts WHERE reason = 'exit code 1'"), 20);
+  EXPECT_EQ(count(behind, "SELECT count(*) FROM runs"), 140);
+  EXPECT_EQ(count(behind, "SELECT count(*) FROM attempts WHERE reason = 'exit code 1'"), 40);
 }
 
 // create_run() refuses a key it holds, and a key the database holds (an earlier key than the

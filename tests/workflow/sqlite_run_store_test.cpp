@@ -350,6 +350,34 @@ TEST_F(SqliteRunStoreTest, ReplayReplacesOnlyAReplayUnlessAsked) {
   EXPECT_EQ(count("SELECT count(*) FROM runs"), 0);
 }
 
+// A replay killed in the middle of a commit (its journal in memory) may leave its run tables
+// damaged: the next replay still replaces the file, as its meta table says it is a replay.
+// The damage here: the root pages of the runs table and of its UNIQUE index overwritten with
+// zeros.
+TEST_F(SqliteRunStoreTest, AReplayReplacesADamagedReplay) {
+  const RunStoreOptions replay{.replay = true};
+  {
+    SqliteRunStore first(path_, replay);
+    for (int h = 0; h < 200; ++h) ASSERT_TRUE(first.create_run(make_run("etl", h)));
+  }
+  const int64_t page_size = count("PRAGMA page_size");
+  for (const char* name : {"runs", "sqlite_autoindex_runs_1"}) {
+    const int64_t root =
+        count(std::string("SELECT rootpage FROM sqlite_schema WHERE name = '") + name + "'");
+    ASSERT_GT(root, 1) << name;
+    std::fstream file(path_, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp((root - 1) * page_size);
+    const std::string zeros(static_cast<size_t>(page_size), '\0');
+    file.write(zeros.data(), static_cast<std::streamsize>(zeros.size()));
+  }
+  EXPECT_ANY_THROW(count("SELECT count(*) FROM runs")) << "the runs table is damaged";
+  {
+    SqliteRunStore again(path_, replay);
+    EXPECT_TRUE(again.create_run(make_run("etl", 0)));
+  }
+  EXPECT_EQ(count("SELECT count(*) FROM runs"), 1);
+}
+
 // A database written by the version before issue 8 (no application_id, no meta table) opens,
 // keeps its runs and is stamped, and is migrated to schema 5; a replay treats it as a history.
 TEST_F(SqliteRunStoreTest, OpensADatabaseOfTheVersionBefore) {

@@ -173,11 +173,12 @@ void SqliteRunStore::open_replay(const RunStoreOptions& options) {
       Statement s = db.prepare("SELECT value FROM meta WHERE key = 'origin'");
       if (s.step()) origin = s.column_text(0);
     }
-    {
+    if (origin != "replay") {
+      // Counted only for a history: a replay killed in the middle of a commit may have left
+      // its run tables damaged (its journal was in memory), and is replaced all the same.
       Statement s = db.prepare("SELECT count(*) FROM runs");
       if (s.step()) runs = s.column_int64(0);
-    }
-    if (origin != "replay") {
+      s = Statement();
       throw RunHistoryExists(
           path_,
           "holds a run history (" + std::to_string(runs) + " runs" +

@@ -220,53 +220,109 @@ std::vector<ClassEntry> read_node_classes(const ConfigNode& list, const GpuCatal
   return out;
 }
 
+// A rack item of the compact form: it has a `count` (the explicit form never has).
+bool names_compact_group(const ConfigNode& item) {
+  if (!item.is_map()) return false;
+  for (const ConfigEntry& e : item.as_entries())
+    if (e.name == "count") return true;
+  return false;
+}
+
+// `racks:` in its explicit form, a list of {name, class, nodes}, or compact: {count,
+// nodesPerRack, class} alone or as items of the list, racks named r001, r002, ... in order
+// across the compact items (more digits past r999). Both load to the same Topology as the
+// racks written out one by one.
 void read_racks(const ConfigNode& list, const std::vector<ClassEntry>& classes, bool names_ok,
                 Topology& t, ConfigErrors& errors) {
   std::map<std::string, size_t, std::less<>> class_index;
   for (size_t i = 0; i < classes.size(); ++i) class_index.emplace(classes[i].node_class.name, i);
   std::set<std::string, std::less<>> rack_names;
   int64_t total_nodes = 0;
+  int64_t generated = 0;  // racks named by the compact form so far
+  const auto read_class = [&](const ConfigFields& r) {
+    std::optional<size_t> cls;
+    r.read_required("class", [&](const ConfigNode& n) {
+      const std::string class_name = n.as_name();
+      if (const auto it = class_index.find(class_name); it != class_index.end()) cls = it->second;
+      if (cls || !names_ok) return;
+      std::string known;
+      for (const ClassEntry& c : classes) known += (known.empty() ? "" : ", ") + c.node_class.name;
+      n.fail("unknown node class " + quote_for_message(class_name) +
+             "; classes defined in spec.cluster.nodeClasses: " + known);
+    });
+    return cls;
+  };
+  // Adds `racks` racks of `per_rack` nodes each to the count, failing at `n` past the limit.
+  const auto count_nodes = [&](const ConfigNode& n, int64_t racks, int64_t per_rack) {
+    total_nodes += racks * per_rack;
+    if (total_nodes > kMaxNodes)
+      n.fail("the cluster would have more than " + std::to_string(kMaxNodes) +
+             " nodes; that is surely a typo");
+  };
+  const auto add_rack = [&](const std::string& name, size_t cls, int64_t nodes) {
+    const auto rack = static_cast<RackId>(t.racks.size());
+    t.racks.push_back(name);
+    const ClassEntry& c = classes[cls];
+    for (int64_t i = 0; i < nodes; ++i) {
+      char suffix[32];
+      std::snprintf(suffix, sizeof suffix, "-n%03lld", static_cast<long long>(i));
+      t.nodes.push_back(
+          NodeInfo{name + suffix, static_cast<int32_t>(cls), rack, c.labels, c.taints});
+    }
+  };
+  const auto read_explicit = [&](const ConfigNode& item) {
+    const ConfigFields r(item, {"name", "class", "nodes"}, errors);
+    std::string name;
+    r.read_required("name", [&](const ConfigNode& n) {
+      if (!rack_names.insert(n.as_name()).second)
+        n.fail("duplicate rack name " + quote_for_message(n.as_name()));
+      name = n.as_name();
+    });
+    const std::optional<size_t> cls = read_class(r);
+    int64_t nodes = 0;
+    r.read_required("nodes", [&](const ConfigNode& n) {
+      // 0: a rack for node pools to fill (spec.autoscaling).
+      nodes = n.as_int(0, kMaxNodes);
+      count_nodes(n, 1, nodes);
+    });
+    if (name.empty() || !cls || total_nodes > kMaxNodes) return;
+    add_rack(name, *cls, nodes);
+  };
+  const auto read_compact = [&](const ConfigNode& item) {
+    const ConfigFields r(item, {"count", "nodesPerRack", "class"}, errors);
+    int64_t count = 0, per_rack = -1;
+    r.read_required("count", [&](const ConfigNode& n) { count = n.as_int(1, kMaxNodes); });
+    r.read_required("nodesPerRack", [&](const ConfigNode& n) {
+      per_rack = n.as_int(0, kMaxNodes);
+      if (count > 0) count_nodes(n, count, per_rack);
+    });
+    const std::optional<size_t> cls = read_class(r);
+    if (count == 0 || per_rack < 0 || !cls || total_nodes > kMaxNodes) return;
+    for (int64_t i = 0; i < count; ++i) {
+      char name[32];
+      std::snprintf(name, sizeof name, "r%03lld", static_cast<long long>(++generated));
+      if (!rack_names.insert(name).second) {
+        r.required("count")->fail(std::string("names rack ") + name +
+                                  ", which the list names already; racks of the compact form "
+                                  "are named r001, r002, ... in order");
+      }
+      add_rack(name, *cls, per_rack);
+    }
+  };
   errors.attempt([&] {
+    if (list.is_map()) {
+      read_compact(list);
+      return;
+    }
     const std::vector<ConfigNode> items = list.as_sequence();
     if (items.empty()) list.fail("expected at least one rack");
     for (const ConfigNode& item : items) {
-      const ConfigFields r(item, {"name", "class", "nodes"}, errors);
-      std::string name;
-      r.read_required("name", [&](const ConfigNode& n) {
-        if (!rack_names.insert(n.as_name()).second)
-          n.fail("duplicate rack name " + quote_for_message(n.as_name()));
-        name = n.as_name();
+      errors.attempt([&] {
+        if (names_compact_group(item))
+          read_compact(item);
+        else
+          read_explicit(item);
       });
-      std::optional<size_t> cls;
-      r.read_required("class", [&](const ConfigNode& n) {
-        const std::string class_name = n.as_name();
-        if (const auto it = class_index.find(class_name); it != class_index.end()) cls = it->second;
-        if (cls || !names_ok) return;
-        std::string known;
-        for (const ClassEntry& c : classes)
-          known += (known.empty() ? "" : ", ") + c.node_class.name;
-        n.fail("unknown node class " + quote_for_message(class_name) +
-               "; classes defined in spec.cluster.nodeClasses: " + known);
-      });
-      int64_t nodes = 0;
-      r.read_required("nodes", [&](const ConfigNode& n) {
-        // 0: a rack for node pools to fill (spec.autoscaling).
-        nodes = n.as_int(0, kMaxNodes);
-        total_nodes += nodes;
-        if (total_nodes > kMaxNodes)
-          n.fail("the cluster would have more than " + std::to_string(kMaxNodes) +
-                 " nodes; that is surely a typo");
-      });
-      if (name.empty() || !cls || total_nodes > kMaxNodes) continue;
-      const auto rack = static_cast<RackId>(t.racks.size());
-      t.racks.push_back(name);
-      const ClassEntry& c = classes[*cls];
-      for (int64_t i = 0; i < nodes; ++i) {
-        char suffix[32];
-        std::snprintf(suffix, sizeof suffix, "-n%03lld", static_cast<long long>(i));
-        t.nodes.push_back(
-            NodeInfo{name + suffix, static_cast<int32_t>(*cls), rack, c.labels, c.taints});
-      }
     }
   });
 }

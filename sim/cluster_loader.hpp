@@ -11,6 +11,9 @@
 //   nodeClasses: [{name, cpu, memory, gpu: {type, count, islandSize, link, islandBandwidth},
 //                  pcieBandwidth, nic, labels, taints}]  # nic required with a gpu block
 //   racks: [{name, class, nodes}]        # nodes "<rack>-n000", "<rack>-n001", ...
+//   racks: {count, nodesPerRack, class}  # the compact form: racks r001, r002, ...; also as
+//                                        # items of the list beside explicit racks, numbered
+//                                        # on across them (the same Topology either way)
 //
 // or read from a public trace's node list, with the figures traces do not record given here:
 //

@@ -430,6 +430,64 @@ TEST(ScenarioLoader, ClusterSemantics) {
             "t.yaml:9:7: spec.cluster.nodeClasses[0].nic: missing required field 'nic'");
 }
 
+// The compact rack form loads to the same cluster as the racks written out: 3 racks of 2
+// nodes named r001..r003 (nodes r001-n000, ...), alone or as an item of the list beside
+// explicit racks; its mistakes are named at their line and column.
+TEST(ScenarioLoader, CompactRacksLoadTheSameClusterAsTheList) {
+  const std::string rack = "    - {name: r1, class: g, nodes: 4}\n";
+  const auto nodes = [](const Topology& t) {
+    std::vector<std::string> out;
+    for (const NodeInfo& n : t.nodes)
+      out.push_back(n.name + " " + t.racks[n.rack] + " " + std::to_string(n.node_class));
+    return out;
+  };
+  const Topology listed = load_scenario_text(with(rack,
+                                                  "    - {name: r001, class: g, nodes: 2}\n"
+                                                  "    - {name: r002, class: g, nodes: 2}\n"
+                                                  "    - {name: r003, class: g, nodes: 2}\n"),
+                                             "t.yaml")
+                              .topology;
+  const Topology compact =
+      load_scenario_text(
+          testing::replace_first(with(rack, ""), "    racks:\n",
+                                 "    racks: {count: 3, nodesPerRack: 2, class: g}\n"),
+          "t.yaml")
+          .topology;
+  EXPECT_EQ(compact.racks, (std::vector<std::string>{"r001", "r002", "r003"}));
+  EXPECT_EQ(compact.racks, listed.racks);
+  EXPECT_EQ(nodes(compact), nodes(listed));
+  EXPECT_EQ(nodes(compact).front(), "r001-n000 r001 0");
+
+  const Topology mixed = load_scenario_text(with(rack,
+                                                 "    - {count: 2, nodesPerRack: 1, class: g}\n"
+                                                 "    - {name: spare, class: g, nodes: 0}\n"
+                                                 "    - {count: 1, nodesPerRack: 3, class: g}\n"),
+                                            "t.yaml")
+                             .topology;
+  EXPECT_EQ(mixed.racks, (std::vector<std::string>{"r001", "r002", "spare", "r003"}));
+  EXPECT_EQ(mixed.nodes.size(), 5u);
+
+  EXPECT_EQ(error_of(with(rack, "    - {count: 0, nodesPerRack: 2, class: g}\n")),
+            "t.yaml:11:15: spec.cluster.racks[0].count: expected an integer from 1 to 100000, "
+            "got '0'");
+  EXPECT_EQ(error_of(with(rack, "    - {count: 2, nodesPerRack: 2, class: h}\n")),
+            "t.yaml:11:42: spec.cluster.racks[0].class: unknown node class 'h'; classes defined "
+            "in spec.cluster.nodeClasses: g");
+  EXPECT_EQ(error_of(with(rack, "    - {count: 2, nodesPerRack: 60000, class: g}\n")),
+            "t.yaml:11:32: spec.cluster.racks[0].nodesPerRack: the cluster would have more than "
+            "100000 nodes; that is surely a typo");
+  EXPECT_EQ(error_of(with(rack,
+                          "    - {name: r002, class: g, nodes: 1}\n"
+                          "    - {count: 2, nodesPerRack: 1, class: g}\n")),
+            "t.yaml:12:15: spec.cluster.racks[1].count: names rack r002, which the list names "
+            "already; racks of the compact form are named r001, r002, ... in order");
+  EXPECT_EQ(error_of(with(rack, "    - {count: 2, nodes: 1, class: g}\n")),
+            "t.yaml:11:7: spec.cluster.racks[0].nodesPerRack: missing required field "
+            "'nodesPerRack'\n"
+            "t.yaml:11:18: spec.cluster.racks[0].nodes: unknown field 'nodes'; expected one of: "
+            "count, nodesPerRack, class");
+}
+
 TEST(ScenarioLoader, JobSemantics) {
   EXPECT_EQ(
       error_of(with("      framework: PyTorch\n", "      framework: PyTorch\n      gpuType: Z9\n")),

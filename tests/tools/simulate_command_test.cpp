@@ -315,6 +315,11 @@ TEST_F(SimulateCommand, CompareTwoTrainingRuns) {
   const Outcome text = run("compare " + (dir_ / "a").string() + " " + (dir_ / "b").string());
   EXPECT_NE(text.out.find("placement binpack"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("placement spread"), std::string::npos) << text.out;
+  // In the report's units, by section: no raw seconds in e-notation (issue #27).
+  EXPECT_NE(text.out.find("Job completion time"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("GPUs"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find(" %"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("e+0"), std::string::npos) << text.out;
 }
 
 // --jobs belongs to the JSON report: with the text report (the default) it is bad input

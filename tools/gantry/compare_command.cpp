@@ -12,7 +12,9 @@
 #include "engine/core/errors.hpp"
 #include "engine/store/database.hpp"
 #include "engine/store/database_kind.hpp"
+#include "report/text_table.hpp"
 #include "sim/results_writer.hpp"
+#include "tools/gantry/compare_figures.hpp"
 
 namespace gantry::cli {
 
@@ -81,13 +83,6 @@ Database open_read(const ResultRef& r) {
   return db;
 }
 
-std::map<std::string, double> summary(Database& db) {
-  std::map<std::string, double> out;
-  Statement s = db.prepare("SELECT metric, value FROM summary");
-  while (s.step()) out[s.column_text(0)] = s.column_is_null(1) ? 0.0 : s.column_double(1);
-  return out;
-}
-
 struct CurvePoint {
   double allocated = 0, unallocated = 0, fragmented = 0;
 };
@@ -112,32 +107,59 @@ std::map<int, CurvePoint> curves(Database& db, const ResultRef& r, std::string& 
   return out;
 }
 
+// The figures of both runs, section by section in the text report's order; a figure only
+// one run has (a queue the other did not define) shows "—" on the other side.
 void compare_training(const ResultRef& a, const ResultRef& b, Database& da, Database& dbb,
                       const std::string& format) {
-  const auto sa = summary(da), sb = summary(dbb);
+  const std::vector<Figure> fa = read_figures(da), fb = read_figures(dbb);
+  std::map<std::string, const Figure*> by_key_b;
+  for (const Figure& f : fb) by_key_b[f.key] = &f;
+  // A's order, then what only B has.
+  std::vector<std::pair<const Figure*, const Figure*>> rows;
+  std::map<std::string, bool> seen;
+  for (const Figure& f : fa) {
+    const auto it = by_key_b.find(f.key);
+    rows.emplace_back(&f, it == by_key_b.end() ? nullptr : it->second);
+    seen[f.key] = true;
+  }
+  for (const Figure& f : fb)
+    if (!seen.contains(f.key)) rows.emplace_back(nullptr, &f);
+
   if (format == "json") {
     nlohmann::ordered_json j;
     j["a"] = a.label;
     j["b"] = b.label;
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const auto& [k, va] : sa)
-      if (auto it = sb.find(k); it != sb.end()) metrics[k] = {{"a", va}, {"b", it->second}};
+    for (const auto& [pa, pb] : rows) {
+      if (pa == nullptr || pb == nullptr) continue;
+      metrics[pa->key] = {{"a", pa->value}, {"b", pb->value}, {"delta", pb->value - pa->value}};
+    }
     j["metrics"] = metrics;
     std::cout << j.dump(2) << "\n";
     return;
   }
-  std::cout << fmt::format("A  {} ({}, placement {})\nB  {} ({}, placement {})\n\n", a.label,
+  std::cout << fmt::format("A  {} ({}, placement {})\nB  {} ({}, placement {})\n", a.label,
                            meta(da, "scenario"), meta(da, "placement"), b.label,
                            meta(dbb, "scenario"), meta(dbb, "placement"));
-  std::cout << fmt::format("  {:<22}{:>14}{:>14}{:>14}{:>9}\n", "metric", "A", "B", "B − A", "B/A");
-  for (const auto& [k, va] : sa) {
-    const auto it = sb.find(k);
-    if (it == sb.end()) continue;
-    const double vb = it->second;
-    const std::string ratio = va != 0 ? fmt::format("{:.2f}", vb / va) : "—";
-    std::cout << fmt::format("  {:<22}{:>14.4g}{:>14.4g}{:>14.4g}{:>9}\n", k, va, vb, vb - va,
-                             ratio);
+  // One table, so that the columns line up across the sections.
+  TextTable table({"", "A", "B", "B − A", "B/A"});
+  std::string section;
+  for (const auto& [pa, pb] : rows) {
+    const Figure& f = pa != nullptr ? *pa : *pb;
+    if (f.section != section) {
+      section = f.section;
+      table.add({section});
+    }
+    const std::string va = pa != nullptr ? format_figure(f.unit, pa->value) : "—";
+    const std::string vb = pb != nullptr ? format_figure(f.unit, pb->value) : "—";
+    std::string difference = "—", ratio = "—";
+    if (pa != nullptr && pb != nullptr) {
+      difference = format_difference(f.unit, pb->value - pa->value);
+      if (pa->value != 0) ratio = fmt::format("{:.2f}", pb->value / pa->value);
+    }
+    table.add({"  " + f.label, va, vb, difference, ratio});
   }
+  std::cout << "\n" << table.render("  ");
 }
 
 void compare_fragmentation(const ResultRef& a, const ResultRef& b, Database& da, Database& dbb,

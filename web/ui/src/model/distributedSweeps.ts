@@ -107,7 +107,7 @@ export function failedShardsText(s: DistributedSweep): string {
 }
 
 // What deletes the Job on the cluster: the server holds no cluster credentials, the user's
-// `gantry sweep cancel` does (README, "Sweeps on Kubernetes").
+// `gantry sweep cancel` does (sim/PLANNING.md, "Sweeps on Kubernetes").
 export const cancelCommand = (id: string) => `gantry sweep cancel ${id} --server ${serverOrigin()} --namespace NAMESPACE`;
 
 function serverOrigin(): string {

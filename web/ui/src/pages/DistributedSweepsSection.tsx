@@ -295,7 +295,7 @@ export function DistributedSweepsEmpty() {
     --kubeconfig ~/.kube/config --namespace what-if \\
     --image registry.example/gantry:1.0 --parallelism 32`}</pre>
       <div className="small muted">
-        It appears here at once and fills in as its shards finish runs. The Role it needs, the flags and what the Job looks like: Gantry's <code>README.md</code>, section <b>Sweeps on Kubernetes</b>.
+        It appears here at once and fills in as its shards finish runs. The Role it needs, the flags and what the Job looks like: Gantry's <code>sim/PLANNING.md</code>, section <b>Sweeps on Kubernetes</b>.
       </div>
     </div>
   );

@@ -1,6 +1,6 @@
 #pragma once
 // The machine-readable report of `gantry simulate --format json`. Its shape is stable and
-// documented in the README ("gantry simulate --format json").
+// documented in sim/README.md ("JSON report").
 
 #include <nlohmann/json.hpp>
 #include <optional>

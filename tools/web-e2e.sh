@@ -9,7 +9,7 @@
 #      run to succeed in the runs grid, opens every page (the Access page: revokes an editor
 #      token made here and checks that the server then refuses it), saves screenshots (into
 #      build/web-e2e/screenshots), and fails on any console error;
-#   4. with --docs, first takes the README's screenshots into web/ui/docs/screenshots
+#   4. with --docs, first takes web/README.md's screenshots into web/ui/docs/screenshots
 #      (e2e/screenshots.mjs, on the demo pipelines);
 #   5. stops the server by its process id (SIGTERM, then waits for it). The browser test stops
 #      the first server itself halfway (its outage step, e2e/outage.mjs) and starts another on
@@ -111,7 +111,7 @@ viewer_token=$(build/gantry token create --read-only --db "$work/g.db" | head -n
 # And an editor's, which the test revokes on the Access page (then refused: 401).
 editor_token=$(build/gantry token create --role editor --name e2e-editor --db "$work/g.db" | head -n 1)
 
-# The README's screenshots first, so they show the demo pipelines only (not the test's own).
+# web/README.md's screenshots first, so they show the demo pipelines only (not the test's own).
 if [ "$docs" = 1 ]; then
   echo "web-e2e: README screenshots (web/ui/e2e/screenshots.mjs) into web/ui/docs/screenshots"
   (cd web/ui && GANTRY_URL="$url" GANTRY_TOKEN="$token" CHROMIUM="$chromium" \

@@ -1,6 +1,6 @@
 #pragma once
 // The run timeline as output: the JSON of `gantry pipeline run --format json` (stable; issue
-// #4 and the README) and a compact text form for people.
+// #4 and workflow/README.md) and a compact text form for people.
 //
 // JSON, exactly (keys in this order, times RFC 3339 UTC, null when absent):
 //   {"runs": [{"pipeline", "logicalTime", "trigger", "state", "start", "end",

@@ -90,7 +90,8 @@ TEST_F(Reliability, ReplayReplacesAHistoryOnlyWithReplace) {
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs"), 24) << "the history is whole";
 
   ASSERT_EQ(run("pipeline run " + etl() + kRunWindow + " --replace --db " + db()).exit_code(), 0);
-  EXPECT_EQ(query(db(), "SELECT count(*) FROM runs"), 6) << "05:00 .. 10:00, as workflow/README.md shows";
+  EXPECT_EQ(query(db(), "SELECT count(*) FROM runs"), 6)
+      << "05:00 .. 10:00, as workflow/README.md shows";
   const Outcome again = run("pipeline run " + etl() + kRunWindow + " --db " + db());
   EXPECT_EQ(again.exit_code(), 0) << again.err;
   EXPECT_EQ(query(db(), "SELECT count(*) FROM runs"), 6);

@@ -72,10 +72,12 @@ std::string describe(CLI::App& app, const CLI::ParseError& e) {
 
 namespace gantry::cli {
 
-int run_cli(int argc, char** argv, const CliHooks& hooks) {
-  CLI::App app{"Gantry: GPU cluster simulator and ML workflow orchestrator"};
+void add_commands(CLI::App& app, const CliHooks& hooks) {
   app.name("gantry");
   app.require_subcommand(1);
+  app.footer(
+      "Example: gantry simulate scenarios/quickstart.yaml (then gantry <command> --help: each "
+      "ends with an example)");
   add_simulate_command(app);
   add_tune_command(app);
   add_sweep_command(app, hooks);
@@ -83,6 +85,10 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_plan_command(app);
   add_compare_command(app);
   CLI::App* pipeline = app.add_subcommand("pipeline", "Validate and run pipelines");
+  pipeline->footer(
+      "Example: gantry pipeline run scenarios/pipelines/hourly-etl.yaml --from "
+      "2026-03-02T07:00:00Z "
+      "--until 2026-03-02T10:00:00Z");
   pipeline->require_subcommand(1);
   add_pipeline_validate(*pipeline);
   add_pipeline_run(*pipeline, hooks);
@@ -92,6 +98,11 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
   add_validate_command(app);
   add_serve_command(app, hooks);
   add_kube_commands(app);
+}
+
+int run_cli(int argc, char** argv, const CliHooks& hooks) {
+  CLI::App app{"Gantry: GPU cluster simulator and ML workflow orchestrator"};
+  add_commands(app, hooks);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -8,6 +8,7 @@
 // (104 conversion, 105 validation, 106 required, 109 extras, ...) are folded into 2, so
 // scripts need to know three codes only.
 
+#include <CLI/CLI.hpp>
 #include <cstddef>
 #include <functional>
 
@@ -26,6 +27,10 @@ struct CliHooks {
   // gantry-faulty kills itself there (a pod that dies half-way through its shard).
   std::function<void(size_t)> sweep_run_posted;
 };
+
+// Every command of `gantry` added to `app` (the shipped help: each command's ends with an
+// example, checked by tests/tools/cli_help_test.cpp).
+void add_commands(CLI::App& app, const CliHooks& hooks);
 
 // Parses `argv`, runs the command, prints what went wrong; returns the exit code.
 int run_cli(int argc, char** argv, const CliHooks& hooks = {});

@@ -231,6 +231,8 @@ void add_compare_command(CLI::App& app) {
   cmd->add_option("b", opt->b, "results.db or DIR (experiments: results.db:POLICY)")->required();
   cmd->add_option("--variant", opt->variant, "Pod list of a sweep (default: the first)");
   cmd->add_option("--format", opt->format, "Report format")->check(CLI::IsMember({"text", "json"}));
+  cmd->footer(
+      "Example: gantry compare gantry-out/teams-borrowing-off gantry-out/teams-borrowing-on");
   cmd->callback([opt] { run_compare(*opt); });
 }
 

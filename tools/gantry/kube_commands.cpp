@@ -332,6 +332,9 @@ void add_kube_commands(CLI::App& app) {
   k->add_flag("--default-scheduler", sim->default_scheduler,
               "Bind pods of schedulerName default-scheduler to these nodes in turn, a stand-in for "
               "kube-scheduler (no fit checked; for an API server without one)");
+  k->footer(
+      "Example: gantry kubelet-sim --kubeconfig ~/.kube/config --cluster "
+      "scenarios/quickstart.yaml");
   k->callback([sim] { run_kubelet_sim(*sim); });
 
   auto snap = std::make_shared<SnapshotCommand>();
@@ -339,10 +342,12 @@ void add_kube_commands(CLI::App& app) {
       "snapshot", "Write a live cluster's nodes and running pods as a Scenario (stdout)");
   add_target_options(s, snap->target);
   s->add_option("--name", snap->name, "metadata.name of the scenario (default snapshot)");
+  s->footer("Example: gantry snapshot --kubeconfig ~/.kube/config > twin.yaml");
   s->callback([snap] { run_snapshot(*snap); });
 
   CLI::App* kube = app.add_subcommand(
       "kube", "Prepare a cluster for gantry serve --world kube, or ask a running one to act");
+  kube->footer("Example: gantry kube setup --kubeconfig ~/.kube/config");
   kube->require_subcommand(1);
   auto drain = std::make_shared<DrainCommand>();
   CLI::App* d = kube->add_subcommand(
@@ -356,6 +361,8 @@ void add_kube_commands(CLI::App& app) {
   d->add_option("--for", drain->maintenance,
                 "How long the node stays out of service once empty (e.g. 4h)")
       ->required();
+  d->footer(
+      "Example: gantry kube drain r1-n003 --deadline 2h --for 4h --kubeconfig ~/.kube/config");
   d->callback([drain] { run_drain(*drain); });
 
   auto setup = std::make_shared<SetupCommand>();
@@ -367,6 +374,7 @@ void add_kube_commands(CLI::App& app) {
   u->add_option("--namespace", setup->namespaces,
                 "A namespace to set up (repeatable; default: the context's, where gantry serve "
                 "--world kube puts its pods)");
+  u->footer("Example: gantry kube setup --kubeconfig ~/.kube/config");
   u->callback([setup] { run_setup(*setup); });
 }
 

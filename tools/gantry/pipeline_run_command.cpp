@@ -371,6 +371,10 @@ void add_pipeline_run(CLI::App& pipeline, const CliHooks& hooks) {
          "A Scenario whose cluster and workload distributed tasks (tfjob, pytorchjob, ...) "
          "run in, competing for GPUs")
       ->check(CLI::ExistingFile);
+  cmd->footer(
+      "Example: gantry pipeline run scenarios/pipelines/hourly-etl.yaml --from "
+      "2026-03-02T07:00:00Z "
+      "--until 2026-03-02T10:00:00Z");
   cmd->callback([opt] { run_pipelines(*opt); });
 }
 
@@ -389,6 +393,9 @@ void add_pipeline_backfill(CLI::App& pipeline, const CliHooks& hooks) {
                   "Attempts that were running when a previous backfill died: rerun (a new "
                   "attempt, not counted as a retry) or error (the retry policy decides)")
       ->check(CLI::IsMember({"rerun", "error"}));
+  cmd->footer(
+      "Example: gantry pipeline backfill scenarios/pipelines/hourly-etl.yaml --from "
+      "2026-03-01T00:00:00Z --to 2026-03-01T23:00:00Z --db runs.db");
   cmd->callback([opt] { backfill_pipelines(*opt); });
 }
 

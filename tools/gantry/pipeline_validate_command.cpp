@@ -31,6 +31,7 @@ void add_pipeline_validate(CLI::App& pipeline) {
                   "Pipeline YAML files, loaded together; a folder stands for its *.yaml and "
                   "*.yml files")
       ->required();
+  cmd->footer("Example: gantry pipeline validate scenarios/pipelines/");
   cmd->callback([files] { run_pipeline_validate(*files); });
 }
 

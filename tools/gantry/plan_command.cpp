@@ -113,6 +113,7 @@ void add_plan_command(CLI::App& app) {
       ->check(CLI::IsMember({"local", "kubernetes"}));
   add_kube_sweep_flags(cmd, opt->kube,
                        "Refused: the search needs each round's figures (gantry sweep has it)");
+  cmd->footer("Example: gantry plan scenarios/plans/next-year.yaml --parallel 2");
   cmd->callback([opt] { run_plan_command(*opt); });
 }
 

@@ -298,6 +298,9 @@ void add_serve_command(CLI::App& app, const CliHooks& hooks) {
                   "Write every action of the scheduler and every observation of the world to "
                   "FILE as they happen, one JSON object per line (the format of gantry simulate "
                   "--actions)");
+  cmd->footer(
+      "Example: gantry serve --db gantry.db --listen 127.0.0.1:8080 --cluster "
+      "scenarios/quickstart.yaml --speed 60 --pipelines scenarios/pipelines/");
   cmd->callback([opt] { run_serve(*opt); });
 }
 

@@ -330,6 +330,9 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
   {
     CLI::App* cmd = pipeline.add_subcommand("list", "List the pipelines of a running gantry serve");
     add_server_flags(cmd, *f);
+    cmd->footer(
+        "Example: gantry pipeline list --server http://127.0.0.1:8080 --token-file "
+        "~/.gantry-token");
     cmd->callback([f] { list(*f); });
   }
   {
@@ -340,6 +343,7 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     cmd->add_option("--format", *format, "yaml (as submitted) or json")
         ->check(CLI::IsMember({"yaml", "json"}));
     add_server_flags(cmd, *f);
+    cmd->footer("Example: gantry pipeline get nightly --format json");
     cmd->callback([f, name, format] { get(*f, *name, *format); });
   }
   {
@@ -364,6 +368,8 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
               : "Start a pipeline's schedule again (missed ticks follow its catch-up rules)");
     cmd->add_option("name", *name, "Pipeline name")->required();
     add_server_flags(cmd, *f);
+    cmd->footer(pause ? "Example: gantry pipeline pause nightly"
+                      : "Example: gantry pipeline resume nightly");
     cmd->callback([f, name, pause] { set_paused(*f, *name, pause); });
   }
   {
@@ -405,6 +411,11 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
       cmd->add_flag("--failed-only", *failed_only, "Only those failed, upstream_failed or killed");
     }
     add_server_flags(cmd, *f);
+    cmd->footer(word == "clear"
+                    ? "Example: gantry pipeline clear nightly 2026-11-28T02:00:00Z --task train "
+                      "--downstream --dry-run"
+                    : "Example: gantry pipeline " + word +
+                          " nightly 2026-11-28T02:00:00Z --task load");
     cmd->callback([=] {
       nlohmann::json body = nlohmann::json::object();
       if (*downstream) body["downstream"] = true;
@@ -426,6 +437,8 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     cmd->add_option("--attempt", *attempt, "Attempt number, 1 for the first (default 1)")
         ->check(CLI::PositiveNumber);
     add_server_flags(cmd, *f);
+    cmd->footer(
+        "Example: gantry pipeline log nightly 2026-11-28T02:00:00Z --task train --attempt 2");
     cmd->callback([=] { attempt_log(*f, *name, *logical, *task, *attempt); });
   }
   {
@@ -436,6 +449,7 @@ void add_pipeline_client_commands(CLI::App& pipeline) {
     cmd->add_option("name", *name, "Pipeline name")->required();
     cmd->add_flag("--purge", *purge, "Also delete its stored runs, for good");
     add_server_flags(cmd, *f);
+    cmd->footer("Example: gantry pipeline delete nightly --purge");
     cmd->callback([=] { delete_pipeline(*f, *name, *purge); });
   }
 }
@@ -471,6 +485,7 @@ std::string free_name(web::TokenStore& store, web::TokenRole role) {
 
 void add_token_command(CLI::App& app) {
   CLI::App* token = app.add_subcommand("token", "API tokens of gantry serve");
+  token->footer("Example: gantry token create --name ci --role editor --db gantry.db");
   token->require_subcommand(1);
   auto db = std::make_shared<std::string>("gantry.db");
   {
@@ -491,6 +506,7 @@ void add_token_command(CLI::App& app) {
     create->add_option("--name", *name,
                        "Whom or what the token is for, unique among tokens (default: "
                        "<role>-N, the first free N)");
+    create->footer("Example: gantry token create --name ci --role editor --db gantry.db");
     create->callback([db, read_only, name, role] {
       auto store = open_token_store(*db);
       const web::TokenRole r = *read_only ? web::TokenRole::kViewer : *web::user_role_from(*role);
@@ -504,6 +520,7 @@ void add_token_command(CLI::App& app) {
     CLI::App* list = token->add_subcommand(
         "list", "List the tokens: id, name, role, created, last used (never the tokens)");
     list->add_option("--db", *db, "The server's database (default gantry.db)");
+    list->footer("Example: gantry token list --db gantry.db");
     list->callback([db] {
       auto store = open_token_store(*db);
       fmt::print("{:<5} {:<28} {:<7} {:<21} {}\n", "ID", "NAME", "ROLE", "CREATED", "LAST USED");
@@ -523,6 +540,7 @@ void add_token_command(CLI::App& app) {
         ->add_option("--id", *id,
                      "The token's id (gantry token list), for tokens that share a name")
         ->excludes(name_opt);
+    revoke->footer("Example: gantry token revoke ci --db gantry.db");
     revoke->callback([db, name, id] {
       auto store = open_token_store(*db);
       if (*id != 0) {

@@ -150,6 +150,7 @@ void add_simulate_command(CLI::App& app) {
   cmd->add_flag("--jobs", opt->jobs,
                 "With --format json: add every job (queue, admission, start, end, state, "
                 "evictions) to the report as \"job_list\"");
+  cmd->footer("Example: gantry simulate scenarios/quickstart.yaml --out gantry-out/quickstart");
   cmd->callback([opt] { run_simulate(*opt); });
 }
 

@@ -111,6 +111,7 @@ void add_sweep_command(CLI::App& app, const CliHooks& hooks) {
                 "Continue the sweep whose results.db is in --out: run only the runs it does not "
                 "hold (the sweep file and its base must be unchanged)");
   cmd->add_flag("--no-progress", opt->no_progress, "Never draw the progress bar");
+  cmd->footer("Example: gantry sweep scenarios/sweeps/placement-vs-load.yaml --parallel 2");
   cmd->callback([opt, cmd] {
     if (!cmd->get_subcommands().empty()) return;  // `sweep cancel` ran
     if (opt->file.empty()) throw CLI::RequiredError("the Sweep file (or: gantry sweep cancel ID)");

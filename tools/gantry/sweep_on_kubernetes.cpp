@@ -90,6 +90,9 @@ void add_sweep_cancel_command(CLI::App* sweep) {
   add_target_options(cmd, c->target);
   cmd->add_option("--namespace", c->namespace_name,
                   "Namespace of the Job (default: the kubeconfig context's)");
+  cmd->footer(
+      "Example: gantry sweep cancel sw-1-k3x9qa --server https://gantry.example --namespace "
+      "what-if");
   cmd->callback([c] {
     web::SweepCoordinatorClient server(server_url(c->server), server_token(c->server));
     try {

@@ -205,6 +205,8 @@ void add_sweep_worker_command(CLI::App& app, const CliHooks& hooks) {
                   "The shard to run, from 0 (default: $JOB_COMPLETION_INDEX, which Kubernetes "
                   "sets in each pod of an Indexed Job)");
   cmd->add_option("--ca-file", opt->ca_file, "Verify an https server against this CA");
+  cmd->footer(
+      "Example: gantry sweep-worker --sweep sw-1-k3x9qa --server https://gantry.example --shard 0");
   cmd->callback([opt, shard] {
     opt->shard = worker_shard(*shard, std::getenv("JOB_COMPLETION_INDEX"));
     if (const char* token = std::getenv("GANTRY_TOKEN")) opt->token = token;

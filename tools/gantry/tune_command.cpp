@@ -202,6 +202,7 @@ void add_tune_command(CLI::App& app) {
   cmd->add_flag("--no-exhaustive", opt->no_exhaustive,
                 "Skip simulating every grid point (the comparison)");
   cmd->add_option("--format", opt->format, "Report format")->check(CLI::IsMember({"text", "json"}));
+  cmd->footer("Example: gantry tune scenarios/serving/chat-service.yaml --slo p99=2s");
   cmd->callback([opt] { run_tune(*opt); });
 }
 

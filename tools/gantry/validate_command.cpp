@@ -139,6 +139,7 @@ void add_validate_command(CLI::App& app) {
                   "YAML files; pipeline files are loaded together; a folder stands for its *.yaml "
                   "and *.yml files")
       ->required();
+  cmd->footer("Example: gantry validate scenarios/quickstart.yaml scenarios/pipelines/");
   cmd->callback([files] { run_validate(*files); });
 }
 

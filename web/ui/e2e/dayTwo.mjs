@@ -4,17 +4,7 @@
 // pipeline apply` does; what is checked is what the pages show. Waits are on DOM state.
 //
 // The e2e server runs the quickstart cluster (32 nodes of 8 A100-80G) at --speed 600.
-
-async function call(url, token, method, route, body, type = 'application/json') {
-  const r = await fetch(`${url}/api/v1${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': type, Accept: 'application/json' },
-    body,
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+import { callApi as call } from './api.mjs';
 
 const apply = (url, token, yaml) => call(url, token, 'POST', '/pipelines?paused=false', yaml, 'application/yaml');
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { callApi } from './api.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const quickstart = () => fs.readFileSync(path.resolve(here, '../../../scenarios/quickstart.yaml'), 'utf8');
@@ -33,16 +34,8 @@ spec:
   };
 }
 
-async function call(url, token, method, route, body) {
-  const r = await fetch(`${url}/api/v1${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', Accept: 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+const call = (url, token, method, route, body) =>
+  callApi(url, token, method, route, body === undefined ? undefined : JSON.stringify(body));
 
 // Submits a sweep: {id, shards, runs, token}. `documents` defaults to gridDocuments(name, seeds).
 export async function submitSweep(url, adminToken, name, { seeds = 3, shards = 2, documents } = {}) {

@@ -4,17 +4,7 @@
 // too; Reset shows every run again; the page fits 1280x800. The runs are made through the REST
 // API (a backfill and a trigger); the expected ones are worked out from the schedule. Waits are
 // on DOM state and on the page's own requests.
-
-async function call(url, token, method, route, body, type = 'application/json') {
-  const r = await fetch(`${url}/api/v1${route}`, {
-    method,
-    headers: { Authorization: `Bearer ${token}`, 'Content-Type': type, Accept: 'application/json' },
-    body,
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${route}: ${r.status} ${text}`);
-  return text ? JSON.parse(text) : null;
-}
+import { callApi as call } from './api.mjs';
 
 // Every hour from `first` to `last`, both included, as the server writes logical times.
 function hourly(first, last) {

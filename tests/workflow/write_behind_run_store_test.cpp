@@ -240,12 +240,16 @@ TEST_F(WriteBehindRunStoreTest, ARunIsCreatedOnce) {
   EXPECT_FALSE(store.create_run(run)) << "held";
   store.flush();
   EXPECT_FALSE(store.create_run(run)) << "stored";
+  run.logical_time = day("03:00");
+  EXPECT_TRUE(store.create_run(run)) << "the latest, held";
   run.logical_time = day("01:00");
   EXPECT_TRUE(store.create_run(run)) << "earlier, but nobody has it";
   EXPECT_FALSE(store.create_run(run));
+  EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 1)
+      << "looking up an earlier key writes none of the runs held (03:00 and 01:00)";
   store.flush();
-  EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 2);
-  EXPECT_EQ(count(db, "SELECT count(*) FROM task_instances"), 2);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM runs"), 3);
+  EXPECT_EQ(count(db, "SELECT count(*) FROM task_instances"), 3);
 }
 
 // A database that already holds runs is continued: ids go on after its greatest, and a key

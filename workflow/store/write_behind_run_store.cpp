@@ -36,7 +36,7 @@ bool WriteBehindRunStore::create_run(const Run& run) {
   if (latest && run.logical_time <= *latest) {
     // Not later than every run of the pipeline: it may exist, held or stored.
     if (held_.find(run.pipeline, run.logical_time) != nullptr) return false;
-    flush();
+    settle_writer();  // every run not held is in the database then
     if (store_.load_rows(RunKey{run.pipeline, run.logical_time})) return false;
   }
   RunRows rows;
@@ -52,7 +52,7 @@ HeldRuns::Entry& WriteBehindRunStore::held(const RunKey& key) {
   if (HeldRuns::Entry* entry = held_.find(key.pipeline, key.logical_time)) return *entry;
   // A change to a run written already (an operator's rerun of a finished run): it is read
   // back and held again; its rows are UPDATEd when it is written next.
-  flush();
+  settle_writer();
   std::optional<RunRows> rows = store_.load_rows(key);
   if (!rows) {
     throw StoreError(store_.database().path(),
@@ -194,6 +194,10 @@ void WriteBehindRunStore::hand_over(bool everything) {
 
 void WriteBehindRunStore::flush() {
   hand_over(/*everything=*/true);
+  settle_writer();
+}
+
+void WriteBehindRunStore::settle_writer() const {
   std::unique_lock lock(mu_);
   changed_.wait(lock, [&] { return error_ || (queue_.empty() && !writing_); });
   if (error_) std::rethrow_exception(error_);
@@ -240,7 +244,7 @@ std::vector<Run> WriteBehindRunStore::load_runs(RunSelection which) const {
 std::optional<Run> WriteBehindRunStore::load_run(const RunKey& key) const {
   if (const HeldRuns::Entry* entry = held_.find(key.pipeline, key.logical_time))
     return entry->rows.run;
-  flush_for_read();
+  settle_writer();  // a run not held is in the database once the writer is idle
   return store_.load_run(key);
 }
 

@@ -28,8 +28,11 @@
 // writer.
 //
 // Reads (load_runs, load_run, load_run_before, max_attempt_id) answer the truth: load_run of
-// a run held in memory answers from memory; every other read first writes everything and
-// waits for the writer (flush()), then asks the database.
+// a run held in memory answers from memory, of another once the writer has written what it
+// was handed; the other reads first write everything (flush()), then ask the database. A
+// create_run of an earlier key, or a change to a run written already, waits for the writer
+// too, but writes nothing held: a backfill inside a replay costs no copy of the runs in
+// flight per run it creates.
 //
 // Errors: when the writer fails (a full disk: StoreError naming the file, the batch rolled
 // back), the next call on the scheduler's thread throws that error, and every call after it;
@@ -113,6 +116,9 @@ class WriteBehindRunStore final : public RunStore {
   // kBatchesInFlight wait already. Throws the writer's error.
   void hand_over(bool everything);
   void throw_if_failed() const;
+  // Waits until the writer has written every batch handed over, so that the database holds
+  // every run not held (a run leaves held_ only in a batch). Throws the writer's error.
+  void settle_writer() const;
   // flush() for the reads, which the RunStore interface makes const: what they return must
   // include every change, and writing it changes no value a caller can see.
   void flush_for_read() const { const_cast<WriteBehindRunStore*>(this)->flush(); }

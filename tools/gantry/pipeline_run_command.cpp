@@ -30,8 +30,6 @@ namespace gantry::cli {
 
 namespace {
 
-// A virtual-time replay commits this many changes at once; see SqliteRunStore.
-constexpr int kReplayBatch = 4096;
 // --format summary: catch-up ticks handled per turn of the loop, and how many queued runs a
 // pipeline may hold before its catch-up waits (the core raises it to the pipeline's
 // maxActiveRuns, so a freed slot always finds a queued run; see
@@ -211,14 +209,12 @@ struct Orchestrator {
   // database's runs are kept and continued, from `start` or the latest instant the database
   // holds, whichever is later. [window_from, window_to]: the replay or backfill
   // window, checked against kMaxRunsPerReplay before anything is written.
-  Orchestrator(const RunOptions& opt, Time start, bool replay, int batch, Time window_from,
-               Time window_to) {
+  Orchestrator(const RunOptions& opt, Time start, bool replay, Time window_from, Time window_to) {
     docs = load_pipelines(expand_pipeline_args(opt.files));
     check_pipeline_flag(opt.pipeline, docs);
     check_window(docs.pipelines, window_from, window_to, /*backfill=*/!replay,
                  replay ? "" : opt.pipeline, replay ? "--until" : "--to", opt.max_runs);
-    store =
-        open_store(opt, RunStoreOptions{.batch = batch, .replay = replay, .replace = opt.replace});
+    store = open_store(opt, RunStoreOptions{.replay = replay, .replace = opt.replace});
     if (opt.runs_commit) store->set_commit_hook(opt.runs_commit);
     // A backfill continues its database: a previous one, killed, may have run ahead of `start`
     // (the backlog runs after the window's end), and time must not go back (a lost attempt
@@ -262,7 +258,7 @@ void run_pipelines(const RunOptions& opt) {
   const Time from = parse_time_flag("--from", opt.from);
   const Time until = parse_time_flag("--until", opt.until);
   if (until < from) throw GantryError("--until: before --from");
-  Orchestrator o(opt, from, /*replay=*/true, kReplayBatch, from, until);
+  Orchestrator o(opt, from, /*replay=*/true, from, until);
   std::vector<OperatorAction> actions;
   if (!opt.events.empty()) {
     std::vector<InputError> skipped;
@@ -296,7 +292,7 @@ void backfill_pipelines(const RunOptions& opt) {
   if (!rerun) throw GantryError("--rerun: expected none, failed or all, got '" + opt.rerun + "'");
   // The backfill happens "now" = the end of the window (or, continuing a database, the latest
   // instant it holds, if later), and runs until the backlog is done.
-  Orchestrator o(opt, to, /*replay=*/false, /*batch=*/1, from, to);
+  Orchestrator o(opt, to, /*replay=*/false, from, to);
   o.scheduler->set_lost_attempts(opt.lost_attempts == "error" ? LostAttempts::kError
                                                               : LostAttempts::kRerun);
   o.scheduler->recover();

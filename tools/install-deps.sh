@@ -11,6 +11,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake pkg-config git ninja-build mold  # tools/cmake-configure.sh
+  dpkg-dev  # dpkg-shlibdeps: the .deb's declared libraries (cmake/GantryInstall.cmake)
   libboost-graph-dev libsqlite3-dev sqlite3 libyaml-cpp-dev nlohmann-json3-dev
   libcivetweb-dev libfmt-dev libcurl4-openssl-dev libspdlog-dev libcli11-dev
   libhowardhinnant-date-dev tzdata

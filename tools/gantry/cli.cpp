@@ -76,8 +76,9 @@ void add_commands(CLI::App& app, const CliHooks& hooks) {
   app.name("gantry");
   app.require_subcommand(1);
   app.footer(
-      "Example: gantry simulate scenarios/quickstart.yaml (then gantry <command> --help: each "
-      "ends with an example)");
+      "Example: gantry simulate scenarios/quickstart.yaml (the examples' scenarios/ is the "
+      "source tree's, or <prefix>/share/gantry/scenarios when installed; then gantry <command> "
+      "--help: each ends with an example)");
   add_simulate_command(app);
   add_tune_command(app);
   add_sweep_command(app, hooks);

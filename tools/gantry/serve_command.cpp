@@ -17,6 +17,7 @@
 #include "engine/store/store_error.hpp"
 #include "tools/gantry/action_log_file.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/shipped_data.hpp"
 #include "web/server/api_access.hpp"
 #include "web/server/api_routes.hpp"
 #include "web/server/http_server.hpp"
@@ -36,12 +37,12 @@ struct ServeOptions {
   std::string db = "gantry.db";
   std::string listen = "127.0.0.1:8080";
   std::string world = "sim";
-  std::string cluster;  // sim: scenarios/quickstart.yaml when not given
+  std::string cluster;  // sim: the shipped quickstart.yaml when not given
   web::KubeServeOptions kube;
   double speed = 1;
   std::string pipelines;
-  std::string ui = "web/ui/dist";
-  std::string scenarios = "scenarios";
+  std::string ui;         // empty: the shipped web app (shipped_data.hpp)
+  std::string scenarios;  // empty: the shipped scenarios
   std::string tls_cert, tls_key;
   std::string allow_origin;
   uint64_t seed = 1;
@@ -104,8 +105,13 @@ void run_serve(const ServeOptions& opt) {
   if (opt.world == "kube" && opt.speed != 1)
     throw GantryError(
         "--speed: a live cluster runs at speed 1 (kubelet-sim takes its own --speed)");
-  const std::string cluster =
-      opt.world == "sim" && opt.cluster.empty() ? "scenarios/quickstart.yaml" : opt.cluster;
+  // Defaults come from beside the program, never from the working directory.
+  const std::string cluster = opt.world == "sim" && opt.cluster.empty()
+                                  ? (shipped_data().scenarios / "quickstart.yaml").string()
+                                  : opt.cluster;
+  const std::string ui = opt.ui.empty() ? shipped_data().web_ui.string() : opt.ui;
+  const std::string scenarios =
+      opt.scenarios.empty() ? shipped_data().scenarios.string() : opt.scenarios;
   if (!(opt.speed > 0) || opt.speed > 1e6)
     throw GantryError("--speed: expected a number above 0 and at most 1000000");
   const auto address = web::split_listen_address(opt.listen);
@@ -158,13 +164,12 @@ void run_serve(const ServeOptions& opt) {
       {.max_waiters = static_cast<size_t>(opt.long_polls > 0 ? opt.long_polls
                                                              : std::max(1, opt.http_threads / 4))});
   web::AuditLog audit(opt.db);
-  web::ApiServer api(tokens,
-                     {.ui_root = opt.ui, .allow_origin = opt.allow_origin, .audit = &audit});
+  web::ApiServer api(tokens, {.ui_root = ui, .allow_origin = opt.allow_origin, .audit = &audit});
   web::add_access_routes(api.router(), tokens, audit);
-  web::ApiContext ctx{*engine, simulations, bus, opt.scenarios};
+  web::ApiContext ctx{*engine, simulations, bus, scenarios};
   web::add_pipeline_routes(api.router(), ctx);
   web::add_cluster_routes(api.router(), ctx);
-  web::add_sweep_routes(api.router(), studies, opt.scenarios);
+  web::add_sweep_routes(api.router(), studies, scenarios);
   web::add_distributed_sweep_routes(api.router(), coordinator);
   web::add_meta_routes(api, ctx);
   auto server = std::make_unique<web::HttpServer>(
@@ -250,8 +255,8 @@ void add_serve_command(CLI::App& app, const CliHooks& hooks) {
                   "Kubernetes cluster, --kubeconfig)");
   cmd->add_option(
       "--cluster", opt->cluster,
-      "sim: the kind: Scenario whose cluster and workload the tasks share (default "
-      "scenarios/quickstart.yaml); kube: the cluster's model, policy, restart delay and "
+      "sim: the kind: Scenario whose cluster and workload the tasks share (default: the "
+      "shipped quickstart.yaml); kube: the cluster's model, policy, restart delay and "
       "maintenance schedule (optional)");
   cmd->add_option("--kubeconfig", opt->kube.kubeconfig,
                   "kube: kubeconfig (default $KUBECONFIG, else ~/.kube/config)");
@@ -278,9 +283,13 @@ void add_serve_command(CLI::App& app, const CliHooks& hooks) {
                   "Simulated seconds per wall second (default 1; 60: a minute a second)");
   cmd->add_option("--pipelines", opt->pipelines,
                   "Apply the pipeline files of this folder, as one, at start and on SIGHUP");
-  cmd->add_option("--ui", opt->ui, "The built web app (default web/ui/dist)");
+  cmd->add_option(
+      "--ui", opt->ui,
+      "The built web app (default: the installed share/gantry/web, or web/ui/dist of the "
+      "source tree the program was built from)");
   cmd->add_option("--scenarios", opt->scenarios,
-                  "The what-if scenarios offered by the UI (default scenarios)");
+                  "The what-if scenarios offered by the UI (default: the installed "
+                  "share/gantry/scenarios, or the source tree's scenarios/)");
   cmd->add_option("--tls-cert", opt->tls_cert, "PEM certificate chain (required off loopback)");
   cmd->add_option("--tls-key", opt->tls_key, "PEM private key");
   cmd->add_option("--allow-origin", opt->allow_origin,

@@ -40,15 +40,12 @@
 #include "engine/config/config_errors.hpp"
 #include "engine/config/reader.hpp"
 #include "sim/fragmentation_spec.hpp"
+#include "sim/trace_loaders.hpp"
 
 namespace gantry {
 
-// Loads the cluster of `cluster.trace` (a node list of a public trace). sim/ cannot read trace
-// formats itself (adapters/traces depends on sim/, not the other way round), so the caller
-// passes adapters/traces' load_trace_topology. Without one, a cluster that names a trace is an
-// error.
-using ClusterTraceLoader = std::function<Topology(const TraceRef&)>;
-
+// `traces`: reads the cluster of `cluster.trace` (a node list of a public trace; sim/
+// trace_loaders.hpp). Without one, a cluster that names a trace is an error.
 Topology read_cluster(const ConfigNode& cluster, const ClusterTraceLoader& traces,
                       ConfigErrors& errors);
 

@@ -146,9 +146,27 @@ SimParameters read_sim(const ConfigNode& node, ConfigErrors& errors) {
   return s;
 }
 
+// Each trace load's rows, read once here so that a bad row is the scenario's error, found by
+// `gantry validate`, and the variants of a sweep share them.
+std::vector<RequestTrace> read_service_traces(const std::vector<ServiceSpec>& services,
+                                              const RequestTraceLoader& requests,
+                                              ConfigErrors& errors) {
+  std::vector<RequestTrace> out(services.size());
+  for (size_t i = 0; i < services.size(); ++i) {
+    if (services[i].load.kind != LoadKind::kTrace) continue;
+    if (!requests) {
+      errors.add(InputError(services[i].load.trace_where, services[i].load.trace_field,
+                            "this program cannot read request traces"));
+      continue;
+    }
+    errors.attempt([&] { out[i] = requests(services[i].load); });
+  }
+  return out;
+}
+
 }  // namespace
 
-ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& traces,
+ScenarioSpec read_scenario(const Envelope& envelope, const TraceLoaders& traces,
                            ConfigErrors& errors) {
   ScenarioSpec s;
   s.name = envelope.name;
@@ -170,7 +188,7 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
     if (start_ok) offset_time(n, s.start, *s.horizon);
   });
   const size_t before = errors.size();
-  if (auto n = m.required("cluster")) s.topology = read_cluster(*n, traces, errors);
+  if (auto n = m.required("cluster")) s.topology = read_cluster(*n, traces.topology, errors);
   const bool topology_ok = m.has("cluster") && errors.size() == before;
   // The policy before the workload, whatever their order in the file: the jobs' queues are
   // checked against the admission queues it declares.
@@ -194,6 +212,7 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
             "the run would not either (add e.g. horizon: 24h)");
       });
     }
+    s.service_traces = read_service_traces(s.workload.services, traces.requests, errors);
   }
   if (auto n = m.optional("sim")) s.sim = read_sim(*n, errors);
   if (auto n = m.optional("failures"))
@@ -202,14 +221,14 @@ ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& t
 }
 
 ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name,
-                                const ClusterTraceLoader& traces) {
+                                const TraceLoaders& traces) {
   return load_document<ScenarioSpec>(text, file_name, {"Scenario"},
                                      [&](const Envelope& envelope, ConfigErrors& errors) {
                                        return read_scenario(envelope, traces, errors);
                                      });
 }
 
-ScenarioSpec load_scenario_file(const std::string& path, const ClusterTraceLoader& traces) {
+ScenarioSpec load_scenario_file(const std::string& path, const TraceLoaders& traces) {
   return load_scenario_text(read_text_file(path), path, traces);
 }
 

@@ -55,15 +55,15 @@ namespace gantry {
 
 // Reads and loads the file at `path`; ScenarioSpec::file is `path`. `traces` loads the cluster
 // of a scenario whose cluster names a trace (sim/cluster_loader.hpp).
-ScenarioSpec load_scenario_file(const std::string& path, const ClusterTraceLoader& traces = {});
+ScenarioSpec load_scenario_file(const std::string& path, const TraceLoaders& traces = {});
 
 // Loads a scenario from `text`; `file_name` is used in messages and as ScenarioSpec::file.
 ScenarioSpec load_scenario_text(const std::string& text, const std::string& file_name,
-                                const ClusterTraceLoader& traces = {});
+                                const TraceLoaders& traces = {});
 
 // The spec of a document whose envelope says kind: Scenario, every problem recorded in
 // `errors` (sim/simulation_file.hpp reads the envelope to tell the kinds apart).
-ScenarioSpec read_scenario(const Envelope& envelope, const ClusterTraceLoader& traces,
+ScenarioSpec read_scenario(const Envelope& envelope, const TraceLoaders& traces,
                            ConfigErrors& errors);
 
 }  // namespace gantry

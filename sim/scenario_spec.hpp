@@ -17,6 +17,7 @@
 #include "sim/fault_event.hpp"
 #include "sim/fault_spec.hpp"
 #include "sim/node_pool_loader.hpp"
+#include "sim/trace_loaders.hpp"
 
 namespace gantry {
 
@@ -94,6 +95,10 @@ struct ScenarioSpec {
   SimParameters sim;
   FaultSpec failures;           // spec.failures: none by default
   AutoscalingSpec autoscaling;  // spec.autoscaling: no node pools by default
+  // The rows of each service's request trace, in workload.services' order (nullptr for a load
+  // that is not a trace), read with the scenario (sim/trace_loaders.hpp). Empty when the
+  // scenario has no services, or was built in code and names no trace.
+  std::vector<RequestTrace> service_traces;
   // Faults injected by hand (`gantry simulate --events`; not a key of the file), sorted by time.
   std::vector<FaultEvent> injected_faults;
 };

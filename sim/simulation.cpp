@@ -1,11 +1,28 @@
 #include "sim/simulation.hpp"
 
-#include "adapters/traces/azure_llm_trace.hpp"
 #include "engine/core/event_loop.hpp"
 #include "sim/serving/serving_driver.hpp"
 #include "sim/world_builder.hpp"
 
 namespace gantry {
+
+namespace {
+
+// The rows of each service's trace, as the scenario's loader read them. A trace load without
+// them is a scenario built past the loader: a programming error, not the user's.
+std::vector<RequestTrace> service_traces_of(const ScenarioSpec& scenario) {
+  const std::vector<ServiceSpec>& services = scenario.workload.services;
+  std::vector<RequestTrace> traces = scenario.service_traces;
+  traces.resize(services.size());
+  for (size_t i = 0; i < services.size(); ++i)
+    if (services[i].load.kind == LoadKind::kTrace && !traces[i])
+      throw std::invalid_argument("service " + services[i].name +
+                                  ": its request trace was not read with the scenario "
+                                  "(sim/trace_loaders.hpp)");
+  return traces;
+}
+
+}  // namespace
 
 SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& progress,
                              std::ostream* actions, LogSink* sink) {
@@ -48,8 +65,8 @@ SimulationRun run_simulation(const ScenarioSpec& scenario, const ProgressFn& pro
   // requires a horizon with them (a service's load has no end).
   std::optional<ServingDriver> serving;
   if (!scenario.workload.services.empty()) {
-    serving.emplace(*loop, world, scenario.workload.services,
-                    load_service_traces(scenario.workload.services), scenario.seed, scenario.start,
+    serving.emplace(*loop, world, scenario.workload.services, service_traces_of(scenario),
+                    scenario.seed, scenario.start,
                     ServiceRun::Options{scenario.sim.service_report_interval,
                                         action_log ? &*action_log : nullptr});
   }

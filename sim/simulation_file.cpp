@@ -6,7 +6,7 @@
 namespace gantry {
 
 SimulationFile load_simulation_text(const std::string& text, const std::string& file_name,
-                                    const ClusterTraceLoader& traces) {
+                                    const TraceLoaders& traces) {
   return load_document<SimulationFile>(
       text, file_name, {"Scenario", "Experiment"},
       [&](const Envelope& envelope, ConfigErrors& errors) -> SimulationFile {
@@ -15,7 +15,7 @@ SimulationFile load_simulation_text(const std::string& text, const std::string& 
       });
 }
 
-SimulationFile load_simulation_file(const std::string& path, const ClusterTraceLoader& traces) {
+SimulationFile load_simulation_file(const std::string& path, const TraceLoaders& traces) {
   return load_simulation_text(read_text_file(path), path, traces);
 }
 

@@ -17,9 +17,9 @@ namespace gantry {
 
 using SimulationFile = std::variant<ScenarioSpec, ExperimentSpec>;
 
-SimulationFile load_simulation_file(const std::string& path, const ClusterTraceLoader& traces);
+SimulationFile load_simulation_file(const std::string& path, const TraceLoaders& traces);
 
 SimulationFile load_simulation_text(const std::string& text, const std::string& file_name,
-                                    const ClusterTraceLoader& traces);
+                                    const TraceLoaders& traces);
 
 }  // namespace gantry

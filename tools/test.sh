@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command, and what .ci/run calls. In order:
-#   1. installs the dependencies and checks the formatting (.clang-format);
+#   1. installs the dependencies, checks the formatting (.clang-format) and that every include
+#      follows the layers of the folders' READMEs (tools/check-layers.sh);
 #   2. builds everything optimised (gcc, no debug information: CI only runs it; libraries as
 #      unity builds, CMakeLists.txt says why);
 #   3. builds and tests the web UI (npm ci, the Vite build, Vitest) and runs its browser test
@@ -20,6 +21,7 @@ source tools/stage-timer.sh
 
 stage "install dependencies" tools/install-deps.sh
 stage "check formatting" tools/check-format.sh
+stage "check layers" tools/check-layers.sh
 stage "configure" tools/cmake-configure.sh build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGANTRY_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -DNDEBUG"
 stage "build (gcc -O2)" cmake --build build -j"$(nproc)"

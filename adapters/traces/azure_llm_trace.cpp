@@ -69,16 +69,9 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
   return out;
 }
 
-std::vector<std::shared_ptr<const std::vector<TraceRequest>>> load_service_traces(
-    const std::vector<ServiceSpec>& services) {
-  std::vector<std::shared_ptr<const std::vector<TraceRequest>>> out;
-  for (const ServiceSpec& s : services) {
-    out.push_back(s.load.kind == LoadKind::kTrace
-                      ? std::make_shared<const std::vector<TraceRequest>>(
-                            load_azure_llm_trace(s.load.trace_file, s.load.speedup))
-                      : nullptr);
-  }
-  return out;
+std::shared_ptr<const std::vector<TraceRequest>> load_request_trace(const LoadSpec& load) {
+  return std::make_shared<const std::vector<TraceRequest>>(
+      load_azure_llm_trace(load.trace_file, load.speedup));
 }
 
 }  // namespace gantry

@@ -55,9 +55,9 @@ std::vector<TraceRequest> load_azure_llm_trace_text(std::string_view text,
                                                     const std::string& file_name,
                                                     double speedup = 1.0);
 
-// The rows of each service's trace load, in the services' order (nullptr for a service whose
-// load is not a trace), as the service runs take them. Throws as load_azure_llm_trace.
-std::vector<std::shared_ptr<const std::vector<TraceRequest>>> load_service_traces(
-    const std::vector<ServiceSpec>& services);
+// The rows of a trace load (LoadSpec::trace_file at its speedup), shared as the service runs
+// take them: the reader a scenario is loaded with (trace_ref_loader.hpp, trace_loaders()).
+// Throws as load_azure_llm_trace.
+std::shared_ptr<const std::vector<TraceRequest>> load_request_trace(const LoadSpec& load);
 
 }  // namespace gantry

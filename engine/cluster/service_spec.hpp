@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "engine/cluster/resources.hpp"
+#include "engine/core/errors.hpp"
 #include "engine/core/time.hpp"
 
 namespace gantry {
@@ -129,8 +130,12 @@ struct LoadSpec {
   // trace: {format: azure-llm-2023, file, loop, speedup}
   std::string trace_format;  // "azure-llm-2023"
   std::string trace_file;    // resolved against the scenario file's folder
-  bool loop = true;          // replay again from the start when the trace ends
-  double speedup = 1.0;      // arrival times divided by this (a denser load)
+  // Where `file` is written, and its dotted path (spec.workload.services[0].load.trace.file):
+  // for the errors of whoever reads the trace (sim/trace_loaders.hpp).
+  SourceLocation trace_where;
+  std::string trace_field;
+  bool loop = true;      // replay again from the start when the trace ends
+  double speedup = 1.0;  // arrival times divided by this (a denser load)
 };
 
 struct ServiceSpec {

@@ -37,7 +37,7 @@ std::string quoted(const std::string& s) {
 }
 
 ScenarioSpec load_with_racks(const std::string& text, const std::string& file,
-                             const std::string& racks, const ClusterTraceLoader& traces) {
+                             const std::string& racks, const TraceLoaders& traces) {
   ConfigNode document = parse_yaml_document(text, file);
   YAML::Node root;
   root.reset(document.yaml());
@@ -52,7 +52,7 @@ ScenarioSpec load_with_racks(const std::string& text, const std::string& file,
 
 }  // namespace
 
-PlanVariants::PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& traces)
+PlanVariants::PlanVariants(const PlanSpec& plan, const TraceLoaders& traces)
     : plan_(&plan), traces_(traces), base_text_(read_text_file(plan.base)) {
   const ScenarioSpec base = load_scenario_text(base_text_, plan.base, traces);
   ConfigErrors errors;

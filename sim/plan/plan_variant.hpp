@@ -32,7 +32,7 @@ namespace gantry {
 class PlanVariants {
  public:
   // Throws InputErrors (see above) or FileError for a base that cannot be read.
-  PlanVariants(const PlanSpec& plan, const ClusterTraceLoader& traces = {});
+  PlanVariants(const PlanSpec& plan, const TraceLoaders& traces = {});
 
   // The plan's SLOs and the services' (see above), in that order.
   const std::vector<PlanSlo>& slos() const { return slos_; }
@@ -51,7 +51,7 @@ class PlanVariants {
 
  private:
   const PlanSpec* plan_;
-  ClusterTraceLoader traces_;
+  TraceLoaders traces_;
   std::string base_text_;
   std::vector<int64_t> nodes_per_rack_;          // per pool
   std::vector<std::vector<std::string>> names_;  // per pool: the base's rack names

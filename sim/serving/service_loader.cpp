@@ -619,6 +619,8 @@ void read_trace(const ConfigNode& node, LoadSpec& l, ConfigErrors& errors) {
     const std::string file = n.as_name();
     const std::filesystem::path base = std::filesystem::path(n.file()).parent_path();
     l.trace_file = (base / file).lexically_normal().string();
+    l.trace_where = n.location();
+    l.trace_field = n.path();
     if (!std::filesystem::is_regular_file(l.trace_file)) n.fail("no such file: " + l.trace_file);
     std::ifstream in(l.trace_file, std::ios::binary);
     if (!in) n.fail("cannot read " + l.trace_file + ": " + std::strerror(errno));

@@ -96,8 +96,7 @@ std::string point_label(const SweepSpec& sweep, const SweepPoint& point) {
   return out;
 }
 
-std::vector<ScenarioSpec> build_sweep_variants(const SweepSpec& sweep,
-                                               const ClusterTraceLoader& traces) {
+std::vector<ScenarioSpec> build_sweep_variants(const SweepSpec& sweep, const TraceLoaders& traces) {
   const std::string base_text = read_text_file(sweep.base);
   // An Experiment already varies its own inputs (pod lists, policies, seeds); its figures are
   // curves, not a run's metrics.

@@ -33,7 +33,7 @@ namespace gantry {
 
 // One scenario per point of `sweep`, in the order of sweep.points; their seeds are the base's.
 std::vector<ScenarioSpec> build_sweep_variants(const SweepSpec& sweep,
-                                               const ClusterTraceLoader& traces = {});
+                                               const TraceLoaders& traces = {});
 
 // "placement=binpack, nodes=6": a point as the reports name it.
 std::string point_label(const SweepSpec& sweep, const SweepPoint& point);

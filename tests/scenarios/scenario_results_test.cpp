@@ -375,7 +375,7 @@ TEST(Scenarios, Scale1mIsScale100kEightTimesOverWithFailures) {
 
 TEST(Scenarios, Pai2020ClusterRunsEveryJobAtTheSpeedOfItsGpu) {
   const ScenarioSpec scenario =
-      load_scenario_file(scenario_path("pai-2020-cluster.yaml"), load_trace_topology);
+      load_scenario_file(scenario_path("pai-2020-cluster.yaml"), trace_loaders());
   EXPECT_EQ(scenario.topology.nodes.size(), 1897u);
   EXPECT_EQ(scenario.topology.total_gpus(), 6742);
   const SimulationRun run = run_checked(scenario, "pai-2020-cluster.yaml");

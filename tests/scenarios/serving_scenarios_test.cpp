@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
 #include "tests/scenarios/allocation_invariant.hpp"
@@ -16,7 +17,8 @@ namespace {
 
 ServiceReport run_service(const std::string& name) {
   const SimulationRun run = testing::run_checked(
-      load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name), name);
+      load_scenario_file(std::string(GANTRY_SOURCE_DIR) + "/scenarios/" + name, trace_loaders()),
+      name);
   EXPECT_EQ(run.services.size(), 1u);
   return run.services.front();
 }

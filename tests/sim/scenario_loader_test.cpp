@@ -791,7 +791,7 @@ TEST(ScenarioLoader, ClusterFromATraceGetsTheScenarioFigures) {
     t.nodes.push_back(NodeInfo{"n", 0, 0});
     return t;
   };
-  const ScenarioSpec s = load_scenario_text(text, "t.yaml", fake);
+  const ScenarioSpec s = load_scenario_text(text, "t.yaml", {.topology = fake});
   EXPECT_EQ(seen_format, "pai-machines");
   EXPECT_EQ(seen_path, csv);
   ASSERT_EQ(s.topology.classes.size(), 1u);

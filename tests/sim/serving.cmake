@@ -8,7 +8,7 @@ gantry_test(gantry_serving_tests
 # Services on a scenario's cluster (sim/serving/cluster_host.hpp, sim/simulation.cpp).
 gantry_test(gantry_services_on_cluster_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/serving/services_on_cluster_test.cpp
-  DEPS gantry_sim_world gantry_sim_scenario)
+  DEPS gantry_sim_world gantry_sim_scenario gantry_traces)
 
 # gantry tune on the shipped example against its exhaustive grid.
 gantry_test(gantry_tune_shipped_tests

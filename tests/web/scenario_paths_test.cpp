@@ -146,9 +146,11 @@ TEST_F(ScenarioPaths, TheServiceRefusesWhatTheLoadersWouldOpenOutside) {
   try {
     service.submit(service_trace);
     FAIL() << "the service's trace is outside the folder";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(),
-                 "spec.workload.services[0].load.trace.file: not a file of the scenarios folder");
+  } catch (const InputError& e) {
+    // At the field as written, and before anything was read from the file.
+    EXPECT_EQ(e.where().file, (shipped / "posted.yaml").string());
+    EXPECT_EQ(e.field(), "spec.workload.services[0].load.trace.file");
+    EXPECT_EQ(e.detail(), "not a file of the scenarios folder");
   }
 }
 

@@ -174,7 +174,7 @@ TEST_F(StudyApi, ASweepShowsExactlyWhatTheCliComputes) {
 
   // `gantry sweep`'s computation of the same file, in process.
   SweepSpec sweep = load_sweep_file((folder_ / "sweeps/small.yaml").string());
-  const std::vector<ScenarioSpec> variants = build_sweep_variants(sweep, load_trace_topology);
+  const std::vector<ScenarioSpec> variants = build_sweep_variants(sweep, trace_loaders());
   std::vector<SweepRunResult> runs;
   run_sweep(sweep, variants,
             {.threads = 1, .finished = [&](const SweepRunResult& r) { runs.push_back(r); }});
@@ -208,7 +208,7 @@ TEST_F(StudyApi, APlanShowsExactlyWhatTheCliComputes) {
   EXPECT_EQ(j["done"], 1) << "one forecast step";
 
   PlanSpec plan = load_plan_file((folder_ / "plans/two-pools.yaml").string());
-  const PlanVariants variants(plan, load_trace_topology);
+  const PlanVariants variants(plan, trace_loaders());
   const PlanRun run = run_plan(plan, variants, 1);
   plan.base = "plans/eight.yaml";
   const std::vector<std::string>& metrics = run.evaluators.front()->metrics();

@@ -53,7 +53,7 @@ void run_kubelet_sim(const KubeletSimCommand& opt) {
   if (opt.cluster.empty()) throw GantryError("--cluster: a kind: Scenario file is required");
   if (!(opt.speed > 0) || opt.speed > 1e6)
     throw GantryError("--speed: expected a number above 0 and at most 1000000");
-  const ScenarioSpec scenario = load_scenario_file(opt.cluster, load_trace_topology);
+  const ScenarioSpec scenario = load_scenario_file(opt.cluster, trace_loaders());
   kube::KubeClient client(load_target(opt.target));
 
   sigset_t signals;

@@ -186,7 +186,7 @@ struct SimulatedCluster {
   std::unique_ptr<ClusterTaskExecutor> executor;
 
   SimulatedCluster(const std::string& file, EventLoop& loop, TaskExecutor& containers) {
-    sim = build_world(starting_at(load_scenario_file(file, load_trace_topology), loop.now()), loop);
+    sim = build_world(starting_at(load_scenario_file(file, trace_loaders()), loop.now()), loop);
     executor = std::make_unique<ClusterTaskExecutor>(*sim->world, containers);
     sim->world->start();
     if (sim->pools) sim->pools->start();

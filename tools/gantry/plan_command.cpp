@@ -55,7 +55,7 @@ void run_plan_command(const PlanOptions& opt) {
           "sweep --on kubernetes --detach)");
   }
   const PlanSpec plan = load_plan_file(opt.file);
-  const PlanVariants variants(plan, load_trace_topology);
+  const PlanVariants variants(plan, trace_loaders());
   if (on_kubernetes && opt.kube.dry_run) {
     try {
       run_plan(plan, variants, kube_plan_runner(plan, variants, opt.kube, nullptr, true));

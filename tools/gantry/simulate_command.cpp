@@ -43,7 +43,7 @@ void check_policy_name(const std::string& name) {
 void run_simulate(const SimulateOptions& opt) {
   if (opt.jobs && opt.format != "json")
     throw GantryError("--jobs: the job list is part of the JSON report; add --format json");
-  SimulationFile file = load_simulation_file(opt.scenario, load_trace_topology);
+  SimulationFile file = load_simulation_file(opt.scenario, trace_loaders());
   if (const auto* experiment = std::get_if<ExperimentSpec>(&file)) {
     if (opt.jobs)
       throw GantryError(fmt::format(

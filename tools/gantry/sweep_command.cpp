@@ -39,7 +39,7 @@ void run_sweep_command(const SweepOptions& opt) {
   const std::string sweep_text = read_text_file(opt.file);
   const SweepSpec sweep = load_sweep_text(sweep_text, opt.file);
   // Every point is checked before anything runs or any file is touched.
-  const std::vector<ScenarioSpec> variants = build_sweep_variants(sweep, load_trace_topology);
+  const std::vector<ScenarioSpec> variants = build_sweep_variants(sweep, trace_loaders());
   const std::string base_text = read_text_file(sweep.base);
 
   const std::string dir = opt.out_dir.empty() ? "gantry-out/" + sweep.name : opt.out_dir;

@@ -105,7 +105,7 @@ int run_shard(const SweepWorkerOptions& o, SweepCoordinatorClient& client) {
   std::vector<ScenarioSpec> variants;
   try {
     sweep = load_sweep_text(shard.documents.files.at(shard.documents.sweep), folder.sweep_file());
-    variants = build_sweep_variants(sweep, load_trace_topology);
+    variants = build_sweep_variants(sweep, trace_loaders());
   } catch (const InputError& e) {
     // The server checked the same documents: only a different Gantry version gets here.
     throw GantryError(folder.shown(e.what()) +

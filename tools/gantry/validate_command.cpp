@@ -77,7 +77,7 @@ void run_validate(const std::vector<std::string>& args) {
       if (kind == "Sweep") {
         // Every point is built and checked as a scenario, as `gantry sweep` does before it runs.
         const SweepSpec sweep = load_sweep_file(file);
-        build_sweep_variants(sweep, load_trace_topology);
+        build_sweep_variants(sweep, trace_loaders());
         ok.push_back(fmt::format("ok: {}: Sweep {} ({} points × {} seeds = {} runs)", file,
                                  sweep.name, sweep.points.size(), sweep.seeds,
                                  sweep.points.size() * static_cast<size_t>(sweep.seeds)));
@@ -85,14 +85,14 @@ void run_validate(const std::vector<std::string>& args) {
       }
       if (kind == "Plan") {
         const PlanSpec plan = load_plan_file(file);
-        const PlanVariants variants(plan, load_trace_topology);
+        const PlanVariants variants(plan, trace_loaders());
         ok.push_back(fmt::format("ok: {}: Plan {} ({} pool{}, {} SLO{}, {} forecast step{})", file,
                                  plan.name, plan.pools.size(), plan.pools.size() == 1 ? "" : "s",
                                  variants.slos().size(), variants.slos().size() == 1 ? "" : "s",
                                  plan.growth.size(), plan.growth.size() == 1 ? "" : "s"));
         return;
       }
-      const SimulationFile loaded = load_simulation_file(file, load_trace_topology);
+      const SimulationFile loaded = load_simulation_file(file, trace_loaders());
       if (const auto* s = std::get_if<ScenarioSpec>(&loaded))
         ok.push_back(fmt::format("ok: {}: Scenario {}", file, s->name));
       else

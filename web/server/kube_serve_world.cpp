@@ -128,7 +128,7 @@ class KubeServeWorld final : public ServeWorld {
     kube::KubeWorldOptions w;
     std::optional<ScenarioSpec> scenario;
     if (!scenario_file.empty()) {
-      scenario = load_scenario_file(scenario_file, load_trace_topology);
+      scenario = load_scenario_file(scenario_file, trace_loaders());
       apply_scenario(*scenario, w);
     } else {
       w.model.gpus = GpuCatalog::with_defaults();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/config_errors.hpp"
 #include "engine/config/quote.hpp"
 
@@ -101,6 +102,23 @@ std::string relative_to_folder(std::string text, const fs::path& folder) {
             [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
   for (const std::string& f : forms) erase_all(text, f);
   return text;
+}
+
+TraceLoaders confined_trace_loaders(const fs::path& folder, const std::string& place) {
+  TraceLoaders readers = trace_loaders();
+  return {.topology =
+              [folder, place, topology = readers.topology](const TraceRef& ref) {
+                if (!inside_folder(folder, ref.path))
+                  throw InputError(ref.where, "file",
+                                   quote_for_message(ref.file) + " is not a file of " + place);
+                return topology(ref);
+              },
+          .requests =
+              [folder, place, requests = readers.requests](const LoadSpec& load) {
+                if (!inside_folder(folder, load.trace_file))
+                  throw InputError(load.trace_where, load.trace_field, "not a file of " + place);
+                return requests(load);
+              }};
 }
 
 }  // namespace gantry::web

@@ -14,6 +14,8 @@
 #include <filesystem>
 #include <string>
 
+#include "sim/trace_loaders.hpp"
+
 namespace gantry::web {
 
 // Checks every `file:` field of the YAML document `text` (named `file_label` in errors: the
@@ -29,6 +31,13 @@ void check_data_paths(const std::string& text, const std::string& file_label,
 // Is `path` inside `folder` once both are canonicalised (symbolic links followed where they
 // exist)? The folder itself is not inside.
 bool inside_folder(const std::filesystem::path& folder, const std::filesystem::path& path);
+
+// adapters/traces' readers (trace_loaders()), refusing any file outside `folder`: a cluster
+// trace with an InputError at its reference's `file`, a service's request trace with one
+// naming the file. `place` says what the folder is in those messages ("the scenarios folder",
+// "the posted documents"). The last line of defence behind check_data_paths(): overrides and
+// generated variants are loaded through these too.
+TraceLoaders confined_trace_loaders(const std::filesystem::path& folder, const std::string& place);
 
 // `text` with every occurrence of the folder's path (as given, and canonical) and the slash
 // after it removed: "no such file: /srv/scenarios/data/x.csv" becomes "no such file:

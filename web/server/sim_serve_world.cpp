@@ -5,7 +5,6 @@
 #include <optional>
 
 #include "adapters/simcluster/cluster_task_executor.hpp"
-#include "adapters/traces/azure_llm_trace.hpp"
 #include "adapters/traces/trace_ref_loader.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/serving/serving_driver.hpp"
@@ -22,15 +21,16 @@ class SimServeWorld final : public ServeWorld {
   SimServeWorld(EventLoop& loop, const std::string& file, uint64_t seed)
       : file_(file), loop_(loop) {
     const ScenarioSpec scenario =
-        starting_at(load_scenario_file(file, load_trace_topology), loop.now());
+        starting_at(load_scenario_file(file, trace_loaders()), loop.now());
     world_ = build_world(scenario, loop);
     containers_ = std::make_unique<SimulatedExecutor>(loop, seed);
     executor_ = std::make_unique<ClusterTaskExecutor>(*world_->world, *containers_);
     // The scenario's services run beside its jobs and the pipelines' tasks, their replicas
-    // placed by the same scheduler (sim/serving/serving_driver.hpp); their traces read here, so
-    // a bad trace file is an error at start.
+    // placed by the same scheduler (sim/serving/serving_driver.hpp); their traces were read
+    // with the scenario, so a bad trace file is an error at start.
     services_ = scenario.workload.services;
-    traces_ = load_service_traces(services_);
+    traces_ = scenario.service_traces;
+    traces_.resize(services_.size());
     seed_ = scenario.seed;
     start_ = scenario.start;
     report_interval_ = scenario.sim.service_report_interval;

@@ -102,10 +102,9 @@ std::string SimulationService::submit(const SimulationRequest& request) {
   job->confine_to_folder = request.confine_to_folder;
   if (request.confine_to_folder)
     check_data_paths(request.scenario_yaml, request.file, request.folder);
-  const ClusterTraceLoader topology = [&request](const TraceRef& ref) {
-    require_inside(request, ref);
-    return load_trace_topology(ref);
-  };
+  const TraceLoaders topology = request.confine_to_folder
+                                    ? confined_trace_loaders(request.folder, "the scenarios folder")
+                                    : trace_loaders();
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
   SimulationFile file = load_simulation_text(request.scenario_yaml, request.file, topology);
@@ -128,14 +127,6 @@ std::string SimulationService::submit(const SimulationRequest& request) {
     if (!request.overrides.empty())
       scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
                                     request.file + " (what-if)", topology);
-    if (request.confine_to_folder)
-      for (size_t i = 0; i < scenario.workload.services.size(); ++i) {
-        const ServiceSpec& service = scenario.workload.services[i];
-        if (service.load.kind == LoadKind::kTrace &&
-            !inside_folder(request.folder, service.load.trace_file))
-          throw std::invalid_argument("spec.workload.services[" + std::to_string(i) +
-                                      "].load.trace.file: not a file of the scenarios folder");
-      }
     if (request.seed) scenario.seed = *request.seed;
     if (!request.policy.empty()) {
       const auto known = placement_plugin_names();

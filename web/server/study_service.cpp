@@ -4,7 +4,6 @@
 
 #include <algorithm>
 
-#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/quote.hpp"
 #include "engine/config/reader.hpp"
 #include "engine/core/clock.hpp"
@@ -42,16 +41,6 @@ const char* state_name(int s) {
   return kNames[s];
 }
 
-// The trace loader of a job: only files of the scenarios folder.
-ClusterTraceLoader confined_topology(const fs::path& folder) {
-  return [folder](const TraceRef& ref) {
-    if (!inside_folder(folder, ref.path))
-      throw InputError(ref.where, "file",
-                       quote_for_message(ref.file) + " is not a file of the scenarios folder");
-    return load_trace_topology(ref);
-  };
-}
-
 // The base scenario must be a file of the folder, and so must every data file it names.
 void check_base(const std::string& base, const SourceLocation& where, const fs::path& folder) {
   if (!inside_folder(folder, base))
@@ -85,7 +74,7 @@ std::string StudyService::submit(StudyKind kind, const fs::path& file, const fs:
   job->file = relative_path(file.string(), folder);
   job->loaded = std::make_unique<Loaded>();
   Loaded& in = *job->loaded;
-  const ClusterTraceLoader traces = confined_topology(folder);
+  const TraceLoaders traces = confined_trace_loaders(folder, "the scenarios folder");
   if (kind == StudyKind::kSweep) {
     in.sweep = load_sweep_file(file.string());
     const size_t points = in.sweep->points.size();

@@ -4,7 +4,6 @@
 #include <random>
 #include <set>
 
-#include "adapters/traces/trace_ref_loader.hpp"
 #include "engine/config/config_errors.hpp"
 #include "engine/core/clock.hpp"
 #include "engine/core/errors.hpp"
@@ -74,12 +73,7 @@ SweepSpec load_from(const SweepFolder& folder, const SweepDocuments& docs, bool 
         throw InputError(spec.base_where, "spec.base",
                          "the base '" + base_key + "' is not among the posted documents");
       check_data_paths(base->second, spec.base, folder.path(), fs::path(spec.base).parent_path());
-      const fs::path root = folder.path();
-      build_sweep_variants(spec, [root](const TraceRef& ref) {
-        if (!inside_folder(root, ref.path))
-          throw GantryError("the trace " + ref.path + " is not among the posted documents");
-        return load_trace_topology(ref);
-      });
+      build_sweep_variants(spec, confined_trace_loaders(folder.path(), "the posted documents"));
     }
     spec.file = folder.shown(spec.file);
     spec.base = folder.shown(spec.base);

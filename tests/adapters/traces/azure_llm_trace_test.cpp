@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "tests/adapters/traces/error_text.hpp"
 
 namespace gantry {
@@ -34,6 +35,27 @@ TEST(AzureLlmTrace, ShippedCodeTrace) {
   EXPECT_EQ(r.back().decode_tokens, 173);
   // Row 222 (line 223) is written 199.96150599999999: rounded to the microsecond.
   EXPECT_EQ(r[221].offset_us, 199'961'506);
+}
+
+// The readers a scenario is loaded with keep one copy of a trace per file and speedup, so the
+// variants of a sweep, each loaded from the same base, share it.
+TEST(AzureLlmTrace, TheScenarioReaderKeepsOneCopyPerFileAndSpeedup) {
+  const TraceLoaders readers = trace_loaders();
+  LoadSpec load;
+  load.kind = LoadKind::kTrace;
+  load.trace_file = std::string(GANTRY_SOURCE_DIR) + "/scenarios/data/azure-llm/code.csv";
+  const RequestTrace first = readers.requests(load);
+  ASSERT_EQ(first->size(), 8819u);
+  EXPECT_EQ(readers.requests(load), first);
+  // Twice as fast is read again (the rate limit is checked at the speedup); the offsets stay
+  // as written, the request source divides them.
+  load.speedup = 2;
+  const RequestTrace faster = readers.requests(load);
+  EXPECT_NE(faster, first);
+  EXPECT_EQ((*faster)[1].offset_us, 52'000);
+  // Another set of readers reads again.
+  load.speedup = 1;
+  EXPECT_NE(trace_loaders().requests(load), first);
 }
 
 TEST(AzureLlmTrace, ShippedConvTrace) {

@@ -132,14 +132,47 @@ const std::string kScenario =
 // The scenario as if it sat in scenarios/, where data/azure-llm/ is.
 const std::string kScenarioFile = kSource + "/scenarios/serving-test.yaml";
 
+// A request trace reader standing in for adapters/traces': two rows, and what it was asked.
+struct FakeRequests {
+  std::vector<LoadSpec> asked;
+  RequestTrace rows = std::make_shared<const std::vector<TraceRequest>>(
+      std::vector<TraceRequest>{{0, 100, 10}, {1'000'000, 200, 20}});
+  TraceLoaders loaders() {
+    return {.requests = [this](const LoadSpec& load) {
+      asked.push_back(load);
+      return rows;
+    }};
+  }
+};
+
 TEST(ServiceFile, AScenarioOfServicesOnly) {
-  const ScenarioSpec s = load_scenario_text(kScenario, kScenarioFile);
+  FakeRequests reader;
+  const ScenarioSpec s = load_scenario_text(kScenario, kScenarioFile, reader.loaders());
   EXPECT_TRUE(s.workload.jobs.empty());
   EXPECT_TRUE(s.workload.generators.empty());
   ASSERT_EQ(s.workload.services.size(), 1u);
   EXPECT_EQ(s.workload.services[0].name, "chat");
   EXPECT_EQ(s.workload.services[0].capacity[0].key, "A10@0.5");
   EXPECT_EQ(s.workload.services[0].load.trace_file, kSource + "/scenarios/data/azure-llm/code.csv");
+  // The trace is read with the scenario, once, by the reader the caller passed.
+  ASSERT_EQ(reader.asked.size(), 1u);
+  EXPECT_EQ(reader.asked[0].trace_file, kSource + "/scenarios/data/azure-llm/code.csv");
+  ASSERT_EQ(s.service_traces.size(), 1u);
+  EXPECT_EQ(s.service_traces[0], reader.rows);
+}
+
+// Without a reader (sim/ reads no trace format itself), the trace is an error at its file.
+TEST(ServiceFile, AServiceTraceWithoutAReaderIsAnErrorAtItsFile) {
+  try {
+    load_scenario_text(kScenario, kScenarioFile);
+    ADD_FAILURE() << "expected an error";
+  } catch (const InputError& e) {
+    // Line 18: "      load: {trace: {format: azure-llm-2023, file: " is 51 bytes.
+    EXPECT_EQ(std::string(e.what()),
+              kScenarioFile +
+                  ":18:52: spec.workload.services[0].load.trace.file: this program cannot read "
+                  "request traces");
+  }
 }
 
 // A service's load has no end, so neither would the run: the horizon is required.
@@ -147,7 +180,8 @@ TEST(ServiceFile, AScenarioWithServicesNeedsAHorizon) {
   std::string text = kScenario;
   text.erase(text.find("  horizon: 1h\n"));
   try {
-    load_scenario_text(text, kScenarioFile);
+    FakeRequests reader;
+    load_scenario_text(text, kScenarioFile, reader.loaders());
     ADD_FAILURE() << "expected an error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),
@@ -163,7 +197,8 @@ TEST(ServiceFile, AScenarioChecksServicesAgainstItsCluster) {
   text.replace(text.find("gpuType: A10"), 12, "gpuType: T4 ");
   // "      predictors: [{name: v1, model: m, resources: {gpu: \"0.5\", gpuType: " is 73 bytes.
   try {
-    load_scenario_text(text, kScenarioFile);
+    FakeRequests reader;
+    load_scenario_text(text, kScenarioFile, reader.loaders());
     ADD_FAILURE() << "expected an error";
   } catch (const InputError& e) {
     EXPECT_EQ(std::string(e.what()),

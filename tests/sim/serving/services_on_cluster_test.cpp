@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "adapters/traces/trace_ref_loader.hpp"
 #include "sim/fault_event.hpp"
 #include "sim/scenario_loader.hpp"
 #include "sim/simulation.hpp"
@@ -67,7 +68,7 @@ TEST(ServicesOnCluster, ReplicasWaitForTrainingAndShareTheGpu) {
   const SimulationRun run = run_simulation(load_scenario_text(
       a10_scenario("1h", 1, 1, jobs, "\"0.5\"",
                    "      start: 1s\n      autoscaler: {kind: none, replicas: 3}\n", trace),
-      "share.yaml"));
+      "share.yaml", trace_loaders()));
   ASSERT_EQ(run.services.size(), 1u);
   const ServiceReport& s = run.services.front();
 
@@ -104,7 +105,7 @@ TEST(ServicesOnCluster, AReplicaOnAFailedNodeTakesNoMoreRequestsAndStartsElsewhe
       "1h", 1, 2, "", "1",
       "      autoscaler: {kind: KPA, minReplicas: 1, maxReplicas: 1, target: {concurrency: 1}}\n",
       trace);
-  ScenarioSpec scenario = load_scenario_text(text, "node-failure.yaml");
+  ScenarioSpec scenario = load_scenario_text(text, "node-failure.yaml", trace_loaders());
   // Where the replica lands without a failure (the placement policy's choice): that node fails.
   NodeId node = -1;
   for (const JobLog& j : run_simulation(scenario).log.jobs)
@@ -173,8 +174,8 @@ TEST(ServicesOnCluster, EveryAutoscalerTickIsAScaleLineWithTheCountersItRead) {
   // A scenario of services alone: its wake-ups move the progress bar, not only its end.
   std::vector<double> progress;
   run_simulation(
-      load_scenario_text(text, "scale-lines.yaml"), [&](double f) { progress.push_back(f); },
-      &actions);
+      load_scenario_text(text, "scale-lines.yaml", trace_loaders()),
+      [&](double f) { progress.push_back(f); }, &actions);
   ASSERT_GE(progress.size(), 11u);  // at least each tick's tenth of the 20 s, then the end
   EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
   EXPECT_DOUBLE_EQ(progress[0], 0.1);  // the first wake-up after 0 s: the tick at 2 s

@@ -2,10 +2,15 @@
 #   bin/gantry                   the program (tools/CMakeLists.txt)
 #   share/gantry/scenarios/      the shipped scenarios with their data
 #   share/gantry/web/            the built web app (web/ui/dist: npm run build)
+#   share/gantry/{workflow,sim}/ the manuals errors link to, beside scenarios/README.md
 # The program finds the last two from its own path (tools/gantry/shipped_data.hpp), so these
 # paths are fixed, not GNUInstallDirs' variables: a changed datadir would hide them from it.
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION share/gantry/scenarios)
+# The manuals an error's "see:" line points at (tools/gantry/manual_links.hpp), at the paths
+# they have in the repository (scenarios/README.md comes with the scenarios).
+install(FILES ${PROJECT_SOURCE_DIR}/workflow/README.md DESTINATION share/gantry/workflow)
+install(FILES ${PROJECT_SOURCE_DIR}/sim/PLANNING.md DESTINATION share/gantry/sim)
 
 # The web app is built by npm, not by CMake. Installing without it would ship a server whose
 # page says "not built"; say so here instead, unless the packager chose to leave it out.

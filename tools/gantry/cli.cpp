@@ -16,6 +16,7 @@
 #include "engine/core/errors.hpp"
 #include "tools/gantry/compare_command.hpp"
 #include "tools/gantry/kube_commands.hpp"
+#include "tools/gantry/manual_links.hpp"
 #include "tools/gantry/pipeline_run_command.hpp"
 #include "tools/gantry/pipeline_validate_command.hpp"
 #include "tools/gantry/plan_command.hpp"
@@ -122,6 +123,11 @@ int run_cli(int argc, char** argv, const CliHooks& hooks) {
     // Every error of a file, one per line, each a message of its own.
     for (const gantry::InputError& error : e.errors())
       fmt::print(stderr, "error: {}\n", error.what());
+    print_manual_links(e.errors());
+    return kBadInput;
+  } catch (const gantry::InputError& e) {
+    fmt::print(stderr, "error: {}\n", e.what());
+    print_manual_links({e});
     return kBadInput;
   } catch (const gantry::GantryError& e) {
     fmt::print(stderr, "error: {}\n", e.what());

@@ -19,6 +19,7 @@
 #include "sim/sweep/sweep_loader.hpp"
 #include "sim/sweep/sweep_variants.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/manual_links.hpp"
 
 namespace gantry::cli {
 
@@ -124,6 +125,7 @@ void report_validation(const std::vector<std::string>& ok, const std::vector<Inp
   }
   // Every error, not just the first: that is the point of validating.
   for (const InputError& e : errors) fmt::print(stderr, "{}\n", e.what());
+  print_manual_links(errors);
   // Exit 2 without a further message (CLI11 prints nothing for a RuntimeError).
   throw CLI::RuntimeError(2);
 }

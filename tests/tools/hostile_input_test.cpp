@@ -39,7 +39,8 @@ TEST_F(HostileInput, HugeMeanInterarrivalIsOutOfRange) {
   EXPECT_EQ(o.err,
             "error: " + f +
                 ":35:25: spec.workload.generators[0].meanInterarrival: "
-                "expected a duration from 0s to 36500d, got '1000000d' (value out of range)\n");
+                "expected a duration from 0s to 36500d, got '1000000d' (value out of range)\n"
+                "see: " GANTRY_SOURCE_DIR "/scenarios/README.md#the-scenario-file\n");
 }
 
 // Used to "finish" 475,000-year jobs in seconds with exit 0.
@@ -178,7 +179,8 @@ TEST_F(HostileInput, PipelineTaskThatCanNeverBePlacedIsRefused) {
   EXPECT_EQ(o.err, "error: " + f.string() +
                        ":6:5: spec.tasks[0]: task train of pipeline big can "
                        "never be placed on the --cluster scenario's cluster: it asks for GPU type "
-                       "H100-80G, which no node of the cluster has\n");
+                       "H100-80G, which no node of the cluster has\n"
+                       "see: " GANTRY_SOURCE_DIR "/workflow/README.md#the-pipeline-file\n");
 }
 
 // Offsets past +23:59 and empty time zones are errors naming the field.

@@ -20,8 +20,10 @@ using cli::manual_sections;
 std::string slug(const std::string& heading) {
   std::string out;
   for (unsigned char c : heading) {
-    if (std::isalnum(c) || c == '-' || c == '_') out += static_cast<char>(std::tolower(c));
-    else if (c == ' ') out += '-';
+    if (std::isalnum(c) || c == '-' || c == '_')
+      out += static_cast<char>(std::tolower(c));
+    else if (c == ' ')
+      out += '-';
   }
   return out;
 }
@@ -56,9 +58,14 @@ TEST(ManualLinks, EachKindOfFieldLinksItsSection) {
 }
 
 TEST(ManualLinks, EverySectionLinkedIsAHeadingOfItsManual) {
-  const char* fields[] = {"spec.policy.admission", "spec.workload.services", "spec.failures",
-                          "spec.cluster",          "spec.tasks",             "[0]",
-                          "spec.axes",             "spec.pools"};
+  const char* fields[] = {"spec.policy.admission",
+                          "spec.workload.services",
+                          "spec.failures",
+                          "spec.cluster",
+                          "spec.tasks",
+                          "[0]",
+                          "spec.axes",
+                          "spec.pools"};
   for (const char* field : fields) {
     const std::string link = *manual_section(field);
     const std::string manual = link.substr(0, link.find('#'));

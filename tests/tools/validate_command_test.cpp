@@ -105,7 +105,8 @@ TEST_F(Validate, PipelineFilesAreLoadedTogetherAndTheirErrorsListed) {
   EXPECT_EQ(o.exit_code(), 2);
   EXPECT_EQ(o.err, f.string() +
                        ":5:27: spec.tasks[0].pool: unknown pool 'nope'; no pool is "
-                       "declared in the files given (declare pools with kind: Pool)\n");
+                       "declared in the files given (declare pools with kind: Pool)\n"
+                       "see: " GANTRY_SOURCE_DIR "/workflow/README.md#the-pipeline-file\n");
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ constexpr std::string_view kServices =
 constexpr std::string_view kPipelineFile = "workflow/README.md#the-pipeline-file";
 constexpr std::string_view kEventsFile = "workflow/README.md#the-events-file---events";
 constexpr std::string_view kSweep = "sim/PLANNING.md#gantry-sweep-a-grid-of-variants";
-constexpr std::string_view kPlan = "sim/PLANNING.md#gantry-plan-the-cheapest-cluster-that-meets-the-slos";
+constexpr std::string_view kPlan =
+    "sim/PLANNING.md#gantry-plan-the-cheapest-cluster-that-meets-the-slos";
 
 // Longest prefix first: the first entry whose prefix starts the field (at a key boundary) wins.
 struct Prefix {

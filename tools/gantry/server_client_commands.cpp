@@ -17,6 +17,7 @@
 #include "engine/core/errors.hpp"
 #include "engine/core/time.hpp"
 #include "tools/gantry/cli_inputs.hpp"
+#include "tools/gantry/manual_links.hpp"
 #include "tools/gantry/server_flags.hpp"
 #include "web/client/http_client.hpp"
 #include "web/server/token_store.hpp"
@@ -103,9 +104,14 @@ void apply(const ServerFlags& f, const std::vector<std::string>& args, bool dry_
       // Validation errors, each with its place in this file.
       const auto j = nlohmann::json::parse(r.body, nullptr, false);
       if (!j.is_discarded() && j.contains("errors")) {
-        for (const auto& e : j["errors"])
+        std::vector<InputError> errors;
+        for (const auto& e : j["errors"]) {
           fmt::print(stderr, "{}:{}:{}: {}: {}\n", file, e.value("line", 0), e.value("column", 0),
                      e.value("path", ""), e.value("message", ""));
+          errors.emplace_back(SourceLocation{file, e.value("line", 0), e.value("column", 0)},
+                              e.value("path", ""), e.value("message", ""));
+        }
+        print_manual_links(errors);  // as `pipeline validate` does
         failed = true;
         continue;
       }

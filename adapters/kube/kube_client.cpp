@@ -119,6 +119,12 @@ const char* to_string(WriteOutcome outcome) {
   return "?";
 }
 
+std::string describe(const WriteResult& r) {
+  std::string out = to_string(r.outcome);
+  if (!r.status.message.empty()) out += ": " + r.status.message;
+  return out;
+}
+
 const char* to_string(WatchEnd end) {
   switch (end) {
     case WatchEnd::kCancelled:

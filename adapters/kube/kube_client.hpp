@@ -107,6 +107,9 @@ struct WriteResult {
   KubeStatus status;      // decoded when the outcome is not kOk
 };
 
+// "conflict: <the Status's message>": what went wrong, for a Status::error.
+std::string describe(const WriteResult& r);
+
 // Ends a watch from another thread. One canceller may serve several watches in turn; cancel()
 // is sticky until reset(). Thread-safe.
 class WatchCanceller {

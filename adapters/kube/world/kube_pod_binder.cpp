@@ -12,12 +12,6 @@ std::string pod_path(const PodRef& p) {
   return "/api/v1/namespaces/" + p.namespace_name + "/pods/" + p.name;
 }
 
-std::string why(const WriteResult& r) {
-  std::string out = to_string(r.outcome);
-  if (!r.status.message.empty()) out += ": " + r.status.message;
-  return out;
-}
-
 }  // namespace
 
 KubePodBinder::KubePodBinder(KubeClient& client, ApiWorkers& workers, ApiWorkers& event_workers,
@@ -41,7 +35,7 @@ void KubePodBinder::bind(const PodBinding& binding, std::function<void(Status)> 
       }
       const WriteResult r = client_.bind(binding.pod.namespace_name, binding.pod.name, binding.node,
                                          binding.pod.uid, annotations);
-      if (r.outcome != WriteOutcome::kOk) result = Status::error(why(r));
+      if (r.outcome != WriteOutcome::kOk) result = Status::error(describe(r));
     } catch (const std::exception& e) {
       result = Status::error(e.what());
     }

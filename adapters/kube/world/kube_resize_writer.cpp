@@ -4,16 +4,6 @@
 
 namespace gantry::kube {
 
-namespace {
-
-std::string why(const WriteResult& r) {
-  std::string out = to_string(r.outcome);
-  if (!r.status.message.empty()) out += ": " + r.status.message;
-  return out;
-}
-
-}  // namespace
-
 std::string hosts_config_map_name(const std::string& job) { return job + "-hosts"; }
 
 KubeResizeWriter::KubeResizeWriter(KubeClient& client, ApiWorkers& workers, EventLoop& loop)
@@ -28,7 +18,7 @@ void KubeResizeWriter::create_pod(const std::string& ns, const nlohmann::json& p
       if (r.outcome == WriteOutcome::kOk) {
         result = r.object["metadata"].value("uid", std::string());
       } else {
-        result = Status::error(why(r));
+        result = Status::error(describe(r));
       }
     } catch (const std::exception& e) {
       result = Status::error(e.what());
@@ -54,7 +44,7 @@ void KubeResizeWriter::write_config_map(const std::string& ns, const std::string
         if (r.outcome == WriteOutcome::kAlreadyExists)
           r = client_.update(collection + "/" + name, body);
       }
-      if (r.outcome != WriteOutcome::kOk) result = Status::error(why(r));
+      if (r.outcome != WriteOutcome::kOk) result = Status::error(describe(r));
     } catch (const std::exception& e) {
       result = Status::error(e.what());
     }

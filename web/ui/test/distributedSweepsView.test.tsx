@@ -4,9 +4,10 @@
 // StudiesSection's StudyReport.
 
 import { renderToStaticMarkup } from 'react-dom/server';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { DistributedSweep } from '../src/api/types';
-import { applyDistributedSweepEvent, asStudy } from '../src/model/distributedSweeps';
+import { setLocale } from '../src/i18n/locale';
+import { applyDistributedSweepEvent, asStudy, cancelDialogLines } from '../src/model/distributedSweeps';
 import { CancelSweepDialog, DistributedSweepDetail, DistributedSweepsTable } from '../src/pages/DistributedSweepsSection';
 import { StudyReport } from '../src/pages/StudiesSection';
 
@@ -107,6 +108,27 @@ describe('the cancel dialog', () => {
     expect(html).toMatch(/data-testid="cancel-dsweep-command">gantry sweep cancel sw-2-k3x9qa --server \S+ --namespace NAMESPACE</);
     expect(html).toContain('gantry-sweep-sw-2-k3x9qa');
     expect(html).toContain('Keep running');
+  });
+});
+
+describe('the cancel text in the chosen language', () => {
+  afterEach(() => setLocale('en'));
+  it('says it in English, one shard or several', () => {
+    expect(cancelDialogLines(running)).toEqual([
+      "The server ends placement-vs-load now, after 30 of 120 runs: it records no more runs, every worker's token stops working and the pods of each of its 4 shards stop at their next request. A cancelled sweep has no report.",
+      'The server holds no credentials for your cluster, so the Job and its pods stay there until you delete them. Run this where your kubeconfig is:',
+    ]);
+    expect(cancelDialogLines({ ...running, shards: 1 })[0]).toContain('the pods of its 1 shard stop');
+  });
+  it('says it in Chinese when zh-CN is chosen, the caption of a running sweep too', () => {
+    setLocale('zh-CN');
+    expect(cancelDialogLines(running)).toEqual([
+      '服务器立即结束 placement-vs-load（已完成 30 / 120 次运行）：不再记录运行，每个 worker 的令牌失效，4 个分片各自的 Pod 在下一次请求时停止。已取消的扫描没有报告。',
+      '服务器不持有你的集群凭据，因此 Job 及其 Pod 会一直留在集群中，直到你删除它们。请在有 kubeconfig 的地方运行：',
+    ]);
+    const detail = { ...running, runs: { done: 4, total: 12 }, partial: { result: {}, report: 'x' } };
+    const html = renderToStaticMarkup(<DistributedSweepDetail s={detail} detail={detail} error={null} />);
+    expect(html).toContain('<b>目前</b>，已完成 4 / 12 次运行：每个点在已记录种子上的均值 ± 95% 置信区间（n）；完成后给出图表。');
   });
 });
 

@@ -25,7 +25,7 @@ import type { LocatedError } from '../model/errors';
 import { addEdge, addTask, edgesOf, removeEdge, removeTasks, uniqueName, updateTask } from '../model/graph';
 import { kNodeHeight, kNodeWidth } from '../model/layout';
 import { freeSpot, readableFit } from '../model/viewport';
-import { kApiVersion, kTemplates, templateInfo } from '../model/spec';
+import { kApiVersion, kTemplates, templateBlurb, templateInfo } from '../model/spec';
 import type { TemplateName } from '../model/spec';
 import { isPlainObject } from '../model/util';
 import { actionError } from '../pages/PipelinesPage';
@@ -537,14 +537,11 @@ function Palette({ onAdd, readOnly }: { onAdd: (t: TemplateName) => void; readOn
           </div>
           <div style={{ minWidth: 0 }}>
             <b>{t.label}</b>
-            <span>{t.blurb}</span>
+            <span>{templateBlurb(t.name)}</span>
           </div>
         </div>
       ))}
-      <div className="tip">
-        Drag a template onto the canvas (or Tab to it and press Enter), then drag from a task's output handle (right or bottom) to another task's input handle to make it depend on it. A connection
-        that would close a cycle is refused. Del removes the selection; Ctrl+Z undoes.
-      </div>
+      <div className="tip">{tr('ed.paletteTip')}</div>
     </div>
   );
 }

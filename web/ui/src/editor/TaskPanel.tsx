@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { LocatedError } from '../model/errors';
 import { messagesFor } from '../model/errors';
-import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, gpuShare, kDefaults, kGpuTypes, kRetryPolicies, kTemplates, kTriggerRules, templateInfo, wholeGpuCount } from '../model/spec';
+import { checkCpu, checkDuration, checkGpu, checkMemory, checkTaskName, gpuShare, kDefaults, kGpuTypes, kRetryPolicies, kTemplates, kTriggerRules, templateBlurb, templateInfo, wholeGpuCount } from '../model/spec';
 import type { TemplateName } from '../model/spec';
 import { isPlainObject, setIn } from '../model/util';
 import { IconPlus, IconTrash } from '../components/icons';
@@ -73,7 +73,7 @@ export function TaskPanel({
           label={tr('editor.template')}
           value={task.template}
           defaultLabel={tr('editor.default', { value: 'container' })}
-          options={kTemplates.filter((t) => t.name !== 'container').map((t) => ({ value: t.name, label: `${t.name} — ${t.label}`, help: t.blurb }))}
+          options={kTemplates.filter((t) => t.name !== 'container').map((t) => ({ value: t.name, label: `${t.name} — ${t.label}`, help: templateBlurb(t.name) }))}
           errors={msgs('template')}
           onChange={changeTemplate}
           testId="task-template"

@@ -5,7 +5,7 @@
 // test/distributedSweeps.test.ts covers it.
 
 import type { DistributedSweep, ShardFailure, Study, StudyChart } from '../api/types';
-import { tEn, type T } from '../i18n/t';
+import { t as tr, type T } from '../i18n/t';
 
 const kStates = ['running', 'done', 'cancelled'];
 
@@ -114,12 +114,9 @@ function serverOrigin(): string {
   return typeof window !== 'undefined' && window.location?.origin ? window.location.origin : 'URL';
 }
 
-// The confirmation dialog's text, line by line.
-export function cancelDialogLines(s: DistributedSweep): string[] {
-  return [
-    `The server ends ${s.name} now, after ${sweepRunsText(s, tEn)}: it records no more runs, every worker's token stops working and each of the ${s.shards} shard${s.shards === 1 ? '' : 's'}' pods stops at its next request. A cancelled sweep has no report.`,
-    'The server holds no credentials for your cluster, so the Job and its pods stay there until you delete them. Run this where your kubeconfig is:',
-  ];
+// The confirmation dialog's text, line by line, in the chosen language.
+export function cancelDialogLines(s: DistributedSweep, t: T = tr): string[] {
+  return [t('dsweeps.cancelLead', { name: s.name, runs: sweepRunsText(s, t), count: s.shards }), t('dsweeps.cancelCluster')];
 }
 
 // The sweep as a Study, for StudiesSection's report and charts: the same CLI document, text

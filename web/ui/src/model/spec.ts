@@ -2,6 +2,8 @@
 // it and workflow/pipeline/pipeline_spec.hpp states its defaults. The side panels edit exactly
 // these fields; anything else in a document is kept as it is.
 
+import { t as tr, type T } from '../i18n/t';
+
 export const kApiVersion = 'gantry.dev/v1';
 
 export type TemplateName = 'container' | 'tfjob' | 'pytorchjob' | 'mpijob' | 'xgboostjob' | 'rayjob' | 'sparkjob';
@@ -9,7 +11,6 @@ export type TemplateName = 'container' | 'tfjob' | 'pytorchjob' | 'mpijob' | 'xg
 export interface TemplateInfo {
   name: TemplateName;
   label: string;
-  blurb: string;
   distributed: boolean;
   // Replicas a new task of this template starts with (the loader requires replicas for
   // distributed templates and refuses them for container).
@@ -20,11 +21,13 @@ export interface TemplateInfo {
   accent: string; // colour of its nodes and palette entry
 }
 
+// The palette's one line on a template, in the chosen language.
+export const templateBlurb = (name: TemplateName, t: T = tr) => t(`ed.blurb.${name}`);
+
 export const kTemplates: TemplateInfo[] = [
   {
     name: 'container',
     label: 'Container',
-    blurb: 'One pod running an image',
     distributed: false,
     image: 'registry.local/app:1',
     resources: { cpu: '1', memory: '2Gi' },
@@ -33,7 +36,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'pytorchjob',
     label: 'PyTorch',
-    blurb: 'PyTorchJob: master + workers',
     distributed: true,
     replicas: { master: 1, worker: 1 },
     image: 'registry.local/pytorch:2',
@@ -44,7 +46,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'tfjob',
     label: 'TensorFlow',
-    blurb: 'TFJob: chief + workers (+ ps)',
     distributed: true,
     replicas: { chief: 1, worker: 2 },
     image: 'registry.local/tensorflow:2',
@@ -55,7 +56,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'mpijob',
     label: 'MPI / Horovod',
-    blurb: 'MPIJob: launcher + workers',
     distributed: true,
     replicas: { launcher: 1, worker: 2 },
     image: 'registry.local/horovod:0.28',
@@ -66,7 +66,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'xgboostjob',
     label: 'XGBoost',
-    blurb: 'XGBoostJob: master + workers',
     distributed: true,
     replicas: { master: 1, worker: 2 },
     image: 'registry.local/xgboost:2',
@@ -77,7 +76,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'rayjob',
     label: 'Ray',
-    blurb: 'RayJob: head + workers',
     distributed: true,
     replicas: { head: 1, worker: 2 },
     image: 'registry.local/ray:2',
@@ -88,7 +86,6 @@ export const kTemplates: TemplateInfo[] = [
   {
     name: 'sparkjob',
     label: 'Spark',
-    blurb: 'SparkApplication: driver + executors',
     distributed: true,
     replicas: { driver: 1, executor: 2 },
     image: 'registry.local/spark:3.5',

@@ -12,7 +12,7 @@ import { mutate, useResource } from '../api/resource';
 import { readOnlyHint, useCanWrite } from '../api/session';
 import type { DistributedSweep } from '../api/types';
 import { Banner, Modal, Skeleton, StateBadge, useToast } from '../components/ui';
-import { t as tr, tEn, tNodes } from '../i18n';
+import { t as tr, tNodes } from '../i18n';
 import { fmtShort, fmtTime, pct } from '../format';
 import { applyDistributedSweepEvent, asStudy, defaultOpenSweep, detailIsCurrent, parseDistributedSweep, cancelCommand, cancelDialogLines, failedShardsText, sweepBadgeState, sweepFraction, sweepRunsInShardsText, sweepRunsText } from '../model/distributedSweeps';
 import { StudyReport } from './StudiesSection';
@@ -280,7 +280,8 @@ export function DistributedSweepDetail({ s, detail, error }: { s: DistributedSwe
 export function PartialCaption({ s }: { s: DistributedSweep }) {
   return (
     <span data-testid="dsweep-partial">
-      <b>So far</b>, after {sweepRunsText(s, tEn)}: each point's mean ± 95 % CI over the seeds recorded (<code>n</code>); the charts come when it is done.
+      <b>{tr('dsweeps.partialLead')}</b>
+      {tr('dsweeps.partialCaption', { runs: sweepRunsText(s, tr), n: 'n' })}
     </span>
   );
 }
@@ -341,7 +342,7 @@ export function CancelSweepDialog({ s, busy, onConfirm, onClose }: { s: Distribu
 function CancelledToast({ s }: { s: DistributedSweep }) {
   return (
     <>
-      Cancelled {s.name} after {sweepRunsText(s, tEn)}. Delete its Job: <code>{cancelCommand(s.id)}</code>
+      {tr('dsweeps.cancelledToast', { name: s.name, runs: sweepRunsText(s, tr) })} <code>{cancelCommand(s.id)}</code>
     </>
   );
 }

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Study, StudyFile } from '../src/api/types';
 import { cancelStudy, fetchCatalog, fetchStudy, startStudy } from '../src/api/studies';
+import { setLocale } from '../src/i18n/locale';
 import { applyStudyEvent, chartTitle, newestFirst, parseStudy, studyCancelledText, studyErrorLines, studyFraction, studyInProgress, studyProgressText, studySummary, svgDataUrl } from '../src/model/studies';
 import { translate, type T } from '../src/i18n/t';
 
@@ -106,6 +107,16 @@ describe('studySummary', () => {
   });
   it('is empty for a file that cannot run', () => {
     expect(studySummary({ ...sweep, error: 'sweeps/x.yaml:6:10: spec.seeds: ...' })).toBe('');
+  });
+  it('says it in Chinese when zh-CN is chosen', () => {
+    const plan: StudyFile = { name: 'next-year', file: 'plans/next-year.yaml', kind: 'Plan', description: '', error: null, base: 'two-generations.yaml', pools: ['hgx-h100', 'dgx-a100'], growth: [1, 1.25, 1.5] };
+    setLocale('zh-CN');
+    try {
+      expect(studySummary({ ...sweep, points: 1200, runs: 6000 })).toBe('1,200 个点 × 5 个种子 = 6,000 次运行 · 变化 placement, load, nodes · 基于 ../quickstart.yaml');
+      expect(studySummary(plan)).toBe('节点池 hgx-h100, dgx-a100 · 增长 1×, 1.25×, 1.5× · 基于 two-generations.yaml');
+    } finally {
+      setLocale('en');
+    }
   });
 });
 

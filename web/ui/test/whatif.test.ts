@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { ServiceResult, SimulationResult, SimulationSeries } from '../src/api/types';
+import { setLocale } from '../src/i18n/locale';
 import { allocationData, clusterRows, compareSeeds, delta, fmtLatency, hasJobs, hasServices, p99Option, qpsOption, replicasOption, serviceBlocks, serviceNames, serviceSummary, toHours } from '../src/model/whatif';
 import type { ChartInput } from '../src/model/whatif';
 
@@ -168,6 +169,12 @@ describe('clusterRows and serviceSummary', () => {
   });
   it('sums a service up in a line', () => {
     expect(serviceSummary(A.services![0])).toBe('code: 1,000 requests · p99 8 s · 90.0% within 5 s · 10.0 GPU-hours');
+    setLocale('zh-CN');
+    try {
+      expect(serviceSummary(A.services![0])).toBe('code: 1,000 个请求 · p99 8 s · 90.0% 在 5 s 内 · 10.0 GPU 小时');
+    } finally {
+      setLocale('en');
+    }
     expect(serviceSummary(service({ slo_p99_s: null, gpu_hours: 1234.5 }))).toBe('code: 1,000 requests · p99 8 s · 1,235 GPU-hours');
   });
 });

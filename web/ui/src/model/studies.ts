@@ -3,7 +3,7 @@
 // them) and the SVG charts as images. test/studies.test.ts covers it.
 
 import type { ApiErrorBody, Study, StudyChart, StudyFile, StudyKind } from '../api/types';
-import type { T } from '../i18n/t';
+import { t as tr, type T } from '../i18n/t';
 
 // The API's collection of each kind: /sweeps, /plans.
 export const studyPath = (kind: StudyKind) => (kind === 'Sweep' ? '/sweeps' : '/plans');
@@ -16,20 +16,18 @@ export const studyInProgress = (s: Study | null | undefined) => s?.state === 'qu
 
 // A catalog entry in a line: "27 points × 5 seeds = 135 runs · varies placement, load, nodes",
 // "pools hgx-h100, dgx-a100 · growth 1×, 1.25×, 1.5×". Empty for a file that cannot run.
-export function studySummary(f: StudyFile): string {
+export function studySummary(f: StudyFile, t: T = tr): string {
   if (f.error) return '';
-  if (f.kind === 'Sweep') {
-    const parts: string[] = [];
-    if (f.points !== undefined && f.seeds !== undefined && f.runs !== undefined)
-      parts.push(`${f.points.toLocaleString('en-US')} point${f.points === 1 ? '' : 's'} × ${f.seeds} seed${f.seeds === 1 ? '' : 's'} = ${f.runs.toLocaleString('en-US')} run${f.runs === 1 ? '' : 's'}`);
-    if (f.axes?.length) parts.push(`varies ${f.axes.join(', ')}`);
-    if (f.base) parts.push(`of ${f.base}`);
-    return parts.join(' · ');
-  }
   const parts: string[] = [];
-  if (f.pools?.length) parts.push(`pool${f.pools.length === 1 ? '' : 's'} ${f.pools.join(', ')}`);
-  if (f.growth?.length) parts.push(`growth ${f.growth.map((g) => `${g}×`).join(', ')}`);
-  if (f.base) parts.push(`of ${f.base}`);
+  if (f.kind === 'Sweep') {
+    if (f.points !== undefined && f.seeds !== undefined && f.runs !== undefined)
+      parts.push(t('studies.sumGrid', { points: t('studies.sumPoints', { count: f.points }), seeds: t('studies.sumSeeds', { count: f.seeds }), runs: t('studies.sumRuns', { count: f.runs }) }));
+    if (f.axes?.length) parts.push(t('studies.sumVaries', { axes: f.axes.join(', ') }));
+  } else {
+    if (f.pools?.length) parts.push(t('studies.sumPools', { count: f.pools.length, pools: f.pools.join(', ') }));
+    if (f.growth?.length) parts.push(t('studies.sumGrowth', { growth: f.growth.map((g) => `${g}×`).join(', ') }));
+  }
+  if (f.base) parts.push(t('studies.sumBase', { base: f.base }));
   return parts.join(' · ');
 }
 

@@ -2,6 +2,7 @@
 // table, and the ECharts options of the services' charts (replicas, p99 latency, request rate
 // over time). test/whatif.test.ts covers it on a small fixture.
 
+import { t as tr, type T } from '../i18n/t';
 import { kFont } from './chartTheme';
 import { estimate, welch } from './stats';
 import type { PredictorResult, ServiceResult, ServiceSeries, SimulationResult, SimulationSeries } from '../api/types';
@@ -230,10 +231,10 @@ export function clusterRows(ra: SimulationResult | null | undefined, rb: Simulat
 }
 
 // "code: 554,878 requests · p99 163 s · 93.3% within 5.00 s · 71.2 GPU-hours" (a variant's card).
-export function serviceSummary(s: ServiceResult): string {
-  const parts = [`${fmtCount(s.requests)} requests`, `p99 ${fmtLatency(s.p99_s)}`];
-  if (s.slo_p99_s !== null) parts.push(`${fmtShare(s.slo_attainment)} within ${fmtLatency(s.slo_p99_s)}`);
-  parts.push(`${fmtGpuHours(s.gpu_hours)} GPU-hours`);
+export function serviceSummary(s: ServiceResult, t: T = tr): string {
+  const parts = [t('whatif.svcRequests', { count: Math.round(s.requests) }), `p99 ${fmtLatency(s.p99_s)}`];
+  if (s.slo_p99_s !== null) parts.push(t('whatif.svcWithin', { share: fmtShare(s.slo_attainment), slo: fmtLatency(s.slo_p99_s) }));
+  parts.push(t('whatif.svcGpuHours', { hours: fmtGpuHours(s.gpu_hours) }));
   return `${s.name}: ${parts.join(' · ')}`;
 }
 

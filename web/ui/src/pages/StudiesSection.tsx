@@ -110,7 +110,7 @@ export default function StudiesSection() {
         <h2>{tr('studies.title')}</h2>
         <div className="sub">{tNodes('studies.sub', { sweep: <code>gantry sweep</code>, plan: <code>gantry plan</code> })}</div>
       </div>
-      {catalog.error && !files && <Banner>Could not load the sweeps and plans: {catalog.error.message}</Banner>}
+      {catalog.error && !files && <Banner>{tr('studies.catalogFailed', { message: catalog.error.message })}</Banner>}
       <div className="study-catalog">
         {!files && !catalog.error && [0, 1].map((i) => <Skeleton key={i} h={92} />)}
         {files?.length === 0 && <div className="card empty small">{tr('studies.none')}</div>}

@@ -112,7 +112,7 @@ describe('studySummary', () => {
     const plan: StudyFile = { name: 'next-year', file: 'plans/next-year.yaml', kind: 'Plan', description: '', error: null, base: 'two-generations.yaml', pools: ['hgx-h100', 'dgx-a100'], growth: [1, 1.25, 1.5] };
     setLocale('zh-CN');
     try {
-      expect(studySummary({ ...sweep, points: 1200, runs: 6000 })).toBe('1,200 个点 × 5 个种子 = 6,000 次运行 · 变化 placement, load, nodes · 基于 ../quickstart.yaml');
+      expect(studySummary({ ...sweep, points: 1200, runs: 6000 })).toBe('1,200 个点 × 5 个种子，共 6,000 次运行 · 变化 placement, load, nodes · 基于 ../quickstart.yaml');
       expect(studySummary(plan)).toBe('节点池 hgx-h100, dgx-a100 · 增长 1×, 1.25×, 1.5× · 基于 two-generations.yaml');
     } finally {
       setLocale('en');

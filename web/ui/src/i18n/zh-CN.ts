@@ -721,7 +721,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "studies.sumSeeds_other": "{count} 个种子",
   "studies.sumRuns_one": "{count} 次运行",
   "studies.sumRuns_other": "{count} 次运行",
-  "studies.sumGrid": "{points} × {seeds} = {runs}",
+  "studies.sumGrid": "{points} × {seeds}，共 {runs}",
   "studies.sumVaries": "变化 {axes}",
   "studies.sumBase": "基于 {base}",
   "studies.sumPools_one": "节点池 {pools}",

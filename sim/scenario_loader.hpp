@@ -53,8 +53,9 @@
 
 namespace gantry {
 
-// Reads and loads the file at `path`; ScenarioSpec::file is `path`. `traces` loads the cluster
-// of a scenario whose cluster names a trace (sim/cluster_loader.hpp).
+// Reads and loads the file at `path`; ScenarioSpec::file is `path`. `traces` reads the public
+// traces the scenario names: its cluster's node list, its services' request traces
+// (sim/trace_loaders.hpp; without a reader, naming one is an error at its field).
 ScenarioSpec load_scenario_file(const std::string& path, const TraceLoaders& traces = {});
 
 // Loads a scenario from `text`; `file_name` is used in messages and as ScenarioSpec::file.

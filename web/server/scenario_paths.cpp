@@ -104,13 +104,16 @@ std::string relative_to_folder(std::string text, const fs::path& folder) {
   return text;
 }
 
+void require_trace_inside(const fs::path& folder, const TraceRef& ref, const std::string& place) {
+  if (!inside_folder(folder, ref.path))
+    throw InputError(ref.where, "file", quote_for_message(ref.file) + " is not a file of " + place);
+}
+
 TraceLoaders confined_trace_loaders(const fs::path& folder, const std::string& place) {
   TraceLoaders readers = trace_loaders();
   return {.topology =
               [folder, place, topology = readers.topology](const TraceRef& ref) {
-                if (!inside_folder(folder, ref.path))
-                  throw InputError(ref.where, "file",
-                                   quote_for_message(ref.file) + " is not a file of " + place);
+                require_trace_inside(folder, ref, place);
                 return topology(ref);
               },
           .requests =

@@ -32,6 +32,11 @@ void check_data_paths(const std::string& text, const std::string& file_label,
 // exist)? The folder itself is not inside.
 bool inside_folder(const std::filesystem::path& folder, const std::filesystem::path& path);
 
+// Throws an InputError at the reference's `file` when the trace `ref` names is not inside
+// `folder` ("'data/x.csv' is not a file of " + `place`).
+void require_trace_inside(const std::filesystem::path& folder, const TraceRef& ref,
+                          const std::string& place);
+
 // adapters/traces' readers (trace_loaders()), refusing any file outside `folder`: a cluster
 // trace with an InputError at its reference's `file`, a service's request trace with one
 // naming the file. `place` says what the folder is in those messages ("the scenarios folder",

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "adapters/traces/trace_ref_loader.hpp"
-#include "engine/config/quote.hpp"
 #include "engine/core/clock.hpp"
 #include "engine/policy/plugin_registry.hpp"
 #include "sim/experiment_json.hpp"
@@ -86,12 +85,12 @@ SimulationService::~SimulationService() {
 
 namespace {
 
+constexpr const char* kScenariosFolder = "the scenarios folder";
+
 // The trace loaders, refusing a file outside the folder when confined: check_data_paths() has
 // refused every `file:` field already; this holds whatever path the loader resolved.
 void require_inside(const SimulationRequest& request, const TraceRef& ref) {
-  if (request.confine_to_folder && !inside_folder(request.folder, ref.path))
-    throw InputError(ref.where, "file",
-                     quote_for_message(ref.file) + " is not a file of the scenarios folder");
+  if (request.confine_to_folder) require_trace_inside(request.folder, ref, kScenariosFolder);
 }
 
 }  // namespace
@@ -102,12 +101,12 @@ std::string SimulationService::submit(const SimulationRequest& request) {
   job->confine_to_folder = request.confine_to_folder;
   if (request.confine_to_folder)
     check_data_paths(request.scenario_yaml, request.file, request.folder);
-  const TraceLoaders topology = request.confine_to_folder
-                                    ? confined_trace_loaders(request.folder, "the scenarios folder")
-                                    : trace_loaders();
+  const TraceLoaders readers = request.confine_to_folder
+                                   ? confined_trace_loaders(request.folder, kScenariosFolder)
+                                   : trace_loaders();
   // The original document first, so errors point at the lines the user wrote; then the
   // overridden one (an override that breaks the scenario is reported by the loader too).
-  SimulationFile file = load_simulation_text(request.scenario_yaml, request.file, topology);
+  SimulationFile file = load_simulation_text(request.scenario_yaml, request.file, readers);
   if (std::holds_alternative<ExperimentSpec>(file)) {
     if (!request.overrides.empty())
       throw std::invalid_argument(
@@ -126,7 +125,7 @@ std::string SimulationService::submit(const SimulationRequest& request) {
     ScenarioSpec scenario = std::get<ScenarioSpec>(std::move(file));
     if (!request.overrides.empty())
       scenario = load_scenario_text(apply_overrides(request.scenario_yaml, request.overrides),
-                                    request.file + " (what-if)", topology);
+                                    request.file + " (what-if)", readers);
     if (request.seed) scenario.seed = *request.seed;
     if (!request.policy.empty()) {
       const auto known = placement_plugin_names();

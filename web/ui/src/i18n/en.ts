@@ -750,7 +750,7 @@ export const en = {
   "dsweeps.cancelLead_other": "The server ends {name} now, after {runs}: it records no more runs, every worker's token stops working and the pods of each of its {count} shards stop at their next request. A cancelled sweep has no report.",
   "dsweeps.cancelCluster": "The server holds no credentials for your cluster, so the Job and its pods stay there until you delete them. Run this where your kubeconfig is:",
   "dsweeps.partialLead": "So far",
-  "dsweeps.partialCaption": ", after {runs}: each point's mean ± 95 % CI over the seeds recorded ({n}); the charts come when it is done.",
+  "dsweeps.partialCaption": ", after {runs}: each point's mean ± 95 % CI over the seeds recorded (n); the charts come when it is done.",
   "dsweeps.cancelledToast": "Cancelled {name} after {runs}. Delete its Job:",
   "dsweeps.cancelFailed": "Could not cancel {name}: {message}",
   "dsweeps.colSweep": "Sweep",

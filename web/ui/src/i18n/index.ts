@@ -7,7 +7,7 @@ import { getLocale, setLocale, subscribeLocale, type Locale } from './locale';
 import { t, type Params, type T, type TKey } from './t';
 
 export { chooseLocale, getLocale, setLocale, intlLocale, type Locale } from './locale';
-export { interpolate, t, tEn, tables, translate, type Key, type Params, type T, type TKey } from './t';
+export { interpolate, t, tables, translate, type Key, type Params, type T, type TKey } from './t';
 
 // The same with elements in place of some parameters (a <code>, a link): the text around them
 // is translated as one sentence, so each language puts them where its word order wants them.

@@ -38,8 +38,3 @@ export function t(key: TKey, params?: Params): string {
 }
 
 export type T = typeof t;
-
-// English whatever the switch says: for the texts of a page not translated yet, so that a
-// translated piece (a model's progress line) does not land in Chinese inside an English sentence.
-export const tEn: T = (key, params) => translate('en', key, params);
-

@@ -751,7 +751,7 @@ export const zhCN: Record<keyof typeof en, string> = {
   "dsweeps.cancelLead_other": "服务器立即结束 {name}（已完成 {runs}）：不再记录运行，每个 worker 的令牌失效，{count} 个分片各自的 Pod 在下一次请求时停止。已取消的扫描没有报告。",
   "dsweeps.cancelCluster": "服务器不持有你的集群凭据，因此 Job 及其 Pod 会一直留在集群中，直到你删除它们。请在有 kubeconfig 的地方运行：",
   "dsweeps.partialLead": "目前",
-  "dsweeps.partialCaption": "，已完成 {runs}：每个点在已记录种子上的均值 ± 95% 置信区间（{n}）；完成后给出图表。",
+  "dsweeps.partialCaption": "，已完成 {runs}：每个点在已记录种子上的均值 ± 95% 置信区间（n）；完成后给出图表。",
   "dsweeps.cancelledToast": "已取消 {name}（已完成 {runs}）。删除它的 Job：",
   "dsweeps.cancelFailed": "无法取消 {name}：{message}",
   "dsweeps.colSweep": "参数扫描",

@@ -281,7 +281,7 @@ export function PartialCaption({ s }: { s: DistributedSweep }) {
   return (
     <span data-testid="dsweep-partial">
       <b>{tr('dsweeps.partialLead')}</b>
-      {tr('dsweeps.partialCaption', { runs: sweepRunsText(s, tr), n: 'n' })}
+      {tr('dsweeps.partialCaption', { runs: sweepRunsText(s, tr) })}
     </span>
   );
 }
